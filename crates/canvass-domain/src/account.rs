@@ -1,0 +1,181 @@
+//! Accounts, their users and API keys: how a key is made, shown once, stored as a hash and checked.
+
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+use time::OffsetDateTime;
+use validator::ValidateEmail;
+
+use crate::error::FieldError;
+use crate::ids::{AccountId, KeyId, UserId};
+
+/// Every key starts with this.
+pub const KEY_PREFIX: &str = "cvs_";
+/// How many characters of a key (including [`KEY_PREFIX`]) are stored in clear to find and revoke it.
+pub const LOOKUP_PREFIX_LEN: usize = KEY_PREFIX.len() + 12;
+
+/// A user of an account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    /// The user's id.
+    pub id: UserId,
+    /// The account the user belongs to.
+    pub account_id: AccountId,
+    /// Display name.
+    pub name: String,
+    /// Email address.
+    pub email: String,
+    /// Role within the account (`owner` for the first user).
+    pub role: String,
+    /// When the user was created.
+    pub created_at: OffsetDateTime,
+}
+
+/// What `canvass account create` needs: a checked account name and owner email.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewAccount {
+    name: String,
+    email: String,
+}
+
+impl NewAccount {
+    /// Checks the name (non-empty) and the email address.
+    ///
+    /// ```
+    /// use canvass_domain::account::NewAccount;
+    ///
+    /// assert!(NewAccount::new("Acme", "owner@acme.example").is_ok());
+    /// assert!(NewAccount::new(" ", "owner@acme.example").is_err());
+    /// assert!(NewAccount::new("Acme", "not an email").is_err());
+    /// ```
+    pub fn new(name: &str, email: &str) -> Result<Self, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        if name.trim().is_empty() {
+            errors.push(FieldError::new("name", "must not be empty"));
+        }
+        if !email.validate_email() {
+            errors.push(FieldError::new("email", "must be an email address"));
+        }
+        if errors.is_empty() {
+            Ok(Self { name: name.trim().to_owned(), email: email.trim().to_owned() })
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The account's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The first user's email address.
+    pub fn email(&self) -> &str {
+        &self.email
+    }
+}
+
+/// A freshly made API key: the secret is shown once, only [`ApiKeyHash`] and the lookup prefix are stored.
+#[derive(Clone)]
+pub struct ApiKey {
+    secret: String,
+}
+
+impl std::fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApiKey").field("prefix", &self.lookup_prefix()).finish_non_exhaustive()
+    }
+}
+
+impl ApiKey {
+    /// Makes a key of 256 random bits: `cvs_` and 64 hex digits.
+    ///
+    /// ```
+    /// use canvass_domain::account::ApiKey;
+    ///
+    /// let key = ApiKey::generate();
+    /// assert!(key.secret().starts_with("cvs_"));
+    /// assert_eq!(key.secret().len(), 4 + 64);
+    /// assert!(key.hash().matches(key.secret()));
+    /// assert_ne!(ApiKey::generate().secret(), key.secret());
+    /// ```
+    pub fn generate() -> Self {
+        let mut bytes = [0u8; 32];
+        rand::rng().fill_bytes(&mut bytes);
+        Self { secret: format!("{KEY_PREFIX}{}", hex::encode(bytes)) }
+    }
+
+    /// The key itself, to show the client once.
+    pub fn secret(&self) -> &str {
+        &self.secret
+    }
+
+    /// The stored, non-secret start of the key that finds it and names it for revocation.
+    pub fn lookup_prefix(&self) -> &str {
+        &self.secret[..LOOKUP_PREFIX_LEN]
+    }
+
+    /// The SHA-256 hash that is stored in place of the key.
+    pub fn hash(&self) -> ApiKeyHash {
+        ApiKeyHash::of(&self.secret)
+    }
+}
+
+/// The SHA-256 hash of a key, which is all the store keeps of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKeyHash(pub [u8; 32]);
+
+impl ApiKeyHash {
+    /// Hashes a presented key.
+    pub fn of(secret: &str) -> Self {
+        Self(Sha256::digest(secret.as_bytes()).into())
+    }
+
+    /// Whether `presented` hashes to this hash, compared in constant time.
+    pub fn matches(&self, presented: &str) -> bool {
+        Self::of(presented).0.ct_eq(&self.0).into()
+    }
+}
+
+/// The part of a presented key used to find its stored record, or `None` when it cannot be a Canvass key.
+///
+/// ```
+/// use canvass_domain::account::lookup_prefix_of;
+///
+/// assert_eq!(lookup_prefix_of("cvs_0123456789abcdef"), Some("cvs_0123456789ab"));
+/// assert_eq!(lookup_prefix_of("Bearer something"), None);
+/// ```
+pub fn lookup_prefix_of(presented: &str) -> Option<&str> {
+    (presented.starts_with(KEY_PREFIX) && presented.len() > LOOKUP_PREFIX_LEN && presented.is_ascii())
+        .then(|| &presented[..LOOKUP_PREFIX_LEN])
+}
+
+/// A stored key as the store returns it when looked up by prefix.
+#[derive(Debug, Clone)]
+pub struct StoredKey {
+    /// The key's id.
+    pub id: KeyId,
+    /// The key's owner.
+    pub caller: Caller,
+    /// The stored hash.
+    pub hash: ApiKeyHash,
+}
+
+/// Who is calling: the account and user of an authenticated key. Every use case is scoped by its account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caller {
+    /// The caller's account.
+    pub account_id: AccountId,
+    /// The user the key belongs to.
+    pub user_id: UserId,
+}
+
+/// What `account create` returns: the new ids and the key, shown once.
+#[derive(Debug, Clone)]
+pub struct CreatedAccount {
+    /// The new account.
+    pub account_id: AccountId,
+    /// Its first user, the owner.
+    pub user_id: UserId,
+    /// The owner's first key.
+    pub api_key: ApiKey,
+}

@@ -1,0 +1,61 @@
+//! Categories that group an account's surveys.
+
+use time::OffsetDateTime;
+
+use crate::error::FieldError;
+use crate::ids::CategoryId;
+
+/// The category id clients send for "not categorized".
+pub const UNCATEGORIZED: CategoryId = -999;
+
+/// A category of surveys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Category {
+    /// The category's id.
+    pub id: CategoryId,
+    /// Its name.
+    pub name: String,
+    /// When it was created.
+    pub created_at: OffsetDateTime,
+}
+
+/// A checked category name: non-empty, at most 200 characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CategoryName(String);
+
+impl CategoryName {
+    /// Checks a name.
+    ///
+    /// ```
+    /// use canvass_domain::category::CategoryName;
+    ///
+    /// assert_eq!(CategoryName::new(" Staff ").unwrap().as_str(), "Staff");
+    /// assert!(CategoryName::new("").is_err());
+    /// ```
+    pub fn new(name: &str) -> Result<Self, FieldError> {
+        let name = name.trim();
+        match name.chars().count() {
+            0 => Err(FieldError::new("name", "must not be empty")),
+            1..=200 => Ok(Self(name.to_owned())),
+            _ => Err(FieldError::new("name", "must be at most 200 characters")),
+        }
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// What a category id in a request means: `None` and [`UNCATEGORIZED`] leave a survey uncategorized.
+///
+/// ```
+/// use canvass_domain::category::category_of;
+///
+/// assert_eq!(category_of(Some(-999)), None);
+/// assert_eq!(category_of(None), None);
+/// assert_eq!(category_of(Some(7)), Some(7));
+/// ```
+pub fn category_of(requested: Option<CategoryId>) -> Option<CategoryId> {
+    requested.filter(|id| *id != UNCATEGORIZED)
+}

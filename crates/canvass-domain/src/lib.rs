@@ -1,0 +1,22 @@
+//! The Canvass domain: the model of surveys, question trees, answer sets and accounts, the rules that keep them
+//! valid, the use cases that change them, and the ports (repository traits, unit of work, clock) that adapters
+//! implement.
+//!
+//! This crate has no database, web framework or async runtime in it: another Rust service can link it and run
+//! every rule and use case against its own adapters. Start with [`use_cases`], which take a [`ports::UnitOfWork`]
+//! and a [`ports::Clock`].
+
+pub mod account;
+pub mod answer;
+pub mod category;
+pub mod clock;
+pub mod error;
+pub mod ids;
+pub mod paging;
+pub mod ports;
+pub mod survey;
+pub mod timestamp;
+pub mod use_cases;
+
+pub use error::{DomainError, FieldError, RepoError};
+pub use ids::AccountId;

@@ -1,0 +1,176 @@
+//! Copying a survey: the copy's options, their defaults and the rules they must obey.
+
+use time::OffsetDateTime;
+
+use crate::error::FieldError;
+use crate::ids::{CategoryId, SendoutId};
+
+use super::{survey_dates, Survey};
+
+/// The copy options as a client gives them (the query of `GET /surveys/<id>/copy`), before defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CopyRequest {
+    /// `surveyname`: default the source's name.
+    pub name: Option<String>,
+    /// `description`: default the source's description.
+    pub description: Option<String>,
+    /// `startdate`: default now.
+    pub start_date: Option<OffsetDateTime>,
+    /// `enddate`: default start plus 14 days.
+    pub end_date: Option<OffsetDateTime>,
+    /// `categoryid`: default -999, uncategorized (the source's category is not carried over).
+    pub category_id: Option<CategoryId>,
+    /// `copyanswers`: default false.
+    pub copy_answers: Option<bool>,
+    /// `copylogic`: default false.
+    pub copy_logic: Option<bool>,
+    /// `copysendoutids`: comma-separated sendout ids of the source, default none.
+    pub sendout_ids: Option<String>,
+    /// `active`: default the source's flag.
+    pub active: Option<bool>,
+}
+
+/// A copy with every default applied and every rule checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CopyPlan {
+    /// Name of the copy.
+    pub name: String,
+    /// Description of the copy.
+    pub description: String,
+    /// Start of the copy.
+    pub start_date: OffsetDateTime,
+    /// End of the copy, after its start.
+    pub end_date: OffsetDateTime,
+    /// Category of the copy (still to be checked against the account's categories).
+    pub category_id: Option<CategoryId>,
+    /// Whether the copy takes answers.
+    pub active: bool,
+    /// Whether the source's answer sets are copied.
+    pub copy_answers: bool,
+    /// Whether the source's logic is copied (refused when it is broken).
+    pub copy_logic: bool,
+    /// Sendouts of the source to copy (still to be checked against the source's sendouts).
+    pub sendout_ids: Vec<SendoutId>,
+}
+
+impl CopyPlan {
+    /// Applies the defaults of the interface to `request` for a copy of `source` made at `now`.
+    ///
+    /// ```
+    /// use canvass_domain::survey::{CopyPlan, CopyRequest, Survey};
+    /// use time::macros::datetime;
+    ///
+    /// let now = datetime!(2026-11-22 10:00 UTC);
+    /// let source = Survey { id: 1, name: "Pulse".into(), description: "weekly".into(), start_date: now,
+    ///     end_date: now, category_id: Some(3), active: false, created_at: now, updated_at: now };
+    /// let plan = CopyPlan::new(&source, CopyRequest::default(), now).unwrap();
+    /// assert_eq!((plan.name.as_str(), plan.active, plan.category_id), ("Pulse", false, None));
+    /// assert_eq!(plan.end_date, datetime!(2026-12-06 10:00 UTC));
+    /// assert!(!plan.copy_answers && !plan.copy_logic && plan.sendout_ids.is_empty());
+    /// ```
+    pub fn new(source: &Survey, request: CopyRequest, now: OffsetDateTime) -> Result<Self, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let name = request.name.map(|n| n.trim().to_owned()).unwrap_or_else(|| source.name.clone());
+        if name.is_empty() {
+            errors.push(FieldError::new("surveyname", "must not be empty"));
+        }
+        let dates = survey_dates(request.start_date, request.end_date, now)
+            .map_err(|_| errors.push(FieldError::new("enddate", "must be after startdate")))
+            .ok();
+        let sendout_ids = parse_id_list(request.sendout_ids.as_deref().unwrap_or(""))
+            .map_err(|message| errors.push(FieldError::new("copysendoutids", message)))
+            .ok();
+        match (dates, sendout_ids) {
+            (Some((start_date, end_date)), Some(sendout_ids)) if errors.is_empty() => Ok(Self {
+                name,
+                description: request.description.unwrap_or_else(|| source.description.clone()),
+                start_date,
+                end_date,
+                category_id: crate::category::category_of(request.category_id),
+                active: request.active.unwrap_or(source.active),
+                copy_answers: request.copy_answers.unwrap_or(false),
+                copy_logic: request.copy_logic.unwrap_or(false),
+                sendout_ids,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+/// Parses a comma-separated list of ids; blanks around commas are allowed, empty entries are not.
+fn parse_id_list(text: &str) -> Result<Vec<SendoutId>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .map(|part| {
+            let part = part.trim();
+            part.parse::<SendoutId>().ok().filter(|id| *id > 0).ok_or_else(|| format!("`{part}` is not a sendout id"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+
+    fn source() -> Survey {
+        Survey {
+            id: 1,
+            name: "Pulse".into(),
+            description: "weekly".into(),
+            start_date: NOW,
+            end_date: NOW,
+            category_id: Some(3),
+            active: true,
+            created_at: NOW,
+            updated_at: NOW,
+        }
+    }
+
+    #[test]
+    fn sendout_ids_are_parsed() {
+        assert_eq!(parse_id_list(" 1, 2 ,3"), Ok(vec![1, 2, 3]));
+        assert_eq!(parse_id_list(""), Ok(vec![]));
+        assert!(parse_id_list("1,,2").is_err());
+        assert!(parse_id_list("1,x").is_err());
+        assert!(parse_id_list("-4").is_err());
+    }
+
+    #[test]
+    fn given_options_override_the_source() {
+        let request = CopyRequest {
+            name: Some("Copy".into()),
+            description: Some("d".into()),
+            start_date: Some(datetime!(2027-01-01 00:00 UTC)),
+            category_id: Some(5),
+            copy_answers: Some(true),
+            copy_logic: Some(true),
+            sendout_ids: Some("4".into()),
+            active: Some(false),
+            end_date: None,
+        };
+        let plan = CopyPlan::new(&source(), request, NOW).unwrap();
+        assert_eq!(plan.name, "Copy");
+        assert_eq!(plan.end_date, datetime!(2027-01-15 00:00 UTC));
+        assert_eq!(plan.category_id, Some(5));
+        assert!(plan.copy_answers && plan.copy_logic && !plan.active);
+        assert_eq!(plan.sendout_ids, vec![4]);
+    }
+
+    #[test]
+    fn broken_options_name_their_parameter() {
+        let request = CopyRequest {
+            name: Some(" ".into()),
+            start_date: Some(NOW),
+            end_date: Some(NOW),
+            sendout_ids: Some("a".into()),
+            ..Default::default()
+        };
+        let fields: Vec<_> = CopyPlan::new(&source(), request, NOW).unwrap_err().into_iter().map(|e| e.field).collect();
+        assert_eq!(fields, ["surveyname", "enddate", "copysendoutids"]);
+    }
+}

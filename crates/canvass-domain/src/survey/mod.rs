@@ -1,0 +1,180 @@
+//! Surveys: the survey record, its question tree, its go-to-page logic and how a survey is copied.
+
+mod copy;
+mod logic;
+mod question;
+mod tree;
+
+pub use copy::{CopyRequest, CopyPlan};
+pub use logic::{LogicRuleDraft, LogicRules};
+pub use question::{ChoiceOption, QuestionItem, QuestionItemDraft, QuestionType};
+pub use tree::{LogicRule, Page, PageDraft, QuestionTree};
+
+use time::{Duration, OffsetDateTime};
+
+use crate::error::FieldError;
+use crate::ids::{CategoryId, SurveyId};
+
+/// How long a survey runs when no end date is given.
+pub const DEFAULT_DURATION: Duration = Duration::days(14);
+
+/// A survey record (its question tree is a [`QuestionTree`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Survey {
+    /// The survey's id.
+    pub id: SurveyId,
+    /// Name shown to the account's users.
+    pub name: String,
+    /// Free description.
+    pub description: String,
+    /// When the survey opens.
+    pub start_date: OffsetDateTime,
+    /// When it closes; always after `start_date`.
+    pub end_date: OffsetDateTime,
+    /// Its category, `None` when uncategorized.
+    pub category_id: Option<CategoryId>,
+    /// Whether it takes answers.
+    pub active: bool,
+    /// When it was created.
+    pub created_at: OffsetDateTime,
+    /// When it was last changed.
+    pub updated_at: OffsetDateTime,
+}
+
+/// A checked new survey, ready to store: name, dates and pages obey every rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SurveyDraft {
+    /// Non-empty name.
+    pub name: String,
+    /// Description, possibly empty.
+    pub description: String,
+    /// Start.
+    pub start_date: OffsetDateTime,
+    /// End, after start.
+    pub end_date: OffsetDateTime,
+    /// Category, already checked to exist by the use case.
+    pub category_id: Option<CategoryId>,
+    /// Whether it takes answers.
+    pub active: bool,
+    /// Pages in order, each with its items in order.
+    pub pages: Vec<PageDraft>,
+}
+
+/// The fields a client gives to create a survey, before checking.
+#[derive(Debug, Clone, Default)]
+pub struct SurveyInput {
+    /// Mandatory name.
+    pub name: String,
+    /// Optional description.
+    pub description: Option<String>,
+    /// Start; default now.
+    pub start_date: Option<OffsetDateTime>,
+    /// End; default start plus [`DEFAULT_DURATION`].
+    pub end_date: Option<OffsetDateTime>,
+    /// Category (`None` or `-999`: uncategorized).
+    pub category_id: Option<CategoryId>,
+    /// Default true.
+    pub active: Option<bool>,
+    /// Pages with their items.
+    pub pages: Vec<PageDraft>,
+}
+
+/// The start and end of a survey, with the defaults applied: start now, end start plus 14 days; end after start.
+///
+/// ```
+/// use canvass_domain::survey::survey_dates;
+/// use time::macros::datetime;
+///
+/// let now = datetime!(2026-11-22 10:00 UTC);
+/// assert_eq!(survey_dates(None, None, now), Ok((now, datetime!(2026-12-06 10:00 UTC))));
+/// assert!(survey_dates(Some(now), Some(now), now).is_err());
+/// ```
+pub fn survey_dates(
+    start: Option<OffsetDateTime>,
+    end: Option<OffsetDateTime>,
+    now: OffsetDateTime,
+) -> Result<(OffsetDateTime, OffsetDateTime), FieldError> {
+    let start = start.unwrap_or(now);
+    let end = end.unwrap_or(start + DEFAULT_DURATION);
+    if end <= start {
+        return Err(FieldError::new("endDate", "must be after startDate"));
+    }
+    Ok((start, end))
+}
+
+impl SurveyDraft {
+    /// Applies the defaults and checks every rule of a new survey; `category_id` must already be resolved.
+    pub fn new(input: SurveyInput, now: OffsetDateTime) -> Result<Self, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let name = input.name.trim().to_owned();
+        if name.is_empty() {
+            errors.push(FieldError::new("name", "must not be empty"));
+        } else if name.chars().count() > 500 {
+            errors.push(FieldError::new("name", "must be at most 500 characters"));
+        }
+        let dates = survey_dates(input.start_date, input.end_date, now).map_err(|e| errors.push(e)).ok();
+        for (index, page) in input.pages.iter().enumerate() {
+            errors.extend(page.check(&format!("pages[{index}]")));
+        }
+        match dates {
+            Some((start_date, end_date)) if errors.is_empty() => Ok(Self {
+                name,
+                description: input.description.unwrap_or_default(),
+                start_date,
+                end_date,
+                category_id: crate::category::category_of(input.category_id),
+                active: input.active.unwrap_or(true),
+                pages: input.pages,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+
+    #[test]
+    fn defaults_apply_when_only_a_name_is_given() {
+        let draft = SurveyDraft::new(SurveyInput { name: "Pulse".into(), ..Default::default() }, NOW).unwrap();
+        assert_eq!(draft.start_date, NOW);
+        assert_eq!(draft.end_date, NOW + Duration::days(14));
+        assert!(draft.active);
+        assert_eq!(draft.category_id, None);
+        assert_eq!(draft.description, "");
+    }
+
+    #[test]
+    fn end_defaults_from_a_given_start() {
+        let start = datetime!(2027-01-01 00:00 UTC);
+        let draft =
+            SurveyDraft::new(SurveyInput { name: "x".into(), start_date: Some(start), ..Default::default() }, NOW)
+                .unwrap();
+        assert_eq!(draft.end_date, datetime!(2027-01-15 00:00 UTC));
+    }
+
+    #[test]
+    fn every_broken_rule_is_reported() {
+        let input = SurveyInput {
+            name: "  ".into(),
+            start_date: Some(NOW),
+            end_date: Some(NOW - Duration::days(1)),
+            pages: vec![PageDraft { title: "p".into(), items: vec![QuestionItemDraft::default()] }],
+            ..Default::default()
+        };
+        let fields: Vec<_> = SurveyDraft::new(input, NOW).unwrap_err().into_iter().map(|e| e.field).collect();
+        assert!(fields.contains(&"name".to_owned()));
+        assert!(fields.contains(&"endDate".to_owned()));
+        assert!(fields.contains(&"pages[0].items[0].text".to_owned()), "{fields:?}");
+    }
+
+    #[test]
+    fn minus_999_means_uncategorized() {
+        let input = SurveyInput { name: "x".into(), category_id: Some(-999), ..Default::default() };
+        assert_eq!(SurveyDraft::new(input, NOW).unwrap().category_id, None);
+    }
+}

@@ -1,0 +1,219 @@
+//! Question items: their types, choice options and the rules a new item must obey.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::FieldError;
+use crate::ids::{PageId, QuestionItemId};
+
+/// The kinds of question item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QuestionType {
+    /// One option value out of the item's options.
+    SingleChoice,
+    /// Any number of distinct option values.
+    MultipleChoice,
+    /// Free text.
+    OpenText,
+    /// Any finite number.
+    Numeric,
+    /// A whole number from [`QuestionType::RATING_MIN`] to [`QuestionType::RATING_MAX`].
+    Rating,
+    /// Text shown to the respondent; takes no answer.
+    Info,
+}
+
+impl QuestionType {
+    /// Every type, in the order clients see them listed.
+    pub const ALL: [Self; 6] =
+        [Self::SingleChoice, Self::MultipleChoice, Self::OpenText, Self::Numeric, Self::Rating, Self::Info];
+    /// Lowest rating.
+    pub const RATING_MIN: i64 = 0;
+    /// Highest rating.
+    pub const RATING_MAX: i64 = 10;
+
+    /// The name clients send and see.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::SingleChoice => "SingleChoice",
+            Self::MultipleChoice => "MultipleChoice",
+            Self::OpenText => "OpenText",
+            Self::Numeric => "Numeric",
+            Self::Rating => "Rating",
+            Self::Info => "Info",
+        }
+    }
+
+    /// Whether items of this type need options (and only they may have them).
+    pub const fn has_options(self) -> bool {
+        matches!(self, Self::SingleChoice | Self::MultipleChoice)
+    }
+
+    /// Whether items of this type take an answer.
+    pub const fn takes_answer(self) -> bool {
+        !matches!(self, Self::Info)
+    }
+}
+
+impl fmt::Display for QuestionType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for QuestionType {
+    type Err = ();
+
+    fn from_str(name: &str) -> Result<Self, ()> {
+        Self::ALL.into_iter().find(|t| t.as_str() == name).ok_or(())
+    }
+}
+
+/// One option of a choice item: the stored `value` and the `label` shown.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ChoiceOption {
+    /// The value an answer carries.
+    pub value: String,
+    /// The text shown to the respondent.
+    pub label: String,
+}
+
+/// A new question item as a client describes it, before checking.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuestionItemDraft {
+    /// Its type.
+    pub kind: QuestionType,
+    /// The question or information text; non-empty.
+    pub text: String,
+    /// Whether a completed answer set must answer it; never for [`QuestionType::Info`].
+    pub required: bool,
+    /// Options of choice items; empty for the others.
+    pub options: Vec<ChoiceOption>,
+}
+
+impl Default for QuestionItemDraft {
+    fn default() -> Self {
+        Self { kind: QuestionType::OpenText, text: String::new(), required: false, options: Vec::new() }
+    }
+}
+
+impl QuestionItemDraft {
+    /// The broken rules of this item, with field paths under `path`.
+    ///
+    /// ```
+    /// use canvass_domain::survey::{ChoiceOption, QuestionItemDraft, QuestionType};
+    ///
+    /// let item = QuestionItemDraft { kind: QuestionType::SingleChoice, text: "Colour?".into(), required: true,
+    ///     options: vec![] };
+    /// let errors = item.check("items[0]");
+    /// assert_eq!(errors[0].field, "items[0].options");
+    /// ```
+    pub fn check(&self, path: &str) -> Vec<FieldError> {
+        let mut errors = Vec::new();
+        if self.text.trim().is_empty() {
+            errors.push(FieldError::new(format!("{path}.text"), "must not be empty"));
+        }
+        if self.required && !self.kind.takes_answer() {
+            errors.push(FieldError::new(format!("{path}.required"), "an Info item takes no answer"));
+        }
+        if !self.kind.has_options() {
+            if !self.options.is_empty() {
+                errors.push(FieldError::new(format!("{path}.options"), format!("{} items have no options", self.kind)));
+            }
+            return errors;
+        }
+        if self.options.is_empty() {
+            errors.push(FieldError::new(format!("{path}.options"), "choice items need at least one option"));
+        }
+        let mut seen = HashSet::new();
+        for (index, option) in self.options.iter().enumerate() {
+            if option.value.trim().is_empty() {
+                errors.push(FieldError::new(format!("{path}.options[{index}].value"), "must not be empty"));
+            } else if !seen.insert(option.value.as_str()) {
+                errors.push(FieldError::new(format!("{path}.options[{index}].value"), "is given twice"));
+            }
+            if option.label.trim().is_empty() {
+                errors.push(FieldError::new(format!("{path}.options[{index}].label"), "must not be empty"));
+            }
+        }
+        errors
+    }
+}
+
+/// A stored question item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuestionItem {
+    /// The item's id.
+    pub id: QuestionItemId,
+    /// The page it is on.
+    pub page_id: PageId,
+    /// Its type.
+    pub kind: QuestionType,
+    /// Its text.
+    pub text: String,
+    /// Whether a completed answer set must answer it.
+    pub required: bool,
+    /// Options of a choice item.
+    pub options: Vec<ChoiceOption>,
+}
+
+impl QuestionItem {
+    /// Whether `value` is one of this item's option values.
+    pub fn has_option(&self, value: &str) -> bool {
+        self.options.iter().any(|option| option.value == value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn option(value: &str) -> ChoiceOption {
+        ChoiceOption { value: value.into(), label: value.to_uppercase() }
+    }
+
+    fn fields(item: &QuestionItemDraft) -> Vec<String> {
+        item.check("i").into_iter().map(|e| e.field).collect()
+    }
+
+    #[test]
+    fn type_names_round_trip() {
+        for kind in QuestionType::ALL {
+            assert_eq!(kind.as_str().parse(), Ok(kind));
+        }
+        assert_eq!("singlechoice".parse::<QuestionType>(), Err(()));
+    }
+
+    #[test]
+    fn choice_items_need_distinct_non_empty_options() {
+        let item = QuestionItemDraft {
+            kind: QuestionType::MultipleChoice,
+            text: "q".into(),
+            required: false,
+            options: vec![option("a"), option("a"), ChoiceOption { value: " ".into(), label: String::new() }],
+        };
+        assert_eq!(fields(&item), ["i.options[1].value", "i.options[2].value", "i.options[2].label"]);
+    }
+
+    #[test]
+    fn other_items_take_no_options() {
+        for kind in [QuestionType::OpenText, QuestionType::Numeric, QuestionType::Rating, QuestionType::Info] {
+            let item = QuestionItemDraft { kind, text: "q".into(), required: false, options: vec![option("a")] };
+            assert_eq!(fields(&item), ["i.options"], "{kind}");
+        }
+    }
+
+    #[test]
+    fn info_items_cannot_be_required() {
+        let item = QuestionItemDraft { kind: QuestionType::Info, text: "hello".into(), required: true, options: vec![] };
+        assert_eq!(fields(&item), ["i.required"]);
+    }
+
+    #[test]
+    fn a_good_item_passes() {
+        let item =
+            QuestionItemDraft { kind: QuestionType::SingleChoice, text: "q".into(), required: true, options: vec![option("a")] };
+        assert!(item.check("i").is_empty());
+    }
+}

@@ -1,0 +1,111 @@
+//! The question tree of a survey: pages in order, items in order, and the go-to-page logic.
+
+use crate::error::FieldError;
+use crate::ids::{PageId, QuestionItemId, RuleId, SurveyId};
+
+use super::question::{QuestionItem, QuestionItemDraft};
+
+/// A new page as a client describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PageDraft {
+    /// Title shown above the page; may be empty.
+    pub title: String,
+    /// Its items, in order.
+    pub items: Vec<QuestionItemDraft>,
+}
+
+impl PageDraft {
+    /// The broken rules of this page and its items, with field paths under `path`.
+    pub fn check(&self, path: &str) -> Vec<FieldError> {
+        let mut errors = Vec::new();
+        if self.title.chars().count() > 500 {
+            errors.push(FieldError::new(format!("{path}.title"), "must be at most 500 characters"));
+        }
+        for (index, item) in self.items.iter().enumerate() {
+            errors.extend(item.check(&format!("{path}.items[{index}]")));
+        }
+        errors
+    }
+}
+
+/// A stored page with its items in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// The page's id.
+    pub id: PageId,
+    /// Its title.
+    pub title: String,
+    /// Its items, in the order they were given.
+    pub items: Vec<QuestionItem>,
+}
+
+/// A stored go-to-page rule: when the answer to `question_item_id` equals `equals`, continue at `go_to_page_id`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogicRule {
+    /// The rule's id.
+    pub id: RuleId,
+    /// The item whose answer is tested.
+    pub question_item_id: QuestionItemId,
+    /// The answer value that triggers the jump.
+    pub equals: String,
+    /// Where the respondent continues.
+    pub go_to_page_id: PageId,
+    /// True when the item or the page it names is no longer in the survey.
+    pub broken: bool,
+}
+
+/// The whole question tree of a survey.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuestionTree {
+    /// The survey.
+    pub survey_id: SurveyId,
+    /// Pages in order.
+    pub pages: Vec<Page>,
+    /// Logic rules in the order they were set.
+    pub logic: Vec<LogicRule>,
+}
+
+impl QuestionTree {
+    /// Puts a tree together from what the store holds, marking each rule that points at a missing item or page
+    /// as broken.
+    ///
+    /// ```
+    /// use canvass_domain::survey::{LogicRule, Page, QuestionTree};
+    ///
+    /// let rule = LogicRule { id: 1, question_item_id: 99, equals: "yes".into(), go_to_page_id: 5, broken: false };
+    /// let page = Page { id: 5, title: String::new(), items: vec![] };
+    /// let tree = QuestionTree::assemble(1, vec![page], vec![rule]);
+    /// assert!(tree.logic[0].broken);
+    /// ```
+    pub fn assemble(survey_id: SurveyId, pages: Vec<Page>, logic: Vec<LogicRule>) -> Self {
+        let mut tree = Self { survey_id, pages, logic: Vec::new() };
+        tree.logic = logic
+            .into_iter()
+            .map(|rule| {
+                let broken = tree.item(rule.question_item_id).is_none() || tree.page_index(rule.go_to_page_id).is_none();
+                LogicRule { broken, ..rule }
+            })
+            .collect();
+        tree
+    }
+
+    /// The item with this id, if it is in the tree.
+    pub fn item(&self, id: QuestionItemId) -> Option<&QuestionItem> {
+        self.items().find(|item| item.id == id)
+    }
+
+    /// Every item, page by page.
+    pub fn items(&self) -> impl Iterator<Item = &QuestionItem> {
+        self.pages.iter().flat_map(|page| page.items.iter())
+    }
+
+    /// The position of the page with this id.
+    pub fn page_index(&self, id: PageId) -> Option<usize> {
+        self.pages.iter().position(|page| page.id == id)
+    }
+
+    /// Whether any rule is broken.
+    pub fn has_broken_logic(&self) -> bool {
+        self.logic.iter().any(|rule| rule.broken)
+    }
+}

@@ -1,0 +1,125 @@
+//! Answer sets: recording and replacing them, and the five ways to read them.
+
+use crate::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::clock::Clock;
+use crate::error::DomainError;
+use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId};
+use crate::paging::{Page, PageRequest};
+use crate::ports::UnitOfWork;
+
+use super::surveys;
+
+/// A new answer set as a client sends it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnswerSetInput {
+    /// The respondent who answered, a respondent of a sendout of the survey.
+    pub respondent_id: Option<RespondentId>,
+    /// Whether the respondent finished.
+    pub completed: bool,
+    /// The answers.
+    pub answers: Vec<Answer>,
+}
+
+/// Records an answer set.
+pub fn record(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    input: AnswerSetInput,
+) -> Result<AnswerSet, DomainError> {
+    uow.transaction(|tx| {
+        surveys::get(tx, account, survey)?;
+        let tree = tx.question_tree(account, survey)?;
+        let draft = AnswerSetDraft::check(input.completed, input.answers, &tree).map_err(DomainError::Invalid)?;
+        if let Some(respondent) = input.respondent_id {
+            // Respondents arrive with distribution; until then no id names a respondent of this survey.
+            return Err(DomainError::invalid(
+                "respondentId",
+                format!("{respondent} is not a respondent of a sendout of survey {survey}"),
+            ));
+        }
+        Ok(tx.insert_answer_set(account, survey, None, &draft, clock.now())?)
+    })
+}
+
+/// Replaces the answers and the completed flag of an answer set.
+pub fn replace(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    id: AnswerSetId,
+    completed: bool,
+    answers: Vec<Answer>,
+) -> Result<AnswerSet, DomainError> {
+    uow.transaction(|tx| {
+        surveys::get(tx, account, survey)?;
+        tx.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))?;
+        let tree = tx.question_tree(account, survey)?;
+        let draft = AnswerSetDraft::check(completed, answers, &tree).map_err(DomainError::Invalid)?;
+        tx.replace_answers(account, survey, id, &draft, clock.now())?.ok_or(DomainError::NotFound("answer set"))
+    })
+}
+
+/// The survey's answer sets that pass the filter, without answers.
+pub fn list(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    filter: &AnswerFilter,
+) -> Result<Vec<AnswerSet>, DomainError> {
+    surveys::get(uow, account, survey)?;
+    Ok(uow.list_answer_sets(account, survey, filter)?)
+}
+
+/// One page of the survey's answer sets that pass the filter, with answers.
+pub fn page(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    filter: &AnswerFilter,
+    page: PageRequest,
+) -> Result<Page<AnswerSet>, DomainError> {
+    surveys::get(uow, account, survey)?;
+    Ok(uow.page_answer_sets(account, survey, filter, page)?)
+}
+
+/// One answer set, with answers.
+pub fn get(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    id: AnswerSetId,
+) -> Result<AnswerSet, DomainError> {
+    surveys::get(uow, account, survey)?;
+    uow.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))
+}
+
+/// The answer a set gives to one item; `NotFound` when the set does not answer it.
+pub fn item_answer(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    id: AnswerSetId,
+    item: QuestionItemId,
+) -> Result<Answer, DomainError> {
+    let set = get(uow, account, survey, id)?;
+    set.answers.into_iter().find(|a| a.question_item_id == item).ok_or(DomainError::NotFound("answer"))
+}
+
+/// The respondent's answer sets of the survey, with answers; `NotFound` when the survey holds no answer set of
+/// that respondent (unknown respondents, and those whose distribution data was removed).
+pub fn of_respondent(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    respondent: RespondentId,
+) -> Result<Vec<AnswerSet>, DomainError> {
+    surveys::get(uow, account, survey)?;
+    let sets = uow.answer_sets_of_respondent(account, survey, respondent)?;
+    if sets.is_empty() {
+        return Err(DomainError::NotFound("respondent"));
+    }
+    Ok(sets)
+}

@@ -1,0 +1,7 @@
+//! Use cases: each takes a [`UnitOfWork`](crate::ports::UnitOfWork), the caller's account and checked or raw
+//! input, applies the domain's rules and returns the result or a [`DomainError`](crate::DomainError).
+
+pub mod accounts;
+pub mod answers;
+pub mod categories;
+pub mod surveys;

@@ -1,0 +1,180 @@
+//! Surveys: creating, reading and copying them, and editing their question tree and logic.
+
+use crate::clock::Clock;
+use crate::error::{DomainError, FieldError};
+use crate::ids::{AccountId, CategoryId, QuestionItemId, SurveyId};
+use crate::ports::UnitOfWork;
+use crate::survey::{
+    CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, PageDraft, QuestionItemDraft, QuestionTree, Survey, SurveyDraft,
+    SurveyInput,
+};
+
+/// The account's surveys.
+pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<Survey>, DomainError> {
+    Ok(uow.list_surveys(account)?)
+}
+
+/// One survey of the account.
+pub fn get(uow: &mut impl UnitOfWork, account: AccountId, id: SurveyId) -> Result<Survey, DomainError> {
+    uow.find_survey(account, id)?.ok_or(DomainError::NotFound("survey"))
+}
+
+/// Creates a survey with its pages and items.
+pub fn create(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    input: SurveyInput,
+) -> Result<Survey, DomainError> {
+    let draft = SurveyDraft::new(input, clock.now());
+    uow.transaction(|tx| {
+        let category_error = check_category(tx, account, draft.as_ref().ok().and_then(|d| d.category_id), "categoryId")?;
+        let draft = match (draft, category_error) {
+            (Ok(draft), None) => draft,
+            (Ok(_), Some(error)) => return Err(DomainError::Invalid(vec![error])),
+            (Err(mut errors), error) => {
+                errors.extend(error);
+                return Err(DomainError::Invalid(errors));
+            }
+        };
+        Ok(tx.insert_survey(account, &draft, clock.now())?.0)
+    })
+}
+
+/// The question tree of a survey.
+pub fn question_tree(uow: &mut impl UnitOfWork, account: AccountId, id: SurveyId) -> Result<QuestionTree, DomainError> {
+    get(uow, account, id)?;
+    Ok(uow.question_tree(account, id)?)
+}
+
+/// Replaces the survey's logic rules; every rule must name an item and a later page of the survey.
+pub fn set_logic(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    id: SurveyId,
+    rules: Vec<LogicRuleDraft>,
+) -> Result<QuestionTree, DomainError> {
+    uow.transaction(|tx| {
+        get(tx, account, id)?;
+        let tree = tx.question_tree(account, id)?;
+        let rules = LogicRules::check(rules, &tree).map_err(DomainError::Invalid)?;
+        tx.replace_logic(account, id, &rules)?;
+        tx.touch_survey(account, id, clock.now())?;
+        Ok(tx.question_tree(account, id)?)
+    })
+}
+
+/// Removes a question item and its answers; logic rules that named it stay and read as broken.
+pub fn delete_question_item(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    id: SurveyId,
+    item: QuestionItemId,
+) -> Result<(), DomainError> {
+    uow.transaction(|tx| {
+        get(tx, account, id)?;
+        if !tx.delete_question_item(account, id, item)? {
+            return Err(DomainError::NotFound("question item"));
+        }
+        Ok(tx.touch_survey(account, id, clock.now())?)
+    })
+}
+
+/// Copies a survey with its question tree and, as asked, its logic and answer sets.
+///
+/// Fails with `Invalid` for a bad option, an unknown category or sendout id; with `Conflict` (`broken-logic`)
+/// when logic is to be copied and some rule of the source is broken.
+pub fn copy(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    id: SurveyId,
+    request: CopyRequest,
+) -> Result<Survey, DomainError> {
+    uow.transaction(|tx| {
+        let source = get(tx, account, id)?;
+        let plan = CopyPlan::new(&source, request, clock.now());
+        let mut errors = plan.as_ref().err().cloned().unwrap_or_default();
+        let plan_category = plan.as_ref().ok().and_then(|p| p.category_id);
+        errors.extend(check_category(tx, account, plan_category, "categoryid")?);
+        if let Ok(plan) = &plan {
+            // Sendouts arrive with distribution; until then no id can name a sendout of the source.
+            if let Some(first) = plan.sendout_ids.first() {
+                errors.push(FieldError::new("copysendoutids", format!("{first} is not a sendout of survey {id}")));
+            }
+        }
+        let plan = match plan {
+            Ok(plan) if errors.is_empty() => plan,
+            _ => return Err(DomainError::Invalid(errors)),
+        };
+        let tree = tx.question_tree(account, id)?;
+        if plan.copy_logic && tree.has_broken_logic() {
+            return Err(DomainError::Conflict {
+                kind: "broken-logic",
+                detail: format!("survey {id} has logic rules that name missing items or pages"),
+            });
+        }
+        let draft = SurveyDraft {
+            name: plan.name,
+            description: plan.description,
+            start_date: plan.start_date,
+            end_date: plan.end_date,
+            category_id: plan.category_id,
+            active: plan.active,
+            pages: pages_of(&tree),
+        };
+        let (copy, new_tree) = tx.insert_survey(account, &draft, clock.now())?;
+        let item_map: Vec<(QuestionItemId, QuestionItemId)> =
+            tree.items().zip(new_tree.items()).map(|(old, new)| (old.id, new.id)).collect();
+        if plan.copy_logic && !tree.logic.is_empty() {
+            let page_map: Vec<_> = tree.pages.iter().zip(&new_tree.pages).map(|(o, n)| (o.id, n.id)).collect();
+            let lookup = |map: &[(i64, i64)], old: i64| map.iter().find(|(o, _)| *o == old).map(|(_, n)| *n);
+            let rules = tree
+                .logic
+                .iter()
+                .filter_map(|rule| {
+                    Some(LogicRuleDraft {
+                        question_item_id: lookup(&item_map, rule.question_item_id)?,
+                        equals: rule.equals.clone(),
+                        go_to_page_id: lookup(&page_map, rule.go_to_page_id)?,
+                    })
+                })
+                .collect();
+            tx.replace_logic(account, copy.id, &LogicRules::from_checked(rules))?;
+        }
+        if plan.copy_answers {
+            tx.copy_answer_sets(account, id, copy.id, &item_map)?;
+        }
+        Ok(copy)
+    })
+}
+
+/// The tree's pages as drafts, to store them again under a copy.
+fn pages_of(tree: &QuestionTree) -> Vec<PageDraft> {
+    let item_draft = |item: &crate::survey::QuestionItem| QuestionItemDraft {
+        kind: item.kind,
+        text: item.text.clone(),
+        required: item.required,
+        options: item.options.clone(),
+    };
+    tree.pages
+        .iter()
+        .map(|page| PageDraft { title: page.title.clone(), items: page.items.iter().map(item_draft).collect() })
+        .collect()
+}
+
+/// A field error when `category` is given but not a category of the account.
+fn check_category(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    category: Option<CategoryId>,
+    field: &str,
+) -> Result<Option<FieldError>, DomainError> {
+    let Some(category) = category else { return Ok(None) };
+    Ok(match uow.find_category(account, category)? {
+        Some(_) => None,
+        None => Some(FieldError::new(field, format!("{category} is not a category of this account"))),
+    })
+}

@@ -1,0 +1,57 @@
+//! Bodies of the account endpoints: categories and users.
+
+use canvass_domain::account::User;
+use canvass_domain::category::Category;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+
+/// A category of surveys.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CategoryResponse {
+    /// The category's id.
+    pub category_id: i64,
+    /// Its name.
+    pub name: String,
+    /// When it was created.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+impl From<Category> for CategoryResponse {
+    fn from(category: Category) -> Self {
+        Self { category_id: category.id, name: category.name, created_at: category.created_at }
+    }
+}
+
+/// Creates a category.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateCategoryBody {
+    /// Non-empty name, at most 200 characters.
+    pub name: String,
+}
+
+/// A user of the account.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserResponse {
+    /// The user's id.
+    pub user_id: i64,
+    /// Name.
+    pub name: String,
+    /// Email address.
+    pub email: String,
+    /// Role within the account.
+    pub role: String,
+    /// When the user was created.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+impl From<User> for UserResponse {
+    fn from(user: User) -> Self {
+        Self { user_id: user.id, name: user.name, email: user.email, role: user.role, created_at: user.created_at }
+    }
+}

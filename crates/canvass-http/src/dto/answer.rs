@@ -1,0 +1,207 @@
+//! Bodies of the answer endpoints: answer sets, answers, pages of answer sets and the date filters.
+
+use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerValue};
+use canvass_domain::paging::Page;
+use canvass_domain::timestamp::DayEdge;
+use canvass_domain::FieldError;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+
+use super::optional_instant;
+
+/// One answer: a string (OpenText, SingleChoice), an array of option values (MultipleChoice) or a number
+/// (Numeric, Rating).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerBody {
+    /// The item answered.
+    pub question_item_id: i64,
+    /// The answer.
+    #[schema(value_type = Object)]
+    pub value: Value,
+}
+
+impl From<Answer> for AnswerBody {
+    fn from(answer: Answer) -> Self {
+        let value = match answer.value {
+            AnswerValue::Text(text) => Value::String(text),
+            AnswerValue::Choices(choices) => Value::Array(choices.into_iter().map(Value::String).collect()),
+            AnswerValue::Number(number) => serde_json::Number::from_f64(number).map_or(Value::Null, Value::Number),
+        };
+        Self { question_item_id: answer.question_item_id, value }
+    }
+}
+
+/// Reads the JSON value of answer `index`.
+fn answer_value(index: usize, value: Value) -> Result<AnswerValue, FieldError> {
+    let invalid = || FieldError::new(format!("answers[{index}].value"), "must be a string, an array of strings or a number");
+    match value {
+        Value::String(text) => Ok(AnswerValue::Text(text)),
+        Value::Number(number) => number.as_f64().map(AnswerValue::Number).ok_or_else(invalid),
+        Value::Array(items) => items
+            .into_iter()
+            .map(|item| match item {
+                Value::String(choice) => Ok(choice),
+                _ => Err(invalid()),
+            })
+            .collect::<Result<_, _>>()
+            .map(AnswerValue::Choices),
+        Value::Null | Value::Bool(_) | Value::Object(_) => Err(invalid()),
+    }
+}
+
+/// Reads the answers of a body, naming each unreadable value.
+pub fn answers_of(bodies: Vec<AnswerBody>) -> Result<Vec<Answer>, Vec<FieldError>> {
+    let mut answers = Vec::with_capacity(bodies.len());
+    let mut errors = Vec::new();
+    for (index, body) in bodies.into_iter().enumerate() {
+        match answer_value(index, body.value) {
+            Ok(value) => answers.push(Answer { question_item_id: body.question_item_id, value }),
+            Err(error) => errors.push(error),
+        }
+    }
+    if errors.is_empty() {
+        Ok(answers)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Records or replaces an answer set.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerSetBody {
+    /// A respondent of a sendout of this survey (ignored on replace).
+    #[serde(default)]
+    pub respondent_id: Option<i64>,
+    /// Whether the respondent finished (default false); a completed set answers every required item.
+    #[serde(default)]
+    pub completed: bool,
+    /// The answers, at most one per item.
+    #[serde(default)]
+    pub answers: Vec<AnswerBody>,
+}
+
+/// An answer set; `answers` is present where the endpoint returns answers.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerSetResponse {
+    /// The set's id.
+    pub answer_set_id: i64,
+    /// The survey.
+    pub survey_id: i64,
+    /// The respondent; null for anonymous sets and once distribution data is removed.
+    pub respondent_id: Option<i64>,
+    /// The sendout the respondent came through.
+    pub sendout_id: Option<i64>,
+    /// When it was created.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    /// When its answers last changed.
+    #[serde(with = "time::serde::rfc3339")]
+    pub updated_at: OffsetDateTime,
+    /// Whether the respondent finished.
+    pub completed: bool,
+    /// The answers, in question tree order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answers: Option<Vec<AnswerBody>>,
+}
+
+impl AnswerSetResponse {
+    /// The set with its answers.
+    pub fn with_answers(set: AnswerSet) -> Self {
+        let answers = set.answers.iter().cloned().map(AnswerBody::from).collect();
+        Self { answers: Some(answers), ..Self::without_answers(set) }
+    }
+
+    /// The set alone.
+    pub fn without_answers(set: AnswerSet) -> Self {
+        Self {
+            answer_set_id: set.id,
+            survey_id: set.survey_id,
+            respondent_id: set.respondent_id,
+            sendout_id: set.sendout_id,
+            created_at: set.created_at,
+            updated_at: set.updated_at,
+            completed: set.completed,
+            answers: None,
+        }
+    }
+}
+
+/// A page of answer sets with their answers.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerSetPageResponse {
+    /// The page number, from 1.
+    pub page_number: i64,
+    /// The page size.
+    pub page_size: i64,
+    /// How many pages of this size the list fills.
+    pub page_count: i64,
+    /// How many answer sets pass the filters.
+    pub total_count: i64,
+    /// The page's answer sets; empty past the end.
+    pub answer_sets: Vec<AnswerSetResponse>,
+}
+
+impl From<Page<AnswerSet>> for AnswerSetPageResponse {
+    fn from(page: Page<AnswerSet>) -> Self {
+        Self {
+            page_number: page.request.number(),
+            page_size: page.request.size(),
+            page_count: page.page_count(),
+            total_count: page.total_count,
+            answer_sets: page.items.into_iter().map(AnswerSetResponse::with_answers).collect(),
+        }
+    }
+}
+
+/// Date filters of `GET /surveys/{surveyId}/answers`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AnswerFilterQuery {
+    /// Created at or after (RFC 3339 or YYYY-MM-DD).
+    pub from: Option<String>,
+    /// Created at or before (a date-only value includes that whole day).
+    pub to: Option<String>,
+    /// Updated at or after; cannot be combined with from or to.
+    pub updated: Option<String>,
+    /// true: completed sets only; false (default): no filter.
+    pub completed: Option<bool>,
+}
+
+impl AnswerFilterQuery {
+    /// The checked filter.
+    pub fn into_domain(self) -> Result<AnswerFilter, Vec<FieldError>> {
+        let from = optional_instant(self.from.as_deref(), "from", DayEdge::Start);
+        let to = optional_instant(self.to.as_deref(), "to", DayEdge::End);
+        let updated = optional_instant(self.updated.as_deref(), "updated", DayEdge::Start);
+        match (from, to, updated) {
+            (Ok(from), Ok(to), Ok(updated)) => {
+                AnswerFilter::new(from, to, updated, self.completed.unwrap_or(false)).map_err(|e| vec![e])
+            }
+            (from, to, updated) => Err(from.err().into_iter().chain(to.err()).chain(updated.err()).collect()),
+        }
+    }
+}
+
+/// Paging and filters of `GET /surveys/{surveyId}/answersWithData`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AnswerPageQuery {
+    /// Page number from 1 (default 1).
+    pub page: Option<i64>,
+    /// Page size from 1 to 1000 (default 100).
+    pub pagesize: Option<i64>,
+    /// Created at or after.
+    pub from: Option<String>,
+    /// Created at or before.
+    pub to: Option<String>,
+    /// Updated at or after; cannot be combined with from or to.
+    pub updated: Option<String>,
+    /// true: completed sets only (default false: no filter).
+    pub completed: Option<bool>,
+}

@@ -1,0 +1,20 @@
+//! Request and response bodies: the JSON shapes of the contract, kept apart from the domain's types and turned
+//! into domain input by `into_domain` methods.
+
+pub mod account;
+pub mod answer;
+pub mod survey;
+
+use canvass_domain::timestamp::{parse_instant, DayEdge};
+use canvass_domain::FieldError;
+use time::OffsetDateTime;
+
+/// Reads an optional client date (RFC 3339 or `YYYY-MM-DD`), naming `field` when it cannot be read.
+pub fn optional_instant(value: Option<&str>, field: &str, edge: DayEdge) -> Result<Option<OffsetDateTime>, FieldError> {
+    match value {
+        None => Ok(None),
+        Some(text) => parse_instant(text, edge)
+            .map(Some)
+            .ok_or_else(|| FieldError::new(field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")),
+    }
+}

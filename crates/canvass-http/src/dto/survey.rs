@@ -1,0 +1,387 @@
+//! Bodies of the survey endpoints: surveys, question trees, logic and the copy query.
+
+use canvass_domain::survey::{
+    ChoiceOption, CopyRequest, LogicRule, LogicRuleDraft, Page, PageDraft, QuestionItem, QuestionItemDraft,
+    QuestionTree, QuestionType, Survey, SurveyInput,
+};
+use canvass_domain::timestamp::DayEdge;
+use canvass_domain::FieldError;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::{IntoParams, ToSchema};
+
+use super::optional_instant;
+
+/// A survey.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SurveyResponse {
+    /// The survey's id.
+    pub survey_id: i64,
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// When it opens.
+    #[serde(with = "time::serde::rfc3339")]
+    pub start_date: OffsetDateTime,
+    /// When it closes.
+    #[serde(with = "time::serde::rfc3339")]
+    pub end_date: OffsetDateTime,
+    /// Its category; null when uncategorized.
+    pub category_id: Option<i64>,
+    /// Whether it takes answers.
+    pub active: bool,
+    /// When it was created.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    /// When it was last changed.
+    #[serde(with = "time::serde::rfc3339")]
+    pub updated_at: OffsetDateTime,
+}
+
+impl From<Survey> for SurveyResponse {
+    fn from(s: Survey) -> Self {
+        Self {
+            survey_id: s.id,
+            name: s.name,
+            description: s.description,
+            start_date: s.start_date,
+            end_date: s.end_date,
+            category_id: s.category_id,
+            active: s.active,
+            created_at: s.created_at,
+            updated_at: s.updated_at,
+        }
+    }
+}
+
+/// The type of a question item.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+pub enum QuestionTypeBody {
+    /// One option value.
+    SingleChoice,
+    /// Several option values.
+    MultipleChoice,
+    /// Free text.
+    OpenText,
+    /// A number.
+    Numeric,
+    /// A whole number from 0 to 10.
+    Rating,
+    /// Text only; takes no answer.
+    Info,
+}
+
+impl From<QuestionTypeBody> for QuestionType {
+    fn from(kind: QuestionTypeBody) -> Self {
+        match kind {
+            QuestionTypeBody::SingleChoice => Self::SingleChoice,
+            QuestionTypeBody::MultipleChoice => Self::MultipleChoice,
+            QuestionTypeBody::OpenText => Self::OpenText,
+            QuestionTypeBody::Numeric => Self::Numeric,
+            QuestionTypeBody::Rating => Self::Rating,
+            QuestionTypeBody::Info => Self::Info,
+        }
+    }
+}
+
+impl From<QuestionType> for QuestionTypeBody {
+    fn from(kind: QuestionType) -> Self {
+        match kind {
+            QuestionType::SingleChoice => Self::SingleChoice,
+            QuestionType::MultipleChoice => Self::MultipleChoice,
+            QuestionType::OpenText => Self::OpenText,
+            QuestionType::Numeric => Self::Numeric,
+            QuestionType::Rating => Self::Rating,
+            QuestionType::Info => Self::Info,
+        }
+    }
+}
+
+/// An option of a choice item.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct OptionBody {
+    /// The value answers carry.
+    pub value: String,
+    /// The text shown; defaults to the value.
+    #[serde(default)]
+    pub label: Option<String>,
+}
+
+/// A question item to create.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ItemBody {
+    /// Its type.
+    #[serde(rename = "type")]
+    pub kind: QuestionTypeBody,
+    /// Question or information text.
+    pub text: String,
+    /// Whether a completed answer set must answer it (default false).
+    #[serde(default)]
+    pub required: bool,
+    /// Options of choice items.
+    #[serde(default)]
+    pub options: Vec<OptionBody>,
+}
+
+/// A page to create.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PageBody {
+    /// Title; default empty.
+    #[serde(default)]
+    pub title: String,
+    /// Items in order.
+    #[serde(default)]
+    pub items: Vec<ItemBody>,
+}
+
+impl PageBody {
+    fn into_draft(self) -> PageDraft {
+        let items = self
+            .items
+            .into_iter()
+            .map(|item| QuestionItemDraft {
+                kind: item.kind.into(),
+                text: item.text,
+                required: item.required,
+                options: item
+                    .options
+                    .into_iter()
+                    .map(|o| ChoiceOption { label: o.label.unwrap_or_else(|| o.value.clone()), value: o.value })
+                    .collect(),
+            })
+            .collect();
+        PageDraft { title: self.title, items }
+    }
+}
+
+/// Creates a survey.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateSurveyBody {
+    /// Non-empty name.
+    pub name: String,
+    /// Description.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// RFC 3339 date-time or YYYY-MM-DD; default now.
+    #[serde(default)]
+    pub start_date: Option<String>,
+    /// RFC 3339 date-time or YYYY-MM-DD; default start plus 14 days; after the start.
+    #[serde(default)]
+    pub end_date: Option<String>,
+    /// A category of the account; null or -999 for none.
+    #[serde(default)]
+    pub category_id: Option<i64>,
+    /// Default true.
+    #[serde(default)]
+    pub active: Option<bool>,
+    /// Pages in order.
+    #[serde(default)]
+    pub pages: Vec<PageBody>,
+}
+
+impl CreateSurveyBody {
+    /// The domain's input, or the fields whose dates cannot be read.
+    pub fn into_domain(self) -> Result<SurveyInput, Vec<FieldError>> {
+        let start = optional_instant(self.start_date.as_deref(), "startDate", DayEdge::Start);
+        let end = optional_instant(self.end_date.as_deref(), "endDate", DayEdge::Start);
+        match (start, end) {
+            (Ok(start_date), Ok(end_date)) => Ok(SurveyInput {
+                name: self.name,
+                description: self.description,
+                start_date,
+                end_date,
+                category_id: self.category_id,
+                active: self.active,
+                pages: self.pages.into_iter().map(PageBody::into_draft).collect(),
+            }),
+            (start, end) => Err(start.err().into_iter().chain(end.err()).collect()),
+        }
+    }
+}
+
+/// A question item.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemResponse {
+    /// The item's id.
+    pub question_item_id: i64,
+    /// Its type.
+    #[serde(rename = "type")]
+    pub kind: QuestionTypeBody,
+    /// Its text.
+    pub text: String,
+    /// Whether a completed answer set must answer it.
+    pub required: bool,
+    /// Options of a choice item.
+    pub options: Vec<OptionResponse>,
+}
+
+/// An option of a choice item.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OptionResponse {
+    /// The value answers carry.
+    pub value: String,
+    /// The text shown.
+    pub label: String,
+}
+
+impl From<QuestionItem> for ItemResponse {
+    fn from(item: QuestionItem) -> Self {
+        Self {
+            question_item_id: item.id,
+            kind: item.kind.into(),
+            text: item.text,
+            required: item.required,
+            options: item.options.into_iter().map(|o| OptionResponse { value: o.value, label: o.label }).collect(),
+        }
+    }
+}
+
+/// A page of the tree.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PageResponse {
+    /// The page's id.
+    pub page_id: i64,
+    /// Its title.
+    pub title: String,
+    /// Its items in order.
+    pub items: Vec<ItemResponse>,
+}
+
+impl From<Page> for PageResponse {
+    fn from(page: Page) -> Self {
+        Self { page_id: page.id, title: page.title, items: page.items.into_iter().map(Into::into).collect() }
+    }
+}
+
+/// A go-to-page rule.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LogicRuleResponse {
+    /// The rule's id.
+    pub rule_id: i64,
+    /// The item whose answer is tested.
+    pub question_item_id: i64,
+    /// The value that triggers the jump.
+    pub equals: String,
+    /// Where the respondent continues.
+    pub go_to_page_id: i64,
+    /// True when the item or page no longer exists.
+    pub broken: bool,
+}
+
+impl From<LogicRule> for LogicRuleResponse {
+    fn from(rule: LogicRule) -> Self {
+        Self {
+            rule_id: rule.id,
+            question_item_id: rule.question_item_id,
+            equals: rule.equals,
+            go_to_page_id: rule.go_to_page_id,
+            broken: rule.broken,
+        }
+    }
+}
+
+/// The question tree of a survey.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuestionTreeResponse {
+    /// The survey.
+    pub survey_id: i64,
+    /// Pages in order.
+    pub pages: Vec<PageResponse>,
+    /// Logic rules in order.
+    pub logic: Vec<LogicRuleResponse>,
+}
+
+impl From<QuestionTree> for QuestionTreeResponse {
+    fn from(tree: QuestionTree) -> Self {
+        Self {
+            survey_id: tree.survey_id,
+            pages: tree.pages.into_iter().map(Into::into).collect(),
+            logic: tree.logic.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// A value compared with an answer: a string, or a number for Numeric and Rating items.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum EqualsBody {
+    /// Text or an option value.
+    Text(String),
+    /// A number.
+    Number(f64),
+}
+
+/// A go-to-page rule to set.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LogicRuleBody {
+    /// An item of the survey that takes an answer.
+    pub question_item_id: i64,
+    /// A possible answer of the item.
+    pub equals: EqualsBody,
+    /// A page after the item's page.
+    pub go_to_page_id: i64,
+}
+
+impl From<LogicRuleBody> for LogicRuleDraft {
+    fn from(rule: LogicRuleBody) -> Self {
+        let equals = match rule.equals {
+            EqualsBody::Text(text) => text,
+            EqualsBody::Number(number) => number.to_string(),
+        };
+        Self { question_item_id: rule.question_item_id, equals, go_to_page_id: rule.go_to_page_id }
+    }
+}
+
+/// The query of `GET /surveys/{surveyId}/copy`; every parameter is optional.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CopyQuery {
+    /// Name of the copy (default: the source's).
+    pub surveyname: Option<String>,
+    /// Description (default: the source's).
+    pub description: Option<String>,
+    /// Start (default: now).
+    pub startdate: Option<String>,
+    /// End (default: start plus 14 days).
+    pub enddate: Option<String>,
+    /// Category of the copy (default -999: uncategorized).
+    pub categoryid: Option<i64>,
+    /// Copy the answer sets (default false).
+    pub copyanswers: Option<bool>,
+    /// Copy the logic (default false); 409 when it is broken.
+    pub copylogic: Option<bool>,
+    /// Comma-separated sendout ids of the source to copy (default none).
+    pub copysendoutids: Option<String>,
+    /// Whether the copy is active (default: the source's flag).
+    pub active: Option<bool>,
+}
+
+impl CopyQuery {
+    /// The domain's copy request, or the parameters whose dates cannot be read.
+    pub fn into_domain(self) -> Result<CopyRequest, Vec<FieldError>> {
+        let start = optional_instant(self.startdate.as_deref(), "startdate", DayEdge::Start);
+        let end = optional_instant(self.enddate.as_deref(), "enddate", DayEdge::Start);
+        match (start, end) {
+            (Ok(start_date), Ok(end_date)) => Ok(CopyRequest {
+                name: self.surveyname,
+                description: self.description,
+                start_date,
+                end_date,
+                category_id: self.categoryid,
+                copy_answers: self.copyanswers,
+                copy_logic: self.copylogic,
+                sendout_ids: self.copysendoutids,
+                active: self.active,
+            }),
+            (start, end) => Err(start.err().into_iter().chain(end.err()).collect()),
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Extractors for request bodies and query strings that answer every malformed input with a problem naming the
+//! field, and the limits on what a request may carry.
+
+use std::future::{ready, Future, Ready};
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, FromRequest, HttpRequest};
+use serde::de::DeserializeOwned;
+
+use crate::problem::Problem;
+
+/// Largest accepted request body.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// A JSON request body, deserialized with the path of any offending field.
+#[derive(Debug)]
+pub struct Body<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
+    type Error = Problem;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Problem>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let content_type_ok = match req.headers().get(header::CONTENT_TYPE) {
+            None => true,
+            Some(value) => value.to_str().map(is_json_media_type).unwrap_or(false),
+        };
+        let declared_length = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        let bytes = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            if !content_type_ok {
+                return Err(Problem::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported-media-type",
+                    "the body must be JSON (Content-Type: application/json)",
+                ));
+            }
+            if declared_length.is_some_and(|length| length > MAX_BODY_BYTES) {
+                return Err(too_large());
+            }
+            let bytes = bytes.await.map_err(|error| match error.as_response_error().status_code() {
+                StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+                _ => Problem::new(StatusCode::BAD_REQUEST, "malformed-request", "the body could not be read"),
+            })?;
+            parse_json(&bytes).map(Body)
+        })
+    }
+}
+
+fn is_json_media_type(value: &str) -> bool {
+    let essence = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+fn too_large() -> Problem {
+    Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large", format!("the body exceeds {MAX_BODY_BYTES} bytes"))
+}
+
+/// Deserializes a JSON body; a syntax error is a `malformed-json` problem, a wrong or missing field a validation
+/// problem naming it.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let parsed = serde_path_to_error::deserialize(&mut deserializer);
+    if parsed.is_ok() {
+        if let Err(trailing) = deserializer.end() {
+            return Err(Problem::new(StatusCode::BAD_REQUEST, "malformed-json", format!("the body is not valid JSON: {trailing}")));
+        }
+    }
+    match parsed {
+        Ok(value) => Ok(value),
+        Err(error) if error.inner().is_syntax() || error.inner().is_eof() => Err(Problem::new(
+            StatusCode::BAD_REQUEST,
+            "malformed-json",
+            format!("the body is not valid JSON: {}", error.inner()),
+        )),
+        Err(error) => {
+            let (field, message) = field_of(&error.path().to_string(), &error.inner().to_string());
+            Err(Problem::invalid_field(field, message))
+        }
+    }
+}
+
+/// A query string, deserialized with the name of any offending parameter.
+#[derive(Debug)]
+pub struct QueryOf<T>(pub T);
+
+impl<T: DeserializeOwned> FromRequest for QueryOf<T> {
+    type Error = Problem;
+    type Future = Ready<Result<Self, Problem>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let parsed = form_urlencoded::parse(req.query_string().as_bytes());
+        let deserializer = serde_urlencoded::Deserializer::new(parsed);
+        ready(serde_path_to_error::deserialize(deserializer).map(QueryOf).map_err(|error| {
+            let (field, message) = field_of(&error.path().to_string(), &error.inner().to_string());
+            Problem::invalid_field(field, message)
+        }))
+    }
+}
+
+/// The field a serde error is about: its path, or for a missing field the path of the field that is missing.
+fn field_of(path: &str, message: &str) -> (String, String) {
+    let message = message.split(" at line ").next().unwrap_or(message).to_owned();
+    let missing = message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next());
+    let path = if path == "." { "" } else { path };
+    match missing {
+        Some(name) if path.is_empty() => (name.to_owned(), "is mandatory".to_owned()),
+        Some(name) => (format!("{path}.{name}"), "is mandatory".to_owned()),
+        None if path.is_empty() => ("body".to_owned(), message),
+        None => (path.to_owned(), message),
+    }
+}
+
+/// Answers malformed path parameters (`/surveys/abc`) with a 400 problem.
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|error, _| {
+        Problem::invalid_field("path", format!("invalid path parameter: {error}")).into()
+    })
+}
+
+/// Answers malformed bodies read by actix's own `Json` extractor with problems, and caps their size.
+pub fn json_config() -> web::JsonConfig {
+    web::JsonConfig::default().limit(MAX_BODY_BYTES).error_handler(|error, _| {
+        let problem = match error {
+            actix_web::error::JsonPayloadError::ContentType => {
+                Problem::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "the body must be JSON")
+            }
+            actix_web::error::JsonPayloadError::Overflow { .. }
+            | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => too_large(),
+            other => Problem::new(StatusCode::BAD_REQUEST, "malformed-json", other.to_string()),
+        };
+        problem.into()
+    })
+}
+
+/// Caps bodies read as bytes.
+pub fn payload_config() -> web::PayloadConfig {
+    web::PayloadConfig::new(MAX_BODY_BYTES)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Item {
+        required: bool,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Outer {
+        name: String,
+        items: Vec<Item>,
+    }
+
+    #[test]
+    fn wrong_types_name_the_nested_field() {
+        let problem = parse_json::<Outer>(br#"{"name":"x","items":[{"required":"yes"}]}"#).unwrap_err();
+        assert_eq!(problem.errors[0].field, "items[0].required");
+    }
+
+    #[test]
+    fn missing_fields_are_named() {
+        let problem = parse_json::<Outer>(br#"{"items":[]}"#).unwrap_err();
+        assert_eq!(problem.errors[0].field, "name");
+        let problem = parse_json::<Outer>(br#"{"name":"x","items":[{}]}"#).unwrap_err();
+        assert_eq!(problem.errors[0].field, "items[0].required");
+    }
+
+    #[test]
+    fn syntax_errors_are_malformed_json() {
+        for body in [&b"{"[..], b"", b"nul", b"{} {}"] {
+            let problem = parse_json::<Outer>(body).unwrap_err();
+            assert_eq!(problem.kind, "/problems/malformed-json", "{body:?}");
+        }
+    }
+
+    #[test]
+    fn json_media_types_are_recognised() {
+        assert!(is_json_media_type("application/json; charset=utf-8"));
+        assert!(is_json_media_type("application/merge-patch+json"));
+        assert!(!is_json_media_type("text/plain"));
+    }
+}

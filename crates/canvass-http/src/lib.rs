@@ -1,0 +1,69 @@
+//! The HTTP adapter: the actix-web application with every endpoint of the interface, key authentication,
+//! RFC 9457 problem+json errors and the OpenAPI document generated from the handlers.
+//!
+//! [`app`] builds the application over an [`AppState`]; the `canvass` binary serves it.
+
+pub mod auth;
+pub mod blocking;
+pub mod dto;
+pub mod input;
+pub mod logging;
+pub mod openapi;
+pub mod problem;
+pub mod routes;
+pub mod state;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::{web, App, HttpRequest};
+use tracing_actix_web::TracingLogger;
+use utoipa_actix_web::{scope, AppExt};
+use utoipa_swagger_ui::SwaggerUi;
+
+pub use problem::Problem;
+pub use state::AppState;
+
+/// Where the OpenAPI document is served.
+pub const OPENAPI_PATH: &str = "/api/openapi.json";
+
+/// Builds the application: the API under every version prefix, health, the OpenAPI document and its viewer at
+/// `/docs`, and problem+json answers for unknown routes.
+pub fn app(
+    state: web::Data<AppState>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let mut app = App::new()
+        .into_utoipa_app()
+        .openapi(openapi::base())
+        .app_data(state)
+        .app_data(input::path_config())
+        .app_data(input::json_config())
+        .app_data(input::payload_config())
+        .service(routes::health::live)
+        .service(routes::health::ready);
+    for version in routes::API_VERSIONS {
+        app = app.service(scope::scope(version).configure(routes::api));
+    }
+    let (app, mut document) = app.split_for_parts();
+    openapi::list_each_endpoint_once(&mut document);
+    app.service(SwaggerUi::new("/docs/{_:.*}").url(OPENAPI_PATH, document))
+        .service(web::redirect("/docs", "/docs/"))
+        .default_service(web::to(unknown_route))
+        .wrap(TracingLogger::<logging::RedactedSpans>::new())
+}
+
+async fn unknown_route(req: HttpRequest) -> actix_web::HttpResponse {
+    let _ = req;
+    actix_web::ResponseError::error_response(&Problem::new(
+        actix_web::http::StatusCode::NOT_FOUND,
+        "not-found",
+        "no such endpoint",
+    ))
+}

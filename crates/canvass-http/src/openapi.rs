@@ -1,0 +1,55 @@
+//! The OpenAPI document: generated from the handlers' annotations, with the security schemes added and each
+//! endpoint listed once under its lowest API version.
+
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::OpenApi as Document;
+use utoipa::{Modify, OpenApi};
+
+use crate::routes::API_VERSIONS;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Canvass",
+        description = "Survey distribution and response service. Every endpoint under /api/v1 is also served, \
+            unchanged, under /api/v1.1 to /api/v1.5. Errors are RFC 9457 problem+json.",
+    ),
+    modifiers(&SecuritySchemes),
+    tags(
+        (name = "Surveys", description = "Surveys and copies"),
+        (name = "Questions", description = "Question trees and logic"),
+        (name = "Answers", description = "Answer sets"),
+        (name = "Accounts", description = "Categories and users of the account"),
+        (name = "Health", description = "Liveness and readiness"),
+    )
+)]
+struct ApiDoc;
+
+struct SecuritySchemes;
+
+impl Modify for SecuritySchemes {
+    fn modify(&self, openapi: &mut Document) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme("apiKey", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-KEY"))));
+        components.add_security_scheme("bearer", SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()));
+    }
+}
+
+/// The document the handlers' paths are added to.
+pub fn base() -> Document {
+    ApiDoc::openapi()
+}
+
+/// Drops the copies of `/api/v1` endpoints under later versions: a path under `/api/v1.N` stays only when
+/// `/api/v1` has no such endpoint (endpoints that exist only from a later version).
+pub fn list_each_endpoint_once(document: &mut Document) {
+    let base = API_VERSIONS[0];
+    let base_paths: std::collections::HashSet<String> =
+        document.paths.paths.keys().filter_map(|p| p.strip_prefix(base).map(str::to_owned)).collect();
+    document.paths.paths.retain(|path, _| {
+        API_VERSIONS[1..].iter().all(|version| match path.strip_prefix(version) {
+            Some(rest) => !base_paths.contains(rest),
+            None => true,
+        })
+    });
+}

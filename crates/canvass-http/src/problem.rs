@@ -1,0 +1,130 @@
+//! RFC 9457 problem details: the one error type of the HTTP layer, and the one place where domain errors become
+//! HTTP statuses.
+
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use canvass_domain::{DomainError, FieldError, RepoError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// One broken rule of one field.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ProblemField {
+    /// Path of the field, such as `pages[0].items[1].text`.
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// An RFC 9457 problem: the body of every error response.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Problem {
+    /// A URI reference naming the kind of problem; its last segment is stable (`/validation`, `/not-found`, ...).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Short summary of the kind.
+    pub title: String,
+    /// The HTTP status.
+    pub status: u16,
+    /// What went wrong in this request.
+    pub detail: String,
+    /// The broken rules, for validation problems.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ProblemField>,
+    /// The accepted values, where a value must be one of a set.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub supported_values: Vec<String>,
+}
+
+impl Problem {
+    /// A problem of kind `slug` with this status and detail.
+    pub fn new(status: StatusCode, slug: &str, detail: impl Into<String>) -> Self {
+        Self {
+            kind: format!("/problems/{slug}"),
+            title: status.canonical_reason().unwrap_or("Error").to_owned(),
+            status: status.as_u16(),
+            detail: detail.into(),
+            errors: Vec::new(),
+            supported_values: Vec::new(),
+        }
+    }
+
+    /// 400 for input that breaks rules, naming each field.
+    pub fn invalid(errors: Vec<FieldError>) -> Self {
+        let detail = match errors.as_slice() {
+            [one] => format!("{}: {}", one.field, one.message),
+            many => format!("{} fields are invalid", many.len()),
+        };
+        let mut problem = Self::new(StatusCode::BAD_REQUEST, "validation", detail);
+        problem.errors = errors.into_iter().map(|e| ProblemField { field: e.field, message: e.message }).collect();
+        problem
+    }
+
+    /// 400 for one field.
+    pub fn invalid_field(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::invalid(vec![FieldError::new(field, message)])
+    }
+
+    /// 404 for a missing resource.
+    pub fn not_found(what: &str) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not-found", format!("{what} not found"))
+    }
+
+    /// 503: the database cannot be reached now.
+    pub fn unavailable() -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "the service cannot reach its database; retry later")
+    }
+
+    /// 500 for an unexpected failure. The cause is logged here, once, and never sent to the client.
+    pub fn internal(cause: &dyn std::fmt::Display) -> Self {
+        tracing::error!(error.message = %cause, "request failed");
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "an unexpected error occurred")
+    }
+
+    /// Adds the accepted values.
+    pub fn with_supported_values(mut self, values: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.supported_values = values.into_iter().map(Into::into).collect();
+        self
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}: {}", self.status, self.kind, self.detail)
+    }
+}
+
+impl ResponseError for Problem {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status_code());
+        response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
+        if self.status == 401 {
+            response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
+        }
+        response.body(serde_json::to_string(self).unwrap_or_default())
+    }
+}
+
+impl From<DomainError> for Problem {
+    fn from(error: DomainError) -> Self {
+        match error {
+            DomainError::NotFound(what) => Self::not_found(what),
+            DomainError::Invalid(errors) => Self::invalid(errors),
+            DomainError::Conflict { kind, detail } => Self::new(StatusCode::CONFLICT, kind, detail),
+            DomainError::Repo(RepoError::Unavailable(cause)) => {
+                tracing::warn!(error.message = %cause, "database unavailable");
+                Self::unavailable()
+            }
+            DomainError::Repo(cause @ (RepoError::Duplicate(_) | RepoError::Other(_))) => Self::internal(&cause),
+        }
+    }
+}

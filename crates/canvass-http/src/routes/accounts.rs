@@ -1,0 +1,72 @@
+//! `/accounts/categories` and `/accounts/users`: the account's categories and users.
+
+use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::use_cases::{accounts, categories};
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::account::{CategoryResponse, CreateCategoryBody, UserResponse};
+use crate::input::Body;
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Lists the account's categories.
+#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
+    responses((status = 200, body = Vec<CategoryResponse>), (status = 401, body = Problem)))]
+#[get("/accounts/categories")]
+pub async fn list_categories(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let found = blocking::run(&state, move |uow, _| categories::list(uow, account)).await?;
+    Ok(HttpResponse::Ok().json(found.into_iter().map(CategoryResponse::from).collect::<Vec<_>>()))
+}
+
+/// Reads one category.
+#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
+    params(("categoryId" = i64, Path, description = "A category of the account")),
+    responses((status = 200, body = CategoryResponse), (status = 404, body = Problem)))]
+#[get("/accounts/categories/{categoryId}")]
+pub async fn get_category(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.into_inner());
+    let category = blocking::run(&state, move |uow, _| categories::get(uow, account, id)).await?;
+    Ok(HttpResponse::Ok().json(CategoryResponse::from(category)))
+}
+
+/// Creates a category.
+#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])), request_body = CreateCategoryBody,
+    responses((status = 201, body = CategoryResponse), (status = 400, body = Problem)))]
+#[post("/accounts/categories")]
+pub async fn create_category(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    body: Body<CreateCategoryBody>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let name = body.0.name;
+    let category = blocking::run(&state, move |uow, clock| categories::create(uow, clock, account, &name)).await?;
+    Ok(HttpResponse::Created().json(CategoryResponse::from(category)))
+}
+
+/// Lists the account's users.
+#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
+    responses((status = 200, body = Vec<UserResponse>), (status = 401, body = Problem)))]
+#[get("/accounts/users")]
+pub async fn list_users(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let found = blocking::run(&state, move |uow, _| accounts::list_users(uow, account)).await?;
+    Ok(HttpResponse::Ok().json(found.into_iter().map(UserResponse::from).collect::<Vec<_>>()))
+}
+
+/// Reads one user of the account.
+#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
+    params(("userId" = i64, Path, description = "A user of the account")),
+    responses((status = 200, body = UserResponse), (status = 404, body = Problem)))]
+#[get("/accounts/users/{userId}")]
+pub async fn get_user(state: web::Data<AppState>, caller: Authenticated, path: web::Path<i64>) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.into_inner());
+    let user = blocking::run(&state, move |uow, _| accounts::get_user(uow, account, id)).await?;
+    Ok(HttpResponse::Ok().json(UserResponse::from(user)))
+}

@@ -1,0 +1,173 @@
+//! `/surveys/{surveyId}/answers...`: record, replace and read answer sets.
+
+use actix_web::{get, post, put, web, HttpResponse};
+use canvass_domain::paging::PageRequest;
+use canvass_domain::use_cases::answers::{self, AnswerSetInput};
+use canvass_domain::DomainError;
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::answer::{
+    answers_of, AnswerBody, AnswerFilterQuery, AnswerPageQuery, AnswerSetBody, AnswerSetPageResponse,
+    AnswerSetResponse,
+};
+use crate::input::{Body, QueryOf};
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Default page of answersWithData.
+const DEFAULT_PAGE: i64 = 1;
+/// Default page size of answersWithData.
+const DEFAULT_PAGE_SIZE: i64 = 100;
+
+fn sets_without_answers(sets: Vec<canvass_domain::answer::AnswerSet>) -> Vec<AnswerSetResponse> {
+    sets.into_iter().map(AnswerSetResponse::without_answers).collect()
+}
+
+/// Lists the survey's answer sets (without answers), filtered by creation or update time and completion.
+#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerFilterQuery),
+    responses((status = 200, body = Vec<AnswerSetResponse>), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/answers")]
+pub async fn list(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    query: QueryOf<AnswerFilterQuery>,
+) -> Result<HttpResponse, Problem> {
+    let (account, survey) = (caller.account(), path.into_inner());
+    let filter = query.0.into_domain();
+    let sets = blocking::run(&state, move |uow, _| {
+        let filter = filter.map_err(DomainError::Invalid)?;
+        answers::list(uow, account, survey, &filter)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(sets_without_answers(sets)))
+}
+
+/// One page of the survey's answer sets with their answers.
+#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerPageQuery),
+    responses((status = 200, body = AnswerSetPageResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/answersWithData")]
+pub async fn page(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    query: QueryOf<AnswerPageQuery>,
+) -> Result<HttpResponse, Problem> {
+    let (account, survey) = (caller.account(), path.into_inner());
+    let query = query.0;
+    let paging = PageRequest::new(
+        query.page.unwrap_or(DEFAULT_PAGE),
+        query.pagesize.unwrap_or(DEFAULT_PAGE_SIZE),
+        "page",
+        "pagesize",
+    );
+    let filter =
+        AnswerFilterQuery { from: query.from, to: query.to, updated: query.updated, completed: query.completed }
+            .into_domain();
+    let page = blocking::run(&state, move |uow, _| match (paging, filter) {
+        (Ok(paging), Ok(filter)) => answers::page(uow, account, survey, &filter, paging),
+        (paging, filter) => {
+            Err(DomainError::Invalid(paging.err().into_iter().flatten().chain(filter.err().into_iter().flatten()).collect()))
+        }
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(AnswerSetPageResponse::from(page)))
+}
+
+/// One answer set with its answers.
+#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("answerSetId" = i64, Path, description = "An answer set of that survey")),
+    responses((status = 200, body = AnswerSetResponse), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/answers/{answerSetId}")]
+pub async fn get(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let set = blocking::run(&state, move |uow, _| answers::get(uow, account, survey, id)).await?;
+    Ok(HttpResponse::Ok().json(AnswerSetResponse::with_answers(set)))
+}
+
+/// Every answer set of a respondent, with answers; 404 once the respondent's distribution data is removed.
+#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("respondentId" = i64, Path, description = "A respondent of a sendout of that survey")),
+    responses((status = 200, body = Vec<AnswerSetResponse>), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/answers/respondent/{respondentId}")]
+pub async fn of_respondent(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, respondent)) = (caller.account(), path.into_inner());
+    let sets = blocking::run(&state, move |uow, _| answers::of_respondent(uow, account, survey, respondent)).await?;
+    Ok(HttpResponse::Ok().json(sets.into_iter().map(AnswerSetResponse::with_answers).collect::<Vec<_>>()))
+}
+
+/// The answer a set gives to one question item; 404 when it gives none.
+#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("answerSetId" = i64, Path, description = "An answer set of that survey"),
+        ("questionItemId" = i64, Path, description = "A question item")),
+    responses((status = 200, body = AnswerBody), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/answers/{answerSetId}/questionitem/{questionItemId}")]
+pub async fn item_answer(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id, item)) = (caller.account(), path.into_inner());
+    let answer = blocking::run(&state, move |uow, _| answers::item_answer(uow, account, survey, id, item)).await?;
+    Ok(HttpResponse::Ok().json(AnswerBody::from(answer)))
+}
+
+/// Records an answer set, checking each answer against its item's type.
+#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])), request_body = AnswerSetBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 201, body = AnswerSetResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[post("/surveys/{surveyId}/answers")]
+pub async fn record(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    body: Body<AnswerSetBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, survey) = (caller.account(), path.into_inner());
+    let body = body.0;
+    let answers = answers_of(body.answers);
+    let set = blocking::run(&state, move |uow, clock| {
+        let answers = answers.map_err(DomainError::Invalid)?;
+        let input = AnswerSetInput { respondent_id: body.respondent_id, completed: body.completed, answers };
+        answers::record(uow, clock, account, survey, input)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(AnswerSetResponse::with_answers(set)))
+}
+
+/// Replaces the answers and the completed flag of an answer set, moving its `updatedAt`.
+#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])), request_body = AnswerSetBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("answerSetId" = i64, Path, description = "An answer set of that survey")),
+    responses((status = 200, body = AnswerSetResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[put("/surveys/{surveyId}/answers/{answerSetId}")]
+pub async fn replace(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+    body: Body<AnswerSetBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let body = body.0;
+    let answers = answers_of(body.answers);
+    let set = blocking::run(&state, move |uow, clock| {
+        let answers = answers.map_err(DomainError::Invalid)?;
+        answers::replace(uow, clock, account, survey, id, body.completed, answers)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(AnswerSetResponse::with_answers(set)))
+}

@@ -1,0 +1,36 @@
+//! The endpoints, one module per resource. Handlers parse, run one use case in one blocking hop, and shape the
+//! response.
+
+pub mod accounts;
+pub mod answers;
+pub mod health;
+pub mod questions;
+pub mod surveys;
+
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// The API versions every endpoint of the interface is served under.
+pub const API_VERSIONS: [&str; 6] = ["/api/v1", "/api/v1.1", "/api/v1.2", "/api/v1.3", "/api/v1.4", "/api/v1.5"];
+
+/// Registers every endpoint of the interface, relative to a version prefix.
+pub fn api(cfg: &mut ServiceConfig) {
+    cfg.service(surveys::list)
+        .service(surveys::create)
+        .service(surveys::get)
+        .service(surveys::copy)
+        .service(questions::question_tree)
+        .service(questions::set_logic)
+        .service(questions::delete_item)
+        .service(answers::list)
+        .service(answers::page)
+        .service(answers::of_respondent)
+        .service(answers::get)
+        .service(answers::item_answer)
+        .service(answers::record)
+        .service(answers::replace)
+        .service(accounts::list_categories)
+        .service(accounts::get_category)
+        .service(accounts::create_category)
+        .service(accounts::list_users)
+        .service(accounts::get_user);
+}

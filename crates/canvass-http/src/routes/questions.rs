@@ -1,0 +1,56 @@
+//! `/surveys/{surveyId}/questions` and `/logic`: the question tree, its logic rules, deleting items.
+
+use actix_web::{delete, get, put, web, HttpResponse};
+use canvass_domain::survey::LogicRuleDraft;
+use canvass_domain::use_cases::surveys;
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::survey::{LogicRuleBody, QuestionTreeResponse};
+use crate::input::Body;
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Reads the question tree: pages, items and logic rules.
+#[utoipa::path(tag = "Questions", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 200, body = QuestionTreeResponse), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/questions")]
+pub async fn question_tree(state: web::Data<AppState>, caller: Authenticated, path: web::Path<i64>) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.into_inner());
+    let found = blocking::run(&state, move |uow, _| surveys::question_tree(uow, account, id)).await?;
+    Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(found)))
+}
+
+/// Replaces the survey's logic rules and answers the new question tree.
+#[utoipa::path(tag = "Questions", security(("apiKey" = []), ("bearer" = [])), request_body = Vec<LogicRuleBody>,
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 200, body = QuestionTreeResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[put("/surveys/{surveyId}/logic")]
+pub async fn set_logic(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    body: Body<Vec<LogicRuleBody>>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.into_inner());
+    let rules: Vec<LogicRuleDraft> = body.0.into_iter().map(Into::into).collect();
+    let tree = blocking::run(&state, move |uow, clock| surveys::set_logic(uow, clock, account, id, rules)).await?;
+    Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(tree)))
+}
+
+/// Deletes a question item and its answers; logic rules that named it stay and read `broken: true`.
+#[utoipa::path(tag = "Questions", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("questionItemId" = i64, Path, description = "An item of that survey")),
+    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
+#[delete("/surveys/{surveyId}/questions/{questionItemId}")]
+pub async fn delete_item(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (id, item)) = (caller.account(), path.into_inner());
+    blocking::run(&state, move |uow, clock| surveys::delete_question_item(uow, clock, account, id, item)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

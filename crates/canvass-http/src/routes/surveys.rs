@@ -1,0 +1,72 @@
+//! `/surveys`: list, read, create and copy surveys.
+
+use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::use_cases::surveys;
+use canvass_domain::DomainError;
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::survey::{CopyQuery, CreateSurveyBody, SurveyResponse};
+use crate::input::{Body, QueryOf};
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Lists the account's surveys in creation order.
+#[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])),
+    responses((status = 200, body = Vec<SurveyResponse>), (status = 401, body = Problem)))]
+#[get("/surveys")]
+pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let found = blocking::run(&state, move |uow, _| surveys::list(uow, account)).await?;
+    Ok(HttpResponse::Ok().json(found.into_iter().map(SurveyResponse::from).collect::<Vec<_>>()))
+}
+
+/// Reads one survey.
+#[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 200, body = SurveyResponse), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}")]
+pub async fn get(state: web::Data<AppState>, caller: Authenticated, path: web::Path<i64>) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.into_inner());
+    let survey = blocking::run(&state, move |uow, _| surveys::get(uow, account, id)).await?;
+    Ok(HttpResponse::Ok().json(SurveyResponse::from(survey)))
+}
+
+/// Creates a survey with its pages and question items.
+#[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])), request_body = CreateSurveyBody,
+    responses((status = 201, body = SurveyResponse), (status = 400, body = Problem), (status = 415, body = Problem)))]
+#[post("/surveys")]
+pub async fn create(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    body: Body<CreateSurveyBody>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let input = body.0.into_domain().map_err(Problem::invalid)?;
+    let survey = blocking::run(&state, move |uow, clock| surveys::create(uow, clock, account, input)).await?;
+    Ok(HttpResponse::Created().json(SurveyResponse::from(survey)))
+}
+
+/// Copies a survey: its question tree always, its logic, answer sets and sendouts as asked.
+#[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "The survey to copy"), CopyQuery),
+    responses((status = 200, body = SurveyResponse), (status = 400, body = Problem), (status = 404, body = Problem),
+        (status = 409, description = "copylogic with broken logic", body = Problem)))]
+#[get("/surveys/{surveyId}/copy")]
+pub async fn copy(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    query: QueryOf<CopyQuery>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.into_inner());
+    let request = query.0.into_domain();
+    let survey = blocking::run(&state, move |uow, clock| {
+        // An unknown source answers 404 before the options are judged.
+        surveys::get(uow, account, id)?;
+        let request = request.map_err(DomainError::Invalid)?;
+        surveys::copy(uow, clock, account, id, request)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(SurveyResponse::from(survey)))
+}

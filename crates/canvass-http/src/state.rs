@@ -1,0 +1,31 @@
+//! What every handler shares: the pool, the clock and the key cache.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use canvass_domain::account::Caller;
+use canvass_domain::clock::Clock;
+use canvass_postgres::PgPool;
+use moka::sync::Cache;
+
+/// How long an authenticated (or refused) key is trusted without asking the database again; a revoked key stops
+/// working within this time.
+pub const KEY_CACHE_TTL: Duration = Duration::from_secs(5);
+
+/// Shared application state.
+#[derive(Clone)]
+pub struct AppState {
+    /// The database pool.
+    pub pool: PgPool,
+    /// The clock use cases read.
+    pub clock: Arc<dyn Clock>,
+    /// Recently checked keys: SHA-256 of the presented key to its caller (`None`: refused).
+    pub keys: Cache<[u8; 32], Option<Caller>>,
+}
+
+impl AppState {
+    /// State over a pool and a clock, with an empty key cache.
+    pub fn new(pool: PgPool, clock: Arc<dyn Clock>) -> Self {
+        Self { pool, clock, keys: Cache::builder().max_capacity(100_000).time_to_live(KEY_CACHE_TTL).build() }
+    }
+}

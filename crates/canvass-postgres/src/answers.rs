@@ -1,0 +1,307 @@
+//! Answer sets and answers on PostgreSQL.
+
+use std::collections::HashMap;
+
+use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue};
+use canvass_domain::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
+use canvass_domain::paging::{Page, PageRequest};
+use canvass_domain::ports::{AnswerRepository, RepoResult};
+use diesel::pg::Pg;
+use diesel::prelude::*;
+use diesel::sql_types::{Array, BigInt};
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use crate::error::OrRepoError;
+use crate::schema::{answer_sets, answers, question_items, survey_pages};
+use crate::PgUnitOfWork;
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = answer_sets)]
+struct AnswerSetRow {
+    id: i64,
+    survey_id: i64,
+    respondent_id: Option<i64>,
+    sendout_id: Option<i64>,
+    completed: bool,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+}
+
+impl From<AnswerSetRow> for AnswerSet {
+    fn from(row: AnswerSetRow) -> Self {
+        Self {
+            id: row.id,
+            survey_id: row.survey_id,
+            respondent_id: row.respondent_id,
+            sendout_id: row.sendout_id,
+            completed: row.completed,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            answers: Vec::new(),
+        }
+    }
+}
+
+fn value_json(value: &AnswerValue) -> Value {
+    match value {
+        AnswerValue::Text(text) => Value::String(text.clone()),
+        AnswerValue::Choices(choices) => Value::Array(choices.iter().cloned().map(Value::String).collect()),
+        AnswerValue::Number(number) => serde_json::Number::from_f64(*number).map_or(Value::Null, Value::Number),
+    }
+}
+
+fn value_of(json: Value) -> AnswerValue {
+    match json {
+        Value::Number(number) => AnswerValue::Number(number.as_f64().unwrap_or_default()),
+        Value::Array(items) => {
+            AnswerValue::Choices(items.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        }
+        Value::String(text) => AnswerValue::Text(text),
+        other => AnswerValue::Text(other.to_string()),
+    }
+}
+
+type BoxedSets<'a> = answer_sets::BoxedQuery<'a, Pg>;
+
+/// The answer sets of a survey that pass the filter.
+fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> BoxedSets<'static> {
+    let mut query = answer_sets::table
+        .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::survey_id.eq(survey)))
+        .into_boxed();
+    if let Some(from) = filter.created_from {
+        query = query.filter(answer_sets::created_at.ge(from));
+    }
+    if let Some(to) = filter.created_to {
+        query = query.filter(answer_sets::created_at.le(to));
+    }
+    if let Some(since) = filter.updated_since {
+        query = query.filter(answer_sets::updated_at.ge(since));
+    }
+    if filter.completed_only {
+        query = query.filter(answer_sets::completed.eq(true));
+    }
+    query
+}
+
+impl PgUnitOfWork<'_> {
+    fn insert_answers(&mut self, account: AccountId, set: AnswerSetId, draft: &AnswerSetDraft) -> QueryResult<()> {
+        let rows: Vec<_> = draft
+            .answers
+            .iter()
+            .map(|answer| {
+                (
+                    answers::account_id.eq(account.get()),
+                    answers::answer_set_id.eq(set),
+                    answers::question_item_id.eq(answer.question_item_id),
+                    answers::value.eq(value_json(&answer.value)),
+                )
+            })
+            .collect();
+        for chunk in rows.chunks(1000) {
+            diesel::insert_into(answers::table).values(chunk).execute(self.conn)?;
+        }
+        Ok(())
+    }
+
+    /// Loads the answers of these sets in one query and attaches them, in question tree order.
+    fn with_answers(&mut self, account: AccountId, rows: Vec<AnswerSetRow>) -> RepoResult<Vec<AnswerSet>> {
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        let mut by_set: HashMap<i64, Vec<Answer>> = HashMap::new();
+        if !ids.is_empty() {
+            let loaded: Vec<(i64, i64, Value)> = answers::table
+                .inner_join(
+                    question_items::table.on(question_items::account_id
+                        .eq(answers::account_id)
+                        .and(question_items::id.eq(answers::question_item_id))),
+                )
+                .inner_join(
+                    survey_pages::table.on(survey_pages::account_id
+                        .eq(question_items::account_id)
+                        .and(survey_pages::id.eq(question_items::page_id))),
+                )
+                .filter(answers::account_id.eq(account.get()).and(answers::answer_set_id.eq_any(&ids)))
+                .order((answers::answer_set_id, survey_pages::position, question_items::position))
+                .select((answers::answer_set_id, answers::question_item_id, answers::value))
+                .load(self.conn)
+                .or_repo()?;
+            for (set, item, value) in loaded {
+                by_set.entry(set).or_default().push(Answer { question_item_id: item, value: value_of(value) });
+            }
+        }
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let answers = by_set.remove(&row.id).unwrap_or_default();
+                AnswerSet { answers, ..AnswerSet::from(row) }
+            })
+            .collect())
+    }
+}
+
+impl AnswerRepository for PgUnitOfWork<'_> {
+    fn insert_answer_set(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        respondent: Option<(RespondentId, SendoutId)>,
+        draft: &AnswerSetDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<AnswerSet> {
+        let row: AnswerSetRow = diesel::insert_into(answer_sets::table)
+            .values((
+                answer_sets::account_id.eq(account.get()),
+                answer_sets::survey_id.eq(survey),
+                answer_sets::respondent_id.eq(respondent.map(|r| r.0)),
+                answer_sets::sendout_id.eq(respondent.map(|r| r.1)),
+                answer_sets::completed.eq(draft.completed),
+                answer_sets::created_at.eq(now),
+                answer_sets::updated_at.eq(now),
+            ))
+            .returning(AnswerSetRow::as_returning())
+            .get_result(self.conn)
+            .or_repo()?;
+        self.insert_answers(account, row.id, draft).or_repo()?;
+        Ok(AnswerSet { answers: draft.answers.clone(), ..AnswerSet::from(row) })
+    }
+
+    fn replace_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: AnswerSetId,
+        draft: &AnswerSetDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<AnswerSet>> {
+        let row: Option<AnswerSetRow> = diesel::update(answer_sets::table)
+            .filter(
+                answer_sets::account_id
+                    .eq(account.get())
+                    .and(answer_sets::survey_id.eq(survey))
+                    .and(answer_sets::id.eq(id)),
+            )
+            .set((answer_sets::completed.eq(draft.completed), answer_sets::updated_at.eq(now)))
+            .returning(AnswerSetRow::as_returning())
+            .get_result(self.conn)
+            .optional()
+            .or_repo()?;
+        let Some(row) = row else { return Ok(None) };
+        diesel::delete(answers::table)
+            .filter(answers::account_id.eq(account.get()).and(answers::answer_set_id.eq(id)))
+            .execute(self.conn)
+            .or_repo()?;
+        self.insert_answers(account, id, draft).or_repo()?;
+        Ok(Some(AnswerSet { answers: draft.answers.clone(), ..AnswerSet::from(row) }))
+    }
+
+    fn list_answer_sets(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+    ) -> RepoResult<Vec<AnswerSet>> {
+        let rows: Vec<AnswerSetRow> = filtered(account, survey, filter)
+            .order(answer_sets::id)
+            .select(AnswerSetRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
+        Ok(rows.into_iter().map(AnswerSet::from).collect())
+    }
+
+    fn page_answer_sets(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        page: PageRequest,
+    ) -> RepoResult<Page<AnswerSet>> {
+        let total_count: i64 = filtered(account, survey, filter).count().get_result(self.conn).or_repo()?;
+        let rows: Vec<AnswerSetRow> = if page.offset() >= total_count {
+            Vec::new()
+        } else {
+            filtered(account, survey, filter)
+                .order(answer_sets::id)
+                .offset(page.offset())
+                .limit(page.size())
+                .select(AnswerSetRow::as_select())
+                .load(self.conn)
+                .or_repo()?
+        };
+        Ok(Page { request: page, items: self.with_answers(account, rows)?, total_count })
+    }
+
+    fn find_answer_set(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: AnswerSetId,
+    ) -> RepoResult<Option<AnswerSet>> {
+        let row: Option<AnswerSetRow> = answer_sets::table
+            .filter(
+                answer_sets::account_id
+                    .eq(account.get())
+                    .and(answer_sets::survey_id.eq(survey))
+                    .and(answer_sets::id.eq(id)),
+            )
+            .select(AnswerSetRow::as_select())
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        Ok(self.with_answers(account, row.into_iter().collect())?.pop())
+    }
+
+    fn answer_sets_of_respondent(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        respondent: RespondentId,
+    ) -> RepoResult<Vec<AnswerSet>> {
+        let rows: Vec<AnswerSetRow> = answer_sets::table
+            .filter(
+                answer_sets::account_id
+                    .eq(account.get())
+                    .and(answer_sets::survey_id.eq(survey))
+                    .and(answer_sets::respondent_id.eq(respondent)),
+            )
+            .order(answer_sets::id)
+            .select(AnswerSetRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
+        self.with_answers(account, rows)
+    }
+
+    fn copy_answer_sets(
+        &mut self,
+        account: AccountId,
+        from: SurveyId,
+        to: SurveyId,
+        items: &[(QuestionItemId, QuestionItemId)],
+    ) -> RepoResult<u64> {
+        let (old_items, new_items): (Vec<i64>, Vec<i64>) = items.iter().copied().unzip();
+        // One statement: new ids are drawn for every source set, the sets and their answers are inserted with
+        // item ids mapped. Foreign keys are checked at the end of the statement, after both inserts.
+        let copied = diesel::sql_query(
+            "WITH source AS MATERIALIZED ( \
+                 SELECT id AS old_id, nextval(pg_get_serial_sequence('answer_sets', 'id')) AS new_id, \
+                        completed, created_at, updated_at \
+                 FROM answer_sets WHERE account_id = $1 AND survey_id = $2), \
+             sets AS ( \
+                 INSERT INTO answer_sets (account_id, id, survey_id, completed, created_at, updated_at) \
+                 SELECT $1, new_id, $3, completed, created_at, updated_at FROM source ORDER BY old_id) \
+             INSERT INTO answers (account_id, answer_set_id, question_item_id, value) \
+             SELECT $1, source.new_id, item_map.new_id, answers.value \
+             FROM answers \
+             JOIN source ON source.old_id = answers.answer_set_id \
+             JOIN unnest($4, $5) AS item_map (old_id, new_id) ON item_map.old_id = answers.question_item_id \
+             WHERE answers.account_id = $1",
+        )
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(from)
+        .bind::<BigInt, _>(to)
+        .bind::<Array<BigInt>, _>(&old_items)
+        .bind::<Array<BigInt>, _>(&new_items)
+        .execute(self.conn)
+        .or_repo()?;
+        Ok(copied as u64)
+    }
+}

@@ -1,0 +1,30 @@
+//! Maps diesel's errors to the domain's [`RepoError`] by meaning.
+
+use canvass_domain::RepoError;
+use diesel::result::{DatabaseErrorKind, Error};
+
+/// Maps a diesel error: unique violations to `Duplicate` (naming the constraint), a closed connection to
+/// `Unavailable`, anything else to `Other`.
+pub fn map_diesel_error(error: Error) -> RepoError {
+    match error {
+        Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+            RepoError::Duplicate(info.constraint_name().unwrap_or("unknown").to_owned())
+        }
+        Error::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
+            RepoError::Unavailable(info.message().to_owned())
+        }
+        other => RepoError::Other(other.to_string()),
+    }
+}
+
+/// Shorthand for mapping a diesel result.
+pub(crate) trait OrRepoError<T> {
+    /// Maps the error with [`map_diesel_error`].
+    fn or_repo(self) -> Result<T, RepoError>;
+}
+
+impl<T> OrRepoError<T> for Result<T, Error> {
+    fn or_repo(self) -> Result<T, RepoError> {
+        self.map_err(map_diesel_error)
+    }
+}

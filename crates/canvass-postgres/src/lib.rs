@@ -1,0 +1,19 @@
+//! The PostgreSQL adapter: implements the domain's ports with diesel 2 on an r2d2 pool, and carries the embedded
+//! migrations of the top-level `migrations/` folder.
+//!
+//! A request takes one pooled connection, wraps it in a [`PgUnitOfWork`] and runs a whole use case on it.
+
+mod accounts;
+mod answers;
+mod categories;
+mod error;
+mod migrate;
+mod pool;
+mod schema;
+mod surveys;
+mod unit_of_work;
+
+pub use error::map_diesel_error;
+pub use migrate::{pending_migrations, run_migrations, MIGRATIONS};
+pub use pool::{connect_pool, PgPool, PooledConn, PoolError};
+pub use unit_of_work::PgUnitOfWork;

@@ -1,0 +1,300 @@
+//! Surveys and their question trees on PostgreSQL.
+
+use std::collections::HashMap;
+
+use canvass_domain::ids::{AccountId, QuestionItemId, SurveyId};
+use canvass_domain::ports::{RepoResult, SurveyRepository};
+use canvass_domain::survey::{
+    ChoiceOption, LogicRule, LogicRules, Page, QuestionItem, QuestionTree, Survey, SurveyDraft,
+};
+use canvass_domain::RepoError;
+use diesel::prelude::*;
+use serde_json::{json, Value};
+use time::OffsetDateTime;
+
+use crate::error::OrRepoError;
+use crate::schema::{logic_rules, question_items, survey_pages, surveys};
+use crate::PgUnitOfWork;
+
+/// Rows per multi-row INSERT: well under PostgreSQL's 65,535 bind parameters for every table here.
+const ROWS_PER_INSERT: usize = 1000;
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = surveys)]
+struct SurveyRow {
+    id: i64,
+    name: String,
+    description: String,
+    start_date: OffsetDateTime,
+    end_date: OffsetDateTime,
+    category_id: Option<i64>,
+    active: bool,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+}
+
+impl From<SurveyRow> for Survey {
+    fn from(row: SurveyRow) -> Self {
+        Self {
+            id: row.id,
+            name: row.name,
+            description: row.description,
+            start_date: row.start_date,
+            end_date: row.end_date,
+            category_id: row.category_id,
+            active: row.active,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = survey_pages)]
+struct PageRow {
+    id: i64,
+    position: i32,
+    title: String,
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = question_items)]
+struct ItemRow {
+    id: i64,
+    page_id: i64,
+    position: i32,
+    item_type: String,
+    text: String,
+    required: bool,
+    options: Value,
+}
+
+impl ItemRow {
+    fn into_item(self) -> RepoResult<QuestionItem> {
+        let kind = self
+            .item_type
+            .parse()
+            .map_err(|()| RepoError::Other(format!("question item {} has unknown type {}", self.id, self.item_type)))?;
+        let options = match self.options {
+            Value::Array(options) => options
+                .iter()
+                .map(|o| ChoiceOption {
+                    value: o["value"].as_str().unwrap_or_default().to_owned(),
+                    label: o["label"].as_str().unwrap_or_default().to_owned(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Ok(QuestionItem { id: self.id, page_id: self.page_id, kind, text: self.text, required: self.required, options })
+    }
+}
+
+fn options_json(options: &[ChoiceOption]) -> Value {
+    Value::Array(options.iter().map(|o| json!({"value": o.value, "label": o.label})).collect())
+}
+
+/// Puts pages and items (in any order) together into pages in position order, each with its items in order.
+fn assemble_pages(mut pages: Vec<PageRow>, mut items: Vec<ItemRow>) -> RepoResult<Vec<Page>> {
+    pages.sort_by_key(|p| p.position);
+    items.sort_by_key(|i| i.position);
+    let mut by_page: HashMap<i64, Vec<QuestionItem>> = HashMap::new();
+    for item in items {
+        by_page.entry(item.page_id).or_default().push(item.into_item()?);
+    }
+    Ok(pages
+        .into_iter()
+        .map(|p| Page { id: p.id, title: p.title, items: by_page.remove(&p.id).unwrap_or_default() })
+        .collect())
+}
+
+impl PgUnitOfWork<'_> {
+    fn insert_pages(&mut self, account: i64, survey: i64, draft: &SurveyDraft) -> QueryResult<Vec<Page>> {
+        if draft.pages.is_empty() {
+            return Ok(Vec::new());
+        }
+        let page_rows: Vec<_> = draft
+            .pages
+            .iter()
+            .enumerate()
+            .map(|(position, page)| {
+                (
+                    survey_pages::account_id.eq(account),
+                    survey_pages::survey_id.eq(survey),
+                    survey_pages::position.eq(position as i32),
+                    survey_pages::title.eq(&page.title),
+                )
+            })
+            .collect();
+        let mut pages: Vec<PageRow> = Vec::with_capacity(page_rows.len());
+        for chunk in page_rows.chunks(ROWS_PER_INSERT) {
+            pages.extend(
+                diesel::insert_into(survey_pages::table)
+                    .values(chunk)
+                    .returning(PageRow::as_returning())
+                    .get_results::<PageRow>(self.conn)?,
+            );
+        }
+        pages.sort_by_key(|p| p.position);
+        let item_rows: Vec<_> = draft
+            .pages
+            .iter()
+            .zip(&pages)
+            .flat_map(|(page, stored)| {
+                page.items.iter().enumerate().map(move |(position, item)| {
+                    (
+                        question_items::account_id.eq(account),
+                        question_items::survey_id.eq(survey),
+                        question_items::page_id.eq(stored.id),
+                        question_items::position.eq(position as i32),
+                        question_items::item_type.eq(item.kind.as_str()),
+                        question_items::text.eq(&item.text),
+                        question_items::required.eq(item.required),
+                        question_items::options.eq(options_json(&item.options)),
+                    )
+                })
+            })
+            .collect();
+        let mut items = Vec::with_capacity(item_rows.len());
+        for chunk in item_rows.chunks(ROWS_PER_INSERT) {
+            items.extend(
+                diesel::insert_into(question_items::table)
+                    .values(chunk)
+                    .returning(ItemRow::as_returning())
+                    .get_results::<ItemRow>(self.conn)?,
+            );
+        }
+        assemble_pages(pages, items).map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))
+    }
+}
+
+impl SurveyRepository for PgUnitOfWork<'_> {
+    fn list_surveys(&mut self, account: AccountId) -> RepoResult<Vec<Survey>> {
+        let rows: Vec<SurveyRow> = surveys::table
+            .filter(surveys::account_id.eq(account.get()))
+            .order(surveys::id)
+            .select(SurveyRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
+        Ok(rows.into_iter().map(Survey::from).collect())
+    }
+
+    fn find_survey(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<Survey>> {
+        let row: Option<SurveyRow> = surveys::table
+            .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(id)))
+            .select(SurveyRow::as_select())
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        Ok(row.map(Survey::from))
+    }
+
+    fn insert_survey(
+        &mut self,
+        account: AccountId,
+        draft: &SurveyDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<(Survey, QuestionTree)> {
+        let row: SurveyRow = diesel::insert_into(surveys::table)
+            .values((
+                surveys::account_id.eq(account.get()),
+                surveys::name.eq(&draft.name),
+                surveys::description.eq(&draft.description),
+                surveys::start_date.eq(draft.start_date),
+                surveys::end_date.eq(draft.end_date),
+                surveys::category_id.eq(draft.category_id),
+                surveys::active.eq(draft.active),
+                surveys::created_at.eq(now),
+                surveys::updated_at.eq(now),
+            ))
+            .returning(SurveyRow::as_returning())
+            .get_result(self.conn)
+            .or_repo()?;
+        let pages = self.insert_pages(account.get(), row.id, draft).or_repo()?;
+        let survey = Survey::from(row);
+        let tree = QuestionTree::assemble(survey.id, pages, Vec::new());
+        Ok((survey, tree))
+    }
+
+    fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree> {
+        let pages: Vec<PageRow> = survey_pages::table
+            .filter(survey_pages::account_id.eq(account.get()).and(survey_pages::survey_id.eq(survey)))
+            .select(PageRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
+        let items: Vec<ItemRow> = question_items::table
+            .filter(question_items::account_id.eq(account.get()).and(question_items::survey_id.eq(survey)))
+            .select(ItemRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
+        let rules: Vec<(i64, i64, String, i64)> = logic_rules::table
+            .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey)))
+            .order(logic_rules::position)
+            .select((logic_rules::id, logic_rules::question_item_id, logic_rules::equals, logic_rules::go_to_page_id))
+            .load(self.conn)
+            .or_repo()?;
+        let logic = rules
+            .into_iter()
+            .map(|(id, question_item_id, equals, go_to_page_id)| LogicRule {
+                id,
+                question_item_id,
+                equals,
+                go_to_page_id,
+                broken: false,
+            })
+            .collect();
+        Ok(QuestionTree::assemble(survey, assemble_pages(pages, items)?, logic))
+    }
+
+    fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()> {
+        diesel::delete(logic_rules::table)
+            .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey)))
+            .execute(self.conn)
+            .or_repo()?;
+        let rows: Vec<_> = rules
+            .as_slice()
+            .iter()
+            .enumerate()
+            .map(|(position, rule)| {
+                (
+                    logic_rules::account_id.eq(account.get()),
+                    logic_rules::survey_id.eq(survey),
+                    logic_rules::position.eq(position as i32),
+                    logic_rules::question_item_id.eq(rule.question_item_id),
+                    logic_rules::equals.eq(&rule.equals),
+                    logic_rules::go_to_page_id.eq(rule.go_to_page_id),
+                )
+            })
+            .collect();
+        for chunk in rows.chunks(ROWS_PER_INSERT) {
+            diesel::insert_into(logic_rules::table).values(chunk).execute(self.conn).or_repo()?;
+        }
+        Ok(())
+    }
+
+    fn delete_question_item(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        item: QuestionItemId,
+    ) -> RepoResult<bool> {
+        let deleted = diesel::delete(question_items::table)
+            .filter(
+                question_items::account_id
+                    .eq(account.get())
+                    .and(question_items::survey_id.eq(survey))
+                    .and(question_items::id.eq(item)),
+            )
+            .execute(self.conn)
+            .or_repo()?;
+        Ok(deleted == 1)
+    }
+
+    fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()> {
+        diesel::update(surveys::table)
+            .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(survey)))
+            .set(surveys::updated_at.eq(now))
+            .execute(self.conn)
+            .or_repo()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,168 @@
+//! The command line: `serve`, `migrate`, `account create`, `key create`, `key revoke`. Every command reads
+//! `DATABASE_URL`; logs go to stderr, and stdout carries only each command's JSON output.
+
+use anyhow::{anyhow, Context};
+use canvass_domain::clock::SystemClock;
+use canvass_domain::use_cases::accounts;
+use canvass_domain::DomainError;
+use canvass_postgres::PgUnitOfWork;
+use clap::{Args, Parser, Subcommand};
+use diesel::{Connection, PgConnection};
+use serde_json::json;
+
+use crate::{demo, telemetry, Application, Settings};
+
+/// Canvass: survey distribution and response service.
+#[derive(Debug, Parser)]
+#[command(name = "canvass", version)]
+pub struct Cli {
+    /// PostgreSQL URL of the service's database.
+    #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
+    pub database_url: Option<String>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the API.
+    Serve(ServeArgs),
+    /// Apply pending database migrations.
+    Migrate,
+    /// Manage accounts.
+    #[command(subcommand)]
+    Account(AccountCommand),
+    /// Manage API keys.
+    #[command(subcommand)]
+    Key(KeyCommand),
+}
+
+/// Options of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "BIND", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+    /// Database connections in the pool.
+    #[arg(long, env = "DATABASE_POOL_SIZE", default_value_t = 16)]
+    pub pool_size: u32,
+    /// HTTP worker threads (default: one per core).
+    #[arg(long, env = "WORKERS")]
+    pub workers: Option<usize>,
+    /// Make sure a demo account with a sample survey exists and print a fresh key for it.
+    #[arg(long)]
+    pub demo: bool,
+}
+
+/// `account` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum AccountCommand {
+    /// Create an account, its first user and a key; prints {"accountId","userId","apiKey"}.
+    Create {
+        /// Name of the account.
+        #[arg(long)]
+        name: String,
+        /// Email address of its first user.
+        #[arg(long)]
+        email: String,
+    },
+}
+
+/// `key` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Make a new key for a user; prints {"accountId","userId","apiKey"}.
+    Create {
+        /// The user's id.
+        #[arg(long)]
+        user: i64,
+    },
+    /// Revoke the keys that start with a prefix (the first 16 characters, `cvs_` included); prints {"revoked"}.
+    Revoke {
+        /// The key's first 16 characters.
+        #[arg(long)]
+        key_prefix: String,
+    },
+}
+
+/// Runs the parsed command.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    telemetry::init("info");
+    let database_url = cli.database_url.ok_or_else(|| anyhow!("set DATABASE_URL (or --database-url)"))?;
+    match cli.command {
+        Command::Serve(args) => serve(database_url, args),
+        Command::Migrate => {
+            let mut conn = connect(&database_url)?;
+            let applied = canvass_postgres::run_migrations(&mut conn).map_err(|e| anyhow!(e))?;
+            tracing::info!(migrations.applied = applied.len(), "migrations applied");
+            print_json(&json!({ "applied": applied }))
+        }
+        Command::Account(AccountCommand::Create { name, email }) => {
+            let created = with_uow(&database_url, |uow| accounts::create_account(uow, &SystemClock, &name, &email))?;
+            print_json(&json!({
+                "accountId": created.account_id.get(),
+                "userId": created.user_id,
+                "apiKey": created.api_key.secret(),
+            }))
+        }
+        Command::Key(KeyCommand::Create { user }) => {
+            let (key, found) = with_uow(&database_url, |uow| {
+                let key = accounts::create_key(uow, &SystemClock, user)?;
+                let found = accounts::authenticate(uow, key.secret())?;
+                Ok((key, found))
+            })?;
+            let caller = found.ok_or_else(|| anyhow!("the new key cannot be read back"))?;
+            print_json(&json!({ "accountId": caller.account_id.get(), "userId": user, "apiKey": key.secret() }))
+        }
+        Command::Key(KeyCommand::Revoke { key_prefix }) => {
+            let revoked = with_uow(&database_url, |uow| accounts::revoke_key(uow, &SystemClock, &key_prefix))?;
+            print_json(&json!({ "revoked": revoked }))
+        }
+    }
+}
+
+fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
+    if args.demo {
+        let demo = with_uow(&database_url, |uow| demo::ensure_demo(uow, &SystemClock))?;
+        let host = args.bind.rsplit_once(':').map_or("127.0.0.1", |(host, _)| host);
+        let host = if host == "0.0.0.0" { "127.0.0.1" } else { host };
+        let port = args.bind.rsplit_once(':').map_or("8080", |(_, port)| port);
+        let base = format!("http://{host}:{port}");
+        print_json(&json!({
+            "accountId": demo.account_id.get(),
+            "apiKey": demo.api_key.secret(),
+            "baseUrl": format!("{base}/api/v1"),
+            "docsUrl": format!("{base}/docs/"),
+        }))?;
+        eprintln!(
+            "\nCanvass demo is starting.\n  API key:  {}\n  Base URL: {base}/api/v1\n  Docs:     {base}/docs/\n  Try:      curl -H 'X-API-KEY: {}' {base}/api/v1/surveys\n",
+            demo.api_key.secret(),
+            demo.api_key.secret()
+        );
+    }
+    let settings = Settings { database_url, bind: args.bind, pool_size: args.pool_size, workers: args.workers };
+    actix_web::rt::System::new().block_on(async move {
+        let app = Application::build(&settings)?;
+        tracing::info!(http.port = app.port(), "serving");
+        app.run_until_stopped().await.context("server failed")
+    })
+}
+
+fn connect(database_url: &str) -> anyhow::Result<PgConnection> {
+    PgConnection::establish(database_url).context("cannot connect to the database")
+}
+
+fn with_uow<T>(
+    database_url: &str,
+    work: impl FnOnce(&mut PgUnitOfWork<'_>) -> Result<T, DomainError>,
+) -> anyhow::Result<T> {
+    let mut conn = connect(database_url)?;
+    work(&mut PgUnitOfWork::new(&mut conn)).map_err(|error| anyhow!("{error}"))
+}
+
+fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
+    println!("{value}");
+    Ok(())
+}

@@ -1,0 +1,14 @@
+//! What the server needs to start, read from the command line and the environment; nothing reads global state.
+
+/// Settings of a running server.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The PostgreSQL database.
+    pub database_url: String,
+    /// Address to listen on; port 0 picks a free port.
+    pub bind: String,
+    /// Database connections in the pool.
+    pub pool_size: u32,
+    /// HTTP worker threads (default: one per core).
+    pub workers: Option<usize>,
+}

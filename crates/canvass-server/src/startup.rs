@@ -1,0 +1,51 @@
+//! Builds and runs the HTTP server over a pool.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use actix_web::dev::Server;
+use actix_web::{web, HttpServer};
+use anyhow::Context;
+use canvass_domain::clock::SystemClock;
+use canvass_http::AppState;
+use canvass_postgres::{connect_pool, PgPool};
+
+use crate::settings::Settings;
+
+/// A bound, not yet awaited, server.
+pub struct Application {
+    port: u16,
+    pool: PgPool,
+    server: Server,
+}
+
+impl Application {
+    /// Connects the pool and binds the listener (port 0 picks a free port).
+    pub fn build(settings: &Settings) -> anyhow::Result<Self> {
+        let pool = connect_pool(&settings.database_url, settings.pool_size).context("cannot connect to the database")?;
+        let listener = TcpListener::bind(&settings.bind).with_context(|| format!("cannot listen on {}", settings.bind))?;
+        let port = listener.local_addr()?.port();
+        let state = web::Data::new(AppState::new(pool.clone(), Arc::new(SystemClock)));
+        let mut server = HttpServer::new(move || canvass_http::app(state.clone()));
+        if let Some(workers) = settings.workers {
+            server = server.workers(workers);
+        }
+        let server = server.listen(listener)?.run();
+        Ok(Self { port, pool, server })
+    }
+
+    /// The port the server listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The pool the server uses.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// Serves until the server is stopped (SIGINT or SIGTERM).
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}

@@ -1,0 +1,108 @@
+//! Per-test PostgreSQL databases. The first use in a process migrates a template database (under an advisory
+//! lock, so parallel test processes agree); every [`TestDatabase`] is then a fresh `CREATE DATABASE ... TEMPLATE`
+//! copy, dropped when the handle drops. No test shares a database, none needs cleaning up after.
+//!
+//! The server is named by `TEST_DATABASE_URL`, else `DATABASE_URL` (`just test` sets one).
+
+use std::sync::OnceLock;
+
+use diesel::prelude::*;
+use diesel::PgConnection;
+use rand::distr::{Alphanumeric, SampleString};
+
+const TEMPLATE: &str = "canvass_test_template";
+/// Serialises template set-up across test processes.
+const TEMPLATE_LOCK: i64 = 0x0063_616e_7661_7373;
+
+/// A database of its own for one test.
+pub struct TestDatabase {
+    name: String,
+    url: String,
+    server_url: String,
+}
+
+impl TestDatabase {
+    /// Creates a fresh, migrated database. Panics (failing the test) when no server is configured or reachable.
+    #[allow(clippy::expect_used)]
+    pub fn new() -> Self {
+        let server_url = server_url();
+        let template_ready = TEMPLATE_READY.get_or_init(|| prepare_template(&server_url));
+        if let Err(error) = template_ready {
+            panic!("cannot prepare the test template database: {error}");
+        }
+        let name = format!("canvass_test_{}", Alphanumeric.sample_string(&mut rand::rng(), 12).to_lowercase());
+        let mut admin = PgConnection::establish(&server_url).expect("connect to the test server");
+        diesel::sql_query(format!("CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
+            .execute(&mut admin)
+            .expect("create a test database");
+        let url = with_database(&server_url, &name);
+        Self { name, url, server_url }
+    }
+
+    /// The URL of this test's database.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// A new connection to this test's database.
+    #[allow(clippy::expect_used)]
+    pub fn connect(&self) -> PgConnection {
+        PgConnection::establish(&self.url).expect("connect to the test database")
+    }
+}
+
+impl Default for TestDatabase {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        if let Ok(mut admin) = PgConnection::establish(&self.server_url) {
+            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).execute(&mut admin);
+        }
+    }
+}
+
+static TEMPLATE_READY: OnceLock<Result<(), String>> = OnceLock::new();
+
+#[allow(clippy::expect_used)]
+fn server_url() -> String {
+    std::env::var("TEST_DATABASE_URL")
+        .or_else(|_| std::env::var("DATABASE_URL"))
+        .expect("set TEST_DATABASE_URL or DATABASE_URL (`just test` does) to a PostgreSQL server for tests")
+}
+
+/// Makes sure the template exists and has every migration, holding an advisory lock meanwhile. The template's
+/// connection is closed before the lock is released: `CREATE DATABASE ... TEMPLATE` needs it unused.
+fn prepare_template(server_url: &str) -> Result<(), String> {
+    let mut admin = PgConnection::establish(server_url).map_err(|e| e.to_string())?;
+    diesel::sql_query(format!("SELECT pg_advisory_lock({TEMPLATE_LOCK})")).execute(&mut admin).map_err(|e| e.to_string())?;
+    let result = (|| {
+        let exists: bool = diesel::select(diesel::dsl::sql::<diesel::sql_types::Bool>(&format!(
+            "EXISTS (SELECT 1 FROM pg_database WHERE datname = '{TEMPLATE}')"
+        )))
+        .get_result(&mut admin)
+        .map_err(|e| e.to_string())?;
+        if !exists {
+            diesel::sql_query(format!("CREATE DATABASE {TEMPLATE}")).execute(&mut admin).map_err(|e| e.to_string())?;
+        }
+        let mut template = PgConnection::establish(&with_database(server_url, TEMPLATE)).map_err(|e| e.to_string())?;
+        canvass_postgres::run_migrations(&mut template).map_err(|e| e.to_string())?;
+        Ok(())
+    })();
+    let _ = diesel::sql_query(format!("SELECT pg_advisory_unlock({TEMPLATE_LOCK})")).execute(&mut admin);
+    result
+}
+
+/// The server URL with its database replaced.
+fn with_database(server_url: &str, database: &str) -> String {
+    match url::Url::parse(server_url) {
+        Ok(mut url) => {
+            url.set_path(database);
+            url.to_string()
+        }
+        Err(_) => format!("{server_url} dbname={database}"),
+    }
+}

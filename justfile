@@ -1,0 +1,19 @@
+# Canvass: `just run` starts the service, `just test` runs every test.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# Start the service (a private PostgreSQL under .canvass/ unless DATABASE_URL is set), with a demo account.
+run bind="127.0.0.1:8080":
+    scripts/run.sh {{bind}}
+
+# Run every test: layering check, formatting, clippy, unit, adapter and black-box HTTP tests.
+test:
+    scripts/test.sh
+
+# Format the code.
+fmt:
+    cargo fmt --all
+
+# Stop the private PostgreSQL cluster that `just run` started.
+stop-db:
+    scripts/pg-cluster.sh stop .canvass/pg

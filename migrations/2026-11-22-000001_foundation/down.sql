@@ -1,0 +1,2 @@
+DROP TABLE answers, answer_sets, logic_rules, question_items, survey_pages, surveys, categories, api_keys, users,
+    accounts;

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `just run`: builds canvass, makes sure it has a database (a private cluster under .canvass/pg unless
+# DATABASE_URL is set), migrates it, and serves with a demo account whose key and URLs are printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bind=${1:-127.0.0.1:8080}
+
+cargo build --quiet --bin canvass
+if [ -z "${DATABASE_URL:-}" ]; then
+  server_url=$(scripts/pg-cluster.sh start .canvass/pg)
+  psql "$server_url" -tAc "SELECT 1 FROM pg_database WHERE datname = 'canvass'" | grep -q 1 \
+    || psql "$server_url" -qc "CREATE DATABASE canvass"
+  export DATABASE_URL="${server_url%/postgres}/canvass"
+  echo "Using the private PostgreSQL cluster in .canvass/pg ($DATABASE_URL); \`just stop-db\` stops it." >&2
+fi
+target/debug/canvass migrate >/dev/null
+exec target/debug/canvass serve --bind "$bind" --demo

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `just test`: every check and test. Tests use TEST_DATABASE_URL or DATABASE_URL when set; otherwise a
+# throwaway PostgreSQL cluster is started for this run and removed afterwards. Each test makes its own database.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== layering: the domain crate depends on no adapter or runtime"
+for dep in diesel actix-web tokio; do
+  if cargo tree -q -p canvass-domain -e normal,build -i "$dep" >/dev/null 2>&1; then
+    echo "canvass-domain depends on $dep" >&2
+    exit 1
+  fi
+done
+
+echo "== format and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p canvass-domain
+
+if [ -z "${TEST_DATABASE_URL:-}" ] && [ -n "${DATABASE_URL:-}" ]; then
+  export TEST_DATABASE_URL="$DATABASE_URL"
+fi
+if [ -z "${TEST_DATABASE_URL:-}" ]; then
+  mkdir -p .canvass
+  cluster=$(mktemp -d "$PWD/.canvass/test-pg.XXXXXX")
+  trap 'scripts/pg-cluster.sh stop "$cluster"; rm -rf "$cluster"' EXIT
+  TEST_DATABASE_URL=$(scripts/pg-cluster.sh start "$cluster")
+  export TEST_DATABASE_URL
+  echo "== throwaway PostgreSQL at $TEST_DATABASE_URL"
+fi
+
+echo "== tests"
+cargo test --workspace --quiet
