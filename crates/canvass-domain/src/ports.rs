@@ -14,7 +14,9 @@ use crate::account::{ApiKey, NewAccount, StoredKey, User};
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::category::{Category, CategoryName};
 use crate::error::{DomainError, RepoError};
-use crate::ids::{AccountId, AnswerSetId, CategoryId, QuestionItemId, RespondentId, SendoutId, SurveyId, UserId};
+use crate::ids::{
+    AccountId, AnswerSetId, CategoryId, QuestionItemId, RespondentId, SendoutId, SurveyId, UserId,
+};
 use crate::paging::{Page, PageRequest};
 use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
 
@@ -24,10 +26,19 @@ pub type RepoResult<T> = Result<T, RepoError>;
 /// Accounts, users and API keys.
 pub trait AccountRepository {
     /// Creates an account, its first user (role `owner`) and that user's first key.
-    fn create_account(&mut self, account: &NewAccount, key: &ApiKey, now: OffsetDateTime)
-        -> RepoResult<(AccountId, UserId)>;
+    fn create_account(
+        &mut self,
+        account: &NewAccount,
+        key: &ApiKey,
+        now: OffsetDateTime,
+    ) -> RepoResult<(AccountId, UserId)>;
     /// Adds a key for a user; `None` when the user does not exist.
-    fn create_key(&mut self, user_id: UserId, key: &ApiKey, now: OffsetDateTime) -> RepoResult<Option<AccountId>>;
+    fn create_key(
+        &mut self,
+        user_id: UserId,
+        key: &ApiKey,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<AccountId>>;
     /// Revokes every unrevoked key with this lookup prefix; returns how many.
     fn revoke_keys(&mut self, lookup_prefix: &str, now: OffsetDateTime) -> RepoResult<u64>;
     /// The unrevoked keys with this lookup prefix (normally one).
@@ -45,10 +56,15 @@ pub trait CategoryRepository {
     /// The account's categories, in creation order.
     fn list_categories(&mut self, account: AccountId) -> RepoResult<Vec<Category>>;
     /// One category of the account.
-    fn find_category(&mut self, account: AccountId, id: CategoryId) -> RepoResult<Option<Category>>;
+    fn find_category(&mut self, account: AccountId, id: CategoryId)
+        -> RepoResult<Option<Category>>;
     /// Stores a new category.
-    fn insert_category(&mut self, account: AccountId, name: &CategoryName, now: OffsetDateTime)
-        -> RepoResult<Category>;
+    fn insert_category(
+        &mut self,
+        account: AccountId,
+        name: &CategoryName,
+        now: OffsetDateTime,
+    ) -> RepoResult<Category>;
 }
 
 /// Surveys and their question trees.
@@ -58,18 +74,36 @@ pub trait SurveyRepository {
     /// One survey of the account.
     fn find_survey(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<Survey>>;
     /// Stores a survey with its pages and items, keeping their order; returns the survey and its tree.
-    fn insert_survey(&mut self, account: AccountId, draft: &SurveyDraft, now: OffsetDateTime)
-        -> RepoResult<(Survey, QuestionTree)>;
+    fn insert_survey(
+        &mut self,
+        account: AccountId,
+        draft: &SurveyDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<(Survey, QuestionTree)>;
     /// The tree of a survey the caller has found; empty when it has no pages.
     fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree>;
     /// Replaces the survey's logic rules, keeping their order.
-    fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()>;
+    fn replace_logic(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        rules: &LogicRules,
+    ) -> RepoResult<()>;
     /// Deletes an item of the survey and its answers; `false` when the survey has no such item. Logic rules that
     /// name it stay.
-    fn delete_question_item(&mut self, account: AccountId, survey: SurveyId, item: QuestionItemId)
-        -> RepoResult<bool>;
+    fn delete_question_item(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        item: QuestionItemId,
+    ) -> RepoResult<bool>;
     /// Moves the survey's `updatedAt`.
-    fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()>;
+    fn touch_survey(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
 }
 
 /// Answer sets and their answers.
@@ -94,8 +128,12 @@ pub trait AnswerRepository {
         now: OffsetDateTime,
     ) -> RepoResult<Option<AnswerSet>>;
     /// The survey's answer sets that pass the filter, in creation order, without their answers.
-    fn list_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter)
-        -> RepoResult<Vec<AnswerSet>>;
+    fn list_answer_sets(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+    ) -> RepoResult<Vec<AnswerSet>>;
     /// One page of the survey's answer sets that pass the filter, in creation order, with their answers.
     fn page_answer_sets(
         &mut self,
@@ -105,8 +143,12 @@ pub trait AnswerRepository {
         page: PageRequest,
     ) -> RepoResult<Page<AnswerSet>>;
     /// One answer set of the survey, with its answers.
-    fn find_answer_set(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId)
-        -> RepoResult<Option<AnswerSet>>;
+    fn find_answer_set(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: AnswerSetId,
+    ) -> RepoResult<Option<AnswerSet>>;
     /// The respondent's answer sets of the survey, with their answers, in creation order.
     fn answer_sets_of_respondent(
         &mut self,
@@ -126,13 +168,22 @@ pub trait AnswerRepository {
 }
 
 /// Every repository at once: what a use case works with.
-pub trait Repositories: AccountRepository + CategoryRepository + SurveyRepository + AnswerRepository {}
+pub trait Repositories:
+    AccountRepository + CategoryRepository + SurveyRepository + AnswerRepository
+{
+}
 
-impl<T: AccountRepository + CategoryRepository + SurveyRepository + AnswerRepository> Repositories for T {}
+impl<T: AccountRepository + CategoryRepository + SurveyRepository + AnswerRepository> Repositories
+    for T
+{
+}
 
 /// The transaction boundary. Reads may use the repositories directly; writes that must stand or fall together
 /// run inside [`UnitOfWork::transaction`].
 pub trait UnitOfWork: Repositories {
     /// Runs `work` in one transaction: committed when it returns `Ok`, rolled back when it returns `Err`.
-    fn transaction<T>(&mut self, work: impl FnOnce(&mut Self) -> Result<T, DomainError>) -> Result<T, DomainError>;
+    fn transaction<T>(
+        &mut self,
+        work: impl FnOnce(&mut Self) -> Result<T, DomainError>,
+    ) -> Result<T, DomainError>;
 }

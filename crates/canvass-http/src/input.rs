@@ -44,22 +44,39 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
             if declared_length.is_some_and(|length| length > MAX_BODY_BYTES) {
                 return Err(too_large());
             }
-            let bytes = bytes.await.map_err(|error| match error.as_response_error().status_code() {
-                StatusCode::PAYLOAD_TOO_LARGE => too_large(),
-                _ => Problem::new(StatusCode::BAD_REQUEST, "malformed-request", "the body could not be read"),
-            })?;
+            let bytes =
+                bytes
+                    .await
+                    .map_err(|error| match error.as_response_error().status_code() {
+                        StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+                        _ => Problem::new(
+                            StatusCode::BAD_REQUEST,
+                            "malformed-request",
+                            "the body could not be read",
+                        ),
+                    })?;
             parse_json(&bytes).map(Body)
         })
     }
 }
 
 fn is_json_media_type(value: &str) -> bool {
-    let essence = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 fn too_large() -> Problem {
-    Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large", format!("the body exceeds {MAX_BODY_BYTES} bytes"))
+    Problem::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload-too-large",
+        format!("the body exceeds {MAX_BODY_BYTES} bytes"),
+    )
 }
 
 /// Deserializes a JSON body; a syntax error is a `malformed-json` problem, a wrong or missing field a validation
@@ -69,7 +86,11 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
     let parsed = serde_path_to_error::deserialize(&mut deserializer);
     if parsed.is_ok() {
         if let Err(trailing) = deserializer.end() {
-            return Err(Problem::new(StatusCode::BAD_REQUEST, "malformed-json", format!("the body is not valid JSON: {trailing}")));
+            return Err(Problem::new(
+                StatusCode::BAD_REQUEST,
+                "malformed-json",
+                format!("the body is not valid JSON: {trailing}"),
+            ));
         }
     }
     match parsed {
@@ -97,17 +118,28 @@ impl<T: DeserializeOwned> FromRequest for QueryOf<T> {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let parsed = form_urlencoded::parse(req.query_string().as_bytes());
         let deserializer = serde_urlencoded::Deserializer::new(parsed);
-        ready(serde_path_to_error::deserialize(deserializer).map(QueryOf).map_err(|error| {
-            let (field, message) = field_of(&error.path().to_string(), &error.inner().to_string());
-            Problem::invalid_field(field, message)
-        }))
+        ready(
+            serde_path_to_error::deserialize(deserializer)
+                .map(QueryOf)
+                .map_err(|error| {
+                    let (field, message) =
+                        field_of(&error.path().to_string(), &error.inner().to_string());
+                    Problem::invalid_field(field, message)
+                }),
+        )
     }
 }
 
 /// The field a serde error is about: its path, or for a missing field the path of the field that is missing.
 fn field_of(path: &str, message: &str) -> (String, String) {
-    let message = message.split(" at line ").next().unwrap_or(message).to_owned();
-    let missing = message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next());
+    let message = message
+        .split(" at line ")
+        .next()
+        .unwrap_or(message)
+        .to_owned();
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next());
     let path = if path == "." { "" } else { path };
     match missing {
         Some(name) if path.is_empty() => (name.to_owned(), "is mandatory".to_owned()),
@@ -126,17 +158,21 @@ pub fn path_config() -> web::PathConfig {
 
 /// Answers malformed bodies read by actix's own `Json` extractor with problems, and caps their size.
 pub fn json_config() -> web::JsonConfig {
-    web::JsonConfig::default().limit(MAX_BODY_BYTES).error_handler(|error, _| {
-        let problem = match error {
-            actix_web::error::JsonPayloadError::ContentType => {
-                Problem::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "the body must be JSON")
-            }
-            actix_web::error::JsonPayloadError::Overflow { .. }
-            | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => too_large(),
-            other => Problem::new(StatusCode::BAD_REQUEST, "malformed-json", other.to_string()),
-        };
-        problem.into()
-    })
+    web::JsonConfig::default()
+        .limit(MAX_BODY_BYTES)
+        .error_handler(|error, _| {
+            let problem = match error {
+                actix_web::error::JsonPayloadError::ContentType => Problem::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported-media-type",
+                    "the body must be JSON",
+                ),
+                actix_web::error::JsonPayloadError::Overflow { .. }
+                | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => too_large(),
+                other => Problem::new(StatusCode::BAD_REQUEST, "malformed-json", other.to_string()),
+            };
+            problem.into()
+        })
 }
 
 /// Caps bodies read as bytes.
@@ -163,7 +199,8 @@ mod tests {
 
     #[test]
     fn wrong_types_name_the_nested_field() {
-        let problem = parse_json::<Outer>(br#"{"name":"x","items":[{"required":"yes"}]}"#).unwrap_err();
+        let problem =
+            parse_json::<Outer>(br#"{"name":"x","items":[{"required":"yes"}]}"#).unwrap_err();
         assert_eq!(problem.errors[0].field, "items[0].required");
     }
 
@@ -177,7 +214,7 @@ mod tests {
 
     #[test]
     fn syntax_errors_are_malformed_json() {
-        for body in [&b"{"[..], b"", b"nul", b"{} {}"] {
+        for body in [&b"{"[..], b"", b"nul", br#"{"name":"x","items":[]} {}"#] {
             let problem = parse_json::<Outer>(body).unwrap_err();
             assert_eq!(problem.kind, "/problems/malformed-json", "{body:?}");
         }

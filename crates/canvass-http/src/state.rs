@@ -26,6 +26,13 @@ pub struct AppState {
 impl AppState {
     /// State over a pool and a clock, with an empty key cache.
     pub fn new(pool: PgPool, clock: Arc<dyn Clock>) -> Self {
-        Self { pool, clock, keys: Cache::builder().max_capacity(100_000).time_to_live(KEY_CACHE_TTL).build() }
+        Self {
+            pool,
+            clock,
+            keys: Cache::builder()
+                .max_capacity(100_000)
+                .time_to_live(KEY_CACHE_TTL)
+                .build(),
+        }
     }
 }

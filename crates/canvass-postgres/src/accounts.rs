@@ -35,7 +35,13 @@ impl From<UserRow> for User {
 }
 
 impl PgUnitOfWork<'_> {
-    fn insert_key(&mut self, account: i64, user: i64, key: &ApiKey, now: OffsetDateTime) -> QueryResult<usize> {
+    fn insert_key(
+        &mut self,
+        account: i64,
+        user: i64,
+        key: &ApiKey,
+        now: OffsetDateTime,
+    ) -> QueryResult<usize> {
         diesel::insert_into(api_keys::table)
             .values((
                 api_keys::account_id.eq(account),
@@ -56,7 +62,10 @@ impl AccountRepository for PgUnitOfWork<'_> {
         now: OffsetDateTime,
     ) -> RepoResult<(AccountId, UserId)> {
         let account_id: i64 = diesel::insert_into(accounts::table)
-            .values((accounts::name.eq(account.name()), accounts::created_at.eq(now)))
+            .values((
+                accounts::name.eq(account.name()),
+                accounts::created_at.eq(now),
+            ))
             .returning(accounts::id)
             .get_result(self.conn)
             .or_repo()?;
@@ -75,17 +84,32 @@ impl AccountRepository for PgUnitOfWork<'_> {
         Ok((AccountId::new(account_id), user_id))
     }
 
-    fn create_key(&mut self, user_id: UserId, key: &ApiKey, now: OffsetDateTime) -> RepoResult<Option<AccountId>> {
-        let account: Option<i64> =
-            users::table.filter(users::id.eq(user_id)).select(users::account_id).first(self.conn).optional().or_repo()?;
-        let Some(account) = account else { return Ok(None) };
+    fn create_key(
+        &mut self,
+        user_id: UserId,
+        key: &ApiKey,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<AccountId>> {
+        let account: Option<i64> = users::table
+            .filter(users::id.eq(user_id))
+            .select(users::account_id)
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        let Some(account) = account else {
+            return Ok(None);
+        };
         self.insert_key(account, user_id, key, now).or_repo()?;
         Ok(Some(AccountId::new(account)))
     }
 
     fn revoke_keys(&mut self, lookup_prefix: &str, now: OffsetDateTime) -> RepoResult<u64> {
         let revoked = diesel::update(api_keys::table)
-            .filter(api_keys::prefix.eq(lookup_prefix).and(api_keys::revoked_at.is_null()))
+            .filter(
+                api_keys::prefix
+                    .eq(lookup_prefix)
+                    .and(api_keys::revoked_at.is_null()),
+            )
             .set(api_keys::revoked_at.eq(now))
             .execute(self.conn)
             .or_repo()?;
@@ -94,22 +118,42 @@ impl AccountRepository for PgUnitOfWork<'_> {
 
     fn active_keys_with_prefix(&mut self, lookup_prefix: &str) -> RepoResult<Vec<StoredKey>> {
         let rows: Vec<(i64, i64, i64, Vec<u8>)> = api_keys::table
-            .filter(api_keys::prefix.eq(lookup_prefix).and(api_keys::revoked_at.is_null()))
-            .select((api_keys::id, api_keys::account_id, api_keys::user_id, api_keys::key_hash))
+            .filter(
+                api_keys::prefix
+                    .eq(lookup_prefix)
+                    .and(api_keys::revoked_at.is_null()),
+            )
+            .select((
+                api_keys::id,
+                api_keys::account_id,
+                api_keys::user_id,
+                api_keys::key_hash,
+            ))
             .load(self.conn)
             .or_repo()?;
         Ok(rows
             .into_iter()
             .filter_map(|(id, account, user, hash)| {
                 let hash = ApiKeyHash(hash.try_into().ok()?);
-                Some(StoredKey { id, caller: Caller { account_id: AccountId::new(account), user_id: user }, hash })
+                Some(StoredKey {
+                    id,
+                    caller: Caller {
+                        account_id: AccountId::new(account),
+                        user_id: user,
+                    },
+                    hash,
+                })
             })
             .collect())
     }
 
     fn find_user_by_email(&mut self, email: &str) -> RepoResult<Option<User>> {
         let row: Option<UserRow> = users::table
-            .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("lower(email) = lower(").bind::<diesel::sql_types::Text, _>(email).sql(")"))
+            .filter(
+                diesel::dsl::sql::<diesel::sql_types::Bool>("lower(email) = lower(")
+                    .bind::<diesel::sql_types::Text, _>(email)
+                    .sql(")"),
+            )
             .order(users::id)
             .select(UserRow::as_select())
             .first(self.conn)

@@ -15,5 +15,5 @@ mod unit_of_work;
 
 pub use error::map_diesel_error;
 pub use migrate::{pending_migrations, run_migrations, MIGRATIONS};
-pub use pool::{connect_pool, PgPool, PooledConn, PoolError};
+pub use pool::{connect_pool, PgPool, PoolError, PooledConn};
 pub use unit_of_work::PgUnitOfWork;

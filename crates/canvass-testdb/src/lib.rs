@@ -30,13 +30,22 @@ impl TestDatabase {
         if let Err(error) = template_ready {
             panic!("cannot prepare the test template database: {error}");
         }
-        let name = format!("canvass_test_{}", Alphanumeric.sample_string(&mut rand::rng(), 12).to_lowercase());
+        let name = format!(
+            "canvass_test_{}",
+            Alphanumeric
+                .sample_string(&mut rand::rng(), 12)
+                .to_lowercase()
+        );
         let mut admin = PgConnection::establish(&server_url).expect("connect to the test server");
         diesel::sql_query(format!("CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
             .execute(&mut admin)
             .expect("create a test database");
         let url = with_database(&server_url, &name);
-        Self { name, url, server_url }
+        Self {
+            name,
+            url,
+            server_url,
+        }
     }
 
     /// The URL of this test's database.
@@ -60,7 +69,11 @@ impl Default for TestDatabase {
 impl Drop for TestDatabase {
     fn drop(&mut self) {
         if let Ok(mut admin) = PgConnection::establish(&self.server_url) {
-            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).execute(&mut admin);
+            let _ = diesel::sql_query(format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ))
+            .execute(&mut admin);
         }
     }
 }
@@ -78,7 +91,9 @@ fn server_url() -> String {
 /// connection is closed before the lock is released: `CREATE DATABASE ... TEMPLATE` needs it unused.
 fn prepare_template(server_url: &str) -> Result<(), String> {
     let mut admin = PgConnection::establish(server_url).map_err(|e| e.to_string())?;
-    diesel::sql_query(format!("SELECT pg_advisory_lock({TEMPLATE_LOCK})")).execute(&mut admin).map_err(|e| e.to_string())?;
+    diesel::sql_query(format!("SELECT pg_advisory_lock({TEMPLATE_LOCK})"))
+        .execute(&mut admin)
+        .map_err(|e| e.to_string())?;
     let result = (|| {
         let exists: bool = diesel::select(diesel::dsl::sql::<diesel::sql_types::Bool>(&format!(
             "EXISTS (SELECT 1 FROM pg_database WHERE datname = '{TEMPLATE}')"
@@ -86,13 +101,17 @@ fn prepare_template(server_url: &str) -> Result<(), String> {
         .get_result(&mut admin)
         .map_err(|e| e.to_string())?;
         if !exists {
-            diesel::sql_query(format!("CREATE DATABASE {TEMPLATE}")).execute(&mut admin).map_err(|e| e.to_string())?;
+            diesel::sql_query(format!("CREATE DATABASE {TEMPLATE}"))
+                .execute(&mut admin)
+                .map_err(|e| e.to_string())?;
         }
-        let mut template = PgConnection::establish(&with_database(server_url, TEMPLATE)).map_err(|e| e.to_string())?;
+        let mut template = PgConnection::establish(&with_database(server_url, TEMPLATE))
+            .map_err(|e| e.to_string())?;
         canvass_postgres::run_migrations(&mut template).map_err(|e| e.to_string())?;
         Ok(())
     })();
-    let _ = diesel::sql_query(format!("SELECT pg_advisory_unlock({TEMPLATE_LOCK})")).execute(&mut admin);
+    let _ = diesel::sql_query(format!("SELECT pg_advisory_unlock({TEMPLATE_LOCK})"))
+        .execute(&mut admin);
     result
 }
 

@@ -31,7 +31,8 @@ pub fn record(
     uow.transaction(|tx| {
         surveys::get(tx, account, survey)?;
         let tree = tx.question_tree(account, survey)?;
-        let draft = AnswerSetDraft::check(input.completed, input.answers, &tree).map_err(DomainError::Invalid)?;
+        let draft = AnswerSetDraft::check(input.completed, input.answers, &tree)
+            .map_err(DomainError::Invalid)?;
         if let Some(respondent) = input.respondent_id {
             // Respondents arrive with distribution; until then no id names a respondent of this survey.
             return Err(DomainError::invalid(
@@ -55,10 +56,13 @@ pub fn replace(
 ) -> Result<AnswerSet, DomainError> {
     uow.transaction(|tx| {
         surveys::get(tx, account, survey)?;
-        tx.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))?;
+        tx.find_answer_set(account, survey, id)?
+            .ok_or(DomainError::NotFound("answer set"))?;
         let tree = tx.question_tree(account, survey)?;
-        let draft = AnswerSetDraft::check(completed, answers, &tree).map_err(DomainError::Invalid)?;
-        tx.replace_answers(account, survey, id, &draft, clock.now())?.ok_or(DomainError::NotFound("answer set"))
+        let draft =
+            AnswerSetDraft::check(completed, answers, &tree).map_err(DomainError::Invalid)?;
+        tx.replace_answers(account, survey, id, &draft, clock.now())?
+            .ok_or(DomainError::NotFound("answer set"))
     })
 }
 
@@ -93,7 +97,8 @@ pub fn get(
     id: AnswerSetId,
 ) -> Result<AnswerSet, DomainError> {
     surveys::get(uow, account, survey)?;
-    uow.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))
+    uow.find_answer_set(account, survey, id)?
+        .ok_or(DomainError::NotFound("answer set"))
 }
 
 /// The answer a set gives to one item; `NotFound` when the set does not answer it.
@@ -105,7 +110,10 @@ pub fn item_answer(
     item: QuestionItemId,
 ) -> Result<Answer, DomainError> {
     let set = get(uow, account, survey, id)?;
-    set.answers.into_iter().find(|a| a.question_item_id == item).ok_or(DomainError::NotFound("answer"))
+    set.answers
+        .into_iter()
+        .find(|a| a.question_item_id == item)
+        .ok_or(DomainError::NotFound("answer"))
 }
 
 /// The respondent's answer sets of the survey, with answers; `NotFound` when the survey holds no answer set of

@@ -27,16 +27,36 @@ impl From<Answer> for AnswerBody {
     fn from(answer: Answer) -> Self {
         let value = match answer.value {
             AnswerValue::Text(text) => Value::String(text),
-            AnswerValue::Choices(choices) => Value::Array(choices.into_iter().map(Value::String).collect()),
-            AnswerValue::Number(number) => serde_json::Number::from_f64(number).map_or(Value::Null, Value::Number),
+            AnswerValue::Choices(choices) => {
+                Value::Array(choices.into_iter().map(Value::String).collect())
+            }
+            AnswerValue::Number(number) => number_json(number),
         };
-        Self { question_item_id: answer.question_item_id, value }
+        Self {
+            question_item_id: answer.question_item_id,
+            value,
+        }
+    }
+}
+
+/// A number as JSON: whole numbers without a fraction (`8`, not `8.0`).
+fn number_json(number: f64) -> Value {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53: every whole f64 below is an exact integer
+    if number.fract() == 0.0 && number.abs() < EXACT {
+        Value::from(number as i64)
+    } else {
+        serde_json::Number::from_f64(number).map_or(Value::Null, Value::Number)
     }
 }
 
 /// Reads the JSON value of answer `index`.
 fn answer_value(index: usize, value: Value) -> Result<AnswerValue, FieldError> {
-    let invalid = || FieldError::new(format!("answers[{index}].value"), "must be a string, an array of strings or a number");
+    let invalid = || {
+        FieldError::new(
+            format!("answers[{index}].value"),
+            "must be a string, an array of strings or a number",
+        )
+    };
     match value {
         Value::String(text) => Ok(AnswerValue::Text(text)),
         Value::Number(number) => number.as_f64().map(AnswerValue::Number).ok_or_else(invalid),
@@ -58,7 +78,10 @@ pub fn answers_of(bodies: Vec<AnswerBody>) -> Result<Vec<Answer>, Vec<FieldError
     let mut errors = Vec::new();
     for (index, body) in bodies.into_iter().enumerate() {
         match answer_value(index, body.value) {
-            Ok(value) => answers.push(Answer { question_item_id: body.question_item_id, value }),
+            Ok(value) => answers.push(Answer {
+                question_item_id: body.question_item_id,
+                value,
+            }),
             Err(error) => errors.push(error),
         }
     }
@@ -113,7 +136,10 @@ impl AnswerSetResponse {
     /// The set with its answers.
     pub fn with_answers(set: AnswerSet) -> Self {
         let answers = set.answers.iter().cloned().map(AnswerBody::from).collect();
-        Self { answers: Some(answers), ..Self::without_answers(set) }
+        Self {
+            answers: Some(answers),
+            ..Self::without_answers(set)
+        }
     }
 
     /// The set alone.
@@ -154,7 +180,11 @@ impl From<Page<AnswerSet>> for AnswerSetPageResponse {
             page_size: page.request.size(),
             page_count: page.page_count(),
             total_count: page.total_count,
-            answer_sets: page.items.into_iter().map(AnswerSetResponse::with_answers).collect(),
+            answer_sets: page
+                .items
+                .into_iter()
+                .map(AnswerSetResponse::with_answers)
+                .collect(),
         }
     }
 }
@@ -181,9 +211,15 @@ impl AnswerFilterQuery {
         let updated = optional_instant(self.updated.as_deref(), "updated", DayEdge::Start);
         match (from, to, updated) {
             (Ok(from), Ok(to), Ok(updated)) => {
-                AnswerFilter::new(from, to, updated, self.completed.unwrap_or(false)).map_err(|e| vec![e])
+                AnswerFilter::new(from, to, updated, self.completed.unwrap_or(false))
+                    .map_err(|e| vec![e])
             }
-            (from, to, updated) => Err(from.err().into_iter().chain(to.err()).chain(updated.err()).collect()),
+            (from, to, updated) => Err(from
+                .err()
+                .into_iter()
+                .chain(to.err())
+                .chain(updated.err())
+                .collect()),
         }
     }
 }

@@ -10,7 +10,14 @@ pub mod surveys;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 /// The API versions every endpoint of the interface is served under.
-pub const API_VERSIONS: [&str; 6] = ["/api/v1", "/api/v1.1", "/api/v1.2", "/api/v1.3", "/api/v1.4", "/api/v1.5"];
+pub const API_VERSIONS: [&str; 6] = [
+    "/api/v1",
+    "/api/v1.1",
+    "/api/v1.2",
+    "/api/v1.3",
+    "/api/v1.4",
+    "/api/v1.5",
+];
 
 /// Registers every endpoint of the interface, relative to a version prefix.
 pub fn api(cfg: &mut ServiceConfig) {

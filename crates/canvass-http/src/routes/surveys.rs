@@ -15,10 +15,18 @@ use crate::state::AppState;
 #[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])),
     responses((status = 200, body = Vec<SurveyResponse>), (status = 401, body = Problem)))]
 #[get("/surveys")]
-pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+pub async fn list(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let found = blocking::run(&state, move |uow, _| surveys::list(uow, account)).await?;
-    Ok(HttpResponse::Ok().json(found.into_iter().map(SurveyResponse::from).collect::<Vec<_>>()))
+    Ok(HttpResponse::Ok().json(
+        found
+            .into_iter()
+            .map(SurveyResponse::from)
+            .collect::<Vec<_>>(),
+    ))
 }
 
 /// Reads one survey.
@@ -26,7 +34,11 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<H
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = SurveyResponse), (status = 404, body = Problem)))]
 #[get("/surveys/{surveyId}")]
-pub async fn get(state: web::Data<AppState>, caller: Authenticated, path: web::Path<i64>) -> Result<HttpResponse, Problem> {
+pub async fn get(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), path.into_inner());
     let survey = blocking::run(&state, move |uow, _| surveys::get(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(SurveyResponse::from(survey)))
@@ -43,7 +55,10 @@ pub async fn create(
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let input = body.0.into_domain().map_err(Problem::invalid)?;
-    let survey = blocking::run(&state, move |uow, clock| surveys::create(uow, clock, account, input)).await?;
+    let survey = blocking::run(&state, move |uow, clock| {
+        surveys::create(uow, clock, account, input)
+    })
+    .await?;
     Ok(HttpResponse::Created().json(SurveyResponse::from(survey)))
 }
 

@@ -1,0 +1,228 @@
+//! Starting the application on a fresh database, and a small JSON client for it.
+
+use canvass_domain::clock::SystemClock;
+use canvass_domain::use_cases::accounts;
+use canvass_postgres::PgUnitOfWork;
+use canvass_server::{Application, Settings};
+use canvass_testdb::TestDatabase;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+/// A running server on its own database, with one account and its key.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub address: String,
+    /// The key of the first account.
+    pub key: String,
+    /// The HTTP client.
+    pub client: reqwest::Client,
+    /// The database; dropped (and removed) with the app.
+    pub db: TestDatabase,
+}
+
+/// Starts the server on a fresh database and creates an account.
+pub async fn spawn_app() -> TestApp {
+    let db = TestDatabase::new();
+    let settings = Settings {
+        database_url: db.url().to_owned(),
+        bind: "127.0.0.1:0".into(),
+        pool_size: 4,
+        workers: Some(2),
+    };
+    let app = Application::build(&settings).expect("build the application");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    let mut test_app = TestApp {
+        address,
+        key: String::new(),
+        client: reqwest::Client::new(),
+        db,
+    };
+    test_app.key = test_app.new_account("Acme", "owner@acme.example").1;
+    test_app
+}
+
+/// A response: status, headers and the JSON body (`Value::Null` when empty or not JSON).
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Reply {
+    /// Asserts the status and returns the body.
+    #[track_caller]
+    pub fn expect(self, status: u16) -> Value {
+        assert_eq!(
+            self.status.as_u16(),
+            status,
+            "unexpected status; body: {}",
+            self.body
+        );
+        self.body
+    }
+
+    /// Asserts a problem+json answer with this status and `type` ending, and returns the body.
+    #[track_caller]
+    pub fn problem(self, status: u16, type_ending: &str) -> Value {
+        let content_type = self
+            .headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let body = self.expect(status);
+        assert_eq!(content_type, "application/problem+json", "{body}");
+        let kind = body["type"].as_str().unwrap_or_default();
+        assert!(
+            kind.ends_with(type_ending),
+            "type {kind} does not end with {type_ending}: {body}"
+        );
+        assert_eq!(body["status"], status);
+        body
+    }
+
+    /// The fields named by a validation problem.
+    pub fn fields(&self) -> Vec<String> {
+        self.body["errors"]
+            .as_array()
+            .map(|errors| {
+                errors
+                    .iter()
+                    .filter_map(|e| e["field"].as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl TestApp {
+    /// Creates another account through the domain; returns its id and key.
+    pub fn new_account(&self, name: &str, email: &str) -> (i64, String) {
+        let mut conn = self.db.connect();
+        let created =
+            accounts::create_account(&mut PgUnitOfWork::new(&mut conn), &SystemClock, name, email)
+                .expect("create an account");
+        (
+            created.account_id.get(),
+            created.api_key.secret().to_owned(),
+        )
+    }
+
+    /// Sends a request under `/api/v1` with this app's key.
+    pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> Reply {
+        self.call_as(&self.key, method, path, body).await
+    }
+
+    /// Sends a request under `/api/v1` with the given key.
+    pub async fn call_as(&self, key: &str, method: &str, path: &str, body: Option<Value>) -> Reply {
+        let url = format!("{}/api/v1{path}", self.address);
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let mut request = self.client.request(method, url).header("X-API-KEY", key);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        read(request.send().await.expect("send")).await
+    }
+
+    /// GET under `/api/v1`.
+    pub async fn get(&self, path: &str) -> Reply {
+        self.call("GET", path, None).await
+    }
+
+    /// POST under `/api/v1`.
+    pub async fn post(&self, path: &str, body: Value) -> Reply {
+        self.call("POST", path, Some(body)).await
+    }
+
+    /// PUT under `/api/v1`.
+    pub async fn put(&self, path: &str, body: Value) -> Reply {
+        self.call("PUT", path, Some(body)).await
+    }
+
+    /// DELETE under `/api/v1`.
+    pub async fn delete(&self, path: &str) -> Reply {
+        self.call("DELETE", path, None).await
+    }
+
+    /// A raw request to any path (no `/api/v1` prefix), with the key, a body and a content type.
+    pub async fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        content_type: Option<&str>,
+        body: Vec<u8>,
+    ) -> Reply {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let mut request = self
+            .client
+            .request(method, format!("{}{path}", self.address))
+            .header("X-API-KEY", &self.key)
+            .body(body);
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        read(request.send().await.expect("send")).await
+    }
+
+    /// Creates the sample survey of the tests and returns `(surveyId, tree)`.
+    pub async fn sample_survey(&self) -> (i64, Value) {
+        let survey = self
+            .post("/surveys", sample_survey_body())
+            .await
+            .expect(201);
+        let id = survey["surveyId"].as_i64().expect("surveyId");
+        let tree = self
+            .get(&format!("/surveys/{id}/questions"))
+            .await
+            .expect(200);
+        (id, tree)
+    }
+}
+
+async fn read(response: reqwest::Response) -> Reply {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.bytes().await.expect("read body");
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// A survey of three pages with every question type.
+pub fn sample_survey_body() -> Value {
+    json!({
+        "name": "Pulse",
+        "description": "weekly",
+        "pages": [
+            {"title": "One", "items": [
+                {"type": "SingleChoice", "text": "Happy?", "required": true,
+                 "options": [{"value": "yes", "label": "Yes"}, {"value": "no", "label": "No"}]},
+                {"type": "MultipleChoice", "text": "Why?", "options": [{"value": "pay"}, {"value": "team"}]},
+                {"type": "Info", "text": "Next, numbers."}
+            ]},
+            {"title": "Two", "items": [
+                {"type": "Numeric", "text": "Hours?"},
+                {"type": "Rating", "text": "Rate us", "required": true}
+            ]},
+            {"title": "Three", "items": [
+                {"type": "OpenText", "text": "Anything else?"}
+            ]}
+        ]
+    })
+}
+
+/// The id of item `index` of page `page` in a question tree.
+pub fn item_id(tree: &Value, page: usize, index: usize) -> i64 {
+    tree["pages"][page]["items"][index]["questionItemId"]
+        .as_i64()
+        .expect("questionItemId")
+}
+
+/// The id of page `page` in a question tree.
+pub fn page_id(tree: &Value, page: usize) -> i64 {
+    tree["pages"][page]["pageId"].as_i64().expect("pageId")
+}
