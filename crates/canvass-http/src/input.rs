@@ -216,7 +216,7 @@ mod tests {
     fn syntax_errors_are_malformed_json() {
         for body in [&b"{"[..], b"", b"nul", br#"{"name":"x","items":[]} {}"#] {
             let problem = parse_json::<Outer>(body).unwrap_err();
-            assert_eq!(problem.kind, "/problems/malformed-json", "{body:?}");
+            assert_eq!(problem.kind, "malformed-json", "{body:?}");
         }
     }
 

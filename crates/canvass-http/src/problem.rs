@@ -24,11 +24,13 @@ pub struct ProblemField {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Problem {
-    /// A URI reference naming the kind of problem; its last segment is stable (`/validation`, `/not-found`, ...).
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// Short summary of the kind.
-    pub title: String,
+    /// The kind of problem, served as the URI reference `/problems/<kind>` in `type`; stable (`validation`,
+    /// `not-found`, ...).
+    #[serde(rename = "type", serialize_with = "type_uri")]
+    #[schema(value_type = String)]
+    pub kind: &'static str,
+    /// Short summary of the status.
+    pub title: &'static str,
     /// The HTTP status.
     pub status: u16,
     /// What went wrong in this request.
@@ -43,10 +45,10 @@ pub struct Problem {
 
 impl Problem {
     /// A problem of kind `slug` with this status and detail.
-    pub fn new(status: StatusCode, slug: &str, detail: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, kind: &'static str, detail: impl Into<String>) -> Self {
         Self {
-            kind: format!("/problems/{slug}"),
-            title: status.canonical_reason().unwrap_or("Error").to_owned(),
+            kind,
+            title: status.canonical_reason().unwrap_or("Error"),
             status: status.as_u16(),
             detail: detail.into(),
             errors: Vec::new(),
@@ -112,6 +114,10 @@ impl Problem {
         self.supported_values = values.into_iter().map(Into::into).collect();
         self
     }
+}
+
+fn type_uri<S: serde::Serializer>(kind: &&'static str, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(&format_args!("/problems/{kind}"))
 }
 
 impl std::fmt::Display for Problem {
