@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bind=${1:-127.0.0.1:8080}
 
-cargo build --quiet --bin canvass
+cargo build --quiet -p canvass-server --bin canvass
 if [ -z "${DATABASE_URL:-}" ]; then
   server_url=$(scripts/pg-cluster.sh start .canvass/pg)
   psql "$server_url" -tAc "SELECT 1 FROM pg_database WHERE datname = 'canvass'" | grep -q 1 \

@@ -1,0 +1,145 @@
+//! The PostgreSQL adapter against a real database: order, tenancy, transactions, bulk copies.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use canvass_domain::account::{ApiKey, NewAccount};
+use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
+use canvass_domain::ids::AccountId;
+use canvass_domain::ports::{AccountRepository, AnswerRepository, SurveyRepository, UnitOfWork};
+use canvass_domain::survey::{ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyDraft};
+use canvass_domain::DomainError;
+use canvass_postgres::PgUnitOfWork;
+use canvass_testdb::TestDatabase;
+use time::macros::datetime;
+use time::OffsetDateTime;
+
+const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+
+fn account(uow: &mut PgUnitOfWork<'_>, email: &str) -> AccountId {
+    let new = NewAccount::new("Acme", email).unwrap();
+    uow.create_account(&new, &ApiKey::generate(), NOW).unwrap().0
+}
+
+fn item(kind: QuestionType, text: &str) -> QuestionItemDraft {
+    let options = if kind.has_options() {
+        vec![ChoiceOption { value: "a".into(), label: "A".into() }, ChoiceOption { value: "b".into(), label: "B".into() }]
+    } else {
+        vec![]
+    };
+    QuestionItemDraft { kind, text: text.into(), required: false, options }
+}
+
+fn draft(pages: usize, items_per_page: usize) -> SurveyDraft {
+    SurveyDraft {
+        name: "Pulse".into(),
+        description: String::new(),
+        start_date: NOW,
+        end_date: NOW + time::Duration::days(1),
+        category_id: None,
+        active: true,
+        pages: (0..pages)
+            .map(|p| PageDraft {
+                title: format!("page {p}"),
+                items: (0..items_per_page).map(|i| item(QuestionType::MultipleChoice, &format!("{p}.{i}"))).collect(),
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn a_stored_tree_reads_back_in_the_given_order() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let acme = account(&mut uow, "a@acme.example");
+    let (survey, inserted) = uow.insert_survey(acme, &draft(12, 7), NOW).unwrap();
+    let read = uow.question_tree(acme, survey.id).unwrap();
+    assert_eq!(read, inserted);
+    let texts: Vec<_> = read.items().map(|i| i.text.clone()).collect();
+    let expected: Vec<_> = (0..12).flat_map(|p| (0..7).map(move |i| format!("{p}.{i}"))).collect();
+    assert_eq!(texts, expected);
+    assert_eq!(read.pages[3].items[0].options[1].label, "B");
+}
+
+#[test]
+fn another_account_reads_nothing() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let acme = account(&mut uow, "a@acme.example");
+    let other = account(&mut uow, "b@other.example");
+    let (survey, tree) = uow.insert_survey(acme, &draft(1, 1), NOW).unwrap();
+    assert_eq!(uow.find_survey(other, survey.id).unwrap(), None);
+    assert!(uow.list_surveys(other).unwrap().is_empty());
+    assert!(uow.question_tree(other, survey.id).unwrap().pages.is_empty());
+    let item = tree.pages[0].items[0].id;
+    assert!(!uow.delete_question_item(other, survey.id, item).unwrap());
+    assert!(uow.question_tree(acme, survey.id).unwrap().item(item).is_some());
+}
+
+#[test]
+fn a_failed_unit_of_work_leaves_nothing_behind() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let acme = account(&mut uow, "a@acme.example");
+    let result: Result<(), DomainError> = uow.transaction(|tx| {
+        tx.insert_survey(acme, &draft(2, 2), NOW)?;
+        Err(DomainError::invalid("name", "refused after the write"))
+    });
+    assert!(result.is_err());
+    assert!(uow.list_surveys(acme).unwrap().is_empty());
+    let kept = uow.transaction(|tx| Ok(tx.insert_survey(acme, &draft(1, 1), NOW)?.0)).unwrap();
+    assert_eq!(uow.list_surveys(acme).unwrap(), vec![kept]);
+}
+
+#[test]
+fn answer_sets_are_copied_in_bulk_with_item_ids_mapped() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let acme = account(&mut uow, "a@acme.example");
+    let (source, tree) = uow.insert_survey(acme, &draft(2, 2), NOW).unwrap();
+    let (target, copy) = uow.insert_survey(acme, &draft(2, 2), NOW).unwrap();
+    let items: Vec<_> = tree.items().map(|i| i.id).collect();
+    for n in 0..300 {
+        let answers = vec![
+            Answer { question_item_id: items[0], value: AnswerValue::Choices(vec!["a".into()]) },
+            Answer { question_item_id: items[3], value: AnswerValue::Choices(vec!["b".into(), "a".into()]) },
+        ];
+        let set = AnswerSetDraft { completed: n % 2 == 0, answers };
+        uow.insert_answer_set(acme, source.id, None, &set, NOW + time::Duration::seconds(n)).unwrap();
+    }
+    let map: Vec<_> = tree.items().zip(copy.items()).map(|(o, n)| (o.id, n.id)).collect();
+    let copied = uow.copy_answer_sets(acme, source.id, target.id, &map).unwrap();
+    assert_eq!(copied, 600, "answers copied");
+    let filter = AnswerFilter::new(None, None, None, true).unwrap();
+    let completed = uow.list_answer_sets(acme, target.id, &filter).unwrap();
+    assert_eq!(completed.len(), 150);
+    let page = canvass_domain::paging::PageRequest::new(2, 100, "page", "pagesize").unwrap();
+    let second = uow.page_answer_sets(acme, target.id, &AnswerFilter::default(), page).unwrap();
+    assert_eq!((second.total_count, second.items.len()), (300, 100));
+    let new_items: Vec<_> = copy.items().map(|i| i.id).collect();
+    let first = &second.items[0];
+    assert_eq!(first.created_at, NOW + time::Duration::seconds(100));
+    assert_eq!(first.answers[0].question_item_id, new_items[0]);
+    assert_eq!(first.answers[1], Answer { question_item_id: new_items[3], value: AnswerValue::Choices(vec!["b".into(), "a".into()]) });
+    assert_eq!(uow.list_answer_sets(acme, source.id, &AnswerFilter::default()).unwrap().len(), 300);
+}
+
+#[test]
+fn keys_are_found_by_prefix_until_revoked() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let new = NewAccount::new("Acme", "a@acme.example").unwrap();
+    let key = ApiKey::generate();
+    let (acme, user) = uow.create_account(&new, &key, NOW).unwrap();
+    let found = uow.active_keys_with_prefix(key.lookup_prefix()).unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].caller.account_id, found[0].caller.user_id), (acme, user));
+    assert!(found[0].hash.matches(key.secret()));
+    assert_eq!(uow.revoke_keys(key.lookup_prefix(), NOW).unwrap(), 1);
+    assert!(uow.active_keys_with_prefix(key.lookup_prefix()).unwrap().is_empty());
+    assert_eq!(uow.find_user_by_email("A@ACME.example").unwrap().map(|u| u.id), Some(user));
+}
