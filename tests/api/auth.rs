@@ -9,34 +9,20 @@ use crate::helpers::spawn_app;
 #[tokio::test]
 async fn requests_without_a_valid_key_answer_401_with_a_challenge() {
     let app = spawn_app().await;
-    for key in [
-        "",
-        "cvs_0000000000000000000000000000000000000000000000000000000000000000",
-        "garbage",
-    ] {
+    for key in ["", "cvs_0000000000000000000000000000000000000000000000000000000000000000", "garbage"] {
         let reply = app.call_as(key, "GET", "/surveys", None).await;
         assert_eq!(reply.headers.get("www-authenticate").unwrap(), "Bearer");
         reply.problem(401, "/unauthorized");
     }
-    let response = app
-        .client
-        .get(format!("{}/api/v1/surveys", app.address))
-        .send()
-        .await
-        .unwrap();
+    let response = app.client.get(format!("{}/api/v1/surveys", app.address)).send().await.unwrap();
     assert_eq!(response.status().as_u16(), 401);
 }
 
 #[tokio::test]
 async fn a_bearer_key_works_like_x_api_key() {
     let app = spawn_app().await;
-    let response = app
-        .client
-        .get(format!("{}/api/v1.2/surveys", app.address))
-        .bearer_auth(&app.key)
-        .send()
-        .await
-        .unwrap();
+    let response =
+        app.client.get(format!("{}/api/v1.2/surveys", app.address)).bearer_auth(&app.key).send().await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
 }
 
@@ -45,22 +31,14 @@ async fn a_revoked_key_stops_working_within_seconds() {
     let app = spawn_app().await;
     app.get("/surveys").await.expect(200);
     let mut conn = app.db.connect();
-    accounts::revoke_key(
-        &mut PgUnitOfWork::new(&mut conn),
-        &SystemClock,
-        &app.key[..16],
-    )
-    .unwrap();
+    accounts::revoke_key(&mut PgUnitOfWork::new(&mut conn), &SystemClock, &app.key[..16]).unwrap();
     let started = std::time::Instant::now();
     loop {
         let status = app.get("/surveys").await.status.as_u16();
         if status == 401 {
             break;
         }
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(10),
-            "revoked key still accepted"
-        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "revoked key still accepted");
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
     }
 }

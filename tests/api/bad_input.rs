@@ -2,52 +2,17 @@
 
 use serde_json::json;
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{spawn_app, TestApp, ENDPOINTS};
 
-/// Every endpoint of the foundation, with `{s}`, `{a}`, `{q}`, `{c}`, `{u}` and `{r}` for ids.
-const ENDPOINTS: [(&str, &str); 19] = [
-    ("GET", "/surveys"),
-    ("POST", "/surveys"),
-    ("GET", "/surveys/{s}"),
-    ("GET", "/surveys/{s}/copy"),
-    ("GET", "/surveys/{s}/questions"),
-    ("PUT", "/surveys/{s}/logic"),
-    ("DELETE", "/surveys/{s}/questions/{q}"),
-    ("GET", "/surveys/{s}/answers"),
-    ("GET", "/surveys/{s}/answersWithData"),
-    ("GET", "/surveys/{s}/answers/{a}"),
-    ("GET", "/surveys/{s}/answers/respondent/{r}"),
-    ("GET", "/surveys/{s}/answers/{a}/questionitem/{q}"),
-    ("POST", "/surveys/{s}/answers"),
-    ("PUT", "/surveys/{s}/answers/{a}"),
-    ("GET", "/accounts/categories"),
-    ("GET", "/accounts/categories/{c}"),
-    ("POST", "/accounts/categories"),
-    ("GET", "/accounts/users"),
-    ("GET", "/accounts/users/{u}"),
-];
-
+/// The path with every `{placeholder}` replaced by `id`.
 fn fill(path: &str, id: &str) -> String {
-    ["{s}", "{a}", "{q}", "{c}", "{u}", "{r}"]
-        .iter()
-        .fold(path.to_owned(), |p, placeholder| p.replace(placeholder, id))
+    path.split('/').map(|segment| if segment.starts_with('{') { id } else { segment }).collect::<Vec<_>>().join("/")
 }
 
-async fn assert_client_error(
-    app: &TestApp,
-    method: &str,
-    path: &str,
-    content_type: Option<&str>,
-    body: Vec<u8>,
-) {
+async fn assert_client_error(app: &TestApp, method: &str, path: &str, content_type: Option<&str>, body: Vec<u8>) {
     let reply = app.raw(method, path, content_type, body.clone()).await;
     let status = reply.status.as_u16();
-    let content = reply
-        .headers
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let content = reply.headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
     let shown = String::from_utf8_lossy(&body[..body.len().min(60)]).into_owned();
     assert!(
         (400..500).contains(&status) || (status < 300 && body.is_empty()),
@@ -69,28 +34,20 @@ async fn garbage_never_yields_a_server_error() {
         (Some("application/json"), b"null".to_vec()),
         (Some("application/json"), b"[1,2,3]".to_vec()),
         (Some("application/json"), b"\"text\"".to_vec()),
-        (
-            Some("application/json"),
-            br#"{"name": {"$gt": ""}, "pages": "many", "answers": 5}"#.to_vec(),
-        ),
+        (Some("application/json"), br#"{"name": {"$gt": ""}, "pages": "many", "answers": 5}"#.to_vec()),
         (Some("application/json"), "[".repeat(5000).into_bytes()),
         (Some("application/json"), vec![0xff, 0xfe, 0x00]),
-        (Some("text/plain"), b"name=x".to_vec()),
         (
-            Some("application/x-www-form-urlencoded"),
-            b"name=x".to_vec(),
+            Some("application/json"),
+            br#"{"name": "a\u0000", "contactDetails": "\u0000", "labels": ["\u0000"]}"#.to_vec(),
         ),
+        (Some("text/plain"), b"name=x".to_vec()),
+        (Some("application/x-www-form-urlencoded"), b"name=x".to_vec()),
     ];
     for (method, template) in ENDPOINTS {
+        let method = &method.to_uppercase()[..];
         for id in ["abc", "-1", "99999999999999999999999", "1.5", "%00"] {
-            assert_client_error(
-                &app,
-                method,
-                &format!("/api/v1{}", fill(template, id)),
-                None,
-                Vec::new(),
-            )
-            .await;
+            assert_client_error(&app, method, &format!("/api/v1{}", fill(template, id)), None, Vec::new()).await;
         }
         if method == "POST" || method == "PUT" {
             let path = format!("/api/v1{}", fill(template, &survey));
@@ -99,109 +56,44 @@ async fn garbage_never_yields_a_server_error() {
             }
         }
     }
-    for query in [
-        "page=-1",
-        "pagesize=abc",
-        "from=%ZZ",
-        "completed=2",
-        "to=2020-99-99",
-        "updated=a&from=b",
-    ] {
-        assert_client_error(
-            &app,
-            "GET",
-            &format!("/api/v1/surveys/{survey}/answersWithData?{query}"),
-            None,
-            vec![],
-        )
-        .await;
-        assert_client_error(
-            &app,
-            "GET",
-            &format!("/api/v1/surveys/{survey}/answers?{query}"),
-            None,
-            vec![],
-        )
-        .await;
+    for query in ["page=-1", "pagesize=abc", "from=%ZZ", "completed=2", "to=2020-99-99", "updated=a&from=b"] {
+        assert_client_error(&app, "GET", &format!("/api/v1/surveys/{survey}/answersWithData?{query}"), None, vec![])
+            .await;
+        assert_client_error(&app, "GET", &format!("/api/v1/surveys/{survey}/answers?{query}"), None, vec![]).await;
     }
-    for query in [
-        "active=maybe",
-        "categoryid=1e9",
-        "copysendoutids=,",
-        "startdate=2020-02-30",
-        "enddate=",
-    ] {
-        assert_client_error(
-            &app,
-            "GET",
-            &format!("/api/v1/surveys/{survey}/copy?{query}"),
-            None,
-            vec![],
-        )
-        .await;
+    for query in
+        ["active=maybe", "categoryid=1e9", "copysendoutids=,", "startdate=2020-02-30", "enddate=", "surveyname=%00"]
+    {
+        assert_client_error(&app, "GET", &format!("/api/v1/surveys/{survey}/copy?{query}"), None, vec![]).await;
     }
-    assert_eq!(
-        app.get("/surveys")
-            .await
-            .expect(200)
-            .as_array()
-            .unwrap()
-            .len(),
-        1,
-        "nothing was created"
-    );
+    assert_eq!(app.get("/surveys").await.expect(200).as_array().unwrap().len(), 1, "nothing was created");
 }
 
 #[tokio::test]
 async fn bodies_over_one_mebibyte_answer_413_and_up_to_it_are_read() {
     let app = spawn_app().await;
-    let big = json!({"name": "x", "description": "d".repeat(1024 * 1024)})
-        .to_string()
-        .into_bytes();
-    app.raw("POST", "/api/v1/surveys", Some("application/json"), big)
-        .await
-        .problem(413, "/payload-too-large");
-    let fits = json!({"name": "x", "description": "d".repeat(1000 * 1000)})
-        .to_string()
-        .into_bytes();
-    app.raw("POST", "/api/v1/surveys", Some("application/json"), fits)
-        .await
-        .expect(201);
+    let big = json!({"name": "x", "description": "d".repeat(1024 * 1024)}).to_string().into_bytes();
+    app.raw("POST", "/api/v1/surveys", Some("application/json"), big).await.problem(413, "/payload-too-large");
+    let fits = json!({"name": "x", "description": "d".repeat(1000 * 1000)}).to_string().into_bytes();
+    app.raw("POST", "/api/v1/surveys", Some("application/json"), fits).await.expect(201);
 }
 
 #[tokio::test]
 async fn non_json_bodies_answer_415_and_syntax_errors_400() {
     let app = spawn_app().await;
-    app.raw(
-        "POST",
-        "/api/v1/surveys",
-        Some("text/plain"),
-        b"{}".to_vec(),
-    )
-    .await
-    .problem(415, "/unsupported-media-type");
-    app.raw(
-        "POST",
-        "/api/v1/surveys",
-        Some("application/json"),
-        b"{\"name\":".to_vec(),
-    )
-    .await
-    .problem(400, "/malformed-json");
+    app.raw("POST", "/api/v1/surveys", Some("text/plain"), b"{}".to_vec())
+        .await
+        .problem(415, "/unsupported-media-type");
+    app.raw("POST", "/api/v1/surveys", Some("application/json"), b"{\"name\":".to_vec())
+        .await
+        .problem(400, "/malformed-json");
 }
 
 #[tokio::test]
 async fn unknown_routes_answer_a_404_problem() {
     let app = spawn_app().await;
-    for path in [
-        "/api/v1/nothing",
-        "/api/v2/surveys",
-        "/",
-        "/api/v1.6/surveys",
-    ] {
-        app.raw("GET", path, None, vec![])
-            .await
-            .problem(404, "/not-found");
+    for path in ["/api/v1/nothing", "/api/v2/surveys", "/", "/api/v1.6/surveys"] {
+        app.raw("GET", path, None, vec![]).await.problem(404, "/not-found");
     }
     let reply = app.raw("GET", "/api/v1/surveys/abc", None, vec![]).await;
     assert_eq!(reply.fields(), ["path"]);

@@ -10,22 +10,11 @@ use crate::helpers::spawn_app;
 /// The `canvass` binary next to this test binary, built first if needed.
 fn canvass_binary() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .unwrap()
-        .to_path_buf();
+    let dir = exe.parent().and_then(|deps| deps.parent()).unwrap().to_path_buf();
     let binary = dir.join("canvass");
     if !binary.exists() {
         let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "canvass-server",
-                "--bin",
-                "canvass",
-            ])
+            .args(["build", "--quiet", "-p", "canvass-server", "--bin", "canvass"])
             .status()
             .unwrap();
         assert!(status.success());
@@ -34,43 +23,22 @@ fn canvass_binary() -> PathBuf {
 }
 
 fn canvass(database_url: &str, args: &[&str]) -> (bool, Value, String) {
-    let output = Command::new(canvass_binary())
-        .args(args)
-        .env("DATABASE_URL", database_url)
-        .output()
-        .unwrap();
+    let output = Command::new(canvass_binary()).args(args).env("DATABASE_URL", database_url).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let json = serde_json::from_str(stdout.trim()).unwrap_or(Value::Null);
-    (
-        output.status.success(),
-        json,
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    (output.status.success(), json, String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
 #[tokio::test]
 async fn accounts_and_keys_are_made_and_revoked_from_the_command_line() {
     let app = spawn_app().await;
     let url = app.db.url().to_owned();
-    let (ok, created, stderr) = canvass(
-        &url,
-        &[
-            "account",
-            "create",
-            "--name",
-            "Beta",
-            "--email",
-            "ops@beta.example",
-        ],
-    );
+    let (ok, created, stderr) = canvass(&url, &["account", "create", "--name", "Beta", "--email", "ops@beta.example"]);
     assert!(ok, "{stderr}");
     let key = created["apiKey"].as_str().unwrap().to_owned();
     assert!(key.starts_with("cvs_") && key.len() == 68, "{key}");
     assert!(created["accountId"].is_i64() && created["userId"].is_i64());
-    let users = app
-        .call_as(&key, "GET", "/accounts/users", None)
-        .await
-        .expect(200);
+    let users = app.call_as(&key, "GET", "/accounts/users", None).await.expect(200);
     assert_eq!(users[0]["userId"], created["userId"]);
 
     let user = created["userId"].to_string();
@@ -78,19 +46,13 @@ async fn accounts_and_keys_are_made_and_revoked_from_the_command_line() {
     assert!(ok, "{stderr}");
     assert_eq!(second["accountId"], created["accountId"]);
     let second_key = second["apiKey"].as_str().unwrap().to_owned();
-    app.call_as(&second_key, "GET", "/surveys", None)
-        .await
-        .expect(200);
+    app.call_as(&second_key, "GET", "/surveys", None).await.expect(200);
 
-    let (ok, revoked, stderr) =
-        canvass(&url, &["key", "revoke", "--key-prefix", &second_key[..16]]);
+    let (ok, revoked, stderr) = canvass(&url, &["key", "revoke", "--key-prefix", &second_key[..16]]);
     assert!(ok, "{stderr}");
     assert_eq!(revoked["revoked"], 1);
     let (ok, _, _) = canvass(&url, &["key", "create", "--user", "999999"]);
     assert!(!ok, "an unknown user is refused");
-    let (ok, _, _) = canvass(
-        &url,
-        &["account", "create", "--name", "", "--email", "nope"],
-    );
+    let (ok, _, _) = canvass(&url, &["account", "create", "--name", "", "--email", "nope"]);
     assert!(!ok, "a bad account is refused");
 }

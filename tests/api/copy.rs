@@ -7,20 +7,17 @@ use crate::helpers::{item_id, page_id, spawn_app};
 #[tokio::test]
 async fn a_copy_takes_the_tree_and_the_defaults() {
     let app = spawn_app().await;
-    let category = app
-        .post("/accounts/categories", json!({"name": "HR"}))
-        .await
-        .expect(201);
+    let category = app.post("/accounts/categories", json!({"name": "HR"})).await.expect(201);
     let source = app
-        .post("/surveys", json!({"name": "Pulse", "description": "d", "categoryId": category["categoryId"], "active": false,
-            "pages": [{"title": "P", "items": [{"type": "OpenText", "text": "Why?"}]}]}))
+        .post(
+            "/surveys",
+            json!({"name": "Pulse", "description": "d", "categoryId": category["categoryId"], "active": false,
+            "pages": [{"title": "P", "items": [{"type": "OpenText", "text": "Why?"}]}]}),
+        )
         .await
         .expect(201);
     let id = source["surveyId"].as_i64().unwrap();
-    let tree = app
-        .get(&format!("/surveys/{id}/questions"))
-        .await
-        .expect(200);
+    let tree = app.get(&format!("/surveys/{id}/questions")).await.expect(200);
     app.post(
         &format!("/surveys/{id}/answers"),
         json!({"answers": [{"questionItemId": item_id(&tree, 0, 0), "value": "x"}]}),
@@ -34,61 +31,33 @@ async fn a_copy_takes_the_tree_and_the_defaults() {
     assert_eq!(copy["name"], "Pulse");
     assert_eq!(copy["description"], "d");
     assert_eq!(copy["active"], false);
-    assert_eq!(
-        copy["categoryId"],
-        Value::Null,
-        "the default category is -999"
-    );
-    let copied_tree = app
-        .get(&format!("/surveys/{copy_id}/questions"))
-        .await
-        .expect(200);
+    assert_eq!(copy["categoryId"], Value::Null, "the default category is -999");
+    let copied_tree = app.get(&format!("/surveys/{copy_id}/questions")).await.expect(200);
     assert_eq!(copied_tree["pages"][0]["items"][0]["text"], "Why?");
     assert_ne!(item_id(&copied_tree, 0, 0), item_id(&tree, 0, 0));
     assert_eq!(
-        app.get(&format!("/surveys/{copy_id}/answers"))
-            .await
-            .expect(200),
+        app.get(&format!("/surveys/{copy_id}/answers")).await.expect(200),
         json!([]),
         "answers are not copied by default"
     );
-    assert_eq!(
-        app.get("/surveys")
-            .await
-            .expect(200)
-            .as_array()
-            .unwrap()
-            .len(),
-        2
-    );
+    assert_eq!(app.get("/surveys").await.expect(200).as_array().unwrap().len(), 2);
 }
 
 #[tokio::test]
 async fn options_name_dates_category_answers_and_logic() {
     let app = spawn_app().await;
     let (id, tree) = app.sample_survey().await;
-    let category = app
-        .post("/accounts/categories", json!({"name": "HR"}))
-        .await
-        .expect(201);
+    let category = app.post("/accounts/categories", json!({"name": "HR"})).await.expect(201);
     let rules = json!([{"questionItemId": item_id(&tree, 0, 0), "equals": "no", "goToPageId": page_id(&tree, 2)}]);
-    app.put(&format!("/surveys/{id}/logic"), rules)
-        .await
-        .expect(200);
+    app.put(&format!("/surveys/{id}/logic"), rules).await.expect(200);
     let answers = json!({"completed": false, "answers": [{"questionItemId": item_id(&tree, 0, 1), "value": ["pay"]}]});
-    let original = app
-        .post(&format!("/surveys/{id}/answers"), answers)
-        .await
-        .expect(201);
+    let original = app.post(&format!("/surveys/{id}/answers"), answers).await.expect(201);
 
     let query = format!(
         "surveyname=Copy&description=new&startdate=2027-03-01&enddate=2027-03-05T10:00:00Z&categoryid={}&copyanswers=true&copylogic=true&active=false&copysendoutids=",
         category["categoryId"]
     );
-    let copy = app
-        .get(&format!("/surveys/{id}/copy?{query}"))
-        .await
-        .expect(200);
+    let copy = app.get(&format!("/surveys/{id}/copy?{query}")).await.expect(200);
     assert_eq!(copy["name"], "Copy");
     assert_eq!(copy["description"], "new");
     assert_eq!(copy["startDate"], "2027-03-01T00:00:00Z");
@@ -96,50 +65,25 @@ async fn options_name_dates_category_answers_and_logic() {
     assert_eq!(copy["categoryId"], category["categoryId"]);
     assert_eq!(copy["active"], false);
     let copy_id = copy["surveyId"].as_i64().unwrap();
-    let copied_tree = app
-        .get(&format!("/surveys/{copy_id}/questions"))
-        .await
-        .expect(200);
-    assert_eq!(
-        copied_tree["logic"][0]["questionItemId"],
-        item_id(&copied_tree, 0, 0)
-    );
-    assert_eq!(
-        copied_tree["logic"][0]["goToPageId"],
-        page_id(&copied_tree, 2)
-    );
+    let copied_tree = app.get(&format!("/surveys/{copy_id}/questions")).await.expect(200);
+    assert_eq!(copied_tree["logic"][0]["questionItemId"], item_id(&copied_tree, 0, 0));
+    assert_eq!(copied_tree["logic"][0]["goToPageId"], page_id(&copied_tree, 2));
     assert_eq!(copied_tree["logic"][0]["broken"], false);
-    let copied_sets = app
-        .get(&format!("/surveys/{copy_id}/answersWithData"))
-        .await
-        .expect(200);
+    let copied_sets = app.get(&format!("/surveys/{copy_id}/answersWithData")).await.expect(200);
     assert_eq!(copied_sets["totalCount"], 1);
     let copied = &copied_sets["answerSets"][0];
     assert_ne!(copied["answerSetId"], original["answerSetId"]);
     assert_eq!(copied["surveyId"], copy_id);
     assert_eq!(copied["createdAt"], original["createdAt"]);
-    assert_eq!(
-        copied["answers"],
-        json!([{"questionItemId": item_id(&copied_tree, 0, 1), "value": ["pay"]}])
-    );
-    assert_eq!(
-        app.get(&format!("/surveys/{id}/answers"))
-            .await
-            .expect(200)
-            .as_array()
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(copied["answers"], json!([{"questionItemId": item_id(&copied_tree, 0, 1), "value": ["pay"]}]));
+    assert_eq!(app.get(&format!("/surveys/{id}/answers")).await.expect(200).as_array().unwrap().len(), 1);
 }
 
 #[tokio::test]
 async fn failure_conditions_of_the_interface() {
     let app = spawn_app().await;
     let (id, tree) = app.sample_survey().await;
-    app.get("/surveys/999999/copy")
-        .await
-        .problem(404, "/not-found");
+    app.get("/surveys/999999/copy").await.problem(404, "/not-found");
     for (query, field) in [
         ("categoryid=424242", "categoryid"),
         ("copysendoutids=1", "copysendoutids"),
@@ -154,33 +98,12 @@ async fn failure_conditions_of_the_interface() {
         reply.problem(400, "/validation");
     }
     let single = item_id(&tree, 0, 0);
-    let rules =
-        json!([{"questionItemId": single, "equals": "no", "goToPageId": page_id(&tree, 2)}]);
-    app.put(&format!("/surveys/{id}/logic"), rules)
-        .await
-        .expect(200);
-    app.delete(&format!("/surveys/{id}/questions/{single}"))
-        .await;
-    app.get(&format!("/surveys/{id}/copy?copylogic=true"))
-        .await
-        .problem(409, "/broken-logic");
-    assert_eq!(
-        app.get("/surveys")
-            .await
-            .expect(200)
-            .as_array()
-            .unwrap()
-            .len(),
-        1,
-        "failed copies store nothing"
-    );
-    let copy = app
-        .get(&format!("/surveys/{id}/copy?copylogic=false"))
-        .await
-        .expect(200);
-    let copied_tree = app
-        .get(&format!("/surveys/{}/questions", copy["surveyId"]))
-        .await
-        .expect(200);
+    let rules = json!([{"questionItemId": single, "equals": "no", "goToPageId": page_id(&tree, 2)}]);
+    app.put(&format!("/surveys/{id}/logic"), rules).await.expect(200);
+    app.delete(&format!("/surveys/{id}/questions/{single}")).await;
+    app.get(&format!("/surveys/{id}/copy?copylogic=true")).await.problem(409, "/broken-logic");
+    assert_eq!(app.get("/surveys").await.expect(200).as_array().unwrap().len(), 1, "failed copies store nothing");
+    let copy = app.get(&format!("/surveys/{id}/copy?copylogic=false")).await.expect(200);
+    let copied_tree = app.get(&format!("/surveys/{}/questions", copy["surveyId"])).await.expect(200);
     assert_eq!(copied_tree["logic"], json!([]));
 }

@@ -2,47 +2,13 @@
 
 use serde_json::Value;
 
-use crate::helpers::spawn_app;
-
-/// Every endpoint of the foundation as OpenAPI names it.
-const ROUTES: [(&str, &str); 19] = [
-    ("get", "/surveys"),
-    ("post", "/surveys"),
-    ("get", "/surveys/{surveyId}"),
-    ("get", "/surveys/{surveyId}/copy"),
-    ("get", "/surveys/{surveyId}/questions"),
-    ("put", "/surveys/{surveyId}/logic"),
-    ("delete", "/surveys/{surveyId}/questions/{questionItemId}"),
-    ("get", "/surveys/{surveyId}/answers"),
-    ("post", "/surveys/{surveyId}/answers"),
-    ("get", "/surveys/{surveyId}/answersWithData"),
-    ("get", "/surveys/{surveyId}/answers/{answerSetId}"),
-    ("put", "/surveys/{surveyId}/answers/{answerSetId}"),
-    (
-        "get",
-        "/surveys/{surveyId}/answers/respondent/{respondentId}",
-    ),
-    (
-        "get",
-        "/surveys/{surveyId}/answers/{answerSetId}/questionitem/{questionItemId}",
-    ),
-    ("get", "/accounts/categories"),
-    ("post", "/accounts/categories"),
-    ("get", "/accounts/categories/{categoryId}"),
-    ("get", "/accounts/users"),
-    ("get", "/accounts/users/{userId}"),
-];
+use crate::helpers::{spawn_app, ENDPOINTS as ROUTES};
 
 #[tokio::test]
 async fn health_needs_no_key() {
     let app = spawn_app().await;
     for path in ["/health/live", "/health/ready"] {
-        let response = app
-            .client
-            .get(format!("{}{path}", app.address))
-            .send()
-            .await
-            .unwrap();
+        let response = app.client.get(format!("{}{path}", app.address)).send().await.unwrap();
         assert_eq!(response.status().as_u16(), 200, "{path}");
     }
 }
@@ -50,41 +16,21 @@ async fn health_needs_no_key() {
 #[tokio::test]
 async fn the_openapi_document_lists_every_route_once() {
     let app = spawn_app().await;
-    let document: Value = app
-        .client
-        .get(format!("{}/api/openapi.json", app.address))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let document: Value =
+        app.client.get(format!("{}/api/openapi.json", app.address)).send().await.unwrap().json().await.unwrap();
     assert!(document["openapi"].as_str().unwrap().starts_with("3.1"));
     let paths = document["paths"].as_object().unwrap();
     for (method, path) in ROUTES {
         let full = format!("/api/v1{path}");
-        assert!(
-            paths.get(&full).and_then(|p| p.get(method)).is_some(),
-            "{method} {full} missing from the document"
-        );
+        assert!(paths.get(&full).and_then(|p| p.get(method)).is_some(), "{method} {full} missing from the document");
     }
     for path in ["/health/live", "/health/ready"] {
         assert!(paths.contains_key(path), "{path}");
     }
-    assert!(
-        paths.keys().all(|p| !p.starts_with("/api/v1.")),
-        "later versions are listed once, under /api/v1"
-    );
-    let documented: usize = paths
-        .iter()
-        .filter(|(p, _)| p.starts_with("/api/"))
-        .map(|(_, ops)| ops.as_object().unwrap().len())
-        .sum();
-    assert_eq!(
-        documented,
-        ROUTES.len(),
-        "the document lists a route this test does not know"
-    );
+    assert!(paths.keys().all(|p| !p.starts_with("/api/v1.")), "later versions are listed once, under /api/v1");
+    let documented: usize =
+        paths.iter().filter(|(p, _)| p.starts_with("/api/")).map(|(_, ops)| ops.as_object().unwrap().len()).sum();
+    assert_eq!(documented, ROUTES.len(), "the document lists a route this test does not know");
 }
 
 #[tokio::test]
@@ -94,10 +40,7 @@ async fn every_route_is_served_under_every_version() {
     for version in ["v1", "v1.1", "v1.2", "v1.3", "v1.4", "v1.5"] {
         let response = app
             .client
-            .get(format!(
-                "{}/api/{version}/surveys/{survey}/questions",
-                app.address
-            ))
+            .get(format!("{}/api/{version}/surveys/{survey}/questions", app.address))
             .header("X-API-KEY", &app.key)
             .send()
             .await
@@ -109,12 +52,7 @@ async fn every_route_is_served_under_every_version() {
 #[tokio::test]
 async fn the_docs_page_renders_offline() {
     let app = spawn_app().await;
-    let response = app
-        .client
-        .get(format!("{}/docs", app.address))
-        .send()
-        .await
-        .unwrap();
+    let response = app.client.get(format!("{}/docs", app.address)).send().await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
     let html = response.text().await.unwrap();
     assert!(html.contains("swagger"), "{html}");

@@ -28,16 +28,12 @@ pub async fn spawn_app() -> TestApp {
         bind: "127.0.0.1:0".into(),
         pool_size: 4,
         workers: Some(2),
+        public_url: None,
     };
     let app = Application::build(&settings).expect("build the application");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
-    let mut test_app = TestApp {
-        address,
-        key: String::new(),
-        client: reqwest::Client::new(),
-        db,
-    };
+    let mut test_app = TestApp { address, key: String::new(), client: reqwest::Client::new(), db };
     test_app.key = test_app.new_account("Acme", "owner@acme.example").1;
     test_app
 }
@@ -53,31 +49,19 @@ impl Reply {
     /// Asserts the status and returns the body.
     #[track_caller]
     pub fn expect(self, status: u16) -> Value {
-        assert_eq!(
-            self.status.as_u16(),
-            status,
-            "unexpected status; body: {}",
-            self.body
-        );
+        assert_eq!(self.status.as_u16(), status, "unexpected status; body: {}", self.body);
         self.body
     }
 
     /// Asserts a problem+json answer with this status and `type` ending, and returns the body.
     #[track_caller]
     pub fn problem(self, status: u16, type_ending: &str) -> Value {
-        let content_type = self
-            .headers
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_owned();
+        let content_type =
+            self.headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
         let body = self.expect(status);
         assert_eq!(content_type, "application/problem+json", "{body}");
         let kind = body["type"].as_str().unwrap_or_default();
-        assert!(
-            kind.ends_with(type_ending),
-            "type {kind} does not end with {type_ending}: {body}"
-        );
+        assert!(kind.ends_with(type_ending), "type {kind} does not end with {type_ending}: {body}");
         assert_eq!(body["status"], status);
         body
     }
@@ -86,12 +70,7 @@ impl Reply {
     pub fn fields(&self) -> Vec<String> {
         self.body["errors"]
             .as_array()
-            .map(|errors| {
-                errors
-                    .iter()
-                    .filter_map(|e| e["field"].as_str().map(str::to_owned))
-                    .collect()
-            })
+            .map(|errors| errors.iter().filter_map(|e| e["field"].as_str().map(str::to_owned)).collect())
             .unwrap_or_default()
     }
 }
@@ -100,13 +79,9 @@ impl TestApp {
     /// Creates another account through the domain; returns its id and key.
     pub fn new_account(&self, name: &str, email: &str) -> (i64, String) {
         let mut conn = self.db.connect();
-        let created =
-            accounts::create_account(&mut PgUnitOfWork::new(&mut conn), &SystemClock, name, email)
-                .expect("create an account");
-        (
-            created.account_id.get(),
-            created.api_key.secret().to_owned(),
-        )
+        let created = accounts::create_account(&mut PgUnitOfWork::new(&mut conn), &SystemClock, name, email)
+            .expect("create an account");
+        (created.account_id.get(), created.api_key.secret().to_owned())
     }
 
     /// Sends a request under `/api/v1` with this app's key.
@@ -146,19 +121,10 @@ impl TestApp {
     }
 
     /// A raw request to any path (no `/api/v1` prefix), with the key, a body and a content type.
-    pub async fn raw(
-        &self,
-        method: &str,
-        path: &str,
-        content_type: Option<&str>,
-        body: Vec<u8>,
-    ) -> Reply {
+    pub async fn raw(&self, method: &str, path: &str, content_type: Option<&str>, body: Vec<u8>) -> Reply {
         let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
-        let mut request = self
-            .client
-            .request(method, format!("{}{path}", self.address))
-            .header("X-API-KEY", &self.key)
-            .body(body);
+        let mut request =
+            self.client.request(method, format!("{}{path}", self.address)).header("X-API-KEY", &self.key).body(body);
         if let Some(content_type) = content_type {
             request = request.header("content-type", content_type);
         }
@@ -167,15 +133,9 @@ impl TestApp {
 
     /// Creates the sample survey of the tests and returns `(surveyId, tree)`.
     pub async fn sample_survey(&self) -> (i64, Value) {
-        let survey = self
-            .post("/surveys", sample_survey_body())
-            .await
-            .expect(201);
+        let survey = self.post("/surveys", sample_survey_body()).await.expect(201);
         let id = survey["surveyId"].as_i64().expect("surveyId");
-        let tree = self
-            .get(&format!("/surveys/{id}/questions"))
-            .await
-            .expect(200);
+        let tree = self.get(&format!("/surveys/{id}/questions")).await.expect(200);
         (id, tree)
     }
 }
@@ -185,11 +145,7 @@ async fn read(response: reqwest::Response) -> Reply {
     let headers = response.headers().clone();
     let bytes = response.bytes().await.expect("read body");
     let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    Reply {
-        status,
-        headers,
-        body,
-    }
+    Reply { status, headers, body }
 }
 
 /// A survey of three pages with every question type.
@@ -217,12 +173,57 @@ pub fn sample_survey_body() -> Value {
 
 /// The id of item `index` of page `page` in a question tree.
 pub fn item_id(tree: &Value, page: usize, index: usize) -> i64 {
-    tree["pages"][page]["items"][index]["questionItemId"]
-        .as_i64()
-        .expect("questionItemId")
+    tree["pages"][page]["items"][index]["questionItemId"].as_i64().expect("questionItemId")
 }
 
 /// The id of page `page` in a question tree.
 pub fn page_id(tree: &Value, page: usize) -> i64 {
     tree["pages"][page]["pageId"].as_i64().expect("pageId")
 }
+
+/// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
+pub const ENDPOINTS: [(&str, &str); 43] = [
+    ("get", "/surveys"),
+    ("post", "/surveys"),
+    ("get", "/surveys/{surveyId}"),
+    ("get", "/surveys/{surveyId}/copy"),
+    ("get", "/surveys/{surveyId}/questions"),
+    ("put", "/surveys/{surveyId}/logic"),
+    ("delete", "/surveys/{surveyId}/questions/{questionItemId}"),
+    ("get", "/surveys/{surveyId}/answers"),
+    ("post", "/surveys/{surveyId}/answers"),
+    ("get", "/surveys/{surveyId}/answersWithData"),
+    ("get", "/surveys/{surveyId}/answers/{answerSetId}"),
+    ("put", "/surveys/{surveyId}/answers/{answerSetId}"),
+    ("get", "/surveys/{surveyId}/answers/respondent/{respondentId}"),
+    ("get", "/surveys/{surveyId}/answers/{answerSetId}/questionitem/{questionItemId}"),
+    ("get", "/accounts/categories"),
+    ("post", "/accounts/categories"),
+    ("get", "/accounts/categories/{categoryId}"),
+    ("get", "/accounts/users"),
+    ("get", "/accounts/users/{userId}"),
+    ("get", "/surveys/{surveyId}/sendouts"),
+    ("post", "/surveys/{surveyId}/sendouts"),
+    ("get", "/surveys/{surveyId}/sendouts/{sendoutId}"),
+    ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/activate"),
+    ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/deactivate"),
+    ("get", "/surveys/{surveyId}/sendouts/{sendoutId}/respondents"),
+    ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/respondents"),
+    ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/respondents/batch"),
+    ("get", "/surveys/{surveyId}/sendouts/{sendoutId}/reminders"),
+    ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/reminders"),
+    ("get", "/surveys/{surveyId}/sendouts/{sendoutId}/labels"),
+    ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/labels"),
+    ("get", "/bgdata/bgdocuments"),
+    ("get", "/bgdata/bgdocuments/{bgDocumentId}"),
+    ("get", "/bgdata/bgdocuments/{bgDocumentId}/labels"),
+    ("post", "/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}"),
+    ("put", "/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}"),
+    ("post", "/bgdata/bgdocuments/{bgDocumentId}/rows"),
+    ("delete", "/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}"),
+    ("get", "/accounts/blocklist"),
+    ("post", "/accounts/blocklist"),
+    ("delete", "/accounts/blocklist/{contactDetails}"),
+    ("get", "/email-bounces/permanent-failures"),
+    ("post", "/email-bounces/permanent-failures"),
+];

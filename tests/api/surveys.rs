@@ -7,10 +7,7 @@ use crate::helpers::{sample_survey_body, spawn_app};
 #[tokio::test]
 async fn a_survey_is_created_with_the_contract_defaults() {
     let app = spawn_app().await;
-    let survey = app
-        .post("/surveys", json!({"name": "Pulse"}))
-        .await
-        .expect(201);
+    let survey = app.post("/surveys", json!({"name": "Pulse"})).await.expect(201);
     assert_eq!(survey["name"], "Pulse");
     assert_eq!(survey["description"], "");
     assert_eq!(survey["active"], true);
@@ -37,10 +34,7 @@ async fn a_survey_is_created_with_the_contract_defaults() {
 #[tokio::test]
 async fn given_fields_are_stored_and_ignored_fields_are_not_assigned() {
     let app = spawn_app().await;
-    let category = app
-        .post("/accounts/categories", json!({"name": "HR"}))
-        .await
-        .expect(201);
+    let category = app.post("/accounts/categories", json!({"name": "HR"})).await.expect(201);
     let body = json!({
         "name": "Onboarding", "description": "new staff", "startDate": "2027-01-01", "endDate": "2027-02-01T12:00:00+01:00",
         "categoryId": category["categoryId"], "active": false, "surveyId": 999, "createdAt": "2000-01-01T00:00:00Z"
@@ -57,10 +51,7 @@ async fn given_fields_are_stored_and_ignored_fields_are_not_assigned() {
 #[tokio::test]
 async fn minus_999_leaves_a_survey_uncategorized() {
     let app = spawn_app().await;
-    let survey = app
-        .post("/surveys", json!({"name": "x", "categoryId": -999}))
-        .await
-        .expect(201);
+    let survey = app.post("/surveys", json!({"name": "x", "categoryId": -999})).await.expect(201);
     assert_eq!(survey["categoryId"], serde_json::Value::Null);
 }
 
@@ -71,24 +62,15 @@ async fn each_broken_rule_is_a_400_naming_its_field_and_stores_nothing() {
         (json!({"name": ""}), "name"),
         (json!({"description": "no name"}), "name"),
         (json!({"name": 5}), "name"),
-        (
-            json!({"name": "x", "startDate": "2027-01-02", "endDate": "2027-01-01"}),
-            "endDate",
-        ),
+        (json!({"name": "x", "startDate": "2027-01-02", "endDate": "2027-01-01"}), "endDate"),
         (json!({"name": "x", "startDate": "soon"}), "startDate"),
         (json!({"name": "x", "categoryId": 424242}), "categoryId"),
-        (
-            json!({"name": "x", "pages": [{"items": [{"type": "Dropdown", "text": "q"}]}]}),
-            "pages[0].items[0].type",
-        ),
+        (json!({"name": "x", "pages": [{"items": [{"type": "Dropdown", "text": "q"}]}]}), "pages[0].items[0].type"),
         (
             json!({"name": "x", "pages": [{"items": [{"type": "SingleChoice", "text": "q"}]}]}),
             "pages[0].items[0].options",
         ),
-        (
-            json!({"name": "x", "pages": [{"items": [{"type": "OpenText", "text": " "}]}]}),
-            "pages[0].items[0].text",
-        ),
+        (json!({"name": "x", "pages": [{"items": [{"type": "OpenText", "text": " "}]}]}), "pages[0].items[0].text"),
         (
             json!({"name": "x", "pages": [{"items": [{"type": "Rating", "text": "q", "options": [{"value": "1"}]}]}]}),
             "pages[0].items[0].options",
@@ -97,10 +79,7 @@ async fn each_broken_rule_is_a_400_naming_its_field_and_stores_nothing() {
             json!({"name": "x", "pages": [{"items": [{"type": "Info", "text": "q", "required": true}]}]}),
             "pages[0].items[0].required",
         ),
-        (
-            json!({"name": "x", "pages": [{"items": [{"text": "q"}]}]}),
-            "pages[0].items[0].type",
-        ),
+        (json!({"name": "x", "pages": [{"items": [{"text": "q"}]}]}), "pages[0].items[0].type"),
     ];
     for (body, field) in cases {
         let reply = app.post("/surveys", body.clone()).await;
@@ -116,19 +95,10 @@ async fn the_question_tree_keeps_the_given_order() {
     let app = spawn_app().await;
     let (id, tree) = app.sample_survey().await;
     assert_eq!(tree["surveyId"], id);
-    let titles: Vec<_> = tree["pages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["title"].clone())
-        .collect();
+    let titles: Vec<_> = tree["pages"].as_array().unwrap().iter().map(|p| p["title"].clone()).collect();
     assert_eq!(titles, [json!("One"), json!("Two"), json!("Three")]);
-    let types: Vec<_> = tree["pages"][0]["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["type"].as_str().unwrap().to_owned())
-        .collect();
+    let types: Vec<_> =
+        tree["pages"][0]["items"].as_array().unwrap().iter().map(|i| i["type"].as_str().unwrap().to_owned()).collect();
     assert_eq!(types, ["SingleChoice", "MultipleChoice", "Info"]);
     assert_eq!(
         tree["pages"][0]["items"][1]["options"],
@@ -137,17 +107,12 @@ async fn the_question_tree_keeps_the_given_order() {
     assert_eq!(tree["pages"][1]["items"][1]["required"], true);
     assert_eq!(tree["logic"], json!([]));
     let expected = sample_survey_body();
-    assert_eq!(
-        tree["pages"][2]["items"][0]["text"],
-        expected["pages"][2]["items"][0]["text"]
-    );
+    assert_eq!(tree["pages"][2]["items"][0]["text"], expected["pages"][2]["items"][0]["text"]);
 }
 
 #[tokio::test]
 async fn unknown_surveys_answer_404() {
     let app = spawn_app().await;
     app.get("/surveys/987654").await.problem(404, "/not-found");
-    app.get("/surveys/987654/questions")
-        .await
-        .problem(404, "/not-found");
+    app.get("/surveys/987654/questions").await.problem(404, "/not-found");
 }

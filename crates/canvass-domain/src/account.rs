@@ -57,10 +57,7 @@ impl NewAccount {
             errors.push(FieldError::new("email", "must be an email address"));
         }
         if errors.is_empty() {
-            Ok(Self {
-                name: name.trim().to_owned(),
-                email: email.trim().to_owned(),
-            })
+            Ok(Self { name: name.trim().to_owned(), email: email.trim().to_owned() })
         } else {
             Err(errors)
         }
@@ -85,9 +82,7 @@ pub struct ApiKey {
 
 impl std::fmt::Debug for ApiKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ApiKey")
-            .field("prefix", &self.lookup_prefix())
-            .finish_non_exhaustive()
+        f.debug_struct("ApiKey").field("prefix", &self.lookup_prefix()).finish_non_exhaustive()
     }
 }
 
@@ -106,9 +101,7 @@ impl ApiKey {
     pub fn generate() -> Self {
         let mut bytes = [0u8; 32];
         rand::rng().fill_bytes(&mut bytes);
-        Self {
-            secret: format!("{KEY_PREFIX}{}", hex::encode(bytes)),
-        }
+        Self { secret: format!("{KEY_PREFIX}{}", hex::encode(bytes)) }
     }
 
     /// The key itself, to show the client once.
@@ -152,10 +145,8 @@ impl ApiKeyHash {
 /// assert_eq!(lookup_prefix_of("Bearer something"), None);
 /// ```
 pub fn lookup_prefix_of(presented: &str) -> Option<&str> {
-    (presented.starts_with(KEY_PREFIX)
-        && presented.len() > LOOKUP_PREFIX_LEN
-        && presented.is_ascii())
-    .then(|| &presented[..LOOKUP_PREFIX_LEN])
+    (presented.starts_with(KEY_PREFIX) && presented.len() > LOOKUP_PREFIX_LEN && presented.is_ascii())
+        .then(|| &presented[..LOOKUP_PREFIX_LEN])
 }
 
 /// A stored key as the store returns it when looked up by prefix.

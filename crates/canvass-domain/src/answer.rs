@@ -78,42 +78,27 @@ impl AnswerSetDraft {
     /// assert_eq!(errors[0].field, "answers[0].value");
     /// assert!(AnswerSetDraft::check(true, vec![], &tree).is_err(), "a completed set answers required items");
     /// ```
-    pub fn check(
-        completed: bool,
-        answers: Vec<Answer>,
-        tree: &QuestionTree,
-    ) -> Result<Self, Vec<FieldError>> {
+    pub fn check(completed: bool, answers: Vec<Answer>, tree: &QuestionTree) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
         let mut answered = HashSet::new();
         for (index, answer) in answers.iter().enumerate() {
             let Some(item) = tree.item(answer.question_item_id) else {
-                errors.push(FieldError::new(
-                    format!("answers[{index}].questionItemId"),
-                    "is not an item of this survey",
-                ));
+                errors
+                    .push(FieldError::new(format!("answers[{index}].questionItemId"), "is not an item of this survey"));
                 continue;
             };
             if !answered.insert(item.id) {
-                errors.push(FieldError::new(
-                    format!("answers[{index}].questionItemId"),
-                    "is answered twice",
-                ));
+                errors.push(FieldError::new(format!("answers[{index}].questionItemId"), "is answered twice"));
             }
             if let Err(message) = check_value(item.kind, &answer.value, |v| item.has_option(v)) {
                 errors.push(FieldError::new(format!("answers[{index}].value"), message));
             }
         }
         if completed {
-            let missing: Vec<String> = tree
-                .items()
-                .filter(|i| i.required && !answered.contains(&i.id))
-                .map(|i| i.id.to_string())
-                .collect();
+            let missing: Vec<String> =
+                tree.items().filter(|i| i.required && !answered.contains(&i.id)).map(|i| i.id.to_string()).collect();
             if !missing.is_empty() {
-                let message = format!(
-                    "a completed answer set must answer the required items {}",
-                    missing.join(", ")
-                );
+                let message = format!("a completed answer set must answer the required items {}", missing.join(", "));
                 errors.push(FieldError::new("answers", message));
             }
         }
@@ -129,29 +114,22 @@ impl AnswerSetDraft {
 }
 
 /// Whether `value` is a valid answer for an item of type `kind`, `is_option` telling the item's option values.
-fn check_value(
+pub(crate) fn check_value(
     kind: QuestionType,
     value: &AnswerValue,
     is_option: impl Fn(&str) -> bool,
 ) -> Result<(), String> {
     match (kind, value) {
         (QuestionType::Info, _) => Err("an Info item takes no answer".into()),
-        (QuestionType::OpenText, AnswerValue::Text(text))
-            if text.chars().count() > MAX_TEXT_LEN =>
-        {
+        (QuestionType::OpenText, AnswerValue::Text(text)) if text.chars().count() > MAX_TEXT_LEN => {
             Err(format!("must be at most {MAX_TEXT_LEN} characters"))
         }
         (QuestionType::OpenText, AnswerValue::Text(_)) => Ok(()),
         (QuestionType::SingleChoice, AnswerValue::Text(choice)) if is_option(choice) => Ok(()),
-        (QuestionType::SingleChoice, AnswerValue::Text(_)) => {
-            Err("is not an option value of the item".into())
-        }
+        (QuestionType::SingleChoice, AnswerValue::Text(_)) => Err("is not an option value of the item".into()),
         (QuestionType::MultipleChoice, AnswerValue::Choices(choices)) => {
             let mut seen = HashSet::new();
-            match choices
-                .iter()
-                .find(|c| !is_option(c) || !seen.insert(c.as_str()))
-            {
+            match choices.iter().find(|c| !is_option(c) || !seen.insert(c.as_str())) {
                 None => Ok(()),
                 Some(bad) if is_option(bad) => Err(format!("`{bad}` is chosen twice")),
                 Some(bad) => Err(format!("`{bad}` is not an option value of the item")),
@@ -159,17 +137,13 @@ fn check_value(
         }
         (QuestionType::Numeric, AnswerValue::Number(n)) if n.is_finite() => Ok(()),
         (QuestionType::Rating, AnswerValue::Number(n))
-            if n.fract() == 0.0
-                && (QuestionType::RATING_MIN as f64..=QuestionType::RATING_MAX as f64)
-                    .contains(n) =>
+            if n.fract() == 0.0 && (QuestionType::RATING_MIN as f64..=QuestionType::RATING_MAX as f64).contains(n) =>
         {
             Ok(())
         }
-        (QuestionType::Rating, AnswerValue::Number(_)) => Err(format!(
-            "must be a whole number from {} to {}",
-            QuestionType::RATING_MIN,
-            QuestionType::RATING_MAX
-        )),
+        (QuestionType::Rating, AnswerValue::Number(_)) => {
+            Err(format!("must be a whole number from {} to {}", QuestionType::RATING_MIN, QuestionType::RATING_MAX))
+        }
         (QuestionType::OpenText | QuestionType::SingleChoice, _) => Err("must be a string".into()),
         (QuestionType::MultipleChoice, _) => Err("must be an array of option values".into()),
         (QuestionType::Numeric | QuestionType::Rating, _) => Err("must be a number".into()),
@@ -208,22 +182,14 @@ impl AnswerFilter {
         completed_only: bool,
     ) -> Result<Self, FieldError> {
         if updated_since.is_some() && (created_from.is_some() || created_to.is_some()) {
-            return Err(FieldError::new(
-                "updated",
-                "cannot be combined with from or to",
-            ));
+            return Err(FieldError::new("updated", "cannot be combined with from or to"));
         }
         if let (Some(from), Some(to)) = (created_from, created_to) {
             if from > to {
                 return Err(FieldError::new("from", "must not be later than to"));
             }
         }
-        Ok(Self {
-            created_from,
-            created_to,
-            updated_since,
-            completed_only,
-        })
+        Ok(Self { created_from, created_to, updated_since, completed_only })
     }
 }
 
@@ -239,11 +205,7 @@ mod tests {
     fn each_type_takes_its_own_value() {
         assert!(check(QuestionType::OpenText, AnswerValue::Text("hi".into())).is_ok());
         assert!(check(QuestionType::SingleChoice, AnswerValue::Text("a".into())).is_ok());
-        assert!(check(
-            QuestionType::MultipleChoice,
-            AnswerValue::Choices(vec!["a".into(), "b".into()])
-        )
-        .is_ok());
+        assert!(check(QuestionType::MultipleChoice, AnswerValue::Choices(vec!["a".into(), "b".into()])).is_ok());
         assert!(check(QuestionType::MultipleChoice, AnswerValue::Choices(vec![])).is_ok());
         assert!(check(QuestionType::Numeric, AnswerValue::Number(-3.5)).is_ok());
         assert!(check(QuestionType::Rating, AnswerValue::Number(10.0)).is_ok());
@@ -252,11 +214,7 @@ mod tests {
     #[test]
     fn wrong_shapes_are_refused() {
         assert!(check(QuestionType::OpenText, AnswerValue::Number(1.0)).is_err());
-        assert!(check(
-            QuestionType::SingleChoice,
-            AnswerValue::Choices(vec!["a".into()])
-        )
-        .is_err());
+        assert!(check(QuestionType::SingleChoice, AnswerValue::Choices(vec!["a".into()])).is_err());
         assert!(check(QuestionType::MultipleChoice, AnswerValue::Text("a".into())).is_err());
         assert!(check(QuestionType::Numeric, AnswerValue::Text("1".into())).is_err());
         assert!(check(QuestionType::Rating, AnswerValue::Text("1".into())).is_err());
@@ -266,39 +224,20 @@ mod tests {
     #[test]
     fn values_outside_the_item_are_refused() {
         assert!(check(QuestionType::SingleChoice, AnswerValue::Text("c".into())).is_err());
-        assert!(check(
-            QuestionType::MultipleChoice,
-            AnswerValue::Choices(vec!["a".into(), "a".into()])
-        )
-        .is_err());
-        assert!(check(
-            QuestionType::MultipleChoice,
-            AnswerValue::Choices(vec!["z".into()])
-        )
-        .is_err());
+        assert!(check(QuestionType::MultipleChoice, AnswerValue::Choices(vec!["a".into(), "a".into()])).is_err());
+        assert!(check(QuestionType::MultipleChoice, AnswerValue::Choices(vec!["z".into()])).is_err());
         assert!(check(QuestionType::Rating, AnswerValue::Number(11.0)).is_err());
         assert!(check(QuestionType::Rating, AnswerValue::Number(2.5)).is_err());
         assert!(check(QuestionType::Numeric, AnswerValue::Number(f64::NAN)).is_err());
-        assert!(check(
-            QuestionType::OpenText,
-            AnswerValue::Text("x".repeat(MAX_TEXT_LEN + 1))
-        )
-        .is_err());
+        assert!(check(QuestionType::OpenText, AnswerValue::Text("x".repeat(MAX_TEXT_LEN + 1))).is_err());
     }
 
     #[test]
     fn filters_name_the_offending_parameter() {
         let day = time::macros::datetime!(2026-11-22 00:00 UTC);
+        assert_eq!(AnswerFilter::new(None, Some(day), Some(day), false).unwrap_err().field, "updated");
         assert_eq!(
-            AnswerFilter::new(None, Some(day), Some(day), false)
-                .unwrap_err()
-                .field,
-            "updated"
-        );
-        assert_eq!(
-            AnswerFilter::new(Some(day + time::Duration::SECOND), Some(day), None, false)
-                .unwrap_err()
-                .field,
+            AnswerFilter::new(Some(day + time::Duration::SECOND), Some(day), None, false).unwrap_err().field,
             "from"
         );
     }

@@ -15,10 +15,7 @@ pub struct FieldError {
 impl FieldError {
     /// A broken rule of `field`.
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        Self {
-            field: field.into(),
-            message: message.into(),
-        }
+        Self { field: field.into(), message: message.into() }
     }
 }
 

@@ -44,3 +44,11 @@ pub type AnswerSetId = i64;
 pub type RespondentId = i64;
 /// Id of a sendout.
 pub type SendoutId = i64;
+/// Id of a background data label.
+pub type LabelId = i64;
+/// Id of a background data document.
+pub type BgDocumentId = i64;
+/// Id of a reminder.
+pub type ReminderId = i64;
+/// Id of a recorded permanent email failure.
+pub type FailureId = i64;

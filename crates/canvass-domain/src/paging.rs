@@ -23,21 +23,13 @@ impl PageRequest {
     /// assert!(PageRequest::new(0, 100, "page", "pagesize").is_err());
     /// assert!(PageRequest::new(1, 1001, "page", "pagesize").is_err());
     /// ```
-    pub fn new(
-        number: i64,
-        size: i64,
-        number_field: &str,
-        size_field: &str,
-    ) -> Result<Self, Vec<FieldError>> {
+    pub fn new(number: i64, size: i64, number_field: &str, size_field: &str) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
         if number < 1 {
             errors.push(FieldError::new(number_field, "must be 1 or more"));
         }
         if !(1..=MAX_PAGE_SIZE).contains(&size) {
-            errors.push(FieldError::new(
-                size_field,
-                format!("must be between 1 and {MAX_PAGE_SIZE}"),
-            ));
+            errors.push(FieldError::new(size_field, format!("must be between 1 and {MAX_PAGE_SIZE}")));
         }
         if errors.is_empty() {
             Ok(Self { number, size })

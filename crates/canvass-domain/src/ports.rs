@@ -13,9 +13,14 @@ use time::OffsetDateTime;
 use crate::account::{ApiKey, NewAccount, StoredKey, User};
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::category::{Category, CategoryName};
+use crate::distribution::{
+    BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, Label, LabelDraft, NewPermanentFailure,
+    NewRespondent, PermanentFailure, Reminder, ReminderDraft, Respondent, Sendout, SendoutDraft, Transition,
+};
 use crate::error::{DomainError, RepoError};
 use crate::ids::{
-    AccountId, AnswerSetId, CategoryId, QuestionItemId, RespondentId, SendoutId, SurveyId, UserId,
+    AccountId, AnswerSetId, BgDocumentId, CategoryId, LabelId, QuestionItemId, RespondentId, SendoutId, SurveyId,
+    UserId,
 };
 use crate::paging::{Page, PageRequest};
 use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
@@ -33,12 +38,7 @@ pub trait AccountRepository {
         now: OffsetDateTime,
     ) -> RepoResult<(AccountId, UserId)>;
     /// Adds a key for a user; `None` when the user does not exist.
-    fn create_key(
-        &mut self,
-        user_id: UserId,
-        key: &ApiKey,
-        now: OffsetDateTime,
-    ) -> RepoResult<Option<AccountId>>;
+    fn create_key(&mut self, user_id: UserId, key: &ApiKey, now: OffsetDateTime) -> RepoResult<Option<AccountId>>;
     /// Revokes every unrevoked key with this lookup prefix; returns how many.
     fn revoke_keys(&mut self, lookup_prefix: &str, now: OffsetDateTime) -> RepoResult<u64>;
     /// The unrevoked keys with this lookup prefix (normally one).
@@ -56,15 +56,10 @@ pub trait CategoryRepository {
     /// The account's categories, in creation order.
     fn list_categories(&mut self, account: AccountId) -> RepoResult<Vec<Category>>;
     /// One category of the account.
-    fn find_category(&mut self, account: AccountId, id: CategoryId)
-        -> RepoResult<Option<Category>>;
+    fn find_category(&mut self, account: AccountId, id: CategoryId) -> RepoResult<Option<Category>>;
     /// Stores a new category.
-    fn insert_category(
-        &mut self,
-        account: AccountId,
-        name: &CategoryName,
-        now: OffsetDateTime,
-    ) -> RepoResult<Category>;
+    fn insert_category(&mut self, account: AccountId, name: &CategoryName, now: OffsetDateTime)
+        -> RepoResult<Category>;
 }
 
 /// Surveys and their question trees.
@@ -83,27 +78,12 @@ pub trait SurveyRepository {
     /// The tree of a survey the caller has found; empty when it has no pages.
     fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree>;
     /// Replaces the survey's logic rules, keeping their order.
-    fn replace_logic(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        rules: &LogicRules,
-    ) -> RepoResult<()>;
+    fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()>;
     /// Deletes an item of the survey and its answers; `false` when the survey has no such item. Logic rules that
     /// name it stay.
-    fn delete_question_item(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        item: QuestionItemId,
-    ) -> RepoResult<bool>;
+    fn delete_question_item(&mut self, account: AccountId, survey: SurveyId, item: QuestionItemId) -> RepoResult<bool>;
     /// Moves the survey's `updatedAt`.
-    fn touch_survey(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        now: OffsetDateTime,
-    ) -> RepoResult<()>;
+    fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()>;
 }
 
 /// Answer sets and their answers.
@@ -167,14 +147,168 @@ pub trait AnswerRepository {
     ) -> RepoResult<u64>;
 }
 
+/// Sendouts, their labels, reminders and background data documents.
+pub trait SendoutRepository {
+    /// Stores a Draft sendout of the survey with its background data document.
+    fn insert_sendout(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        draft: &SendoutDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Sendout>;
+    /// The survey's sendouts, in creation order, with their counts.
+    fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<Sendout>>;
+    /// One sendout of the survey, with its counts; with `lock`, its row stays locked until the transaction ends.
+    fn find_sendout(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: SendoutId,
+        lock: bool,
+    ) -> RepoResult<Option<Sendout>>;
+    /// Stores a transition; when it releases pending respondents, each becomes Scheduled or Released.
+    fn apply_transition(
+        &mut self,
+        account: AccountId,
+        id: SendoutId,
+        transition: Transition,
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
+    /// Copies sendouts of `from` to `to` as Drafts: settings, labels (background data remapped) and respondents
+    /// as Pending with new link tokens. The caller has checked that each id is a sendout of `from`.
+    fn copy_sendouts(
+        &mut self,
+        account: AccountId,
+        from: SurveyId,
+        to: SurveyId,
+        ids: &[SendoutId],
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
+    /// Stores a label; `Duplicate` when the sendout has a label of that name.
+    fn insert_label(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        draft: &LabelDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Label>;
+    /// The sendout's labels, in creation order.
+    fn list_labels(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Label>>;
+    /// Every background data label (function 0) of the account.
+    fn background_label_ids(&mut self, account: AccountId) -> RepoResult<Vec<LabelId>>;
+    /// Stores a reminder.
+    fn insert_reminder(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        draft: &ReminderDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Reminder>;
+    /// The sendout's reminders, in creation order.
+    fn list_reminders(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Reminder>>;
+    /// The account's background data documents, in creation order.
+    fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>>;
+    /// One background data document.
+    fn find_document(&mut self, account: AccountId, id: BgDocumentId) -> RepoResult<Option<BgDocument>>;
+}
+
+/// Respondents of sendouts.
+pub trait RespondentRepository {
+    /// Which of these contact keys the sendout already has.
+    fn existing_contact_keys(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        keys: &[String],
+    ) -> RepoResult<Vec<String>>;
+    /// Inserts respondents as Pending in one statement, skipping any whose contact key the sendout already has
+    /// (also when another transaction added it meanwhile); returns those inserted, in the given order.
+    fn insert_respondents(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        rows: &[NewRespondent],
+        now: OffsetDateTime,
+    ) -> RepoResult<Vec<Respondent>>;
+    /// The sendout's respondents, in the order they were added.
+    fn list_respondents(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Respondent>>;
+    /// One respondent of the sendout.
+    fn find_respondent(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        id: RespondentId,
+    ) -> RepoResult<Option<Respondent>>;
+    /// The sendout of a respondent, when the respondent belongs to a sendout of the survey.
+    fn respondent_sendout(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        respondent: RespondentId,
+    ) -> RepoResult<Option<SendoutId>>;
+    /// Sets the cells in `set` and removes the cells in `remove` of a respondent of the sendout; returns its
+    /// background data afterwards, `None` when the sendout has no such respondent.
+    fn update_background_data(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        respondent: RespondentId,
+        set: &BackgroundData,
+        remove: &[LabelId],
+    ) -> RepoResult<Option<BackgroundData>>;
+}
+
+/// The blocklist and permanent email failures.
+pub trait BlocklistRepository {
+    /// Which of these contact keys are on the account's blocklist.
+    fn blocked_keys(&mut self, account: AccountId, keys: &[String]) -> RepoResult<Vec<String>>;
+    /// The account's blocklist, in the order entries were added.
+    fn list_blocklist(&mut self, account: AccountId) -> RepoResult<Vec<BlocklistEntry>>;
+    /// Adds an entry and marks the account's respondents with that contact that were not yet sent to as
+    /// Blocklisted; `None` when the contact is already on the list.
+    fn insert_blocklist(
+        &mut self,
+        account: AccountId,
+        contact_details: &str,
+        contact_key: &str,
+        kind: BlocklistType,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<BlocklistEntry>>;
+    /// Removes an entry; `false` when there was none.
+    fn delete_blocklist(&mut self, account: AccountId, contact_key: &str) -> RepoResult<bool>;
+    /// Records failures, ignoring any already recorded for the same address and time, and marks the account's
+    /// respondents with those addresses as Bounced; returns how many were new.
+    fn record_failures(&mut self, account: AccountId, failures: &[NewPermanentFailure]) -> RepoResult<u64>;
+    /// One page of the account's failures that pass the filter, oldest first.
+    fn page_failures(
+        &mut self,
+        account: AccountId,
+        filter: &BounceFilter,
+        page: PageRequest,
+    ) -> RepoResult<Page<PermanentFailure>>;
+}
+
 /// Every repository at once: what a use case works with.
 pub trait Repositories:
-    AccountRepository + CategoryRepository + SurveyRepository + AnswerRepository
+    AccountRepository
+    + CategoryRepository
+    + SurveyRepository
+    + AnswerRepository
+    + SendoutRepository
+    + RespondentRepository
+    + BlocklistRepository
 {
 }
 
-impl<T: AccountRepository + CategoryRepository + SurveyRepository + AnswerRepository> Repositories
-    for T
+impl<T> Repositories for T where
+    T: AccountRepository
+        + CategoryRepository
+        + SurveyRepository
+        + AnswerRepository
+        + SendoutRepository
+        + RespondentRepository
+        + BlocklistRepository
 {
 }
 
@@ -182,8 +316,5 @@ impl<T: AccountRepository + CategoryRepository + SurveyRepository + AnswerReposi
 /// run inside [`UnitOfWork::transaction`].
 pub trait UnitOfWork: Repositories {
     /// Runs `work` in one transaction: committed when it returns `Ok`, rolled back when it returns `Err`.
-    fn transaction<T>(
-        &mut self,
-        work: impl FnOnce(&mut Self) -> Result<T, DomainError>,
-    ) -> Result<T, DomainError>;
+    fn transaction<T>(&mut self, work: impl FnOnce(&mut Self) -> Result<T, DomainError>) -> Result<T, DomainError>;
 }

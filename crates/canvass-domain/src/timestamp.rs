@@ -62,14 +62,7 @@ mod tests {
 
     #[test]
     fn garbage_and_impossible_dates_are_refused() {
-        for bad in [
-            "",
-            "tomorrow",
-            "2026-02-30",
-            "2026-13-01",
-            "2026-11-22T25:00:00Z",
-            "2026-11-22T10:00:00",
-        ] {
+        for bad in ["", "tomorrow", "2026-02-30", "2026-13-01", "2026-11-22T25:00:00Z", "2026-11-22T10:00:00"] {
             assert_eq!(parse_instant(bad, DayEdge::Start), None, "{bad}");
         }
     }
@@ -77,9 +70,6 @@ mod tests {
     #[test]
     fn storage_precision_drops_nanoseconds() {
         let instant = datetime!(2026-01-01 00:00:00.123456789 UTC);
-        assert_eq!(
-            to_storage_precision(instant),
-            datetime!(2026-01-01 00:00:00.123456 UTC)
-        );
+        assert_eq!(to_storage_precision(instant), datetime!(2026-01-01 00:00:00.123456 UTC));
     }
 }

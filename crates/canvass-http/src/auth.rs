@@ -37,14 +37,9 @@ fn presented_key(req: &HttpRequest) -> Option<String> {
     if let Some(key) = headers.get("x-api-key").and_then(|v| v.to_str().ok()) {
         return Some(key.trim().to_owned());
     }
-    let authorization = headers
-        .get(actix_web::http::header::AUTHORIZATION)?
-        .to_str()
-        .ok()?;
+    let authorization = headers.get(actix_web::http::header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, key) = authorization.trim().split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| key.trim().to_owned())
+    scheme.eq_ignore_ascii_case("bearer").then(|| key.trim().to_owned())
 }
 
 impl FromRequest for Authenticated {
@@ -56,23 +51,17 @@ impl FromRequest for Authenticated {
         let key = presented_key(req);
         Box::pin(async move {
             let state = state.ok_or_else(|| Problem::internal(&"application state missing"))?;
-            let key = key.ok_or_else(|| {
-                unauthorized("send your API key as X-API-KEY or Authorization: Bearer")
-            })?;
+            let key = key.ok_or_else(|| unauthorized("send your API key as X-API-KEY or Authorization: Bearer"))?;
             let digest: [u8; 32] = Sha256::digest(key.as_bytes()).into();
             let caller = match state.keys.get(&digest) {
                 Some(cached) => cached,
                 None => {
-                    let found =
-                        blocking::run(&state, move |uow, _| accounts::authenticate(uow, &key))
-                            .await?;
+                    let found = blocking::run(&state, move |uow, _| accounts::authenticate(uow, &key)).await?;
                     state.keys.insert(digest, found);
                     found
                 }
             };
-            caller
-                .map(Authenticated)
-                .ok_or_else(|| unauthorized("the API key is unknown or revoked"))
+            caller.map(Authenticated).ok_or_else(|| unauthorized("the API key is unknown or revoked"))
         })
     }
 }

@@ -44,44 +44,30 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
             if declared_length.is_some_and(|length| length > MAX_BODY_BYTES) {
                 return Err(too_large());
             }
-            let bytes =
-                bytes
-                    .await
-                    .map_err(|error| match error.as_response_error().status_code() {
-                        StatusCode::PAYLOAD_TOO_LARGE => too_large(),
-                        _ => Problem::new(
-                            StatusCode::BAD_REQUEST,
-                            "malformed-request",
-                            "the body could not be read",
-                        ),
-                    })?;
+            let bytes = bytes.await.map_err(|error| match error.as_response_error().status_code() {
+                StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+                _ => Problem::new(StatusCode::BAD_REQUEST, "malformed-request", "the body could not be read"),
+            })?;
             parse_json(&bytes).map(Body)
         })
     }
 }
 
 fn is_json_media_type(value: &str) -> bool {
-    let essence = value
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"))
+    let essence = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 fn too_large() -> Problem {
-    Problem::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "payload-too-large",
-        format!("the body exceeds {MAX_BODY_BYTES} bytes"),
-    )
+    Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large", format!("the body exceeds {MAX_BODY_BYTES} bytes"))
 }
 
 /// Deserializes a JSON body; a syntax error is a `malformed-json` problem, a wrong or missing field a validation
 /// problem naming it.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
+    if contains_nul_escape(bytes) {
+        return Err(Problem::invalid_field("body", "strings must not contain the NUL character (\\u0000)"));
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let parsed = serde_path_to_error::deserialize(&mut deserializer);
     if parsed.is_ok() {
@@ -95,16 +81,46 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
     }
     match parsed {
         Ok(value) => Ok(value),
-        Err(error) if error.inner().is_syntax() || error.inner().is_eof() => Err(Problem::new(
-            StatusCode::BAD_REQUEST,
-            "malformed-json",
-            format!("the body is not valid JSON: {}", error.inner()),
-        )),
+        Err(error) if error.inner().is_eof() || (error.inner().is_syntax() && error.path().iter().next().is_none()) => {
+            Err(Problem::new(
+                StatusCode::BAD_REQUEST,
+                "malformed-json",
+                format!("the body is not valid JSON: {}", error.inner()),
+            ))
+        }
         Err(error) => {
             let (field, message) = field_of(&error.path().to_string(), &error.inner().to_string());
-            Err(Problem::invalid_field(field, message))
+            let supported = supported_values(&message);
+            Err(Problem::invalid_field(field, message).with_supported_values(supported))
         }
     }
+}
+
+/// The accepted values serde lists for an unknown enum variant (``expected `A` or `B` ``, ``expected one of `A`,
+/// `B`, `C` ``), if any.
+fn supported_values(message: &str) -> Vec<String> {
+    if !message.starts_with("unknown variant") {
+        return Vec::new();
+    }
+    let Some((_, expected)) = message.split_once("expected ") else { return Vec::new() };
+    expected.split('`').skip(1).step_by(2).map(str::to_owned).collect()
+}
+
+/// Whether a JSON text holds a `\u0000` escape inside a string (PostgreSQL text cannot store NUL). Escaped
+/// backslashes are skipped, so `"\\u0000"` (a backslash followed by `u0000`) is not one.
+fn contains_nul_escape(bytes: &[u8]) -> bool {
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'\\' {
+            if bytes.get(index + 1) == Some(&b'u') && bytes.get(index + 2..index + 6) == Some(b"0000".as_slice()) {
+                return true;
+            }
+            index += 2;
+        } else {
+            index += 1;
+        }
+    }
+    false
 }
 
 /// A query string, deserialized with the name of any offending parameter.
@@ -117,29 +133,21 @@ impl<T: DeserializeOwned> FromRequest for QueryOf<T> {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let parsed = form_urlencoded::parse(req.query_string().as_bytes());
+        if let Some((name, _)) = parsed.clone().find(|(_, value)| value.contains('\0')) {
+            return ready(Err(Problem::invalid_field(name.into_owned(), "must not contain the NUL character")));
+        }
         let deserializer = serde_urlencoded::Deserializer::new(parsed);
-        ready(
-            serde_path_to_error::deserialize(deserializer)
-                .map(QueryOf)
-                .map_err(|error| {
-                    let (field, message) =
-                        field_of(&error.path().to_string(), &error.inner().to_string());
-                    Problem::invalid_field(field, message)
-                }),
-        )
+        ready(serde_path_to_error::deserialize(deserializer).map(QueryOf).map_err(|error| {
+            let (field, message) = field_of(&error.path().to_string(), &error.inner().to_string());
+            Problem::invalid_field(field, message)
+        }))
     }
 }
 
 /// The field a serde error is about: its path, or for a missing field the path of the field that is missing.
 fn field_of(path: &str, message: &str) -> (String, String) {
-    let message = message
-        .split(" at line ")
-        .next()
-        .unwrap_or(message)
-        .to_owned();
-    let missing = message
-        .strip_prefix("missing field `")
-        .and_then(|rest| rest.split('`').next());
+    let message = message.split(" at line ").next().unwrap_or(message).to_owned();
+    let missing = message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next());
     let path = if path == "." { "" } else { path };
     match missing {
         Some(name) if path.is_empty() => (name.to_owned(), "is mandatory".to_owned()),
@@ -151,28 +159,23 @@ fn field_of(path: &str, message: &str) -> (String, String) {
 
 /// Answers malformed path parameters (`/surveys/abc`) with a 400 problem.
 pub fn path_config() -> web::PathConfig {
-    web::PathConfig::default().error_handler(|error, _| {
-        Problem::invalid_field("path", format!("invalid path parameter: {error}")).into()
-    })
+    web::PathConfig::default()
+        .error_handler(|error, _| Problem::invalid_field("path", format!("invalid path parameter: {error}")).into())
 }
 
 /// Answers malformed bodies read by actix's own `Json` extractor with problems, and caps their size.
 pub fn json_config() -> web::JsonConfig {
-    web::JsonConfig::default()
-        .limit(MAX_BODY_BYTES)
-        .error_handler(|error, _| {
-            let problem = match error {
-                actix_web::error::JsonPayloadError::ContentType => Problem::new(
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported-media-type",
-                    "the body must be JSON",
-                ),
-                actix_web::error::JsonPayloadError::Overflow { .. }
-                | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => too_large(),
-                other => Problem::new(StatusCode::BAD_REQUEST, "malformed-json", other.to_string()),
-            };
-            problem.into()
-        })
+    web::JsonConfig::default().limit(MAX_BODY_BYTES).error_handler(|error, _| {
+        let problem = match error {
+            actix_web::error::JsonPayloadError::ContentType => {
+                Problem::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "the body must be JSON")
+            }
+            actix_web::error::JsonPayloadError::Overflow { .. }
+            | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => too_large(),
+            other => Problem::new(StatusCode::BAD_REQUEST, "malformed-json", other.to_string()),
+        };
+        problem.into()
+    })
 }
 
 /// Caps bodies read as bytes.
@@ -199,9 +202,28 @@ mod tests {
 
     #[test]
     fn wrong_types_name_the_nested_field() {
-        let problem =
-            parse_json::<Outer>(br#"{"name":"x","items":[{"required":"yes"}]}"#).unwrap_err();
+        let problem = parse_json::<Outer>(br#"{"name":"x","items":[{"required":"yes"}]}"#).unwrap_err();
         assert_eq!(problem.errors[0].field, "items[0].required");
+    }
+
+    #[test]
+    fn unknown_enum_values_list_the_supported_ones() {
+        #[derive(Debug, serde::Deserialize)]
+        enum Kind {
+            #[serde(rename = "EMAIL")]
+            Email,
+            #[serde(rename = "SMS")]
+            Sms,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Body {
+            kind: Kind,
+        }
+        let problem = parse_json::<Body>(br#"{"kind":"FAX"}"#).unwrap_err();
+        assert_eq!(problem.errors[0].field, "kind");
+        assert_eq!(problem.supported_values, ["EMAIL", "SMS"]);
+        let _ = (Kind::Email, Kind::Sms);
     }
 
     #[test]
@@ -218,6 +240,13 @@ mod tests {
             let problem = parse_json::<Outer>(body).unwrap_err();
             assert_eq!(problem.kind, "malformed-json", "{body:?}");
         }
+    }
+
+    #[test]
+    fn nul_escapes_are_found_and_escaped_backslashes_are_not() {
+        assert!(contains_nul_escape(br#"{"name":"a\u0000b"}"#));
+        assert!(!contains_nul_escape(br#"{"name":"a\\u0000b"}"#));
+        assert!(!contains_nul_escape(br#"{"name":"\u0001"}"#));
     }
 
     #[test]

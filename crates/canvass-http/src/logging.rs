@@ -12,9 +12,7 @@ pub struct RedactedSpans;
 
 impl RootSpanBuilder for RedactedSpans {
     fn on_request_start(request: &ServiceRequest) -> Span {
-        let route = request
-            .match_pattern()
-            .unwrap_or_else(|| "unmatched".to_owned());
+        let route = request.match_pattern().unwrap_or_else(|| "unmatched".to_owned());
         tracing::info_span!(
             "request",
             http.method = %request.method(),

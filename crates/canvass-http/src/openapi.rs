@@ -20,6 +20,11 @@ use crate::routes::API_VERSIONS;
         (name = "Questions", description = "Question trees and logic"),
         (name = "Answers", description = "Answer sets"),
         (name = "Accounts", description = "Categories and users of the account"),
+        (name = "Sendouts", description = "Sendouts, their labels and reminders"),
+        (name = "Respondents", description = "Respondents of sendouts"),
+        (name = "Background data", description = "Background data documents, one per sendout"),
+        (name = "Blocklist", description = "Blocked and opted-out contacts"),
+        (name = "Email bounces", description = "Permanent email failures"),
         (name = "Health", description = "Liveness and readiness"),
     )
 )]
@@ -30,10 +35,7 @@ struct SecuritySchemes;
 impl Modify for SecuritySchemes {
     fn modify(&self, openapi: &mut Document) {
         let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "apiKey",
-            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-KEY"))),
-        );
+        components.add_security_scheme("apiKey", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-KEY"))));
         components.add_security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
@@ -50,18 +52,12 @@ pub fn base() -> Document {
 /// `/api/v1` has no such endpoint (endpoints that exist only from a later version).
 pub fn list_each_endpoint_once(document: &mut Document) {
     let base = API_VERSIONS[0];
-    let base_paths: std::collections::HashSet<String> = document
-        .paths
-        .paths
-        .keys()
-        .filter_map(|p| p.strip_prefix(base).map(str::to_owned))
-        .collect();
+    let base_paths: std::collections::HashSet<String> =
+        document.paths.paths.keys().filter_map(|p| p.strip_prefix(base).map(str::to_owned)).collect();
     document.paths.paths.retain(|path, _| {
-        API_VERSIONS[1..]
-            .iter()
-            .all(|version| match path.strip_prefix(version) {
-                Some(rest) => !base_paths.contains(rest),
-                None => true,
-            })
+        API_VERSIONS[1..].iter().all(|version| match path.strip_prefix(version) {
+            Some(rest) => !base_paths.contains(rest),
+            None => true,
+        })
     });
 }

@@ -63,13 +63,7 @@ impl Problem {
             many => format!("{} fields are invalid", many.len()),
         };
         let mut problem = Self::new(StatusCode::BAD_REQUEST, "validation", detail);
-        problem.errors = errors
-            .into_iter()
-            .map(|e| ProblemField {
-                field: e.field,
-                message: e.message,
-            })
-            .collect();
+        problem.errors = errors.into_iter().map(|e| ProblemField { field: e.field, message: e.message }).collect();
         problem
     }
 
@@ -80,37 +74,22 @@ impl Problem {
 
     /// 404 for a missing resource.
     pub fn not_found(what: &str) -> Self {
-        Self::new(
-            StatusCode::NOT_FOUND,
-            "not-found",
-            format!("{what} not found"),
-        )
+        Self::new(StatusCode::NOT_FOUND, "not-found", format!("{what} not found"))
     }
 
     /// 503: the database cannot be reached now.
     pub fn unavailable() -> Self {
-        Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
-            "the service cannot reach its database; retry later",
-        )
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "the service cannot reach its database; retry later")
     }
 
     /// 500 for an unexpected failure. The cause is logged here, once, and never sent to the client.
     pub fn internal(cause: &dyn std::fmt::Display) -> Self {
         tracing::error!(error.message = %cause, "request failed");
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "an unexpected error occurred",
-        )
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "an unexpected error occurred")
     }
 
     /// Adds the accepted values.
-    pub fn with_supported_values(
-        mut self,
-        values: impl IntoIterator<Item = impl Into<String>>,
-    ) -> Self {
+    pub fn with_supported_values(mut self, values: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.supported_values = values.into_iter().map(Into::into).collect();
         self
     }
@@ -151,9 +130,7 @@ impl From<DomainError> for Problem {
                 tracing::warn!(error.message = %cause, "database unavailable");
                 Self::unavailable()
             }
-            DomainError::Repo(cause @ (RepoError::Duplicate(_) | RepoError::Other(_))) => {
-                Self::internal(&cause)
-            }
+            DomainError::Repo(cause @ (RepoError::Duplicate(_) | RepoError::Other(_))) => Self::internal(&cause),
         }
     }
 }

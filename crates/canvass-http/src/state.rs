@@ -21,18 +21,18 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// Recently checked keys: SHA-256 of the presented key to its caller (`None`: refused).
     pub keys: Cache<[u8; 32], Option<Caller>>,
+    /// Base of respondents' survey links (`{public_url}/r/<token>`), without a trailing slash.
+    pub public_url: String,
 }
 
 impl AppState {
-    /// State over a pool and a clock, with an empty key cache.
-    pub fn new(pool: PgPool, clock: Arc<dyn Clock>) -> Self {
+    /// State over a pool and a clock, with an empty key cache; links are built from `public_url`.
+    pub fn new(pool: PgPool, clock: Arc<dyn Clock>, public_url: &str) -> Self {
         Self {
             pool,
             clock,
-            keys: Cache::builder()
-                .max_capacity(100_000)
-                .time_to_live(KEY_CACHE_TTL)
-                .build(),
+            keys: Cache::builder().max_capacity(100_000).time_to_live(KEY_CACHE_TTL).build(),
+            public_url: public_url.trim_end_matches('/').to_owned(),
         }
     }
 }

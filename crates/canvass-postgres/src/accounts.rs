@@ -35,13 +35,7 @@ impl From<UserRow> for User {
 }
 
 impl PgUnitOfWork<'_> {
-    fn insert_key(
-        &mut self,
-        account: i64,
-        user: i64,
-        key: &ApiKey,
-        now: OffsetDateTime,
-    ) -> QueryResult<usize> {
+    fn insert_key(&mut self, account: i64, user: i64, key: &ApiKey, now: OffsetDateTime) -> QueryResult<usize> {
         diesel::insert_into(api_keys::table)
             .values((
                 api_keys::account_id.eq(account),
@@ -62,10 +56,7 @@ impl AccountRepository for PgUnitOfWork<'_> {
         now: OffsetDateTime,
     ) -> RepoResult<(AccountId, UserId)> {
         let account_id: i64 = diesel::insert_into(accounts::table)
-            .values((
-                accounts::name.eq(account.name()),
-                accounts::created_at.eq(now),
-            ))
+            .values((accounts::name.eq(account.name()), accounts::created_at.eq(now)))
             .returning(accounts::id)
             .get_result(self.conn)
             .or_repo()?;
@@ -84,12 +75,7 @@ impl AccountRepository for PgUnitOfWork<'_> {
         Ok((AccountId::new(account_id), user_id))
     }
 
-    fn create_key(
-        &mut self,
-        user_id: UserId,
-        key: &ApiKey,
-        now: OffsetDateTime,
-    ) -> RepoResult<Option<AccountId>> {
+    fn create_key(&mut self, user_id: UserId, key: &ApiKey, now: OffsetDateTime) -> RepoResult<Option<AccountId>> {
         let account: Option<i64> = users::table
             .filter(users::id.eq(user_id))
             .select(users::account_id)
@@ -105,11 +91,7 @@ impl AccountRepository for PgUnitOfWork<'_> {
 
     fn revoke_keys(&mut self, lookup_prefix: &str, now: OffsetDateTime) -> RepoResult<u64> {
         let revoked = diesel::update(api_keys::table)
-            .filter(
-                api_keys::prefix
-                    .eq(lookup_prefix)
-                    .and(api_keys::revoked_at.is_null()),
-            )
+            .filter(api_keys::prefix.eq(lookup_prefix).and(api_keys::revoked_at.is_null()))
             .set(api_keys::revoked_at.eq(now))
             .execute(self.conn)
             .or_repo()?;
@@ -118,31 +100,15 @@ impl AccountRepository for PgUnitOfWork<'_> {
 
     fn active_keys_with_prefix(&mut self, lookup_prefix: &str) -> RepoResult<Vec<StoredKey>> {
         let rows: Vec<(i64, i64, i64, Vec<u8>)> = api_keys::table
-            .filter(
-                api_keys::prefix
-                    .eq(lookup_prefix)
-                    .and(api_keys::revoked_at.is_null()),
-            )
-            .select((
-                api_keys::id,
-                api_keys::account_id,
-                api_keys::user_id,
-                api_keys::key_hash,
-            ))
+            .filter(api_keys::prefix.eq(lookup_prefix).and(api_keys::revoked_at.is_null()))
+            .select((api_keys::id, api_keys::account_id, api_keys::user_id, api_keys::key_hash))
             .load(self.conn)
             .or_repo()?;
         Ok(rows
             .into_iter()
             .filter_map(|(id, account, user, hash)| {
                 let hash = ApiKeyHash(hash.try_into().ok()?);
-                Some(StoredKey {
-                    id,
-                    caller: Caller {
-                        account_id: AccountId::new(account),
-                        user_id: user,
-                    },
-                    hash,
-                })
+                Some(StoredKey { id, caller: Caller { account_id: AccountId::new(account), user_id: user }, hash })
             })
             .collect())
     }

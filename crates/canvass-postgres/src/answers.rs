@@ -3,9 +3,7 @@
 use std::collections::HashMap;
 
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue};
-use canvass_domain::ids::{
-    AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId,
-};
+use canvass_domain::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::paging::{Page, PageRequest};
 use canvass_domain::ports::{AnswerRepository, RepoResult};
 use diesel::pg::Pg;
@@ -48,24 +46,17 @@ impl From<AnswerSetRow> for AnswerSet {
 fn value_json(value: &AnswerValue) -> Value {
     match value {
         AnswerValue::Text(text) => Value::String(text.clone()),
-        AnswerValue::Choices(choices) => {
-            Value::Array(choices.iter().cloned().map(Value::String).collect())
-        }
-        AnswerValue::Number(number) => {
-            serde_json::Number::from_f64(*number).map_or(Value::Null, Value::Number)
-        }
+        AnswerValue::Choices(choices) => Value::Array(choices.iter().cloned().map(Value::String).collect()),
+        AnswerValue::Number(number) => serde_json::Number::from_f64(*number).map_or(Value::Null, Value::Number),
     }
 }
 
 fn value_of(json: Value) -> AnswerValue {
     match json {
         Value::Number(number) => AnswerValue::Number(number.as_f64().unwrap_or_default()),
-        Value::Array(items) => AnswerValue::Choices(
-            items
-                .into_iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect(),
-        ),
+        Value::Array(items) => {
+            AnswerValue::Choices(items.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        }
         Value::String(text) => AnswerValue::Text(text),
         other => AnswerValue::Text(other.to_string()),
     }
@@ -76,11 +67,7 @@ type BoxedSets<'a> = answer_sets::BoxedQuery<'a, Pg>;
 /// The answer sets of a survey that pass the filter.
 fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> BoxedSets<'static> {
     let mut query = answer_sets::table
-        .filter(
-            answer_sets::account_id
-                .eq(account.get())
-                .and(answer_sets::survey_id.eq(survey)),
-        )
+        .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::survey_id.eq(survey)))
         .into_boxed();
     if let Some(from) = filter.created_from {
         query = query.filter(answer_sets::created_at.ge(from));
@@ -98,12 +85,7 @@ fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> Boxe
 }
 
 impl PgUnitOfWork<'_> {
-    fn insert_answers(
-        &mut self,
-        account: AccountId,
-        set: AnswerSetId,
-        draft: &AnswerSetDraft,
-    ) -> QueryResult<()> {
+    fn insert_answers(&mut self, account: AccountId, set: AnswerSetId, draft: &AnswerSetDraft) -> QueryResult<()> {
         let rows: Vec<_> = draft
             .answers
             .iter()
@@ -117,19 +99,13 @@ impl PgUnitOfWork<'_> {
             })
             .collect();
         for chunk in rows.chunks(1000) {
-            diesel::insert_into(answers::table)
-                .values(chunk)
-                .execute(self.conn)?;
+            diesel::insert_into(answers::table).values(chunk).execute(self.conn)?;
         }
         Ok(())
     }
 
     /// Loads the answers of these sets in one query and attaches them, in question tree order.
-    fn with_answers(
-        &mut self,
-        account: AccountId,
-        rows: Vec<AnswerSetRow>,
-    ) -> RepoResult<Vec<AnswerSet>> {
+    fn with_answers(&mut self, account: AccountId, rows: Vec<AnswerSetRow>) -> RepoResult<Vec<AnswerSet>> {
         let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
         let mut by_set: HashMap<i64, Vec<Answer>> = HashMap::new();
         if !ids.is_empty() {
@@ -144,38 +120,20 @@ impl PgUnitOfWork<'_> {
                         .eq(question_items::account_id)
                         .and(survey_pages::id.eq(question_items::page_id))),
                 )
-                .filter(
-                    answers::account_id
-                        .eq(account.get())
-                        .and(answers::answer_set_id.eq_any(&ids)),
-                )
-                .order((
-                    answers::answer_set_id,
-                    survey_pages::position,
-                    question_items::position,
-                ))
-                .select((
-                    answers::answer_set_id,
-                    answers::question_item_id,
-                    answers::value,
-                ))
+                .filter(answers::account_id.eq(account.get()).and(answers::answer_set_id.eq_any(&ids)))
+                .order((answers::answer_set_id, survey_pages::position, question_items::position))
+                .select((answers::answer_set_id, answers::question_item_id, answers::value))
                 .load(self.conn)
                 .or_repo()?;
             for (set, item, value) in loaded {
-                by_set.entry(set).or_default().push(Answer {
-                    question_item_id: item,
-                    value: value_of(value),
-                });
+                by_set.entry(set).or_default().push(Answer { question_item_id: item, value: value_of(value) });
             }
         }
         Ok(rows
             .into_iter()
             .map(|row| {
                 let answers = by_set.remove(&row.id).unwrap_or_default();
-                AnswerSet {
-                    answers,
-                    ..AnswerSet::from(row)
-                }
+                AnswerSet { answers, ..AnswerSet::from(row) }
             })
             .collect())
     }
@@ -204,10 +162,7 @@ impl AnswerRepository for PgUnitOfWork<'_> {
             .get_result(self.conn)
             .or_repo()?;
         self.insert_answers(account, row.id, draft).or_repo()?;
-        Ok(AnswerSet {
-            answers: draft.answers.clone(),
-            ..AnswerSet::from(row)
-        })
+        Ok(AnswerSet { answers: draft.answers.clone(), ..AnswerSet::from(row) })
     }
 
     fn replace_answers(
@@ -225,28 +180,18 @@ impl AnswerRepository for PgUnitOfWork<'_> {
                     .and(answer_sets::survey_id.eq(survey))
                     .and(answer_sets::id.eq(id)),
             )
-            .set((
-                answer_sets::completed.eq(draft.completed),
-                answer_sets::updated_at.eq(now),
-            ))
+            .set((answer_sets::completed.eq(draft.completed), answer_sets::updated_at.eq(now)))
             .returning(AnswerSetRow::as_returning())
             .get_result(self.conn)
             .optional()
             .or_repo()?;
         let Some(row) = row else { return Ok(None) };
         diesel::delete(answers::table)
-            .filter(
-                answers::account_id
-                    .eq(account.get())
-                    .and(answers::answer_set_id.eq(id)),
-            )
+            .filter(answers::account_id.eq(account.get()).and(answers::answer_set_id.eq(id)))
             .execute(self.conn)
             .or_repo()?;
         self.insert_answers(account, id, draft).or_repo()?;
-        Ok(Some(AnswerSet {
-            answers: draft.answers.clone(),
-            ..AnswerSet::from(row)
-        }))
+        Ok(Some(AnswerSet { answers: draft.answers.clone(), ..AnswerSet::from(row) }))
     }
 
     fn list_answer_sets(
@@ -270,10 +215,7 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         filter: &AnswerFilter,
         page: PageRequest,
     ) -> RepoResult<Page<AnswerSet>> {
-        let total_count: i64 = filtered(account, survey, filter)
-            .count()
-            .get_result(self.conn)
-            .or_repo()?;
+        let total_count: i64 = filtered(account, survey, filter).count().get_result(self.conn).or_repo()?;
         let rows: Vec<AnswerSetRow> = if page.offset() >= total_count {
             Vec::new()
         } else {
@@ -285,11 +227,7 @@ impl AnswerRepository for PgUnitOfWork<'_> {
                 .load(self.conn)
                 .or_repo()?
         };
-        Ok(Page {
-            request: page,
-            items: self.with_answers(account, rows)?,
-            total_count,
-        })
+        Ok(Page { request: page, items: self.with_answers(account, rows)?, total_count })
     }
 
     fn find_answer_set(
@@ -346,7 +284,7 @@ impl AnswerRepository for PgUnitOfWork<'_> {
             "WITH source AS MATERIALIZED ( \
                  SELECT id AS old_id, nextval(pg_get_serial_sequence('answer_sets', 'id')) AS new_id, \
                         completed, created_at, updated_at \
-                 FROM answer_sets WHERE account_id = $1 AND survey_id = $2), \
+                 FROM answer_sets WHERE account_id = $1 AND survey_id = $2 ORDER BY id), \
              sets AS ( \
                  INSERT INTO answer_sets (account_id, id, survey_id, completed, created_at, updated_at) \
                  SELECT $1, new_id, $3, completed, created_at, updated_at FROM source ORDER BY old_id) \

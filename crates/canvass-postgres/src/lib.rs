@@ -5,11 +5,14 @@
 
 mod accounts;
 mod answers;
+mod blocklist;
 mod categories;
 mod error;
 mod migrate;
 mod pool;
+mod respondents;
 mod schema;
+mod sendouts;
 mod surveys;
 mod unit_of_work;
 

@@ -8,16 +8,12 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations");
 
 /// Applies the pending migrations; returns the versions applied.
-pub fn run_migrations(
-    conn: &mut PgConnection,
-) -> Result<Vec<String>, Box<dyn std::error::Error + Send + Sync>> {
+pub fn run_migrations(conn: &mut PgConnection) -> Result<Vec<String>, Box<dyn std::error::Error + Send + Sync>> {
     let applied: Vec<MigrationVersion<'_>> = conn.run_pending_migrations(MIGRATIONS)?;
     Ok(applied.iter().map(ToString::to_string).collect())
 }
 
 /// How many embedded migrations the database has not applied yet.
-pub fn pending_migrations(
-    conn: &mut PgConnection,
-) -> Result<usize, Box<dyn std::error::Error + Send + Sync>> {
+pub fn pending_migrations(conn: &mut PgConnection) -> Result<usize, Box<dyn std::error::Error + Send + Sync>> {
     Ok(conn.pending_migrations(MIGRATIONS)?.len())
 }

@@ -113,6 +113,100 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    sendouts (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        survey_id -> Int8,
+        name -> Text,
+        dispatch_type -> Text,
+        status -> Text,
+        send_date -> Nullable<Timestamptz>,
+        sender -> Nullable<Text>,
+        subject -> Nullable<Text>,
+        message -> Nullable<Text>,
+        expiry_date -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+        activated_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    bg_documents (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        sendout_id -> Int8,
+    }
+}
+
+diesel::table! {
+    bg_labels (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        sendout_id -> Int8,
+        name -> Text,
+        label_type -> Text,
+        function -> Int2,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    respondents (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        sendout_id -> Int8,
+        contact_details -> Text,
+        contact_key -> Text,
+        send_mail -> Bool,
+        background_data -> Jsonb,
+        status -> Text,
+        token -> Text,
+        added_at -> Timestamptz,
+        released_at -> Nullable<Timestamptz>,
+        sent_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    reminders (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        sendout_id -> Int8,
+        sendout_logic -> Text,
+        send_date -> Timestamptz,
+        sender -> Text,
+        subject -> Nullable<Text>,
+        message -> Text,
+        status -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    blocklist (account_id, contact_key) {
+        account_id -> Int8,
+        contact_key -> Text,
+        contact_details -> Text,
+        entry_type -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    permanent_failures (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        email_address -> Text,
+        email_key -> Text,
+        sending_domain -> Text,
+        failed_at -> Timestamptz,
+        reason -> Text,
+        sendout_id -> Nullable<Int8>,
+        respondent_id -> Nullable<Int8>,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     accounts,
     users,
@@ -124,4 +218,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     logic_rules,
     answer_sets,
     answers,
+    sendouts,
+    bg_documents,
+    bg_labels,
+    respondents,
+    reminders,
+    blocklist,
+    permanent_failures,
 );

@@ -71,12 +71,10 @@ struct ItemRow {
 
 impl ItemRow {
     fn into_item(self) -> RepoResult<QuestionItem> {
-        let kind = self.item_type.parse().map_err(|()| {
-            RepoError::Other(format!(
-                "question item {} has unknown type {}",
-                self.id, self.item_type
-            ))
-        })?;
+        let kind = self
+            .item_type
+            .parse()
+            .map_err(|()| RepoError::Other(format!("question item {} has unknown type {}", self.id, self.item_type)))?;
         let options = match self.options {
             Value::Array(options) => options
                 .iter()
@@ -87,24 +85,12 @@ impl ItemRow {
                 .collect(),
             _ => Vec::new(),
         };
-        Ok(QuestionItem {
-            id: self.id,
-            page_id: self.page_id,
-            kind,
-            text: self.text,
-            required: self.required,
-            options,
-        })
+        Ok(QuestionItem { id: self.id, page_id: self.page_id, kind, text: self.text, required: self.required, options })
     }
 }
 
 fn options_json(options: &[ChoiceOption]) -> Value {
-    Value::Array(
-        options
-            .iter()
-            .map(|o| json!({"value": o.value, "label": o.label}))
-            .collect(),
-    )
+    Value::Array(options.iter().map(|o| json!({"value": o.value, "label": o.label})).collect())
 }
 
 /// Puts pages and items (in any order) together into pages in position order, each with its items in order.
@@ -113,28 +99,16 @@ fn assemble_pages(mut pages: Vec<PageRow>, mut items: Vec<ItemRow>) -> RepoResul
     items.sort_by_key(|i| i.position);
     let mut by_page: HashMap<i64, Vec<QuestionItem>> = HashMap::new();
     for item in items {
-        by_page
-            .entry(item.page_id)
-            .or_default()
-            .push(item.into_item()?);
+        by_page.entry(item.page_id).or_default().push(item.into_item()?);
     }
     Ok(pages
         .into_iter()
-        .map(|p| Page {
-            id: p.id,
-            title: p.title,
-            items: by_page.remove(&p.id).unwrap_or_default(),
-        })
+        .map(|p| Page { id: p.id, title: p.title, items: by_page.remove(&p.id).unwrap_or_default() })
         .collect())
 }
 
 impl PgUnitOfWork<'_> {
-    fn insert_pages(
-        &mut self,
-        account: i64,
-        survey: i64,
-        draft: &SurveyDraft,
-    ) -> QueryResult<Vec<Page>> {
+    fn insert_pages(&mut self, account: i64, survey: i64, draft: &SurveyDraft) -> QueryResult<Vec<Page>> {
         if draft.pages.is_empty() {
             return Ok(Vec::new());
         }
@@ -189,8 +163,7 @@ impl PgUnitOfWork<'_> {
                     .get_results::<ItemRow>(self.conn)?,
             );
         }
-        assemble_pages(pages, items)
-            .map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))
+        assemble_pages(pages, items).map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))
     }
 }
 
@@ -207,11 +180,7 @@ impl SurveyRepository for PgUnitOfWork<'_> {
 
     fn find_survey(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<Survey>> {
         let row: Option<SurveyRow> = surveys::table
-            .filter(
-                surveys::account_id
-                    .eq(account.get())
-                    .and(surveys::id.eq(id)),
-            )
+            .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(id)))
             .select(SurveyRow::as_select())
             .first(self.conn)
             .optional()
@@ -248,36 +217,19 @@ impl SurveyRepository for PgUnitOfWork<'_> {
 
     fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree> {
         let pages: Vec<PageRow> = survey_pages::table
-            .filter(
-                survey_pages::account_id
-                    .eq(account.get())
-                    .and(survey_pages::survey_id.eq(survey)),
-            )
+            .filter(survey_pages::account_id.eq(account.get()).and(survey_pages::survey_id.eq(survey)))
             .select(PageRow::as_select())
             .load(self.conn)
             .or_repo()?;
         let items: Vec<ItemRow> = question_items::table
-            .filter(
-                question_items::account_id
-                    .eq(account.get())
-                    .and(question_items::survey_id.eq(survey)),
-            )
+            .filter(question_items::account_id.eq(account.get()).and(question_items::survey_id.eq(survey)))
             .select(ItemRow::as_select())
             .load(self.conn)
             .or_repo()?;
         let rules: Vec<(i64, i64, String, i64)> = logic_rules::table
-            .filter(
-                logic_rules::account_id
-                    .eq(account.get())
-                    .and(logic_rules::survey_id.eq(survey)),
-            )
+            .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey)))
             .order(logic_rules::position)
-            .select((
-                logic_rules::id,
-                logic_rules::question_item_id,
-                logic_rules::equals,
-                logic_rules::go_to_page_id,
-            ))
+            .select((logic_rules::id, logic_rules::question_item_id, logic_rules::equals, logic_rules::go_to_page_id))
             .load(self.conn)
             .or_repo()?;
         let logic = rules
@@ -290,25 +242,12 @@ impl SurveyRepository for PgUnitOfWork<'_> {
                 broken: false,
             })
             .collect();
-        Ok(QuestionTree::assemble(
-            survey,
-            assemble_pages(pages, items)?,
-            logic,
-        ))
+        Ok(QuestionTree::assemble(survey, assemble_pages(pages, items)?, logic))
     }
 
-    fn replace_logic(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        rules: &LogicRules,
-    ) -> RepoResult<()> {
+    fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()> {
         diesel::delete(logic_rules::table)
-            .filter(
-                logic_rules::account_id
-                    .eq(account.get())
-                    .and(logic_rules::survey_id.eq(survey)),
-            )
+            .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey)))
             .execute(self.conn)
             .or_repo()?;
         let rows: Vec<_> = rules
@@ -327,20 +266,12 @@ impl SurveyRepository for PgUnitOfWork<'_> {
             })
             .collect();
         for chunk in rows.chunks(ROWS_PER_INSERT) {
-            diesel::insert_into(logic_rules::table)
-                .values(chunk)
-                .execute(self.conn)
-                .or_repo()?;
+            diesel::insert_into(logic_rules::table).values(chunk).execute(self.conn).or_repo()?;
         }
         Ok(())
     }
 
-    fn delete_question_item(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        item: QuestionItemId,
-    ) -> RepoResult<bool> {
+    fn delete_question_item(&mut self, account: AccountId, survey: SurveyId, item: QuestionItemId) -> RepoResult<bool> {
         let deleted = diesel::delete(question_items::table)
             .filter(
                 question_items::account_id
@@ -353,18 +284,9 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         Ok(deleted == 1)
     }
 
-    fn touch_survey(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        now: OffsetDateTime,
-    ) -> RepoResult<()> {
+    fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()> {
         diesel::update(surveys::table)
-            .filter(
-                surveys::account_id
-                    .eq(account.get())
-                    .and(surveys::id.eq(survey)),
-            )
+            .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(survey)))
             .set(surveys::updated_at.eq(now))
             .execute(self.conn)
             .or_repo()?;

@@ -20,10 +20,7 @@ impl<'c> PgUnitOfWork<'c> {
 }
 
 impl UnitOfWork for PgUnitOfWork<'_> {
-    fn transaction<T>(
-        &mut self,
-        work: impl FnOnce(&mut Self) -> Result<T, DomainError>,
-    ) -> Result<T, DomainError> {
+    fn transaction<T>(&mut self, work: impl FnOnce(&mut Self) -> Result<T, DomainError>) -> Result<T, DomainError> {
         AnsiTransactionManager::begin_transaction(self.conn).map_err(map_diesel_error)?;
         match work(self) {
             Ok(value) => match AnsiTransactionManager::commit_transaction(self.conn) {
@@ -35,8 +32,7 @@ impl UnitOfWork for PgUnitOfWork<'_> {
                 }
             },
             Err(error) => {
-                AnsiTransactionManager::rollback_transaction(self.conn)
-                    .map_err(map_diesel_error)?;
+                AnsiTransactionManager::rollback_transaction(self.conn).map_err(map_diesel_error)?;
                 Err(error)
             }
         }

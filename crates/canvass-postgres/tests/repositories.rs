@@ -22,7 +22,10 @@ fn account(uow: &mut PgUnitOfWork<'_>, email: &str) -> AccountId {
 
 fn item(kind: QuestionType, text: &str) -> QuestionItemDraft {
     let options = if kind.has_options() {
-        vec![ChoiceOption { value: "a".into(), label: "A".into() }, ChoiceOption { value: "b".into(), label: "B".into() }]
+        vec![
+            ChoiceOption { value: "a".into(), label: "A".into() },
+            ChoiceOption { value: "b".into(), label: "B".into() },
+        ]
     } else {
         vec![]
     };
@@ -123,7 +126,10 @@ fn answer_sets_are_copied_in_bulk_with_item_ids_mapped() {
     let first = &second.items[0];
     assert_eq!(first.created_at, NOW + time::Duration::seconds(100));
     assert_eq!(first.answers[0].question_item_id, new_items[0]);
-    assert_eq!(first.answers[1], Answer { question_item_id: new_items[3], value: AnswerValue::Choices(vec!["b".into(), "a".into()]) });
+    assert_eq!(
+        first.answers[1],
+        Answer { question_item_id: new_items[3], value: AnswerValue::Choices(vec!["b".into(), "a".into()]) }
+    );
     assert_eq!(uow.list_answer_sets(acme, source.id, &AnswerFilter::default()).unwrap().len(), 300);
 }
 

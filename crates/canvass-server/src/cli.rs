@@ -51,6 +51,9 @@ pub struct ServeArgs {
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "WORKERS")]
     pub workers: Option<usize>,
+    /// Base URL of respondents' survey links (default: http://<bind address>).
+    #[arg(long, env = "PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// Make sure a demo account with a sample survey exists and print a fresh key for it.
     #[arg(long)]
     pub demo: bool,
@@ -90,9 +93,7 @@ pub enum KeyCommand {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     telemetry::init("info");
-    let database_url = cli
-        .database_url
-        .ok_or_else(|| anyhow!("set DATABASE_URL (or --database-url)"))?;
+    let database_url = cli.database_url.ok_or_else(|| anyhow!("set DATABASE_URL (or --database-url)"))?;
     match cli.command {
         Command::Serve(args) => serve(database_url, args),
         Command::Migrate => {
@@ -102,9 +103,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             print_json(&json!({ "applied": applied }))
         }
         Command::Account(AccountCommand::Create { name, email }) => {
-            let created = with_uow(&database_url, |uow| {
-                accounts::create_account(uow, &SystemClock, &name, &email)
-            })?;
+            let created = with_uow(&database_url, |uow| accounts::create_account(uow, &SystemClock, &name, &email))?;
             print_json(&json!({
                 "accountId": created.account_id.get(),
                 "userId": created.user_id,
@@ -118,14 +117,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 Ok((key, found))
             })?;
             let caller = found.ok_or_else(|| anyhow!("the new key cannot be read back"))?;
-            print_json(
-                &json!({ "accountId": caller.account_id.get(), "userId": user, "apiKey": key.secret() }),
-            )
+            print_json(&json!({ "accountId": caller.account_id.get(), "userId": user, "apiKey": key.secret() }))
         }
         Command::Key(KeyCommand::Revoke { key_prefix }) => {
-            let revoked = with_uow(&database_url, |uow| {
-                accounts::revoke_key(uow, &SystemClock, &key_prefix)
-            })?;
+            let revoked = with_uow(&database_url, |uow| accounts::revoke_key(uow, &SystemClock, &key_prefix))?;
             print_json(&json!({ "revoked": revoked }))
         }
     }
@@ -134,10 +129,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
     if args.demo {
         let demo = with_uow(&database_url, |uow| demo::ensure_demo(uow, &SystemClock))?;
-        let host = args
-            .bind
-            .rsplit_once(':')
-            .map_or("127.0.0.1", |(host, _)| host);
+        let host = args.bind.rsplit_once(':').map_or("127.0.0.1", |(host, _)| host);
         let host = if host == "0.0.0.0" { "127.0.0.1" } else { host };
         let port = args.bind.rsplit_once(':').map_or("8080", |(_, port)| port);
         let base = format!("http://{host}:{port}");
@@ -158,6 +150,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         bind: args.bind,
         pool_size: args.pool_size,
         workers: args.workers,
+        public_url: args.public_url,
     };
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(&settings)?;

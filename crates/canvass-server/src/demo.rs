@@ -3,9 +3,7 @@
 
 use canvass_domain::account::ApiKey;
 use canvass_domain::clock::Clock;
-use canvass_domain::survey::{
-    ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyInput,
-};
+use canvass_domain::survey::{ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyInput};
 use canvass_domain::use_cases::{accounts, surveys};
 use canvass_domain::{AccountId, DomainError};
 use canvass_postgres::PgUnitOfWork;
@@ -26,38 +24,16 @@ pub struct Demo {
 pub fn ensure_demo(uow: &mut PgUnitOfWork<'_>, clock: &dyn Clock) -> Result<Demo, DomainError> {
     if let Some(user) = accounts::find_user_by_email(uow, DEMO_EMAIL)? {
         let api_key = accounts::create_key(uow, clock, user.id)?;
-        return Ok(Demo {
-            account_id: user.account_id,
-            api_key,
-        });
+        return Ok(Demo { account_id: user.account_id, api_key });
     }
     let created = accounts::create_account(uow, clock, "Demo", DEMO_EMAIL)?;
     surveys::create(uow, clock, created.account_id, sample_survey())?;
-    Ok(Demo {
-        account_id: created.account_id,
-        api_key: created.api_key,
-    })
+    Ok(Demo { account_id: created.account_id, api_key: created.api_key })
 }
 
-fn item(
-    kind: QuestionType,
-    text: &str,
-    required: bool,
-    options: &[(&str, &str)],
-) -> QuestionItemDraft {
-    let options = options
-        .iter()
-        .map(|(v, l)| ChoiceOption {
-            value: (*v).into(),
-            label: (*l).into(),
-        })
-        .collect();
-    QuestionItemDraft {
-        kind,
-        text: text.into(),
-        required,
-        options,
-    }
+fn item(kind: QuestionType, text: &str, required: bool, options: &[(&str, &str)]) -> QuestionItemDraft {
+    let options = options.iter().map(|(v, l)| ChoiceOption { value: (*v).into(), label: (*l).into() }).collect();
+    QuestionItemDraft { kind, text: text.into(), required, options }
 }
 
 /// A two-page employee pulse survey that shows every question type.
@@ -75,12 +51,7 @@ fn sample_survey() -> SurveyInput {
                         false,
                         &[],
                     ),
-                    item(
-                        QuestionType::Rating,
-                        "How was your week, from 0 to 10?",
-                        true,
-                        &[],
-                    ),
+                    item(QuestionType::Rating, "How was your week, from 0 to 10?", true, &[]),
                     item(
                         QuestionType::SingleChoice,
                         "Did you have what you needed to do your work?",
@@ -96,18 +67,9 @@ fn sample_survey() -> SurveyInput {
                         QuestionType::MultipleChoice,
                         "What got in the way?",
                         false,
-                        &[
-                            ("meetings", "Meetings"),
-                            ("tools", "Tools"),
-                            ("workload", "Workload"),
-                        ],
+                        &[("meetings", "Meetings"), ("tools", "Tools"), ("workload", "Workload")],
                     ),
-                    item(
-                        QuestionType::Numeric,
-                        "How many hours did you work?",
-                        false,
-                        &[],
-                    ),
+                    item(QuestionType::Numeric, "How many hours did you work?", false, &[]),
                     item(QuestionType::OpenText, "Anything else?", false, &[]),
                 ],
             },

@@ -11,4 +11,6 @@ pub struct Settings {
     pub pool_size: u32,
     /// HTTP worker threads (default: one per core).
     pub workers: Option<usize>,
+    /// Base of respondents' links; default `http://<bound address>`.
+    pub public_url: Option<String>,
 }

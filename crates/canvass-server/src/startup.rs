@@ -22,12 +22,14 @@ pub struct Application {
 impl Application {
     /// Connects the pool and binds the listener (port 0 picks a free port).
     pub fn build(settings: &Settings) -> anyhow::Result<Self> {
-        let pool = connect_pool(&settings.database_url, settings.pool_size)
-            .context("cannot connect to the database")?;
-        let listener = TcpListener::bind(&settings.bind)
-            .with_context(|| format!("cannot listen on {}", settings.bind))?;
-        let port = listener.local_addr()?.port();
-        let state = web::Data::new(AppState::new(pool.clone(), Arc::new(SystemClock)));
+        let pool =
+            connect_pool(&settings.database_url, settings.pool_size).context("cannot connect to the database")?;
+        let listener =
+            TcpListener::bind(&settings.bind).with_context(|| format!("cannot listen on {}", settings.bind))?;
+        let address = listener.local_addr()?;
+        let port = address.port();
+        let public_url = settings.public_url.clone().unwrap_or_else(|| format!("http://{address}"));
+        let state = web::Data::new(AppState::new(pool.clone(), Arc::new(SystemClock), &public_url));
         let mut server = HttpServer::new(move || canvass_http::app(state.clone()));
         if let Some(workers) = settings.workers {
             server = server.workers(workers);

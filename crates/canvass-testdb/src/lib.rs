@@ -30,22 +30,13 @@ impl TestDatabase {
         if let Err(error) = template_ready {
             panic!("cannot prepare the test template database: {error}");
         }
-        let name = format!(
-            "canvass_test_{}",
-            Alphanumeric
-                .sample_string(&mut rand::rng(), 12)
-                .to_lowercase()
-        );
+        let name = format!("canvass_test_{}", Alphanumeric.sample_string(&mut rand::rng(), 12).to_lowercase());
         let mut admin = PgConnection::establish(&server_url).expect("connect to the test server");
         diesel::sql_query(format!("CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
             .execute(&mut admin)
             .expect("create a test database");
         let url = with_database(&server_url, &name);
-        Self {
-            name,
-            url,
-            server_url,
-        }
+        Self { name, url, server_url }
     }
 
     /// The URL of this test's database.
@@ -69,11 +60,8 @@ impl Default for TestDatabase {
 impl Drop for TestDatabase {
     fn drop(&mut self) {
         if let Ok(mut admin) = PgConnection::establish(&self.server_url) {
-            let _ = diesel::sql_query(format!(
-                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-                self.name
-            ))
-            .execute(&mut admin);
+            let _ =
+                diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).execute(&mut admin);
         }
     }
 }
@@ -101,17 +89,13 @@ fn prepare_template(server_url: &str) -> Result<(), String> {
         .get_result(&mut admin)
         .map_err(|e| e.to_string())?;
         if !exists {
-            diesel::sql_query(format!("CREATE DATABASE {TEMPLATE}"))
-                .execute(&mut admin)
-                .map_err(|e| e.to_string())?;
+            diesel::sql_query(format!("CREATE DATABASE {TEMPLATE}")).execute(&mut admin).map_err(|e| e.to_string())?;
         }
-        let mut template = PgConnection::establish(&with_database(server_url, TEMPLATE))
-            .map_err(|e| e.to_string())?;
+        let mut template = PgConnection::establish(&with_database(server_url, TEMPLATE)).map_err(|e| e.to_string())?;
         canvass_postgres::run_migrations(&mut template).map_err(|e| e.to_string())?;
         Ok(())
     })();
-    let _ = diesel::sql_query(format!("SELECT pg_advisory_unlock({TEMPLATE_LOCK})"))
-        .execute(&mut admin);
+    let _ = diesel::sql_query(format!("SELECT pg_advisory_unlock({TEMPLATE_LOCK})")).execute(&mut admin);
     result
 }
 

@@ -68,16 +68,9 @@ impl CopyPlan {
     /// assert_eq!(plan.end_date, datetime!(2026-12-06 10:00 UTC));
     /// assert!(!plan.copy_answers && !plan.copy_logic && plan.sendout_ids.is_empty());
     /// ```
-    pub fn new(
-        source: &Survey,
-        request: CopyRequest,
-        now: OffsetDateTime,
-    ) -> Result<Self, Vec<FieldError>> {
+    pub fn new(source: &Survey, request: CopyRequest, now: OffsetDateTime) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
-        let name = request
-            .name
-            .map(|n| n.trim().to_owned())
-            .unwrap_or_else(|| source.name.clone());
+        let name = request.name.map(|n| n.trim().to_owned()).unwrap_or_else(|| source.name.clone());
         if name.is_empty() {
             errors.push(FieldError::new("surveyname", "must not be empty"));
         }
@@ -90,9 +83,7 @@ impl CopyPlan {
         match (dates, sendout_ids) {
             (Some((start_date, end_date)), Some(sendout_ids)) if errors.is_empty() => Ok(Self {
                 name,
-                description: request
-                    .description
-                    .unwrap_or_else(|| source.description.clone()),
+                description: request.description.unwrap_or_else(|| source.description.clone()),
                 start_date,
                 end_date,
                 category_id: crate::category::category_of(request.category_id),
@@ -114,10 +105,7 @@ fn parse_id_list(text: &str) -> Result<Vec<SendoutId>, String> {
     text.split(',')
         .map(|part| {
             let part = part.trim();
-            part.parse::<SendoutId>()
-                .ok()
-                .filter(|id| *id > 0)
-                .ok_or_else(|| format!("`{part}` is not a sendout id"))
+            part.parse::<SendoutId>().ok().filter(|id| *id > 0).ok_or_else(|| format!("`{part}` is not a sendout id"))
         })
         .collect()
 }
@@ -182,11 +170,7 @@ mod tests {
             sendout_ids: Some("a".into()),
             ..Default::default()
         };
-        let fields: Vec<_> = CopyPlan::new(&source(), request, NOW)
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields: Vec<_> = CopyPlan::new(&source(), request, NOW).unwrap_err().into_iter().map(|e| e.field).collect();
         assert_eq!(fields, ["surveyname", "enddate", "copysendoutids"]);
     }
 }

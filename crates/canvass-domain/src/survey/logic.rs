@@ -2,6 +2,7 @@
 
 use std::collections::HashSet;
 
+use crate::answer::{check_value, AnswerValue};
 use crate::error::FieldError;
 use crate::ids::{PageId, QuestionItemId};
 
@@ -41,54 +42,37 @@ impl LogicRules {
         let mut seen = HashSet::new();
         for (index, rule) in rules.iter().enumerate() {
             let at = |field: &str| format!("[{index}].{field}");
-            let item_page = tree
-                .pages
-                .iter()
-                .position(|page| page.items.iter().any(|i| i.id == rule.question_item_id));
+            let item_page = tree.pages.iter().position(|page| page.items.iter().any(|i| i.id == rule.question_item_id));
             let target_page = tree.page_index(rule.go_to_page_id);
             match tree.item(rule.question_item_id) {
-                None => errors.push(FieldError::new(
-                    at("questionItemId"),
-                    "is not an item of this survey",
-                )),
-                Some(item) if !item.kind.takes_answer() => errors.push(FieldError::new(
-                    at("questionItemId"),
-                    "an Info item takes no answer",
-                )),
+                None => errors.push(FieldError::new(at("questionItemId"), "is not an item of this survey")),
+                Some(item) if !item.kind.takes_answer() => {
+                    errors.push(FieldError::new(at("questionItemId"), "an Info item takes no answer"))
+                }
                 Some(item) => {
                     let possible = match item.kind {
-                        QuestionType::SingleChoice | QuestionType::MultipleChoice => {
-                            item.has_option(&rule.equals)
-                        }
+                        QuestionType::SingleChoice | QuestionType::MultipleChoice => item.has_option(&rule.equals),
                         QuestionType::Numeric | QuestionType::Rating => {
-                            rule.equals.trim().parse::<f64>().is_ok()
+                            rule.equals.trim().parse::<f64>().is_ok_and(|number| {
+                                check_value(item.kind, &AnswerValue::Number(number), |_| false).is_ok()
+                            })
                         }
                         QuestionType::OpenText | QuestionType::Info => !rule.equals.is_empty(),
                     };
                     if !possible {
-                        errors.push(FieldError::new(
-                            at("equals"),
-                            "is not a possible answer of the item",
-                        ));
+                        errors.push(FieldError::new(at("equals"), "is not a possible answer of the item"));
                     }
                 }
             }
             match (item_page, target_page) {
-                (_, None) => errors.push(FieldError::new(
-                    at("goToPageId"),
-                    "is not a page of this survey",
-                )),
-                (Some(from), Some(to)) if to <= from => errors.push(FieldError::new(
-                    at("goToPageId"),
-                    "must be a page after the item's page",
-                )),
+                (_, None) => errors.push(FieldError::new(at("goToPageId"), "is not a page of this survey")),
+                (Some(from), Some(to)) if to <= from => {
+                    errors.push(FieldError::new(at("goToPageId"), "must be a page after the item's page"))
+                }
                 _ => {}
             }
             if !seen.insert((rule.question_item_id, rule.equals.as_str())) {
-                errors.push(FieldError::new(
-                    at("equals"),
-                    "another rule already tests this item for this value",
-                ));
+                errors.push(FieldError::new(at("equals"), "another rule already tests this item for this value"));
             }
         }
         if errors.is_empty() {
@@ -115,10 +99,7 @@ mod tests {
     use crate::survey::{ChoiceOption, Page, QuestionItem};
 
     fn item(id: i64, page_id: i64, kind: QuestionType) -> QuestionItem {
-        let options = vec![ChoiceOption {
-            value: "yes".into(),
-            label: "Yes".into(),
-        }];
+        let options = vec![ChoiceOption { value: "yes".into(), label: "Yes".into() }];
         QuestionItem {
             id,
             page_id,
@@ -133,39 +114,19 @@ mod tests {
         let first = Page {
             id: 1,
             title: String::new(),
-            items: vec![
-                item(11, 1, QuestionType::SingleChoice),
-                item(12, 1, QuestionType::Info),
-            ],
+            items: vec![item(11, 1, QuestionType::SingleChoice), item(12, 1, QuestionType::Info)],
         };
-        let second = Page {
-            id: 2,
-            title: String::new(),
-            items: vec![item(21, 2, QuestionType::Rating)],
-        };
-        let third = Page {
-            id: 3,
-            title: String::new(),
-            items: vec![],
-        };
+        let second = Page { id: 2, title: String::new(), items: vec![item(21, 2, QuestionType::Rating)] };
+        let third = Page { id: 3, title: String::new(), items: vec![] };
         QuestionTree::assemble(1, vec![first, second, third], vec![])
     }
 
     fn rule(item: i64, equals: &str, page: i64) -> LogicRuleDraft {
-        LogicRuleDraft {
-            question_item_id: item,
-            equals: equals.into(),
-            go_to_page_id: page,
-        }
+        LogicRuleDraft { question_item_id: item, equals: equals.into(), go_to_page_id: page }
     }
 
     fn fields(rules: Vec<LogicRuleDraft>) -> Vec<String> {
-        LogicRules::check(rules, &tree())
-            .err()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|e| e.field)
-            .collect()
+        LogicRules::check(rules, &tree()).err().unwrap_or_default().into_iter().map(|e| e.field).collect()
     }
 
     #[test]
@@ -183,6 +144,8 @@ mod tests {
     fn values_must_be_possible_answers() {
         assert_eq!(fields(vec![rule(11, "no", 3)]), ["[0].equals"]);
         assert_eq!(fields(vec![rule(21, "high", 3)]), ["[0].equals"]);
+        assert_eq!(fields(vec![rule(21, "11", 3)]), ["[0].equals"], "a rating above the scale");
+        assert_eq!(fields(vec![rule(21, "2.5", 3)]), ["[0].equals"], "a rating is whole");
         assert_eq!(fields(vec![rule(12, "x", 3)]), ["[0].questionItemId"]);
     }
 
@@ -194,9 +157,6 @@ mod tests {
 
     #[test]
     fn one_rule_per_item_and_value() {
-        assert_eq!(
-            fields(vec![rule(11, "yes", 2), rule(11, "yes", 3)]),
-            ["[1].equals"]
-        );
+        assert_eq!(fields(vec![rule(11, "yes", 2), rule(11, "yes", 3)]), ["[1].equals"]);
     }
 }

@@ -112,9 +112,7 @@ impl SurveyDraft {
         } else if name.chars().count() > 500 {
             errors.push(FieldError::new("name", "must be at most 500 characters"));
         }
-        let dates = survey_dates(input.start_date, input.end_date, now)
-            .map_err(|e| errors.push(e))
-            .ok();
+        let dates = survey_dates(input.start_date, input.end_date, now).map_err(|e| errors.push(e)).ok();
         for (index, page) in input.pages.iter().enumerate() {
             errors.extend(page.check(&format!("pages[{index}]")));
         }
@@ -142,14 +140,7 @@ mod tests {
 
     #[test]
     fn defaults_apply_when_only_a_name_is_given() {
-        let draft = SurveyDraft::new(
-            SurveyInput {
-                name: "Pulse".into(),
-                ..Default::default()
-            },
-            NOW,
-        )
-        .unwrap();
+        let draft = SurveyDraft::new(SurveyInput { name: "Pulse".into(), ..Default::default() }, NOW).unwrap();
         assert_eq!(draft.start_date, NOW);
         assert_eq!(draft.end_date, NOW + Duration::days(14));
         assert!(draft.active);
@@ -160,15 +151,9 @@ mod tests {
     #[test]
     fn end_defaults_from_a_given_start() {
         let start = datetime!(2027-01-01 00:00 UTC);
-        let draft = SurveyDraft::new(
-            SurveyInput {
-                name: "x".into(),
-                start_date: Some(start),
-                ..Default::default()
-            },
-            NOW,
-        )
-        .unwrap();
+        let draft =
+            SurveyDraft::new(SurveyInput { name: "x".into(), start_date: Some(start), ..Default::default() }, NOW)
+                .unwrap();
         assert_eq!(draft.end_date, datetime!(2027-01-15 00:00 UTC));
     }
 
@@ -178,32 +163,18 @@ mod tests {
             name: "  ".into(),
             start_date: Some(NOW),
             end_date: Some(NOW - Duration::days(1)),
-            pages: vec![PageDraft {
-                title: "p".into(),
-                items: vec![QuestionItemDraft::default()],
-            }],
+            pages: vec![PageDraft { title: "p".into(), items: vec![QuestionItemDraft::default()] }],
             ..Default::default()
         };
-        let fields: Vec<_> = SurveyDraft::new(input, NOW)
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields: Vec<_> = SurveyDraft::new(input, NOW).unwrap_err().into_iter().map(|e| e.field).collect();
         assert!(fields.contains(&"name".to_owned()));
         assert!(fields.contains(&"endDate".to_owned()));
-        assert!(
-            fields.contains(&"pages[0].items[0].text".to_owned()),
-            "{fields:?}"
-        );
+        assert!(fields.contains(&"pages[0].items[0].text".to_owned()), "{fields:?}");
     }
 
     #[test]
     fn minus_999_means_uncategorized() {
-        let input = SurveyInput {
-            name: "x".into(),
-            category_id: Some(-999),
-            ..Default::default()
-        };
+        let input = SurveyInput { name: "x".into(), category_id: Some(-999), ..Default::default() };
         assert_eq!(SurveyDraft::new(input, NOW).unwrap().category_id, None);
     }
 }

@@ -26,14 +26,8 @@ pub enum QuestionType {
 
 impl QuestionType {
     /// Every type, in the order clients see them listed.
-    pub const ALL: [Self; 6] = [
-        Self::SingleChoice,
-        Self::MultipleChoice,
-        Self::OpenText,
-        Self::Numeric,
-        Self::Rating,
-        Self::Info,
-    ];
+    pub const ALL: [Self; 6] =
+        [Self::SingleChoice, Self::MultipleChoice, Self::OpenText, Self::Numeric, Self::Rating, Self::Info];
     /// Lowest rating.
     pub const RATING_MIN: i64 = 0;
     /// Highest rating.
@@ -100,12 +94,7 @@ pub struct QuestionItemDraft {
 
 impl Default for QuestionItemDraft {
     fn default() -> Self {
-        Self {
-            kind: QuestionType::OpenText,
-            text: String::new(),
-            required: false,
-            options: Vec::new(),
-        }
+        Self { kind: QuestionType::OpenText, text: String::new(), required: false, options: Vec::new() }
     }
 }
 
@@ -126,44 +115,26 @@ impl QuestionItemDraft {
             errors.push(FieldError::new(format!("{path}.text"), "must not be empty"));
         }
         if self.required && !self.kind.takes_answer() {
-            errors.push(FieldError::new(
-                format!("{path}.required"),
-                "an Info item takes no answer",
-            ));
+            errors.push(FieldError::new(format!("{path}.required"), "an Info item takes no answer"));
         }
         if !self.kind.has_options() {
             if !self.options.is_empty() {
-                errors.push(FieldError::new(
-                    format!("{path}.options"),
-                    format!("{} items have no options", self.kind),
-                ));
+                errors.push(FieldError::new(format!("{path}.options"), format!("{} items have no options", self.kind)));
             }
             return errors;
         }
         if self.options.is_empty() {
-            errors.push(FieldError::new(
-                format!("{path}.options"),
-                "choice items need at least one option",
-            ));
+            errors.push(FieldError::new(format!("{path}.options"), "choice items need at least one option"));
         }
         let mut seen = HashSet::new();
         for (index, option) in self.options.iter().enumerate() {
             if option.value.trim().is_empty() {
-                errors.push(FieldError::new(
-                    format!("{path}.options[{index}].value"),
-                    "must not be empty",
-                ));
+                errors.push(FieldError::new(format!("{path}.options[{index}].value"), "must not be empty"));
             } else if !seen.insert(option.value.as_str()) {
-                errors.push(FieldError::new(
-                    format!("{path}.options[{index}].value"),
-                    "is given twice",
-                ));
+                errors.push(FieldError::new(format!("{path}.options[{index}].value"), "is given twice"));
             }
             if option.label.trim().is_empty() {
-                errors.push(FieldError::new(
-                    format!("{path}.options[{index}].label"),
-                    "must not be empty",
-                ));
+                errors.push(FieldError::new(format!("{path}.options[{index}].label"), "must not be empty"));
             }
         }
         errors
@@ -199,10 +170,7 @@ mod tests {
     use super::*;
 
     fn option(value: &str) -> ChoiceOption {
-        ChoiceOption {
-            value: value.into(),
-            label: value.to_uppercase(),
-        }
+        ChoiceOption { value: value.into(), label: value.to_uppercase() }
     }
 
     fn fields(item: &QuestionItemDraft) -> Vec<String> {
@@ -223,51 +191,23 @@ mod tests {
             kind: QuestionType::MultipleChoice,
             text: "q".into(),
             required: false,
-            options: vec![
-                option("a"),
-                option("a"),
-                ChoiceOption {
-                    value: " ".into(),
-                    label: String::new(),
-                },
-            ],
+            options: vec![option("a"), option("a"), ChoiceOption { value: " ".into(), label: String::new() }],
         };
-        assert_eq!(
-            fields(&item),
-            [
-                "i.options[1].value",
-                "i.options[2].value",
-                "i.options[2].label"
-            ]
-        );
+        assert_eq!(fields(&item), ["i.options[1].value", "i.options[2].value", "i.options[2].label"]);
     }
 
     #[test]
     fn other_items_take_no_options() {
-        for kind in [
-            QuestionType::OpenText,
-            QuestionType::Numeric,
-            QuestionType::Rating,
-            QuestionType::Info,
-        ] {
-            let item = QuestionItemDraft {
-                kind,
-                text: "q".into(),
-                required: false,
-                options: vec![option("a")],
-            };
+        for kind in [QuestionType::OpenText, QuestionType::Numeric, QuestionType::Rating, QuestionType::Info] {
+            let item = QuestionItemDraft { kind, text: "q".into(), required: false, options: vec![option("a")] };
             assert_eq!(fields(&item), ["i.options"], "{kind}");
         }
     }
 
     #[test]
     fn info_items_cannot_be_required() {
-        let item = QuestionItemDraft {
-            kind: QuestionType::Info,
-            text: "hello".into(),
-            required: true,
-            options: vec![],
-        };
+        let item =
+            QuestionItemDraft { kind: QuestionType::Info, text: "hello".into(), required: true, options: vec![] };
         assert_eq!(fields(&item), ["i.required"]);
     }
 

@@ -19,10 +19,7 @@ impl PageDraft {
     pub fn check(&self, path: &str) -> Vec<FieldError> {
         let mut errors = Vec::new();
         if self.title.chars().count() > 500 {
-            errors.push(FieldError::new(
-                format!("{path}.title"),
-                "must be at most 500 characters",
-            ));
+            errors.push(FieldError::new(format!("{path}.title"), "must be at most 500 characters"));
         }
         for (index, item) in self.items.iter().enumerate() {
             errors.extend(item.check(&format!("{path}.items[{index}]")));
@@ -81,16 +78,12 @@ impl QuestionTree {
     /// assert!(tree.logic[0].broken);
     /// ```
     pub fn assemble(survey_id: SurveyId, pages: Vec<Page>, logic: Vec<LogicRule>) -> Self {
-        let mut tree = Self {
-            survey_id,
-            pages,
-            logic: Vec::new(),
-        };
+        let mut tree = Self { survey_id, pages, logic: Vec::new() };
         tree.logic = logic
             .into_iter()
             .map(|rule| {
-                let broken = tree.item(rule.question_item_id).is_none()
-                    || tree.page_index(rule.go_to_page_id).is_none();
+                let broken =
+                    tree.item(rule.question_item_id).is_none() || tree.page_index(rule.go_to_page_id).is_none();
                 LogicRule { broken, ..rule }
             })
             .collect();

@@ -31,16 +31,20 @@ pub fn record(
     uow.transaction(|tx| {
         surveys::get(tx, account, survey)?;
         let tree = tx.question_tree(account, survey)?;
-        let draft = AnswerSetDraft::check(input.completed, input.answers, &tree)
-            .map_err(DomainError::Invalid)?;
-        if let Some(respondent) = input.respondent_id {
-            // Respondents arrive with distribution; until then no id names a respondent of this survey.
-            return Err(DomainError::invalid(
-                "respondentId",
-                format!("{respondent} is not a respondent of a sendout of survey {survey}"),
-            ));
-        }
-        Ok(tx.insert_answer_set(account, survey, None, &draft, clock.now())?)
+        let draft = AnswerSetDraft::check(input.completed, input.answers, &tree).map_err(DomainError::Invalid)?;
+        let respondent = match input.respondent_id {
+            None => None,
+            Some(respondent) => match tx.respondent_sendout(account, survey, respondent)? {
+                Some(sendout) => Some((respondent, sendout)),
+                None => {
+                    return Err(DomainError::invalid(
+                        "respondentId",
+                        format!("{respondent} is not a respondent of a sendout of survey {survey}"),
+                    ))
+                }
+            },
+        };
+        Ok(tx.insert_answer_set(account, survey, respondent, &draft, clock.now())?)
     })
 }
 
@@ -56,13 +60,10 @@ pub fn replace(
 ) -> Result<AnswerSet, DomainError> {
     uow.transaction(|tx| {
         surveys::get(tx, account, survey)?;
-        tx.find_answer_set(account, survey, id)?
-            .ok_or(DomainError::NotFound("answer set"))?;
+        tx.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))?;
         let tree = tx.question_tree(account, survey)?;
-        let draft =
-            AnswerSetDraft::check(completed, answers, &tree).map_err(DomainError::Invalid)?;
-        tx.replace_answers(account, survey, id, &draft, clock.now())?
-            .ok_or(DomainError::NotFound("answer set"))
+        let draft = AnswerSetDraft::check(completed, answers, &tree).map_err(DomainError::Invalid)?;
+        tx.replace_answers(account, survey, id, &draft, clock.now())?.ok_or(DomainError::NotFound("answer set"))
     })
 }
 
@@ -97,8 +98,7 @@ pub fn get(
     id: AnswerSetId,
 ) -> Result<AnswerSet, DomainError> {
     surveys::get(uow, account, survey)?;
-    uow.find_answer_set(account, survey, id)?
-        .ok_or(DomainError::NotFound("answer set"))
+    uow.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))
 }
 
 /// The answer a set gives to one item; `NotFound` when the set does not answer it.
@@ -110,14 +110,11 @@ pub fn item_answer(
     item: QuestionItemId,
 ) -> Result<Answer, DomainError> {
     let set = get(uow, account, survey, id)?;
-    set.answers
-        .into_iter()
-        .find(|a| a.question_item_id == item)
-        .ok_or(DomainError::NotFound("answer"))
+    set.answers.into_iter().find(|a| a.question_item_id == item).ok_or(DomainError::NotFound("answer"))
 }
 
-/// The respondent's answer sets of the survey, with answers; `NotFound` when the survey holds no answer set of
-/// that respondent (unknown respondents, and those whose distribution data was removed).
+/// The respondent's answer sets of the survey, with answers; `NotFound` when the respondent is not one of a
+/// sendout of the survey (unknown respondents, and those whose distribution data was removed).
 pub fn of_respondent(
     uow: &mut impl UnitOfWork,
     account: AccountId,
@@ -125,9 +122,6 @@ pub fn of_respondent(
     respondent: RespondentId,
 ) -> Result<Vec<AnswerSet>, DomainError> {
     surveys::get(uow, account, survey)?;
-    let sets = uow.answer_sets_of_respondent(account, survey, respondent)?;
-    if sets.is_empty() {
-        return Err(DomainError::NotFound("respondent"));
-    }
-    Ok(sets)
+    uow.respondent_sendout(account, survey, respondent)?.ok_or(DomainError::NotFound("respondent"))?;
+    Ok(uow.answer_sets_of_respondent(account, survey, respondent)?)
 }

@@ -12,13 +12,8 @@ pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<Categor
 }
 
 /// One category of the account.
-pub fn get(
-    uow: &mut impl UnitOfWork,
-    account: AccountId,
-    id: CategoryId,
-) -> Result<Category, DomainError> {
-    uow.find_category(account, id)?
-        .ok_or(DomainError::NotFound("category"))
+pub fn get(uow: &mut impl UnitOfWork, account: AccountId, id: CategoryId) -> Result<Category, DomainError> {
+    uow.find_category(account, id)?.ok_or(DomainError::NotFound("category"))
 }
 
 /// Creates a category.

@@ -3,5 +3,9 @@
 
 pub mod accounts;
 pub mod answers;
+pub mod bgdata;
+pub mod blocklist;
 pub mod categories;
+pub mod respondents;
+pub mod sendouts;
 pub mod surveys;

@@ -5,8 +5,8 @@ use crate::error::{DomainError, FieldError};
 use crate::ids::{AccountId, CategoryId, QuestionItemId, SurveyId};
 use crate::ports::UnitOfWork;
 use crate::survey::{
-    CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, PageDraft, QuestionItemDraft, QuestionTree,
-    Survey, SurveyDraft, SurveyInput,
+    CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, PageDraft, QuestionItemDraft, QuestionTree, Survey, SurveyDraft,
+    SurveyInput,
 };
 
 /// The account's surveys.
@@ -15,13 +15,8 @@ pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<Survey>
 }
 
 /// One survey of the account.
-pub fn get(
-    uow: &mut impl UnitOfWork,
-    account: AccountId,
-    id: SurveyId,
-) -> Result<Survey, DomainError> {
-    uow.find_survey(account, id)?
-        .ok_or(DomainError::NotFound("survey"))
+pub fn get(uow: &mut impl UnitOfWork, account: AccountId, id: SurveyId) -> Result<Survey, DomainError> {
+    uow.find_survey(account, id)?.ok_or(DomainError::NotFound("survey"))
 }
 
 /// Creates a survey with its pages and items.
@@ -33,12 +28,8 @@ pub fn create(
 ) -> Result<Survey, DomainError> {
     let draft = SurveyDraft::new(input, clock.now());
     uow.transaction(|tx| {
-        let category_error = check_category(
-            tx,
-            account,
-            draft.as_ref().ok().and_then(|d| d.category_id),
-            "categoryId",
-        )?;
+        let category_error =
+            check_category(tx, account, draft.as_ref().ok().and_then(|d| d.category_id), "categoryId")?;
         let draft = match (draft, category_error) {
             (Ok(draft), None) => draft,
             (Ok(_), Some(error)) => return Err(DomainError::Invalid(vec![error])),
@@ -52,11 +43,7 @@ pub fn create(
 }
 
 /// The question tree of a survey.
-pub fn question_tree(
-    uow: &mut impl UnitOfWork,
-    account: AccountId,
-    id: SurveyId,
-) -> Result<QuestionTree, DomainError> {
+pub fn question_tree(uow: &mut impl UnitOfWork, account: AccountId, id: SurveyId) -> Result<QuestionTree, DomainError> {
     get(uow, account, id)?;
     Ok(uow.question_tree(account, id)?)
 }
@@ -116,10 +103,7 @@ pub fn copy(
         if let Ok(plan) = &plan {
             // Sendouts arrive with distribution; until then no id can name a sendout of the source.
             if let Some(first) = plan.sendout_ids.first() {
-                errors.push(FieldError::new(
-                    "copysendoutids",
-                    format!("{first} is not a sendout of survey {id}"),
-                ));
+                errors.push(FieldError::new("copysendoutids", format!("{first} is not a sendout of survey {id}")));
             }
         }
         let plan = match plan {
@@ -143,20 +127,11 @@ pub fn copy(
             pages: pages_of(&tree),
         };
         let (copy, new_tree) = tx.insert_survey(account, &draft, clock.now())?;
-        let item_map: Vec<(QuestionItemId, QuestionItemId)> = tree
-            .items()
-            .zip(new_tree.items())
-            .map(|(old, new)| (old.id, new.id))
-            .collect();
+        let item_map: Vec<(QuestionItemId, QuestionItemId)> =
+            tree.items().zip(new_tree.items()).map(|(old, new)| (old.id, new.id)).collect();
         if plan.copy_logic && !tree.logic.is_empty() {
-            let page_map: Vec<_> = tree
-                .pages
-                .iter()
-                .zip(&new_tree.pages)
-                .map(|(o, n)| (o.id, n.id))
-                .collect();
-            let lookup =
-                |map: &[(i64, i64)], old: i64| map.iter().find(|(o, _)| *o == old).map(|(_, n)| *n);
+            let page_map: Vec<_> = tree.pages.iter().zip(&new_tree.pages).map(|(o, n)| (o.id, n.id)).collect();
+            let lookup = |map: &[(i64, i64)], old: i64| map.iter().find(|(o, _)| *o == old).map(|(_, n)| *n);
             let rules = tree
                 .logic
                 .iter()
@@ -173,6 +148,9 @@ pub fn copy(
         if plan.copy_answers {
             tx.copy_answer_sets(account, id, copy.id, &item_map)?;
         }
+        if !plan.sendout_ids.is_empty() {
+            tx.copy_sendouts(account, id, copy.id, &plan.sendout_ids, clock.now())?;
+        }
         Ok(copy)
     })
 }
@@ -187,10 +165,7 @@ fn pages_of(tree: &QuestionTree) -> Vec<PageDraft> {
     };
     tree.pages
         .iter()
-        .map(|page| PageDraft {
-            title: page.title.clone(),
-            items: page.items.iter().map(item_draft).collect(),
-        })
+        .map(|page| PageDraft { title: page.title.clone(), items: page.items.iter().map(item_draft).collect() })
         .collect()
 }
 
@@ -206,9 +181,6 @@ fn check_category(
     };
     Ok(match uow.find_category(account, category)? {
         Some(_) => None,
-        None => Some(FieldError::new(
-            field,
-            format!("{category} is not a category of this account"),
-        )),
+        None => Some(FieldError::new(field, format!("{category} is not a category of this account"))),
     })
 }

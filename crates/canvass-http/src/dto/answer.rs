@@ -27,15 +27,10 @@ impl From<Answer> for AnswerBody {
     fn from(answer: Answer) -> Self {
         let value = match answer.value {
             AnswerValue::Text(text) => Value::String(text),
-            AnswerValue::Choices(choices) => {
-                Value::Array(choices.into_iter().map(Value::String).collect())
-            }
+            AnswerValue::Choices(choices) => Value::Array(choices.into_iter().map(Value::String).collect()),
             AnswerValue::Number(number) => number_json(number),
         };
-        Self {
-            question_item_id: answer.question_item_id,
-            value,
-        }
+        Self { question_item_id: answer.question_item_id, value }
     }
 }
 
@@ -51,12 +46,8 @@ fn number_json(number: f64) -> Value {
 
 /// Reads the JSON value of answer `index`.
 fn answer_value(index: usize, value: Value) -> Result<AnswerValue, FieldError> {
-    let invalid = || {
-        FieldError::new(
-            format!("answers[{index}].value"),
-            "must be a string, an array of strings or a number",
-        )
-    };
+    let invalid =
+        || FieldError::new(format!("answers[{index}].value"), "must be a string, an array of strings or a number");
     match value {
         Value::String(text) => Ok(AnswerValue::Text(text)),
         Value::Number(number) => number.as_f64().map(AnswerValue::Number).ok_or_else(invalid),
@@ -78,10 +69,7 @@ pub fn answers_of(bodies: Vec<AnswerBody>) -> Result<Vec<Answer>, Vec<FieldError
     let mut errors = Vec::new();
     for (index, body) in bodies.into_iter().enumerate() {
         match answer_value(index, body.value) {
-            Ok(value) => answers.push(Answer {
-                question_item_id: body.question_item_id,
-                value,
-            }),
+            Ok(value) => answers.push(Answer { question_item_id: body.question_item_id, value }),
             Err(error) => errors.push(error),
         }
     }
@@ -136,10 +124,7 @@ impl AnswerSetResponse {
     /// The set with its answers.
     pub fn with_answers(set: AnswerSet) -> Self {
         let answers = set.answers.iter().cloned().map(AnswerBody::from).collect();
-        Self {
-            answers: Some(answers),
-            ..Self::without_answers(set)
-        }
+        Self { answers: Some(answers), ..Self::without_answers(set) }
     }
 
     /// The set alone.
@@ -180,11 +165,7 @@ impl From<Page<AnswerSet>> for AnswerSetPageResponse {
             page_size: page.request.size(),
             page_count: page.page_count(),
             total_count: page.total_count,
-            answer_sets: page
-                .items
-                .into_iter()
-                .map(AnswerSetResponse::with_answers)
-                .collect(),
+            answer_sets: page.items.into_iter().map(AnswerSetResponse::with_answers).collect(),
         }
     }
 }
@@ -211,15 +192,9 @@ impl AnswerFilterQuery {
         let updated = optional_instant(self.updated.as_deref(), "updated", DayEdge::Start);
         match (from, to, updated) {
             (Ok(from), Ok(to), Ok(updated)) => {
-                AnswerFilter::new(from, to, updated, self.completed.unwrap_or(false))
-                    .map_err(|e| vec![e])
+                AnswerFilter::new(from, to, updated, self.completed.unwrap_or(false)).map_err(|e| vec![e])
             }
-            (from, to, updated) => Err(from
-                .err()
-                .into_iter()
-                .chain(to.err())
-                .chain(updated.err())
-                .collect()),
+            (from, to, updated) => Err(from.err().into_iter().chain(to.err()).chain(updated.err()).collect()),
         }
     }
 }

@@ -3,6 +3,10 @@
 
 pub mod account;
 pub mod answer;
+pub mod bgdata;
+pub mod blocklist;
+pub mod respondent;
+pub mod sendout;
 pub mod survey;
 
 use canvass_domain::timestamp::{parse_instant, DayEdge};
@@ -10,15 +14,11 @@ use canvass_domain::FieldError;
 use time::OffsetDateTime;
 
 /// Reads an optional client date (RFC 3339 or `YYYY-MM-DD`), naming `field` when it cannot be read.
-pub fn optional_instant(
-    value: Option<&str>,
-    field: &str,
-    edge: DayEdge,
-) -> Result<Option<OffsetDateTime>, FieldError> {
+pub fn optional_instant(value: Option<&str>, field: &str, edge: DayEdge) -> Result<Option<OffsetDateTime>, FieldError> {
     match value {
         None => Ok(None),
-        Some(text) => parse_instant(text, edge).map(Some).ok_or_else(|| {
-            FieldError::new(field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")
-        }),
+        Some(text) => parse_instant(text, edge)
+            .map(Some)
+            .ok_or_else(|| FieldError::new(field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")),
     }
 }

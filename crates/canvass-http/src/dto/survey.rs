@@ -1,8 +1,8 @@
 //! Bodies of the survey endpoints: surveys, question trees, logic and the copy query.
 
 use canvass_domain::survey::{
-    ChoiceOption, CopyRequest, LogicRule, LogicRuleDraft, Page, PageDraft, QuestionItem,
-    QuestionItemDraft, QuestionTree, QuestionType, Survey, SurveyInput,
+    ChoiceOption, CopyRequest, LogicRule, LogicRuleDraft, Page, PageDraft, QuestionItem, QuestionItemDraft,
+    QuestionTree, QuestionType, Survey, SurveyInput,
 };
 use canvass_domain::timestamp::DayEdge;
 use canvass_domain::FieldError;
@@ -148,17 +148,11 @@ impl PageBody {
                 options: item
                     .options
                     .into_iter()
-                    .map(|o| ChoiceOption {
-                        label: o.label.unwrap_or_else(|| o.value.clone()),
-                        value: o.value,
-                    })
+                    .map(|o| ChoiceOption { label: o.label.unwrap_or_else(|| o.value.clone()), value: o.value })
                     .collect(),
             })
             .collect();
-        PageDraft {
-            title: self.title,
-            items,
-        }
+        PageDraft { title: self.title, items }
     }
 }
 
@@ -241,14 +235,7 @@ impl From<QuestionItem> for ItemResponse {
             kind: item.kind.into(),
             text: item.text,
             required: item.required,
-            options: item
-                .options
-                .into_iter()
-                .map(|o| OptionResponse {
-                    value: o.value,
-                    label: o.label,
-                })
-                .collect(),
+            options: item.options.into_iter().map(|o| OptionResponse { value: o.value, label: o.label }).collect(),
         }
     }
 }
@@ -267,11 +254,7 @@ pub struct PageResponse {
 
 impl From<Page> for PageResponse {
     fn from(page: Page) -> Self {
-        Self {
-            page_id: page.id,
-            title: page.title,
-            items: page.items.into_iter().map(Into::into).collect(),
-        }
+        Self { page_id: page.id, title: page.title, items: page.items.into_iter().map(Into::into).collect() }
     }
 }
 
@@ -353,11 +336,7 @@ impl From<LogicRuleBody> for LogicRuleDraft {
             EqualsBody::Text(text) => text,
             EqualsBody::Number(number) => number.to_string(),
         };
-        Self {
-            question_item_id: rule.question_item_id,
-            equals,
-            go_to_page_id: rule.go_to_page_id,
-        }
+        Self { question_item_id: rule.question_item_id, equals, go_to_page_id: rule.go_to_page_id }
     }
 }
 

@@ -14,18 +14,10 @@ use crate::state::AppState;
 #[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
     responses((status = 200, body = Vec<CategoryResponse>), (status = 401, body = Problem)))]
 #[get("/accounts/categories")]
-pub async fn list_categories(
-    state: web::Data<AppState>,
-    caller: Authenticated,
-) -> Result<HttpResponse, Problem> {
+pub async fn list_categories(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let found = blocking::run(&state, move |uow, _| categories::list(uow, account)).await?;
-    Ok(HttpResponse::Ok().json(
-        found
-            .into_iter()
-            .map(CategoryResponse::from)
-            .collect::<Vec<_>>(),
-    ))
+    Ok(HttpResponse::Ok().json(found.into_iter().map(CategoryResponse::from).collect::<Vec<_>>()))
 }
 
 /// Reads one category.
@@ -54,10 +46,7 @@ pub async fn create_category(
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let name = body.0.name;
-    let category = blocking::run(&state, move |uow, clock| {
-        categories::create(uow, clock, account, &name)
-    })
-    .await?;
+    let category = blocking::run(&state, move |uow, clock| categories::create(uow, clock, account, &name)).await?;
     Ok(HttpResponse::Created().json(CategoryResponse::from(category)))
 }
 
@@ -65,18 +54,10 @@ pub async fn create_category(
 #[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
     responses((status = 200, body = Vec<UserResponse>), (status = 401, body = Problem)))]
 #[get("/accounts/users")]
-pub async fn list_users(
-    state: web::Data<AppState>,
-    caller: Authenticated,
-) -> Result<HttpResponse, Problem> {
+pub async fn list_users(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let found = blocking::run(&state, move |uow, _| accounts::list_users(uow, account)).await?;
-    Ok(HttpResponse::Ok().json(
-        found
-            .into_iter()
-            .map(UserResponse::from)
-            .collect::<Vec<_>>(),
-    ))
+    Ok(HttpResponse::Ok().json(found.into_iter().map(UserResponse::from).collect::<Vec<_>>()))
 }
 
 /// Reads one user of the account.

@@ -8,8 +8,7 @@ use canvass_domain::DomainError;
 use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::answer::{
-    answers_of, AnswerBody, AnswerFilterQuery, AnswerPageQuery, AnswerSetBody,
-    AnswerSetPageResponse, AnswerSetResponse,
+    answers_of, AnswerBody, AnswerFilterQuery, AnswerPageQuery, AnswerSetBody, AnswerSetPageResponse, AnswerSetResponse,
 };
 use crate::input::{Body, QueryOf};
 use crate::problem::Problem;
@@ -21,9 +20,7 @@ const DEFAULT_PAGE: i64 = 1;
 const DEFAULT_PAGE_SIZE: i64 = 100;
 
 fn sets_without_answers(sets: Vec<canvass_domain::answer::AnswerSet>) -> Vec<AnswerSetResponse> {
-    sets.into_iter()
-        .map(AnswerSetResponse::without_answers)
-        .collect()
+    sets.into_iter().map(AnswerSetResponse::without_answers).collect()
 }
 
 /// Lists the survey's answer sets (without answers), filtered by creation or update time and completion.
@@ -66,22 +63,13 @@ pub async fn page(
         "page",
         "pagesize",
     );
-    let filter = AnswerFilterQuery {
-        from: query.from,
-        to: query.to,
-        updated: query.updated,
-        completed: query.completed,
-    }
-    .into_domain();
+    let filter =
+        AnswerFilterQuery { from: query.from, to: query.to, updated: query.updated, completed: query.completed }
+            .into_domain();
     let page = blocking::run(&state, move |uow, _| match (paging, filter) {
         (Ok(paging), Ok(filter)) => answers::page(uow, account, survey, &filter, paging),
         (paging, filter) => Err(DomainError::Invalid(
-            paging
-                .err()
-                .into_iter()
-                .flatten()
-                .chain(filter.err().into_iter().flatten())
-                .collect(),
+            paging.err().into_iter().flatten().chain(filter.err().into_iter().flatten()).collect(),
         )),
     })
     .await?;
@@ -116,15 +104,8 @@ pub async fn of_respondent(
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, respondent)) = (caller.account(), path.into_inner());
-    let sets = blocking::run(&state, move |uow, _| {
-        answers::of_respondent(uow, account, survey, respondent)
-    })
-    .await?;
-    Ok(HttpResponse::Ok().json(
-        sets.into_iter()
-            .map(AnswerSetResponse::with_answers)
-            .collect::<Vec<_>>(),
-    ))
+    let sets = blocking::run(&state, move |uow, _| answers::of_respondent(uow, account, survey, respondent)).await?;
+    Ok(HttpResponse::Ok().json(sets.into_iter().map(AnswerSetResponse::with_answers).collect::<Vec<_>>()))
 }
 
 /// The answer a set gives to one question item; 404 when it gives none.
@@ -140,10 +121,7 @@ pub async fn item_answer(
     path: web::Path<(i64, i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id, item)) = (caller.account(), path.into_inner());
-    let answer = blocking::run(&state, move |uow, _| {
-        answers::item_answer(uow, account, survey, id, item)
-    })
-    .await?;
+    let answer = blocking::run(&state, move |uow, _| answers::item_answer(uow, account, survey, id, item)).await?;
     Ok(HttpResponse::Ok().json(AnswerBody::from(answer)))
 }
 
@@ -163,11 +141,7 @@ pub async fn record(
     let answers = answers_of(body.answers);
     let set = blocking::run(&state, move |uow, clock| {
         let answers = answers.map_err(DomainError::Invalid)?;
-        let input = AnswerSetInput {
-            respondent_id: body.respondent_id,
-            completed: body.completed,
-            answers,
-        };
+        let input = AnswerSetInput { respondent_id: body.respondent_id, completed: body.completed, answers };
         answers::record(uow, clock, account, survey, input)
     })
     .await?;

@@ -3,21 +3,18 @@
 
 pub mod accounts;
 pub mod answers;
+pub mod bgdata;
+pub mod blocklist;
 pub mod health;
 pub mod questions;
+pub mod respondents;
+pub mod sendouts;
 pub mod surveys;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
 /// The API versions every endpoint of the interface is served under.
-pub const API_VERSIONS: [&str; 6] = [
-    "/api/v1",
-    "/api/v1.1",
-    "/api/v1.2",
-    "/api/v1.3",
-    "/api/v1.4",
-    "/api/v1.5",
-];
+pub const API_VERSIONS: [&str; 6] = ["/api/v1", "/api/v1.1", "/api/v1.2", "/api/v1.3", "/api/v1.4", "/api/v1.5"];
 
 /// Registers every endpoint of the interface, relative to a version prefix.
 pub fn api(cfg: &mut ServiceConfig) {
@@ -39,5 +36,29 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(accounts::get_category)
         .service(accounts::create_category)
         .service(accounts::list_users)
-        .service(accounts::get_user);
+        .service(accounts::get_user)
+        .service(sendouts::list)
+        .service(sendouts::create)
+        .service(sendouts::get)
+        .service(sendouts::activate)
+        .service(sendouts::deactivate)
+        .service(sendouts::list_labels)
+        .service(sendouts::create_label)
+        .service(sendouts::list_reminders)
+        .service(sendouts::create_reminder)
+        .service(respondents::list)
+        .service(respondents::add)
+        .service(respondents::add_batch)
+        .service(bgdata::list)
+        .service(bgdata::get)
+        .service(bgdata::document_labels)
+        .service(bgdata::read_row)
+        .service(bgdata::edit_row)
+        .service(bgdata::add_row)
+        .service(bgdata::delete_cells)
+        .service(blocklist::list)
+        .service(blocklist::add)
+        .service(blocklist::remove)
+        .service(blocklist::list_failures)
+        .service(blocklist::record_failures);
 }

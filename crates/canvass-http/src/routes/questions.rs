@@ -22,10 +22,7 @@ pub async fn question_tree(
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), path.into_inner());
-    let found = blocking::run(&state, move |uow, _| {
-        surveys::question_tree(uow, account, id)
-    })
-    .await?;
+    let found = blocking::run(&state, move |uow, _| surveys::question_tree(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(found)))
 }
 
@@ -42,10 +39,7 @@ pub async fn set_logic(
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), path.into_inner());
     let rules: Vec<LogicRuleDraft> = body.0.into_iter().map(Into::into).collect();
-    let tree = blocking::run(&state, move |uow, clock| {
-        surveys::set_logic(uow, clock, account, id, rules)
-    })
-    .await?;
+    let tree = blocking::run(&state, move |uow, clock| surveys::set_logic(uow, clock, account, id, rules)).await?;
     Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(tree)))
 }
 
@@ -61,9 +55,6 @@ pub async fn delete_item(
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (id, item)) = (caller.account(), path.into_inner());
-    blocking::run(&state, move |uow, clock| {
-        surveys::delete_question_item(uow, clock, account, id, item)
-    })
-    .await?;
+    blocking::run(&state, move |uow, clock| surveys::delete_question_item(uow, clock, account, id, item)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

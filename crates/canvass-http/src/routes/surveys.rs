@@ -15,18 +15,10 @@ use crate::state::AppState;
 #[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])),
     responses((status = 200, body = Vec<SurveyResponse>), (status = 401, body = Problem)))]
 #[get("/surveys")]
-pub async fn list(
-    state: web::Data<AppState>,
-    caller: Authenticated,
-) -> Result<HttpResponse, Problem> {
+pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let found = blocking::run(&state, move |uow, _| surveys::list(uow, account)).await?;
-    Ok(HttpResponse::Ok().json(
-        found
-            .into_iter()
-            .map(SurveyResponse::from)
-            .collect::<Vec<_>>(),
-    ))
+    Ok(HttpResponse::Ok().json(found.into_iter().map(SurveyResponse::from).collect::<Vec<_>>()))
 }
 
 /// Reads one survey.
@@ -55,10 +47,7 @@ pub async fn create(
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let input = body.0.into_domain().map_err(Problem::invalid)?;
-    let survey = blocking::run(&state, move |uow, clock| {
-        surveys::create(uow, clock, account, input)
-    })
-    .await?;
+    let survey = blocking::run(&state, move |uow, clock| surveys::create(uow, clock, account, input)).await?;
     Ok(HttpResponse::Created().json(SurveyResponse::from(survey)))
 }
 

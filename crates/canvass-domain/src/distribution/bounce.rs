@@ -1,0 +1,95 @@
+//! Permanent email failures reported by the mail relay (bounces).
+
+use time::OffsetDateTime;
+use validator::ValidateEmail;
+
+use crate::error::FieldError;
+use crate::ids::{RespondentId, SendoutId};
+
+/// A recorded permanent failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PermanentFailure {
+    /// The address that failed.
+    pub email_address: String,
+    /// The domain the message was sent from.
+    pub sending_domain: String,
+    /// When it failed.
+    pub failed_at: OffsetDateTime,
+    /// The relay's reason.
+    pub reason: String,
+    /// The sendout of the failed message, when known.
+    pub sendout_id: Option<SendoutId>,
+    /// The respondent of the failed message, when known.
+    pub respondent_id: Option<RespondentId>,
+}
+
+/// A failure to record, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewPermanentFailure {
+    /// The address that failed.
+    pub email_address: String,
+    /// Its comparison key (lower case).
+    pub email_key: String,
+    /// The sending domain.
+    pub sending_domain: String,
+    /// When it failed.
+    pub failed_at: OffsetDateTime,
+    /// The relay's reason.
+    pub reason: String,
+    /// The sendout, when known.
+    pub sendout_id: Option<SendoutId>,
+    /// The respondent, when known.
+    pub respondent_id: Option<RespondentId>,
+}
+
+impl NewPermanentFailure {
+    /// Checks a reported failure: an email address and a sending domain; `path` prefixes field names.
+    ///
+    /// ```
+    /// use canvass_domain::distribution::NewPermanentFailure;
+    /// use time::macros::datetime;
+    ///
+    /// let at = datetime!(2026-11-22 10:00 UTC);
+    /// let ok = NewPermanentFailure::check("Ann@Example.com", "mail.acme.example", at, "550 no such user", "f.");
+    /// assert_eq!(ok.unwrap().email_key, "ann@example.com");
+    /// assert!(NewPermanentFailure::check("ann", "", at, "", "f.").is_err());
+    /// ```
+    pub fn check(
+        email_address: &str,
+        sending_domain: &str,
+        failed_at: OffsetDateTime,
+        reason: &str,
+        path: &str,
+    ) -> Result<Self, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let email_address = email_address.trim();
+        if !email_address.validate_email() {
+            errors.push(FieldError::new(format!("{path}emailAddress"), "must be an email address"));
+        }
+        let sending_domain = sending_domain.trim();
+        if sending_domain.is_empty() || sending_domain.contains(char::is_whitespace) {
+            errors.push(FieldError::new(format!("{path}sendingDomain"), "must be a domain name"));
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Self {
+            email_address: email_address.to_owned(),
+            email_key: email_address.to_lowercase(),
+            sending_domain: sending_domain.to_lowercase(),
+            failed_at,
+            reason: reason.to_owned(),
+            sendout_id: None,
+            respondent_id: None,
+        })
+    }
+}
+
+/// Filters of the failure list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BounceFilter {
+    /// Only failures of this sending domain (case-insensitive).
+    pub sending_domain: Option<String>,
+    /// Only failures at or after this time.
+    pub from: Option<OffsetDateTime>,
+}

@@ -1,0 +1,101 @@
+//! Background data labels and documents.
+
+use crate::error::FieldError;
+use crate::ids::{BgDocumentId, LabelId, SendoutId, SurveyId};
+
+/// The function of labels made through a sendout: background data.
+pub const BACKGROUND_FUNCTION: i16 = 0;
+
+/// What a label's values are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LabelType {
+    /// Free text.
+    Text,
+    /// A number.
+    Number,
+    /// A date.
+    Date,
+    /// An email address.
+    Email,
+    /// A phone number.
+    Phone,
+}
+
+impl LabelType {
+    /// Every type.
+    pub const ALL: [Self; 5] = [Self::Text, Self::Number, Self::Date, Self::Email, Self::Phone];
+
+    /// The name clients send and see.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Text => "Text",
+            Self::Number => "Number",
+            Self::Date => "Date",
+            Self::Email => "Email",
+            Self::Phone => "Phone",
+        }
+    }
+
+    /// The type with this name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+}
+
+/// A stored label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// The label's id.
+    pub id: LabelId,
+    /// The sendout it was made through.
+    pub sendout_id: SendoutId,
+    /// Its name, unique within the sendout.
+    pub name: String,
+    /// What its values are.
+    pub label_type: LabelType,
+    /// Its function; 0 is background data.
+    pub function: i16,
+}
+
+/// A checked new label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelDraft {
+    /// Non-empty name, at most 200 characters.
+    pub name: String,
+    /// Its type.
+    pub label_type: LabelType,
+}
+
+impl LabelDraft {
+    /// Checks the name.
+    ///
+    /// ```
+    /// use canvass_domain::distribution::{LabelDraft, LabelType};
+    ///
+    /// assert!(LabelDraft::new(" Department ", LabelType::Text).is_ok());
+    /// assert!(LabelDraft::new("", LabelType::Text).is_err());
+    /// ```
+    pub fn new(name: &str, label_type: LabelType) -> Result<Self, FieldError> {
+        let name = name.trim();
+        match name.chars().count() {
+            0 => Err(FieldError::new("name", "must not be empty")),
+            1..=200 => Ok(Self { name: name.to_owned(), label_type }),
+            _ => Err(FieldError::new("name", "must be at most 200 characters")),
+        }
+    }
+}
+
+/// The background data document of a sendout: its labels are the sendout's, its rows the sendout's respondents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BgDocument {
+    /// The document's id.
+    pub id: BgDocumentId,
+    /// Its sendout.
+    pub sendout_id: SendoutId,
+    /// The sendout's survey.
+    pub survey_id: SurveyId,
+    /// The sendout's name.
+    pub name: String,
+    /// How many rows (respondents) it has.
+    pub row_count: i64,
+}

@@ -1,0 +1,23 @@
+//! Distribution: sendouts and their state machine, respondents and their contact details, reminders, background
+//! data labels and documents, the blocklist and email bounces.
+
+mod blocklist;
+mod bounce;
+mod contact;
+mod label;
+mod reminder;
+mod respondent;
+mod sendout;
+
+pub use blocklist::{BlocklistEntry, BlocklistType};
+pub use bounce::{BounceFilter, NewPermanentFailure, PermanentFailure};
+pub use contact::{check_contact, check_sms_sender, contact_key};
+pub use label::{BgDocument, Label, LabelDraft, LabelType, BACKGROUND_FUNCTION};
+pub use reminder::{Reminder, ReminderDraft, ReminderInput, SendoutLogic};
+pub use respondent::{
+    check_background_data, new_survey_link_token, BackgroundData, NewRespondent, Respondent, RespondentInput,
+    RespondentStatus, MAX_BATCH,
+};
+pub use sendout::{
+    DispatchType, MessageInput, Sendout, SendoutDraft, SendoutInput, SendoutStatus, Transition, SURVEY_LINK_PLACEHOLDER,
+};

@@ -1,0 +1,240 @@
+//! Respondents: their statuses, contact details, background data and survey link tokens.
+
+use std::collections::{BTreeMap, HashSet};
+
+use rand::RngCore;
+use time::OffsetDateTime;
+
+use crate::error::FieldError;
+use crate::ids::{LabelId, RespondentId, SendoutId};
+
+use super::contact::{check_contact, contact_key};
+use super::sendout::DispatchType;
+
+/// Most respondents one batch may add.
+pub const MAX_BATCH: usize = 1000;
+
+/// Background data: label id to a non-empty value.
+pub type BackgroundData = BTreeMap<LabelId, String>;
+
+/// Where a respondent is in distribution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RespondentStatus {
+    /// Added, waiting for an activation.
+    Pending,
+    /// Released; the service sends at the send date.
+    Scheduled,
+    /// Released with `sendMail: false`; the caller distributes the link.
+    Released,
+    /// The invitation was handed to the relay.
+    Sent,
+    /// The address failed permanently.
+    Bounced,
+    /// Sending failed after every retry.
+    Failed,
+    /// Held back by the survey frequency limit.
+    FrequencyLimitReached,
+    /// Opted out or blocked after being added; never sent.
+    Blocklisted,
+    /// The sendout expired before sending.
+    Expired,
+}
+
+impl RespondentStatus {
+    /// Every status.
+    pub const ALL: [Self; 9] = [
+        Self::Pending,
+        Self::Scheduled,
+        Self::Released,
+        Self::Sent,
+        Self::Bounced,
+        Self::Failed,
+        Self::FrequencyLimitReached,
+        Self::Blocklisted,
+        Self::Expired,
+    ];
+
+    /// The name clients see.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "Pending",
+            Self::Scheduled => "Scheduled",
+            Self::Released => "Released",
+            Self::Sent => "Sent",
+            Self::Bounced => "Bounced",
+            Self::Failed => "Failed",
+            Self::FrequencyLimitReached => "FrequencyLimitReached",
+            Self::Blocklisted => "Blocklisted",
+            Self::Expired => "Expired",
+        }
+    }
+
+    /// The status with this name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    /// The status an activation gives a pending respondent.
+    ///
+    /// ```
+    /// use canvass_domain::distribution::RespondentStatus;
+    ///
+    /// assert_eq!(RespondentStatus::released(true), RespondentStatus::Scheduled);
+    /// assert_eq!(RespondentStatus::released(false), RespondentStatus::Released);
+    /// ```
+    pub const fn released(send_mail: bool) -> Self {
+        if send_mail {
+            Self::Scheduled
+        } else {
+            Self::Released
+        }
+    }
+}
+
+/// A stored respondent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Respondent {
+    /// The respondent's id.
+    pub id: RespondentId,
+    /// The sendout it belongs to.
+    pub sendout_id: SendoutId,
+    /// Email address, phone number or login identifier.
+    pub contact_details: String,
+    /// Whether the service sends the link.
+    pub send_mail: bool,
+    /// Label id to value.
+    pub background_data: BackgroundData,
+    /// Where it is in distribution.
+    pub status: RespondentStatus,
+    /// The token of its personal survey link.
+    pub token: String,
+    /// When it was added.
+    pub added_at: OffsetDateTime,
+    /// When its invitation was sent.
+    pub sent_at: Option<OffsetDateTime>,
+}
+
+/// A respondent to add, as a client gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RespondentInput {
+    /// Contact details fitting the sendout type.
+    pub contact_details: String,
+    /// Whether the service sends the link.
+    pub send_mail: bool,
+    /// Background data.
+    pub background_data: BackgroundData,
+}
+
+/// A checked respondent, ready to store, with its comparison key and a fresh link token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRespondent {
+    /// Contact details, trimmed.
+    pub contact_details: String,
+    /// The key contacts are compared by.
+    pub contact_key: String,
+    /// Whether the service sends the link.
+    pub send_mail: bool,
+    /// Background data.
+    pub background_data: BackgroundData,
+    /// Survey link token.
+    pub token: String,
+}
+
+impl NewRespondent {
+    /// Checks a respondent for a sendout of type `kind`; `labels` are the label ids background data may use.
+    /// Field paths are prefixed with `path` (empty for a single respondent).
+    pub fn check(
+        input: RespondentInput,
+        kind: DispatchType,
+        labels: &HashSet<LabelId>,
+        path: &str,
+    ) -> Result<Self, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        if let Err(message) = check_contact(kind, &input.contact_details) {
+            errors.push(FieldError::new(format!("{path}contactDetails"), message));
+        }
+        errors.extend(check_background_data(&input.background_data, labels, &format!("{path}backgroundData")));
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Self {
+            contact_key: contact_key(&input.contact_details),
+            contact_details: input.contact_details.trim().to_owned(),
+            send_mail: input.send_mail,
+            background_data: input.background_data,
+            token: new_survey_link_token(),
+        })
+    }
+}
+
+/// Checks background data: every key is one of `labels`, every value non-empty.
+///
+/// ```
+/// use std::collections::{BTreeMap, HashSet};
+/// use canvass_domain::distribution::check_background_data;
+///
+/// let labels = HashSet::from([7]);
+/// assert!(check_background_data(&BTreeMap::from([(7, "Oslo".to_owned())]), &labels, "bg").is_empty());
+/// let errors = check_background_data(&BTreeMap::from([(8, "x".to_owned()), (7, " ".to_owned())]), &labels, "bg");
+/// assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["bg.7", "bg.8"]);
+/// ```
+pub fn check_background_data(data: &BackgroundData, labels: &HashSet<LabelId>, path: &str) -> Vec<FieldError> {
+    data.iter()
+        .filter_map(|(label, value)| {
+            if !labels.contains(label) {
+                Some(FieldError::new(format!("{path}.{label}"), "is not a background data label of this account"))
+            } else if value.trim().is_empty() {
+                Some(FieldError::new(format!("{path}.{label}"), "must not be empty"))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// A new survey link token: 160 random bits as 40 hex digits.
+pub fn new_survey_link_token() -> String {
+    let mut bytes = [0u8; 20];
+    rand::rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(contact: &str) -> RespondentInput {
+        RespondentInput { contact_details: contact.into(), send_mail: true, background_data: BackgroundData::new() }
+    }
+
+    #[test]
+    fn a_checked_respondent_has_a_key_and_a_unique_token() {
+        let labels = HashSet::new();
+        let one = NewRespondent::check(input(" Ann@Example.com "), DispatchType::Email, &labels, "").unwrap();
+        let two = NewRespondent::check(input("ann@example.com"), DispatchType::Email, &labels, "").unwrap();
+        assert_eq!(one.contact_key, two.contact_key);
+        assert_eq!(one.contact_details, "Ann@Example.com");
+        assert_ne!(one.token, two.token);
+        assert_eq!(one.token.len(), 40);
+    }
+
+    #[test]
+    fn errors_carry_the_batch_path() {
+        let labels = HashSet::new();
+        let mut bad = input("not-a-number");
+        bad.background_data.insert(3, "x".into());
+        let fields: Vec<_> = NewRespondent::check(bad, DispatchType::Sms, &labels, "surveyRespondents[4].")
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(fields, ["surveyRespondents[4].contactDetails", "surveyRespondents[4].backgroundData.3"]);
+    }
+
+    #[test]
+    fn statuses_round_trip() {
+        for status in RespondentStatus::ALL {
+            assert_eq!(RespondentStatus::parse(status.as_str()), Some(status));
+        }
+    }
+}

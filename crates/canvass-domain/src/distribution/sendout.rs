@@ -1,0 +1,388 @@
+//! Sendouts: the dispatch types, the body rules of each, and the state machine Draft -> Active <-> Inactive.
+
+use time::OffsetDateTime;
+use validator::ValidateEmail;
+
+use crate::error::FieldError;
+use crate::ids::{SendoutId, SurveyId};
+
+use super::contact::check_sms_sender;
+
+/// The placeholder every message must contain; it becomes the respondent's survey link.
+pub const SURVEY_LINK_PLACEHOLDER: &str = "{{surveyLink}}";
+
+/// How a sendout reaches its respondents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DispatchType {
+    /// An email with the survey link.
+    Email,
+    /// A text message with the survey link.
+    Sms,
+    /// Respondents log in with their identifier; nothing is sent.
+    Login,
+    /// A text conversation: questions and answers by SMS.
+    TwoWay,
+}
+
+impl DispatchType {
+    /// Every type.
+    pub const ALL: [Self; 4] = [Self::Email, Self::Sms, Self::Login, Self::TwoWay];
+
+    /// The name clients send and see.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Email => "EMAIL",
+            Self::Sms => "SMS",
+            Self::Login => "LOGIN",
+            Self::TwoWay => "TWOWAY",
+        }
+    }
+
+    /// The type with this name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+
+    /// Whether the service sends messages for this type (all but LOGIN).
+    pub const fn sends_messages(self) -> bool {
+        !matches!(self, Self::Login)
+    }
+}
+
+/// Where a sendout is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SendoutStatus {
+    /// Created, never activated.
+    Draft,
+    /// Activated: released respondents are sent to.
+    Active,
+    /// Deactivated after being active.
+    Inactive,
+}
+
+/// A permitted change of status, made only by [`SendoutStatus::activate`] and [`SendoutStatus::deactivate`], so
+/// an adapter can only store transitions the state machine allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Transition {
+    from: SendoutStatus,
+    to: SendoutStatus,
+}
+
+impl Transition {
+    /// The status before.
+    pub fn from(self) -> SendoutStatus {
+        self.from
+    }
+
+    /// The status after.
+    pub fn to(self) -> SendoutStatus {
+        self.to
+    }
+
+    /// Whether this transition releases the pending respondents (every activation does).
+    pub fn releases_pending(self) -> bool {
+        self.to == SendoutStatus::Active
+    }
+}
+
+impl SendoutStatus {
+    /// Every status.
+    pub const ALL: [Self; 3] = [Self::Draft, Self::Active, Self::Inactive];
+
+    /// The name clients see.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "Draft",
+            Self::Active => "Active",
+            Self::Inactive => "Inactive",
+        }
+    }
+
+    /// The status with this name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    /// Activation is allowed from every status: Draft and Inactive become Active, and an Active sendout stays
+    /// Active; each releases the respondents added since the last activation.
+    ///
+    /// ```
+    /// use canvass_domain::distribution::SendoutStatus;
+    ///
+    /// assert_eq!(SendoutStatus::Draft.activate().to(), SendoutStatus::Active);
+    /// assert!(SendoutStatus::Active.activate().releases_pending());
+    /// ```
+    pub fn activate(self) -> Transition {
+        Transition { from: self, to: Self::Active }
+    }
+
+    /// Deactivation: Active becomes Inactive, Inactive stays Inactive; a Draft sendout was never activated, so
+    /// it cannot be deactivated (`Err`).
+    ///
+    /// ```
+    /// use canvass_domain::distribution::SendoutStatus;
+    ///
+    /// assert_eq!(SendoutStatus::Active.deactivate().unwrap().to(), SendoutStatus::Inactive);
+    /// assert!(SendoutStatus::Draft.deactivate().is_err());
+    /// ```
+    pub fn deactivate(self) -> Result<Transition, &'static str> {
+        match self {
+            Self::Draft => Err("a sendout that was never activated cannot be deactivated"),
+            Self::Active | Self::Inactive => Ok(Transition { from: self, to: Self::Inactive }),
+        }
+    }
+}
+
+/// A stored sendout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sendout {
+    /// The sendout's id.
+    pub id: SendoutId,
+    /// The survey it distributes.
+    pub survey_id: SurveyId,
+    /// Its name.
+    pub name: String,
+    /// How it reaches respondents.
+    pub kind: DispatchType,
+    /// Where it is in its life.
+    pub status: SendoutStatus,
+    /// When messages go out (none for LOGIN).
+    pub send_date: Option<OffsetDateTime>,
+    /// Email address or SMS sender (none for LOGIN).
+    pub sender: Option<String>,
+    /// Email subject.
+    pub subject: Option<String>,
+    /// Message with the survey link placeholder.
+    pub message: Option<String>,
+    /// After this, the survey link no longer works.
+    pub expiry_date: Option<OffsetDateTime>,
+    /// When it was created.
+    pub created_at: OffsetDateTime,
+    /// When it was last activated.
+    pub activated_at: Option<OffsetDateTime>,
+    /// Respondents in the sendout.
+    pub respondent_count: i64,
+    /// Respondents waiting for the next activation.
+    pub pending_count: i64,
+}
+
+/// The message fields shared by sendouts and reminders, as a client gives them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MessageInput {
+    /// When to send.
+    pub send_date: Option<OffsetDateTime>,
+    /// Email address or SMS sender.
+    pub sender: Option<String>,
+    /// Email subject.
+    pub subject: Option<String>,
+    /// Message text.
+    pub message: Option<String>,
+}
+
+/// A new sendout as a client gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendoutInput {
+    /// Mandatory name.
+    pub name: String,
+    /// Mandatory type.
+    pub kind: DispatchType,
+    /// Send date, sender, subject and message.
+    pub message: MessageInput,
+    /// Optional expiry, after the send date.
+    pub expiry_date: Option<OffsetDateTime>,
+}
+
+/// A checked new sendout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendoutDraft {
+    /// Name.
+    pub name: String,
+    /// Type.
+    pub kind: DispatchType,
+    /// Send date (none for LOGIN).
+    pub send_date: Option<OffsetDateTime>,
+    /// Sender (none for LOGIN).
+    pub sender: Option<String>,
+    /// Subject (none for LOGIN, optional for SMS and TWOWAY).
+    pub subject: Option<String>,
+    /// Message (none for LOGIN).
+    pub message: Option<String>,
+    /// Expiry.
+    pub expiry_date: Option<OffsetDateTime>,
+}
+
+fn present(value: &Option<String>) -> Option<&str> {
+    value.as_deref().filter(|v| !v.trim().is_empty())
+}
+
+/// Checks the message fields for a type: LOGIN takes none of them; the others need a send date, a sender of
+/// their kind and a message with the survey link placeholder, and EMAIL a subject. Field names are prefixed
+/// with nothing, as in the bodies (`sendDate`, `sender`, `subject`, `message`).
+pub(crate) fn check_message(kind: DispatchType, message: &MessageInput) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if !kind.sends_messages() {
+        let given = [
+            ("sendDate", message.send_date.is_some()),
+            ("sender", present(&message.sender).is_some()),
+            ("subject", present(&message.subject).is_some()),
+            ("message", present(&message.message).is_some()),
+        ];
+        for (field, _) in given.iter().filter(|(_, given)| *given) {
+            errors.push(FieldError::new(*field, "must be empty for LOGIN sendouts"));
+        }
+        return errors;
+    }
+    if message.send_date.is_none() {
+        errors.push(FieldError::new("sendDate", "is mandatory"));
+    }
+    match (kind, present(&message.sender)) {
+        (_, None) => errors.push(FieldError::new("sender", "is mandatory")),
+        (DispatchType::Email, Some(sender)) if !sender.trim().validate_email() => {
+            errors.push(FieldError::new("sender", "must be an email address"))
+        }
+        (DispatchType::Sms | DispatchType::TwoWay, Some(sender)) => {
+            if let Err(message) = check_sms_sender(sender.trim()) {
+                errors.push(FieldError::new("sender", message));
+            }
+        }
+        _ => {}
+    }
+    if kind == DispatchType::Email && present(&message.subject).is_none() {
+        errors.push(FieldError::new("subject", "is mandatory for EMAIL"));
+    }
+    match present(&message.message) {
+        None => errors.push(FieldError::new("message", "is mandatory")),
+        Some(text) if !text.contains(SURVEY_LINK_PLACEHOLDER) => errors.push(FieldError::new(
+            "message",
+            format!("must contain the survey link placeholder {SURVEY_LINK_PLACEHOLDER}"),
+        )),
+        Some(_) => {}
+    }
+    errors
+}
+
+impl SendoutDraft {
+    /// Checks every body rule of the type; each broken rule names its field.
+    ///
+    /// ```
+    /// use canvass_domain::distribution::{DispatchType, MessageInput, SendoutDraft, SendoutInput};
+    ///
+    /// let login = SendoutInput { name: "Staff".into(), kind: DispatchType::Login,
+    ///     message: MessageInput::default(), expiry_date: None };
+    /// assert!(SendoutDraft::new(login).is_ok());
+    /// let email = SendoutInput { name: "Staff".into(), kind: DispatchType::Email,
+    ///     message: MessageInput { message: Some("Hello".into()), ..Default::default() }, expiry_date: None };
+    /// let fields: Vec<_> = SendoutDraft::new(email).unwrap_err().into_iter().map(|e| e.field).collect();
+    /// assert_eq!(fields, ["sendDate", "sender", "subject", "message"]);
+    /// ```
+    pub fn new(input: SendoutInput) -> Result<Self, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        if input.name.trim().is_empty() {
+            errors.push(FieldError::new("name", "must not be empty"));
+        }
+        errors.extend(check_message(input.kind, &input.message));
+        if let (Some(send), Some(expiry)) = (input.message.send_date, input.expiry_date) {
+            if expiry <= send {
+                errors.push(FieldError::new("expiryDate", "must be after sendDate"));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let keep = |value: Option<String>| value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        Ok(Self {
+            name: input.name.trim().to_owned(),
+            kind: input.kind,
+            send_date: input.message.send_date,
+            sender: keep(input.message.sender),
+            subject: keep(input.message.subject),
+            message: input.message.message.filter(|m| !m.trim().is_empty()),
+            expiry_date: input.expiry_date,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    const SEND: OffsetDateTime = datetime!(2026-12-01 08:00 UTC);
+
+    fn input(kind: DispatchType, sender: &str, subject: Option<&str>, message: &str) -> SendoutInput {
+        SendoutInput {
+            name: "n".into(),
+            kind,
+            message: MessageInput {
+                send_date: Some(SEND),
+                sender: Some(sender.into()),
+                subject: subject.map(Into::into),
+                message: Some(message.into()),
+            },
+            expiry_date: None,
+        }
+    }
+
+    fn fields(input: SendoutInput) -> Vec<String> {
+        SendoutDraft::new(input).err().unwrap_or_default().into_iter().map(|e| e.field).collect()
+    }
+
+    #[test]
+    fn every_transition_of_the_state_machine() {
+        use SendoutStatus::*;
+        for from in SendoutStatus::ALL {
+            let activation = from.activate();
+            assert_eq!((activation.from(), activation.to()), (from, Active));
+            assert!(activation.releases_pending());
+        }
+        assert_eq!(Active.deactivate().map(Transition::to), Ok(Inactive));
+        assert_eq!(Inactive.deactivate().map(Transition::to), Ok(Inactive));
+        assert!(Draft.deactivate().is_err());
+        assert!(!Active.deactivate().unwrap().releases_pending());
+    }
+
+    #[test]
+    fn valid_bodies_of_each_type() {
+        assert!(fields(input(DispatchType::Email, "hr@acme.example", Some("Hi"), "Go: {{surveyLink}}")).is_empty());
+        assert!(fields(input(DispatchType::Sms, "Acme", None, "{{surveyLink}} {{optOutLink}}")).is_empty());
+        assert!(fields(input(DispatchType::TwoWay, "+4791234567", None, "{{surveyLink}}")).is_empty());
+    }
+
+    #[test]
+    fn senders_must_fit_the_type() {
+        assert_eq!(fields(input(DispatchType::Email, "Acme", Some("s"), "{{surveyLink}}")), ["sender"]);
+        assert_eq!(fields(input(DispatchType::Sms, "hr@acme.example", None, "{{surveyLink}}")), ["sender"]);
+        assert_eq!(fields(input(DispatchType::TwoWay, "AcmeCorporation", None, "{{surveyLink}}")), ["sender"]);
+    }
+
+    #[test]
+    fn messages_need_the_link_and_email_a_subject() {
+        assert_eq!(fields(input(DispatchType::Email, "a@b.example", None, "{{surveyLink}}")), ["subject"]);
+        assert_eq!(fields(input(DispatchType::Sms, "Acme", None, "{{ surveyLink }}")), ["message"]);
+    }
+
+    #[test]
+    fn login_takes_no_message_fields() {
+        assert_eq!(
+            fields(input(DispatchType::Login, "Acme", Some("s"), "m")),
+            ["sendDate", "sender", "subject", "message"]
+        );
+    }
+
+    #[test]
+    fn expiry_comes_after_sending() {
+        let mut early = input(DispatchType::Sms, "Acme", None, "{{surveyLink}}");
+        early.expiry_date = Some(SEND);
+        assert_eq!(fields(early), ["expiryDate"]);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for kind in DispatchType::ALL {
+            assert_eq!(DispatchType::parse(kind.as_str()), Some(kind));
+        }
+        for status in SendoutStatus::ALL {
+            assert_eq!(SendoutStatus::parse(status.as_str()), Some(status));
+        }
+    }
+}

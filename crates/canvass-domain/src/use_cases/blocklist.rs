@@ -1,0 +1,69 @@
+//! The blocklist and permanent email failures (bounces).
+
+use crate::clock::Clock;
+use crate::distribution::{
+    contact_key, BlocklistEntry, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure,
+};
+use crate::error::DomainError;
+use crate::ids::AccountId;
+use crate::paging::{Page, PageRequest};
+use crate::ports::UnitOfWork;
+
+/// The account's blocklist.
+pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<BlocklistEntry>, DomainError> {
+    Ok(uow.list_blocklist(account)?)
+}
+
+/// Adds a contact; the account's respondents with that contact that were not sent to yet become Blocklisted.
+/// A contact already on the list answers `Conflict` (`duplicate`).
+pub fn add(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    contact_details: &str,
+    kind: BlocklistType,
+) -> Result<BlocklistEntry, DomainError> {
+    let contact = contact_details.trim();
+    if contact.is_empty() || contact.chars().count() > 320 || contact.contains(char::is_control) {
+        return Err(DomainError::invalid("contactDetails", "must be 1 to 320 characters, none a control character"));
+    }
+    uow.transaction(|tx| {
+        tx.insert_blocklist(account, contact, &contact_key(contact), kind, clock.now())?.ok_or_else(|| {
+            DomainError::Conflict { kind: "duplicate", detail: "the contact is already on the blocklist".into() }
+        })
+    })
+}
+
+/// Removes a contact from the blocklist.
+pub fn remove(uow: &mut impl UnitOfWork, account: AccountId, contact_details: &str) -> Result<(), DomainError> {
+    if contact_details.contains(char::is_control) {
+        return Err(DomainError::NotFound("blocklist entry"));
+    }
+    match uow.delete_blocklist(account, &contact_key(contact_details))? {
+        true => Ok(()),
+        false => Err(DomainError::NotFound("blocklist entry")),
+    }
+}
+
+/// Records permanent failures (idempotent on address and time) and marks matching respondents Bounced; returns
+/// how many were new.
+pub fn record_failures(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    failures: Vec<NewPermanentFailure>,
+) -> Result<u64, DomainError> {
+    if failures.is_empty() || failures.len() > 1000 {
+        return Err(DomainError::invalid("failures", "must hold 1 to 1000 failures"));
+    }
+    uow.transaction(|tx| Ok(tx.record_failures(account, &failures)?))
+}
+
+/// One page of the account's permanent failures.
+pub fn page_failures(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    filter: &BounceFilter,
+    page: PageRequest,
+) -> Result<Page<PermanentFailure>, DomainError> {
+    Ok(uow.page_failures(account, filter, page)?)
+}

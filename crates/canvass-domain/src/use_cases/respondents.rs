@@ -1,0 +1,169 @@
+//! Respondents: adding one or a batch to a sendout, and listing them.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::clock::Clock;
+use crate::distribution::{NewRespondent, Respondent, RespondentInput, MAX_BATCH};
+use crate::error::{DomainError, FieldError};
+use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
+use crate::ports::UnitOfWork;
+
+use super::sendouts;
+
+/// Why a batch item was not added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RejectReason {
+    /// The contact is on the account's blocklist.
+    Blocklisted,
+    /// The sendout already has the contact (or the batch has it at an earlier index).
+    Duplicate,
+}
+
+impl RejectReason {
+    /// The name clients see.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Blocklisted => "blocklisted",
+            Self::Duplicate => "duplicate",
+        }
+    }
+}
+
+/// A batch item that was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// 0-based position in the batch.
+    pub index: usize,
+    /// The contact as given.
+    pub contact_details: String,
+    /// Why.
+    pub reason: RejectReason,
+}
+
+/// What a batch did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchOutcome {
+    /// Respondents added, in batch order.
+    pub added: Vec<Respondent>,
+    /// Items refused, in batch order.
+    pub rejected: Vec<Rejection>,
+}
+
+/// The sendout's respondents.
+pub fn list(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    sendout: SendoutId,
+) -> Result<Vec<Respondent>, DomainError> {
+    sendouts::get(uow, account, survey, sendout)?;
+    Ok(uow.list_respondents(account, sendout)?)
+}
+
+/// Adds one respondent as Pending. A blocklisted contact answers `Conflict` (`blocklisted`), one the sendout
+/// already has `Conflict` (`duplicate`).
+pub fn add(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    sendout: SendoutId,
+    input: RespondentInput,
+) -> Result<Respondent, DomainError> {
+    uow.transaction(|tx| {
+        let found = sendouts::get(tx, account, survey, sendout)?;
+        let labels: HashSet<LabelId> = tx.background_label_ids(account)?.into_iter().collect();
+        let respondent = NewRespondent::check(input, found.kind, &labels, "").map_err(DomainError::Invalid)?;
+        add_checked(tx, clock, account, sendout, respondent)
+    })
+}
+
+/// Adds a checked respondent to a sendout, refusing blocklisted and duplicate contacts.
+pub(crate) fn add_checked(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    sendout: SendoutId,
+    respondent: NewRespondent,
+) -> Result<Respondent, DomainError> {
+    let keys = [respondent.contact_key.clone()];
+    if !uow.blocked_keys(account, &keys)?.is_empty() {
+        return Err(DomainError::Conflict {
+            kind: "blocklisted",
+            detail: "the contact is on the account's blocklist".into(),
+        });
+    }
+    let duplicate =
+        || DomainError::Conflict { kind: "duplicate", detail: "the sendout already has this contact".into() };
+    if !uow.existing_contact_keys(account, sendout, &keys)?.is_empty() {
+        return Err(duplicate());
+    }
+    uow.insert_respondents(account, sendout, &[respondent], clock.now())?.pop().ok_or_else(duplicate)
+}
+
+/// Adds 1 to [`MAX_BATCH`] respondents in one transaction: malformed items refuse the whole batch (every bad
+/// index named); blocklisted and duplicate contacts are refused one by one. The blocklist and the sendout's
+/// contacts are each checked with one query, and the rest inserted with one statement.
+pub fn add_batch(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    sendout: SendoutId,
+    inputs: Vec<RespondentInput>,
+) -> Result<BatchOutcome, DomainError> {
+    if inputs.is_empty() || inputs.len() > MAX_BATCH {
+        return Err(DomainError::invalid("surveyRespondents", format!("must hold 1 to {MAX_BATCH} respondents")));
+    }
+    uow.transaction(|tx| {
+        let found = sendouts::get(tx, account, survey, sendout)?;
+        let labels: HashSet<LabelId> = tx.background_label_ids(account)?.into_iter().collect();
+        let mut errors: Vec<FieldError> = Vec::new();
+        let mut checked = Vec::with_capacity(inputs.len());
+        for (index, input) in inputs.into_iter().enumerate() {
+            match NewRespondent::check(input, found.kind, &labels, &format!("surveyRespondents[{index}].")) {
+                Ok(respondent) => checked.push(respondent),
+                Err(item_errors) => errors.extend(item_errors),
+            }
+        }
+        DomainError::check(errors)?;
+        let keys: Vec<String> = checked.iter().map(|r| r.contact_key.clone()).collect();
+        let blocked: HashSet<String> = tx.blocked_keys(account, &keys)?.into_iter().collect();
+        let mut taken: HashSet<String> = tx.existing_contact_keys(account, sendout, &keys)?.into_iter().collect();
+        let mut rejected = Vec::new();
+        let mut to_insert = Vec::with_capacity(checked.len());
+        let mut index_of = HashMap::with_capacity(checked.len());
+        for (index, respondent) in checked.into_iter().enumerate() {
+            let reason = if blocked.contains(&respondent.contact_key) {
+                Some(RejectReason::Blocklisted)
+            } else if !taken.insert(respondent.contact_key.clone()) {
+                Some(RejectReason::Duplicate)
+            } else {
+                None
+            };
+            match reason {
+                Some(reason) => rejected.push(Rejection { index, contact_details: respondent.contact_details, reason }),
+                None => {
+                    index_of.insert(respondent.contact_key.clone(), index);
+                    to_insert.push(respondent);
+                }
+            }
+        }
+        let added = tx.insert_respondents(account, sendout, &to_insert, clock.now())?;
+        if added.len() < to_insert.len() {
+            // Another transaction added some of these contacts after the check: they are duplicates now.
+            let inserted: HashSet<String> =
+                added.iter().map(|r| crate::distribution::contact_key(&r.contact_details)).collect();
+            for respondent in to_insert.into_iter().filter(|r| !inserted.contains(&r.contact_key)) {
+                let index = index_of.get(&respondent.contact_key).copied().unwrap_or_default();
+                rejected.push(Rejection {
+                    index,
+                    contact_details: respondent.contact_details,
+                    reason: RejectReason::Duplicate,
+                });
+            }
+            rejected.sort_by_key(|r| r.index);
+        }
+        Ok(BatchOutcome { added, rejected })
+    })
+}

@@ -1,0 +1,150 @@
+//! Sendouts: create, read, activate and deactivate; and their labels and reminders.
+
+use crate::clock::Clock;
+use crate::distribution::{
+    Label, LabelDraft, LabelType, Reminder, ReminderDraft, ReminderInput, Sendout, SendoutDraft, SendoutInput,
+};
+use crate::error::{DomainError, RepoError};
+use crate::ids::{AccountId, SendoutId, SurveyId};
+use crate::ports::UnitOfWork;
+
+use super::surveys;
+
+/// The survey's sendouts.
+pub fn list(uow: &mut impl UnitOfWork, account: AccountId, survey: SurveyId) -> Result<Vec<Sendout>, DomainError> {
+    surveys::get(uow, account, survey)?;
+    Ok(uow.list_sendouts(account, survey)?)
+}
+
+/// One sendout of the survey; a sendout of another survey is not found.
+pub fn get(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<Sendout, DomainError> {
+    surveys::get(uow, account, survey)?;
+    uow.find_sendout(account, survey, id, false)?.ok_or(DomainError::NotFound("sendout"))
+}
+
+/// Creates a Draft sendout and its background data document.
+pub fn create(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    input: SendoutInput,
+) -> Result<Sendout, DomainError> {
+    uow.transaction(|tx| {
+        surveys::get(tx, account, survey)?;
+        let draft = SendoutDraft::new(input).map_err(DomainError::Invalid)?;
+        Ok(tx.insert_sendout(account, survey, &draft, clock.now())?)
+    })
+}
+
+/// Activates a sendout and releases every pending respondent.
+pub fn activate(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<Sendout, DomainError> {
+    uow.transaction(|tx| {
+        let sendout = locked(tx, account, survey, id)?;
+        tx.apply_transition(account, id, sendout.status.activate(), clock.now())?;
+        get(tx, account, survey, id)
+    })
+}
+
+/// Deactivates an active sendout; a Draft sendout answers `Conflict` (`not-activated`).
+pub fn deactivate(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<Sendout, DomainError> {
+    uow.transaction(|tx| {
+        let sendout = locked(tx, account, survey, id)?;
+        let transition = sendout
+            .status
+            .deactivate()
+            .map_err(|detail| DomainError::Conflict { kind: "not-activated", detail: detail.to_owned() })?;
+        tx.apply_transition(account, id, transition, clock.now())?;
+        get(tx, account, survey, id)
+    })
+}
+
+/// The sendout, its row locked until the transaction ends.
+pub(crate) fn locked(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<Sendout, DomainError> {
+    surveys::get(uow, account, survey)?;
+    uow.find_sendout(account, survey, id, true)?.ok_or(DomainError::NotFound("sendout"))
+}
+
+/// The sendout's labels.
+pub fn list_labels(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<Vec<Label>, DomainError> {
+    get(uow, account, survey, id)?;
+    Ok(uow.list_labels(account, id)?)
+}
+
+/// Creates a background data label (function 0); a name the sendout already has answers `Conflict`
+/// (`duplicate`).
+pub fn create_label(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+    name: &str,
+    label_type: LabelType,
+) -> Result<Label, DomainError> {
+    let draft = LabelDraft::new(name, label_type).map_err(|e| DomainError::Invalid(vec![e]))?;
+    uow.transaction(|tx| {
+        get(tx, account, survey, id)?;
+        tx.insert_label(account, id, &draft, clock.now()).map_err(|error| match error {
+            RepoError::Duplicate(_) => DomainError::Conflict {
+                kind: "duplicate",
+                detail: format!("the sendout already has a label named {}", draft.name),
+            },
+            other => other.into(),
+        })
+    })
+}
+
+/// The sendout's reminders.
+pub fn list_reminders(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<Vec<Reminder>, DomainError> {
+    get(uow, account, survey, id)?;
+    Ok(uow.list_reminders(account, id)?)
+}
+
+/// Creates a reminder, checked by the message rules of the sendout's type.
+pub fn create_reminder(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+    input: ReminderInput,
+) -> Result<Reminder, DomainError> {
+    uow.transaction(|tx| {
+        let sendout = get(tx, account, survey, id)?;
+        let draft = ReminderDraft::new(input, sendout.kind).map_err(DomainError::Invalid)?;
+        Ok(tx.insert_reminder(account, id, &draft, clock.now())?)
+    })
+}

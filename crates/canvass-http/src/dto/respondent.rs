@@ -1,0 +1,155 @@
+//! Bodies of the respondent endpoints.
+
+use std::collections::BTreeMap;
+
+use canvass_domain::distribution::{Respondent, RespondentInput, RespondentStatus};
+use canvass_domain::use_cases::respondents::{BatchOutcome, Rejection};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+
+/// A respondent to add (also an element of a batch: RespondentRequest).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RespondentBody {
+    /// Email address (EMAIL), E.164 phone number (SMS, TWOWAY) or login identifier (LOGIN).
+    pub contact_details: String,
+    /// True: the service sends the link; false: the caller distributes it.
+    pub send_mail: bool,
+    /// Background data: label id (function 0) to a non-empty value.
+    #[serde(default)]
+    pub background_data: BTreeMap<i64, String>,
+}
+
+impl From<RespondentBody> for RespondentInput {
+    fn from(body: RespondentBody) -> Self {
+        Self { contact_details: body.contact_details, send_mail: body.send_mail, background_data: body.background_data }
+    }
+}
+
+/// Adds respondents in one batch.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchBody {
+    /// 1 to 1000 respondents.
+    pub survey_respondents: Vec<RespondentBody>,
+}
+
+/// Where a respondent is in distribution.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub enum RespondentStatusBody {
+    /// Added, waiting for an activation.
+    Pending,
+    /// Released; the service sends at the send date.
+    Scheduled,
+    /// Released with sendMail false.
+    Released,
+    /// Handed to the relay.
+    Sent,
+    /// The address failed permanently.
+    Bounced,
+    /// Sending failed after every retry.
+    Failed,
+    /// Held back by the survey frequency limit.
+    FrequencyLimitReached,
+    /// Opted out or blocked after being added.
+    Blocklisted,
+    /// The sendout expired before sending.
+    Expired,
+}
+
+impl From<RespondentStatus> for RespondentStatusBody {
+    fn from(status: RespondentStatus) -> Self {
+        match status {
+            RespondentStatus::Pending => Self::Pending,
+            RespondentStatus::Scheduled => Self::Scheduled,
+            RespondentStatus::Released => Self::Released,
+            RespondentStatus::Sent => Self::Sent,
+            RespondentStatus::Bounced => Self::Bounced,
+            RespondentStatus::Failed => Self::Failed,
+            RespondentStatus::FrequencyLimitReached => Self::FrequencyLimitReached,
+            RespondentStatus::Blocklisted => Self::Blocklisted,
+            RespondentStatus::Expired => Self::Expired,
+        }
+    }
+}
+
+/// A respondent.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RespondentResponse {
+    /// The respondent's id.
+    pub respondent_id: i64,
+    /// Its sendout.
+    pub sendout_id: i64,
+    /// Contact details.
+    pub contact_details: String,
+    /// Whether the service sends the link.
+    pub send_mail: bool,
+    /// Label id to value.
+    pub background_data: BTreeMap<i64, String>,
+    /// Where it is in distribution.
+    pub status: RespondentStatusBody,
+    /// The respondent's personal survey link.
+    pub survey_link: String,
+    /// When it was added.
+    #[serde(with = "time::serde::rfc3339")]
+    pub added_at: OffsetDateTime,
+    /// When its invitation was sent.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub sent_at: Option<OffsetDateTime>,
+}
+
+impl RespondentResponse {
+    /// The respondent, with its link under `public_url`.
+    pub fn new(r: Respondent, public_url: &str) -> Self {
+        Self {
+            respondent_id: r.id,
+            sendout_id: r.sendout_id,
+            contact_details: r.contact_details,
+            send_mail: r.send_mail,
+            background_data: r.background_data,
+            status: r.status.into(),
+            survey_link: format!("{public_url}/r/{}", r.token),
+            added_at: r.added_at,
+            sent_at: r.sent_at,
+        }
+    }
+}
+
+/// A batch item that was refused.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RejectionResponse {
+    /// 0-based position in surveyRespondents.
+    pub index: usize,
+    /// The contact as given.
+    pub contact_details: String,
+    /// `blocklisted` or `duplicate`.
+    pub reason: &'static str,
+}
+
+impl From<Rejection> for RejectionResponse {
+    fn from(r: Rejection) -> Self {
+        Self { index: r.index, contact_details: r.contact_details, reason: r.reason.as_str() }
+    }
+}
+
+/// What a batch did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BatchResponse {
+    /// Respondents added.
+    pub added: Vec<RespondentResponse>,
+    /// Items refused.
+    pub rejected: Vec<RejectionResponse>,
+}
+
+impl BatchResponse {
+    /// The outcome, with links under `public_url`.
+    pub fn new(outcome: BatchOutcome, public_url: &str) -> Self {
+        Self {
+            added: outcome.added.into_iter().map(|r| RespondentResponse::new(r, public_url)).collect(),
+            rejected: outcome.rejected.into_iter().map(Into::into).collect(),
+        }
+    }
+}

@@ -1,0 +1,350 @@
+//! Bodies of the sendout endpoints: sendouts, labels and reminders.
+
+use canvass_domain::distribution::{
+    DispatchType, Label, LabelType, MessageInput, Reminder, ReminderInput, Sendout, SendoutInput, SendoutLogic,
+    SendoutStatus,
+};
+use canvass_domain::timestamp::DayEdge;
+use canvass_domain::FieldError;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+
+use super::optional_instant;
+
+/// How a sendout reaches its respondents.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+pub enum DispatchTypeBody {
+    /// Email with the survey link.
+    #[serde(rename = "EMAIL")]
+    Email,
+    /// Text message with the survey link.
+    #[serde(rename = "SMS")]
+    Sms,
+    /// Respondents log in; nothing is sent.
+    #[serde(rename = "LOGIN")]
+    Login,
+    /// Questions and answers by text message.
+    #[serde(rename = "TWOWAY")]
+    TwoWay,
+}
+
+impl From<DispatchTypeBody> for DispatchType {
+    fn from(kind: DispatchTypeBody) -> Self {
+        match kind {
+            DispatchTypeBody::Email => Self::Email,
+            DispatchTypeBody::Sms => Self::Sms,
+            DispatchTypeBody::Login => Self::Login,
+            DispatchTypeBody::TwoWay => Self::TwoWay,
+        }
+    }
+}
+
+impl From<DispatchType> for DispatchTypeBody {
+    fn from(kind: DispatchType) -> Self {
+        match kind {
+            DispatchType::Email => Self::Email,
+            DispatchType::Sms => Self::Sms,
+            DispatchType::Login => Self::Login,
+            DispatchType::TwoWay => Self::TwoWay,
+        }
+    }
+}
+
+/// Where a sendout is in its life.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub enum SendoutStatusBody {
+    /// Created, never activated.
+    Draft,
+    /// Activated.
+    Active,
+    /// Deactivated.
+    Inactive,
+}
+
+impl From<SendoutStatus> for SendoutStatusBody {
+    fn from(status: SendoutStatus) -> Self {
+        match status {
+            SendoutStatus::Draft => Self::Draft,
+            SendoutStatus::Active => Self::Active,
+            SendoutStatus::Inactive => Self::Inactive,
+        }
+    }
+}
+
+/// Creates a sendout.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateSendoutBody {
+    /// Non-empty name.
+    pub name: String,
+    /// The dispatch type.
+    #[serde(rename = "type")]
+    pub kind: DispatchTypeBody,
+    /// Mandatory except for LOGIN (where it must be empty).
+    #[serde(default)]
+    pub send_date: Option<String>,
+    /// An email address (EMAIL) or SMS sender (SMS, TWOWAY); empty for LOGIN.
+    #[serde(default)]
+    pub sender: Option<String>,
+    /// Mandatory for EMAIL, optional for SMS and TWOWAY, empty for LOGIN.
+    #[serde(default)]
+    pub subject: Option<String>,
+    /// Contains `{{surveyLink}}` (and optionally `{{optOutLink}}`); empty for LOGIN.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// After sendDate.
+    #[serde(default)]
+    pub expiry_date: Option<String>,
+}
+
+impl CreateSendoutBody {
+    /// The domain's input, or the fields whose dates cannot be read.
+    pub fn into_domain(self) -> Result<SendoutInput, Vec<FieldError>> {
+        let send = optional_instant(self.send_date.as_deref().filter(|d| !d.is_empty()), "sendDate", DayEdge::Start);
+        let expiry =
+            optional_instant(self.expiry_date.as_deref().filter(|d| !d.is_empty()), "expiryDate", DayEdge::Start);
+        match (send, expiry) {
+            (Ok(send_date), Ok(expiry_date)) => Ok(SendoutInput {
+                name: self.name,
+                kind: self.kind.into(),
+                message: MessageInput { send_date, sender: self.sender, subject: self.subject, message: self.message },
+                expiry_date,
+            }),
+            (send, expiry) => Err(send.err().into_iter().chain(expiry.err()).collect()),
+        }
+    }
+}
+
+/// A sendout.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SendoutResponse {
+    /// The sendout's id.
+    pub sendout_id: i64,
+    /// The survey it distributes.
+    pub survey_id: i64,
+    /// Name.
+    pub name: String,
+    /// Dispatch type.
+    #[serde(rename = "type")]
+    pub kind: DispatchTypeBody,
+    /// Draft, Active or Inactive.
+    pub status: SendoutStatusBody,
+    /// When messages go out.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub send_date: Option<OffsetDateTime>,
+    /// Sender.
+    pub sender: Option<String>,
+    /// Subject.
+    pub subject: Option<String>,
+    /// Message.
+    pub message: Option<String>,
+    /// Expiry of the survey links.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub expiry_date: Option<OffsetDateTime>,
+    /// When it was created.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    /// When it was last activated.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub activated_at: Option<OffsetDateTime>,
+    /// Respondents in the sendout.
+    pub respondent_count: i64,
+    /// Respondents waiting for the next activation.
+    pub pending_count: i64,
+}
+
+impl From<Sendout> for SendoutResponse {
+    fn from(s: Sendout) -> Self {
+        Self {
+            sendout_id: s.id,
+            survey_id: s.survey_id,
+            name: s.name,
+            kind: s.kind.into(),
+            status: s.status.into(),
+            send_date: s.send_date,
+            sender: s.sender,
+            subject: s.subject,
+            message: s.message,
+            expiry_date: s.expiry_date,
+            created_at: s.created_at,
+            activated_at: s.activated_at,
+            respondent_count: s.respondent_count,
+            pending_count: s.pending_count,
+        }
+    }
+}
+
+/// What a label's values are.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+pub enum LabelTypeBody {
+    /// Free text.
+    Text,
+    /// A number.
+    Number,
+    /// A date.
+    Date,
+    /// An email address.
+    Email,
+    /// A phone number.
+    Phone,
+}
+
+impl From<LabelTypeBody> for LabelType {
+    fn from(kind: LabelTypeBody) -> Self {
+        match kind {
+            LabelTypeBody::Text => Self::Text,
+            LabelTypeBody::Number => Self::Number,
+            LabelTypeBody::Date => Self::Date,
+            LabelTypeBody::Email => Self::Email,
+            LabelTypeBody::Phone => Self::Phone,
+        }
+    }
+}
+
+impl From<LabelType> for LabelTypeBody {
+    fn from(kind: LabelType) -> Self {
+        match kind {
+            LabelType::Text => Self::Text,
+            LabelType::Number => Self::Number,
+            LabelType::Date => Self::Date,
+            LabelType::Email => Self::Email,
+            LabelType::Phone => Self::Phone,
+        }
+    }
+}
+
+/// Creates a background data label.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateLabelBody {
+    /// Non-empty name, unique within the sendout.
+    pub name: String,
+    /// What its values are.
+    pub label_type: LabelTypeBody,
+}
+
+/// A background data label.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelResponse {
+    /// The label's id (BGDataLabelId).
+    pub label_id: i64,
+    /// Its name.
+    pub name: String,
+    /// What its values are.
+    pub label_type: LabelTypeBody,
+    /// Its function; 0 is background data.
+    pub function: i16,
+}
+
+impl From<Label> for LabelResponse {
+    fn from(l: Label) -> Self {
+        Self { label_id: l.id, name: l.name, label_type: l.label_type.into(), function: l.function }
+    }
+}
+
+/// Who receives a reminder.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+pub enum SendoutLogicBody {
+    /// No answer set yet.
+    NotResponded,
+    /// No completed answer set.
+    NotCompleted,
+    /// Everyone released.
+    All,
+}
+
+impl From<SendoutLogicBody> for SendoutLogic {
+    fn from(logic: SendoutLogicBody) -> Self {
+        match logic {
+            SendoutLogicBody::NotResponded => Self::NotResponded,
+            SendoutLogicBody::NotCompleted => Self::NotCompleted,
+            SendoutLogicBody::All => Self::All,
+        }
+    }
+}
+
+impl From<SendoutLogic> for SendoutLogicBody {
+    fn from(logic: SendoutLogic) -> Self {
+        match logic {
+            SendoutLogic::NotResponded => Self::NotResponded,
+            SendoutLogic::NotCompleted => Self::NotCompleted,
+            SendoutLogic::All => Self::All,
+        }
+    }
+}
+
+/// Creates a reminder.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateReminderBody {
+    /// Who receives it.
+    pub sendout_logic: SendoutLogicBody,
+    /// When it goes out.
+    #[serde(default)]
+    pub send_date: Option<String>,
+    /// Email address (EMAIL) or SMS sender (SMS, TWOWAY).
+    #[serde(default)]
+    pub sender: Option<String>,
+    /// Mandatory for EMAIL.
+    #[serde(default)]
+    pub subject: Option<String>,
+    /// Contains `{{surveyLink}}`.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+impl CreateReminderBody {
+    /// The domain's input.
+    pub fn into_domain(self) -> Result<ReminderInput, Vec<FieldError>> {
+        let send_date = optional_instant(self.send_date.as_deref(), "sendDate", DayEdge::Start).map_err(|e| vec![e])?;
+        Ok(ReminderInput {
+            sendout_logic: self.sendout_logic.into(),
+            message: MessageInput { send_date, sender: self.sender, subject: self.subject, message: self.message },
+        })
+    }
+}
+
+/// A reminder.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReminderResponse {
+    /// The reminder's id.
+    pub reminder_id: i64,
+    /// Its sendout.
+    pub sendout_id: i64,
+    /// Who receives it.
+    pub sendout_logic: SendoutLogicBody,
+    /// When it goes out.
+    #[serde(with = "time::serde::rfc3339")]
+    pub send_date: OffsetDateTime,
+    /// Sender.
+    pub sender: String,
+    /// Subject.
+    pub subject: Option<String>,
+    /// Message.
+    pub message: String,
+    /// `Scheduled` until sent.
+    pub status: String,
+    /// When it was created.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+impl From<Reminder> for ReminderResponse {
+    fn from(r: Reminder) -> Self {
+        Self {
+            reminder_id: r.id,
+            sendout_id: r.sendout_id,
+            sendout_logic: r.sendout_logic.into(),
+            send_date: r.send_date,
+            sender: r.sender,
+            subject: r.subject,
+            message: r.message,
+            status: r.status,
+            created_at: r.created_at,
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! `/bgdata/bgdocuments...`: background data documents, their labels and rows.
+
+use actix_web::{delete, get, post, put, web, HttpResponse};
+use canvass_domain::use_cases::bgdata;
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::bgdata::{BgDocumentResponse, CellDataBody, NewRowBody, RowLabelsBody, RowResponse};
+use crate::dto::sendout::LabelResponse;
+use crate::input::Body;
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Lists the account's background data documents, one per sendout.
+#[utoipa::path(tag = "Background data", security(("apiKey" = []), ("bearer" = [])),
+    responses((status = 200, body = Vec<BgDocumentResponse>), (status = 401, body = Problem)))]
+#[get("/bgdata/bgdocuments")]
+pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let documents = blocking::run(&state, move |uow, _| bgdata::list(uow, account)).await?;
+    Ok(HttpResponse::Ok().json(documents.into_iter().map(BgDocumentResponse::from).collect::<Vec<_>>()))
+}
+
+/// Reads one document.
+#[utoipa::path(tag = "Background data", security(("apiKey" = []), ("bearer" = [])),
+    params(("bgDocumentId" = i64, Path, description = "A document of the account")),
+    responses((status = 200, body = BgDocumentResponse), (status = 404, body = Problem)))]
+#[get("/bgdata/bgdocuments/{bgDocumentId}")]
+pub async fn get(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.into_inner());
+    let document = blocking::run(&state, move |uow, _| bgdata::get(uow, account, id)).await?;
+    Ok(HttpResponse::Ok().json(BgDocumentResponse::from(document)))
+}
+
+/// Lists the document's labels (its sendout's labels).
+#[utoipa::path(tag = "Background data", security(("apiKey" = []), ("bearer" = [])),
+    params(("bgDocumentId" = i64, Path, description = "A document of the account")),
+    responses((status = 200, body = Vec<LabelResponse>), (status = 404, body = Problem)))]
+#[get("/bgdata/bgdocuments/{bgDocumentId}/labels")]
+pub async fn document_labels(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.into_inner());
+    let found = blocking::run(&state, move |uow, _| bgdata::labels(uow, account, id)).await?;
+    Ok(HttpResponse::Ok().json(found.into_iter().map(LabelResponse::from).collect::<Vec<_>>()))
+}
+
+/// Reads the requested cells of a row; labels without a value are left out.
+#[utoipa::path(tag = "Background data", security(("apiKey" = []), ("bearer" = [])), request_body = RowLabelsBody,
+    params(("bgDocumentId" = i64, Path, description = "A document of the account"),
+        ("respondentId" = i64, Path, description = "A respondent of the document's sendout")),
+    responses((status = 200, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[post("/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}")]
+pub async fn read_row(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+    body: Body<RowLabelsBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (id, respondent)) = (caller.account(), path.into_inner());
+    let labels = body.0.labels;
+    let row = blocking::run(&state, move |uow, _| bgdata::read_row(uow, account, id, respondent, &labels)).await?;
+    Ok(HttpResponse::Ok().json(RowResponse::from(row)))
+}
+
+/// Edits the given cells of a row, or adds them; answers the whole row.
+#[utoipa::path(tag = "Background data", security(("apiKey" = []), ("bearer" = [])), request_body = CellDataBody,
+    params(("bgDocumentId" = i64, Path, description = "A document of the account"),
+        ("respondentId" = i64, Path, description = "A respondent of the document's sendout")),
+    responses((status = 200, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[put("/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}")]
+pub async fn edit_row(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+    body: Body<CellDataBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (id, respondent)) = (caller.account(), path.into_inner());
+    let cells = body.0.cell_data;
+    let row = blocking::run(&state, move |uow, _| bgdata::edit_row(uow, account, id, respondent, cells)).await?;
+    Ok(HttpResponse::Ok().json(RowResponse::from(row)))
+}
+
+/// Adds a row: a new respondent of the document's sendout, Pending until the next activation.
+#[utoipa::path(tag = "Background data", security(("apiKey" = []), ("bearer" = [])), request_body = NewRowBody,
+    params(("bgDocumentId" = i64, Path, description = "A document of the account")),
+    responses((status = 201, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem),
+        (status = 409, body = Problem)))]
+#[post("/bgdata/bgdocuments/{bgDocumentId}/rows")]
+pub async fn add_row(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    body: Body<NewRowBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.into_inner());
+    let body = body.0;
+    let row = blocking::run(&state, move |uow, clock| {
+        bgdata::add_row(uow, clock, account, id, body.contact_details, body.cell_data)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(RowResponse::from(row)))
+}
+
+/// Deletes the given cells of a row; answers what is left of it.
+#[utoipa::path(tag = "Background data", security(("apiKey" = []), ("bearer" = [])), request_body = RowLabelsBody,
+    params(("bgDocumentId" = i64, Path, description = "A document of the account"),
+        ("respondentId" = i64, Path, description = "A respondent of the document's sendout")),
+    responses((status = 200, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[delete("/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}")]
+pub async fn delete_cells(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+    body: Body<RowLabelsBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (id, respondent)) = (caller.account(), path.into_inner());
+    let labels = body.0.labels;
+    let row = blocking::run(&state, move |uow, _| bgdata::delete_cells(uow, account, id, respondent, &labels)).await?;
+    Ok(HttpResponse::Ok().json(RowResponse::from(row)))
+}

@@ -1,0 +1,124 @@
+//! `/accounts/blocklist` and `/email-bounces/permanent-failures`.
+
+use actix_web::{delete, get, post, web, HttpResponse};
+use canvass_domain::distribution::{BounceFilter, NewPermanentFailure};
+use canvass_domain::paging::PageRequest;
+use canvass_domain::timestamp::{parse_instant, DayEdge};
+use canvass_domain::use_cases::blocklist;
+use canvass_domain::{DomainError, FieldError};
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::blocklist::{
+    BlocklistBody, BlocklistResponse, FailuresBody, FailuresPageResponse, FailuresQuery, RecordedResponse,
+};
+use crate::dto::optional_instant;
+use crate::input::{Body, QueryOf};
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Lists the account's blocked and opted-out contacts.
+#[utoipa::path(tag = "Blocklist", security(("apiKey" = []), ("bearer" = [])),
+    responses((status = 200, body = Vec<BlocklistResponse>), (status = 401, body = Problem)))]
+#[get("/accounts/blocklist")]
+pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let entries = blocking::run(&state, move |uow, _| blocklist::list(uow, account)).await?;
+    Ok(HttpResponse::Ok().json(entries.into_iter().map(BlocklistResponse::from).collect::<Vec<_>>()))
+}
+
+/// Adds a contact; respondents with it that were not sent to yet become Blocklisted. A listed contact: 409.
+#[utoipa::path(tag = "Blocklist", security(("apiKey" = []), ("bearer" = [])), request_body = BlocklistBody,
+    responses((status = 201, body = BlocklistResponse), (status = 400, body = Problem), (status = 409, body = Problem)))]
+#[post("/accounts/blocklist")]
+pub async fn add(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    body: Body<BlocklistBody>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let body = body.0;
+    let entry = blocking::run(&state, move |uow, clock| {
+        blocklist::add(uow, clock, account, &body.contact_details, body.kind.into())
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(BlocklistResponse::from(entry)))
+}
+
+/// Removes a contact from the blocklist (URL-encode it in the path).
+#[utoipa::path(tag = "Blocklist", security(("apiKey" = []), ("bearer" = [])),
+    params(("contactDetails" = String, Path, description = "The contact, URL-encoded")),
+    responses((status = 204, description = "Removed"), (status = 404, body = Problem)))]
+#[delete("/accounts/blocklist/{contactDetails}")]
+pub async fn remove(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    let (account, contact) = (caller.account(), path.into_inner());
+    blocking::run(&state, move |uow, _| blocklist::remove(uow, account, &contact)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// One page of the account's permanent email failures, oldest first.
+#[utoipa::path(tag = "Email bounces", security(("apiKey" = []), ("bearer" = [])), params(FailuresQuery),
+    responses((status = 200, body = FailuresPageResponse), (status = 400, body = Problem)))]
+#[get("/email-bounces/permanent-failures")]
+pub async fn list_failures(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    query: QueryOf<FailuresQuery>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let query = query.0;
+    let page = PageRequest::new(query.page_number, query.page_size, "pageNumber", "pageSize");
+    let from = optional_instant(query.from.as_deref(), "from", DayEdge::Start);
+    let (page, from) = match (page, from) {
+        (Ok(page), Ok(from)) => (page, from),
+        (page, from) => {
+            let errors = page.err().into_iter().flatten().chain(from.err()).collect();
+            return Err(Problem::invalid(errors));
+        }
+    };
+    let filter = BounceFilter { sending_domain: query.sending_domain.filter(|d| !d.trim().is_empty()), from };
+    let found = blocking::run(&state, move |uow, _| blocklist::page_failures(uow, account, &filter, page)).await?;
+    Ok(HttpResponse::Ok().json(FailuresPageResponse::from(found)))
+}
+
+/// Records permanent failures reported by the mail relay; repeats of an address and time are ignored, and the
+/// account's respondents with those addresses become Bounced.
+#[utoipa::path(tag = "Email bounces", security(("apiKey" = []), ("bearer" = [])), request_body = FailuresBody,
+    responses((status = 200, body = RecordedResponse), (status = 400, body = Problem)))]
+#[post("/email-bounces/permanent-failures")]
+pub async fn record_failures(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    body: Body<FailuresBody>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let mut errors = Vec::new();
+    let mut failures = Vec::new();
+    for (index, failure) in body.0.failures.into_iter().enumerate() {
+        let path = format!("failures[{index}].");
+        let Some(failed_at) = parse_instant(&failure.failed_at, DayEdge::Start) else {
+            errors.push(FieldError::new(format!("{path}failedAt"), "must be an RFC 3339 date-time"));
+            continue;
+        };
+        match NewPermanentFailure::check(
+            &failure.email_address,
+            &failure.sending_domain,
+            failed_at,
+            &failure.reason,
+            &path,
+        ) {
+            Ok(checked) => failures.push(checked),
+            Err(item_errors) => errors.extend(item_errors),
+        }
+    }
+    let recorded = blocking::run(&state, move |uow, _| {
+        DomainError::check(errors)?;
+        blocklist::record_failures(uow, account, failures)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(RecordedResponse { recorded }))
+}

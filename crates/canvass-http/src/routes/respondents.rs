@@ -1,0 +1,69 @@
+//! `/surveys/{surveyId}/sendouts/{sendoutId}/respondents...`: adding and listing respondents.
+
+use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::use_cases::respondents;
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::respondent::{BatchBody, BatchResponse, RespondentBody, RespondentResponse};
+use crate::input::Body;
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Lists the sendout's respondents with their statuses and links.
+#[utoipa::path(tag = "Respondents", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = Vec<RespondentResponse>), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/sendouts/{sendoutId}/respondents")]
+pub async fn list(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, sendout)) = (caller.account(), path.into_inner());
+    let found = blocking::run(&state, move |uow, _| respondents::list(uow, account, survey, sendout)).await?;
+    let public_url = &state.public_url;
+    Ok(HttpResponse::Ok().json(found.into_iter().map(|r| RespondentResponse::new(r, public_url)).collect::<Vec<_>>()))
+}
+
+/// Adds one respondent (Pending until the next activation); blocklisted or duplicate contacts answer 409.
+#[utoipa::path(tag = "Respondents", security(("apiKey" = []), ("bearer" = [])), request_body = RespondentBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 201, body = RespondentResponse), (status = 400, body = Problem), (status = 404, body = Problem),
+        (status = 409, description = "type ends in /blocklisted or /duplicate", body = Problem)))]
+#[post("/surveys/{surveyId}/sendouts/{sendoutId}/respondents")]
+pub async fn add(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+    body: Body<RespondentBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, sendout)) = (caller.account(), path.into_inner());
+    let input = body.0.into();
+    let added =
+        blocking::run(&state, move |uow, clock| respondents::add(uow, clock, account, survey, sendout, input)).await?;
+    Ok(HttpResponse::Created().json(RespondentResponse::new(added, &state.public_url)))
+}
+
+/// Adds 1 to 1000 respondents in one transaction. Malformed items refuse the whole batch (400 naming each
+/// index); blocklisted and duplicate contacts are refused item by item.
+#[utoipa::path(tag = "Respondents", security(("apiKey" = []), ("bearer" = [])), request_body = BatchBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = BatchResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[post("/surveys/{surveyId}/sendouts/{sendoutId}/respondents/batch")]
+pub async fn add_batch(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+    body: Body<BatchBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, sendout)) = (caller.account(), path.into_inner());
+    let inputs = body.0.survey_respondents.into_iter().map(Into::into).collect();
+    let outcome =
+        blocking::run(&state, move |uow, clock| respondents::add_batch(uow, clock, account, survey, sendout, inputs))
+            .await?;
+    Ok(HttpResponse::Ok().json(BatchResponse::new(outcome, &state.public_url)))
+}

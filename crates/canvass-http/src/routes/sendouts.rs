@@ -1,0 +1,175 @@
+//! `/surveys/{surveyId}/sendouts...`: sendouts, their activation, labels and reminders.
+
+use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::use_cases::sendouts;
+use canvass_domain::DomainError;
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::sendout::{
+    CreateLabelBody, CreateReminderBody, CreateSendoutBody, LabelResponse, ReminderResponse, SendoutResponse,
+};
+use crate::input::Body;
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Lists the survey's sendouts.
+#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 200, body = Vec<SendoutResponse>), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/sendouts")]
+pub async fn list(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, Problem> {
+    let (account, survey) = (caller.account(), path.into_inner());
+    let found = blocking::run(&state, move |uow, _| sendouts::list(uow, account, survey)).await?;
+    Ok(HttpResponse::Ok().json(found.into_iter().map(SendoutResponse::from).collect::<Vec<_>>()))
+}
+
+/// Reads one sendout of the survey.
+#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = SendoutResponse), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/sendouts/{sendoutId}")]
+pub async fn get(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let sendout = blocking::run(&state, move |uow, _| sendouts::get(uow, account, survey, id)).await?;
+    Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
+}
+
+/// Creates a Draft sendout (and its background data document), checked by the rules of its type.
+#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])), request_body = CreateSendoutBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 201, body = SendoutResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[post("/surveys/{surveyId}/sendouts")]
+pub async fn create(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    body: Body<CreateSendoutBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, survey) = (caller.account(), path.into_inner());
+    let input = body.0.into_domain();
+    let sendout = blocking::run(&state, move |uow, clock| {
+        let input = input.map_err(DomainError::Invalid)?;
+        sendouts::create(uow, clock, account, survey, input)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(SendoutResponse::from(sendout)))
+}
+
+/// Activates the sendout: Draft or Inactive becomes Active; every pending respondent is released.
+#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = SendoutResponse), (status = 404, body = Problem)))]
+#[post("/surveys/{surveyId}/sendouts/{sendoutId}/activate")]
+pub async fn activate(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let sendout = blocking::run(&state, move |uow, clock| sendouts::activate(uow, clock, account, survey, id)).await?;
+    Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
+}
+
+/// Deactivates an active sendout; a Draft sendout answers 409.
+#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = SendoutResponse), (status = 404, body = Problem), (status = 409, body = Problem)))]
+#[post("/surveys/{surveyId}/sendouts/{sendoutId}/deactivate")]
+pub async fn deactivate(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let sendout =
+        blocking::run(&state, move |uow, clock| sendouts::deactivate(uow, clock, account, survey, id)).await?;
+    Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
+}
+
+/// Lists the sendout's background data labels.
+#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = Vec<LabelResponse>), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/sendouts/{sendoutId}/labels")]
+pub async fn list_labels(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let labels = blocking::run(&state, move |uow, _| sendouts::list_labels(uow, account, survey, id)).await?;
+    Ok(HttpResponse::Ok().json(labels.into_iter().map(LabelResponse::from).collect::<Vec<_>>()))
+}
+
+/// Creates a background data label (function 0); its name is unique within the sendout (409).
+#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])), request_body = CreateLabelBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 201, body = LabelResponse), (status = 400, body = Problem), (status = 404, body = Problem),
+        (status = 409, body = Problem)))]
+#[post("/surveys/{surveyId}/sendouts/{sendoutId}/labels")]
+pub async fn create_label(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+    body: Body<CreateLabelBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let body = body.0;
+    let label = blocking::run(&state, move |uow, clock| {
+        sendouts::create_label(uow, clock, account, survey, id, &body.name, body.label_type.into())
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(LabelResponse::from(label)))
+}
+
+/// Lists the sendout's reminders.
+#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = Vec<ReminderResponse>), (status = 404, body = Problem)))]
+#[get("/surveys/{surveyId}/sendouts/{sendoutId}/reminders")]
+pub async fn list_reminders(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let reminders = blocking::run(&state, move |uow, _| sendouts::list_reminders(uow, account, survey, id)).await?;
+    Ok(HttpResponse::Ok().json(reminders.into_iter().map(ReminderResponse::from).collect::<Vec<_>>()))
+}
+
+/// Creates a reminder for the respondents its SendoutLogic names.
+#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])), request_body = CreateReminderBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 201, body = ReminderResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[post("/surveys/{surveyId}/sendouts/{sendoutId}/reminders")]
+pub async fn create_reminder(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+    body: Body<CreateReminderBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let input = body.0.into_domain();
+    let reminder = blocking::run(&state, move |uow, clock| {
+        let input = input.map_err(DomainError::Invalid)?;
+        sendouts::create_reminder(uow, clock, account, survey, id, input)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(ReminderResponse::from(reminder)))
+}

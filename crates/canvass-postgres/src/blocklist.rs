@@ -1,0 +1,180 @@
+//! The blocklist and permanent email failures on PostgreSQL.
+
+use canvass_domain::distribution::{
+    BlocklistEntry, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure, RespondentStatus,
+};
+use canvass_domain::ids::AccountId;
+use canvass_domain::paging::{Page, PageRequest};
+use canvass_domain::ports::{BlocklistRepository, RepoResult};
+use canvass_domain::RepoError;
+use diesel::pg::Pg;
+use diesel::prelude::*;
+use time::OffsetDateTime;
+
+use crate::error::OrRepoError;
+use crate::schema::{blocklist, permanent_failures, respondents};
+use crate::PgUnitOfWork;
+
+type EntryRow = (String, String, OffsetDateTime);
+
+fn entry((contact_details, kind, created_at): EntryRow) -> RepoResult<BlocklistEntry> {
+    let kind = BlocklistType::parse(&kind)
+        .ok_or_else(|| RepoError::Other(format!("stored blocklist type `{kind}` is unknown")))?;
+    Ok(BlocklistEntry { contact_details, kind, created_at })
+}
+
+const ENTRY: (blocklist::contact_details, blocklist::entry_type, blocklist::created_at) =
+    (blocklist::contact_details, blocklist::entry_type, blocklist::created_at);
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = permanent_failures)]
+struct FailureRow {
+    email_address: String,
+    sending_domain: String,
+    failed_at: OffsetDateTime,
+    reason: String,
+    sendout_id: Option<i64>,
+    respondent_id: Option<i64>,
+}
+
+fn failures_filtered(account: AccountId, filter: &BounceFilter) -> permanent_failures::BoxedQuery<'static, Pg> {
+    let mut query = permanent_failures::table.filter(permanent_failures::account_id.eq(account.get())).into_boxed();
+    if let Some(domain) = &filter.sending_domain {
+        query = query.filter(permanent_failures::sending_domain.eq(domain.trim().to_lowercase()));
+    }
+    if let Some(from) = filter.from {
+        query = query.filter(permanent_failures::failed_at.ge(from));
+    }
+    query
+}
+
+impl BlocklistRepository for PgUnitOfWork<'_> {
+    fn blocked_keys(&mut self, account: AccountId, keys: &[String]) -> RepoResult<Vec<String>> {
+        blocklist::table
+            .filter(blocklist::account_id.eq(account.get()).and(blocklist::contact_key.eq_any(keys)))
+            .select(blocklist::contact_key)
+            .load(self.conn)
+            .or_repo()
+    }
+
+    fn list_blocklist(&mut self, account: AccountId) -> RepoResult<Vec<BlocklistEntry>> {
+        let rows: Vec<EntryRow> = blocklist::table
+            .filter(blocklist::account_id.eq(account.get()))
+            .order((blocklist::created_at, blocklist::contact_key))
+            .select(ENTRY)
+            .load(self.conn)
+            .or_repo()?;
+        rows.into_iter().map(entry).collect()
+    }
+
+    fn insert_blocklist(
+        &mut self,
+        account: AccountId,
+        contact_details: &str,
+        contact_key: &str,
+        kind: BlocklistType,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<BlocklistEntry>> {
+        let row: Option<EntryRow> = diesel::insert_into(blocklist::table)
+            .values((
+                blocklist::account_id.eq(account.get()),
+                blocklist::contact_key.eq(contact_key),
+                blocklist::contact_details.eq(contact_details),
+                blocklist::entry_type.eq(kind.as_str()),
+                blocklist::created_at.eq(now),
+            ))
+            .on_conflict_do_nothing()
+            .returning(ENTRY)
+            .get_result(self.conn)
+            .optional()
+            .or_repo()?;
+        let Some(row) = row else { return Ok(None) };
+        let not_yet_sent = [RespondentStatus::Pending.as_str(), RespondentStatus::Scheduled.as_str()];
+        diesel::update(respondents::table)
+            .filter(
+                respondents::account_id
+                    .eq(account.get())
+                    .and(respondents::contact_key.eq(contact_key))
+                    .and(respondents::status.eq_any(not_yet_sent)),
+            )
+            .set(respondents::status.eq(RespondentStatus::Blocklisted.as_str()))
+            .execute(self.conn)
+            .or_repo()?;
+        entry(row).map(Some)
+    }
+
+    fn delete_blocklist(&mut self, account: AccountId, contact_key: &str) -> RepoResult<bool> {
+        let deleted = diesel::delete(blocklist::table)
+            .filter(blocklist::account_id.eq(account.get()).and(blocklist::contact_key.eq(contact_key)))
+            .execute(self.conn)
+            .or_repo()?;
+        Ok(deleted > 0)
+    }
+
+    fn record_failures(&mut self, account: AccountId, failures: &[NewPermanentFailure]) -> RepoResult<u64> {
+        let values: Vec<_> = failures
+            .iter()
+            .map(|f| {
+                (
+                    permanent_failures::account_id.eq(account.get()),
+                    permanent_failures::email_address.eq(&f.email_address),
+                    permanent_failures::email_key.eq(&f.email_key),
+                    permanent_failures::sending_domain.eq(&f.sending_domain),
+                    permanent_failures::failed_at.eq(f.failed_at),
+                    permanent_failures::reason.eq(&f.reason),
+                    permanent_failures::sendout_id.eq(f.sendout_id),
+                    permanent_failures::respondent_id.eq(f.respondent_id),
+                )
+            })
+            .collect();
+        let recorded = diesel::insert_into(permanent_failures::table)
+            .values(values)
+            .on_conflict_do_nothing()
+            .execute(self.conn)
+            .or_repo()?;
+        let keys: Vec<&str> = failures.iter().map(|f| f.email_key.as_str()).collect();
+        diesel::update(respondents::table)
+            .filter(
+                respondents::account_id
+                    .eq(account.get())
+                    .and(respondents::contact_key.eq_any(keys))
+                    .and(respondents::status.ne(RespondentStatus::Blocklisted.as_str())),
+            )
+            .set(respondents::status.eq(RespondentStatus::Bounced.as_str()))
+            .execute(self.conn)
+            .or_repo()?;
+        Ok(recorded as u64)
+    }
+
+    fn page_failures(
+        &mut self,
+        account: AccountId,
+        filter: &BounceFilter,
+        page: PageRequest,
+    ) -> RepoResult<Page<PermanentFailure>> {
+        let total_count: i64 = failures_filtered(account, filter).count().get_result(self.conn).or_repo()?;
+        let rows: Vec<FailureRow> = if page.offset() >= total_count {
+            Vec::new()
+        } else {
+            failures_filtered(account, filter)
+                .order((permanent_failures::failed_at, permanent_failures::id))
+                .offset(page.offset())
+                .limit(page.size())
+                .select(FailureRow::as_select())
+                .load(self.conn)
+                .or_repo()?
+        };
+        let items = rows
+            .into_iter()
+            .map(|r| PermanentFailure {
+                email_address: r.email_address,
+                sending_domain: r.sending_domain,
+                failed_at: r.failed_at,
+                reason: r.reason,
+                sendout_id: r.sendout_id,
+                respondent_id: r.respondent_id,
+            })
+            .collect();
+        Ok(Page { request: page, items, total_count })
+    }
+}

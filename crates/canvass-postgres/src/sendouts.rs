@@ -1,0 +1,422 @@
+//! Sendouts, labels, reminders and background data documents on PostgreSQL.
+
+use std::collections::HashMap;
+
+use canvass_domain::distribution::{
+    BgDocument, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, RespondentStatus, Sendout,
+    SendoutDraft, SendoutLogic, SendoutStatus, Transition, BACKGROUND_FUNCTION,
+};
+use canvass_domain::ids::{AccountId, BgDocumentId, LabelId, SendoutId, SurveyId};
+use canvass_domain::ports::{RepoResult, SendoutRepository};
+use canvass_domain::RepoError;
+use diesel::dsl::{count_star, sql};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Timestamptz};
+use time::OffsetDateTime;
+
+use crate::error::OrRepoError;
+use crate::schema::{bg_documents, bg_labels, reminders, respondents, sendouts};
+use crate::PgUnitOfWork;
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = sendouts)]
+struct SendoutRow {
+    id: i64,
+    survey_id: i64,
+    name: String,
+    dispatch_type: String,
+    status: String,
+    send_date: Option<OffsetDateTime>,
+    sender: Option<String>,
+    subject: Option<String>,
+    message: Option<String>,
+    expiry_date: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
+    activated_at: Option<OffsetDateTime>,
+}
+
+fn unknown(what: &str, value: &str) -> RepoError {
+    RepoError::Other(format!("stored {what} `{value}` is unknown"))
+}
+
+impl SendoutRow {
+    fn into_sendout(self, (respondent_count, pending_count): (i64, i64)) -> RepoResult<Sendout> {
+        Ok(Sendout {
+            kind: DispatchType::parse(&self.dispatch_type)
+                .ok_or_else(|| unknown("dispatch type", &self.dispatch_type))?,
+            status: SendoutStatus::parse(&self.status).ok_or_else(|| unknown("sendout status", &self.status))?,
+            id: self.id,
+            survey_id: self.survey_id,
+            name: self.name,
+            send_date: self.send_date,
+            sender: self.sender,
+            subject: self.subject,
+            message: self.message,
+            expiry_date: self.expiry_date,
+            created_at: self.created_at,
+            activated_at: self.activated_at,
+            respondent_count,
+            pending_count,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = bg_labels)]
+struct LabelRow {
+    id: i64,
+    sendout_id: i64,
+    name: String,
+    label_type: String,
+    function: i16,
+}
+
+impl LabelRow {
+    fn into_label(self) -> RepoResult<Label> {
+        Ok(Label {
+            label_type: LabelType::parse(&self.label_type).ok_or_else(|| unknown("label type", &self.label_type))?,
+            id: self.id,
+            sendout_id: self.sendout_id,
+            name: self.name,
+            function: self.function,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = reminders)]
+struct ReminderRow {
+    id: i64,
+    sendout_id: i64,
+    sendout_logic: String,
+    send_date: OffsetDateTime,
+    sender: String,
+    subject: Option<String>,
+    message: String,
+    status: String,
+    created_at: OffsetDateTime,
+}
+
+impl ReminderRow {
+    fn into_reminder(self) -> RepoResult<Reminder> {
+        Ok(Reminder {
+            sendout_logic: SendoutLogic::parse(&self.sendout_logic)
+                .ok_or_else(|| unknown("sendout logic", &self.sendout_logic))?,
+            id: self.id,
+            sendout_id: self.sendout_id,
+            send_date: self.send_date,
+            sender: self.sender,
+            subject: self.subject,
+            message: self.message,
+            status: self.status,
+            created_at: self.created_at,
+        })
+    }
+}
+
+impl PgUnitOfWork<'_> {
+    /// Respondents and pending respondents per sendout, in one grouped query.
+    fn respondent_counts(&mut self, account: AccountId, ids: &[i64]) -> RepoResult<HashMap<i64, (i64, i64)>> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let rows: Vec<(i64, i64, i64)> = respondents::table
+            .filter(respondents::account_id.eq(account.get()).and(respondents::sendout_id.eq_any(ids)))
+            .group_by(respondents::sendout_id)
+            .select((
+                respondents::sendout_id,
+                count_star(),
+                sql::<BigInt>("count(*) FILTER (WHERE status = 'Pending')"),
+            ))
+            .load(self.conn)
+            .or_repo()?;
+        Ok(rows.into_iter().map(|(id, all, pending)| (id, (all, pending))).collect())
+    }
+
+    fn with_counts(&mut self, account: AccountId, rows: Vec<SendoutRow>) -> RepoResult<Vec<Sendout>> {
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        let counts = self.respondent_counts(account, &ids)?;
+        rows.into_iter()
+            .map(|row| {
+                let count = counts.get(&row.id).copied().unwrap_or_default();
+                row.into_sendout(count)
+            })
+            .collect()
+    }
+
+    fn copy_sendout(&mut self, account: i64, to: i64, id: i64, now: OffsetDateTime) -> QueryResult<()> {
+        #[derive(QueryableByName)]
+        struct NewId {
+            #[diesel(sql_type = BigInt)]
+            id: i64,
+        }
+        let copy: NewId = diesel::sql_query(
+            "INSERT INTO sendouts (account_id, survey_id, name, dispatch_type, status, send_date, sender, subject, \
+                 message, expiry_date, created_at) \
+             SELECT account_id, $2, name, dispatch_type, 'Draft', send_date, sender, subject, message, expiry_date, $4 \
+             FROM sendouts WHERE account_id = $1 AND id = $3 RETURNING id",
+        )
+        .bind::<BigInt, _>(account)
+        .bind::<BigInt, _>(to)
+        .bind::<BigInt, _>(id)
+        .bind::<Timestamptz, _>(now)
+        .get_result(self.conn)?;
+        diesel::insert_into(bg_documents::table)
+            .values((bg_documents::account_id.eq(account), bg_documents::sendout_id.eq(copy.id)))
+            .execute(self.conn)?;
+        // Labels are copied first; the respondents' background data keys are then mapped from the old label ids
+        // to the new ones (matched by name, unique within a sendout). Keys of other sendouts' labels stay.
+        diesel::sql_query(
+            "WITH copied AS ( \
+                 INSERT INTO bg_labels (account_id, sendout_id, name, label_type, function, created_at) \
+                 SELECT account_id, $3, name, label_type, function, $4 FROM bg_labels \
+                 WHERE account_id = $1 AND sendout_id = $2 ORDER BY id RETURNING id, name), \
+             label_map AS ( \
+                 SELECT old.id::text AS old_key, copied.id::text AS new_key \
+                 FROM bg_labels old JOIN copied ON copied.name = old.name \
+                 WHERE old.account_id = $1 AND old.sendout_id = $2) \
+             INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, \
+                 background_data, status, token, added_at) \
+             SELECT r.account_id, $3, r.contact_details, r.contact_key, r.send_mail, \
+                 (SELECT coalesce(jsonb_object_agg(coalesce(m.new_key, cell.key), cell.value), '{}'::jsonb) \
+                  FROM jsonb_each(r.background_data) cell LEFT JOIN label_map m ON m.old_key = cell.key), \
+                 'Pending', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), $4 \
+             FROM respondents r WHERE r.account_id = $1 AND r.sendout_id = $2 ORDER BY r.id",
+        )
+        .bind::<BigInt, _>(account)
+        .bind::<BigInt, _>(id)
+        .bind::<BigInt, _>(copy.id)
+        .bind::<Timestamptz, _>(now)
+        .execute(self.conn)?;
+        Ok(())
+    }
+}
+
+impl SendoutRepository for PgUnitOfWork<'_> {
+    fn insert_sendout(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        draft: &SendoutDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Sendout> {
+        let row: SendoutRow = diesel::insert_into(sendouts::table)
+            .values((
+                sendouts::account_id.eq(account.get()),
+                sendouts::survey_id.eq(survey),
+                sendouts::name.eq(&draft.name),
+                sendouts::dispatch_type.eq(draft.kind.as_str()),
+                sendouts::status.eq(SendoutStatus::Draft.as_str()),
+                sendouts::send_date.eq(draft.send_date),
+                sendouts::sender.eq(&draft.sender),
+                sendouts::subject.eq(&draft.subject),
+                sendouts::message.eq(&draft.message),
+                sendouts::expiry_date.eq(draft.expiry_date),
+                sendouts::created_at.eq(now),
+            ))
+            .returning(SendoutRow::as_returning())
+            .get_result(self.conn)
+            .or_repo()?;
+        diesel::insert_into(bg_documents::table)
+            .values((bg_documents::account_id.eq(account.get()), bg_documents::sendout_id.eq(row.id)))
+            .execute(self.conn)
+            .or_repo()?;
+        row.into_sendout((0, 0))
+    }
+
+    fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<Sendout>> {
+        let rows: Vec<SendoutRow> = sendouts::table
+            .filter(sendouts::account_id.eq(account.get()).and(sendouts::survey_id.eq(survey)))
+            .order(sendouts::id)
+            .select(SendoutRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
+        self.with_counts(account, rows)
+    }
+
+    fn find_sendout(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: SendoutId,
+        lock: bool,
+    ) -> RepoResult<Option<Sendout>> {
+        let query = sendouts::table
+            .filter(sendouts::account_id.eq(account.get()).and(sendouts::survey_id.eq(survey)).and(sendouts::id.eq(id)))
+            .select(SendoutRow::as_select());
+        let row: Option<SendoutRow> = if lock {
+            query.for_update().first(self.conn).optional().or_repo()?
+        } else {
+            query.first(self.conn).optional().or_repo()?
+        };
+        Ok(self.with_counts(account, row.into_iter().collect())?.pop())
+    }
+
+    fn apply_transition(
+        &mut self,
+        account: AccountId,
+        id: SendoutId,
+        transition: Transition,
+        now: OffsetDateTime,
+    ) -> RepoResult<()> {
+        let this = sendouts::account_id.eq(account.get()).and(sendouts::id.eq(id));
+        if transition.to() == SendoutStatus::Active {
+            diesel::update(sendouts::table.filter(this))
+                .set((sendouts::status.eq(transition.to().as_str()), sendouts::activated_at.eq(now)))
+                .execute(self.conn)
+                .or_repo()?;
+        } else {
+            diesel::update(sendouts::table.filter(this))
+                .set(sendouts::status.eq(transition.to().as_str()))
+                .execute(self.conn)
+                .or_repo()?;
+        }
+        if transition.releases_pending() {
+            for send_mail in [true, false] {
+                diesel::update(respondents::table)
+                    .filter(
+                        respondents::account_id
+                            .eq(account.get())
+                            .and(respondents::sendout_id.eq(id))
+                            .and(respondents::status.eq(RespondentStatus::Pending.as_str()))
+                            .and(respondents::send_mail.eq(send_mail)),
+                    )
+                    .set((
+                        respondents::status.eq(RespondentStatus::released(send_mail).as_str()),
+                        respondents::released_at.eq(now),
+                    ))
+                    .execute(self.conn)
+                    .or_repo()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn copy_sendouts(
+        &mut self,
+        account: AccountId,
+        from: SurveyId,
+        to: SurveyId,
+        ids: &[SendoutId],
+        now: OffsetDateTime,
+    ) -> RepoResult<()> {
+        let _ = from;
+        for id in ids {
+            self.copy_sendout(account.get(), to, *id, now).or_repo()?;
+        }
+        Ok(())
+    }
+
+    fn insert_label(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        draft: &LabelDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Label> {
+        diesel::insert_into(bg_labels::table)
+            .values((
+                bg_labels::account_id.eq(account.get()),
+                bg_labels::sendout_id.eq(sendout),
+                bg_labels::name.eq(&draft.name),
+                bg_labels::label_type.eq(draft.label_type.as_str()),
+                bg_labels::function.eq(BACKGROUND_FUNCTION),
+                bg_labels::created_at.eq(now),
+            ))
+            .returning(LabelRow::as_returning())
+            .get_result::<LabelRow>(self.conn)
+            .or_repo()?
+            .into_label()
+    }
+
+    fn list_labels(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Label>> {
+        let rows: Vec<LabelRow> = bg_labels::table
+            .filter(bg_labels::account_id.eq(account.get()).and(bg_labels::sendout_id.eq(sendout)))
+            .order(bg_labels::id)
+            .select(LabelRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
+        rows.into_iter().map(LabelRow::into_label).collect()
+    }
+
+    fn background_label_ids(&mut self, account: AccountId) -> RepoResult<Vec<LabelId>> {
+        bg_labels::table
+            .filter(bg_labels::account_id.eq(account.get()).and(bg_labels::function.eq(BACKGROUND_FUNCTION)))
+            .select(bg_labels::id)
+            .load(self.conn)
+            .or_repo()
+    }
+
+    fn insert_reminder(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        draft: &ReminderDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Reminder> {
+        diesel::insert_into(reminders::table)
+            .values((
+                reminders::account_id.eq(account.get()),
+                reminders::sendout_id.eq(sendout),
+                reminders::sendout_logic.eq(draft.sendout_logic.as_str()),
+                reminders::send_date.eq(draft.send_date),
+                reminders::sender.eq(&draft.sender),
+                reminders::subject.eq(&draft.subject),
+                reminders::message.eq(&draft.message),
+                reminders::status.eq("Scheduled"),
+                reminders::created_at.eq(now),
+            ))
+            .returning(ReminderRow::as_returning())
+            .get_result::<ReminderRow>(self.conn)
+            .or_repo()?
+            .into_reminder()
+    }
+
+    fn list_reminders(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Reminder>> {
+        let rows: Vec<ReminderRow> = reminders::table
+            .filter(reminders::account_id.eq(account.get()).and(reminders::sendout_id.eq(sendout)))
+            .order(reminders::id)
+            .select(ReminderRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
+        rows.into_iter().map(ReminderRow::into_reminder).collect()
+    }
+
+    fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>> {
+        self.documents(account, None)
+    }
+
+    fn find_document(&mut self, account: AccountId, id: BgDocumentId) -> RepoResult<Option<BgDocument>> {
+        Ok(self.documents(account, Some(id))?.pop())
+    }
+}
+
+impl PgUnitOfWork<'_> {
+    fn documents(&mut self, account: AccountId, only: Option<BgDocumentId>) -> RepoResult<Vec<BgDocument>> {
+        let mut query =
+            bg_documents::table
+                .inner_join(sendouts::table.on(
+                    sendouts::account_id.eq(bg_documents::account_id).and(sendouts::id.eq(bg_documents::sendout_id)),
+                ))
+                .filter(bg_documents::account_id.eq(account.get()))
+                .order(bg_documents::id)
+                .select((bg_documents::id, sendouts::id, sendouts::survey_id, sendouts::name))
+                .into_boxed();
+        if let Some(id) = only {
+            query = query.filter(bg_documents::id.eq(id));
+        }
+        let rows: Vec<(i64, i64, i64, String)> = query.load(self.conn).or_repo()?;
+        let sendout_ids: Vec<i64> = rows.iter().map(|r| r.1).collect();
+        let counts = self.respondent_counts(account, &sendout_ids)?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, sendout_id, survey_id, name)| BgDocument {
+                id,
+                sendout_id,
+                survey_id,
+                name,
+                row_count: counts.get(&sendout_id).map_or(0, |c| c.0),
+            })
+            .collect())
+    }
+}
