@@ -107,3 +107,56 @@ async fn failure_conditions_of_the_interface() {
     let copied_tree = app.get(&format!("/surveys/{}/questions", copy["surveyId"])).await.expect(200);
     assert_eq!(copied_tree["logic"], json!([]));
 }
+
+#[tokio::test]
+async fn named_sendouts_are_copied_as_drafts_with_labels_and_pending_respondents() {
+    let app = spawn_app().await;
+    let (id, _) = app.sample_survey().await;
+    let sendout = app.post(&format!("/surveys/{id}/sendouts"), crate::sendouts::email_sendout()).await.expect(201);
+    let sendout_id = sendout["sendoutId"].as_i64().unwrap();
+    let base = format!("/surveys/{id}/sendouts/{sendout_id}");
+    let label = app.post(&format!("{base}/labels"), json!({"name": "City", "labelType": "Text"})).await.expect(201);
+    let label_id = label["labelId"].as_i64().unwrap();
+    let source_respondent = app
+        .post(
+            &format!("{base}/respondents"),
+            json!({"contactDetails": "a@example.com", "sendMail": false,
+            "backgroundData": {label_id.to_string(): "Oslo"}}),
+        )
+        .await
+        .expect(201);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    app.post(&format!("/surveys/{id}/sendouts"), json!({"name": "Not copied", "type": "LOGIN"})).await.expect(201);
+
+    let copy = app.get(&format!("/surveys/{id}/copy?copysendoutids={sendout_id}")).await.expect(200);
+    let copy_id = copy["surveyId"].as_i64().unwrap();
+    let sendouts = app.get(&format!("/surveys/{copy_id}/sendouts")).await.expect(200);
+    assert_eq!(sendouts.as_array().unwrap().len(), 1);
+    let copied = &sendouts[0];
+    assert_ne!(copied["sendoutId"], sendout_id);
+    assert_eq!(copied["status"], "Draft");
+    assert_eq!(
+        (copied["name"].clone(), copied["message"].clone()),
+        (sendout["name"].clone(), sendout["message"].clone())
+    );
+    assert_eq!((copied["respondentCount"].clone(), copied["pendingCount"].clone()), (json!(1), json!(1)));
+    let copied_base = format!("/surveys/{copy_id}/sendouts/{}", copied["sendoutId"]);
+    let labels = app.get(&format!("{copied_base}/labels")).await.expect(200);
+    let new_label = labels[0]["labelId"].as_i64().unwrap();
+    assert_ne!(new_label, label_id);
+    assert_eq!(labels[0]["name"], "City");
+    let respondents = app.get(&format!("{copied_base}/respondents")).await.expect(200);
+    let respondent = &respondents[0];
+    assert_eq!(respondent["status"], "Pending");
+    assert_eq!(respondent["sendMail"], false);
+    assert_eq!(respondent["backgroundData"], json!({new_label.to_string(): "Oslo"}));
+    assert_ne!(respondent["surveyLink"], source_respondent["surveyLink"]);
+    let documents = app.get("/bgdata/bgdocuments").await.expect(200);
+    assert!(documents.as_array().unwrap().iter().any(|d| d["sendoutId"] == copied["sendoutId"]));
+
+    let (other, _) = app.sample_survey().await;
+    let foreign =
+        app.post(&format!("/surveys/{other}/sendouts"), json!({"name": "x", "type": "LOGIN"})).await.expect(201);
+    let reply = app.get(&format!("/surveys/{id}/copy?copysendoutids={sendout_id},{}", foreign["sendoutId"])).await;
+    assert_eq!(reply.fields(), ["copysendoutids"]);
+}

@@ -17,3 +17,4 @@ mod respondents;
 mod sendouts;
 mod surveys;
 mod tenancy;
+mod tenancy_distribution;

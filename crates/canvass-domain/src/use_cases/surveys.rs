@@ -2,7 +2,7 @@
 
 use crate::clock::Clock;
 use crate::error::{DomainError, FieldError};
-use crate::ids::{AccountId, CategoryId, QuestionItemId, SurveyId};
+use crate::ids::{AccountId, CategoryId, QuestionItemId, SendoutId, SurveyId};
 use crate::ports::UnitOfWork;
 use crate::survey::{
     CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, PageDraft, QuestionItemDraft, QuestionTree, Survey, SurveyDraft,
@@ -101,9 +101,12 @@ pub fn copy(
         let plan_category = plan.as_ref().ok().and_then(|p| p.category_id);
         errors.extend(check_category(tx, account, plan_category, "categoryid")?);
         if let Ok(plan) = &plan {
-            // Sendouts arrive with distribution; until then no id can name a sendout of the source.
-            if let Some(first) = plan.sendout_ids.first() {
-                errors.push(FieldError::new("copysendoutids", format!("{first} is not a sendout of survey {id}")));
+            if !plan.sendout_ids.is_empty() {
+                let sendouts: Vec<SendoutId> = tx.list_sendouts(account, id)?.into_iter().map(|s| s.id).collect();
+                if let Some(unknown) = plan.sendout_ids.iter().find(|s| !sendouts.contains(s)) {
+                    errors
+                        .push(FieldError::new("copysendoutids", format!("{unknown} is not a sendout of survey {id}")));
+                }
             }
         }
         let plan = match plan {
