@@ -10,6 +10,10 @@ run bind="127.0.0.1:8080":
 test:
     scripts/test.sh
 
+# Measure the hot paths against raw SQL on the same database (release build; see docs/benchmarks.md).
+bench:
+    scripts/with-test-db.sh cargo bench -p canvass-blackbox-tests
+
 # Format the code.
 fmt:
     cargo fmt --all

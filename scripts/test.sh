@@ -17,17 +17,5 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p canvass-domain
 
-if [ -z "${TEST_DATABASE_URL:-}" ] && [ -n "${DATABASE_URL:-}" ]; then
-  export TEST_DATABASE_URL="$DATABASE_URL"
-fi
-if [ -z "${TEST_DATABASE_URL:-}" ]; then
-  mkdir -p .canvass
-  cluster=$(mktemp -d "$PWD/.canvass/test-pg.XXXXXX")
-  trap 'scripts/pg-cluster.sh stop "$cluster"; rm -rf "$cluster"' EXIT
-  TEST_DATABASE_URL=$(scripts/pg-cluster.sh start "$cluster")
-  export TEST_DATABASE_URL
-  echo "== throwaway PostgreSQL at $TEST_DATABASE_URL"
-fi
-
 echo "== tests"
-cargo test --workspace --quiet
+scripts/with-test-db.sh cargo test --workspace --quiet

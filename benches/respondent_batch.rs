@@ -1,0 +1,99 @@
+//! Benchmark: 1000 respondents added through `POST .../respondents/batch` against one raw multi-row INSERT of the
+//! same rows on the same database. Run with `just bench`; `BENCH_ROUNDS` sets the rounds (default 15).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use std::time::{Duration, Instant};
+
+use canvass_domain::clock::SystemClock;
+use canvass_domain::use_cases::accounts;
+use canvass_postgres::PgUnitOfWork;
+use canvass_server::{Application, Settings};
+use canvass_testdb::TestDatabase;
+use diesel::RunQueryDsl;
+use serde_json::{json, Value};
+
+const BATCH: usize = 1000;
+
+fn median(samples: &mut [Duration]) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let rounds: usize = std::env::var("BENCH_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(15);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    runtime.block_on(async move {
+        let db = TestDatabase::new();
+        let settings = Settings {
+            database_url: db.url().to_owned(),
+            bind: "127.0.0.1:0".into(),
+            pool_size: 4,
+            workers: Some(2),
+            public_url: None,
+        };
+        let app = Application::build(&settings).unwrap();
+        let address = format!("http://127.0.0.1:{}/api/v1", app.port());
+        tokio::spawn(app.run_until_stopped());
+        let mut conn = db.connect();
+        let created = accounts::create_account(&mut PgUnitOfWork::new(&mut conn), &SystemClock, "Bench", "b@bench.example").unwrap();
+        let account = created.account_id.get();
+        let client = reqwest::Client::new();
+        let key = created.api_key.secret().to_owned();
+        let post = |path: String, body: Value| {
+            let request = client.post(format!("{address}{path}")).header("X-API-KEY", &key).json(&body);
+            async move {
+                let response = request.send().await.unwrap();
+                assert!(response.status().is_success(), "{}", response.status());
+                response.json::<Value>().await.unwrap()
+            }
+        };
+        let survey = post("/surveys".into(), json!({"name": "Bench"})).await["surveyId"].as_i64().unwrap();
+        let sendout_body = json!({"name": "Bench", "type": "EMAIL", "sendDate": "2030-01-01", "sender": "b@bench.example",
+            "subject": "s", "message": "{{surveyLink}}"});
+
+        let (mut http, mut raw) = (Vec::new(), Vec::new());
+        for round in 0..=rounds {
+            let sendout = post(format!("/surveys/{survey}/sendouts"), sendout_body.clone()).await["sendoutId"].as_i64().unwrap();
+            let people: Vec<Value> = (0..BATCH)
+                .map(|n| json!({"contactDetails": format!("person{n}.r{round}@bench.example"), "sendMail": true}))
+                .collect();
+            let started = Instant::now();
+            let outcome = post(format!("/surveys/{survey}/sendouts/{sendout}/respondents/batch"), json!({"surveyRespondents": people})).await;
+            let elapsed = started.elapsed();
+            assert_eq!(outcome["added"].as_array().unwrap().len(), BATCH);
+
+            let raw_sendout = post(format!("/surveys/{survey}/sendouts"), sendout_body.clone()).await["sendoutId"].as_i64().unwrap();
+            let values: Vec<String> = (0..BATCH)
+                .map(|n| {
+                    let contact = format!("person{n}.r{round}@bench.example");
+                    let token = canvass_domain::distribution::new_survey_link_token();
+                    format!("({account}, {raw_sendout}, '{contact}', '{contact}', true, '{{}}', 'Pending', '{token}', now())")
+                })
+                .collect();
+            let sql = format!(
+                "INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, background_data, \
+                 status, token, added_at) VALUES {}",
+                values.join(", ")
+            );
+            let started = Instant::now();
+            let inserted = diesel::sql_query(sql).execute(&mut conn).unwrap();
+            let raw_elapsed = started.elapsed();
+            assert_eq!(inserted, BATCH);
+            if round > 0 {
+                // Round 0 warms caches and connections; it is not counted.
+                http.push(elapsed);
+                raw.push(raw_elapsed);
+            }
+        }
+        let (http_median, raw_median) = (median(&mut http), median(&mut raw));
+        println!("respondent batch of {BATCH}, {rounds} rounds (median):");
+        println!("  HTTP POST .../respondents/batch: {:8.2} ms  ({:.0} respondents/s)", ms(http_median), BATCH as f64 / http_median.as_secs_f64());
+        println!("  raw multi-row INSERT:            {:8.2} ms  ({:.0} rows/s)", ms(raw_median), BATCH as f64 / raw_median.as_secs_f64());
+        println!("  ratio HTTP / raw:                {:8.2}", http_median.as_secs_f64() / raw_median.as_secs_f64());
+    });
+}
