@@ -35,6 +35,7 @@ fn main() {
             pool_size: 4,
             workers: Some(2),
             public_url: None,
+            retention_interval: std::time::Duration::ZERO,
         };
         let app = Application::build(&settings).unwrap();
         let address = format!("http://127.0.0.1:{}/api/v1", app.port());

@@ -29,6 +29,7 @@ pub async fn spawn_app() -> TestApp {
         pool_size: 4,
         workers: Some(2),
         public_url: None,
+        retention_interval: std::time::Duration::ZERO,
     };
     let app = Application::build(&settings).expect("build the application");
     let address = format!("http://127.0.0.1:{}", app.port());
@@ -91,7 +92,17 @@ impl TestApp {
 
     /// Sends a request under `/api/v1` with the given key.
     pub async fn call_as(&self, key: &str, method: &str, path: &str, body: Option<Value>) -> Reply {
-        let url = format!("{}/api/v1{path}", self.address);
+        self.versioned(key, "v1", method, path, body).await
+    }
+
+    /// Sends a request under `/api/v1.5` (the retention rules) with this app's key.
+    pub async fn v1_5(&self, method: &str, path: &str, body: Option<Value>) -> Reply {
+        self.versioned(&self.key, "v1.5", method, path, body).await
+    }
+
+    /// Sends a request under `/api/<version>` with the given key.
+    pub async fn versioned(&self, key: &str, version: &str, method: &str, path: &str, body: Option<Value>) -> Reply {
+        let url = format!("{}/api/{version}{path}", self.address);
         let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
         let mut request = self.client.request(method, url).header("X-API-KEY", key);
         if let Some(body) = body {
@@ -182,7 +193,7 @@ pub fn page_id(tree: &Value, page: usize) -> i64 {
 }
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 43] = [
+pub const ENDPOINTS: [(&str, &str); 55] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -226,4 +237,33 @@ pub const ENDPOINTS: [(&str, &str); 43] = [
     ("delete", "/accounts/blocklist/{contactDetails}"),
     ("get", "/email-bounces/permanent-failures"),
     ("post", "/email-bounces/permanent-failures"),
+    ("get", "/surveys/frequency"),
+    ("put", "/surveys/frequency"),
+    ("patch", "/surveys/frequency/enable"),
+    ("patch", "/surveys/frequency/disable"),
+    ("get", "/surveys/{surveyId}/frequency"),
+    ("put", "/surveys/{surveyId}/frequency"),
+    ("patch", "/surveys/{surveyId}/frequency/enable"),
+    ("patch", "/surveys/{surveyId}/frequency/disable"),
+    ("get", "/data-retention/account"),
+    ("post", "/data-retention/account"),
+    ("get", "/data-retention/surveys/{surveyId}"),
+    ("post", "/data-retention/surveys/{surveyId}"),
+];
+
+/// The endpoints that exist only under `/api/v1.5`.
+pub const RULE_ENDPOINTS: [(&str, &str); 13] = [
+    ("post", "/data-retention/rules/account"),
+    ("post", "/data-retention/rules/surveys/{surveyId}"),
+    ("post", "/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}"),
+    ("get", "/data-retention/rules"),
+    ("get", "/data-retention/rules/account"),
+    ("get", "/data-retention/rules/surveys/{surveyId}"),
+    ("get", "/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}"),
+    ("patch", "/data-retention/rules/account/actions/{action}"),
+    ("patch", "/data-retention/rules/surveys/{surveyId}/actions/{action}"),
+    ("patch", "/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}"),
+    ("delete", "/data-retention/rules/account/actions/{action}"),
+    ("delete", "/data-retention/rules/surveys/{surveyId}/actions/{action}"),
+    ("delete", "/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}"),
 ];

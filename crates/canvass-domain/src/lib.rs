@@ -12,6 +12,7 @@ pub mod category;
 pub mod clock;
 pub mod distribution;
 pub mod error;
+pub mod governance;
 pub mod ids;
 pub mod paging;
 pub mod ports;

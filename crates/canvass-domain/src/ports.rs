@@ -18,6 +18,7 @@ use crate::distribution::{
     NewRespondent, PermanentFailure, Reminder, ReminderDraft, Respondent, Sendout, SendoutDraft, Transition,
 };
 use crate::error::{DomainError, RepoError};
+use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{
     AccountId, AnswerSetId, BgDocumentId, CategoryId, LabelId, QuestionItemId, RespondentId, SendoutId, SurveyId,
     UserId,
@@ -167,7 +168,8 @@ pub trait SendoutRepository {
         id: SendoutId,
         lock: bool,
     ) -> RepoResult<Option<Sendout>>;
-    /// Stores a transition; when it releases pending respondents, each becomes Scheduled or Released.
+    /// Stores a transition (the status, and the activation time when it activates). Releasing the pending
+    /// respondents is [`ReleaseRepository::release_pending`].
     fn apply_transition(
         &mut self,
         account: AccountId,
@@ -289,6 +291,121 @@ pub trait BlocklistRepository {
     ) -> RepoResult<Page<PermanentFailure>>;
 }
 
+/// Survey frequency settings, retention rules and retention policies.
+pub trait GovernanceRepository {
+    /// The account's frequency setting (`survey` none) or the survey's own.
+    fn find_frequency(&mut self, account: AccountId, survey: Option<SurveyId>) -> RepoResult<Option<FrequencySetting>>;
+    /// Creates or replaces the setting of its scope.
+    fn save_frequency(&mut self, account: AccountId, setting: &FrequencySetting) -> RepoResult<()>;
+    /// Every retention rule of the account.
+    fn list_rules(&mut self, account: AccountId) -> RepoResult<Vec<RetentionRule>>;
+    /// Creates the rule of its scope and action, or overwrites it in place.
+    fn save_rule(&mut self, account: AccountId, rule: &RetentionRule, now: OffsetDateTime) -> RepoResult<()>;
+    /// Deletes the rule of a scope and action; `false` when there was none.
+    fn delete_rule(&mut self, account: AccountId, scope: RuleScope, action: RetentionAction) -> RepoResult<bool>;
+    /// The account's retention policy, if one was set.
+    fn account_policy(&mut self, account: AccountId) -> RepoResult<Option<AccountPolicy>>;
+    /// Stores the account's retention policy.
+    fn save_account_policy(
+        &mut self,
+        account: AccountId,
+        policy: &AccountPolicy,
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
+    /// A survey's retention policy, if one was set.
+    fn survey_policy(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<SurveyPolicy>>;
+    /// Stores a survey's retention policy.
+    fn save_survey_policy(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        policy: &SurveyPolicy,
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
+    /// Of these label ids, the account's labels and their functions.
+    fn label_functions(&mut self, account: AccountId, labels: &[LabelId]) -> RepoResult<Vec<(LabelId, i16)>>;
+}
+
+/// Releasing the pending respondents of a sendout, with the frequency limit.
+pub trait ReleaseRepository {
+    /// Takes a transaction-scoped lock on each contact pending in the sendout (in a fixed order), so that two
+    /// activations never count the same contact's surveys at once.
+    fn lock_pending_contacts(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<()>;
+    /// For each pending respondent of the sendout, how many distinct surveys other than `survey` its contact was
+    /// released in since `since`.
+    fn pending_other_surveys(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        survey: SurveyId,
+        since: OffsetDateTime,
+    ) -> RepoResult<Vec<(RespondentId, i64)>>;
+    /// Releases every pending respondent of the sendout (Scheduled, or Released with `sendMail` false), except
+    /// those in `held_back`, which become FrequencyLimitReached.
+    fn release_pending(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        held_back: &[RespondentId],
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
+}
+
+/// What the retention engine reads and removes. Removal methods work on at most `limit` rows and, with
+/// `dry_run`, change nothing and count every row they would change.
+pub trait RetentionRepository {
+    /// Takes the engine's lock (session-wide): waits for it, or with `wait` false gives up at once (`false`).
+    fn lock_retention(&mut self, wait: bool) -> RepoResult<bool>;
+    /// Releases the engine's lock.
+    fn unlock_retention(&mut self) -> RepoResult<()>;
+    /// Accounts that have any retention rule or policy.
+    fn accounts_with_retention(&mut self) -> RepoResult<Vec<AccountId>>;
+    /// Every sendout of the account with its survey.
+    fn sendouts_of_account(&mut self, account: AccountId) -> RepoResult<Vec<(SurveyId, SendoutId)>>;
+    /// Removes respondents of the sendout added before `added_before`; their answer sets stay, without them.
+    fn remove_respondents(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        added_before: OffsetDateTime,
+        limit: i64,
+        dry_run: bool,
+    ) -> RepoResult<u64>;
+    /// Every survey of the account with its end date and its policy.
+    fn surveys_for_policies(
+        &mut self,
+        account: AccountId,
+    ) -> RepoResult<Vec<(SurveyId, OffsetDateTime, Option<SurveyPolicy>)>>;
+    /// Partial delete of the survey's respondents: contact details, survey links and background data cells except
+    /// `kept_labels`; returns respondents changed.
+    fn erase_respondents(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        kept_labels: &[LabelId],
+        limit: i64,
+        dry_run: bool,
+    ) -> RepoResult<u64>;
+    /// Removes the open-text answers of the survey; returns answers removed.
+    fn remove_open_text(&mut self, account: AccountId, survey: SurveyId, limit: i64, dry_run: bool) -> RepoResult<u64>;
+    /// Complete delete: removes the survey's answer sets (with their answers); returns sets removed.
+    fn remove_answer_sets(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        limit: i64,
+        dry_run: bool,
+    ) -> RepoResult<u64>;
+    /// Complete delete: removes the respondents of every sendout of the survey; returns respondents removed.
+    fn remove_survey_respondents(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        limit: i64,
+        dry_run: bool,
+    ) -> RepoResult<u64>;
+}
+
 /// Every repository at once: what a use case works with.
 pub trait Repositories:
     AccountRepository
@@ -298,6 +415,9 @@ pub trait Repositories:
     + SendoutRepository
     + RespondentRepository
     + BlocklistRepository
+    + GovernanceRepository
+    + ReleaseRepository
+    + RetentionRepository
 {
 }
 
@@ -309,6 +429,9 @@ impl<T> Repositories for T where
         + SendoutRepository
         + RespondentRepository
         + BlocklistRepository
+        + GovernanceRepository
+        + ReleaseRepository
+        + RetentionRepository
 {
 }
 

@@ -49,7 +49,12 @@ pub fn app(
         .service(routes::health::live)
         .service(routes::health::ready);
     for version in routes::API_VERSIONS {
-        app = app.service(scope::scope(version).configure(routes::api));
+        app = app.service(scope::scope(version).configure(|cfg| {
+            if version == routes::RULES_VERSION {
+                routes::api_v1_5(cfg);
+            }
+            routes::api(cfg);
+        }));
     }
     let (app, mut document) = app.split_for_parts();
     openapi::list_each_endpoint_once(&mut document);
@@ -60,10 +65,13 @@ pub fn app(
 }
 
 async fn unknown_route(req: HttpRequest) -> actix_web::HttpResponse {
-    let _ = req;
-    actix_web::ResponseError::error_response(&Problem::new(
-        actix_web::http::StatusCode::NOT_FOUND,
-        "not-found",
-        "no such endpoint",
-    ))
+    let detail = if req.path().starts_with("/api/v1") && req.path().contains("/data-retention/rules") {
+        format!(
+            "the retention rule endpoints need API version 1.5: use {}/data-retention/rules...",
+            routes::RULES_VERSION
+        )
+    } else {
+        "no such endpoint".to_owned()
+    };
+    actix_web::ResponseError::error_response(&Problem::new(actix_web::http::StatusCode::NOT_FOUND, "not-found", detail))
 }

@@ -25,6 +25,9 @@ use crate::routes::API_VERSIONS;
         (name = "Background data", description = "Background data documents, one per sendout"),
         (name = "Blocklist", description = "Blocked and opted-out contacts"),
         (name = "Email bounces", description = "Permanent email failures"),
+        (name = "Survey frequency", description = "How many surveys one contact may receive"),
+        (name = "Data retention", description = "Retention policies"),
+        (name = "Retention rules (v1.5)", description = "Retention rules, under /api/v1.5 only"),
         (name = "Health", description = "Liveness and readiness"),
     )
 )]

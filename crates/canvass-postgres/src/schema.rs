@@ -207,6 +207,62 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    account_frequency_settings (account_id) {
+        account_id -> Int8,
+        enabled -> Bool,
+        number_of_days -> Int2,
+        max_surveys -> Int2,
+    }
+}
+
+diesel::table! {
+    survey_frequency_settings (account_id, survey_id) {
+        account_id -> Int8,
+        survey_id -> Int8,
+        enabled -> Bool,
+        number_of_days -> Int2,
+        max_surveys -> Int2,
+    }
+}
+
+diesel::table! {
+    retention_rules (account_id, scope, survey_id, sendout_id, action) {
+        account_id -> Int8,
+        scope -> Text,
+        survey_id -> Int8,
+        sendout_id -> Int8,
+        action -> Text,
+        retention_days -> Int4,
+        status -> Text,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    account_retention_policies (account_id) {
+        account_id -> Int8,
+        partial_delete_after_days -> Nullable<Int4>,
+        complete_delete_after_days -> Nullable<Int4>,
+        include_open_text -> Bool,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    survey_retention_policies (account_id, survey_id) {
+        account_id -> Int8,
+        survey_id -> Int8,
+        partial_delete_date -> Nullable<Date>,
+        complete_delete_date -> Nullable<Date>,
+        respondent_partial_days -> Nullable<Int4>,
+        respondent_complete_days -> Nullable<Int4>,
+        exclude_from_policies -> Bool,
+        excluded_label_ids -> Array<Int8>,
+        updated_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     accounts,
     users,
@@ -225,4 +281,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     reminders,
     blocklist,
     permanent_failures,
+    account_frequency_settings,
+    survey_frequency_settings,
+    retention_rules,
+    account_retention_policies,
+    survey_retention_policies,
 );

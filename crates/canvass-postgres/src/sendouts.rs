@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 
 use canvass_domain::distribution::{
-    BgDocument, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, RespondentStatus, Sendout,
-    SendoutDraft, SendoutLogic, SendoutStatus, Transition, BACKGROUND_FUNCTION,
+    BgDocument, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, Sendout, SendoutDraft,
+    SendoutLogic, SendoutStatus, Transition, BACKGROUND_FUNCTION,
 };
 use canvass_domain::ids::{AccountId, BgDocumentId, LabelId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, SendoutRepository};
@@ -270,24 +270,6 @@ impl SendoutRepository for PgUnitOfWork<'_> {
                 .set(sendouts::status.eq(transition.to().as_str()))
                 .execute(self.conn)
                 .or_repo()?;
-        }
-        if transition.releases_pending() {
-            for send_mail in [true, false] {
-                diesel::update(respondents::table)
-                    .filter(
-                        respondents::account_id
-                            .eq(account.get())
-                            .and(respondents::sendout_id.eq(id))
-                            .and(respondents::status.eq(RespondentStatus::Pending.as_str()))
-                            .and(respondents::send_mail.eq(send_mail)),
-                    )
-                    .set((
-                        respondents::status.eq(RespondentStatus::released(send_mail).as_str()),
-                        respondents::released_at.eq(now),
-                    ))
-                    .execute(self.conn)
-                    .or_repo()?;
-            }
         }
         Ok(())
     }

@@ -37,6 +37,23 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Key(KeyCommand),
+    /// Data retention.
+    #[command(subcommand)]
+    Retention(RetentionCommand),
+}
+
+/// `retention` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum RetentionCommand {
+    /// Apply every retention rule and policy as of --now; prints one JSON summary line. Waits for a running job.
+    Run {
+        /// The instant to apply them as of (RFC 3339; default: now).
+        #[arg(long)]
+        now: Option<String>,
+        /// Report what would be removed and change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 /// Options of `serve`.
@@ -54,6 +71,9 @@ pub struct ServeArgs {
     /// Base URL of respondents' survey links (default: http://<bind address>).
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// How often the retention job runs in the server, e.g. `1h`, `30m`, `90s` (`0` turns it off).
+    #[arg(long, env = "RETENTION_INTERVAL", default_value = "1h", value_parser = crate::retention::parse_interval)]
+    pub retention_interval: std::time::Duration,
     /// Make sure a demo account with a sample survey exists and print a fresh key for it.
     #[arg(long)]
     pub demo: bool,
@@ -119,6 +139,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let caller = found.ok_or_else(|| anyhow!("the new key cannot be read back"))?;
             print_json(&json!({ "accountId": caller.account_id.get(), "userId": user, "apiKey": key.secret() }))
         }
+        Command::Retention(RetentionCommand::Run { now, dry_run }) => {
+            let now = match now {
+                None => time::OffsetDateTime::now_utc(),
+                Some(text) => time::OffsetDateTime::parse(&text, &time::format_description::well_known::Rfc3339)
+                    .with_context(|| format!("--now {text} is not an RFC 3339 date-time"))?,
+            };
+            let summary = with_uow(&database_url, |uow| crate::retention::run_once(uow, now, dry_run, true))?;
+            print_json(&crate::retention::summary_json(&summary, now))
+        }
         Command::Key(KeyCommand::Revoke { key_prefix }) => {
             let revoked = with_uow(&database_url, |uow| accounts::revoke_key(uow, &SystemClock, &key_prefix))?;
             print_json(&json!({ "revoked": revoked }))
@@ -151,6 +180,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         pool_size: args.pool_size,
         workers: args.workers,
         public_url: args.public_url,
+        retention_interval: args.retention_interval,
     };
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(&settings)?;

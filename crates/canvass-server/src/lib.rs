@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod demo;
+pub mod retention;
 pub mod settings;
 pub mod startup;
 pub mod telemetry;

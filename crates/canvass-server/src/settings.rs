@@ -13,4 +13,6 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Base of respondents' links; default `http://<bound address>`.
     pub public_url: Option<String>,
+    /// How often the retention job runs; zero turns it off.
+    pub retention_interval: std::time::Duration,
 }

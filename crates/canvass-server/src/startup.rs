@@ -35,6 +35,9 @@ impl Application {
             server = server.workers(workers);
         }
         let server = server.listen(listener)?.run();
+        if !settings.retention_interval.is_zero() {
+            crate::retention::spawn_timer(pool.clone(), settings.retention_interval);
+        }
         Ok(Self { port, pool, server })
     }
 

@@ -4,7 +4,10 @@ use crate::clock::Clock;
 use crate::distribution::{
     Label, LabelDraft, LabelType, Reminder, ReminderDraft, ReminderInput, Sendout, SendoutDraft, SendoutInput,
 };
+use time::Duration;
+
 use crate::error::{DomainError, RepoError};
+use crate::governance::effective_frequency;
 use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::ports::UnitOfWork;
 
@@ -42,7 +45,9 @@ pub fn create(
     })
 }
 
-/// Activates a sendout and releases every pending respondent.
+/// Activates a sendout and releases every pending respondent, except those the survey frequency limit holds
+/// back (they become FrequencyLimitReached). Contacts are locked while they are counted, so concurrent
+/// activations never release one contact past the limit.
 pub fn activate(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,
@@ -52,7 +57,19 @@ pub fn activate(
 ) -> Result<Sendout, DomainError> {
     uow.transaction(|tx| {
         let sendout = locked(tx, account, survey, id)?;
-        tx.apply_transition(account, id, sendout.status.activate(), clock.now())?;
+        let now = clock.now();
+        tx.apply_transition(account, id, sendout.status.activate(), now)?;
+        let setting = effective_frequency(tx.find_frequency(account, Some(survey))?, tx.find_frequency(account, None)?);
+        let held_back: Vec<_> = match setting {
+            Some(setting) if setting.enabled && sendout.pending_count > 0 => {
+                tx.lock_pending_contacts(account, id)?;
+                let since = now - Duration::days(i64::from(setting.limits.number_of_days()));
+                let counts = tx.pending_other_surveys(account, id, survey, since)?;
+                counts.into_iter().filter(|(_, other)| setting.holds_back(*other)).map(|(r, _)| r).collect()
+            }
+            _ => Vec::new(),
+        };
+        tx.release_pending(account, id, &held_back, now)?;
         get(tx, account, survey, id)
     })
 }

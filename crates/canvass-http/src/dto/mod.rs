@@ -5,6 +5,7 @@ pub mod account;
 pub mod answer;
 pub mod bgdata;
 pub mod blocklist;
+pub mod governance;
 pub mod respondent;
 pub mod sendout;
 pub mod survey;

@@ -5,20 +5,39 @@ pub mod accounts;
 pub mod answers;
 pub mod bgdata;
 pub mod blocklist;
+pub mod frequency;
 pub mod health;
 pub mod questions;
 pub mod respondents;
+pub mod retention_policies;
+pub mod retention_rules;
 pub mod sendouts;
 pub mod surveys;
 
 use utoipa_actix_web::service_config::ServiceConfig;
+
+/// The version that adds the retention rule endpoints.
+pub const RULES_VERSION: &str = "/api/v1.5";
 
 /// The API versions every endpoint of the interface is served under.
 pub const API_VERSIONS: [&str; 6] = ["/api/v1", "/api/v1.1", "/api/v1.2", "/api/v1.3", "/api/v1.4", "/api/v1.5"];
 
 /// Registers every endpoint of the interface, relative to a version prefix.
 pub fn api(cfg: &mut ServiceConfig) {
-    cfg.service(surveys::list)
+    // `/surveys/frequency` first: it would otherwise match `/surveys/{surveyId}`.
+    cfg.service(frequency::get_account)
+        .service(frequency::put_account)
+        .service(frequency::enable_account)
+        .service(frequency::disable_account)
+        .service(frequency::get_survey)
+        .service(frequency::put_survey)
+        .service(frequency::enable_survey)
+        .service(frequency::disable_survey)
+        .service(retention_policies::get_account)
+        .service(retention_policies::set_account)
+        .service(retention_policies::get_survey)
+        .service(retention_policies::set_survey)
+        .service(surveys::list)
         .service(surveys::create)
         .service(surveys::get)
         .service(surveys::copy)
@@ -61,4 +80,21 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(blocklist::remove)
         .service(blocklist::list_failures)
         .service(blocklist::record_failures);
+}
+
+/// Registers the endpoints that exist only from API version 1.5: the retention rules.
+pub fn api_v1_5(cfg: &mut ServiceConfig) {
+    cfg.service(retention_rules::set_account)
+        .service(retention_rules::set_survey)
+        .service(retention_rules::set_sendout)
+        .service(retention_rules::list_all)
+        .service(retention_rules::list_account)
+        .service(retention_rules::list_survey)
+        .service(retention_rules::list_sendout)
+        .service(retention_rules::update_account)
+        .service(retention_rules::update_survey)
+        .service(retention_rules::update_sendout)
+        .service(retention_rules::delete_account)
+        .service(retention_rules::delete_survey)
+        .service(retention_rules::delete_sendout);
 }

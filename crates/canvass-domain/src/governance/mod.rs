@@ -1,0 +1,14 @@
+//! Data governance: survey frequency limits, retention rules and their resolution, retention policies and the
+//! deadlines they set.
+
+mod frequency;
+mod policy;
+mod rule;
+
+pub use frequency::{effective_frequency, FrequencyLimits, FrequencySetting};
+pub use policy::{
+    policy_deadlines, AccountPolicy, AccountPolicyInput, Deadlines, Patch, SurveyPolicy, SurveyPolicyInput,
+};
+pub use rule::{
+    effective_rule, RetentionAction, RetentionRule, RuleInput, RulePatch, RuleScope, RuleStatus, MAX_RETENTION_DAYS,
+};

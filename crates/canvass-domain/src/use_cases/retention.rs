@@ -1,0 +1,145 @@
+//! The retention engine: applies every retention rule and policy as of an instant, in short batches.
+
+use time::OffsetDateTime;
+
+use crate::error::DomainError;
+use crate::governance::{effective_rule, policy_deadlines, RetentionAction};
+use crate::ids::AccountId;
+use crate::ports::UnitOfWork;
+
+/// Rows one batch (one short transaction) works on.
+pub const BATCH: i64 = 5000;
+
+/// What a run removed (or, in a dry run, would remove).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RetentionSummary {
+    /// Respondents removed by RemoveRespondentDataWithoutAnswers rules.
+    pub respondents_removed: u64,
+    /// Respondents whose contact details, link and background data were erased by a partial delete.
+    pub respondents_erased: u64,
+    /// Open-text answers removed by a partial delete.
+    pub open_text_answers_removed: u64,
+    /// Answer sets removed by a complete delete.
+    pub answer_sets_removed: u64,
+    /// Respondents removed by a complete delete.
+    pub survey_respondents_removed: u64,
+    /// Whether the run changed nothing.
+    pub dry_run: bool,
+    /// False when another run held the lock and this one did not run.
+    pub ran: bool,
+}
+
+/// Applies every rule and policy of every account as of `now`. Holds the engine's lock for the run: with `wait`
+/// it waits for a running job to finish, without it gives up at once (`ran` false). Idempotent: a second run
+/// at the same instant changes nothing.
+pub fn run(
+    uow: &mut impl UnitOfWork,
+    now: OffsetDateTime,
+    dry_run: bool,
+    wait: bool,
+    progress: &mut dyn FnMut(&str, u64),
+) -> Result<RetentionSummary, DomainError> {
+    if !uow.lock_retention(wait)? {
+        return Ok(RetentionSummary { dry_run, ..Default::default() });
+    }
+    let result = run_locked(uow, now, dry_run, progress);
+    let unlocked = uow.unlock_retention();
+    let summary = result?;
+    unlocked?;
+    Ok(summary)
+}
+
+fn run_locked(
+    uow: &mut impl UnitOfWork,
+    now: OffsetDateTime,
+    dry_run: bool,
+    progress: &mut dyn FnMut(&str, u64),
+) -> Result<RetentionSummary, DomainError> {
+    let mut summary = RetentionSummary { dry_run, ran: true, ..Default::default() };
+    for account in uow.accounts_with_retention()? {
+        apply_rules(uow, account, now, dry_run, progress, &mut summary)?;
+        apply_policies(uow, account, now, dry_run, progress, &mut summary)?;
+    }
+    Ok(summary)
+}
+
+/// Runs `batch` until it works on fewer than [`BATCH`] rows (once in a dry run), each in its own transaction.
+fn repeat(
+    uow: &mut impl UnitOfWork,
+    dry_run: bool,
+    what: &str,
+    progress: &mut dyn FnMut(&str, u64),
+    mut batch: impl FnMut(&mut dyn RetentionStep) -> Result<u64, DomainError>,
+) -> Result<u64, DomainError> {
+    let mut total = 0;
+    loop {
+        let done = uow.transaction(|tx| batch(tx))?;
+        total += done;
+        if done > 0 {
+            progress(what, total);
+        }
+        if dry_run || done < BATCH as u64 {
+            return Ok(total);
+        }
+    }
+}
+
+/// The repositories a batch step needs, as a trait object.
+pub trait RetentionStep: crate::ports::RetentionRepository {}
+impl<T: crate::ports::RetentionRepository> RetentionStep for T {}
+
+fn apply_rules(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    now: OffsetDateTime,
+    dry_run: bool,
+    progress: &mut dyn FnMut(&str, u64),
+    summary: &mut RetentionSummary,
+) -> Result<(), DomainError> {
+    let rules = uow.list_rules(account)?;
+    if rules.is_empty() {
+        return Ok(());
+    }
+    let action = RetentionAction::RemoveRespondentDataWithoutAnswers;
+    for (survey, sendout) in uow.sendouts_of_account(account)? {
+        let Some(rule) = effective_rule(&rules, survey, sendout, action) else { continue };
+        let cutoff = rule.cutoff(now);
+        summary.respondents_removed += repeat(uow, dry_run, "respondentsRemoved", progress, |tx| {
+            Ok(tx.remove_respondents(account, sendout, cutoff, BATCH, dry_run)?)
+        })?;
+    }
+    Ok(())
+}
+
+fn apply_policies(
+    uow: &mut impl UnitOfWork,
+    account: AccountId,
+    now: OffsetDateTime,
+    dry_run: bool,
+    progress: &mut dyn FnMut(&str, u64),
+    summary: &mut RetentionSummary,
+) -> Result<(), DomainError> {
+    let account_policy = uow.account_policy(account)?;
+    for (survey, end, policy) in uow.surveys_for_policies(account)? {
+        let deadlines = policy_deadlines(end, policy.as_ref(), account_policy.as_ref());
+        if deadlines.complete.is_some_and(|at| at <= now) {
+            summary.answer_sets_removed += repeat(uow, dry_run, "answerSetsRemoved", progress, |tx| {
+                Ok(tx.remove_answer_sets(account, survey, BATCH, dry_run)?)
+            })?;
+            summary.survey_respondents_removed += repeat(uow, dry_run, "surveyRespondentsRemoved", progress, |tx| {
+                Ok(tx.remove_survey_respondents(account, survey, BATCH, dry_run)?)
+            })?;
+        } else if deadlines.partial.is_some_and(|at| at <= now) {
+            let kept = deadlines.kept_labels.clone();
+            summary.respondents_erased += repeat(uow, dry_run, "respondentsErased", progress, |tx| {
+                Ok(tx.erase_respondents(account, survey, &kept, BATCH, dry_run)?)
+            })?;
+            if deadlines.include_open_text {
+                summary.open_text_answers_removed += repeat(uow, dry_run, "openTextAnswersRemoved", progress, |tx| {
+                    Ok(tx.remove_open_text(account, survey, BATCH, dry_run)?)
+                })?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,74 @@
+//! `/data-retention/account` and `/data-retention/surveys/{surveyId}`: retention policies.
+
+use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::use_cases::retention_policies;
+use canvass_domain::DomainError;
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::governance::{AccountPolicyBody, AccountPolicyResponse, SurveyPolicyBody, SurveyPolicyResponse};
+use crate::input::Body;
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Reads the account's retention policy (all null and false before any POST).
+#[utoipa::path(tag = "Data retention", security(("apiKey" = []), ("bearer" = [])),
+    responses((status = 200, body = AccountPolicyResponse), (status = 401, body = Problem)))]
+#[get("/data-retention/account")]
+pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let policy = blocking::run(&state, move |uow, _| retention_policies::account(uow, account)).await?;
+    Ok(HttpResponse::Ok().json(AccountPolicyResponse::from(policy)))
+}
+
+/// Sets the account's retention policy: given fields are set, `null` clears, absent fields stay.
+#[utoipa::path(tag = "Data retention", security(("apiKey" = []), ("bearer" = [])), request_body = AccountPolicyBody,
+    responses((status = 200, body = AccountPolicyResponse), (status = 400, body = Problem)))]
+#[post("/data-retention/account")]
+pub async fn set_account(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    body: Body<AccountPolicyBody>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let input = body.0.into();
+    let policy =
+        blocking::run(&state, move |uow, clock| retention_policies::set_account(uow, clock, account, input)).await?;
+    Ok(HttpResponse::Ok().json(AccountPolicyResponse::from(policy)))
+}
+
+/// Reads a survey's retention policy.
+#[utoipa::path(tag = "Data retention", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 200, body = SurveyPolicyResponse), (status = 404, body = Problem)))]
+#[get("/data-retention/surveys/{surveyId}")]
+pub async fn get_survey(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, Problem> {
+    let (account, survey) = (caller.account(), path.into_inner());
+    let policy = blocking::run(&state, move |uow, _| retention_policies::survey(uow, account, survey)).await?;
+    Ok(HttpResponse::Ok().json(SurveyPolicyResponse::from(policy)))
+}
+
+/// Sets a survey's retention policy: dates after the survey's end, positive days, labels of the account.
+#[utoipa::path(tag = "Data retention", security(("apiKey" = []), ("bearer" = [])), request_body = SurveyPolicyBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 200, body = SurveyPolicyResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[post("/data-retention/surveys/{surveyId}")]
+pub async fn set_survey(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    body: Body<SurveyPolicyBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, survey) = (caller.account(), path.into_inner());
+    let input = body.0.into_domain();
+    let policy = blocking::run(&state, move |uow, clock| {
+        let input = input.map_err(DomainError::Invalid)?;
+        retention_policies::set_survey(uow, clock, account, survey, input)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(SurveyPolicyResponse::from(policy)))
+}

@@ -1,0 +1,231 @@
+//! `/data-retention/rules...` (API version 1.5 only): set, list, change and delete retention rules.
+
+use actix_web::{delete, get, patch, post, web, HttpResponse};
+use canvass_domain::governance::{RetentionAction, RuleInput, RulePatch, RuleScope};
+use canvass_domain::use_cases::retention_rules;
+use canvass_domain::{AccountId, DomainError};
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::governance::{RuleBody, RulePatchBody, RuleResponse};
+use crate::input::Body;
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// The action named in a path, matched case-insensitively; numbers and unknown names are a 400 listing the
+/// supported values.
+fn action_of(name: &str) -> Result<RetentionAction, Problem> {
+    RetentionAction::parse(name).ok_or_else(|| {
+        Problem::invalid_field("action", format!("`{name}` is not a retention action"))
+            .with_supported_values(RetentionAction::names())
+    })
+}
+
+async fn set(state: &AppState, account: AccountId, scope: RuleScope, body: RuleBody) -> Result<HttpResponse, Problem> {
+    let input = RuleInput {
+        action: body.action.into(),
+        retention_days: body.retention_days,
+        status: body.status.map(Into::into),
+    };
+    let rule = blocking::run(state, move |uow, clock| retention_rules::set(uow, clock, account, scope, input)).await?;
+    Ok(HttpResponse::Ok().json(RuleResponse::from(rule)))
+}
+
+async fn list(state: &AppState, account: AccountId, scope: Option<RuleScope>) -> Result<HttpResponse, Problem> {
+    let rules = blocking::run(state, move |uow, _| retention_rules::list(uow, account, scope)).await?;
+    Ok(HttpResponse::Ok().json(rules.into_iter().map(RuleResponse::from).collect::<Vec<_>>()))
+}
+
+async fn update(
+    state: &AppState,
+    account: AccountId,
+    scope: RuleScope,
+    action: &str,
+    body: RulePatchBody,
+) -> Result<HttpResponse, Problem> {
+    let action = action_of(action)?;
+    let patch = RulePatch::new(body.retention_days, body.status.map(Into::into));
+    let rule = blocking::run(state, move |uow, clock| {
+        let patch = patch.map_err(|e| DomainError::Invalid(vec![e]))?;
+        retention_rules::update(uow, clock, account, scope, action, patch)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(RuleResponse::from(rule)))
+}
+
+async fn remove(state: &AppState, account: AccountId, scope: RuleScope, action: &str) -> Result<HttpResponse, Problem> {
+    let action = action_of(action)?;
+    blocking::run(state, move |uow, _| retention_rules::delete(uow, account, scope, action)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Sets the account-scoped rule of its action (overwrites it in place).
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RuleBody,
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem)))]
+#[post("/data-retention/rules/account")]
+pub async fn set_account(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    body: Body<RuleBody>,
+) -> Result<HttpResponse, Problem> {
+    set(&state, caller.account(), RuleScope::Account, body.0).await
+}
+
+/// Sets a survey-scoped rule.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RuleBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[post("/data-retention/rules/surveys/{surveyId}")]
+pub async fn set_survey(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    body: Body<RuleBody>,
+) -> Result<HttpResponse, Problem> {
+    set(&state, caller.account(), RuleScope::Survey(path.into_inner()), body.0).await
+}
+
+/// Sets a sendout-scoped rule; the sendout must belong to the survey.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RuleBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[post("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}")]
+pub async fn set_sendout(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+    body: Body<RuleBody>,
+) -> Result<HttpResponse, Problem> {
+    let (survey, sendout) = path.into_inner();
+    set(&state, caller.account(), RuleScope::Sendout(survey, sendout), body.0).await
+}
+
+/// Lists every rule of the account.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+    responses((status = 200, body = Vec<RuleResponse>)))]
+#[get("/data-retention/rules")]
+pub async fn list_all(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+    list(&state, caller.account(), None).await
+}
+
+/// Lists the account-scoped rules.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+    responses((status = 200, body = Vec<RuleResponse>)))]
+#[get("/data-retention/rules/account")]
+pub async fn list_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+    list(&state, caller.account(), Some(RuleScope::Account)).await
+}
+
+/// Lists the rules of a survey scope.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account")),
+    responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)))]
+#[get("/data-retention/rules/surveys/{surveyId}")]
+pub async fn list_survey(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, Problem> {
+    list(&state, caller.account(), Some(RuleScope::Survey(path.into_inner()))).await
+}
+
+/// Lists the rules of a sendout scope.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)))]
+#[get("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}")]
+pub async fn list_sendout(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, Problem> {
+    let (survey, sendout) = path.into_inner();
+    list(&state, caller.account(), Some(RuleScope::Sendout(survey, sendout))).await
+}
+
+/// Changes the account-scoped rule of an action (days and/or status).
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RulePatchBody,
+    params(("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[patch("/data-retention/rules/account/actions/{action}")]
+pub async fn update_account(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<String>,
+    body: Body<RulePatchBody>,
+) -> Result<HttpResponse, Problem> {
+    update(&state, caller.account(), RuleScope::Account, &path.into_inner(), body.0).await
+}
+
+/// Changes a survey-scoped rule.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RulePatchBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[patch("/data-retention/rules/surveys/{surveyId}/actions/{action}")]
+pub async fn update_survey(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, String)>,
+    body: Body<RulePatchBody>,
+) -> Result<HttpResponse, Problem> {
+    let (survey, action) = path.into_inner();
+    update(&state, caller.account(), RuleScope::Survey(survey), &action, body.0).await
+}
+
+/// Changes a sendout-scoped rule.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RulePatchBody,
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
+        ("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[patch("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
+pub async fn update_sendout(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64, String)>,
+    body: Body<RulePatchBody>,
+) -> Result<HttpResponse, Problem> {
+    let (survey, sendout, action) = path.into_inner();
+    update(&state, caller.account(), RuleScope::Sendout(survey, sendout), &action, body.0).await
+}
+
+/// Deletes the account-scoped rule of an action.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+    params(("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[delete("/data-retention/rules/account/actions/{action}")]
+pub async fn delete_account(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Problem> {
+    remove(&state, caller.account(), RuleScope::Account, &path.into_inner()).await
+}
+
+/// Deletes a survey-scoped rule.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[delete("/data-retention/rules/surveys/{surveyId}/actions/{action}")]
+pub async fn delete_survey(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, String)>,
+) -> Result<HttpResponse, Problem> {
+    let (survey, action) = path.into_inner();
+    remove(&state, caller.account(), RuleScope::Survey(survey), &action).await
+}
+
+/// Deletes a sendout-scoped rule.
+#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
+        ("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[delete("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
+pub async fn delete_sendout(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<(i64, i64, String)>,
+) -> Result<HttpResponse, Problem> {
+    let (survey, sendout, action) = path.into_inner();
+    remove(&state, caller.account(), RuleScope::Sendout(survey, sendout), &action).await
+}

@@ -1,0 +1,89 @@
+//! Releasing pending respondents on activation, with the contact locks and counts the frequency limit needs.
+
+use canvass_domain::distribution::RespondentStatus;
+use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
+use canvass_domain::ports::{ReleaseRepository, RepoResult};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Timestamptz};
+use time::OffsetDateTime;
+
+use crate::error::OrRepoError;
+use crate::schema::respondents;
+use crate::PgUnitOfWork;
+
+impl ReleaseRepository for PgUnitOfWork<'_> {
+    fn lock_pending_contacts(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<()> {
+        // Locks are taken in contact order, so two activations sharing contacts cannot deadlock.
+        diesel::sql_query(
+            "SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || contact_key, 0)) \
+             FROM (SELECT contact_key FROM respondents \
+                   WHERE account_id = $1 AND sendout_id = $2 AND status = 'Pending' ORDER BY contact_key) AS pending",
+        )
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(sendout)
+        .execute(self.conn)
+        .or_repo()?;
+        Ok(())
+    }
+
+    fn pending_other_surveys(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        survey: SurveyId,
+        since: OffsetDateTime,
+    ) -> RepoResult<Vec<(RespondentId, i64)>> {
+        #[derive(QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = BigInt)]
+            id: i64,
+            #[diesel(sql_type = BigInt)]
+            others: i64,
+        }
+        let rows: Vec<Count> = diesel::sql_query(
+            "SELECT pending.id, \
+                 (SELECT count(DISTINCT s.survey_id) FROM respondents r \
+                  JOIN sendouts s ON s.account_id = r.account_id AND s.id = r.sendout_id \
+                  WHERE r.account_id = $1 AND r.contact_key = pending.contact_key \
+                    AND r.released_at >= $4 AND s.survey_id <> $3) AS others \
+             FROM respondents pending \
+             WHERE pending.account_id = $1 AND pending.sendout_id = $2 AND pending.status = 'Pending'",
+        )
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(sendout)
+        .bind::<BigInt, _>(survey)
+        .bind::<Timestamptz, _>(since)
+        .load(self.conn)
+        .or_repo()?;
+        Ok(rows.into_iter().map(|row| (row.id, row.others)).collect())
+    }
+
+    fn release_pending(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        held_back: &[RespondentId],
+        now: OffsetDateTime,
+    ) -> RepoResult<()> {
+        let pending = respondents::account_id
+            .eq(account.get())
+            .and(respondents::sendout_id.eq(sendout))
+            .and(respondents::status.eq(RespondentStatus::Pending.as_str()));
+        if !held_back.is_empty() {
+            diesel::update(respondents::table.filter(pending.and(respondents::id.eq_any(held_back))))
+                .set(respondents::status.eq(RespondentStatus::FrequencyLimitReached.as_str()))
+                .execute(self.conn)
+                .or_repo()?;
+        }
+        for send_mail in [true, false] {
+            diesel::update(respondents::table.filter(pending.and(respondents::send_mail.eq(send_mail))))
+                .set((
+                    respondents::status.eq(RespondentStatus::released(send_mail).as_str()),
+                    respondents::released_at.eq(now),
+                ))
+                .execute(self.conn)
+                .or_repo()?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,102 @@
+//! Running the retention engine: once from the command line, and on a timer inside the server.
+
+use std::time::Duration;
+
+use canvass_domain::use_cases::retention::{self, RetentionSummary};
+use canvass_domain::DomainError;
+use canvass_postgres::{PgPool, PgUnitOfWork};
+use serde_json::json;
+use time::OffsetDateTime;
+
+/// Reads an interval such as `1h`, `30m`, `90s` or `0`.
+pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len()));
+    let number: u64 = number.parse().map_err(|_| format!("`{text}` is not an interval such as 1h, 30m or 90s"))?;
+    let seconds = match unit {
+        "" | "s" => number,
+        "m" => number * 60,
+        "h" => number * 3600,
+        _ => return Err(format!("`{text}`: the unit must be s, m or h")),
+    };
+    Ok(Duration::from_secs(seconds))
+}
+
+/// Runs the engine once as of `now`; with `wait` it waits for a job another process is running. Progress goes
+/// to stderr as counts only.
+pub fn run_once(
+    uow: &mut PgUnitOfWork<'_>,
+    now: OffsetDateTime,
+    dry_run: bool,
+    wait: bool,
+) -> Result<RetentionSummary, DomainError> {
+    let mut progress = |what: &str, total: u64| {
+        if total >= retention::BATCH as u64 {
+            tracing::info!(retention.step = what, retention.rows = total, "retention progress");
+        }
+    };
+    let summary = retention::run(uow, now, dry_run, wait, &mut progress)?;
+    if summary.ran {
+        tracing::info!(
+            retention.respondents_removed = summary.respondents_removed,
+            retention.respondents_erased = summary.respondents_erased,
+            retention.open_text_answers_removed = summary.open_text_answers_removed,
+            retention.answer_sets_removed = summary.answer_sets_removed,
+            retention.survey_respondents_removed = summary.survey_respondents_removed,
+            retention.dry_run = dry_run,
+            "retention run finished"
+        );
+    }
+    Ok(summary)
+}
+
+/// The one-line JSON summary `canvass retention run` prints.
+pub fn summary_json(summary: &RetentionSummary, now: OffsetDateTime) -> serde_json::Value {
+    json!({
+        "respondentsRemoved": summary.respondents_removed,
+        "respondentsErased": summary.respondents_erased,
+        "openTextAnswersRemoved": summary.open_text_answers_removed,
+        "answerSetsRemoved": summary.answer_sets_removed,
+        "surveyRespondentsRemoved": summary.survey_respondents_removed,
+        "dryRun": summary.dry_run,
+        "asOf": now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(),
+    })
+}
+
+/// Runs the engine every `interval` on the blocking pool. A run that finds another job holding the lock skips.
+pub fn spawn_timer(pool: PgPool, interval: Duration) {
+    actix_web::rt::spawn(async move {
+        let mut ticker = actix_web::rt::time::interval(interval);
+        ticker.tick().await;
+        loop {
+            ticker.tick().await;
+            let pool = pool.clone();
+            let outcome = actix_web::rt::task::spawn_blocking(move || {
+                let mut conn = pool.get().map_err(|e| e.to_string())?;
+                run_once(&mut PgUnitOfWork::new(&mut conn), OffsetDateTime::now_utc(), false, false)
+                    .map_err(|e| e.to_string())
+            })
+            .await;
+            match outcome {
+                Ok(Ok(summary)) if !summary.ran => tracing::info!("retention run skipped: another run holds the lock"),
+                Ok(Ok(_)) => {}
+                Ok(Err(error)) => tracing::error!(error.message = %error, "retention run failed"),
+                Err(error) => tracing::error!(error.message = %error, "retention task panicked"),
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_read_units() {
+        assert_eq!(parse_interval("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_interval("30m"), Ok(Duration::from_secs(1800)));
+        assert_eq!(parse_interval("0"), Ok(Duration::ZERO));
+        assert!(parse_interval("soon").is_err());
+        assert!(parse_interval("5d").is_err());
+    }
+}
