@@ -56,3 +56,16 @@ async fn accounts_and_keys_are_made_and_revoked_from_the_command_line() {
     let (ok, _, _) = canvass(&url, &["account", "create", "--name", "", "--email", "nope"]);
     assert!(!ok, "a bad account is refused");
 }
+
+#[tokio::test]
+async fn retention_run_prints_one_json_summary() {
+    let app = spawn_app().await;
+    let url = app.db.url().to_owned();
+    let (ok, summary, stderr) = canvass(&url, &["retention", "run", "--now", "2030-01-01T00:00:00Z", "--dry-run"]);
+    assert!(ok, "{stderr}");
+    assert_eq!(summary["dryRun"], true);
+    assert_eq!(summary["respondentsRemoved"], 0);
+    assert_eq!(summary["asOf"], "2030-01-01T00:00:00Z");
+    let (ok, _, _) = canvass(&url, &["retention", "run", "--now", "tomorrow"]);
+    assert!(!ok, "a bad --now is refused");
+}

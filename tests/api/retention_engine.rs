@@ -153,3 +153,27 @@ async fn policies_erase_then_delete_and_keep_excluded_labels() {
         "kept"
     );
 }
+
+#[tokio::test]
+async fn two_runs_never_overlap() {
+    use canvass_domain::ports::RetentionRepository;
+    let app = spawn_app().await;
+    let mut holder = app.db.connect();
+    let mut holder = PgUnitOfWork::new(&mut holder);
+    assert!(holder.lock_retention(true).unwrap());
+    let now = OffsetDateTime::now_utc();
+    let mut conn = app.db.connect();
+    let skipped = canvass_server::retention::run_once(&mut PgUnitOfWork::new(&mut conn), now, false, false).unwrap();
+    assert!(!skipped.ran, "the timer's run gives up while another run holds the lock");
+
+    let url = app.db.url().to_owned();
+    let waiting = std::thread::spawn(move || {
+        use diesel::Connection;
+        let mut conn = diesel::PgConnection::establish(&url).unwrap();
+        canvass_server::retention::run_once(&mut PgUnitOfWork::new(&mut conn), now, false, true).unwrap()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!waiting.is_finished(), "`retention run` waits for the running job");
+    holder.unlock_retention().unwrap();
+    assert!(waiting.join().unwrap().ran);
+}

@@ -37,7 +37,7 @@ async fn a_sendout_is_created_as_a_draft_and_read_back() {
     assert_eq!(login["sendDate"], Value::Null);
     let sms = json!({"name": "Text", "type": "SMS", "sendDate": "2026-12-01", "sender": "+4791234567", "message": "{{surveyLink}}"});
     app.post(&format!("/surveys/{survey}/sendouts"), sms).await.expect(201);
-    let twoway = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-12-01", "sender": "Acme", "message": "Hi {{surveyLink}}"});
+    let twoway = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-12-01", "sender": "12345", "message": "Hi {{surveyLink}}"});
     app.post(&format!("/surveys/{survey}/sendouts"), twoway).await.expect(201);
     assert_eq!(app.get(&format!("/surveys/{survey}/sendouts")).await.expect(200).as_array().unwrap().len(), 4);
 }

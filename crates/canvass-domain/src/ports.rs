@@ -178,7 +178,7 @@ pub trait SendoutRepository {
         now: OffsetDateTime,
     ) -> RepoResult<()>;
     /// Copies sendouts of `from` to `to` as Drafts: settings, labels (background data remapped) and respondents
-    /// as Pending with new link tokens. The caller has checked that each id is a sendout of `from`.
+    /// as Pending (Blocklisted when their contact is on the blocklist) with new link tokens. The caller has checked that each id is a sendout of `from`.
     fn copy_sendouts(
         &mut self,
         account: AccountId,
@@ -267,8 +267,8 @@ pub trait BlocklistRepository {
     fn blocked_keys(&mut self, account: AccountId, keys: &[String]) -> RepoResult<Vec<String>>;
     /// The account's blocklist, in the order entries were added.
     fn list_blocklist(&mut self, account: AccountId) -> RepoResult<Vec<BlocklistEntry>>;
-    /// Adds an entry and marks the account's respondents with that contact that were not yet sent to as
-    /// Blocklisted; `None` when the contact is already on the list.
+    /// Adds an entry and marks the account's respondents with that contact that were not yet sent to (Pending,
+    /// Scheduled or Released) as Blocklisted; `None` when the contact is already on the list.
     fn insert_blocklist(
         &mut self,
         account: AccountId,
@@ -340,13 +340,15 @@ pub trait ReleaseRepository {
         survey: SurveyId,
         since: OffsetDateTime,
     ) -> RepoResult<Vec<(RespondentId, i64)>>;
-    /// Releases every pending respondent of the sendout (Scheduled, or Released with `sendMail` false), except
-    /// those in `held_back`, which become FrequencyLimitReached.
+    /// Releases every pending respondent of the sendout, except those in `held_back`, which become
+    /// FrequencyLimitReached. Released respondents become Scheduled when the service sends them their link
+    /// (`sends_messages` and `sendMail`), else Released.
     fn release_pending(
         &mut self,
         account: AccountId,
         sendout: SendoutId,
         held_back: &[RespondentId],
+        sends_messages: bool,
         now: OffsetDateTime,
     ) -> RepoResult<()>;
 }

@@ -89,7 +89,11 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
             .optional()
             .or_repo()?;
         let Some(row) = row else { return Ok(None) };
-        let not_yet_sent = [RespondentStatus::Pending.as_str(), RespondentStatus::Scheduled.as_str()];
+        let not_yet_sent = [
+            RespondentStatus::Pending.as_str(),
+            RespondentStatus::Scheduled.as_str(),
+            RespondentStatus::Released.as_str(),
+        ];
         diesel::update(respondents::table)
             .filter(
                 respondents::account_id

@@ -63,6 +63,7 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
         account: AccountId,
         sendout: SendoutId,
         held_back: &[RespondentId],
+        sends_messages: bool,
         now: OffsetDateTime,
     ) -> RepoResult<()> {
         let pending = respondents::account_id
@@ -78,7 +79,7 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
         for send_mail in [true, false] {
             diesel::update(respondents::table.filter(pending.and(respondents::send_mail.eq(send_mail))))
                 .set((
-                    respondents::status.eq(RespondentStatus::released(send_mail).as_str()),
+                    respondents::status.eq(RespondentStatus::released(send_mail && sends_messages).as_str()),
                     respondents::released_at.eq(now),
                 ))
                 .execute(self.conn)

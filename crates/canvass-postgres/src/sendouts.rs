@@ -166,6 +166,7 @@ impl PgUnitOfWork<'_> {
             .execute(self.conn)?;
         // Labels are copied first; the respondents' background data keys are then mapped from the old label ids
         // to the new ones (matched by name, unique within a sendout). Keys of other sendouts' labels stay.
+        // Contacts on the blocklist are copied as Blocklisted, so an activation never releases them.
         diesel::sql_query(
             "WITH copied AS ( \
                  INSERT INTO bg_labels (account_id, sendout_id, name, label_type, function, created_at) \
@@ -180,7 +181,9 @@ impl PgUnitOfWork<'_> {
              SELECT r.account_id, $3, r.contact_details, r.contact_key, r.send_mail, \
                  (SELECT coalesce(jsonb_object_agg(coalesce(m.new_key, cell.key), cell.value), '{}'::jsonb) \
                   FROM jsonb_each(r.background_data) cell LEFT JOIN label_map m ON m.old_key = cell.key), \
-                 'Pending', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), $4 \
+                 CASE WHEN EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id \
+                     AND b.contact_key = r.contact_key) THEN 'Blocklisted' ELSE 'Pending' END, \
+                 replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), $4 \
              FROM respondents r WHERE r.account_id = $1 AND r.sendout_id = $2 ORDER BY r.id",
         )
         .bind::<BigInt, _>(account)

@@ -53,20 +53,19 @@ pub fn check_contact(kind: DispatchType, contact: &str) -> Result<(), &'static s
     }
 }
 
-/// Checks an SMS sender: up to 11 ASCII letters and digits (at least one letter), or an E.164 number.
+/// Checks an SMS sender: 1 to 11 ASCII letters and digits, or an E.164 number.
 ///
 /// ```
 /// use canvass_domain::distribution::check_sms_sender;
 ///
 /// assert!(check_sms_sender("Canvass").is_ok());
 /// assert!(check_sms_sender("+4791234567").is_ok());
+/// assert!(check_sms_sender("12345").is_ok(), "a short code");
 /// assert!(check_sms_sender("TwelveChars1").is_err());
 /// assert!(check_sms_sender("no spaces").is_err());
 /// ```
 pub fn check_sms_sender(sender: &str) -> Result<(), &'static str> {
-    let alphanumeric = (1..=11).contains(&sender.len())
-        && sender.chars().all(|c| c.is_ascii_alphanumeric())
-        && sender.chars().any(|c| c.is_ascii_alphabetic());
+    let alphanumeric = (1..=11).contains(&sender.len()) && sender.chars().all(|c| c.is_ascii_alphanumeric());
     if alphanumeric || is_e164(sender) {
         Ok(())
     } else {

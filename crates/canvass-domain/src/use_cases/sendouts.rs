@@ -69,7 +69,7 @@ pub fn activate(
             }
             _ => Vec::new(),
         };
-        tx.release_pending(account, id, &held_back, now)?;
+        tx.release_pending(account, id, &held_back, sendout.kind.sends_messages(), now)?;
         get(tx, account, survey, id)
     })
 }
