@@ -36,6 +36,7 @@ fn main() {
             workers: Some(2),
             public_url: None,
             retention_interval: std::time::Duration::ZERO,
+        delivery: None,
         };
         let app = Application::build(&settings).unwrap();
         let address = format!("http://127.0.0.1:{}/api/v1", app.port());

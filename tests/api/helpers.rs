@@ -30,6 +30,7 @@ pub async fn spawn_app() -> TestApp {
         workers: Some(2),
         public_url: None,
         retention_interval: std::time::Duration::ZERO,
+        delivery: None,
     };
     let app = Application::build(&settings).expect("build the application");
     let address = format!("http://127.0.0.1:{}", app.port());

@@ -10,6 +10,7 @@ pub mod account;
 pub mod answer;
 pub mod category;
 pub mod clock;
+pub mod delivery;
 pub mod distribution;
 pub mod error;
 pub mod governance;

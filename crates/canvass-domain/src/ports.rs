@@ -13,6 +13,8 @@ use time::OffsetDateTime;
 use crate::account::{ApiKey, NewAccount, StoredKey, User};
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::category::{Category, CategoryName};
+use crate::delivery::ClaimedMessage;
+use crate::distribution::RespondentStatus;
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, Label, LabelDraft, NewPermanentFailure,
     NewRespondent, PermanentFailure, Reminder, ReminderDraft, Respondent, Sendout, SendoutDraft, Transition,
@@ -408,6 +410,32 @@ pub trait RetentionRepository {
     ) -> RepoResult<u64>;
 }
 
+/// The outbox of messages to send, and the outcomes of sending them.
+pub trait OutboxRepository {
+    /// Turns reminders whose send date has come into outbox messages for the respondents their SendoutLogic
+    /// selects (released, sent to by the service, never blocklisted, bounced or failed); returns how many.
+    fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64>;
+    /// Claims up to `limit` due messages of any account that no live lease holds, leasing them until
+    /// `lease_until` and counting the attempt. Concurrent workers never claim the same message.
+    fn claim_due(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: i64,
+    ) -> RepoResult<Vec<ClaimedMessage>>;
+    /// The relay took the message: the message is Sent, and so is the respondent of an invitation.
+    fn record_sent(&mut self, message: &ClaimedMessage, now: OffsetDateTime) -> RepoResult<()>;
+    /// The relay refused the address for good: records a permanent failure (with sendout and respondent), and
+    /// the message and the respondent become Bounced.
+    fn record_bounce(&mut self, message: &ClaimedMessage, reason: &str, now: OffsetDateTime) -> RepoResult<()>;
+    /// A transient failure: the message is due again at `due_at`.
+    fn reschedule(&mut self, message: &ClaimedMessage, due_at: OffsetDateTime, error: &str) -> RepoResult<()>;
+    /// The last attempt failed: the message and the respondent of an invitation become Failed.
+    fn record_failed(&mut self, message: &ClaimedMessage, error: &str) -> RepoResult<()>;
+    /// The message is not sent: it is Cancelled and the respondent gets `status` (Blocklisted or Expired).
+    fn cancel(&mut self, message: &ClaimedMessage, status: RespondentStatus) -> RepoResult<()>;
+}
+
 /// Every repository at once: what a use case works with.
 pub trait Repositories:
     AccountRepository
@@ -420,6 +448,7 @@ pub trait Repositories:
     + GovernanceRepository
     + ReleaseRepository
     + RetentionRepository
+    + OutboxRepository
 {
 }
 
@@ -434,6 +463,7 @@ impl<T> Repositories for T where
         + GovernanceRepository
         + ReleaseRepository
         + RetentionRepository
+        + OutboxRepository
 {
 }
 

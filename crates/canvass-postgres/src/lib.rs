@@ -10,6 +10,7 @@ mod categories;
 mod error;
 mod governance;
 mod migrate;
+mod outbox;
 mod pool;
 mod release;
 mod respondents;

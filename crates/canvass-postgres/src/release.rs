@@ -85,6 +85,9 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
                 .execute(self.conn)
                 .or_repo()?;
         }
+        if sends_messages {
+            self.enqueue_invitations(account, sendout, now).or_repo()?;
+        }
         Ok(())
     }
 }

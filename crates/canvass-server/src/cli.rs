@@ -40,6 +40,32 @@ pub enum Command {
     /// Data retention.
     #[command(subcommand)]
     Retention(RetentionCommand),
+    /// Run only the delivery worker: send due invitations and reminders.
+    Worker(WorkerArgs),
+}
+
+/// How messages are sent (`serve` and `worker`).
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// The mail relay, `smtp://host:port`; without it messages are written as files to --outbox-dir.
+    #[arg(long, env = "SMTP_URL")]
+    pub smtp_url: Option<String>,
+    /// Where the development transport writes messages.
+    #[arg(long, env = "OUTBOX_DIR", default_value = ".canvass/outbox")]
+    pub outbox_dir: std::path::PathBuf,
+    /// Base URL of respondents' survey links (default for `worker`: http://127.0.0.1:8080).
+    #[arg(long, env = "PUBLIC_URL")]
+    pub public_url: Option<String>,
+}
+
+impl WorkerArgs {
+    fn delivery(&self) -> crate::delivery::DeliverySettings {
+        crate::delivery::DeliverySettings {
+            smtp_url: self.smtp_url.clone(),
+            outbox_dir: self.outbox_dir.clone(),
+            poll: std::time::Duration::from_secs(1),
+        }
+    }
 }
 
 /// `retention` subcommands.
@@ -68,9 +94,9 @@ pub struct ServeArgs {
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "WORKERS")]
     pub workers: Option<usize>,
-    /// Base URL of respondents' survey links (default: http://<bind address>).
-    #[arg(long, env = "PUBLIC_URL")]
-    pub public_url: Option<String>,
+    /// Delivery: relay, development outbox and the links' base URL (default: http://<bind address>).
+    #[command(flatten)]
+    pub delivery: WorkerArgs,
     /// How often the retention job runs in the server, e.g. `1h`, `30m`, `90s` (`0` turns it off).
     #[arg(long, env = "RETENTION_INTERVAL", default_value = "1h", value_parser = crate::retention::parse_interval)]
     pub retention_interval: std::time::Duration,
@@ -139,6 +165,19 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let caller = found.ok_or_else(|| anyhow!("the new key cannot be read back"))?;
             print_json(&json!({ "accountId": caller.account_id.get(), "userId": user, "apiKey": key.secret() }))
         }
+        Command::Worker(args) => {
+            let pool = canvass_postgres::connect_pool(&database_url, 2).context("cannot connect to the database")?;
+            let mailer = crate::delivery::mailer(&args.delivery())?;
+            let public_url = args.public_url.clone().unwrap_or_else(|| "http://127.0.0.1:8080".into());
+            tracing::info!("delivery worker started");
+            crate::delivery::run_forever(
+                pool,
+                mailer,
+                public_url.trim_end_matches('/').to_owned(),
+                args.delivery().poll,
+            );
+            Ok(())
+        }
         Command::Retention(RetentionCommand::Run { now, dry_run }) => {
             let now = match now {
                 None => time::OffsetDateTime::now_utc(),
@@ -179,8 +218,9 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         bind: args.bind,
         pool_size: args.pool_size,
         workers: args.workers,
-        public_url: args.public_url,
+        public_url: args.delivery.public_url.clone(),
         retention_interval: args.retention_interval,
+        delivery: Some(args.delivery.delivery()),
     };
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(&settings)?;

@@ -2,6 +2,7 @@
 //! tests can start the real server in-process on a port of their own.
 
 pub mod cli;
+pub mod delivery;
 pub mod demo;
 pub mod retention;
 pub mod settings;

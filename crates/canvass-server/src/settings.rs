@@ -15,4 +15,6 @@ pub struct Settings {
     pub public_url: Option<String>,
     /// How often the retention job runs; zero turns it off.
     pub retention_interval: std::time::Duration,
+    /// The delivery worker's settings; `None` runs no worker in this process.
+    pub delivery: Option<crate::delivery::DeliverySettings>,
 }

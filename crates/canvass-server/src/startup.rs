@@ -29,12 +29,17 @@ impl Application {
         let address = listener.local_addr()?;
         let port = address.port();
         let public_url = settings.public_url.clone().unwrap_or_else(|| format!("http://{address}"));
+        let public_url = public_url.trim_end_matches('/').to_owned();
         let state = web::Data::new(AppState::new(pool.clone(), Arc::new(SystemClock), &public_url));
         let mut server = HttpServer::new(move || canvass_http::app(state.clone()));
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
         }
         let server = server.listen(listener)?.run();
+        if let Some(delivery) = &settings.delivery {
+            let mailer = crate::delivery::mailer(delivery)?;
+            crate::delivery::spawn(pool.clone(), mailer, public_url.clone(), delivery.poll)?;
+        }
         if !settings.retention_interval.is_zero() {
             crate::retention::spawn_timer(pool.clone(), settings.retention_interval);
         }

@@ -6,6 +6,7 @@ pub mod answers;
 pub mod bgdata;
 pub mod blocklist;
 pub mod categories;
+pub mod delivery;
 pub mod frequency;
 pub mod respondents;
 pub mod retention;

@@ -1,0 +1,95 @@
+//! The delivery worker's work: turn due reminders into messages, claim due messages, send them, record what
+//! happened. Sending happens outside any transaction; a crash between sending and recording leaves the lease to
+//! expire, and the message is sent again with the same idempotency key (the email's Message-ID).
+
+use time::{Duration, OffsetDateTime};
+
+use crate::delivery::{retry_delay, ClaimedMessage, Mailer, SendError, MAX_ATTEMPTS};
+use crate::distribution::{DispatchType, RespondentStatus};
+use crate::error::DomainError;
+use crate::ports::UnitOfWork;
+
+/// How long a claimed message is reserved for the worker that claimed it.
+pub const LEASE: Duration = Duration::minutes(5);
+
+/// What one round of the worker did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeliveryReport {
+    /// Reminder messages written to the outbox.
+    pub reminders_enqueued: u64,
+    /// Messages claimed.
+    pub claimed: usize,
+    /// Handed to the relay.
+    pub sent: usize,
+    /// Refused for good (bounces).
+    pub bounced: usize,
+    /// Due again later after a transient failure.
+    pub retried: usize,
+    /// Given up after the last attempt.
+    pub failed: usize,
+    /// Not sent: blocklisted or expired by now.
+    pub cancelled: usize,
+}
+
+/// Runs one round at `now`: enqueues due reminders, claims up to `limit` due messages and delivers them. Links
+/// point under `public_url`. Only EMAIL messages are claimed: the transports of the other channels are not part
+/// of this worker yet.
+pub fn deliver_due(
+    uow: &mut impl UnitOfWork,
+    mailer: &dyn Mailer,
+    now: OffsetDateTime,
+    public_url: &str,
+    limit: i64,
+) -> Result<DeliveryReport, DomainError> {
+    let mut report = DeliveryReport {
+        reminders_enqueued: uow.transaction(|tx| Ok(tx.enqueue_due_reminders(now)?))?,
+        ..Default::default()
+    };
+    let claimed = uow.transaction(|tx| Ok(tx.claim_due(now, now + LEASE, limit)?))?;
+    report.claimed = claimed.len();
+    for message in claimed {
+        deliver(uow, mailer, &message, now, public_url, &mut report)?;
+    }
+    Ok(report)
+}
+
+fn deliver(
+    uow: &mut impl UnitOfWork,
+    mailer: &dyn Mailer,
+    message: &ClaimedMessage,
+    now: OffsetDateTime,
+    public_url: &str,
+    report: &mut DeliveryReport,
+) -> Result<(), DomainError> {
+    let cancel_as = if message.blocklisted {
+        Some(RespondentStatus::Blocklisted)
+    } else if message.expiry_date.is_some_and(|expiry| expiry <= now) {
+        Some(RespondentStatus::Expired)
+    } else {
+        None
+    };
+    if let Some(status) = cancel_as {
+        report.cancelled += 1;
+        return uow.transaction(|tx| Ok(tx.cancel(message, status)?));
+    }
+    debug_assert_eq!(message.channel, DispatchType::Email);
+    match mailer.send(&message.render(public_url)) {
+        Ok(()) => {
+            report.sent += 1;
+            uow.transaction(|tx| Ok(tx.record_sent(message, now)?))
+        }
+        Err(SendError::Permanent(reason)) => {
+            report.bounced += 1;
+            uow.transaction(|tx| Ok(tx.record_bounce(message, &reason, now)?))
+        }
+        Err(SendError::Transient(error)) if message.attempts >= MAX_ATTEMPTS => {
+            report.failed += 1;
+            uow.transaction(|tx| Ok(tx.record_failed(message, &error)?))
+        }
+        Err(SendError::Transient(error)) => {
+            report.retried += 1;
+            let due_at = now + retry_delay(message.attempts);
+            uow.transaction(|tx| Ok(tx.reschedule(message, due_at, &error)?))
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! The outbox on PostgreSQL: enqueueing invitations and reminders, claiming with `FOR UPDATE SKIP LOCKED` under
+//! a lease, and recording outcomes.
+
+use canvass_domain::delivery::ClaimedMessage;
+use canvass_domain::distribution::{DispatchType, RespondentStatus};
+use canvass_domain::ids::{AccountId, SendoutId};
+use canvass_domain::ports::{OutboxRepository, RepoResult};
+use canvass_domain::RepoError;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamptz};
+use time::OffsetDateTime;
+
+use crate::error::OrRepoError;
+use crate::PgUnitOfWork;
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = BigInt)]
+    count: i64,
+}
+
+#[derive(QueryableByName)]
+struct ClaimedRow {
+    #[diesel(sql_type = BigInt)]
+    account_id: i64,
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = BigInt)]
+    respondent_id: i64,
+    #[diesel(sql_type = BigInt)]
+    sendout_id: i64,
+    #[diesel(sql_type = Bool)]
+    is_reminder: bool,
+    #[diesel(sql_type = Text)]
+    idempotency_key: String,
+    #[diesel(sql_type = Integer)]
+    attempts: i32,
+    #[diesel(sql_type = Text)]
+    dispatch_type: String,
+    #[diesel(sql_type = Text)]
+    recipient: String,
+    #[diesel(sql_type = Text)]
+    token: String,
+    #[diesel(sql_type = Text)]
+    sender: String,
+    #[diesel(sql_type = Nullable<Text>)]
+    subject: Option<String>,
+    #[diesel(sql_type = Text)]
+    template: String,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    expiry_date: Option<OffsetDateTime>,
+    #[diesel(sql_type = Bool)]
+    blocklisted: bool,
+}
+
+impl PgUnitOfWork<'_> {
+    /// Writes the invitation of every respondent of the sendout released at `now` with status Scheduled; due at
+    /// the sendout's send date (at once when it is past).
+    pub(crate) fn enqueue_invitations(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        now: OffsetDateTime,
+    ) -> QueryResult<usize> {
+        diesel::sql_query(
+            "INSERT INTO outbox (account_id, respondent_id, sendout_id, idempotency_key, status, due_at, created_at) \
+             SELECT r.account_id, r.id, r.sendout_id, 'inv-' || r.account_id || '-' || r.id, 'Pending', \
+                    coalesce(s.send_date, $3), $3 \
+             FROM respondents r JOIN sendouts s ON s.account_id = r.account_id AND s.id = r.sendout_id \
+             WHERE r.account_id = $1 AND r.sendout_id = $2 AND r.status = 'Scheduled' AND r.released_at = $3 \
+             ON CONFLICT (account_id, idempotency_key) DO NOTHING",
+        )
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(sendout)
+        .bind::<Timestamptz, _>(now)
+        .execute(self.conn)
+    }
+
+    fn outbox_status(
+        &mut self,
+        m: &ClaimedMessage,
+        status: &str,
+        error: Option<&str>,
+        sent_at: Option<OffsetDateTime>,
+    ) -> RepoResult<()> {
+        diesel::sql_query(
+            "UPDATE outbox SET status = $3, last_error = $4, sent_at = $5, lease_until = NULL \
+             WHERE account_id = $1 AND id = $2",
+        )
+        .bind::<BigInt, _>(m.account_id.get())
+        .bind::<BigInt, _>(m.id)
+        .bind::<Text, _>(status)
+        .bind::<Nullable<Text>, _>(error)
+        .bind::<Nullable<Timestamptz>, _>(sent_at)
+        .execute(self.conn)
+        .or_repo()?;
+        Ok(())
+    }
+
+    /// Sets the respondent's status, from any of `from`.
+    fn respondent_status(
+        &mut self,
+        m: &ClaimedMessage,
+        to: RespondentStatus,
+        from: &[RespondentStatus],
+        sent_at: Option<OffsetDateTime>,
+    ) -> RepoResult<()> {
+        let from: Vec<&str> = from.iter().map(|s| s.as_str()).collect();
+        diesel::sql_query(
+            "UPDATE respondents SET status = $3, sent_at = coalesce($5, sent_at) \
+             WHERE account_id = $1 AND id = $2 AND status = ANY ($4)",
+        )
+        .bind::<BigInt, _>(m.account_id.get())
+        .bind::<BigInt, _>(m.respondent_id)
+        .bind::<Text, _>(to.as_str())
+        .bind::<diesel::sql_types::Array<Text>, _>(&from)
+        .bind::<Nullable<Timestamptz>, _>(sent_at)
+        .execute(self.conn)
+        .or_repo()?;
+        Ok(())
+    }
+}
+
+/// Statuses a respondent can leave when its invitation is settled.
+const AWAITING: [RespondentStatus; 1] = [RespondentStatus::Scheduled];
+/// Statuses a bounce or a blocklisting can overwrite.
+const DELIVERABLE: [RespondentStatus; 3] =
+    [RespondentStatus::Scheduled, RespondentStatus::Sent, RespondentStatus::Released];
+
+impl OutboxRepository for PgUnitOfWork<'_> {
+    fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64> {
+        let row: Count = diesel::sql_query(
+            "WITH due AS ( \
+                 UPDATE reminders SET status = 'Sent' WHERE status = 'Scheduled' AND send_date <= $1 \
+                 RETURNING account_id, id, sendout_id, sendout_logic), \
+             queued AS ( \
+                 INSERT INTO outbox (account_id, respondent_id, sendout_id, reminder_id, idempotency_key, status, due_at, created_at) \
+                 SELECT r.account_id, r.id, r.sendout_id, due.id, 'rem-' || due.id || '-' || r.id, 'Pending', $1, $1 \
+                 FROM due JOIN respondents r ON r.account_id = due.account_id AND r.sendout_id = due.sendout_id \
+                 WHERE r.send_mail AND r.status = 'Sent' \
+                   AND NOT EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id AND b.contact_key = r.contact_key) \
+                   AND (due.sendout_logic = 'All' \
+                     OR (due.sendout_logic = 'NotResponded' AND NOT EXISTS ( \
+                           SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id)) \
+                     OR (due.sendout_logic = 'NotCompleted' AND NOT EXISTS ( \
+                           SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id AND a.completed))) \
+                 ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING 1) \
+             SELECT count(*) AS count FROM queued",
+        )
+        .bind::<Timestamptz, _>(now)
+        .get_result(self.conn)
+        .or_repo()?;
+        Ok(row.count.max(0) as u64)
+    }
+
+    fn claim_due(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: i64,
+    ) -> RepoResult<Vec<ClaimedMessage>> {
+        let rows: Vec<ClaimedRow> = diesel::sql_query(
+            "WITH claimable AS ( \
+                 SELECT o.account_id, o.id FROM outbox o \
+                 JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
+                 WHERE o.status = 'Pending' AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1) \
+                   AND s.dispatch_type = 'EMAIL' \
+                 ORDER BY o.due_at LIMIT $3 FOR UPDATE OF o SKIP LOCKED), \
+             claimed AS ( \
+                 UPDATE outbox o SET lease_until = $2, attempts = o.attempts + 1 FROM claimable c \
+                 WHERE o.account_id = c.account_id AND o.id = c.id \
+                 RETURNING o.account_id, o.id, o.respondent_id, o.sendout_id, o.reminder_id, o.idempotency_key, o.attempts) \
+             SELECT c.account_id, c.id, c.respondent_id, c.sendout_id, c.reminder_id IS NOT NULL AS is_reminder, \
+                    c.idempotency_key, c.attempts, s.dispatch_type, r.contact_details AS recipient, r.token, \
+                    coalesce(rem.sender, s.sender, '') AS sender, coalesce(rem.subject, s.subject) AS subject, \
+                    coalesce(rem.message, s.message, '') AS template, s.expiry_date, \
+                    EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id AND b.contact_key = r.contact_key) AS blocklisted \
+             FROM claimed c \
+             JOIN respondents r ON r.account_id = c.account_id AND r.id = c.respondent_id \
+             JOIN sendouts s ON s.account_id = c.account_id AND s.id = c.sendout_id \
+             LEFT JOIN reminders rem ON rem.account_id = c.account_id AND rem.id = c.reminder_id \
+             ORDER BY c.id",
+        )
+        .bind::<Timestamptz, _>(now)
+        .bind::<Timestamptz, _>(lease_until)
+        .bind::<BigInt, _>(limit)
+        .load(self.conn)
+        .or_repo()?;
+        rows.into_iter()
+            .map(|row| {
+                Ok(ClaimedMessage {
+                    channel: DispatchType::parse(&row.dispatch_type).ok_or_else(|| {
+                        RepoError::Other(format!("stored dispatch type `{}` is unknown", row.dispatch_type))
+                    })?,
+                    account_id: AccountId::new(row.account_id),
+                    id: row.id,
+                    respondent_id: row.respondent_id,
+                    sendout_id: row.sendout_id,
+                    is_reminder: row.is_reminder,
+                    idempotency_key: row.idempotency_key,
+                    attempts: row.attempts,
+                    recipient: row.recipient,
+                    token: row.token,
+                    sender: row.sender,
+                    subject: row.subject,
+                    template: row.template,
+                    expiry_date: row.expiry_date,
+                    blocklisted: row.blocklisted,
+                })
+            })
+            .collect()
+    }
+
+    fn record_sent(&mut self, message: &ClaimedMessage, now: OffsetDateTime) -> RepoResult<()> {
+        self.outbox_status(message, "Sent", None, Some(now))?;
+        if !message.is_reminder {
+            self.respondent_status(message, RespondentStatus::Sent, &AWAITING, Some(now))?;
+        }
+        Ok(())
+    }
+
+    fn record_bounce(&mut self, message: &ClaimedMessage, reason: &str, now: OffsetDateTime) -> RepoResult<()> {
+        let domain = message.sender.rsplit_once('@').map_or("", |(_, domain)| domain).to_lowercase();
+        diesel::sql_query(
+            "INSERT INTO permanent_failures (account_id, email_address, email_key, sending_domain, failed_at, reason, \
+                 sendout_id, respondent_id) \
+             VALUES ($1, $2, lower($2), $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+        )
+        .bind::<BigInt, _>(message.account_id.get())
+        .bind::<Text, _>(&message.recipient)
+        .bind::<Text, _>(&domain)
+        .bind::<Timestamptz, _>(now)
+        .bind::<Text, _>(reason)
+        .bind::<BigInt, _>(message.sendout_id)
+        .bind::<BigInt, _>(message.respondent_id)
+        .execute(self.conn)
+        .or_repo()?;
+        self.outbox_status(message, "Bounced", Some(reason), None)?;
+        self.respondent_status(message, RespondentStatus::Bounced, &DELIVERABLE, None)
+    }
+
+    fn reschedule(&mut self, message: &ClaimedMessage, due_at: OffsetDateTime, error: &str) -> RepoResult<()> {
+        diesel::sql_query(
+            "UPDATE outbox SET due_at = $3, lease_until = NULL, last_error = $4 WHERE account_id = $1 AND id = $2",
+        )
+        .bind::<BigInt, _>(message.account_id.get())
+        .bind::<BigInt, _>(message.id)
+        .bind::<Timestamptz, _>(due_at)
+        .bind::<Text, _>(error)
+        .execute(self.conn)
+        .or_repo()?;
+        Ok(())
+    }
+
+    fn record_failed(&mut self, message: &ClaimedMessage, error: &str) -> RepoResult<()> {
+        self.outbox_status(message, "Failed", Some(error), None)?;
+        if !message.is_reminder {
+            self.respondent_status(message, RespondentStatus::Failed, &AWAITING, None)?;
+        }
+        Ok(())
+    }
+
+    fn cancel(&mut self, message: &ClaimedMessage, status: RespondentStatus) -> RepoResult<()> {
+        self.outbox_status(message, "Cancelled", Some(status.as_str()), None)?;
+        if !message.is_reminder || status == RespondentStatus::Blocklisted {
+            self.respondent_status(message, status, &DELIVERABLE, None)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,78 @@
+//! The delivery worker: picks the mail transport and runs rounds of the domain's delivery use case on a thread
+//! of its own, inside `canvass serve` or alone as `canvass worker`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use canvass_domain::delivery::Mailer;
+use canvass_domain::use_cases::delivery;
+use canvass_mail::{FileMailer, SmtpMailer};
+use canvass_postgres::{PgPool, PgUnitOfWork};
+use time::OffsetDateTime;
+
+/// Messages one round claims at most.
+const ROUND: i64 = 100;
+
+/// How the worker sends.
+#[derive(Debug, Clone)]
+pub struct DeliverySettings {
+    /// `smtp://host:port` of the relay; without it messages are written to `outbox_dir`.
+    pub smtp_url: Option<String>,
+    /// Where the development transport writes `.eml` files.
+    pub outbox_dir: PathBuf,
+    /// Pause between rounds that found nothing more to do.
+    pub poll: Duration,
+}
+
+/// The transport the settings name: SMTP when `smtp_url` is set, else `.eml` files in `outbox_dir`.
+pub fn mailer(settings: &DeliverySettings) -> anyhow::Result<Arc<dyn Mailer>> {
+    Ok(match &settings.smtp_url {
+        Some(url) => Arc::new(SmtpMailer::from_url(url).map_err(anyhow::Error::msg)?),
+        None => {
+            tracing::info!(delivery.outbox_dir = %settings.outbox_dir.display(), "no SMTP_URL: writing messages to files");
+            Arc::new(FileMailer::new(&settings.outbox_dir)?)
+        }
+    })
+}
+
+/// One round: due reminders enqueued, due messages sent; returns how many were claimed.
+fn round(pool: &PgPool, mailer: &dyn Mailer, public_url: &str) -> Result<usize, String> {
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let report =
+        delivery::deliver_due(&mut PgUnitOfWork::new(&mut conn), mailer, OffsetDateTime::now_utc(), public_url, ROUND)
+            .map_err(|e| e.to_string())?;
+    if report.claimed > 0 || report.reminders_enqueued > 0 {
+        tracing::info!(
+            delivery.claimed = report.claimed,
+            delivery.sent = report.sent,
+            delivery.bounced = report.bounced,
+            delivery.retried = report.retried,
+            delivery.failed = report.failed,
+            delivery.cancelled = report.cancelled,
+            delivery.reminders_enqueued = report.reminders_enqueued,
+            "delivery round"
+        );
+    }
+    Ok(report.claimed)
+}
+
+/// Runs rounds forever: at once again while rounds come back full, else after `poll`.
+pub fn run_forever(pool: PgPool, mailer: Arc<dyn Mailer>, public_url: String, poll: Duration) {
+    loop {
+        match round(&pool, mailer.as_ref(), &public_url) {
+            Ok(claimed) if claimed as i64 >= ROUND => continue,
+            Ok(_) => {}
+            Err(error) => tracing::error!(error.message = %error, "delivery round failed"),
+        }
+        std::thread::sleep(poll);
+    }
+}
+
+/// Starts the worker on a thread of its own.
+pub fn spawn(pool: PgPool, mailer: Arc<dyn Mailer>, public_url: String, poll: Duration) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("delivery".into())
+        .spawn(move || run_forever(pool, mailer, public_url, poll))
+        .map(|_| ())
+}

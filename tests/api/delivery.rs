@@ -1,0 +1,180 @@
+//! Delivery by email through the outbox to a real SMTP conversation: sent, bounced, retried then failed,
+//! cancelled when blocklisted or expired, reminders for those their SendoutLogic names, and claims that two
+//! workers never share.
+
+use canvass_domain::delivery::MAX_ATTEMPTS;
+use canvass_domain::ports::OutboxRepository;
+use canvass_domain::use_cases::delivery::{deliver_due, DeliveryReport};
+use canvass_mail::SmtpMailer;
+use canvass_postgres::PgUnitOfWork;
+use serde_json::{json, Value};
+use time::{Duration, OffsetDateTime};
+
+use crate::helpers::{spawn_app, TestApp};
+use crate::smtp_sink::SmtpSink;
+
+const PUBLIC: &str = "https://survey.example";
+
+fn deliver(app: &TestApp, sink: &SmtpSink, now: OffsetDateTime) -> DeliveryReport {
+    let mailer = SmtpMailer::from_url(&sink.url).unwrap();
+    let mut conn = app.db.connect();
+    deliver_due(&mut PgUnitOfWork::new(&mut conn), &mailer, now, PUBLIC, 100).unwrap()
+}
+
+/// An EMAIL sendout (sent from 2026-01-01) of a survey without required items, with these respondents,
+/// activated; returns `(survey, sendout base path, respondents by contact)`.
+async fn activated(app: &TestApp, contacts: &[&str], expiry: Option<&str>) -> (i64, String, Vec<Value>) {
+    let survey = app.post("/surveys", json!({"name": "Pulse"})).await.expect(201)["surveyId"].as_i64().unwrap();
+    let mut body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2026-01-01T08:00:00Z", "sender": "hr@acme.example",
+        "subject": "Your view", "message": "Answer: {{surveyLink}}\nStop: {{optOutLink}}"});
+    if let Some(expiry) = expiry {
+        body["expiryDate"] = json!(expiry);
+    }
+    let sendout =
+        app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].as_i64().unwrap();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let people: Vec<Value> = contacts.iter().map(|c| json!({"contactDetails": c, "sendMail": true})).collect();
+    let added = app.post(&format!("{base}/respondents/batch"), json!({"surveyRespondents": people})).await.expect(200);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    (survey, base, added["added"].as_array().unwrap().clone())
+}
+
+async fn statuses(app: &TestApp, base: &str) -> Vec<String> {
+    let list = app.get(&format!("{base}/respondents")).await.expect(200);
+    list.as_array().unwrap().iter().map(|r| r["status"].as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn invitations_are_sent_bounced_retried_and_failed() {
+    let app = spawn_app().await;
+    let sink = SmtpSink::start("bounce@", "later@");
+    let (_, base, added) = activated(&app, &["ok@example.com", "bounce@example.com", "later@example.com"], None).await;
+    let now = OffsetDateTime::now_utc();
+
+    let first = deliver(&app, &sink, now);
+    assert_eq!((first.claimed, first.sent, first.bounced, first.retried), (3, 1, 1, 1));
+    assert_eq!(statuses(&app, &base).await, ["Sent", "Bounced", "Scheduled"]);
+    // Long lines arrive quoted-printable with soft line breaks.
+    let messages: Vec<String> = sink.messages().iter().map(|m| m.replace("=\r\n", "")).collect();
+    assert_eq!(messages.len(), 1);
+    let token = added[0]["surveyLink"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    assert!(messages[0].contains(&format!("{PUBLIC}/r/{token}")), "{}", messages[0]);
+    assert!(messages[0].contains(&format!("{PUBLIC}/r/{token}/opt-out")));
+    assert!(messages[0].contains("Message-ID: <inv-"), "{}", messages[0]);
+    let sent = app.get(&format!("{base}/respondents")).await.expect(200)[0].clone();
+    assert!(sent["sentAt"].is_string());
+
+    let failures = app.get("/email-bounces/permanent-failures?pageNumber=1&pageSize=10").await.expect(200);
+    assert_eq!(failures["totalCount"], 1);
+    assert_eq!(failures["failures"][0]["emailAddress"], "bounce@example.com");
+    assert_eq!(failures["failures"][0]["sendingDomain"], "acme.example");
+    assert_eq!(failures["failures"][0]["respondentId"], added[1]["respondentId"]);
+    assert_eq!(failures["failures"][0]["sendoutId"], added[1]["sendoutId"]);
+
+    assert_eq!(deliver(&app, &sink, now).claimed, 0, "a retry waits for its backoff");
+    let mut at = now;
+    for attempt in 2..=MAX_ATTEMPTS {
+        at += Duration::hours(1);
+        let report = deliver(&app, &sink, at);
+        assert_eq!(report.claimed, 1, "attempt {attempt}");
+    }
+    assert_eq!(statuses(&app, &base).await, ["Sent", "Bounced", "Failed"]);
+    assert_eq!(deliver(&app, &sink, at + Duration::days(1)).claimed, 0, "nothing is sent twice");
+    assert_eq!(sink.messages().len(), 1);
+}
+
+#[tokio::test]
+async fn messages_are_cancelled_for_blocklisted_and_expired_respondents() {
+    let app = spawn_app().await;
+    let sink = SmtpSink::start("", "");
+    let (_, base, _) = activated(&app, &["stays@example.com", "leaves@example.com"], None).await;
+    app.post("/accounts/blocklist", json!({"contactDetails": "LEAVES@example.com", "type": "OptedOut"}))
+        .await
+        .expect(201);
+    let report = deliver(&app, &sink, OffsetDateTime::now_utc());
+    assert_eq!((report.sent, report.cancelled), (1, 1));
+    assert_eq!(statuses(&app, &base).await, ["Sent", "Blocklisted"]);
+
+    let (_, expired, _) = activated(&app, &["late@example.com"], Some("2026-01-02T00:00:00Z")).await;
+    assert_eq!(deliver(&app, &sink, OffsetDateTime::now_utc()).cancelled, 1);
+    assert_eq!(statuses(&app, &expired).await, ["Expired"]);
+    assert_eq!(sink.messages().len(), 1);
+}
+
+#[tokio::test]
+async fn reminders_reach_exactly_those_their_logic_names() {
+    let app = spawn_app().await;
+    let sink = SmtpSink::start("bounce@", "");
+    let contacts = ["done@example.com", "started@example.com", "silent@example.com", "bounce@example.com"];
+    let (survey, base, added) = activated(&app, &contacts, None).await;
+    deliver(&app, &sink, OffsetDateTime::now_utc());
+    let respondent = |i: usize| added[i]["respondentId"].clone();
+    app.post(
+        &format!("/surveys/{survey}/answers"),
+        json!({"respondentId": respondent(0), "completed": true, "answers": []}),
+    )
+    .await
+    .expect(201);
+    app.post(&format!("/surveys/{survey}/answers"), json!({"respondentId": respondent(1), "answers": []}))
+        .await
+        .expect(201);
+    let reminder = |logic: &str, day: &str| json!({"sendoutLogic": logic, "sendDate": day, "sender": "hr@acme.example", "subject": "Reminder", "message": "Please: {{surveyLink}}"});
+    app.post(&format!("{base}/reminders"), reminder("NotCompleted", "2026-02-01")).await.expect(201);
+    app.post(&format!("{base}/reminders"), reminder("NotResponded", "2099-01-01")).await.expect(201);
+    let before = sink.messages().len();
+    let report = deliver(&app, &sink, OffsetDateTime::now_utc());
+    assert_eq!((report.reminders_enqueued, report.sent), (2, 2), "started and silent; never the bounced one");
+    let reminded: Vec<String> = sink.messages()[before..]
+        .iter()
+        .map(|m| m.lines().find(|l| l.starts_with("To:")).unwrap().to_owned())
+        .collect();
+    assert!(
+        reminded.iter().any(|to| to.contains("started@")) && reminded.iter().any(|to| to.contains("silent@")),
+        "{reminded:?}"
+    );
+    assert_eq!(app.get(&format!("{base}/reminders")).await.expect(200)[0]["status"], "Sent");
+    assert_eq!(
+        deliver(&app, &sink, OffsetDateTime::now_utc()).reminders_enqueued,
+        0,
+        "the later reminder waits for its date"
+    );
+    let later = deliver(
+        &app,
+        &sink,
+        OffsetDateTime::parse("2099-01-02T00:00:00Z", &time::format_description::well_known::Rfc3339).unwrap(),
+    );
+    assert_eq!(later.reminders_enqueued, 1, "only silent has not responded");
+}
+
+#[tokio::test]
+async fn two_workers_never_claim_the_same_message() {
+    let app = spawn_app().await;
+    let contacts: Vec<String> = (0..60).map(|n| format!("p{n}@example.com")).collect();
+    let refs: Vec<&str> = contacts.iter().map(String::as_str).collect();
+    activated(&app, &refs, None).await;
+    let now = OffsetDateTime::now_utc();
+    let claims: Vec<Vec<i64>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut conn = app.db.connect();
+                    let mut uow = PgUnitOfWork::new(&mut conn);
+                    let mut mine = Vec::new();
+                    loop {
+                        let batch = uow.claim_due(now, now + Duration::minutes(5), 7).unwrap();
+                        if batch.is_empty() {
+                            return mine;
+                        }
+                        mine.extend(batch.into_iter().map(|m| m.id));
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let mut all: Vec<i64> = claims.concat();
+    let total = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!((total, all.len()), (60, 60), "every message claimed once");
+}
