@@ -15,6 +15,7 @@ mod delivery;
 mod frequency;
 mod health_and_docs;
 mod questions;
+mod respondent_page;
 mod respondents;
 mod retention_engine;
 mod retention_policies;

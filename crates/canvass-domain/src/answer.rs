@@ -150,6 +150,32 @@ pub(crate) fn check_value(
     }
 }
 
+/// Reads the values a form sent for one item: `None` when it was left empty; an error message when the values
+/// do not fit the item's type (a number that is not one, several values for a single choice).
+///
+/// ```
+/// use canvass_domain::answer::{answer_from_form, AnswerValue};
+/// use canvass_domain::survey::QuestionType;
+///
+/// assert_eq!(answer_from_form(QuestionType::Numeric, &["4.5".into()]), Ok(Some(AnswerValue::Number(4.5))));
+/// assert_eq!(answer_from_form(QuestionType::OpenText, &["".into()]), Ok(None));
+/// assert!(answer_from_form(QuestionType::Rating, &["lots".into()]).is_err());
+/// ```
+pub fn answer_from_form(kind: QuestionType, values: &[String]) -> Result<Option<AnswerValue>, String> {
+    let given: Vec<&String> = values.iter().filter(|v| !v.trim().is_empty()).collect();
+    if given.is_empty() || !kind.takes_answer() {
+        return Ok(None);
+    }
+    match kind {
+        QuestionType::MultipleChoice => Ok(Some(AnswerValue::Choices(given.into_iter().cloned().collect()))),
+        _ if given.len() > 1 => Err("takes one value".into()),
+        QuestionType::Numeric | QuestionType::Rating => {
+            given[0].trim().parse::<f64>().map(|n| Some(AnswerValue::Number(n))).map_err(|_| "must be a number".into())
+        }
+        _ => Ok(Some(AnswerValue::Text(given[0].clone()))),
+    }
+}
+
 /// The date filters of the answer lists, checked: `updated` stands alone, and `from` is not after `to`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct AnswerFilter {

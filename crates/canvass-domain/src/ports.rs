@@ -15,6 +15,7 @@ use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::category::{Category, CategoryName};
 use crate::delivery::ClaimedMessage;
 use crate::distribution::RespondentStatus;
+use crate::distribution::TokenContext;
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, Label, LabelDraft, NewPermanentFailure,
     NewRespondent, PermanentFailure, Reminder, ReminderDraft, Respondent, Sendout, SendoutDraft, Transition,
@@ -22,8 +23,8 @@ use crate::distribution::{
 use crate::error::{DomainError, RepoError};
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{
-    AccountId, AnswerSetId, BgDocumentId, CategoryId, LabelId, QuestionItemId, RespondentId, SendoutId, SurveyId,
-    UserId,
+    AccountId, AnswerSetId, BgDocumentId, CategoryId, LabelId, PageId, QuestionItemId, RespondentId, SendoutId,
+    SurveyId, UserId,
 };
 use crate::paging::{Page, PageRequest};
 use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
@@ -436,6 +437,21 @@ pub trait OutboxRepository {
     fn cancel(&mut self, message: &ClaimedMessage, status: RespondentStatus) -> RepoResult<()>;
 }
 
+/// What the respondent page reads and keeps: the respondent behind a link token, and where it is in the survey.
+pub trait RespondentPageRepository {
+    /// The respondent (of any account) whose survey link has this token.
+    fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>>;
+    /// The respondent's latest answer set of the survey, with answers, and the page it was left on.
+    fn progress(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        respondent: RespondentId,
+    ) -> RepoResult<Option<(AnswerSet, Option<PageId>)>>;
+    /// Stores the page an answer set was left on (`None` once completed).
+    fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()>;
+}
+
 /// Every repository at once: what a use case works with.
 pub trait Repositories:
     AccountRepository
@@ -449,6 +465,7 @@ pub trait Repositories:
     + ReleaseRepository
     + RetentionRepository
     + OutboxRepository
+    + RespondentPageRepository
 {
 }
 
@@ -464,6 +481,7 @@ impl<T> Repositories for T where
         + ReleaseRepository
         + RetentionRepository
         + OutboxRepository
+        + RespondentPageRepository
 {
 }
 

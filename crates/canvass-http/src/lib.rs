@@ -10,6 +10,7 @@ pub mod input;
 pub mod logging;
 pub mod openapi;
 pub mod problem;
+pub mod respondent;
 pub mod routes;
 pub mod state;
 
@@ -60,6 +61,7 @@ pub fn app(
     openapi::list_each_endpoint_once(&mut document);
     app.service(SwaggerUi::new("/docs/{_:.*}").url(OPENAPI_PATH, document))
         .service(web::redirect("/docs", "/docs/"))
+        .configure(respondent::configure)
         .default_service(web::to(unknown_route))
         .wrap(TracingLogger::<logging::RedactedSpans>::new())
 }

@@ -13,6 +13,7 @@ mod migrate;
 mod outbox;
 mod pool;
 mod release;
+mod respondent_page;
 mod respondents;
 mod retention;
 mod schema;

@@ -101,6 +101,7 @@ diesel::table! {
         completed -> Bool,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        current_page_id -> Nullable<Int8>,
     }
 }
 

@@ -114,6 +114,31 @@ pub struct Respondent {
     pub sent_at: Option<OffsetDateTime>,
 }
 
+/// The respondent behind a survey link token, and what the respondent page needs to know about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenContext {
+    /// The owning account.
+    pub account_id: crate::AccountId,
+    /// The respondent.
+    pub respondent_id: RespondentId,
+    /// Its sendout.
+    pub sendout_id: SendoutId,
+    /// The sendout's survey.
+    pub survey_id: crate::ids::SurveyId,
+    /// The survey's name.
+    pub survey_name: String,
+    /// Whether the survey takes answers.
+    pub survey_active: bool,
+    /// Whether the sendout is Active.
+    pub sendout_active: bool,
+    /// When the link stops working.
+    pub expiry_date: Option<OffsetDateTime>,
+    /// The contact as given (empty once erased).
+    pub contact_details: String,
+    /// The contact's comparison key.
+    pub contact_key: String,
+}
+
 /// A respondent to add, as a client gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RespondentInput {

@@ -2,6 +2,7 @@
 
 mod copy;
 mod logic;
+mod navigation;
 mod question;
 mod tree;
 

@@ -8,6 +8,7 @@ pub mod blocklist;
 pub mod categories;
 pub mod delivery;
 pub mod frequency;
+pub mod respondent_page;
 pub mod respondents;
 pub mod retention;
 pub mod retention_policies;
