@@ -131,3 +131,39 @@ async fn a_respondent_opts_out_with_or_without_a_form() {
     assert_eq!(post_form(&app, &format!("{link}/opt-out"), &[("confirm".into(), "yes".into())]).await.status, 200);
     assert_eq!(app.get("/accounts/blocklist").await.expect(200).as_array().unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn a_login_identifier_opens_its_survey() {
+    let app = spawn_app().await;
+    let survey = app
+        .post("/surveys", json!({"name": "Staff", "pages": [{"items": [{"type": "OpenText", "text": "Why?"}]}]}))
+        .await
+        .expect(201)["surveyId"]
+        .as_i64()
+        .unwrap();
+    let sendout =
+        app.post(&format!("/surveys/{survey}/sendouts"), json!({"name": "Login", "type": "LOGIN"})).await.expect(201)
+            ["sendoutId"]
+            .as_i64()
+            .unwrap();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let respondent = app
+        .post(&format!("{base}/respondents"), json!({"contactDetails": "employee-42", "sendMail": false}))
+        .await
+        .expect(201);
+    let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let login = |identifier: &'static str| {
+        no_redirects.post(format!("{}/login", app.address)).form(&[("identifier", identifier)]).send()
+    };
+    assert!(get(&app, "/login").await.html.contains("name=\"identifier\""));
+    let before = login("employee-42").await.unwrap();
+    assert_eq!(before.status().as_u16(), 200, "a sendout that is not active opens nothing");
+    assert!(before.text().await.unwrap().contains("No open survey"));
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let opened = login("employee-42").await.unwrap();
+    assert_eq!(opened.status().as_u16(), 303);
+    let location = opened.headers()["location"].to_str().unwrap().to_owned();
+    assert_eq!(format!("{}{location}", app.address), respondent["surveyLink"].as_str().unwrap());
+    assert!(get(&app, &location).await.html.contains("Why?"));
+    assert_eq!(login("employee-43").await.unwrap().status().as_u16(), 200);
+}

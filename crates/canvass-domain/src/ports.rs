@@ -441,6 +441,9 @@ pub trait OutboxRepository {
 pub trait RespondentPageRepository {
     /// The respondent (of any account) whose survey link has this token.
     fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>>;
+    /// The respondents of LOGIN sendouts (of any account) whose login identifier has this key, with their
+    /// link tokens, newest first.
+    fn find_by_login(&mut self, contact_key: &str) -> RepoResult<Vec<(String, TokenContext)>>;
     /// The respondent's latest answer set of the survey, with answers, and the page it was left on.
     fn progress(
         &mut self,

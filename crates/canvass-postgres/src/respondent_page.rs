@@ -1,7 +1,7 @@
 //! The respondent page's reads and writes on PostgreSQL: respondents by link token, answer set progress.
 
 use canvass_domain::answer::AnswerSet;
-use canvass_domain::distribution::{SendoutStatus, TokenContext};
+use canvass_domain::distribution::{DispatchType, SendoutStatus, TokenContext};
 use canvass_domain::ids::{AccountId, AnswerSetId, PageId, RespondentId, SurveyId};
 use canvass_domain::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
 use diesel::prelude::*;
@@ -13,9 +13,26 @@ use crate::PgUnitOfWork;
 
 type TokenRow = (i64, i64, i64, i64, String, bool, String, Option<OffsetDateTime>, String, String);
 
-impl RespondentPageRepository for PgUnitOfWork<'_> {
-    fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>> {
-        let row: Option<TokenRow> = respondents::table
+fn context_of(row: TokenRow) -> TokenContext {
+    let (account, respondent, sendout, survey, name, active, status, expiry_date, contact_details, contact_key) = row;
+    TokenContext {
+        account_id: AccountId::new(account),
+        respondent_id: respondent,
+        sendout_id: sendout,
+        survey_id: survey,
+        survey_name: name,
+        survey_active: active,
+        sendout_active: status == SendoutStatus::Active.as_str(),
+        expiry_date,
+        contact_details,
+        contact_key,
+    }
+}
+
+/// Respondents with their sendout and survey, as the respondent page reads them.
+macro_rules! respondent_context {
+    () => {
+        respondents::table
             .inner_join(
                 sendouts::table
                     .on(sendouts::account_id.eq(respondents::account_id).and(sendouts::id.eq(respondents::sendout_id))),
@@ -24,49 +41,54 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
                 surveys::table
                     .on(surveys::account_id.eq(sendouts::account_id).and(surveys::id.eq(sendouts::survey_id))),
             )
+    };
+}
+
+const CONTEXT: (
+    respondents::account_id,
+    respondents::id,
+    sendouts::id,
+    surveys::id,
+    surveys::name,
+    surveys::active,
+    sendouts::status,
+    sendouts::expiry_date,
+    respondents::contact_details,
+    respondents::contact_key,
+) = (
+    respondents::account_id,
+    respondents::id,
+    sendouts::id,
+    surveys::id,
+    surveys::name,
+    surveys::active,
+    sendouts::status,
+    sendouts::expiry_date,
+    respondents::contact_details,
+    respondents::contact_key,
+);
+
+impl RespondentPageRepository for PgUnitOfWork<'_> {
+    fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>> {
+        let row: Option<TokenRow> = respondent_context!()
             .filter(respondents::token.eq(token))
-            .select((
-                respondents::account_id,
-                respondents::id,
-                sendouts::id,
-                surveys::id,
-                surveys::name,
-                surveys::active,
-                sendouts::status,
-                sendouts::expiry_date,
-                respondents::contact_details,
-                respondents::contact_key,
-            ))
+            .select(CONTEXT)
             .first(self.conn)
             .optional()
             .or_repo()?;
-        Ok(row.map(
-            |(
-                account,
-                respondent,
-                sendout,
-                survey,
-                name,
-                active,
-                status,
-                expiry_date,
-                contact_details,
-                contact_key,
-            )| {
-                TokenContext {
-                    account_id: AccountId::new(account),
-                    respondent_id: respondent,
-                    sendout_id: sendout,
-                    survey_id: survey,
-                    survey_name: name,
-                    survey_active: active,
-                    sendout_active: status == SendoutStatus::Active.as_str(),
-                    expiry_date,
-                    contact_details,
-                    contact_key,
-                }
-            },
-        ))
+        Ok(row.map(context_of))
+    }
+
+    fn find_by_login(&mut self, contact_key: &str) -> RepoResult<Vec<(String, TokenContext)>> {
+        let rows: Vec<(String, TokenRow)> = respondent_context!()
+            .filter(
+                respondents::contact_key.eq(contact_key).and(sendouts::dispatch_type.eq(DispatchType::Login.as_str())),
+            )
+            .order(respondents::id.desc())
+            .select((respondents::token, CONTEXT))
+            .load(self.conn)
+            .or_repo()?;
+        Ok(rows.into_iter().map(|(token, row)| (token, context_of(row))).collect())
     }
 
     fn progress(

@@ -149,6 +149,26 @@ pub fn submit(
     })
 }
 
+/// The open surveys a login identifier leads to (respondents of Active LOGIN sendouts): link tokens and survey
+/// names, newest first. An unknown identifier leads nowhere.
+pub fn login(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    identifier: &str,
+) -> Result<Vec<(String, String)>, DomainError> {
+    let key = crate::distribution::contact_key(identifier);
+    if key.is_empty() {
+        return Ok(Vec::new());
+    }
+    let now = clock.now();
+    Ok(uow
+        .find_by_login(&key)?
+        .into_iter()
+        .filter(|(_, context)| is_open(context, now))
+        .map(|(token, context)| (token, context.survey_name))
+        .collect())
+}
+
 /// Opts the link's contact out: it joins the account's blocklist as OptedOut (nothing changes when it is
 /// already there). Returns the survey's name.
 pub fn opt_out(uow: &mut impl UnitOfWork, clock: &dyn Clock, token: &str) -> Result<String, DomainError> {

@@ -1,4 +1,5 @@
-//! The respondent pages at `/r/<token>`: the survey page by page, and opting out. HTML for people; no key.
+//! The respondent pages at `/r/<token>`: the survey page by page, and opting out; and `/login` for LOGIN
+//! sendouts. HTML for people; no key.
 
 mod html;
 
@@ -14,7 +15,7 @@ use crate::state::AppState;
 
 /// Registers the respondent pages.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(open).service(submit).service(opt_out_form).service(opt_out);
+    cfg.service(open).service(submit).service(opt_out_form).service(opt_out).service(login_form).service(login);
 }
 
 fn page(status: StatusCode, markup: Markup) -> HttpResponse {
@@ -102,6 +103,29 @@ async fn opt_out(state: web::Data<AppState>, path: web::Path<String>) -> HttpRes
                 markup! { h1 { "You have opted out" } p { "You will not receive surveys from this organisation any more." } },
             ),
         ),
+        Err(problem) => failure(&problem),
+    }
+}
+
+/// The login form of LOGIN sendouts.
+#[get("/login")]
+async fn login_form() -> HttpResponse {
+    page(StatusCode::OK, html::login(None, &[]))
+}
+
+/// A known login identifier of an active LOGIN sendout opens that respondent's survey (a choice when it leads
+/// to several); an unknown one shows the form again.
+#[post("/login")]
+async fn login(state: web::Data<AppState>, body: web::Bytes) -> HttpResponse {
+    let identifier =
+        form_urlencoded::parse(&body).find(|(k, _)| k == "identifier").map(|(_, v)| v.into_owned()).unwrap_or_default();
+    let shown = identifier.clone();
+    match blocking::run(&state, move |uow, clock| respondent_page::login(uow, clock, &identifier)).await {
+        Ok(found) if found.len() == 1 => {
+            HttpResponse::SeeOther().insert_header(("Location", format!("/r/{}", found[0].0))).finish()
+        }
+        Ok(found) if found.is_empty() => page(StatusCode::OK, html::login(Some(&shown), &[])),
+        Ok(found) => page(StatusCode::OK, html::login(Some(&shown), &found)),
         Err(problem) => failure(&problem),
     }
 }
