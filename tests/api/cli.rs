@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::helpers::spawn_app;
 
 /// The `canvass` binary next to this test binary, built first if needed.
-fn canvass_binary() -> PathBuf {
+pub fn canvass_binary() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().and_then(|deps| deps.parent()).unwrap().to_path_buf();
     let binary = dir.join("canvass");

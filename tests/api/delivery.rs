@@ -4,21 +4,21 @@
 
 use canvass_domain::delivery::MAX_ATTEMPTS;
 use canvass_domain::ports::OutboxRepository;
-use canvass_domain::use_cases::delivery::{deliver_due, DeliveryReport};
+use canvass_domain::use_cases::delivery::{deliver_due, DeliveryReport, LEASE};
 use canvass_mail::SmtpMailer;
 use canvass_postgres::PgUnitOfWork;
 use serde_json::{json, Value};
 use time::{Duration, OffsetDateTime};
 
 use crate::helpers::{spawn_app, TestApp};
-use crate::smtp_sink::SmtpSink;
+use canvass_smtp_sink::SmtpSink;
 
 const PUBLIC: &str = "https://survey.example";
 
 fn deliver(app: &TestApp, sink: &SmtpSink, now: OffsetDateTime) -> DeliveryReport {
     let mailer = SmtpMailer::from_url(&sink.url).unwrap();
     let mut conn = app.db.connect();
-    deliver_due(&mut PgUnitOfWork::new(&mut conn), &mailer, now, PUBLIC, 100).unwrap()
+    deliver_due(&mut PgUnitOfWork::new(&mut conn), &mailer, now, PUBLIC, 100, LEASE).unwrap()
 }
 
 /// An EMAIL sendout (sent from 2026-01-01) of a survey without required items, with these respondents,
@@ -177,4 +177,59 @@ async fn two_workers_never_claim_the_same_message() {
     all.sort_unstable();
     all.dedup();
     assert_eq!((total, all.len()), (60, 60), "every message claimed once");
+}
+
+/// The `name:` header value of a raw message.
+fn header<'m>(message: &'m str, name: &str) -> &'m str {
+    message.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_worker_killed_mid_sendout_loses_nothing_and_repeats_only_in_flight_messages() {
+    let app = spawn_app().await;
+    let sink = SmtpSink::with_delay("", "", std::time::Duration::from_millis(3));
+    let contacts: Vec<String> = (0..1000).map(|n| format!("person{n}@example.com")).collect();
+    let refs: Vec<&str> = contacts.iter().map(String::as_str).collect();
+    let (_, base, _) = activated(&app, &refs, None).await;
+    let worker = || {
+        std::process::Command::new(crate::cli::canvass_binary())
+            .args(["worker", "--lease-seconds", "2", "--public-url", PUBLIC])
+            .env("DATABASE_URL", app.db.url())
+            .env("SMTP_URL", &sink.url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let waited = std::time::Instant::now();
+    let mut first = worker();
+    while sink.count() < 150 {
+        assert!(waited.elapsed() < std::time::Duration::from_secs(120), "the first worker sends nothing");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let mut second = worker();
+    loop {
+        let statuses = statuses(&app, &base).await;
+        if statuses.iter().all(|s| s == "Sent") {
+            break;
+        }
+        assert!(waited.elapsed() < std::time::Duration::from_secs(240), "not every invitation was sent");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    second.kill().unwrap();
+    second.wait().unwrap();
+
+    let mut by_recipient: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
+    for message in sink.messages() {
+        by_recipient
+            .entry(header(&message, "To:").to_owned())
+            .or_default()
+            .push(header(&message, "Message-ID:").to_owned());
+    }
+    assert_eq!(by_recipient.len(), 1000, "every respondent received the invitation");
+    let repeated: Vec<_> = by_recipient.values().filter(|ids| ids.len() > 1).collect();
+    assert!(repeated.iter().all(|ids| ids.iter().all(|id| *id == ids[0])), "a repeat carries the same Message-ID");
+    assert!(repeated.len() <= 100, "only the killed worker's in-flight messages repeat: {}", repeated.len());
 }

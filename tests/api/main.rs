@@ -21,7 +21,6 @@ mod retention_engine;
 mod retention_policies;
 mod retention_rules;
 mod sendouts;
-mod smtp_sink;
 mod surveys;
 mod tenancy;
 mod tenancy_distribution;

@@ -56,6 +56,9 @@ pub struct WorkerArgs {
     /// Base URL of respondents' survey links (default for `worker`: http://127.0.0.1:8080).
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Seconds a claimed message stays reserved for this worker; after a crash it is sent again once they pass.
+    #[arg(long, env = "DELIVERY_LEASE_SECONDS", default_value_t = 300)]
+    pub lease_seconds: u64,
 }
 
 impl WorkerArgs {
@@ -64,6 +67,7 @@ impl WorkerArgs {
             smtp_url: self.smtp_url.clone(),
             outbox_dir: self.outbox_dir.clone(),
             poll: std::time::Duration::from_secs(1),
+            lease: std::time::Duration::from_secs(self.lease_seconds.max(1)),
         }
     }
 }
@@ -170,12 +174,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let mailer = crate::delivery::mailer(&args.delivery())?;
             let public_url = args.public_url.clone().unwrap_or_else(|| "http://127.0.0.1:8080".into());
             tracing::info!("delivery worker started");
-            crate::delivery::run_forever(
-                pool,
-                mailer,
-                public_url.trim_end_matches('/').to_owned(),
-                args.delivery().poll,
-            );
+            crate::delivery::run_forever(pool, mailer, public_url.trim_end_matches('/').to_owned(), args.delivery());
             Ok(())
         }
         Command::Retention(RetentionCommand::Run { now, dry_run }) => {

@@ -23,6 +23,8 @@ pub struct DeliverySettings {
     pub outbox_dir: PathBuf,
     /// Pause between rounds that found nothing more to do.
     pub poll: Duration,
+    /// How long a claimed message is reserved for this worker.
+    pub lease: Duration,
 }
 
 /// The transport the settings name: SMTP when `smtp_url` is set, else `.eml` files in `outbox_dir`.
@@ -37,11 +39,12 @@ pub fn mailer(settings: &DeliverySettings) -> anyhow::Result<Arc<dyn Mailer>> {
 }
 
 /// One round: due reminders enqueued, due messages sent; returns how many were claimed.
-fn round(pool: &PgPool, mailer: &dyn Mailer, public_url: &str) -> Result<usize, String> {
+fn round(pool: &PgPool, mailer: &dyn Mailer, public_url: &str, lease: Duration) -> Result<usize, String> {
     let mut conn = pool.get().map_err(|e| e.to_string())?;
-    let report =
-        delivery::deliver_due(&mut PgUnitOfWork::new(&mut conn), mailer, OffsetDateTime::now_utc(), public_url, ROUND)
-            .map_err(|e| e.to_string())?;
+    let lease = time::Duration::try_from(lease).map_err(|e| e.to_string())?;
+    let now = OffsetDateTime::now_utc();
+    let report = delivery::deliver_due(&mut PgUnitOfWork::new(&mut conn), mailer, now, public_url, ROUND, lease)
+        .map_err(|e| e.to_string())?;
     if report.claimed > 0 || report.reminders_enqueued > 0 {
         tracing::info!(
             delivery.claimed = report.claimed,
@@ -58,21 +61,26 @@ fn round(pool: &PgPool, mailer: &dyn Mailer, public_url: &str) -> Result<usize, 
 }
 
 /// Runs rounds forever: at once again while rounds come back full, else after `poll`.
-pub fn run_forever(pool: PgPool, mailer: Arc<dyn Mailer>, public_url: String, poll: Duration) {
+pub fn run_forever(pool: PgPool, mailer: Arc<dyn Mailer>, public_url: String, settings: DeliverySettings) {
     loop {
-        match round(&pool, mailer.as_ref(), &public_url) {
+        match round(&pool, mailer.as_ref(), &public_url, settings.lease) {
             Ok(claimed) if claimed as i64 >= ROUND => continue,
             Ok(_) => {}
             Err(error) => tracing::error!(error.message = %error, "delivery round failed"),
         }
-        std::thread::sleep(poll);
+        std::thread::sleep(settings.poll);
     }
 }
 
 /// Starts the worker on a thread of its own.
-pub fn spawn(pool: PgPool, mailer: Arc<dyn Mailer>, public_url: String, poll: Duration) -> std::io::Result<()> {
+pub fn spawn(
+    pool: PgPool,
+    mailer: Arc<dyn Mailer>,
+    public_url: String,
+    settings: DeliverySettings,
+) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("delivery".into())
-        .spawn(move || run_forever(pool, mailer, public_url, poll))
+        .spawn(move || run_forever(pool, mailer, public_url, settings))
         .map(|_| ())
 }

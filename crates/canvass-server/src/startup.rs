@@ -38,7 +38,7 @@ impl Application {
         let server = server.listen(listener)?.run();
         if let Some(delivery) = &settings.delivery {
             let mailer = crate::delivery::mailer(delivery)?;
-            crate::delivery::spawn(pool.clone(), mailer, public_url.clone(), delivery.poll)?;
+            crate::delivery::spawn(pool.clone(), mailer, public_url.clone(), delivery.clone())?;
         }
         if !settings.retention_interval.is_zero() {
             crate::retention::spawn_timer(pool.clone(), settings.retention_interval);

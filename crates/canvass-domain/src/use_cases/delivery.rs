@@ -9,7 +9,7 @@ use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::DomainError;
 use crate::ports::UnitOfWork;
 
-/// How long a claimed message is reserved for the worker that claimed it.
+/// How long a claimed message is reserved for the worker that claimed it, unless the worker says otherwise.
 pub const LEASE: Duration = Duration::minutes(5);
 
 /// What one round of the worker did.
@@ -31,8 +31,9 @@ pub struct DeliveryReport {
     pub cancelled: usize,
 }
 
-/// Runs one round at `now`: enqueues due reminders, claims up to `limit` due messages and delivers them. Links
-/// point under `public_url`. Only EMAIL messages are claimed: the transports of the other channels are not part
+/// Runs one round at `now`: enqueues due reminders, claims up to `limit` due messages under a `lease` and
+/// delivers them. Links point under `public_url`. A message whose worker dies is claimed again once its lease
+/// has run out. Only EMAIL messages are claimed: the transports of the other channels are not part
 /// of this worker yet.
 pub fn deliver_due(
     uow: &mut impl UnitOfWork,
@@ -40,12 +41,13 @@ pub fn deliver_due(
     now: OffsetDateTime,
     public_url: &str,
     limit: i64,
+    lease: Duration,
 ) -> Result<DeliveryReport, DomainError> {
     let mut report = DeliveryReport {
         reminders_enqueued: uow.transaction(|tx| Ok(tx.enqueue_due_reminders(now)?))?,
         ..Default::default()
     };
-    let claimed = uow.transaction(|tx| Ok(tx.claim_due(now, now + LEASE, limit)?))?;
+    let claimed = uow.transaction(|tx| Ok(tx.claim_due(now, now + lease, limit)?))?;
     report.claimed = claimed.len();
     for message in claimed {
         deliver(uow, mailer, &message, now, public_url, &mut report)?;

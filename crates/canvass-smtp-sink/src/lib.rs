@@ -1,5 +1,7 @@
-//! An SMTP sink for the delivery tests: accepts mail on a local port, keeps every message, and answers chosen
+//! An SMTP sink for tests and benchmarks: accepts mail on a local port, keeps every message, and answers chosen
 //! recipients with a permanent (5xx) or transient (4xx) refusal.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -16,6 +18,11 @@ pub struct SmtpSink {
 impl SmtpSink {
     /// Starts a sink; recipients containing `refuse_5xx` get 550, those containing `refuse_4xx` get 451.
     pub fn start(refuse_5xx: &'static str, refuse_4xx: &'static str) -> Self {
+        Self::with_delay(refuse_5xx, refuse_4xx, std::time::Duration::ZERO)
+    }
+
+    /// A sink that takes `delay` to accept each message, like a relay under load.
+    pub fn with_delay(refuse_5xx: &'static str, refuse_4xx: &'static str, delay: std::time::Duration) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("smtp://127.0.0.1:{}", listener.local_addr().unwrap().port());
         let messages = Arc::new(Mutex::new(Vec::new()));
@@ -23,10 +30,15 @@ impl SmtpSink {
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let kept = kept.clone();
-                std::thread::spawn(move || serve(stream, &kept, refuse_5xx, refuse_4xx));
+                std::thread::spawn(move || serve(stream, &kept, refuse_5xx, refuse_4xx, delay));
             }
         });
         Self { url, messages }
+    }
+
+    /// How many messages were received so far.
+    pub fn count(&self) -> usize {
+        self.messages.lock().unwrap().len()
     }
 
     /// Every message received so far (headers and body as sent).
@@ -35,7 +47,17 @@ impl SmtpSink {
     }
 }
 
-fn serve(stream: TcpStream, kept: &Mutex<Vec<String>>, refuse_5xx: &str, refuse_4xx: &str) {
+/// Acknowledges received data at once instead of after the delayed-ACK timer, so a client that writes a
+/// message in several small segments (Nagle) is not held up by this sink; Linux resets it after each read.
+fn quick_ack(stream: &TcpStream) {
+    #[cfg(target_os = "linux")]
+    let _ = socket2::SockRef::from(stream).set_tcp_quickack(true);
+    #[cfg(not(target_os = "linux"))]
+    let _ = stream;
+}
+
+fn serve(stream: TcpStream, kept: &Mutex<Vec<String>>, refuse_5xx: &str, refuse_4xx: &str, delay: std::time::Duration) {
+    let _ = stream.set_nodelay(true);
     let mut writer = stream.try_clone().unwrap();
     let mut reader = BufReader::new(stream);
     let mut reply = |text: &str| writer.write_all(format!("{text}\r\n").as_bytes());
@@ -45,6 +67,7 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<String>>, refuse_5xx: &str, refuse_
     let mut line = String::new();
     loop {
         line.clear();
+        quick_ack(reader.get_ref());
         if reader.read_line(&mut line).unwrap_or(0) == 0 {
             return;
         }
@@ -62,11 +85,13 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<String>>, refuse_5xx: &str, refuse_
             let mut message = String::new();
             loop {
                 let mut data = String::new();
+                quick_ack(reader.get_ref());
                 if reader.read_line(&mut data).unwrap_or(0) == 0 || data == ".\r\n" {
                     break;
                 }
                 message.push_str(&data);
             }
+            std::thread::sleep(delay);
             kept.lock().unwrap().push(message);
             "250 queued"
         } else if command == "QUIT" {
