@@ -7,14 +7,15 @@
 use std::time::Instant;
 
 use canvass_domain::clock::SystemClock;
-use canvass_domain::delivery::{Mailer, OutgoingMessage};
+use canvass_domain::delivery::{Mailer, OutgoingMessage, Transports};
 use canvass_domain::distribution::{DispatchType, MessageInput, RespondentInput, SendoutInput};
 use canvass_domain::survey::SurveyInput;
 use canvass_domain::use_cases::delivery::{deliver_due, LEASE};
 use canvass_domain::use_cases::{accounts, respondents, sendouts, surveys};
 use canvass_mail::SmtpMailer;
 use canvass_postgres::PgUnitOfWork;
-use canvass_smtp_sink::SmtpSink;
+use canvass_sinks::SmtpSink;
+use canvass_sms::FileSmsSender;
 use canvass_testdb::TestDatabase;
 use time::OffsetDateTime;
 
@@ -50,10 +51,12 @@ fn main() {
 
     let sink = SmtpSink::start("", "");
     let mailer = SmtpMailer::from_url(&sink.url).unwrap();
+    let sms = FileSmsSender::new(std::env::temp_dir().join("canvass-bench-sms")).unwrap();
+    let transports = Transports { email: &mailer, sms: &sms };
     let started = Instant::now();
     loop {
-        let report =
-            deliver_due(&mut uow, &mailer, OffsetDateTime::now_utc(), "https://bench.example", 100, LEASE).unwrap();
+        let now = OffsetDateTime::now_utc();
+        let report = deliver_due(&mut uow, transports, now, "https://bench.example", 100, LEASE).unwrap();
         if report.claimed == 0 {
             break;
         }

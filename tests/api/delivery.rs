@@ -2,7 +2,7 @@
 //! cancelled when blocklisted or expired, reminders for those their SendoutLogic names, and claims that two
 //! workers never share.
 
-use canvass_domain::delivery::MAX_ATTEMPTS;
+use canvass_domain::delivery::{Transports, MAX_ATTEMPTS};
 use canvass_domain::ports::OutboxRepository;
 use canvass_domain::use_cases::delivery::{deliver_due, DeliveryReport, LEASE};
 use canvass_mail::SmtpMailer;
@@ -11,14 +11,21 @@ use serde_json::{json, Value};
 use time::{Duration, OffsetDateTime};
 
 use crate::helpers::{spawn_app, TestApp};
-use canvass_smtp_sink::SmtpSink;
+use canvass_sinks::{SmsSink, SmtpSink};
+use canvass_sms::HttpSmsSender;
 
 const PUBLIC: &str = "https://survey.example";
 
 fn deliver(app: &TestApp, sink: &SmtpSink, now: OffsetDateTime) -> DeliveryReport {
-    let mailer = SmtpMailer::from_url(&sink.url).unwrap();
+    deliver_on(app, &sink.url, &SmsSink::start("", "").url, now)
+}
+
+fn deliver_on(app: &TestApp, smtp_url: &str, sms_url: &str, now: OffsetDateTime) -> DeliveryReport {
+    let mailer = SmtpMailer::from_url(smtp_url).unwrap();
+    let sms = HttpSmsSender::new(sms_url);
     let mut conn = app.db.connect();
-    deliver_due(&mut PgUnitOfWork::new(&mut conn), &mailer, now, PUBLIC, 100, LEASE).unwrap()
+    let transports = Transports { email: &mailer, sms: &sms };
+    deliver_due(&mut PgUnitOfWork::new(&mut conn), transports, now, PUBLIC, 100, LEASE).unwrap()
 }
 
 /// An EMAIL sendout (sent from 2026-01-01) of a survey without required items, with these respondents,
@@ -232,4 +239,33 @@ async fn a_worker_killed_mid_sendout_loses_nothing_and_repeats_only_in_flight_me
     let repeated: Vec<_> = by_recipient.values().filter(|ids| ids.len() > 1).collect();
     assert!(repeated.iter().all(|ids| ids.iter().all(|id| *id == ids[0])), "a repeat carries the same Message-ID");
     assert!(repeated.len() <= 100, "only the killed worker's in-flight messages repeat: {}", repeated.len());
+}
+
+#[tokio::test]
+async fn text_messages_go_to_the_sms_provider() {
+    let app = spawn_app().await;
+    let smtp = SmtpSink::start("", "");
+    let sms = SmsSink::start("+4790000001", "+4790000002");
+    let survey = app.post("/surveys", json!({"name": "Pulse"})).await.expect(201)["surveyId"].as_i64().unwrap();
+    let body = json!({"name": "Text", "type": "SMS", "sendDate": "2026-01-01", "sender": "Acme", "message": "Answer: {{surveyLink}}"});
+    let sendout =
+        app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].as_i64().unwrap();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let people: Vec<Value> = ["+4791234567", "+4790000001", "+4790000002"]
+        .iter()
+        .map(|c| json!({"contactDetails": c, "sendMail": true}))
+        .collect();
+    let added = app.post(&format!("{base}/respondents/batch"), json!({"surveyRespondents": people})).await.expect(200);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let report = deliver_on(&app, &smtp.url, &sms.url, OffsetDateTime::now_utc());
+    assert_eq!((report.sent, report.bounced, report.retried), (1, 1, 1));
+    assert_eq!(statuses(&app, &base).await, ["Sent", "Bounced", "Scheduled"]);
+    let bodies = sms.bodies();
+    assert_eq!(bodies.len(), 1);
+    let payload: Value = serde_json::from_str(&bodies[0]).unwrap();
+    assert_eq!((payload["to"].as_str(), payload["from"].as_str()), (Some("+4791234567"), Some("Acme")));
+    let link = added["added"][0]["surveyLink"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    assert_eq!(payload["text"], format!("Answer: {PUBLIC}/r/{link}"));
+    assert!(payload["idempotencyKey"].as_str().unwrap().starts_with("inv-"));
+    assert!(smtp.messages().is_empty());
 }

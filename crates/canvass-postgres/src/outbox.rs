@@ -164,7 +164,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
                  SELECT o.account_id, o.id FROM outbox o \
                  JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
                  WHERE o.status = 'Pending' AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1) \
-                   AND s.dispatch_type = 'EMAIL' \
+                   AND s.dispatch_type IN ('EMAIL', 'SMS') \
                  ORDER BY o.due_at LIMIT $3 FOR UPDATE OF o SKIP LOCKED), \
              claimed AS ( \
                  UPDATE outbox o SET lease_until = $2, attempts = o.attempts + 1 FROM claimable c \

@@ -50,7 +50,10 @@ pub struct WorkerArgs {
     /// The mail relay, `smtp://host:port`; without it messages are written as files to --outbox-dir.
     #[arg(long, env = "SMTP_URL")]
     pub smtp_url: Option<String>,
-    /// Where the development transport writes messages.
+    /// The SMS provider's HTTP endpoint (receives JSON); without it text messages are written to --outbox-dir.
+    #[arg(long, env = "SMS_URL")]
+    pub sms_url: Option<String>,
+    /// Where the development transports write messages.
     #[arg(long, env = "OUTBOX_DIR", default_value = ".canvass/outbox")]
     pub outbox_dir: std::path::PathBuf,
     /// Base URL of respondents' survey links (default for `worker`: http://127.0.0.1:8080).
@@ -65,6 +68,7 @@ impl WorkerArgs {
     fn delivery(&self) -> crate::delivery::DeliverySettings {
         crate::delivery::DeliverySettings {
             smtp_url: self.smtp_url.clone(),
+            sms_url: self.sms_url.clone(),
             outbox_dir: self.outbox_dir.clone(),
             poll: std::time::Duration::from_secs(1),
             lease: std::time::Duration::from_secs(self.lease_seconds.max(1)),
@@ -171,10 +175,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Worker(args) => {
             let pool = canvass_postgres::connect_pool(&database_url, 2).context("cannot connect to the database")?;
-            let mailer = crate::delivery::mailer(&args.delivery())?;
+            let channels = crate::delivery::channels(&args.delivery())?;
             let public_url = args.public_url.clone().unwrap_or_else(|| "http://127.0.0.1:8080".into());
             tracing::info!("delivery worker started");
-            crate::delivery::run_forever(pool, mailer, public_url.trim_end_matches('/').to_owned(), args.delivery());
+            crate::delivery::run_forever(pool, channels, public_url.trim_end_matches('/').to_owned(), args.delivery());
             Ok(())
         }
         Command::Retention(RetentionCommand::Run { now, dry_run }) => {

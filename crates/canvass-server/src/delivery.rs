@@ -5,10 +5,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use canvass_domain::delivery::Mailer;
+use canvass_domain::delivery::{Mailer, SmsSender, Transports};
 use canvass_domain::use_cases::delivery;
 use canvass_mail::{FileMailer, SmtpMailer};
 use canvass_postgres::{PgPool, PgUnitOfWork};
+use canvass_sms::{FileSmsSender, HttpSmsSender};
 use time::OffsetDateTime;
 
 /// Messages one round claims at most.
@@ -17,8 +18,10 @@ const ROUND: i64 = 100;
 /// How the worker sends.
 #[derive(Debug, Clone)]
 pub struct DeliverySettings {
-    /// `smtp://host:port` of the relay; without it messages are written to `outbox_dir`.
+    /// `smtp://host:port` of the relay; without it emails are written to `outbox_dir`.
     pub smtp_url: Option<String>,
+    /// The SMS provider's HTTP endpoint; without it text messages are written to `outbox_dir`.
+    pub sms_url: Option<String>,
     /// Where the development transport writes `.eml` files.
     pub outbox_dir: PathBuf,
     /// Pause between rounds that found nothing more to do.
@@ -27,24 +30,43 @@ pub struct DeliverySettings {
     pub lease: Duration,
 }
 
-/// The transport the settings name: SMTP when `smtp_url` is set, else `.eml` files in `outbox_dir`.
-pub fn mailer(settings: &DeliverySettings) -> anyhow::Result<Arc<dyn Mailer>> {
-    Ok(match &settings.smtp_url {
+/// The worker's transports, one per channel.
+#[derive(Clone)]
+pub struct Channels {
+    email: Arc<dyn Mailer>,
+    sms: Arc<dyn SmsSender>,
+}
+
+impl Channels {
+    fn transports(&self) -> Transports<'_> {
+        Transports { email: self.email.as_ref(), sms: self.sms.as_ref() }
+    }
+}
+
+/// The transports the settings name: SMTP and the SMS endpoint when given, else files in `outbox_dir`.
+pub fn channels(settings: &DeliverySettings) -> anyhow::Result<Channels> {
+    let email: Arc<dyn Mailer> = match &settings.smtp_url {
         Some(url) => Arc::new(SmtpMailer::from_url(url).map_err(anyhow::Error::msg)?),
         None => {
-            tracing::info!(delivery.outbox_dir = %settings.outbox_dir.display(), "no SMTP_URL: writing messages to files");
+            tracing::info!(delivery.outbox_dir = %settings.outbox_dir.display(), "no SMTP_URL: writing emails to files");
             Arc::new(FileMailer::new(&settings.outbox_dir)?)
         }
-    })
+    };
+    let sms: Arc<dyn SmsSender> = match &settings.sms_url {
+        Some(url) => Arc::new(HttpSmsSender::new(url)),
+        None => Arc::new(FileSmsSender::new(&settings.outbox_dir)?),
+    };
+    Ok(Channels { email, sms })
 }
 
 /// One round: due reminders enqueued, due messages sent; returns how many were claimed.
-fn round(pool: &PgPool, mailer: &dyn Mailer, public_url: &str, lease: Duration) -> Result<usize, String> {
+fn round(pool: &PgPool, channels: &Channels, public_url: &str, lease: Duration) -> Result<usize, String> {
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     let lease = time::Duration::try_from(lease).map_err(|e| e.to_string())?;
     let now = OffsetDateTime::now_utc();
-    let report = delivery::deliver_due(&mut PgUnitOfWork::new(&mut conn), mailer, now, public_url, ROUND, lease)
-        .map_err(|e| e.to_string())?;
+    let report =
+        delivery::deliver_due(&mut PgUnitOfWork::new(&mut conn), channels.transports(), now, public_url, ROUND, lease)
+            .map_err(|e| e.to_string())?;
     if report.claimed > 0 || report.reminders_enqueued > 0 {
         tracing::info!(
             delivery.claimed = report.claimed,
@@ -61,9 +83,9 @@ fn round(pool: &PgPool, mailer: &dyn Mailer, public_url: &str, lease: Duration) 
 }
 
 /// Runs rounds forever: at once again while rounds come back full, else after `poll`.
-pub fn run_forever(pool: PgPool, mailer: Arc<dyn Mailer>, public_url: String, settings: DeliverySettings) {
+pub fn run_forever(pool: PgPool, channels: Channels, public_url: String, settings: DeliverySettings) {
     loop {
-        match round(&pool, mailer.as_ref(), &public_url, settings.lease) {
+        match round(&pool, &channels, &public_url, settings.lease) {
             Ok(claimed) if claimed as i64 >= ROUND => continue,
             Ok(_) => {}
             Err(error) => tracing::error!(error.message = %error, "delivery round failed"),
@@ -73,14 +95,9 @@ pub fn run_forever(pool: PgPool, mailer: Arc<dyn Mailer>, public_url: String, se
 }
 
 /// Starts the worker on a thread of its own.
-pub fn spawn(
-    pool: PgPool,
-    mailer: Arc<dyn Mailer>,
-    public_url: String,
-    settings: DeliverySettings,
-) -> std::io::Result<()> {
+pub fn spawn(pool: PgPool, channels: Channels, public_url: String, settings: DeliverySettings) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("delivery".into())
-        .spawn(move || run_forever(pool, mailer, public_url, settings))
+        .spawn(move || run_forever(pool, channels, public_url, settings))
         .map(|_| ())
 }

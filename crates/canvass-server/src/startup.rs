@@ -37,8 +37,8 @@ impl Application {
         }
         let server = server.listen(listener)?.run();
         if let Some(delivery) = &settings.delivery {
-            let mailer = crate::delivery::mailer(delivery)?;
-            crate::delivery::spawn(pool.clone(), mailer, public_url.clone(), delivery.clone())?;
+            let channels = crate::delivery::channels(delivery)?;
+            crate::delivery::spawn(pool.clone(), channels, public_url.clone(), delivery.clone())?;
         }
         if !settings.retention_interval.is_zero() {
             crate::retention::spawn_timer(pool.clone(), settings.retention_interval);

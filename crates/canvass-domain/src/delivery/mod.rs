@@ -120,3 +120,32 @@ pub trait Mailer: Send + Sync {
     /// Sends one email.
     fn send(&self, message: &OutgoingMessage) -> Result<(), SendError>;
 }
+
+/// Hands text messages to an SMS provider. Implementations MUST report a refused number as
+/// [`SendError::Permanent`] and everything that may succeed later as [`SendError::Transient`].
+pub trait SmsSender: Send + Sync {
+    /// Sends one text message (the subject, if any, is not part of it).
+    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError>;
+}
+
+/// The transports of every channel the worker sends on.
+#[derive(Clone, Copy)]
+pub struct Transports<'a> {
+    /// EMAIL.
+    pub email: &'a dyn Mailer,
+    /// SMS.
+    pub sms: &'a dyn SmsSender,
+}
+
+impl Transports<'_> {
+    /// Sends a message on its channel; channels without a transport here (LOGIN, TWOWAY) fail transiently.
+    pub fn send(&self, channel: DispatchType, message: &OutgoingMessage) -> Result<(), SendError> {
+        match channel {
+            DispatchType::Email => self.email.send(message),
+            DispatchType::Sms => self.sms.send(message),
+            DispatchType::Login | DispatchType::TwoWay => {
+                Err(SendError::Transient(format!("no transport for {} messages", channel.as_str())))
+            }
+        }
+    }
+}

@@ -4,8 +4,8 @@
 
 use time::{Duration, OffsetDateTime};
 
-use crate::delivery::{retry_delay, ClaimedMessage, Mailer, SendError, MAX_ATTEMPTS};
-use crate::distribution::{DispatchType, RespondentStatus};
+use crate::delivery::{retry_delay, ClaimedMessage, SendError, Transports, MAX_ATTEMPTS};
+use crate::distribution::RespondentStatus;
 use crate::error::DomainError;
 use crate::ports::UnitOfWork;
 
@@ -32,12 +32,12 @@ pub struct DeliveryReport {
 }
 
 /// Runs one round at `now`: enqueues due reminders, claims up to `limit` due messages under a `lease` and
-/// delivers them. Links point under `public_url`. A message whose worker dies is claimed again once its lease
-/// has run out. Only EMAIL messages are claimed: the transports of the other channels are not part
-/// of this worker yet.
+/// delivers them on their channel's transport. Links point under `public_url`. A message whose worker dies is
+/// claimed again once its lease has run out. EMAIL and SMS messages are claimed; TWOWAY conversations are not
+/// part of this worker yet.
 pub fn deliver_due(
     uow: &mut impl UnitOfWork,
-    mailer: &dyn Mailer,
+    transports: Transports<'_>,
     now: OffsetDateTime,
     public_url: &str,
     limit: i64,
@@ -50,14 +50,14 @@ pub fn deliver_due(
     let claimed = uow.transaction(|tx| Ok(tx.claim_due(now, now + lease, limit)?))?;
     report.claimed = claimed.len();
     for message in claimed {
-        deliver(uow, mailer, &message, now, public_url, &mut report)?;
+        deliver(uow, transports, &message, now, public_url, &mut report)?;
     }
     Ok(report)
 }
 
 fn deliver(
     uow: &mut impl UnitOfWork,
-    mailer: &dyn Mailer,
+    transports: Transports<'_>,
     message: &ClaimedMessage,
     now: OffsetDateTime,
     public_url: &str,
@@ -74,8 +74,7 @@ fn deliver(
         report.cancelled += 1;
         return uow.transaction(|tx| Ok(tx.cancel(message, status)?));
     }
-    debug_assert_eq!(message.channel, DispatchType::Email);
-    match mailer.send(&message.render(public_url)) {
+    match transports.send(message.channel, &message.render(public_url)) {
         Ok(()) => {
             report.sent += 1;
             uow.transaction(|tx| Ok(tx.record_sent(message, now)?))

@@ -1,7 +1,5 @@
-//! An SMTP sink for tests and benchmarks: accepts mail on a local port, keeps every message, and answers chosen
-//! recipients with a permanent (5xx) or transient (4xx) refusal.
-
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The SMTP sink: accepts mail, keeps every message, and answers chosen recipients with a permanent (5xx) or
+//! transient (4xx) refusal.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
