@@ -9,6 +9,7 @@ mod auth;
 mod bad_input;
 mod bgdata;
 mod blocklist;
+mod browser;
 mod cli;
 mod copy;
 mod delivery;
