@@ -37,6 +37,7 @@ fn main() {
             public_url: None,
             retention_interval: std::time::Duration::ZERO,
         delivery: None,
+        sms_inbound_secret: Some("inbound-secret".into()),
         };
         let app = Application::build(&settings).unwrap();
         let address = format!("http://127.0.0.1:{}/api/v1", app.port());

@@ -10,7 +10,7 @@ use canvass_postgres::PgUnitOfWork;
 use serde_json::{json, Value};
 use time::{Duration, OffsetDateTime};
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{item_id, spawn_app, TestApp};
 use canvass_sinks::{SmsSink, SmtpSink};
 use canvass_sms::HttpSmsSender;
 
@@ -267,5 +267,80 @@ async fn text_messages_go_to_the_sms_provider() {
     let link = added["added"][0]["surveyLink"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
     assert_eq!(payload["text"], format!("Answer: {PUBLIC}/r/{link}"));
     assert!(payload["idempotencyKey"].as_str().unwrap().starts_with("inv-"));
+    assert!(smtp.messages().is_empty());
+}
+
+async fn inbound(app: &TestApp, secret: &str, body: Value) -> (u16, Value) {
+    let response = app
+        .client
+        .post(format!("{}/sms/inbound", app.address))
+        .header("X-Canvass-Sms-Secret", secret)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies() {
+    let app = spawn_app().await;
+    let (smtp, sms) = (SmtpSink::start("", ""), SmsSink::start("", ""));
+    let body = json!({"name": "Chat", "pages": [
+        {"items": [{"type": "SingleChoice", "text": "Happy?", "required": true,
+            "options": [{"value": "yes", "label": "Yes"}, {"value": "no", "label": "No"}]}]},
+        {"items": [{"type": "Numeric", "text": "Hours?"}]},
+        {"items": [{"type": "OpenText", "text": "Anything else?"}]}
+    ]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    let rule =
+        json!([{"questionItemId": item_id(&tree, 0, 0), "equals": "no", "goToPageId": tree["pages"][2]["pageId"]}]);
+    app.put(&format!("/surveys/{survey}/logic"), rule).await.expect(200);
+    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-01-01", "sender": "Acme", "message": "Hi! {{surveyLink}}"});
+    let sendout =
+        app.post(&format!("/surveys/{survey}/sendouts"), chat).await.expect(201)["sendoutId"].as_i64().unwrap();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let respondent = app
+        .post(&format!("{base}/respondents"), json!({"contactDetails": "+4791234567", "sendMail": true}))
+        .await
+        .expect(201);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let send = || deliver_on(&app, &smtp.url, &sms.url, OffsetDateTime::now_utc());
+    let texts = || {
+        sms.bodies()
+            .iter()
+            .map(|b| serde_json::from_str::<Value>(b).unwrap()["text"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+
+    assert_eq!(send().sent, 1);
+    assert!(texts()[0].ends_with("\n\nHappy? Reply 1 = Yes, 2 = No"), "{:?}", texts());
+    assert_eq!(statuses(&app, &base).await, ["Sent"]);
+
+    let reply = |text: &str, id: Option<&str>| json!({"from": "+4791234567", "text": text, "messageId": id});
+    assert_eq!(inbound(&app, "wrong", reply("1", None)).await.0, 401);
+    assert_eq!(inbound(&app, "inbound-secret", reply("maybe", None)).await.1["outcome"], "askedAgain");
+    send();
+    assert!(texts()[1].starts_with("Please reply with one of the numbers. Happy?"), "{:?}", texts());
+    assert_eq!(inbound(&app, "inbound-secret", reply("2", None)).await.1["outcome"], "recorded");
+    send();
+    assert_eq!(texts()[2], "Anything else?", "the logic skips the hours");
+    let (status, last) = inbound(&app, "inbound-secret", reply("All fine", Some("m-1"))).await;
+    assert_eq!((status, last["outcome"].as_str(), last["completed"].as_bool()), (200, Some("recorded"), Some(true)));
+    assert_eq!(inbound(&app, "inbound-secret", reply("All fine", Some("m-1"))).await.1["outcome"], "ignored");
+    send();
+    assert_eq!(texts()[3], canvass_domain::use_cases::twoway::THANK_YOU);
+    assert_eq!(texts().len(), 4);
+
+    let sets =
+        app.get(&format!("/surveys/{survey}/answers/respondent/{}", respondent["respondentId"])).await.expect(200);
+    assert_eq!(sets[0]["completed"], true);
+    assert_eq!(
+        sets[0]["answers"],
+        json!([{"questionItemId": item_id(&tree, 0, 0), "value": "no"}, {"questionItemId": item_id(&tree, 2, 0), "value": "All fine"}])
+    );
+    let stranger = json!({"from": "+4799999999", "text": "hello"});
+    assert_eq!(inbound(&app, "inbound-secret", stranger).await.1["outcome"], "ignored");
     assert!(smtp.messages().is_empty());
 }

@@ -31,6 +31,7 @@ pub async fn spawn_app() -> TestApp {
         public_url: None,
         retention_interval: std::time::Duration::ZERO,
         delivery: None,
+        sms_inbound_secret: Some("inbound-secret".into()),
     };
     let app = Application::build(&settings).expect("build the application");
     let address = format!("http://127.0.0.1:{}", app.port());

@@ -15,11 +15,11 @@ use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::category::{Category, CategoryName};
 use crate::delivery::ClaimedMessage;
 use crate::distribution::RespondentStatus;
-use crate::distribution::TokenContext;
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, Label, LabelDraft, NewPermanentFailure,
     NewRespondent, PermanentFailure, Reminder, ReminderDraft, Respondent, Sendout, SendoutDraft, Transition,
 };
+use crate::distribution::{DispatchType, TokenContext};
 use crate::error::{DomainError, RepoError};
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{
@@ -433,6 +433,15 @@ pub trait OutboxRepository {
     fn reschedule(&mut self, message: &ClaimedMessage, due_at: OffsetDateTime, error: &str) -> RepoResult<()>;
     /// The last attempt failed: the message and the respondent of an invitation become Failed.
     fn record_failed(&mut self, message: &ClaimedMessage, error: &str) -> RepoResult<()>;
+    /// Writes a message of its own text to a respondent, due at `now`; `false` when a message with this key
+    /// exists already.
+    fn enqueue_message(
+        &mut self,
+        context: &TokenContext,
+        key: &str,
+        body: &str,
+        now: OffsetDateTime,
+    ) -> RepoResult<bool>;
     /// The message is not sent: it is Cancelled and the respondent gets `status` (Blocklisted or Expired).
     fn cancel(&mut self, message: &ClaimedMessage, status: RespondentStatus) -> RepoResult<()>;
 }
@@ -441,9 +450,9 @@ pub trait OutboxRepository {
 pub trait RespondentPageRepository {
     /// The respondent (of any account) whose survey link has this token.
     fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>>;
-    /// The respondents of LOGIN sendouts (of any account) whose login identifier has this key, with their
-    /// link tokens, newest first.
-    fn find_by_login(&mut self, contact_key: &str) -> RepoResult<Vec<(String, TokenContext)>>;
+    /// The respondents of sendouts of type `kind` (of any account) whose contact has this key, with their link
+    /// tokens, newest first: the login identifiers of LOGIN sendouts, the numbers of TWOWAY ones.
+    fn find_by_contact(&mut self, kind: DispatchType, contact_key: &str) -> RepoResult<Vec<(String, TokenContext)>>;
     /// The respondent's latest answer set of the survey, with answers, and the page it was left on.
     fn progress(
         &mut self,

@@ -48,7 +48,8 @@ pub fn app(
         .app_data(input::json_config())
         .app_data(input::payload_config())
         .service(routes::health::live)
-        .service(routes::health::ready);
+        .service(routes::health::ready)
+        .service(routes::sms::inbound);
     for version in routes::API_VERSIONS {
         app = app.service(scope::scope(version).configure(|cfg| {
             if version == routes::RULES_VERSION {

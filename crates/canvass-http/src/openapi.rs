@@ -28,6 +28,7 @@ use crate::routes::API_VERSIONS;
         (name = "Survey frequency", description = "How many surveys one contact may receive"),
         (name = "Data retention", description = "Retention policies"),
         (name = "Retention rules (v1.5)", description = "Retention rules, under /api/v1.5 only"),
+        (name = "SMS", description = "Replies of TWOWAY respondents, from the SMS provider"),
         (name = "Health", description = "Liveness and readiness"),
     )
 )]

@@ -23,6 +23,8 @@ pub struct AppState {
     pub keys: Cache<[u8; 32], Option<Caller>>,
     /// Base of respondents' survey links (`{public_url}/r/<token>`), without a trailing slash.
     pub public_url: String,
+    /// The shared secret the SMS provider sends with replies to `/sms/inbound`; none turns the endpoint off.
+    pub sms_inbound_secret: Option<String>,
 }
 
 impl AppState {
@@ -33,6 +35,7 @@ impl AppState {
             clock,
             keys: Cache::builder().max_capacity(100_000).time_to_live(KEY_CACHE_TTL).build(),
             public_url: public_url.trim_end_matches('/').to_owned(),
+            sms_inbound_secret: None,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! a lease, and recording outcomes.
 
 use canvass_domain::delivery::ClaimedMessage;
-use canvass_domain::distribution::{DispatchType, RespondentStatus};
+use canvass_domain::distribution::{DispatchType, RespondentStatus, TokenContext};
 use canvass_domain::ids::{AccountId, SendoutId};
 use canvass_domain::ports::{OutboxRepository, RepoResult};
 use canvass_domain::RepoError;
@@ -29,8 +29,12 @@ struct ClaimedRow {
     respondent_id: i64,
     #[diesel(sql_type = BigInt)]
     sendout_id: i64,
+    #[diesel(sql_type = BigInt)]
+    survey_id: i64,
     #[diesel(sql_type = Bool)]
     is_reminder: bool,
+    #[diesel(sql_type = Bool)]
+    own_text: bool,
     #[diesel(sql_type = Text)]
     idempotency_key: String,
     #[diesel(sql_type = Integer)]
@@ -164,16 +168,16 @@ impl OutboxRepository for PgUnitOfWork<'_> {
                  SELECT o.account_id, o.id FROM outbox o \
                  JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
                  WHERE o.status = 'Pending' AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1) \
-                   AND s.dispatch_type IN ('EMAIL', 'SMS') \
+                   AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY') \
                  ORDER BY o.due_at LIMIT $3 FOR UPDATE OF o SKIP LOCKED), \
              claimed AS ( \
                  UPDATE outbox o SET lease_until = $2, attempts = o.attempts + 1 FROM claimable c \
                  WHERE o.account_id = c.account_id AND o.id = c.id \
-                 RETURNING o.account_id, o.id, o.respondent_id, o.sendout_id, o.reminder_id, o.idempotency_key, o.attempts) \
-             SELECT c.account_id, c.id, c.respondent_id, c.sendout_id, c.reminder_id IS NOT NULL AS is_reminder, \
+                 RETURNING o.account_id, o.id, o.respondent_id, o.sendout_id, o.reminder_id, o.idempotency_key, o.attempts, o.body) \
+             SELECT c.account_id, c.id, c.respondent_id, c.sendout_id, s.survey_id, c.reminder_id IS NOT NULL AS is_reminder, c.body IS NOT NULL AS own_text, \
                     c.idempotency_key, c.attempts, s.dispatch_type, r.contact_details AS recipient, r.token, \
                     coalesce(rem.sender, s.sender, '') AS sender, coalesce(rem.subject, s.subject) AS subject, \
-                    coalesce(rem.message, s.message, '') AS template, s.expiry_date, \
+                    coalesce(c.body, rem.message, s.message, '') AS template, s.expiry_date, \
                     EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id AND b.contact_key = r.contact_key) AS blocklisted \
              FROM claimed c \
              JOIN respondents r ON r.account_id = c.account_id AND r.id = c.respondent_id \
@@ -196,7 +200,9 @@ impl OutboxRepository for PgUnitOfWork<'_> {
                     id: row.id,
                     respondent_id: row.respondent_id,
                     sendout_id: row.sendout_id,
+                    survey_id: row.survey_id,
                     is_reminder: row.is_reminder,
+                    own_text: row.own_text,
                     idempotency_key: row.idempotency_key,
                     attempts: row.attempts,
                     recipient: row.recipient,
@@ -213,7 +219,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
 
     fn record_sent(&mut self, message: &ClaimedMessage, now: OffsetDateTime) -> RepoResult<()> {
         self.outbox_status(message, "Sent", None, Some(now))?;
-        if !message.is_reminder {
+        if message.is_invitation() {
             self.respondent_status(message, RespondentStatus::Sent, &AWAITING, Some(now))?;
         }
         Ok(())
@@ -254,15 +260,38 @@ impl OutboxRepository for PgUnitOfWork<'_> {
 
     fn record_failed(&mut self, message: &ClaimedMessage, error: &str) -> RepoResult<()> {
         self.outbox_status(message, "Failed", Some(error), None)?;
-        if !message.is_reminder {
+        if message.is_invitation() {
             self.respondent_status(message, RespondentStatus::Failed, &AWAITING, None)?;
         }
         Ok(())
     }
 
+    fn enqueue_message(
+        &mut self,
+        context: &TokenContext,
+        key: &str,
+        body: &str,
+        now: OffsetDateTime,
+    ) -> RepoResult<bool> {
+        let queued = diesel::sql_query(
+            "INSERT INTO outbox (account_id, respondent_id, sendout_id, reminder_id, idempotency_key, status, due_at, \
+                 created_at, body) VALUES ($1, $2, $3, NULL, $4, 'Pending', $5, $5, $6) \
+             ON CONFLICT (account_id, idempotency_key) DO NOTHING",
+        )
+        .bind::<BigInt, _>(context.account_id.get())
+        .bind::<BigInt, _>(context.respondent_id)
+        .bind::<BigInt, _>(context.sendout_id)
+        .bind::<Text, _>(key)
+        .bind::<Timestamptz, _>(now)
+        .bind::<Text, _>(body)
+        .execute(self.conn)
+        .or_repo()?;
+        Ok(queued == 1)
+    }
+
     fn cancel(&mut self, message: &ClaimedMessage, status: RespondentStatus) -> RepoResult<()> {
         self.outbox_status(message, "Cancelled", Some(status.as_str()), None)?;
-        if !message.is_reminder || status == RespondentStatus::Blocklisted {
+        if message.is_invitation() || status == RespondentStatus::Blocklisted {
             self.respondent_status(message, status, &DELIVERABLE, None)?;
         }
         Ok(())

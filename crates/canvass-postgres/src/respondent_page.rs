@@ -79,11 +79,9 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
         Ok(row.map(context_of))
     }
 
-    fn find_by_login(&mut self, contact_key: &str) -> RepoResult<Vec<(String, TokenContext)>> {
+    fn find_by_contact(&mut self, kind: DispatchType, contact_key: &str) -> RepoResult<Vec<(String, TokenContext)>> {
         let rows: Vec<(String, TokenRow)> = respondent_context!()
-            .filter(
-                respondents::contact_key.eq(contact_key).and(sendouts::dispatch_type.eq(DispatchType::Login.as_str())),
-            )
+            .filter(respondents::contact_key.eq(contact_key).and(sendouts::dispatch_type.eq(kind.as_str())))
             .order(respondents::id.desc())
             .select((respondents::token, CONTEXT))
             .load(self.conn)

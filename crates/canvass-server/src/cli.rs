@@ -105,6 +105,9 @@ pub struct ServeArgs {
     /// Delivery: relay, development outbox and the links' base URL (default: http://<bind address>).
     #[command(flatten)]
     pub delivery: WorkerArgs,
+    /// The shared secret the SMS provider sends with TWOWAY replies to /sms/inbound (X-Canvass-Sms-Secret).
+    #[arg(long, env = "SMS_INBOUND_SECRET", hide_env_values = true)]
+    pub sms_inbound_secret: Option<String>,
     /// How often the retention job runs in the server, e.g. `1h`, `30m`, `90s` (`0` turns it off).
     #[arg(long, env = "RETENTION_INTERVAL", default_value = "1h", value_parser = crate::retention::parse_interval)]
     pub retention_interval: std::time::Duration,
@@ -223,6 +226,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         workers: args.workers,
         public_url: args.delivery.public_url.clone(),
         retention_interval: args.retention_interval,
+        sms_inbound_secret: args.sms_inbound_secret,
         delivery: Some(args.delivery.delivery()),
     };
     actix_web::rt::System::new().block_on(async move {

@@ -15,6 +15,8 @@ pub struct Settings {
     pub public_url: Option<String>,
     /// How often the retention job runs; zero turns it off.
     pub retention_interval: std::time::Duration,
+    /// The shared secret of `/sms/inbound`; none turns the endpoint off.
+    pub sms_inbound_secret: Option<String>,
     /// The delivery worker's settings; `None` runs no worker in this process.
     pub delivery: Option<crate::delivery::DeliverySettings>,
 }

@@ -30,7 +30,9 @@ impl Application {
         let port = address.port();
         let public_url = settings.public_url.clone().unwrap_or_else(|| format!("http://{address}"));
         let public_url = public_url.trim_end_matches('/').to_owned();
-        let state = web::Data::new(AppState::new(pool.clone(), Arc::new(SystemClock), &public_url));
+        let mut state = AppState::new(pool.clone(), Arc::new(SystemClock), &public_url);
+        state.sms_inbound_secret = settings.sms_inbound_secret.clone().filter(|s| !s.is_empty());
+        let state = web::Data::new(state);
         let mut server = HttpServer::new(move || canvass_http::app(state.clone()));
         if let Some(workers) = settings.workers {
             server = server.workers(workers);

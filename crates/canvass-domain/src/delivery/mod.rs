@@ -49,8 +49,12 @@ pub struct ClaimedMessage {
     pub respondent_id: RespondentId,
     /// The respondent's sendout.
     pub sendout_id: SendoutId,
-    /// Whether it is a reminder (else an invitation).
+    /// The sendout's survey.
+    pub survey_id: crate::ids::SurveyId,
+    /// Whether it is a reminder (else an invitation, or a message of its own text).
     pub is_reminder: bool,
+    /// Whether it carries its own text (a TWOWAY question or thank-you) rather than the sendout's or reminder's.
+    pub own_text: bool,
     /// Stable key, also the email's Message-ID.
     pub idempotency_key: String,
     /// Attempts so far, this one included.
@@ -89,6 +93,11 @@ pub struct OutgoingMessage {
 }
 
 impl ClaimedMessage {
+    /// Whether this is a respondent's invitation (its outcome is the respondent's status).
+    pub fn is_invitation(&self) -> bool {
+        !self.is_reminder && !self.own_text
+    }
+
     /// The message rendered with links under `public_url`.
     pub fn render(&self, public_url: &str) -> OutgoingMessage {
         let survey_link = format!("{public_url}/r/{}", self.token);
@@ -138,14 +147,13 @@ pub struct Transports<'a> {
 }
 
 impl Transports<'_> {
-    /// Sends a message on its channel; channels without a transport here (LOGIN, TWOWAY) fail transiently.
+    /// Sends a message on its channel (TWOWAY conversations go by SMS); LOGIN sends nothing, so a LOGIN
+    /// message fails transiently.
     pub fn send(&self, channel: DispatchType, message: &OutgoingMessage) -> Result<(), SendError> {
         match channel {
             DispatchType::Email => self.email.send(message),
-            DispatchType::Sms => self.sms.send(message),
-            DispatchType::Login | DispatchType::TwoWay => {
-                Err(SendError::Transient(format!("no transport for {} messages", channel.as_str())))
-            }
+            DispatchType::Sms | DispatchType::TwoWay => self.sms.send(message),
+            DispatchType::Login => Err(SendError::Transient(format!("no transport for {} messages", channel.as_str()))),
         }
     }
 }

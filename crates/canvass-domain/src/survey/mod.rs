@@ -1,5 +1,6 @@
 //! Surveys: the survey record, its question tree, its go-to-page logic and how a survey is copied.
 
+mod conversation;
 mod copy;
 mod logic;
 mod navigation;

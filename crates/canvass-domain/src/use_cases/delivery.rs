@@ -5,7 +5,7 @@
 use time::{Duration, OffsetDateTime};
 
 use crate::delivery::{retry_delay, ClaimedMessage, SendError, Transports, MAX_ATTEMPTS};
-use crate::distribution::RespondentStatus;
+use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::DomainError;
 use crate::ports::UnitOfWork;
 
@@ -33,8 +33,8 @@ pub struct DeliveryReport {
 
 /// Runs one round at `now`: enqueues due reminders, claims up to `limit` due messages under a `lease` and
 /// delivers them on their channel's transport. Links point under `public_url`. A message whose worker dies is
-/// claimed again once its lease has run out. EMAIL and SMS messages are claimed; TWOWAY conversations are not
-/// part of this worker yet.
+/// claimed again once its lease has run out. EMAIL and SMS messages are claimed; TWOWAY conversations start with their
+/// invitation followed by the first question.
 pub fn deliver_due(
     uow: &mut impl UnitOfWork,
     transports: Transports<'_>,
@@ -74,7 +74,15 @@ fn deliver(
         report.cancelled += 1;
         return uow.transaction(|tx| Ok(tx.cancel(message, status)?));
     }
-    match transports.send(message.channel, &message.render(public_url)) {
+    let mut outgoing = message.render(public_url);
+    if message.channel == DispatchType::TwoWay && !message.is_reminder && !message.own_text {
+        // A conversation starts with the invitation's own text and the first question.
+        let tree = uow.question_tree(message.account_id, message.survey_id)?;
+        if let Some(question) = super::twoway::first_question(&tree) {
+            outgoing.body = format!("{}\n\n{question}", outgoing.body);
+        }
+    }
+    match transports.send(message.channel, &outgoing) {
         Ok(()) => {
             report.sent += 1;
             uow.transaction(|tx| Ok(tx.record_sent(message, now)?))

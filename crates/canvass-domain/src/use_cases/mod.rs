@@ -15,3 +15,4 @@ pub mod retention_policies;
 pub mod retention_rules;
 pub mod sendouts;
 pub mod surveys;
+pub mod twoway;

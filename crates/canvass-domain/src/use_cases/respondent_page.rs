@@ -162,7 +162,7 @@ pub fn login(
     }
     let now = clock.now();
     Ok(uow
-        .find_by_login(&key)?
+        .find_by_contact(crate::distribution::DispatchType::Login, &key)?
         .into_iter()
         .filter(|(_, context)| is_open(context, now))
         .map(|(token, context)| (token, context.survey_name))

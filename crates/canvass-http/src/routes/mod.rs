@@ -12,6 +12,7 @@ pub mod respondents;
 pub mod retention_policies;
 pub mod retention_rules;
 pub mod sendouts;
+pub mod sms;
 pub mod surveys;
 
 use utoipa_actix_web::service_config::ServiceConfig;

@@ -1,0 +1,155 @@
+//! A survey as a text conversation (TWOWAY): one question at a time, replies read by the item's type, the logic
+//! followed from page to page.
+
+use crate::answer::{Answer, AnswerValue};
+use crate::ids::PageId;
+
+use super::question::{QuestionItem, QuestionType};
+use super::tree::QuestionTree;
+
+/// The question as a text message, with how to answer it.
+///
+/// ```
+/// use canvass_domain::survey::{ChoiceOption, QuestionItem, QuestionType};
+///
+/// let item = QuestionItem { id: 1, page_id: 1, kind: QuestionType::SingleChoice, text: "Happy?".into(), required: true,
+///     options: vec![ChoiceOption { value: "yes".into(), label: "Yes".into() }, ChoiceOption { value: "no".into(), label: "No".into() }] };
+/// assert_eq!(item.prompt(), "Happy? Reply 1 = Yes, 2 = No");
+/// ```
+impl QuestionItem {
+    /// The text message that asks this question.
+    pub fn prompt(&self) -> String {
+        let numbered = || {
+            self.options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| format!("{} = {}", i + 1, o.label))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self.kind {
+            QuestionType::SingleChoice => format!("{} Reply {}", self.text, numbered()),
+            QuestionType::MultipleChoice => {
+                format!("{} Reply one or more, separated by commas: {}", self.text, numbered())
+            }
+            QuestionType::Rating => {
+                format!(
+                    "{} Reply a number from {} to {}",
+                    self.text,
+                    QuestionType::RATING_MIN,
+                    QuestionType::RATING_MAX
+                )
+            }
+            QuestionType::Numeric => format!("{} Reply a number", self.text),
+            QuestionType::OpenText | QuestionType::Info => self.text.clone(),
+        }
+    }
+
+    /// Reads a text reply: an option by its number, value or label (any case), several separated by commas for
+    /// a multiple choice, a number, or free text. The error says what was expected.
+    pub fn read_reply(&self, reply: &str) -> Result<AnswerValue, String> {
+        let reply = reply.trim();
+        let option = |part: &str| {
+            let part = part.trim();
+            part.parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| self.options.get(i))
+                .or_else(|| {
+                    self.options
+                        .iter()
+                        .find(|o| o.value.eq_ignore_ascii_case(part) || o.label.eq_ignore_ascii_case(part))
+                })
+                .map(|o| o.value.clone())
+        };
+        match self.kind {
+            _ if reply.is_empty() => Err("Please reply with an answer.".into()),
+            QuestionType::SingleChoice => {
+                option(reply).map(AnswerValue::Text).ok_or_else(|| "Please reply with one of the numbers.".into())
+            }
+            QuestionType::MultipleChoice => reply
+                .split(',')
+                .map(option)
+                .collect::<Option<Vec<_>>>()
+                .map(AnswerValue::Choices)
+                .ok_or_else(|| "Please reply with the numbers of your choices.".into()),
+            QuestionType::Numeric | QuestionType::Rating => reply
+                .replace(',', ".")
+                .parse::<f64>()
+                .map(AnswerValue::Number)
+                .map_err(|_| "Please reply with a number.".into()),
+            QuestionType::OpenText | QuestionType::Info => Ok(AnswerValue::Text(reply.to_owned())),
+        }
+    }
+}
+
+impl QuestionTree {
+    /// The question a conversation is at: the first unanswered question of `page` (the first page when none),
+    /// moving on by the logic while a page is fully answered; `None` when the survey is done.
+    pub fn current_question(&self, page: Option<PageId>, answers: &[Answer]) -> Option<(PageId, &QuestionItem)> {
+        let mut page = page.or_else(|| self.pages.first().map(|p| p.id))?;
+        for _ in 0..=self.pages.len() {
+            let index = self.page_index(page)?;
+            let unanswered = self.pages[index]
+                .items
+                .iter()
+                .find(|i| i.kind.takes_answer() && answers.iter().all(|a| a.question_item_id != i.id));
+            match unanswered {
+                Some(item) => return Some((page, item)),
+                None => page = self.next_page(page, answers)?,
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::survey::{ChoiceOption, LogicRule, Page};
+
+    fn item(id: i64, page_id: i64, kind: QuestionType) -> QuestionItem {
+        let options =
+            ["Yes", "No"].iter().map(|l| ChoiceOption { value: l.to_lowercase(), label: (*l).into() }).collect();
+        QuestionItem {
+            id,
+            page_id,
+            kind,
+            text: "q".into(),
+            required: false,
+            options: if kind.has_options() { options } else { vec![] },
+        }
+    }
+
+    #[test]
+    fn replies_are_read_by_type() {
+        let single = item(1, 1, QuestionType::SingleChoice);
+        assert_eq!(single.read_reply(" 2 "), Ok(AnswerValue::Text("no".into())));
+        assert_eq!(single.read_reply("YES"), Ok(AnswerValue::Text("yes".into())));
+        assert!(single.read_reply("3").is_err());
+        let multiple = item(2, 1, QuestionType::MultipleChoice);
+        assert_eq!(multiple.read_reply("1, no"), Ok(AnswerValue::Choices(vec!["yes".into(), "no".into()])));
+        assert_eq!(item(3, 1, QuestionType::Numeric).read_reply("7,5"), Ok(AnswerValue::Number(7.5)));
+        assert!(item(4, 1, QuestionType::Rating).read_reply("lots").is_err());
+    }
+
+    #[test]
+    fn the_conversation_follows_the_logic() {
+        let pages = vec![
+            Page {
+                id: 1,
+                title: String::new(),
+                items: vec![item(1, 1, QuestionType::Info), item(2, 1, QuestionType::SingleChoice)],
+            },
+            Page { id: 2, title: String::new(), items: vec![item(3, 2, QuestionType::OpenText)] },
+            Page { id: 3, title: String::new(), items: vec![item(4, 3, QuestionType::Numeric)] },
+        ];
+        let rule = LogicRule { id: 1, question_item_id: 2, equals: "no".into(), go_to_page_id: 3, broken: false };
+        let tree = QuestionTree::assemble(1, pages, vec![rule]);
+        assert_eq!(tree.current_question(None, &[]).map(|(p, i)| (p, i.id)), Some((1, 2)), "Info items are skipped");
+        let no = [Answer { question_item_id: 2, value: AnswerValue::Text("no".into()) }];
+        assert_eq!(tree.current_question(Some(1), &no).map(|(p, i)| (p, i.id)), Some((3, 4)));
+        let done = [no[0].clone(), Answer { question_item_id: 4, value: AnswerValue::Number(1.0) }];
+        assert_eq!(tree.current_question(Some(3), &done), None);
+    }
+}

@@ -1,0 +1,100 @@
+//! TWOWAY conversations: a respondent's text replies, delivered by the SMS provider, are recorded as answers,
+//! and the next question (or a thank-you) is written to the outbox.
+
+use crate::answer::{Answer, AnswerSetDraft};
+use crate::clock::Clock;
+use crate::distribution::{contact_key, DispatchType, TokenContext};
+use crate::error::DomainError;
+use crate::ports::UnitOfWork;
+use crate::survey::QuestionTree;
+
+/// The text sent when a conversation is complete.
+pub const THANK_YOU: &str = "Thank you! Your answers are saved.";
+
+/// What a reply led to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplyOutcome {
+    /// No open TWOWAY conversation has this number (or the reply was seen before).
+    Ignored,
+    /// The reply was recorded; the next question or the thank-you is on its way.
+    Recorded {
+        /// Whether that answer completed the survey.
+        completed: bool,
+    },
+    /// The reply did not fit the question, which is asked again.
+    AskedAgain,
+}
+
+/// The text of the first question of a conversation, sent after the invitation's own text; `None` when the
+/// survey asks nothing.
+pub fn first_question(tree: &QuestionTree) -> Option<String> {
+    tree.current_question(None, &[]).map(|(_, item)| item.prompt())
+}
+
+/// Records a reply from `from`, for the newest open TWOWAY conversation with that number. `message_id`, when the
+/// provider gives one, makes a repeated delivery of the same reply harmless.
+pub fn reply(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    from: &str,
+    text: &str,
+    message_id: Option<&str>,
+) -> Result<ReplyOutcome, DomainError> {
+    uow.transaction(|tx| {
+        let now = clock.now();
+        let open = |context: &TokenContext| {
+            context.sendout_active && context.survey_active && context.expiry_date.is_none_or(|e| e > now)
+        };
+        let Some((_, context)) =
+            tx.find_by_contact(DispatchType::TwoWay, &contact_key(from))?.into_iter().find(|(_, c)| open(c))
+        else {
+            return Ok(ReplyOutcome::Ignored);
+        };
+        let (account, survey) = (context.account_id, context.survey_id);
+        let progress = tx.progress(account, survey, context.respondent_id)?;
+        if progress.as_ref().is_some_and(|(set, _)| set.completed) {
+            return Ok(ReplyOutcome::Ignored);
+        }
+        let tree = tx.question_tree(account, survey)?;
+        let (answers, page) = progress.as_ref().map(|(set, page)| (set.answers.clone(), *page)).unwrap_or_default();
+        let Some((page_id, item)) = tree.current_question(page, &answers) else { return Ok(ReplyOutcome::Ignored) };
+        let key = |suffix: &str| match message_id {
+            Some(id) => format!("tw-{}-{id}", context.respondent_id),
+            None => format!("tw-{}-{}-{suffix}-{}", context.respondent_id, item.id, now.unix_timestamp_nanos()),
+        };
+        let value = match item.read_reply(text) {
+            Ok(value) => value,
+            Err(hint) => {
+                let queued = tx.enqueue_message(&context, &key("again"), &format!("{hint} {}", item.prompt()), now)?;
+                return Ok(if queued { ReplyOutcome::AskedAgain } else { ReplyOutcome::Ignored });
+            }
+        };
+        let mut answers = answers;
+        answers.push(Answer { question_item_id: item.id, value });
+        let draft = AnswerSetDraft::check(false, answers, &tree).map_err(DomainError::Invalid);
+        let draft = match draft {
+            Ok(draft) => draft,
+            Err(_) => {
+                let queued = tx.enqueue_message(&context, &key("again"), &item.prompt(), now)?;
+                return Ok(if queued { ReplyOutcome::AskedAgain } else { ReplyOutcome::Ignored });
+            }
+        };
+        let next = tree.current_question(Some(page_id), &draft.answers).map(|(page, item)| (page, item.prompt()));
+        let completed = next.is_none();
+        let text = next.as_ref().map_or(THANK_YOU.to_owned(), |(_, prompt)| prompt.clone());
+        if !tx.enqueue_message(&context, &key("next"), &text, now)? {
+            return Ok(ReplyOutcome::Ignored);
+        }
+        let draft = AnswerSetDraft { completed, ..draft };
+        let set = match progress {
+            Some((set, _)) => {
+                tx.replace_answers(account, survey, set.id, &draft, now)?.ok_or(DomainError::NotFound("answer set"))?
+            }
+            None => {
+                tx.insert_answer_set(account, survey, Some((context.respondent_id, context.sendout_id)), &draft, now)?
+            }
+        };
+        tx.save_progress(account, set.id, next.map(|(page, _)| page))?;
+        Ok(ReplyOutcome::Recorded { completed })
+    })
+}
