@@ -109,6 +109,21 @@ async fn messages_are_cancelled_for_blocklisted_and_expired_respondents() {
 }
 
 #[tokio::test]
+async fn a_deactivated_sendout_sends_nothing_until_it_is_activated_again() {
+    let app = spawn_app().await;
+    let sink = SmtpSink::start("", "");
+    let (_, base, _) = activated(&app, &["paused@example.com"], None).await;
+    app.post(&format!("{base}/deactivate"), json!({})).await.expect(200);
+    assert_eq!(deliver(&app, &sink, OffsetDateTime::now_utc()).claimed, 0);
+    assert_eq!(statuses(&app, &base).await, ["Scheduled"]);
+
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    assert_eq!(deliver(&app, &sink, OffsetDateTime::now_utc()).sent, 1);
+    assert_eq!(statuses(&app, &base).await, ["Sent"]);
+    assert_eq!(sink.messages().len(), 1);
+}
+
+#[tokio::test]
 async fn reminders_reach_exactly_those_their_logic_names() {
     let app = spawn_app().await;
     let sink = SmtpSink::start("bounce@", "");
@@ -343,4 +358,52 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
     let stranger = json!({"from": "+4799999999", "text": "hello"});
     assert_eq!(inbound(&app, "inbound-secret", stranger).await.1["outcome"], "ignored");
     assert!(smtp.messages().is_empty());
+}
+
+/// A TWOWAY sendout sent from `sender`, of a one-question survey, to `number`, activated, in the account behind
+/// `key`; returns the survey.
+async fn conversation(app: &TestApp, key: &str, sender: &str, number: &str) -> i64 {
+    let body = json!({"name": "Chat", "pages": [{"items": [{"type": "OpenText", "text": "Anything else?"}]}]});
+    let survey = app.call_as(key, "POST", "/surveys", Some(body)).await.expect(201)["surveyId"].as_i64().unwrap();
+    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-01-01", "sender": sender, "message": "Hi {{surveyLink}}"});
+    let sendout = app.call_as(key, "POST", &format!("/surveys/{survey}/sendouts"), Some(chat)).await.expect(201)
+        ["sendoutId"]
+        .as_i64()
+        .unwrap();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let person = json!({"contactDetails": number, "sendMail": true});
+    app.call_as(key, "POST", &format!("{base}/respondents"), Some(person)).await.expect(201);
+    app.call_as(key, "POST", &format!("{base}/activate"), Some(json!({}))).await.expect(200);
+    survey
+}
+
+#[tokio::test]
+async fn a_reply_goes_to_the_conversation_last_sent_from_the_number_it_was_sent_to() {
+    let app = spawn_app().await;
+    let (_, other_key) = app.new_account("Other", "other@example.com");
+    let (smtp, sms) = (SmtpSink::start("", ""), SmsSink::start("", ""));
+    let number = "+4791234567";
+    let ours = conversation(&app, &app.key, "Acme", number).await;
+    deliver_on(&app, &smtp.url, &sms.url, OffsetDateTime::now_utc() - Duration::minutes(5));
+    let theirs = conversation(&app, &other_key, "Other", number).await;
+    assert_eq!(deliver_on(&app, &smtp.url, &sms.url, OffsetDateTime::now_utc()).sent, 1);
+    let answers_of = |key: String, survey: i64| {
+        let app = &app;
+        async move {
+            let path = format!("/surveys/{survey}/answersWithData?completed=true");
+            let page = app.call_as(&key, "GET", &path, None).await.expect(200);
+            page["answerSets"].as_array().unwrap().iter().map(|s| s["answers"][0]["value"].clone()).collect::<Vec<_>>()
+        }
+    };
+
+    let latest = json!({"from": number, "text": "to the latest"});
+    assert_eq!(inbound(&app, "inbound-secret", latest).await.1["outcome"], "recorded");
+    assert_eq!(answers_of(other_key.clone(), theirs).await, [json!("to the latest")]);
+    assert!(answers_of(app.key.clone(), ours).await.is_empty());
+
+    let addressed = json!({"from": number, "to": "Acme", "text": "to Acme"});
+    assert_eq!(inbound(&app, "inbound-secret", addressed).await.1["outcome"], "recorded");
+    assert_eq!(answers_of(app.key.clone(), ours).await, [json!("to Acme")]);
+    let nobody = json!({"from": number, "to": "+4700000000", "text": "to nobody"});
+    assert_eq!(inbound(&app, "inbound-secret", nobody).await.1["outcome"], "ignored");
 }

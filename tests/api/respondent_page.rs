@@ -112,6 +112,12 @@ async fn wrong_values_closed_sendouts_and_unknown_links() {
     assert_eq!(wrong.status, 400);
     assert!(wrong.html.contains("must be a number"));
     assert_eq!(get(&app, "/r/0000000000000000000000000000000000000000").await.status, 404);
+    for garbage in ["erased:1", "%00", "abc%00def", &"f".repeat(400)] {
+        assert_eq!(get(&app, &format!("/r/{garbage}")).await.status, 404, "{garbage}");
+        assert_eq!(post_form(&app, &format!("/r/{garbage}"), &[on_page(1)]).await.status, 404, "{garbage}");
+    }
+    let nul = post_form(&app, &link, &[on_page(page_id(&tree, 1)), field(item_id(&tree, 1, 0), "4\0")]).await;
+    assert_eq!(nul.status, 400, "a NUL in a form value");
     assert_eq!(post_form(&app, &link, &[]).await.status, 400, "a form without its page");
     app.post(&format!("{base}/deactivate"), json!({})).await.expect(200);
     assert!(get(&app, &link).await.html.contains("closed"));
@@ -132,38 +138,64 @@ async fn a_respondent_opts_out_with_or_without_a_form() {
     assert_eq!(app.get("/accounts/blocklist").await.expect(200).as_array().unwrap().len(), 1);
 }
 
-#[tokio::test]
-async fn a_login_identifier_opens_its_survey() {
-    let app = spawn_app().await;
-    let survey = app
-        .post("/surveys", json!({"name": "Staff", "pages": [{"items": [{"type": "OpenText", "text": "Why?"}]}]}))
-        .await
-        .expect(201)["surveyId"]
+/// A LOGIN sendout of a one-question survey in the account behind `key`, with one respondent; returns the
+/// sendout's base path, its login page and the respondent.
+async fn login_sendout(app: &TestApp, key: &str, identifier: &str) -> (String, String, Value) {
+    let body = json!({"name": "Staff", "pages": [{"items": [{"type": "OpenText", "text": "Why?"}]}]});
+    let survey = app.call_as(key, "POST", "/surveys", Some(body)).await.expect(201)["surveyId"].as_i64().unwrap();
+    let sendout = json!({"name": "Login", "type": "LOGIN"});
+    let sendout = app.call_as(key, "POST", &format!("/surveys/{survey}/sendouts"), Some(sendout)).await.expect(201)
+        ["sendoutId"]
         .as_i64()
         .unwrap();
-    let sendout =
-        app.post(&format!("/surveys/{survey}/sendouts"), json!({"name": "Login", "type": "LOGIN"})).await.expect(201)
-            ["sendoutId"]
-            .as_i64()
-            .unwrap();
     let base = format!("/surveys/{survey}/sendouts/{sendout}");
-    let respondent = app
-        .post(&format!("{base}/respondents"), json!({"contactDetails": "employee-42", "sendMail": false}))
-        .await
-        .expect(201);
+    let person = json!({"contactDetails": identifier, "sendMail": false});
+    let respondent = app.call_as(key, "POST", &format!("{base}/respondents"), Some(person)).await.expect(201);
+    (base, format!("/login/{sendout}"), respondent)
+}
+
+#[tokio::test]
+async fn a_login_identifier_opens_its_survey_on_its_sendouts_login_page() {
+    let app = spawn_app().await;
+    let (_, other_key) = app.new_account("Other", "other@example.com");
+    let (base, page, respondent) = login_sendout(&app, &app.key, "employee-42").await;
+    let (other_base, other_page, other) = login_sendout(&app, &other_key, "employee-42").await;
     let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-    let login = |identifier: &'static str| {
-        no_redirects.post(format!("{}/login", app.address)).form(&[("identifier", identifier)]).send()
+    let login = |page: &str, identifier: &'static str| {
+        no_redirects.post(format!("{}{page}", app.address)).form(&[("identifier", identifier)]).send()
     };
-    assert!(get(&app, "/login").await.html.contains("name=\"identifier\""));
-    let before = login("employee-42").await.unwrap();
+    let form = get(&app, &page).await.html;
+    assert!(form.contains("name=\"identifier\"") && form.contains(&format!("action=\"{page}\"")), "{form}");
+    let before = login(&page, "employee-42").await.unwrap();
     assert_eq!(before.status().as_u16(), 200, "a sendout that is not active opens nothing");
     assert!(before.text().await.unwrap().contains("No open survey"));
     app.post(&format!("{base}/activate"), json!({})).await.expect(200);
-    let opened = login("employee-42").await.unwrap();
-    assert_eq!(opened.status().as_u16(), 303);
-    let location = opened.headers()["location"].to_str().unwrap().to_owned();
-    assert_eq!(format!("{}{location}", app.address), respondent["surveyLink"].as_str().unwrap());
-    assert!(get(&app, &location).await.html.contains("Why?"));
-    assert_eq!(login("employee-43").await.unwrap().status().as_u16(), 200);
+    app.call_as(&other_key, "POST", &format!("{other_base}/activate"), Some(json!({}))).await.expect(200);
+    for (page, respondent) in [(&page, &respondent), (&other_page, &other)] {
+        let opened = login(page, "employee-42").await.unwrap();
+        assert_eq!(opened.status().as_u16(), 303);
+        let location = opened.headers()["location"].to_str().unwrap().to_owned();
+        assert_eq!(format!("{}{location}", app.address), respondent["surveyLink"].as_str().unwrap(), "{page}");
+        assert!(get(&app, &location).await.html.contains("Why?"));
+    }
+    assert_eq!(login(&page, "employee-43").await.unwrap().status().as_u16(), 200);
+    let nul = no_redirects.post(format!("{}{page}", app.address)).form(&[("identifier", "employee\0")]).send();
+    assert_eq!(nul.await.unwrap().status().as_u16(), 400);
+    assert_eq!(login("/login/nope", "employee-42").await.unwrap().status().as_u16(), 404);
+    assert_eq!(login("/login/999999", "employee-42").await.unwrap().status().as_u16(), 200, "no such sendout");
+    assert_eq!(get(&app, "/login").await.status, 404, "there is no login page across sendouts");
+}
+
+#[tokio::test]
+async fn a_double_submitted_first_page_saves_one_answer_set() {
+    let app = spawn_app().await;
+    let (survey, tree, _, link, respondent) = invited(&app, "Pulse").await;
+    let answer = [on_page(page_id(&tree, 0)), field(item_id(&tree, 0, 0), "yes")];
+    let submissions: Vec<_> = (0..8).map(|_| post_form(&app, &link, &answer)).collect();
+    for page in futures::future::join_all(submissions).await {
+        assert_eq!(page.status, 200, "{}", page.html);
+    }
+    let sets =
+        app.get(&format!("/surveys/{survey}/answers/respondent/{}", respondent["respondentId"])).await.expect(200);
+    assert_eq!(sets.as_array().unwrap().len(), 1, "{sets}");
 }

@@ -15,11 +15,11 @@ use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::category::{Category, CategoryName};
 use crate::delivery::ClaimedMessage;
 use crate::distribution::RespondentStatus;
+use crate::distribution::TokenContext;
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, Label, LabelDraft, NewPermanentFailure,
     NewRespondent, PermanentFailure, Reminder, ReminderDraft, Respondent, Sendout, SendoutDraft, Transition,
 };
-use crate::distribution::{DispatchType, TokenContext};
 use crate::error::{DomainError, RepoError};
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{
@@ -450,9 +450,13 @@ pub trait OutboxRepository {
 pub trait RespondentPageRepository {
     /// The respondent (of any account) whose survey link has this token.
     fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>>;
-    /// The respondents of sendouts of type `kind` (of any account) whose contact has this key, with their link
-    /// tokens, newest first: the login identifiers of LOGIN sendouts, the numbers of TWOWAY ones.
-    fn find_by_contact(&mut self, kind: DispatchType, contact_key: &str) -> RepoResult<Vec<(String, TokenContext)>>;
+    /// The link token and respondent of a LOGIN sendout (of any account) whose login identifier has this key.
+    fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
+    /// The respondents of TWOWAY sendouts (of any account) whose number has this key, with their sendout's
+    /// sender, the one that was last sent a message first.
+    fn find_conversations(&mut self, contact_key: &str) -> RepoResult<Vec<(TokenContext, String)>>;
+    /// Locks the respondent until the transaction ends, so that its answers are saved one submission at a time.
+    fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()>;
     /// The respondent's latest answer set of the survey, with answers, and the page it was left on.
     fn progress(
         &mut self,

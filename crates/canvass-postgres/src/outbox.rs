@@ -168,7 +168,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
                  SELECT o.account_id, o.id FROM outbox o \
                  JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
                  WHERE o.status = 'Pending' AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1) \
-                   AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY') \
+                   AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY') AND s.status = 'Active' \
                  ORDER BY o.due_at LIMIT $3 FOR UPDATE OF o SKIP LOCKED), \
              claimed AS ( \
                  UPDATE outbox o SET lease_until = $2, attempts = o.attempts + 1 FROM claimable c \
@@ -242,6 +242,15 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         .execute(self.conn)
         .or_repo()?;
         self.outbox_status(message, "Bounced", Some(reason), None)?;
+        // Nothing more goes to an address that refuses mail: its reminders and questions still queued are dropped.
+        diesel::sql_query(
+            "UPDATE outbox SET status = 'Cancelled', last_error = 'Bounced', lease_until = NULL \
+             WHERE account_id = $1 AND respondent_id = $2 AND status = 'Pending'",
+        )
+        .bind::<BigInt, _>(message.account_id.get())
+        .bind::<BigInt, _>(message.respondent_id)
+        .execute(self.conn)
+        .or_repo()?;
         self.respondent_status(message, RespondentStatus::Bounced, &DELIVERABLE, None)
     }
 

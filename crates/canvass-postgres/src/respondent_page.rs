@@ -2,13 +2,13 @@
 
 use canvass_domain::answer::AnswerSet;
 use canvass_domain::distribution::{DispatchType, SendoutStatus, TokenContext};
-use canvass_domain::ids::{AccountId, AnswerSetId, PageId, RespondentId, SurveyId};
+use canvass_domain::ids::{AccountId, AnswerSetId, PageId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
 use diesel::prelude::*;
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
-use crate::schema::{answer_sets, respondents, sendouts, surveys};
+use crate::schema::{answer_sets, outbox, respondents, sendouts, surveys};
 use crate::PgUnitOfWork;
 
 type TokenRow = (i64, i64, i64, i64, String, bool, String, Option<OffsetDateTime>, String, String);
@@ -79,14 +79,41 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
         Ok(row.map(context_of))
     }
 
-    fn find_by_contact(&mut self, kind: DispatchType, contact_key: &str) -> RepoResult<Vec<(String, TokenContext)>> {
-        let rows: Vec<(String, TokenRow)> = respondent_context!()
-            .filter(respondents::contact_key.eq(contact_key).and(sendouts::dispatch_type.eq(kind.as_str())))
-            .order(respondents::id.desc())
+    fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>> {
+        let row: Option<(String, TokenRow)> = respondent_context!()
+            .filter(sendouts::id.eq(sendout).and(sendouts::dispatch_type.eq(DispatchType::Login.as_str())))
+            .filter(respondents::sendout_id.eq(sendout).and(respondents::contact_key.eq(contact_key)))
             .select((respondents::token, CONTEXT))
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        Ok(row.map(|(token, row)| (token, context_of(row))))
+    }
+
+    fn find_conversations(&mut self, contact_key: &str) -> RepoResult<Vec<(TokenContext, String)>> {
+        let last_message = outbox::table
+            .filter(outbox::account_id.eq(respondents::account_id).and(outbox::respondent_id.eq(respondents::id)))
+            .select(diesel::dsl::max(outbox::sent_at))
+            .single_value();
+        let rows: Vec<(TokenRow, Option<String>)> = respondent_context!()
+            .filter(respondents::contact_key.eq(contact_key))
+            .filter(sendouts::dispatch_type.eq(DispatchType::TwoWay.as_str()))
+            .order((last_message.desc().nulls_last(), respondents::id.desc()))
+            .select((CONTEXT, sendouts::sender))
             .load(self.conn)
             .or_repo()?;
-        Ok(rows.into_iter().map(|(token, row)| (token, context_of(row))).collect())
+        Ok(rows.into_iter().map(|(row, sender)| (context_of(row), sender.unwrap_or_default())).collect())
+    }
+
+    fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()> {
+        respondents::table
+            .filter(respondents::account_id.eq(account.get()).and(respondents::id.eq(respondent)))
+            .select(respondents::id)
+            .for_update()
+            .first::<i64>(self.conn)
+            .optional()
+            .or_repo()?;
+        Ok(())
     }
 
     fn progress(

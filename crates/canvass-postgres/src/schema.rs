@@ -170,6 +170,25 @@ diesel::table! {
 }
 
 diesel::table! {
+    outbox (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        respondent_id -> Int8,
+        sendout_id -> Int8,
+        reminder_id -> Nullable<Int8>,
+        idempotency_key -> Text,
+        status -> Text,
+        due_at -> Timestamptz,
+        attempts -> Int4,
+        lease_until -> Nullable<Timestamptz>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamptz,
+        sent_at -> Nullable<Timestamptz>,
+        body -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     reminders (account_id, id) {
         account_id -> Int8,
         id -> Int8,
@@ -279,6 +298,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     bg_documents,
     bg_labels,
     respondents,
+    outbox,
     reminders,
     blocklist,
     permanent_failures,

@@ -224,6 +224,20 @@ pub fn new_survey_link_token() -> String {
     hex::encode(bytes)
 }
 
+/// Whether `text` has the shape of a survey link token (40 lowercase hex digits): anything else is no link, and
+/// is not looked up.
+///
+/// ```
+/// use canvass_domain::distribution::{is_survey_link_token, new_survey_link_token};
+///
+/// assert!(is_survey_link_token(&new_survey_link_token()));
+/// assert!(!is_survey_link_token("erased:42"));
+/// assert!(!is_survey_link_token("0000000000000000000000000000000000000\0\0\0"));
+/// ```
+pub fn is_survey_link_token(text: &str) -> bool {
+    text.len() == 40 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

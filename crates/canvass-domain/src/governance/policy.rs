@@ -183,9 +183,10 @@ pub struct Deadlines {
     pub kept_labels: Vec<LabelId>,
 }
 
-/// The first instant after a date-only deadline ("after which" the delete happens): the next day, 00:00 UTC.
-fn after(date: Date) -> OffsetDateTime {
-    date.with_time(Time::MIDNIGHT).assume_utc() + Duration::DAY
+/// The first instant after a date-only deadline ("after which" the delete happens): the next day, 00:00 UTC;
+/// none (never) after the last representable day.
+fn after(date: Date) -> Option<OffsetDateTime> {
+    Some(date.next_day()?.with_time(Time::MIDNIGHT).assume_utc())
 }
 
 fn earliest(a: Option<OffsetDateTime>, b: Option<OffsetDateTime>) -> Option<OffsetDateTime> {
@@ -223,12 +224,17 @@ pub fn policy_deadlines(
     if survey.exclude_from_retention_policies {
         return Deadlines::default();
     }
-    let days_after_end = |days: Option<i32>| days.map(|d| survey_end + Duration::days(i64::from(d)));
+    // A deadline beyond the last representable instant never comes.
+    let days_after_end = |days: Option<i32>| survey_end.checked_add(Duration::days(i64::from(days?)));
     let account = account.copied().unwrap_or_default();
-    let own_partial =
-        earliest(survey.partial_delete_date.map(after), days_after_end(survey.respondent_partial_delete_after_days));
-    let own_complete =
-        earliest(survey.complete_delete_date.map(after), days_after_end(survey.respondent_complete_delete_after_days));
+    let own_partial = earliest(
+        survey.partial_delete_date.and_then(after),
+        days_after_end(survey.respondent_partial_delete_after_days),
+    );
+    let own_complete = earliest(
+        survey.complete_delete_date.and_then(after),
+        days_after_end(survey.respondent_complete_delete_after_days),
+    );
     Deadlines {
         partial: own_partial.or_else(|| days_after_end(account.partial_delete_after_days)),
         complete: own_complete.or_else(|| days_after_end(account.complete_delete_after_days)),
@@ -277,5 +283,14 @@ mod tests {
         assert_eq!(policy_deadlines(END, Some(&survey), Some(&account)).partial, Some(END + Duration::days(20)));
         assert_eq!(policy_deadlines(END, None, Some(&account)).partial, Some(END + Duration::days(1)));
         assert_eq!(policy_deadlines(END, None, None), Deadlines::default());
+    }
+
+    #[test]
+    fn deadlines_past_the_last_representable_instant_never_come() {
+        let late_end = datetime!(9999-06-01 00:00 UTC);
+        let account = AccountPolicy { partial_delete_after_days: Some(i32::MAX), ..Default::default() };
+        let survey = SurveyPolicy { complete_delete_date: Some(date!(9999 - 12 - 31)), ..Default::default() };
+        let deadlines = policy_deadlines(late_end, Some(&survey), Some(&account));
+        assert_eq!((deadlines.partial, deadlines.complete), (None, None));
     }
 }

@@ -90,6 +90,7 @@ pub struct SurveyInput {
 /// let now = datetime!(2026-11-22 10:00 UTC);
 /// assert_eq!(survey_dates(None, None, now), Ok((now, datetime!(2026-12-06 10:00 UTC))));
 /// assert!(survey_dates(Some(now), Some(now), now).is_err());
+/// assert_eq!(survey_dates(Some(datetime!(9999-12-30 00:00 UTC)), None, now).unwrap_err().field, "endDate");
 /// ```
 pub fn survey_dates(
     start: Option<OffsetDateTime>,
@@ -97,7 +98,13 @@ pub fn survey_dates(
     now: OffsetDateTime,
 ) -> Result<(OffsetDateTime, OffsetDateTime), FieldError> {
     let start = start.unwrap_or(now);
-    let end = end.unwrap_or(start + DEFAULT_DURATION);
+    let end = match end {
+        Some(end) => end,
+        None => start
+            .checked_add(DEFAULT_DURATION)
+            .filter(|end| end.year() <= *crate::timestamp::SUPPORTED_YEARS.end())
+            .ok_or_else(|| FieldError::new("endDate", "is required when startDate is this late"))?,
+    };
     if end <= start {
         return Err(FieldError::new("endDate", "must be after startDate"));
     }

@@ -40,6 +40,9 @@ pub enum PageView {
 }
 
 fn context(uow: &mut impl UnitOfWork, token: &str) -> Result<TokenContext, DomainError> {
+    if !crate::distribution::is_survey_link_token(token) {
+        return Err(DomainError::NotFound("survey link"));
+    }
     uow.find_by_token(token)?.ok_or(DomainError::NotFound("survey link"))
 }
 
@@ -99,6 +102,8 @@ pub fn submit(
             return Ok(PageView::Closed { survey_name: name });
         }
         let (account, survey) = (context.account_id, context.survey_id);
+        // Two submissions of the same link (a double click) are saved one after the other, into one answer set.
+        tx.lock_respondent(account, context.respondent_id)?;
         let tree = tx.question_tree(account, survey)?;
         let index =
             tree.page_index(page_id).ok_or_else(|| DomainError::invalid("page", "is not a page of this survey"))?;
@@ -149,24 +154,20 @@ pub fn submit(
     })
 }
 
-/// The open surveys a login identifier leads to (respondents of Active LOGIN sendouts): link tokens and survey
-/// names, newest first. An unknown identifier leads nowhere.
+/// The link token a login identifier opens in a LOGIN sendout: `None` when the identifier is unknown there, or the
+/// sendout, survey or link is not open.
 pub fn login(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,
+    sendout: crate::ids::SendoutId,
     identifier: &str,
-) -> Result<Vec<(String, String)>, DomainError> {
+) -> Result<Option<String>, DomainError> {
     let key = crate::distribution::contact_key(identifier);
     if key.is_empty() {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let now = clock.now();
-    Ok(uow
-        .find_by_contact(crate::distribution::DispatchType::Login, &key)?
-        .into_iter()
-        .filter(|(_, context)| is_open(context, now))
-        .map(|(token, context)| (token, context.survey_name))
-        .collect())
+    Ok(uow.find_login(sendout, &key)?.filter(|(_, context)| is_open(context, now)).map(|(token, _)| token))
 }
 
 /// Opts the link's contact out: it joins the account's blocklist as OptedOut (nothing changes when it is

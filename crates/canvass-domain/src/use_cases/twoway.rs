@@ -3,7 +3,7 @@
 
 use crate::answer::{Answer, AnswerSetDraft};
 use crate::clock::Clock;
-use crate::distribution::{contact_key, DispatchType, TokenContext};
+use crate::distribution::{contact_key, TokenContext};
 use crate::error::DomainError;
 use crate::ports::UnitOfWork;
 use crate::survey::QuestionTree;
@@ -31,26 +31,38 @@ pub fn first_question(tree: &QuestionTree) -> Option<String> {
     tree.current_question(None, &[]).map(|(_, item)| item.prompt())
 }
 
-/// Records a reply from `from`, for the newest open TWOWAY conversation with that number. `message_id`, when the
-/// provider gives one, makes a repeated delivery of the same reply harmless.
-pub fn reply(
-    uow: &mut impl UnitOfWork,
-    clock: &dyn Clock,
-    from: &str,
-    text: &str,
-    message_id: Option<&str>,
-) -> Result<ReplyOutcome, DomainError> {
+/// A text message from a respondent, as the SMS provider delivers it.
+#[derive(Debug, Clone, Copy)]
+pub struct Reply<'a> {
+    /// The respondent's number.
+    pub from: &'a str,
+    /// The number (or sender name) the message was sent to, when the provider says: only conversations sent from
+    /// it are considered.
+    pub to: Option<&'a str>,
+    /// The text.
+    pub text: &'a str,
+    /// The provider's id of the message: a repeated delivery of the same reply is harmless.
+    pub message_id: Option<&'a str>,
+}
+
+/// Records a reply for the open TWOWAY conversation with that number that was last sent a message (of any
+/// account; of those sent from `to` when the provider names it).
+pub fn reply(uow: &mut impl UnitOfWork, clock: &dyn Clock, reply: Reply<'_>) -> Result<ReplyOutcome, DomainError> {
+    let Reply { from, to, text, message_id } = reply;
     uow.transaction(|tx| {
         let now = clock.now();
         let open = |context: &TokenContext| {
             context.sendout_active && context.survey_active && context.expiry_date.is_none_or(|e| e > now)
         };
-        let Some((_, context)) =
-            tx.find_by_contact(DispatchType::TwoWay, &contact_key(from))?.into_iter().find(|(_, c)| open(c))
+        let sent_from = |sender: &str| to.is_none_or(|to| contact_key(to) == contact_key(sender));
+        let Some((context, _)) =
+            tx.find_conversations(&contact_key(from))?.into_iter().find(|(c, sender)| open(c) && sent_from(sender))
         else {
             return Ok(ReplyOutcome::Ignored);
         };
         let (account, survey) = (context.account_id, context.survey_id);
+        // Replies of one respondent are recorded one at a time.
+        tx.lock_respondent(account, context.respondent_id)?;
         let progress = tx.progress(account, survey, context.respondent_id)?;
         if progress.as_ref().is_some_and(|(set, _)| set.completed) {
             return Ok(ReplyOutcome::Ignored);

@@ -4,7 +4,7 @@ use canvass_domain::governance::{
     AccountPolicy, AccountPolicyInput, FrequencySetting, Patch, RetentionAction, RetentionRule, RuleStatus,
     SurveyPolicy, SurveyPolicyInput,
 };
-use canvass_domain::timestamp::parse_date;
+use canvass_domain::timestamp::parse_day;
 use canvass_domain::{AccountId, FieldError};
 use serde::{Deserialize, Deserializer, Serialize};
 use time::Date;
@@ -274,10 +274,10 @@ fn date_patch(patch: Patch<String>, field: &str, errors: &mut Vec<FieldError>) -
     match patch {
         Patch::Keep => Patch::Keep,
         Patch::Clear => Patch::Clear,
-        Patch::Set(text) => match parse_date(&text) {
+        Patch::Set(text) => match parse_day(&text) {
             Some(date) => Patch::Set(date),
             None => {
-                errors.push(FieldError::new(field, "must be a YYYY-MM-DD date or null"));
+                errors.push(FieldError::new(field, "must be a YYYY-MM-DD date, an RFC 3339 date-time or null"));
                 Patch::Keep
             }
         },

@@ -130,20 +130,16 @@ pub fn view(view: &PageView, action: &str) -> Markup {
     }
 }
 
-/// The login form; after a try, `tried` is what was entered and `found` the surveys it leads to.
-pub fn login(tried: Option<&str>, found: &[(String, String)]) -> Markup {
+/// The login form posting to `action`; after a try that opened nothing, `tried` is what was entered.
+pub fn login(action: &str, tried: Option<&str>) -> Markup {
     layout(
         "Log in to your survey",
         html! {
             h1 { "Log in to your survey" }
-            @if tried.is_some() && found.is_empty() {
+            @if tried.is_some() {
                 p.error role="alert" { "No open survey was found for this login. Please check it and try again." }
             }
-            @if !found.is_empty() {
-                p { "Your login opens these surveys:" }
-                ul { @for (token, name) in found { li { a href=(format!("/r/{token}")) { (name) } } } }
-            }
-            form method="post" action="/login" {
+            form method="post" action=(action) {
                 label for="identifier" { "Your login" }
                 input type="text" id="identifier" name="identifier" required value=(tried.unwrap_or_default()) autocomplete="username";
                 " "

@@ -1,5 +1,5 @@
-//! The respondent pages at `/r/<token>`: the survey page by page, and opting out; and `/login` for LOGIN
-//! sendouts. HTML for people; no key.
+//! The respondent pages at `/r/<token>`: the survey page by page, and opting out; and `/login/<sendoutId>` for
+//! LOGIN sendouts. HTML for people; no key.
 
 mod html;
 
@@ -31,6 +31,15 @@ fn failure(problem: &Problem) -> HttpResponse {
         _ => "Something went wrong on our side. Please try again in a moment.",
     };
     page(status, html::layout("Survey", markup! { h1 { "Survey" } p { (text) } }))
+}
+
+/// The fields of a submitted form; PostgreSQL text cannot hold NUL, so a value with one is refused.
+fn form_fields(body: &[u8]) -> Result<Vec<(String, String)>, Problem> {
+    let form: Vec<(String, String)> = form_urlencoded::parse(body).into_owned().collect();
+    match form.iter().find(|(_, value)| value.contains('\0')) {
+        Some((name, _)) => Err(Problem::invalid_field(name.clone(), "must not contain the NUL character")),
+        None => Ok(form),
+    }
 }
 
 async fn run<F>(state: &AppState, work: F, action: String) -> HttpResponse
@@ -67,7 +76,10 @@ async fn open(state: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
 async fn submit(state: web::Data<AppState>, path: web::Path<String>, body: web::Bytes) -> HttpResponse {
     let token = path.into_inner();
     let action = format!("/r/{token}");
-    let form: Vec<(String, String)> = form_urlencoded::parse(&body).into_owned().collect();
+    let form = match form_fields(&body) {
+        Ok(form) => form,
+        Err(problem) => return failure(&problem),
+    };
     let Some(page_id) = form.iter().find(|(k, _)| k == "page").and_then(|(_, v)| v.parse().ok()) else {
         return failure(&Problem::invalid_field("page", "is missing"));
     };
@@ -107,25 +119,28 @@ async fn opt_out(state: web::Data<AppState>, path: web::Path<String>) -> HttpRes
     }
 }
 
-/// The login form of LOGIN sendouts.
-#[get("/login")]
-async fn login_form() -> HttpResponse {
-    page(StatusCode::OK, html::login(None, &[]))
+/// The login form of a LOGIN sendout.
+#[get("/login/{sendoutId}")]
+async fn login_form(path: web::Path<String>) -> HttpResponse {
+    let action = format!("/login/{}", path.into_inner());
+    page(StatusCode::OK, html::login(&action, None))
 }
 
-/// A known login identifier of an active LOGIN sendout opens that respondent's survey (a choice when it leads
-/// to several); an unknown one shows the form again.
-#[post("/login")]
-async fn login(state: web::Data<AppState>, body: web::Bytes) -> HttpResponse {
-    let identifier =
-        form_urlencoded::parse(&body).find(|(k, _)| k == "identifier").map(|(_, v)| v.into_owned()).unwrap_or_default();
+/// A login identifier of the Active LOGIN sendout opens that respondent's survey (303 to its link); an unknown one
+/// shows the form again.
+#[post("/login/{sendoutId}")]
+async fn login(state: web::Data<AppState>, path: web::Path<String>, body: web::Bytes) -> HttpResponse {
+    let action = format!("/login/{}", path.as_str());
+    let Ok(sendout) = path.parse::<i64>() else { return failure(&Problem::not_found("sendout")) };
+    let form = match form_fields(&body) {
+        Ok(form) => form,
+        Err(problem) => return failure(&problem),
+    };
+    let identifier = form.into_iter().find(|(k, _)| k == "identifier").map(|(_, v)| v).unwrap_or_default();
     let shown = identifier.clone();
-    match blocking::run(&state, move |uow, clock| respondent_page::login(uow, clock, &identifier)).await {
-        Ok(found) if found.len() == 1 => {
-            HttpResponse::SeeOther().insert_header(("Location", format!("/r/{}", found[0].0))).finish()
-        }
-        Ok(found) if found.is_empty() => page(StatusCode::OK, html::login(Some(&shown), &[])),
-        Ok(found) => page(StatusCode::OK, html::login(Some(&shown), &found)),
+    match blocking::run(&state, move |uow, clock| respondent_page::login(uow, clock, sendout, &identifier)).await {
+        Ok(Some(token)) => HttpResponse::SeeOther().insert_header(("Location", format!("/r/{token}"))).finish(),
+        Ok(None) => page(StatusCode::OK, html::login(&action, Some(&shown))),
         Err(problem) => failure(&problem),
     }
 }

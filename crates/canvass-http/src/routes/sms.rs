@@ -2,7 +2,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpRequest, HttpResponse};
-use canvass_domain::use_cases::twoway::{self, ReplyOutcome};
+use canvass_domain::use_cases::twoway::{self, Reply, ReplyOutcome};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -22,6 +22,10 @@ pub const SECRET_HEADER: &str = "x-canvass-sms-secret";
 pub struct InboundBody {
     /// The sender's number (E.164).
     pub from: String,
+    /// The number (or sender name) the message was sent to. When given, only conversations sent from it are
+    /// considered; without it the reply goes to the open conversation that was last sent a message.
+    #[serde(default)]
+    pub to: Option<String>,
     /// The message text.
     pub text: String,
     /// The provider's id of the message; a repeated delivery with the same id changes nothing.
@@ -71,7 +75,13 @@ pub async fn inbound(
     }
     let body = body.0;
     let outcome = blocking::run(&state, move |uow, clock| {
-        twoway::reply(uow, clock, &body.from, &body.text, body.message_id.as_deref())
+        let reply = Reply {
+            from: &body.from,
+            to: body.to.as_deref(),
+            text: &body.text,
+            message_id: body.message_id.as_deref(),
+        };
+        twoway::reply(uow, clock, reply)
     })
     .await?;
     let (outcome, completed) = match outcome {

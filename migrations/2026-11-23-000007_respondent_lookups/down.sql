@@ -1,0 +1,2 @@
+DROP INDEX respondents_contact_key_idx;
+DROP INDEX sendouts_id_idx;
