@@ -146,8 +146,12 @@ async fn a_malformed_batch_adds_nothing_and_names_every_bad_index() {
     let reply = app.post(&format!("{base}/batch"), batch).await;
     assert_eq!(reply.fields(), ["surveyRespondents[1].contactDetails", "surveyRespondents[3].contactDetails"]);
     reply.problem(400, "/validation");
-    let wrong_type = json!({"surveyRespondents": [person("ok@example.com"), {"contactDetails": "x@example.com", "sendMail": "yes"}]});
-    assert_eq!(app.post(&format!("{base}/batch"), wrong_type).await.fields(), ["surveyRespondents[1].sendMail"]);
+    let wrong_types = json!({"surveyRespondents": [person("ok@example.com"), {"contactDetails": "x@example.com", "sendMail": "yes"},
+        person("ok3@example.com"), {"contactDetails": "y@example.com"}, 7]});
+    assert_eq!(
+        app.post(&format!("{base}/batch"), wrong_types).await.fields(),
+        ["surveyRespondents[1].sendMail", "surveyRespondents[3].sendMail", "surveyRespondents[4]"]
+    );
     assert_eq!(
         app.post(&format!("{base}/batch"), json!({"surveyRespondents": []})).await.fields(),
         ["surveyRespondents"]

@@ -72,6 +72,10 @@ pub enum RepoError {
     /// A uniqueness rule of the store refused the write; the string names the constraint.
     #[error("unique constraint violated: {0}")]
     Duplicate(String),
+    /// A row the write relied on changed or went away while it ran (a foreign key or serialization failure under
+    /// concurrent requests): the request can be retried.
+    #[error("concurrent change: {0}")]
+    Concurrent(String),
     /// Anything else: a bug or an operational failure, never caused by client input.
     #[error("store failure: {0}")]
     Other(String),

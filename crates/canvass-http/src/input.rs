@@ -9,6 +9,8 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{web, FromRequest, HttpRequest};
 use serde::de::DeserializeOwned;
 
+use canvass_domain::FieldError;
+
 use crate::problem::Problem;
 
 /// Largest accepted request body.
@@ -155,6 +157,18 @@ fn field_of(path: &str, message: &str) -> (String, String) {
         None if path.is_empty() => ("body".to_owned(), message),
         None => (path.to_owned(), message),
     }
+}
+
+/// Deserializes one element of a JSON body on its own, naming the offending field under `at` (`items[3]`), so
+/// that a list can report every malformed element instead of the first.
+pub fn from_value_at<T: DeserializeOwned>(value: serde_json::Value, at: &str) -> Result<T, FieldError> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let (field, message) = field_of(&error.path().to_string(), &error.inner().to_string());
+        match field.as_str() {
+            "body" => FieldError::new(at, message),
+            _ => FieldError::new(format!("{at}.{field}"), message),
+        }
+    })
 }
 
 /// Answers malformed path parameters (`/surveys/abc`) with a 400 problem.

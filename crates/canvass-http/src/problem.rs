@@ -130,6 +130,14 @@ impl From<DomainError> for Problem {
                 tracing::warn!(error.message = %cause, "database unavailable");
                 Self::unavailable()
             }
+            DomainError::Repo(RepoError::Concurrent(cause)) => {
+                tracing::info!(error.message = %cause, "write refused by a concurrent change");
+                Self::new(
+                    StatusCode::CONFLICT,
+                    "concurrent-change",
+                    "something this request relies on changed while it ran; retry it",
+                )
+            }
             DomainError::Repo(cause @ (RepoError::Duplicate(_) | RepoError::Other(_))) => Self::internal(&cause),
         }
     }

@@ -8,9 +8,10 @@ use lettre::message::{header::ContentType, Mailbox};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{FileTransport, Message, SmtpTransport, Transport};
 
-/// Builds the email for a message; an address that cannot be parsed can never be delivered (permanent).
+/// Builds the email for a message: a recipient address that cannot be parsed can never be delivered (permanent);
+/// a sender address or message that cannot be built fails whoever receives it (unsendable).
 fn email(message: &OutgoingMessage) -> Result<Message, SendError> {
-    let from: Mailbox = message.from.parse().map_err(|e| SendError::Permanent(format!("sender address: {e}")))?;
+    let from: Mailbox = message.from.parse().map_err(|e| SendError::Unsendable(format!("sender address: {e}")))?;
     let to: Mailbox = message.to.parse().map_err(|e| SendError::Permanent(format!("recipient address: {e}")))?;
     Message::builder()
         .from(from)
@@ -19,7 +20,7 @@ fn email(message: &OutgoingMessage) -> Result<Message, SendError> {
         .message_id(Some(format!("<{}@canvass>", message.idempotency_key)))
         .header(ContentType::TEXT_PLAIN)
         .body(message.body.clone())
-        .map_err(|e| SendError::Permanent(format!("message: {e}")))
+        .map_err(|e| SendError::Unsendable(format!("message: {e}")))
 }
 
 /// Sends over SMTP to a relay.
@@ -79,5 +80,27 @@ impl FileMailer {
 impl Mailer for FileMailer {
     fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
         self.transport.send(&email(message)?).map(|_| ()).map_err(|e| SendError::Transient(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(from: &str, to: &str) -> OutgoingMessage {
+        OutgoingMessage {
+            idempotency_key: "inv-1-1".into(),
+            to: to.into(),
+            from: from.into(),
+            subject: Some("Your view".into()),
+            body: "Answer".into(),
+        }
+    }
+
+    #[test]
+    fn a_bad_sender_fails_the_message_and_a_bad_recipient_bounces() {
+        assert!(email(&message("hr@acme.example", "ann@example.com")).is_ok());
+        assert!(matches!(email(&message("hr@@acme", "ann@example.com")), Err(SendError::Unsendable(_))));
+        assert!(matches!(email(&message("hr@acme.example", "ann@@example")), Err(SendError::Permanent(_))));
     }
 }

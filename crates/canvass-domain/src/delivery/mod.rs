@@ -121,6 +121,10 @@ pub enum SendError {
     /// Worth trying again later (SMTP 4xx, connection trouble).
     #[error("transient failure: {0}")]
     Transient(String),
+    /// The message cannot be sent as written (its sender address, say), whoever receives it: it fails at once,
+    /// and the recipient is not blamed with a bounce.
+    #[error("unsendable: {0}")]
+    Unsendable(String),
 }
 
 /// Hands email to a relay. Implementations MUST report a 5xx reply as [`SendError::Permanent`] and everything

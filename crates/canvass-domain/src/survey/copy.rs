@@ -97,17 +97,27 @@ impl CopyPlan {
     }
 }
 
-/// Parses a comma-separated list of ids; blanks around commas are allowed, empty entries are not.
+/// The most sendouts one copy takes along.
+pub const MAX_COPIED_SENDOUTS: usize = 100;
+
+/// Parses a comma-separated list of ids; blanks around commas are allowed, empty entries are not. An id named
+/// twice is copied once; at most [`MAX_COPIED_SENDOUTS`] different ids.
 fn parse_id_list(text: &str) -> Result<Vec<SendoutId>, String> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
-    text.split(',')
-        .map(|part| {
-            let part = part.trim();
-            part.parse::<SendoutId>().ok().filter(|id| *id > 0).ok_or_else(|| format!("`{part}` is not a sendout id"))
-        })
-        .collect()
+    let mut ids = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        let id = part.parse::<SendoutId>().ok().filter(|id| *id > 0);
+        let id = id.ok_or_else(|| format!("`{part}` is not a sendout id"))?;
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+        if ids.len() > MAX_COPIED_SENDOUTS {
+            return Err(format!("names more than {MAX_COPIED_SENDOUTS} sendouts"));
+        }
+    }
+    Ok(ids)
 }
 
 #[cfg(test)]
@@ -172,5 +182,14 @@ mod tests {
         };
         let fields: Vec<_> = CopyPlan::new(&source(), request, NOW).unwrap_err().into_iter().map(|e| e.field).collect();
         assert_eq!(fields, ["surveyname", "enddate", "copysendoutids"]);
+    }
+
+    #[test]
+    fn sendout_ids_are_deduplicated_and_capped() {
+        assert_eq!(parse_id_list(" 3, 1,3 ,1"), Ok(vec![3, 1]));
+        let many: Vec<String> = (1..=101).map(|id| id.to_string()).collect();
+        assert!(parse_id_list(&many.join(",")).unwrap_err().contains("more than 100"));
+        assert_eq!(parse_id_list(&many[..100].join(",")).map(|ids| ids.len()), Ok(100));
+        assert!(parse_id_list("1,,2").is_err());
     }
 }

@@ -91,6 +91,10 @@ fn deliver(
             report.bounced += 1;
             uow.transaction(|tx| Ok(tx.record_bounce(message, &reason, now)?))
         }
+        Err(SendError::Unsendable(error)) => {
+            report.failed += 1;
+            uow.transaction(|tx| Ok(tx.record_failed(message, &error)?))
+        }
         Err(SendError::Transient(error)) if message.attempts >= MAX_ATTEMPTS => {
             report.failed += 1;
             uow.transaction(|tx| Ok(tx.record_failed(message, &error)?))

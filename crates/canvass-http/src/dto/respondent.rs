@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use crate::input::from_value_at;
+use crate::problem::Problem;
+
 /// A respondent to add (also an element of a batch: RespondentRequest).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -33,6 +36,33 @@ impl From<RespondentBody> for RespondentInput {
 pub struct BatchBody {
     /// 1 to 1000 respondents.
     pub survey_respondents: Vec<RespondentBody>,
+}
+
+/// A batch as it arrives: each item is read on its own, so that a 400 names every malformed one.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RawBatchBody {
+    /// The items, unread.
+    pub survey_respondents: Vec<serde_json::Value>,
+}
+
+impl RawBatchBody {
+    /// The items, or a problem naming every malformed field of every item (`surveyRespondents[3].sendMail`).
+    pub fn inputs(self) -> Result<Vec<RespondentInput>, Problem> {
+        let mut inputs = Vec::with_capacity(self.survey_respondents.len());
+        let mut errors = Vec::new();
+        for (index, item) in self.survey_respondents.into_iter().enumerate() {
+            match from_value_at::<RespondentBody>(item, &format!("surveyRespondents[{index}]")) {
+                Ok(body) => inputs.push(body.into()),
+                Err(error) => errors.push(error),
+            }
+        }
+        if errors.is_empty() {
+            Ok(inputs)
+        } else {
+            Err(Problem::invalid(errors))
+        }
+    }
 }
 
 /// Where a respondent is in distribution.

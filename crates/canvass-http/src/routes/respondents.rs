@@ -5,7 +5,7 @@ use canvass_domain::use_cases::respondents;
 
 use crate::auth::Authenticated;
 use crate::blocking;
-use crate::dto::respondent::{BatchBody, BatchResponse, RespondentBody, RespondentResponse};
+use crate::dto::respondent::{BatchBody, BatchResponse, RawBatchBody, RespondentBody, RespondentResponse};
 use crate::input::Body;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -58,10 +58,10 @@ pub async fn add_batch(
     state: web::Data<AppState>,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
-    body: Body<BatchBody>,
+    body: Body<RawBatchBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, sendout)) = (caller.account(), path.into_inner());
-    let inputs = body.0.survey_respondents.into_iter().map(Into::into).collect();
+    let inputs = body.0.inputs()?;
     let outcome =
         blocking::run(&state, move |uow, clock| respondents::add_batch(uow, clock, account, survey, sendout, inputs))
             .await?;
