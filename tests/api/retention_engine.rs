@@ -37,6 +37,19 @@ async fn answered(app: &TestApp, survey: i64, tree: &Value, contact: &str) -> (i
     (sendout, respondent, set)
 }
 
+/// The statuses of the outbox's messages, oldest first.
+fn outbox_statuses(app: &TestApp) -> Vec<String> {
+    use diesel::prelude::*;
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        status: String,
+    }
+    let rows: Vec<Row> =
+        diesel::sql_query("SELECT status FROM outbox ORDER BY id").load(&mut app.db.connect()).unwrap();
+    rows.into_iter().map(|row| row.status).collect()
+}
+
 async fn respondent_count(app: &TestApp, survey: i64, sendout: i64) -> usize {
     app.get(&format!("/surveys/{survey}/sendouts/{sendout}/respondents")).await.expect(200).as_array().unwrap().len()
 }
@@ -116,6 +129,7 @@ async fn policies_erase_then_delete_and_keep_excluded_labels() {
     let set = app.post(&format!("/surveys/{survey}/answers"), answers.clone()).await.expect(201)["answerSetId"]
         .as_i64()
         .unwrap();
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
     let excluded_tree = app.get(&format!("/surveys/{excluded}/questions")).await.expect(200);
     let kept_answers = json!({"answers": [{"questionItemId": item_id(&excluded_tree, 2, 0), "value": "kept"}]});
     app.post(&format!("/surveys/{excluded}/answers"), kept_answers).await.expect(201);
@@ -138,6 +152,7 @@ async fn policies_erase_then_delete_and_keep_excluded_labels() {
     let erased = &app.get(&format!("{base}/respondents")).await.expect(200)[0];
     assert_eq!(erased["contactDetails"], "");
     assert_eq!(erased["backgroundData"], json!({city.to_string(): "Oslo"}), "the excluded label is kept");
+    assert_eq!(outbox_statuses(&app), ["Cancelled"], "an erased respondent's queued invitation is not sent");
     let remaining = app.get(&format!("/surveys/{survey}/answers/{set}")).await.expect(200)["answers"].clone();
     assert_eq!(remaining, json!([{"questionItemId": item_id(&tree, 0, 0), "value": "yes"}]), "closed answers stay");
     let again = run(&app, end + Duration::days(2), false);

@@ -59,6 +59,10 @@ async fn a_survey_policy_checks_dates_days_and_labels() {
     assert_eq!(stored["respondentPolicy"], json!({"partialDeleteAfterDays": 10, "completeDeleteAfterDays": 20}));
     assert_eq!(stored["excludedBgDataLabelIds"], json!([label]));
     assert_eq!(app.get(&path).await.expect(200), stored);
+    let as_instant = json!({"surveyPolicy": {"completeDeleteDate": "2099-07-01T23:30:00+02:00"}});
+    let instant_stored = app.post(&path, as_instant).await.expect(200);
+    assert_eq!(instant_stored["surveyPolicy"]["completeDeleteDate"], "2099-07-01", "the day as written");
+    let stored = app.post(&path, json!({"surveyPolicy": {"completeDeleteDate": "2099-06-01"}})).await.expect(200);
     let cleared = app.post(&path, json!({"respondentPolicy": {"partialDeleteAfterDays": null}})).await.expect(200);
     assert_eq!(cleared["respondentPolicy"], json!({"partialDeleteAfterDays": null, "completeDeleteAfterDays": 20}));
     assert_eq!(cleared["surveyPolicy"], stored["surveyPolicy"]);
@@ -67,6 +71,7 @@ async fn a_survey_policy_checks_dates_days_and_labels() {
         (json!({"surveyPolicy": {"partialDeleteDate": end}}), "surveyPolicy.partialDeleteDate"),
         (json!({"surveyPolicy": {"completeDeleteDate": "2020-01-01"}}), "surveyPolicy.completeDeleteDate"),
         (json!({"surveyPolicy": {"completeDeleteDate": "soon"}}), "surveyPolicy.completeDeleteDate"),
+        (json!({"surveyPolicy": {"completeDeleteDate": "10000-01-01"}}), "surveyPolicy.completeDeleteDate"),
         (json!({"respondentPolicy": {"completeDeleteAfterDays": 0}}), "respondentPolicy.completeDeleteAfterDays"),
         (json!({"excludedBgDataLabelIds": [424242]}), "excludedBgDataLabelIds[0]"),
     ] {

@@ -116,3 +116,19 @@ async fn unknown_surveys_answer_404() {
     app.get("/surveys/987654").await.problem(404, "/not-found");
     app.get("/surveys/987654/questions").await.problem(404, "/not-found");
 }
+
+#[tokio::test]
+async fn dates_outside_the_years_1_to_9999_are_refused() {
+    let app = spawn_app().await;
+    for (body, field) in [
+        (json!({"name": "Old", "startDate": "-0001-01-01"}), "startDate"),
+        (json!({"name": "Old", "startDate": "0000-06-01T00:00:00Z"}), "startDate"),
+        (json!({"name": "Late", "endDate": "9999-12-31T23:00:00-05:00"}), "endDate"),
+        (json!({"name": "Late", "startDate": "9999-12-30"}), "endDate"),
+    ] {
+        assert_eq!(app.post("/surveys", body.clone()).await.fields(), [field], "{body}");
+    }
+    assert_eq!(app.get("/surveys").await.expect(200), json!([]), "nothing stored");
+    let last = app.post("/surveys", json!({"name": "Forever", "endDate": "9999-12-31"})).await.expect(201);
+    assert_eq!(last["endDate"], "9999-12-31T00:00:00Z");
+}

@@ -161,7 +161,9 @@ impl RetentionRepository for PgUnitOfWork<'_> {
                      token = 'erased:' || id, \
                      background_data = (SELECT coalesce(jsonb_object_agg(cell.key, cell.value), '{{}}'::jsonb) \
                                         FROM jsonb_each(background_data) AS cell WHERE cell.key = ANY ($4)) \
-                 WHERE account_id = $1 AND id IN ({candidates} LIMIT $9) RETURNING 1) \
+                 WHERE account_id = $1 AND id IN ({candidates} LIMIT $9) RETURNING id), \
+                 cancelled AS (UPDATE outbox o SET status = 'Cancelled', last_error = 'Erased', lease_until = NULL \
+                     FROM erased WHERE o.account_id = $1 AND o.respondent_id = erased.id AND o.status = 'Pending') \
                  SELECT count(*) AS count FROM erased"
             )
         };

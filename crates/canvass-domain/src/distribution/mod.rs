@@ -16,7 +16,7 @@ pub use label::{BgDocument, Label, LabelDraft, LabelType, BACKGROUND_FUNCTION};
 pub use reminder::{Reminder, ReminderDraft, ReminderInput, SendoutLogic};
 pub use respondent::{
     check_background_data, is_survey_link_token, new_survey_link_token, BackgroundData, NewRespondent, Respondent,
-    RespondentInput, RespondentStatus, TokenContext, MAX_BATCH,
+    RespondentInput, RespondentStatus, TokenContext, ERASED_PREFIX, MAX_BATCH,
 };
 pub use sendout::{
     DispatchType, MessageInput, Sendout, SendoutDraft, SendoutInput, SendoutStatus, Transition, SURVEY_LINK_PLACEHOLDER,

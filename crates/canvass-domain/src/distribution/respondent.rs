@@ -224,6 +224,10 @@ pub fn new_survey_link_token() -> String {
     hex::encode(bytes)
 }
 
+/// What a partial delete (retention) puts before the respondent id in the contact key and the link token of an
+/// erased respondent: `erased:<id>`. Neither leads to the respondent any more.
+pub const ERASED_PREFIX: &str = "erased:";
+
 /// Whether `text` has the shape of a survey link token (40 lowercase hex digits): anything else is no link, and
 /// is not looked up.
 ///

@@ -163,7 +163,8 @@ pub fn login(
     identifier: &str,
 ) -> Result<Option<String>, DomainError> {
     let key = crate::distribution::contact_key(identifier);
-    if key.is_empty() {
+    // A partial delete leaves `erased:<id>` as the contact key: that is no one's login.
+    if key.is_empty() || key.starts_with(crate::distribution::ERASED_PREFIX) {
         return Ok(None);
     }
     let now = clock.now();
