@@ -11,6 +11,8 @@ use crate::error::OrRepoError;
 use crate::schema::{answer_sets, outbox, respondents, sendouts, surveys};
 use crate::PgUnitOfWork;
 
+diesel::alias!(sendouts as twoway_sendouts: TwowaySendouts);
+
 type TokenRow = (i64, i64, i64, i64, String, bool, String, Option<OffsetDateTime>, String, String);
 
 fn context_of(row: TokenRow) -> TokenContext {
@@ -95,7 +97,14 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
             .filter(outbox::account_id.eq(respondents::account_id).and(outbox::respondent_id.eq(respondents::id)))
             .select(diesel::dsl::max(outbox::sent_at))
             .single_value();
+        // Only accounts with an Active TWOWAY sendout can have an open conversation; within each, the number is
+        // found through the `(account_id, contact_key)` index.
+        let twoway_accounts = twoway_sendouts
+            .filter(twoway_sendouts.field(sendouts::dispatch_type).eq(DispatchType::TwoWay.as_str()))
+            .filter(twoway_sendouts.field(sendouts::status).eq(SendoutStatus::Active.as_str()))
+            .select(twoway_sendouts.field(sendouts::account_id));
         let rows: Vec<(TokenRow, Option<String>)> = respondent_context!()
+            .filter(respondents::account_id.eq_any(twoway_accounts))
             .filter(respondents::contact_key.eq(contact_key))
             .filter(sendouts::dispatch_type.eq(DispatchType::TwoWay.as_str()))
             .order((last_message.desc().nulls_last(), respondents::id.desc()))

@@ -1,0 +1,1 @@
+DROP INDEX sendouts_id_idx;
