@@ -110,3 +110,33 @@ async fn failures_are_recorded_once_paged_filtered_and_bounce_respondents() {
     );
     assert_eq!(app.post("/email-bounces/permanent-failures", json!({"failures": []})).await.fields(), ["failures"]);
 }
+
+#[tokio::test]
+async fn a_contact_blocklisted_while_it_was_being_added_is_never_released() {
+    use diesel::RunQueryDsl;
+    let app = spawn_app().await;
+    let (survey, sendout) = survey_with_sendout(&app, email_sendout()).await;
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let people = json!({"surveyRespondents": [{"contactDetails": "late@example.com", "sendMail": true},
+        {"contactDetails": "fine@example.com", "sendMail": false}]});
+    app.post(&format!("{base}/respondents/batch"), people).await.expect(200);
+    // What a blocklist entry committed between a batch's blocklist check and its insert leaves behind: an entry,
+    // and a Pending respondent with that contact.
+    diesel::sql_query(
+        "INSERT INTO blocklist (account_id, contact_key, contact_details, entry_type, created_at) \
+         SELECT account_id, 'late@example.com', 'late@example.com', 'OptedOut', now() FROM sendouts LIMIT 1",
+    )
+    .execute(&mut app.db.connect())
+    .unwrap();
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let statuses: Vec<_> = app
+        .get(&format!("{base}/respondents"))
+        .await
+        .expect(200)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].clone())
+        .collect();
+    assert_eq!(statuses, [json!("Blocklisted"), json!("Released")]);
+}

@@ -8,7 +8,7 @@ use diesel::sql_types::{BigInt, Timestamptz};
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
-use crate::schema::respondents;
+use crate::schema::{blocklist, respondents};
 use crate::PgUnitOfWork;
 
 impl ReleaseRepository for PgUnitOfWork<'_> {
@@ -70,6 +70,14 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
             .eq(account.get())
             .and(respondents::sendout_id.eq(sendout))
             .and(respondents::status.eq(RespondentStatus::Pending.as_str()));
+        // A contact that joined the blocklist while it was being added (after that add checked) is caught here.
+        let blocklisted = blocklist::table.filter(
+            blocklist::account_id.eq(respondents::account_id).and(blocklist::contact_key.eq(respondents::contact_key)),
+        );
+        diesel::update(respondents::table.filter(pending.and(diesel::dsl::exists(blocklisted))))
+            .set(respondents::status.eq(RespondentStatus::Blocklisted.as_str()))
+            .execute(self.conn)
+            .or_repo()?;
         if !held_back.is_empty() {
             diesel::update(respondents::table.filter(pending.and(respondents::id.eq_any(held_back))))
                 .set(respondents::status.eq(RespondentStatus::FrequencyLimitReached.as_str()))
