@@ -84,7 +84,11 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<String>>, refuse_5xx: &str, refuse_
             loop {
                 let mut data = String::new();
                 quick_ack(reader.get_ref());
-                if reader.read_line(&mut data).unwrap_or(0) == 0 || data == ".\r\n" {
+                if reader.read_line(&mut data).unwrap_or(0) == 0 {
+                    // The client went away in the middle of the message: like a real relay, keep nothing.
+                    return;
+                }
+                if data == ".\r\n" {
                     break;
                 }
                 message.push_str(&data);
