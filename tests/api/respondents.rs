@@ -152,6 +152,13 @@ async fn a_malformed_batch_adds_nothing_and_names_every_bad_index() {
         app.post(&format!("{base}/batch"), wrong_types).await.fields(),
         ["surveyRespondents[1].sendMail", "surveyRespondents[3].sendMail", "surveyRespondents[4]"]
     );
+    let mixed =
+        json!({"surveyRespondents": [person("bad"), {"contactDetails": "z@example.com"}, person("ok@example.com")]});
+    assert_eq!(
+        app.post(&format!("{base}/batch"), mixed).await.fields(),
+        ["surveyRespondents[0].contactDetails", "surveyRespondents[1].sendMail"],
+        "unreadable items and items that break a rule are named together"
+    );
     assert_eq!(
         app.post(&format!("{base}/batch"), json!({"surveyRespondents": []})).await.fields(),
         ["surveyRespondents"]

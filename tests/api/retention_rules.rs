@@ -103,6 +103,8 @@ async fn bad_actions_days_and_scopes_are_refused() {
         (json!({"action": ACTION, "retentionDays": 3651}), "retentionDays"),
         (json!({"action": ACTION}), "retentionDays"),
         (json!({"action": "Other", "retentionDays": 5}), "action"),
+        (json!({"action": 0, "retentionDays": 5}), "action"),
+        (json!({"action": ACTION, "retentionDays": 5, "status": true}), "status"),
         (json!({"action": ACTION, "retentionDays": 5, "status": "Sleeping"}), "status"),
     ] {
         let reply = app.v1_5("POST", "/data-retention/rules/account", Some(body.clone())).await;

@@ -64,37 +64,54 @@ fn too_large() -> Problem {
     Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large", format!("the body exceeds {MAX_BODY_BYTES} bytes"))
 }
 
-/// Deserializes a JSON body; a syntax error is a `malformed-json` problem, a wrong or missing field a validation
-/// problem naming it.
+/// Deserializes a JSON body; a body that is not JSON (a syntax error anywhere, a truncated body, trailing data)
+/// is a `malformed-json` problem, a wrong or missing field a validation problem naming it.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
     if contains_nul_escape(bytes) {
         return Err(Problem::invalid_field("body", "strings must not contain the NUL character (\\u0000)"));
     }
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let parsed = serde_path_to_error::deserialize(&mut deserializer);
-    if parsed.is_ok() {
-        if let Err(trailing) = deserializer.end() {
-            return Err(Problem::new(
-                StatusCode::BAD_REQUEST,
-                "malformed-json",
-                format!("the body is not valid JSON: {trailing}"),
-            ));
+    if let Err(error) = serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        return Err(Problem::new(
+            StatusCode::BAD_REQUEST,
+            "malformed-json",
+            format!("the body is not valid JSON: {error}"),
+        ));
+    }
+    let error = match serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_slice(bytes)) {
+        Ok(value) => return Ok(value),
+        Err(error) => error,
+    };
+    let (field, mut message) = field_of(&error.path().to_string(), &error.inner().to_string());
+    let mut supported = supported_values(&message);
+    if supported.is_empty() && error.inner().is_syntax() {
+        // Valid JSON that serde_json still calls a syntax error: a number, boolean or null where an enum's name
+        // belongs. The enum's names are found by asking again with an unknown name in that place.
+        supported = variants_at::<T>(bytes, error.path());
+        if !supported.is_empty() {
+            message = format!("must be one of {}", supported.join(", "));
         }
     }
-    match parsed {
-        Ok(value) => Ok(value),
-        Err(error) if error.inner().is_eof() || (error.inner().is_syntax() && error.path().iter().next().is_none()) => {
-            Err(Problem::new(
-                StatusCode::BAD_REQUEST,
-                "malformed-json",
-                format!("the body is not valid JSON: {}", error.inner()),
-            ))
-        }
-        Err(error) => {
-            let (field, message) = field_of(&error.path().to_string(), &error.inner().to_string());
-            let supported = supported_values(&message);
-            Err(Problem::invalid_field(field, message).with_supported_values(supported))
-        }
+    Err(Problem::invalid_field(field, message).with_supported_values(supported))
+}
+
+/// The names the enum at `path` of a `T` accepts, or none when `path` does not lead to an enum.
+fn variants_at<T: DeserializeOwned>(bytes: &[u8], path: &serde_path_to_error::Path) -> Vec<String> {
+    use serde_path_to_error::Segment;
+    let Ok(mut root) = serde_json::from_slice::<serde_json::Value>(bytes) else { return Vec::new() };
+    let mut at = &mut root;
+    for segment in path.iter() {
+        let next = match segment {
+            Segment::Seq { index } => at.get_mut(*index),
+            Segment::Map { key } => at.get_mut(key.as_str()),
+            Segment::Enum { .. } | Segment::Unknown => None,
+        };
+        let Some(next) = next else { return Vec::new() };
+        at = next;
+    }
+    *at = serde_json::Value::String("\u{1}".into());
+    match serde_path_to_error::deserialize::<_, T>(root) {
+        Err(error) if error.path().to_string() == path.to_string() => supported_values(&error.inner().to_string()),
+        _ => Vec::new(),
     }
 }
 
@@ -234,9 +251,22 @@ mod tests {
         struct Body {
             kind: Kind,
         }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Outer {
+            bodies: Vec<Body>,
+        }
         let problem = parse_json::<Body>(br#"{"kind":"FAX"}"#).unwrap_err();
         assert_eq!(problem.errors[0].field, "kind");
         assert_eq!(problem.supported_values, ["EMAIL", "SMS"]);
+        for not_a_name in
+            [&br#"{"bodies":[{"kind":"SMS"},{"kind":5}]}"#[..], br#"{"bodies":[{"kind":"SMS"},{"kind":true}]}"#]
+        {
+            let problem = parse_json::<Outer>(not_a_name).unwrap_err();
+            assert_eq!((problem.kind, problem.errors[0].field.as_str()), ("validation", "bodies[1].kind"));
+            assert_eq!(problem.supported_values, ["EMAIL", "SMS"]);
+            assert_eq!(problem.errors[0].message, "must be one of EMAIL, SMS");
+        }
         let _ = (Kind::Email, Kind::Sms);
     }
 
@@ -250,7 +280,13 @@ mod tests {
 
     #[test]
     fn syntax_errors_are_malformed_json() {
-        for body in [&b"{"[..], b"", b"nul", br#"{"name":"x","items":[]} {}"#] {
+        let inside = [
+            &br#"{"name":"x",}"#[..],
+            br#"{'name':'x'}"#,
+            br#"{"name":tru}"#,
+            br#"{"name":"x","items":[{"required":true,]}"#,
+        ];
+        for body in [&b"{"[..], b"", b"nul", br#"{"name":"x","items":[]} {}"#].into_iter().chain(inside) {
             let problem = parse_json::<Outer>(body).unwrap_err();
             assert_eq!(problem.kind, "malformed-json", "{body:?}");
         }

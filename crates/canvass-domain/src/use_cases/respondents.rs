@@ -112,6 +112,19 @@ pub fn add_batch(
     sendout: SendoutId,
     inputs: Vec<RespondentInput>,
 ) -> Result<BatchOutcome, DomainError> {
+    add_read_batch(uow, clock, account, survey, sendout, inputs.into_iter().map(Ok).collect())
+}
+
+/// [`add_batch`] for items as a transport read them: an item that could not be read at all carries the errors of
+/// its fields, and is refused together with the readable items that break a rule, every index named.
+pub fn add_read_batch(
+    uow: &mut impl UnitOfWork,
+    clock: &dyn Clock,
+    account: AccountId,
+    survey: SurveyId,
+    sendout: SendoutId,
+    inputs: Vec<Result<RespondentInput, Vec<FieldError>>>,
+) -> Result<BatchOutcome, DomainError> {
     if inputs.is_empty() || inputs.len() > MAX_BATCH {
         return Err(DomainError::invalid("surveyRespondents", format!("must hold 1 to {MAX_BATCH} respondents")));
     }
@@ -121,7 +134,10 @@ pub fn add_batch(
         let mut errors: Vec<FieldError> = Vec::new();
         let mut checked = Vec::with_capacity(inputs.len());
         for (index, input) in inputs.into_iter().enumerate() {
-            match NewRespondent::check(input, found.kind, &labels, &format!("surveyRespondents[{index}].")) {
+            let checked_input = input.and_then(|input| {
+                NewRespondent::check(input, found.kind, &labels, &format!("surveyRespondents[{index}]."))
+            });
+            match checked_input {
                 Ok(respondent) => checked.push(respondent),
                 Err(item_errors) => errors.extend(item_errors),
             }

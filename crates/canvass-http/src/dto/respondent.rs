@@ -4,12 +4,12 @@ use std::collections::BTreeMap;
 
 use canvass_domain::distribution::{Respondent, RespondentInput, RespondentStatus};
 use canvass_domain::use_cases::respondents::{BatchOutcome, Rejection};
+use canvass_domain::FieldError;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use crate::input::from_value_at;
-use crate::problem::Problem;
 
 /// A respondent to add (also an element of a batch: RespondentRequest).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -47,21 +47,15 @@ pub struct RawBatchBody {
 }
 
 impl RawBatchBody {
-    /// The items, or a problem naming every malformed field of every item (`surveyRespondents[3].sendMail`).
-    pub fn inputs(self) -> Result<Vec<RespondentInput>, Problem> {
-        let mut inputs = Vec::with_capacity(self.survey_respondents.len());
-        let mut errors = Vec::new();
-        for (index, item) in self.survey_respondents.into_iter().enumerate() {
-            match from_value_at::<RespondentBody>(item, &format!("surveyRespondents[{index}]")) {
-                Ok(body) => inputs.push(body.into()),
-                Err(error) => errors.push(error),
-            }
-        }
-        if errors.is_empty() {
-            Ok(inputs)
-        } else {
-            Err(Problem::invalid(errors))
-        }
+    /// Each item read on its own: a respondent, or the errors of the fields that could not be read
+    /// (`surveyRespondents[3].sendMail`).
+    pub fn items(self) -> Vec<Result<RespondentInput, Vec<FieldError>>> {
+        let read = |(index, item)| {
+            from_value_at::<RespondentBody>(item, &format!("surveyRespondents[{index}]"))
+                .map(Into::into)
+                .map_err(|error| vec![error])
+        };
+        self.survey_respondents.into_iter().enumerate().map(read).collect()
     }
 }
 

@@ -61,9 +61,10 @@ pub async fn add_batch(
     body: Body<RawBatchBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, sendout)) = (caller.account(), path.into_inner());
-    let inputs = body.0.inputs()?;
-    let outcome =
-        blocking::run(&state, move |uow, clock| respondents::add_batch(uow, clock, account, survey, sendout, inputs))
-            .await?;
+    let items = body.0.items();
+    let outcome = blocking::run(&state, move |uow, clock| {
+        respondents::add_read_batch(uow, clock, account, survey, sendout, items)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(BatchResponse::new(outcome, &state.public_url)))
 }
