@@ -192,3 +192,43 @@ async fn two_runs_never_overlap() {
     holder.unlock_retention().unwrap();
     assert!(waiting.join().unwrap().ran);
 }
+
+#[tokio::test]
+async fn one_accounts_failure_does_not_stop_the_others() {
+    use diesel::RunQueryDsl;
+    let app = spawn_app().await;
+    let now = OffsetDateTime::now_utc();
+    let (other_account, other_key) = app.new_account("Other", "other@example.com");
+    let rule = Some(json!({"action": ACTION, "retentionDays": 1}));
+    let mut sendouts = Vec::new();
+    for key in [&app.key, &other_key] {
+        let survey = app.call_as(key, "POST", "/surveys", Some(json!({"name": "Pulse"}))).await.expect(201);
+        let survey = survey["surveyId"].as_i64().unwrap();
+        let sendout =
+            app.call_as(key, "POST", &format!("/surveys/{survey}/sendouts"), Some(email_sendout())).await.expect(201);
+        let base = format!("/surveys/{survey}/sendouts/{}", sendout["sendoutId"]);
+        let person = json!({"contactDetails": "a@example.com", "sendMail": true});
+        app.call_as(key, "POST", &format!("{base}/respondents"), Some(person)).await.expect(201);
+        app.versioned(key, "v1.5", "POST", "/data-retention/rules/account", rule.clone()).await.expect(200);
+        sendouts.push((key.clone(), base));
+    }
+    // The other account's respondents cannot be deleted: its part of the run fails.
+    let refuse = format!(
+        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk trouble'; END $$; \
+         CREATE TRIGGER refuse BEFORE DELETE ON respondents FOR EACH ROW WHEN (OLD.account_id = {other_account}) \
+         EXECUTE FUNCTION refuse();"
+    );
+    diesel::connection::SimpleConnection::batch_execute(&mut app.db.connect(), &refuse).unwrap();
+
+    let summary = run(&app, now + Duration::days(2), false);
+    assert_eq!(summary.respondents_removed, 1, "the first account's respondent is removed");
+    let failed: Vec<i64> = summary.failed_accounts.iter().map(|(account, _)| account.get()).collect();
+    assert_eq!(failed, [other_account]);
+    for ((key, base), left) in sendouts.iter().zip([0, 1]) {
+        let respondents = app.call_as(key, "GET", &format!("{base}/respondents"), None).await.expect(200);
+        assert_eq!(respondents.as_array().unwrap().len(), left, "{base}");
+    }
+    diesel::sql_query("DROP TRIGGER refuse ON respondents").execute(&mut app.db.connect()).unwrap();
+    let retried = run(&app, now + Duration::days(2), false);
+    assert_eq!((retried.respondents_removed, retried.failed_accounts.len()), (1, 0), "the next run catches up");
+}

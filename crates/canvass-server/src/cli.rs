@@ -191,7 +191,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     .with_context(|| format!("--now {text} is not an RFC 3339 date-time"))?,
             };
             let summary = with_uow(&database_url, |uow| crate::retention::run_once(uow, now, dry_run, true))?;
-            print_json(&crate::retention::summary_json(&summary, now))
+            print_json(&crate::retention::summary_json(&summary, now))?;
+            match summary.failed_accounts.len() {
+                0 => Ok(()),
+                failed => anyhow::bail!("retention failed for {failed} account(s); the log names them"),
+            }
         }
         Command::Key(KeyCommand::Revoke { key_prefix }) => {
             let revoked = with_uow(&database_url, |uow| accounts::revoke_key(uow, &SystemClock, &key_prefix))?;

@@ -44,8 +44,12 @@ pub fn run_once(
             retention.answer_sets_removed = summary.answer_sets_removed,
             retention.survey_respondents_removed = summary.survey_respondents_removed,
             retention.dry_run = dry_run,
+            retention.accounts_failed = summary.failed_accounts.len(),
             "retention run finished"
         );
+    }
+    for (account, error) in &summary.failed_accounts {
+        tracing::error!(account.id = account.get(), error.message = %error, "retention failed for an account");
     }
     Ok(summary)
 }
@@ -59,6 +63,7 @@ pub fn summary_json(summary: &RetentionSummary, now: OffsetDateTime) -> serde_js
         "answerSetsRemoved": summary.answer_sets_removed,
         "surveyRespondentsRemoved": summary.survey_respondents_removed,
         "dryRun": summary.dry_run,
+        "accountsFailed": summary.failed_accounts.len(),
         "asOf": now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(),
     })
 }
@@ -79,7 +84,7 @@ pub fn spawn_timer(pool: PgPool, interval: Duration) {
             .await;
             match outcome {
                 Ok(Ok(summary)) if !summary.ran => tracing::info!("retention run skipped: another run holds the lock"),
-                Ok(Ok(_)) => {}
+                Ok(Ok(_)) => {} // failed accounts were logged by run_once
                 Ok(Err(error)) => tracing::error!(error.message = %error, "retention run failed"),
                 Err(error) => tracing::error!(error.message = %error, "retention task panicked"),
             }

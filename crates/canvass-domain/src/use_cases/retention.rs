@@ -2,7 +2,7 @@
 
 use time::OffsetDateTime;
 
-use crate::error::DomainError;
+use crate::error::{DomainError, RepoError};
 use crate::governance::{effective_rule, policy_deadlines, RetentionAction};
 use crate::ids::AccountId;
 use crate::ports::UnitOfWork;
@@ -11,7 +11,7 @@ use crate::ports::UnitOfWork;
 pub const BATCH: i64 = 5000;
 
 /// What a run removed (or, in a dry run, would remove).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RetentionSummary {
     /// Respondents removed by RemoveRespondentDataWithoutAnswers rules.
     pub respondents_removed: u64,
@@ -27,6 +27,9 @@ pub struct RetentionSummary {
     pub dry_run: bool,
     /// False when another run held the lock and this one did not run.
     pub ran: bool,
+    /// Accounts whose rules or policies could not be applied, with the reason; the run went on with the others,
+    /// and what was removed for them before the failure stays removed.
+    pub failed_accounts: Vec<(AccountId, String)>,
 }
 
 /// Applies every rule and policy of every account as of `now`. Holds the engine's lock for the run: with `wait`
@@ -57,8 +60,15 @@ fn run_locked(
 ) -> Result<RetentionSummary, DomainError> {
     let mut summary = RetentionSummary { dry_run, ran: true, ..Default::default() };
     for account in uow.accounts_with_retention()? {
-        apply_rules(uow, account, now, dry_run, progress, &mut summary)?;
-        apply_policies(uow, account, now, dry_run, progress, &mut summary)?;
+        let applied = apply_rules(uow, account, now, dry_run, progress, &mut summary)
+            .and_then(|()| apply_policies(uow, account, now, dry_run, progress, &mut summary));
+        match applied {
+            Ok(()) => {}
+            // Without the database no account can be worked on: the run stops.
+            Err(error @ DomainError::Repo(RepoError::Unavailable(_))) => return Err(error),
+            // One account's failure does not keep the others' data past its time.
+            Err(error) => summary.failed_accounts.push((account, error.to_string())),
+        }
     }
     Ok(summary)
 }
