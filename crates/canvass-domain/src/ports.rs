@@ -181,7 +181,8 @@ pub trait SendoutRepository {
         now: OffsetDateTime,
     ) -> RepoResult<()>;
     /// Copies sendouts of `from` to `to` as Drafts: settings, labels (background data remapped) and respondents
-    /// as Pending (Blocklisted when their contact is on the blocklist) with new link tokens. The caller has checked that each id is a sendout of `from`.
+    /// as Pending (Blocklisted when their contact is on the blocklist) with new link tokens. The caller has checked
+    /// that each id is a sendout of `from`; an adapter copies only sendouts of `from` all the same.
     fn copy_sendouts(
         &mut self,
         account: AccountId,

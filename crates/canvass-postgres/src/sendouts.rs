@@ -144,7 +144,7 @@ impl PgUnitOfWork<'_> {
             .collect()
     }
 
-    fn copy_sendout(&mut self, account: i64, to: i64, id: i64, now: OffsetDateTime) -> QueryResult<()> {
+    fn copy_sendout(&mut self, account: i64, from: i64, to: i64, id: i64, now: OffsetDateTime) -> QueryResult<()> {
         #[derive(QueryableByName)]
         struct NewId {
             #[diesel(sql_type = BigInt)]
@@ -154,12 +154,13 @@ impl PgUnitOfWork<'_> {
             "INSERT INTO sendouts (account_id, survey_id, name, dispatch_type, status, send_date, sender, subject, \
                  message, expiry_date, created_at) \
              SELECT account_id, $2, name, dispatch_type, 'Draft', send_date, sender, subject, message, expiry_date, $4 \
-             FROM sendouts WHERE account_id = $1 AND id = $3 RETURNING id",
+             FROM sendouts WHERE account_id = $1 AND id = $3 AND survey_id = $5 RETURNING id",
         )
         .bind::<BigInt, _>(account)
         .bind::<BigInt, _>(to)
         .bind::<BigInt, _>(id)
         .bind::<Timestamptz, _>(now)
+        .bind::<BigInt, _>(from)
         .get_result(self.conn)?;
         diesel::insert_into(bg_documents::table)
             .values((bg_documents::account_id.eq(account), bg_documents::sendout_id.eq(copy.id)))
@@ -285,9 +286,8 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         ids: &[SendoutId],
         now: OffsetDateTime,
     ) -> RepoResult<()> {
-        let _ = from;
         for id in ids {
-            self.copy_sendout(account.get(), to, *id, now).or_repo()?;
+            self.copy_sendout(account.get(), from, to, *id, now).or_repo()?;
         }
         Ok(())
     }
