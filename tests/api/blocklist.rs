@@ -48,16 +48,7 @@ async fn blocking_marks_respondents_not_yet_sent_to() {
         .expect(201);
     app.post(&format!("{base}/activate"), json!({})).await.expect(200);
     app.post("/accounts/blocklist", json!({"contactDetails": "A@example.com", "type": "OptedOut"})).await.expect(201);
-    let statuses: Vec<_> = app
-        .get(&format!("{base}/respondents"))
-        .await
-        .expect(200)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["status"].clone())
-        .collect();
-    assert_eq!(statuses, [json!("Blocklisted"), json!("Scheduled")]);
+    assert_eq!(app.statuses(&base).await, ["Blocklisted", "Scheduled"]);
 }
 
 #[tokio::test]
@@ -129,14 +120,5 @@ async fn a_contact_blocklisted_while_it_was_being_added_is_never_released() {
     .execute(&mut app.db.connect())
     .unwrap();
     app.post(&format!("{base}/activate"), json!({})).await.expect(200);
-    let statuses: Vec<_> = app
-        .get(&format!("{base}/respondents"))
-        .await
-        .expect(200)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["status"].clone())
-        .collect();
-    assert_eq!(statuses, [json!("Blocklisted"), json!("Released")]);
+    assert_eq!(app.statuses(&base).await, ["Blocklisted", "Released"]);
 }

@@ -46,11 +46,6 @@ async fn activated(app: &TestApp, contacts: &[&str], expiry: Option<&str>) -> (i
     (survey, base, added["added"].as_array().unwrap().clone())
 }
 
-async fn statuses(app: &TestApp, base: &str) -> Vec<String> {
-    let list = app.get(&format!("{base}/respondents")).await.expect(200);
-    list.as_array().unwrap().iter().map(|r| r["status"].as_str().unwrap().to_owned()).collect()
-}
-
 #[tokio::test]
 async fn invitations_are_sent_bounced_retried_and_failed() {
     let app = spawn_app().await;
@@ -60,7 +55,7 @@ async fn invitations_are_sent_bounced_retried_and_failed() {
 
     let first = deliver(&app, &sink, now);
     assert_eq!((first.claimed, first.sent, first.bounced, first.retried), (3, 1, 1, 1));
-    assert_eq!(statuses(&app, &base).await, ["Sent", "Bounced", "Scheduled"]);
+    assert_eq!(app.statuses(&base).await, ["Sent", "Bounced", "Scheduled"]);
     // Long lines arrive quoted-printable with soft line breaks.
     let messages: Vec<String> = sink.messages().iter().map(|m| m.replace("=\r\n", "")).collect();
     assert_eq!(messages.len(), 1);
@@ -85,7 +80,7 @@ async fn invitations_are_sent_bounced_retried_and_failed() {
         let report = deliver(&app, &sink, at);
         assert_eq!(report.claimed, 1, "attempt {attempt}");
     }
-    assert_eq!(statuses(&app, &base).await, ["Sent", "Bounced", "Failed"]);
+    assert_eq!(app.statuses(&base).await, ["Sent", "Bounced", "Failed"]);
     assert_eq!(deliver(&app, &sink, at + Duration::days(1)).claimed, 0, "nothing is sent twice");
     assert_eq!(sink.messages().len(), 1);
 }
@@ -100,11 +95,11 @@ async fn messages_are_cancelled_for_blocklisted_and_expired_respondents() {
         .expect(201);
     let report = deliver(&app, &sink, OffsetDateTime::now_utc());
     assert_eq!((report.sent, report.cancelled), (1, 1));
-    assert_eq!(statuses(&app, &base).await, ["Sent", "Blocklisted"]);
+    assert_eq!(app.statuses(&base).await, ["Sent", "Blocklisted"]);
 
     let (_, expired, _) = activated(&app, &["late@example.com"], Some("2026-01-02T00:00:00Z")).await;
     assert_eq!(deliver(&app, &sink, OffsetDateTime::now_utc()).cancelled, 1);
-    assert_eq!(statuses(&app, &expired).await, ["Expired"]);
+    assert_eq!(app.statuses(&expired).await, ["Expired"]);
     assert_eq!(sink.messages().len(), 1);
 }
 
@@ -115,11 +110,11 @@ async fn a_deactivated_sendout_sends_nothing_until_it_is_activated_again() {
     let (_, base, _) = activated(&app, &["paused@example.com"], None).await;
     app.post(&format!("{base}/deactivate"), json!({})).await.expect(200);
     assert_eq!(deliver(&app, &sink, OffsetDateTime::now_utc()).claimed, 0);
-    assert_eq!(statuses(&app, &base).await, ["Scheduled"]);
+    assert_eq!(app.statuses(&base).await, ["Scheduled"]);
 
     app.post(&format!("{base}/activate"), json!({})).await.expect(200);
     assert_eq!(deliver(&app, &sink, OffsetDateTime::now_utc()).sent, 1);
-    assert_eq!(statuses(&app, &base).await, ["Sent"]);
+    assert_eq!(app.statuses(&base).await, ["Sent"]);
     assert_eq!(sink.messages().len(), 1);
 }
 
@@ -233,7 +228,7 @@ async fn a_worker_killed_mid_sendout_loses_nothing_and_repeats_only_in_flight_me
     first.wait().unwrap();
     let mut second = worker();
     loop {
-        let statuses = statuses(&app, &base).await;
+        let statuses = app.statuses(&base).await;
         if statuses.iter().all(|s| s == "Sent") {
             break;
         }
@@ -274,7 +269,7 @@ async fn text_messages_go_to_the_sms_provider() {
     app.post(&format!("{base}/activate"), json!({})).await.expect(200);
     let report = deliver_on(&app, &smtp.url, &sms.url, OffsetDateTime::now_utc());
     assert_eq!((report.sent, report.bounced, report.retried), (1, 1, 1));
-    assert_eq!(statuses(&app, &base).await, ["Sent", "Bounced", "Scheduled"]);
+    assert_eq!(app.statuses(&base).await, ["Sent", "Bounced", "Scheduled"]);
     let bodies = sms.bodies();
     assert_eq!(bodies.len(), 1);
     let payload: Value = serde_json::from_str(&bodies[0]).unwrap();
@@ -331,7 +326,7 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
 
     assert_eq!(send().sent, 1);
     assert!(texts()[0].ends_with("\n\nHappy? Reply 1 = Yes, 2 = No"), "{:?}", texts());
-    assert_eq!(statuses(&app, &base).await, ["Sent"]);
+    assert_eq!(app.statuses(&base).await, ["Sent"]);
 
     let reply = |text: &str, id: Option<&str>| json!({"from": "+4791234567", "text": text, "messageId": id});
     assert_eq!(inbound(&app, "wrong", reply("1", None)).await.0, 401);
@@ -364,15 +359,9 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
 /// `key`; returns the survey.
 async fn conversation(app: &TestApp, key: &str, sender: &str, number: &str) -> i64 {
     let body = json!({"name": "Chat", "pages": [{"items": [{"type": "OpenText", "text": "Anything else?"}]}]});
-    let survey = app.call_as(key, "POST", "/surveys", Some(body)).await.expect(201)["surveyId"].as_i64().unwrap();
     let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-01-01", "sender": sender, "message": "Hi {{surveyLink}}"});
-    let sendout = app.call_as(key, "POST", &format!("/surveys/{survey}/sendouts"), Some(chat)).await.expect(201)
-        ["sendoutId"]
-        .as_i64()
-        .unwrap();
-    let base = format!("/surveys/{survey}/sendouts/{sendout}");
     let person = json!({"contactDetails": number, "sendMail": true});
-    app.call_as(key, "POST", &format!("{base}/respondents"), Some(person)).await.expect(201);
+    let (survey, base, _, _) = app.one_respondent_sendout(key, body, chat, person).await;
     app.call_as(key, "POST", &format!("{base}/activate"), Some(json!({}))).await.expect(200);
     survey
 }

@@ -144,6 +144,31 @@ impl TestApp {
         read(request.send().await.expect("send")).await
     }
 
+    /// The statuses of a sendout's respondents (`base` is `/surveys/{id}/sendouts/{id}`), in id order.
+    pub async fn statuses(&self, base: &str) -> Vec<String> {
+        let list = self.get(&format!("{base}/respondents")).await.expect(200);
+        list.as_array().expect("a list").iter().map(|r| r["status"].as_str().expect("status").to_owned()).collect()
+    }
+
+    /// In the account behind `key`: a survey made of `survey`, a sendout made of `sendout` and one respondent
+    /// made of `person`; returns `(surveyId, sendout base path, sendoutId, respondent)`.
+    pub async fn one_respondent_sendout(
+        &self,
+        key: &str,
+        survey: Value,
+        sendout: Value,
+        person: Value,
+    ) -> (i64, String, i64, Value) {
+        let survey = self.call_as(key, "POST", "/surveys", Some(survey)).await.expect(201)["surveyId"].as_i64();
+        let survey = survey.expect("surveyId");
+        let path = format!("/surveys/{survey}/sendouts");
+        let sendout = self.call_as(key, "POST", &path, Some(sendout)).await.expect(201)["sendoutId"].as_i64();
+        let sendout = sendout.expect("sendoutId");
+        let base = format!("{path}/{sendout}");
+        let respondent = self.call_as(key, "POST", &format!("{base}/respondents"), Some(person)).await.expect(201);
+        (survey, base, sendout, respondent)
+    }
+
     /// Creates the sample survey of the tests and returns `(surveyId, tree)`.
     pub async fn sample_survey(&self) -> (i64, Value) {
         let survey = self.post("/surveys", sample_survey_body()).await.expect(201);

@@ -142,15 +142,9 @@ async fn a_respondent_opts_out_with_or_without_a_form() {
 /// sendout's base path, its login page and the respondent.
 async fn login_sendout(app: &TestApp, key: &str, identifier: &str) -> (String, String, Value) {
     let body = json!({"name": "Staff", "pages": [{"items": [{"type": "OpenText", "text": "Why?"}]}]});
-    let survey = app.call_as(key, "POST", "/surveys", Some(body)).await.expect(201)["surveyId"].as_i64().unwrap();
     let sendout = json!({"name": "Login", "type": "LOGIN"});
-    let sendout = app.call_as(key, "POST", &format!("/surveys/{survey}/sendouts"), Some(sendout)).await.expect(201)
-        ["sendoutId"]
-        .as_i64()
-        .unwrap();
-    let base = format!("/surveys/{survey}/sendouts/{sendout}");
     let person = json!({"contactDetails": identifier, "sendMail": false});
-    let respondent = app.call_as(key, "POST", &format!("{base}/respondents"), Some(person)).await.expect(201);
+    let (_, base, sendout, respondent) = app.one_respondent_sendout(key, body, sendout, person).await;
     (base, format!("/login/{sendout}"), respondent)
 }
 

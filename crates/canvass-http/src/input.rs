@@ -142,6 +142,21 @@ fn contains_nul_escape(bytes: &[u8]) -> bool {
     false
 }
 
+/// Refuses urlencoded pairs (a query string, a form) with a NUL in a value, which PostgreSQL text cannot hold,
+/// naming the first such field.
+fn refuse_nul(pairs: form_urlencoded::Parse<'_>) -> Result<(), Problem> {
+    match pairs.into_iter().find(|(_, value)| value.contains('\0')) {
+        Some((name, _)) => Err(Problem::invalid_field(name.into_owned(), "must not contain the NUL character")),
+        None => Ok(()),
+    }
+}
+
+/// The fields of a submitted HTML form, or a problem naming a field whose value holds NUL.
+pub fn form_fields(body: &[u8]) -> Result<Vec<(String, String)>, Problem> {
+    refuse_nul(form_urlencoded::parse(body))?;
+    Ok(form_urlencoded::parse(body).into_owned().collect())
+}
+
 /// A query string, deserialized with the name of any offending parameter.
 #[derive(Debug)]
 pub struct QueryOf<T>(pub T);
@@ -152,8 +167,8 @@ impl<T: DeserializeOwned> FromRequest for QueryOf<T> {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let parsed = form_urlencoded::parse(req.query_string().as_bytes());
-        if let Some((name, _)) = parsed.clone().find(|(_, value)| value.contains('\0')) {
-            return ready(Err(Problem::invalid_field(name.into_owned(), "must not contain the NUL character")));
+        if let Err(problem) = refuse_nul(parsed) {
+            return ready(Err(problem));
         }
         let deserializer = serde_urlencoded::Deserializer::new(parsed);
         ready(serde_path_to_error::deserialize(deserializer).map(QueryOf).map_err(|error| {

@@ -10,6 +10,7 @@ use canvass_domain::DomainError;
 use maud::{html as markup, Markup};
 
 use crate::blocking;
+use crate::input::form_fields;
 use crate::problem::Problem;
 use crate::state::AppState;
 
@@ -31,15 +32,6 @@ fn failure(problem: &Problem) -> HttpResponse {
         _ => "Something went wrong on our side. Please try again in a moment.",
     };
     page(status, html::layout("Survey", markup! { h1 { "Survey" } p { (text) } }))
-}
-
-/// The fields of a submitted form; PostgreSQL text cannot hold NUL, so a value with one is refused.
-fn form_fields(body: &[u8]) -> Result<Vec<(String, String)>, Problem> {
-    let form: Vec<(String, String)> = form_urlencoded::parse(body).into_owned().collect();
-    match form.iter().find(|(_, value)| value.contains('\0')) {
-        Some((name, _)) => Err(Problem::invalid_field(name.clone(), "must not contain the NUL character")),
-        None => Ok(form),
-    }
 }
 
 async fn run<F>(state: &AppState, work: F, action: String) -> HttpResponse
