@@ -1,26 +1,133 @@
-//! Benchmark: invitations per second through the outbox (claim, render, send over SMTP, record) to a local SMTP
-//! sink, against a bare loop that sends the same messages with lettre to the same sink. Run with `just bench`;
-//! `BENCH_MESSAGES` sets the count (default 1000).
+//! Benchmark: the real `canvass worker` delivering an activated EMAIL sendout to Postfix's `smtp-sink`, against
+//! Postfix's own load generator `smtp-source` sending to a second `smtp-sink`, each at 1 SMTP session and at
+//! `BENCH_CONCURRENCY` sessions (default 8). `BENCH_MESSAGES` sets the count (default 2000). Run with `just bench`.
+//!
+//! Needs `smtp-sink` and `smtp-source` (Debian package `postfix`). `smtp-sink` acknowledges TCP like any relay,
+//! so stalls between the client's writes and the server's delayed ACKs show here; the test sink of canvass-sinks
+//! hides them (TCP_QUICKACK) and is not used. `smtp-source` runs with `-d` (a session sends message after message,
+//! as Canvass's worker does) and, for reference, without it (a new connection per message).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use std::time::Instant;
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
 
 use canvass_domain::clock::SystemClock;
-use canvass_domain::delivery::{Mailer, OutgoingMessage, Transports};
 use canvass_domain::distribution::{DispatchType, MessageInput, RespondentInput, SendoutInput};
 use canvass_domain::survey::SurveyInput;
-use canvass_domain::use_cases::delivery::{deliver_due, LEASE};
 use canvass_domain::use_cases::{accounts, respondents, sendouts, surveys};
-use canvass_mail::SmtpMailer;
 use canvass_postgres::PgUnitOfWork;
-use canvass_sinks::SmtpSink;
-use canvass_sms::FileSmsSender;
 use canvass_testdb::TestDatabase;
+use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::OffsetDateTime;
 
-fn main() {
-    let count: usize = std::env::var("BENCH_MESSAGES").ok().and_then(|n| n.parse().ok()).unwrap_or(1000);
+/// Payload bytes of each `smtp-source` message (`-l`), about the size of a Canvass invitation.
+const SOURCE_MESSAGE_BYTES: usize = 700;
+/// How often the outbox is polled while the worker runs.
+const POLL: Duration = Duration::from_millis(20);
+/// The worker is given up on when no message is sent for this long.
+const STALL: Duration = Duration::from_secs(60);
+
+/// A child process killed and reaped when dropped, also when the benchmark panics.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One of Postfix's programs, found on PATH or in the sbin directories; exits with advice when missing.
+fn postfix_tool(name: &str) -> PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::env::split_paths(&path).chain(["/usr/sbin", "/usr/local/sbin"].map(PathBuf::from));
+    for dir in dirs {
+        let candidate = dir.join(name);
+        if candidate.is_file() {
+            return candidate;
+        }
+    }
+    eprintln!(
+        "the delivery benchmark needs Postfix's `{name}` (looked on PATH and in /usr/sbin): install it with \
+         `apt-get install postfix` (as root: `DEBIAN_FRONTEND=noninteractive apt-get install -y postfix`); \
+         only its smtp-sink and smtp-source programs are used, the mail service need not run"
+    );
+    std::process::exit(1);
+}
+
+fn running_as_root() -> bool {
+    std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
+}
+
+/// Starts `smtp-sink` on a free 127.0.0.1 port and waits until it accepts connections.
+fn start_sink(smtp_sink: &Path) -> (Killed, u16) {
+    for _ in 0..5 {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut command = Command::new(smtp_sink);
+        if running_as_root() {
+            command.args(["-u", "postfix"]);
+        }
+        command.arg(format!("127.0.0.1:{port}")).arg("1024").stdout(Stdio::null());
+        let mut sink = Killed(command.spawn().unwrap());
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(5) {
+            if sink.0.try_wait().unwrap().is_some() {
+                break; // Most likely someone took the port meanwhile: try another.
+            }
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return (sink, port);
+            }
+            sleep(Duration::from_millis(10));
+        }
+        let _ = sink.0.kill();
+    }
+    panic!("smtp-sink did not start; try `{} 127.0.0.1:2525 1024` by hand", smtp_sink.display());
+}
+
+/// The `canvass` binary built in release from the current source (the benchmark runs from target/release/deps).
+fn canvass_binary() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "-p", "canvass-server", "--bin", "canvass"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .unwrap();
+    assert!(status.success(), "cannot build the canvass binary");
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().and_then(|deps| deps.parent()).unwrap().join("canvass")
+}
+
+/// `smtp-source`'s rate in messages/s sending `count` messages over `sessions` parallel sessions, the median of
+/// three runs; with `reuse` (`-d`) each session sends message after message, without it each message has a
+/// connection of its own.
+fn smtp_source(program: &Path, port: u16, count: usize, sessions: usize, reuse: bool) -> f64 {
+    let mut rates: Vec<f64> = (0..3)
+        .map(|_| {
+            let mut command = Command::new(program);
+            if reuse {
+                command.arg("-d");
+            }
+            command
+                .args(["-s", &sessions.to_string(), "-m", &count.to_string(), "-l", &SOURCE_MESSAGE_BYTES.to_string()])
+                .args(["-f", "a@bench.example", "-t", "b@bench.example", &format!("127.0.0.1:{port}")])
+                .stdout(Stdio::null());
+            let started = Instant::now();
+            let status = command.status().unwrap();
+            let elapsed = started.elapsed().as_secs_f64();
+            assert!(status.success(), "smtp-source failed: {status}");
+            count as f64 / elapsed
+        })
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    rates[1]
+}
+
+/// A fresh database holding one activated EMAIL sendout of `count` respondents, its invitations due now.
+fn database_with_sendout(count: usize) -> TestDatabase {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let clock = SystemClock;
@@ -48,50 +155,110 @@ fn main() {
         respondents::add_batch(&mut uow, &clock, account, survey.id, sendout.id, people).unwrap();
     }
     sendouts::activate(&mut uow, &clock, account, survey.id, sendout.id).unwrap();
+    db
+}
 
-    let sink = SmtpSink::start("", "");
-    let mailer = SmtpMailer::from_url(&sink.url).unwrap();
-    let sms = FileSmsSender::new(std::env::temp_dir().join("canvass-bench-sms")).unwrap();
-    let transports = Transports { email: &mailer, sms: &sms };
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+}
+
+fn count_outbox(conn: &mut PgConnection, condition: &str) -> usize {
+    let query = format!("SELECT count(*) AS n FROM outbox WHERE {condition}");
+    diesel::sql_query(query).get_result::<Count>(conn).unwrap().n as usize
+}
+
+/// Canvass's rates in messages/s: from spawning the worker to the last message sent (total), and from the first
+/// sent message seen to the last (steady; `None` when all were sent before the first poll saw any).
+struct Rates {
+    total: f64,
+    steady: Option<f64>,
+}
+
+/// Runs the `canvass worker` binary with `sessions` SMTP sessions against the sink until all `count` invitations
+/// of a fresh sendout are `Sent`.
+fn canvass_worker(binary: &Path, port: u16, count: usize, sessions: usize) -> Rates {
+    let db = database_with_sendout(count);
+    let mut conn = db.connect();
+    assert_eq!(count_outbox(&mut conn, "status = 'Pending'"), count, "activation queues every invitation");
+    let outbox_dir = std::env::temp_dir().join("canvass-bench-outbox");
+    let mut command = Command::new(binary);
+    command
+        .arg("worker")
+        .env("DATABASE_URL", db.url())
+        .env("SMTP_URL", format!("smtp://127.0.0.1:{port}"))
+        .env("DELIVERY_CONCURRENCY", sessions.to_string())
+        .env("PUBLIC_URL", "https://bench.example")
+        .env("OUTBOX_DIR", &outbox_dir)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+
     let started = Instant::now();
-    loop {
-        let now = OffsetDateTime::now_utc();
-        let report = deliver_due(&mut uow, transports, now, "https://bench.example", 100, LEASE).unwrap();
-        if report.claimed == 0 {
-            break;
+    let mut worker = Killed(command.spawn().unwrap());
+    let (mut first, mut last_progress, mut sent_before) = (None, Instant::now(), 0);
+    let finished = loop {
+        let sent = count_outbox(&mut conn, "status = 'Sent'");
+        let now = Instant::now();
+        if sent > 0 && first.is_none() {
+            first = Some((now, sent));
         }
-    }
-    let outbox = started.elapsed();
-    assert_eq!(sink.count(), count);
+        if sent >= count {
+            break now;
+        }
+        if sent > sent_before {
+            (sent_before, last_progress) = (sent, now);
+        }
+        if let Some(status) = worker.0.try_wait().unwrap() {
+            panic!("the worker exited ({status}) after {sent} of {count} sent; run it by hand with RUST_LOG=info");
+        }
+        if now - last_progress > STALL {
+            let others = count_outbox(&mut conn, "status NOT IN ('Pending', 'Sent')");
+            panic!("no message sent for {STALL:?}: {sent} of {count} sent, {others} bounced, failed or cancelled");
+        }
+        sleep(POLL);
+    };
+    drop(worker);
+    let total = count as f64 / (finished - started).as_secs_f64();
+    let steady = first
+        .filter(|&(_, sent)| sent < count)
+        .map(|(seen, sent)| (count - sent) as f64 / (finished - seen).as_secs_f64());
+    Rates { total, steady }
+}
 
-    let bare_sink = SmtpSink::start("", "");
-    let bare_mailer = SmtpMailer::from_url(&bare_sink.url).unwrap();
-    let started = Instant::now();
-    for n in 0..count {
-        let message = OutgoingMessage {
-            idempotency_key: format!("bare-{n}"),
-            to: format!("person{n}@bench.example"),
-            from: "hr@bench.example".into(),
-            subject: Some("Your view".into()),
-            body: format!(
-                "Hello, answer here: https://bench.example/r/{n}\nOpt out: https://bench.example/r/{n}/opt-out"
-            ),
-        };
-        bare_mailer.send(&message).unwrap();
-    }
-    let bare = started.elapsed();
-    assert_eq!(bare_sink.count(), count);
+fn main() {
+    let env_usize =
+        |name: &str, default: usize| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let count = env_usize("BENCH_MESSAGES", 2000);
+    let concurrency = env_usize("BENCH_CONCURRENCY", 8).max(1);
+    let (smtp_sink, smtp_source_program) = (postfix_tool("smtp-sink"), postfix_tool("smtp-source"));
+    let binary = canvass_binary();
+    let sessions = [1, concurrency];
 
-    println!("delivery of {count} invitations to a local SMTP sink:");
-    println!(
-        "  through the outbox: {:8.2} s  ({:.0} messages/s)",
-        outbox.as_secs_f64(),
-        count as f64 / outbox.as_secs_f64()
-    );
-    println!(
-        "  bare lettre loop:   {:8.2} s  ({:.0} messages/s)",
-        bare.as_secs_f64(),
-        count as f64 / bare.as_secs_f64()
-    );
-    println!("  ratio outbox / bare: {:7.2}", outbox.as_secs_f64() / bare.as_secs_f64());
+    // smtp-source: the same count, to a sink of its own.
+    let (_source_sink, source_port) = start_sink(&smtp_sink);
+    let source = sessions.map(|s| smtp_source(&smtp_source_program, source_port, count, s, true));
+    let source_per_connection = sessions.map(|s| smtp_source(&smtp_source_program, source_port, count, s, false));
+
+    // Canvass: a fresh database and sendout for each session count.
+    let (_canvass_sink, canvass_port) = start_sink(&smtp_sink);
+    let canvass = sessions.map(|s| canvass_worker(&binary, canvass_port, count, s));
+
+    let n = concurrency;
+    let whole = |rate: f64| format!("{rate:.0}");
+    let steady = |rates: &Rates| rates.steady.map_or("-".to_owned(), whole);
+    let ratio = |rate: Option<f64>, i: usize| rate.map_or("-".to_owned(), |r| format!("{:.3}", r / source[i]));
+    let row = |label: &str, [one, many]: [String; 2]| println!("  {label:<46} {one:>10} {many:>12}");
+    println!("delivery of {count} messages to Postfix smtp-sink on 127.0.0.1, messages/s:");
+    row("", ["1 session".into(), format!("{n} sessions")]);
+    row("smtp-source -d (sessions reused; median of 3)", source.map(whole));
+    row("smtp-source (a connection per message)", source_per_connection.map(whole));
+    row("canvass worker (from spawn to last sent)", [whole(canvass[0].total), whole(canvass[1].total)]);
+    row("canvass worker, steady (first sent to last)", [steady(&canvass[0]), steady(&canvass[1])]);
+    row("ratio canvass / smtp-source -d", [0, 1].map(|i| ratio(Some(canvass[i].total), i)));
+    row("ratio canvass steady / smtp-source -d", [0, 1].map(|i| ratio(canvass[i].steady, i)));
+    let achieved = canvass[1].total / source[1];
+    let verdict = if achieved >= 0.80 { "met" } else { "not met" };
+    println!("  target: ≥ 0.80 at {n} sessions (canvass / smtp-source -d): {achieved:.3}, {verdict}");
 }

@@ -38,6 +38,7 @@ fn main() {
             retention_interval: std::time::Duration::ZERO,
         delivery: None,
         sms_inbound_secret: Some("inbound-secret".into()),
+        inbound_secret: None,
         };
         let app = Application::build(&settings).unwrap();
         let address = format!("http://127.0.0.1:{}/api/v1", app.port());

@@ -7,9 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use canvass_domain::delivery::Transports;
-use canvass_domain::use_cases::delivery::{deliver_due, LEASE};
 use canvass_mail::SmtpMailer;
-use canvass_postgres::PgUnitOfWork;
 use canvass_sinks::{SmsSink, SmtpSink};
 use canvass_sms::HttpSmsSender;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -110,10 +108,8 @@ async fn invitation(app: &TestApp) -> (i64, Value, String, Value) {
     app.post(&format!("{base}/activate"), json!({})).await.expect(200);
     let smtp = SmtpSink::start("", "");
     let (mailer, sms) = (SmtpMailer::from_url(&smtp.url).unwrap(), HttpSmsSender::new(&SmsSink::start("", "").url));
-    let mut conn = app.db.connect();
     let now = OffsetDateTime::now_utc();
-    let transports = Transports { email: &mailer, sms: &sms };
-    let report = deliver_due(&mut PgUnitOfWork::new(&mut conn), transports, now, &app.address, 10, LEASE).unwrap();
+    let report = app.deliver_round(Transports { email: &mailer, sms: &sms }, now, &app.address, 10);
     assert_eq!(report.sent, 1, "{report:?}");
     let message = smtp.messages()[0].replace("=\r\n", "");
     let link =

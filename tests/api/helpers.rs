@@ -1,12 +1,18 @@
 //! Starting the application on a fresh database, and a small JSON client for it.
 
 use canvass_domain::clock::SystemClock;
+use canvass_domain::delivery::{LinkBase, Transports};
 use canvass_domain::use_cases::accounts;
-use canvass_postgres::PgUnitOfWork;
+use canvass_domain::use_cases::delivery::{deliver_due, DeliveryReport, Round, LEASE};
+use canvass_postgres::{PgStore, PgUnitOfWork};
 use canvass_server::{Application, Settings};
 use canvass_testdb::TestDatabase;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+use time::OffsetDateTime;
+
+/// The secret of the test server's `/inbound/dsn`.
+pub const DSN_SECRET: &str = "dsn-secret";
 
 /// A running server on its own database, with one account and its key.
 pub struct TestApp {
@@ -22,8 +28,13 @@ pub struct TestApp {
 
 /// Starts the server on a fresh database and creates an account.
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// Starts the server with settings changed by `configure`, on a fresh database, and creates an account.
+pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
     let db = TestDatabase::new();
-    let settings = Settings {
+    let mut settings = Settings {
         database_url: db.url().to_owned(),
         bind: "127.0.0.1:0".into(),
         pool_size: 4,
@@ -32,13 +43,31 @@ pub async fn spawn_app() -> TestApp {
         retention_interval: std::time::Duration::ZERO,
         delivery: None,
         sms_inbound_secret: Some("inbound-secret".into()),
+        inbound_secret: Some(DSN_SECRET.into()),
     };
+    configure(&mut settings);
     let app = Application::build(&settings).expect("build the application");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     let mut test_app = TestApp { address, key: String::new(), client: reqwest::Client::new(), db };
     test_app.key = test_app.new_account("Acme", "owner@acme.example").1;
     test_app
+}
+
+impl TestApp {
+    /// Runs one delivery round on the app's database as a worker does, claiming up to `limit` messages, with
+    /// links under `public_url`.
+    pub fn deliver_round(
+        &self,
+        transports: Transports<'_>,
+        now: OffsetDateTime,
+        public_url: &str,
+        limit: i64,
+    ) -> DeliveryReport {
+        let store = PgStore::new(canvass_postgres::connect_pool(self.db.url(), 1).unwrap());
+        let round = Round { limit, lease: LEASE, links: LinkBase::new(public_url) };
+        deliver_due(&store, transports, now, &round).unwrap()
+    }
 }
 
 /// A response: status, headers and the JSON body (`Value::Null` when empty or not JSON).

@@ -13,8 +13,7 @@ use time::OffsetDateTime;
 use crate::account::{ApiKey, NewAccount, StoredKey, User};
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::category::{Category, CategoryName};
-use crate::delivery::ClaimedMessage;
-use crate::distribution::RespondentStatus;
+use crate::delivery::{ClaimedMessage, Settled};
 use crate::distribution::TokenContext;
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, Label, LabelDraft, NewPermanentFailure,
@@ -425,15 +424,15 @@ pub trait OutboxRepository {
         lease_until: OffsetDateTime,
         limit: i64,
     ) -> RepoResult<Vec<ClaimedMessage>>;
-    /// The relay took the message: the message is Sent, and so is the respondent of an invitation.
-    fn record_sent(&mut self, message: &ClaimedMessage, now: OffsetDateTime) -> RepoResult<()>;
-    /// The relay refused the address for good: records a permanent failure (with sendout and respondent), and
-    /// the message and the respondent become Bounced.
-    fn record_bounce(&mut self, message: &ClaimedMessage, reason: &str, now: OffsetDateTime) -> RepoResult<()>;
-    /// A transient failure: the message is due again at `due_at`.
-    fn reschedule(&mut self, message: &ClaimedMessage, due_at: OffsetDateTime, error: &str) -> RepoResult<()>;
-    /// The last attempt failed: the message and the respondent of an invitation become Failed.
-    fn record_failed(&mut self, message: &ClaimedMessage, error: &str) -> RepoResult<()>;
+    /// Records what became of a round's messages, with a fixed number of set-based statements whatever their
+    /// count: Sent (and the respondent of an invitation), Bounced (a permanent failure with sendout and respondent,
+    /// the respondent Bounced and its other queued messages Cancelled), due again, Failed (and the respondent of an
+    /// invitation), or Cancelled (the respondent Blocklisted or Expired). Bounces are recorded last, so a bounce
+    /// cancels a message of the same respondent that the same round put off.
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()>;
+    /// The message (of any account) that was handed to a relay with this Message-ID token; `None` when no such
+    /// message was sent.
+    fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<Option<ClaimedMessage>>;
     /// Writes a message of its own text to a respondent, due at `now`; `false` when a message with this key
     /// exists already.
     fn enqueue_message(
@@ -443,8 +442,6 @@ pub trait OutboxRepository {
         body: &str,
         now: OffsetDateTime,
     ) -> RepoResult<bool>;
-    /// The message is not sent: it is Cancelled and the respondent gets `status` (Blocklisted or Expired).
-    fn cancel(&mut self, message: &ClaimedMessage, status: RespondentStatus) -> RepoResult<()>;
 }
 
 /// What the respondent page reads and keeps: the respondent behind a link token, and where it is in the survey.
@@ -507,4 +504,14 @@ impl<T> Repositories for T where
 pub trait UnitOfWork: Repositories {
     /// Runs `work` in one transaction: committed when it returns `Ok`, rolled back when it returns `Err`.
     fn transaction<T>(&mut self, work: impl FnOnce(&mut Self) -> Result<T, DomainError>) -> Result<T, DomainError>;
+}
+
+/// Lends a unit of work for one step at a time. A use case that does slow work between its steps (sending mail)
+/// takes one per step, so it holds no connection while it waits on the network.
+pub trait UnitOfWorkSource {
+    /// The unit of work lent.
+    type Uow<'c>: UnitOfWork;
+    /// Runs `work` on a unit of work that goes back when it returns. A store that cannot lend one now answers
+    /// [`RepoError::Unavailable`].
+    fn with_uow<T>(&self, work: impl FnOnce(&mut Self::Uow<'_>) -> Result<T, DomainError>) -> Result<T, DomainError>;
 }

@@ -49,7 +49,8 @@ pub fn app(
         .app_data(input::payload_config())
         .service(routes::health::live)
         .service(routes::health::ready)
-        .service(routes::sms::inbound);
+        .service(routes::sms::inbound)
+        .service(routes::dsn::inbound_dsn);
     for version in routes::API_VERSIONS {
         app = app.service(scope::scope(version).configure(|cfg| {
             if version == routes::RULES_VERSION {

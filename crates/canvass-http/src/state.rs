@@ -25,6 +25,8 @@ pub struct AppState {
     pub public_url: String,
     /// The shared secret the SMS provider sends with replies to `/sms/inbound`; none turns the endpoint off.
     pub sms_inbound_secret: Option<String>,
+    /// The shared secret the relay's bounce mailbox sends to `/inbound/dsn`; none turns the endpoint off.
+    pub inbound_secret: Option<String>,
 }
 
 impl AppState {
@@ -36,6 +38,7 @@ impl AppState {
             keys: Cache::builder().max_capacity(100_000).time_to_live(KEY_CACHE_TTL).build(),
             public_url: public_url.trim_end_matches('/').to_owned(),
             sms_inbound_secret: None,
+            inbound_secret: None,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The outbox on PostgreSQL: enqueueing invitations and reminders, claiming with `FOR UPDATE SKIP LOCKED` under
-//! a lease, and recording outcomes.
+//! a lease, and recording a round's outcomes with a fixed number of set-based statements.
 
-use canvass_domain::delivery::ClaimedMessage;
-use canvass_domain::distribution::{DispatchType, RespondentStatus, TokenContext};
+use canvass_domain::delivery::{ClaimedMessage, Settled};
+use canvass_domain::distribution::{DispatchType, TokenContext};
 use canvass_domain::ids::{AccountId, SendoutId};
 use canvass_domain::ports::{OutboxRepository, RepoResult};
 use canvass_domain::RepoError;
@@ -37,6 +37,8 @@ struct ClaimedRow {
     own_text: bool,
     #[diesel(sql_type = Text)]
     idempotency_key: String,
+    #[diesel(sql_type = Text)]
+    message_token: String,
     #[diesel(sql_type = Integer)]
     attempts: i32,
     #[diesel(sql_type = Text)]
@@ -79,57 +81,7 @@ impl PgUnitOfWork<'_> {
         .bind::<Timestamptz, _>(now)
         .execute(self.conn)
     }
-
-    fn outbox_status(
-        &mut self,
-        m: &ClaimedMessage,
-        status: &str,
-        error: Option<&str>,
-        sent_at: Option<OffsetDateTime>,
-    ) -> RepoResult<()> {
-        diesel::sql_query(
-            "UPDATE outbox SET status = $3, last_error = $4, sent_at = $5, lease_until = NULL \
-             WHERE account_id = $1 AND id = $2",
-        )
-        .bind::<BigInt, _>(m.account_id.get())
-        .bind::<BigInt, _>(m.id)
-        .bind::<Text, _>(status)
-        .bind::<Nullable<Text>, _>(error)
-        .bind::<Nullable<Timestamptz>, _>(sent_at)
-        .execute(self.conn)
-        .or_repo()?;
-        Ok(())
-    }
-
-    /// Sets the respondent's status, from any of `from`.
-    fn respondent_status(
-        &mut self,
-        m: &ClaimedMessage,
-        to: RespondentStatus,
-        from: &[RespondentStatus],
-        sent_at: Option<OffsetDateTime>,
-    ) -> RepoResult<()> {
-        let from: Vec<&str> = from.iter().map(|s| s.as_str()).collect();
-        diesel::sql_query(
-            "UPDATE respondents SET status = $3, sent_at = coalesce($5, sent_at) \
-             WHERE account_id = $1 AND id = $2 AND status = ANY ($4)",
-        )
-        .bind::<BigInt, _>(m.account_id.get())
-        .bind::<BigInt, _>(m.respondent_id)
-        .bind::<Text, _>(to.as_str())
-        .bind::<diesel::sql_types::Array<Text>, _>(&from)
-        .bind::<Nullable<Timestamptz>, _>(sent_at)
-        .execute(self.conn)
-        .or_repo()?;
-        Ok(())
-    }
 }
-
-/// Statuses a respondent can leave when its invitation is settled.
-const AWAITING: [RespondentStatus; 1] = [RespondentStatus::Scheduled];
-/// Statuses a bounce or a blocklisting can overwrite.
-const DELIVERABLE: [RespondentStatus; 3] =
-    [RespondentStatus::Scheduled, RespondentStatus::Sent, RespondentStatus::Released];
 
 impl OutboxRepository for PgUnitOfWork<'_> {
     fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64> {
@@ -163,116 +115,41 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         lease_until: OffsetDateTime,
         limit: i64,
     ) -> RepoResult<Vec<ClaimedMessage>> {
-        let rows: Vec<ClaimedRow> = diesel::sql_query(
+        let rows: Vec<ClaimedRow> = diesel::sql_query(format!(
             "WITH claimable AS ( \
                  SELECT o.account_id, o.id FROM outbox o \
                  JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
                  WHERE o.status = 'Pending' AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1) \
                    AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY') AND s.status = 'Active' \
                  ORDER BY o.due_at LIMIT $3 FOR UPDATE OF o SKIP LOCKED), \
-             claimed AS ( \
+             o AS ( \
                  UPDATE outbox o SET lease_until = $2, attempts = o.attempts + 1 FROM claimable c \
                  WHERE o.account_id = c.account_id AND o.id = c.id \
-                 RETURNING o.account_id, o.id, o.respondent_id, o.sendout_id, o.reminder_id, o.idempotency_key, o.attempts, o.body) \
-             SELECT c.account_id, c.id, c.respondent_id, c.sendout_id, s.survey_id, c.reminder_id IS NOT NULL AS is_reminder, c.body IS NOT NULL AS own_text, \
-                    c.idempotency_key, c.attempts, s.dispatch_type, r.contact_details AS recipient, r.token, \
-                    coalesce(rem.sender, s.sender, '') AS sender, coalesce(rem.subject, s.subject) AS subject, \
-                    coalesce(c.body, rem.message, s.message, '') AS template, s.expiry_date, \
-                    EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id AND b.contact_key = r.contact_key) AS blocklisted \
-             FROM claimed c \
-             JOIN respondents r ON r.account_id = c.account_id AND r.id = c.respondent_id \
-             JOIN sendouts s ON s.account_id = c.account_id AND s.id = c.sendout_id \
-             LEFT JOIN reminders rem ON rem.account_id = c.account_id AND rem.id = c.reminder_id \
-             ORDER BY c.id",
-        )
+                 RETURNING o.*) \
+             {MESSAGE_COLUMNS} ORDER BY o.id"
+        ))
         .bind::<Timestamptz, _>(now)
         .bind::<Timestamptz, _>(lease_until)
         .bind::<BigInt, _>(limit)
         .load(self.conn)
         .or_repo()?;
-        rows.into_iter()
-            .map(|row| {
-                Ok(ClaimedMessage {
-                    channel: DispatchType::parse(&row.dispatch_type).ok_or_else(|| {
-                        RepoError::Other(format!("stored dispatch type `{}` is unknown", row.dispatch_type))
-                    })?,
-                    account_id: AccountId::new(row.account_id),
-                    id: row.id,
-                    respondent_id: row.respondent_id,
-                    sendout_id: row.sendout_id,
-                    survey_id: row.survey_id,
-                    is_reminder: row.is_reminder,
-                    own_text: row.own_text,
-                    idempotency_key: row.idempotency_key,
-                    attempts: row.attempts,
-                    recipient: row.recipient,
-                    token: row.token,
-                    sender: row.sender,
-                    subject: row.subject,
-                    template: row.template,
-                    expiry_date: row.expiry_date,
-                    blocklisted: row.blocklisted,
-                })
-            })
-            .collect()
+        rows.into_iter().map(claimed).collect()
     }
 
-    fn record_sent(&mut self, message: &ClaimedMessage, now: OffsetDateTime) -> RepoResult<()> {
-        self.outbox_status(message, "Sent", None, Some(now))?;
-        if message.is_invitation() {
-            self.respondent_status(message, RespondentStatus::Sent, &AWAITING, Some(now))?;
-        }
-        Ok(())
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()> {
+        crate::outcomes::record(self.conn, settled, now).or_repo()
     }
 
-    fn record_bounce(&mut self, message: &ClaimedMessage, reason: &str, now: OffsetDateTime) -> RepoResult<()> {
-        let domain = message.sender.rsplit_once('@').map_or("", |(_, domain)| domain).to_lowercase();
-        diesel::sql_query(
-            "INSERT INTO permanent_failures (account_id, email_address, email_key, sending_domain, failed_at, reason, \
-                 sendout_id, respondent_id) \
-             VALUES ($1, $2, lower($2), $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
-        )
-        .bind::<BigInt, _>(message.account_id.get())
-        .bind::<Text, _>(&message.recipient)
-        .bind::<Text, _>(&domain)
-        .bind::<Timestamptz, _>(now)
-        .bind::<Text, _>(reason)
-        .bind::<BigInt, _>(message.sendout_id)
-        .bind::<BigInt, _>(message.respondent_id)
-        .execute(self.conn)
+    fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<Option<ClaimedMessage>> {
+        let row: Option<ClaimedRow> = diesel::sql_query(format!(
+            "WITH o AS (SELECT * FROM outbox WHERE message_token = $1 AND status IN ('Sent', 'Bounced') LIMIT 1) \
+             {MESSAGE_COLUMNS}"
+        ))
+        .bind::<Text, _>(message_token)
+        .get_result(self.conn)
+        .optional()
         .or_repo()?;
-        self.outbox_status(message, "Bounced", Some(reason), None)?;
-        // Nothing more goes to an address that refuses mail: its reminders and questions still queued are dropped.
-        diesel::sql_query(
-            "UPDATE outbox SET status = 'Cancelled', last_error = 'Bounced', lease_until = NULL \
-             WHERE account_id = $1 AND respondent_id = $2 AND status = 'Pending'",
-        )
-        .bind::<BigInt, _>(message.account_id.get())
-        .bind::<BigInt, _>(message.respondent_id)
-        .execute(self.conn)
-        .or_repo()?;
-        self.respondent_status(message, RespondentStatus::Bounced, &DELIVERABLE, None)
-    }
-
-    fn reschedule(&mut self, message: &ClaimedMessage, due_at: OffsetDateTime, error: &str) -> RepoResult<()> {
-        diesel::sql_query(
-            "UPDATE outbox SET due_at = $3, lease_until = NULL, last_error = $4 WHERE account_id = $1 AND id = $2",
-        )
-        .bind::<BigInt, _>(message.account_id.get())
-        .bind::<BigInt, _>(message.id)
-        .bind::<Timestamptz, _>(due_at)
-        .bind::<Text, _>(error)
-        .execute(self.conn)
-        .or_repo()?;
-        Ok(())
-    }
-
-    fn record_failed(&mut self, message: &ClaimedMessage, error: &str) -> RepoResult<()> {
-        self.outbox_status(message, "Failed", Some(error), None)?;
-        if message.is_invitation() {
-            self.respondent_status(message, RespondentStatus::Failed, &AWAITING, None)?;
-        }
-        Ok(())
+        row.map(claimed).transpose()
     }
 
     fn enqueue_message(
@@ -297,12 +174,42 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         .or_repo()?;
         Ok(queued == 1)
     }
+}
 
-    fn cancel(&mut self, message: &ClaimedMessage, status: RespondentStatus) -> RepoResult<()> {
-        self.outbox_status(message, "Cancelled", Some(status.as_str()), None)?;
-        if message.is_invitation() || status == RespondentStatus::Blocklisted {
-            self.respondent_status(message, status, &DELIVERABLE, None)?;
-        }
-        Ok(())
-    }
+/// The columns of a [`ClaimedMessage`], read from outbox rows named `o`: the respondent, its sendout and reminder.
+const MESSAGE_COLUMNS: &str = "\
+    SELECT o.account_id, o.id, o.respondent_id, o.sendout_id, s.survey_id, o.reminder_id IS NOT NULL AS is_reminder, \
+           o.body IS NOT NULL AS own_text, o.idempotency_key, o.message_token, o.attempts, s.dispatch_type, \
+           r.contact_details AS recipient, r.token, coalesce(rem.sender, s.sender, '') AS sender, \
+           coalesce(rem.subject, s.subject) AS subject, coalesce(o.body, rem.message, s.message, '') AS template, \
+           s.expiry_date, \
+           EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id AND b.contact_key = r.contact_key) \
+             AS blocklisted \
+    FROM o \
+    JOIN respondents r ON r.account_id = o.account_id AND r.id = o.respondent_id \
+    JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
+    LEFT JOIN reminders rem ON rem.account_id = o.account_id AND rem.id = o.reminder_id";
+
+fn claimed(row: ClaimedRow) -> RepoResult<ClaimedMessage> {
+    Ok(ClaimedMessage {
+        channel: DispatchType::parse(&row.dispatch_type)
+            .ok_or_else(|| RepoError::Other(format!("stored dispatch type `{}` is unknown", row.dispatch_type)))?,
+        account_id: AccountId::new(row.account_id),
+        id: row.id,
+        respondent_id: row.respondent_id,
+        sendout_id: row.sendout_id,
+        survey_id: row.survey_id,
+        is_reminder: row.is_reminder,
+        own_text: row.own_text,
+        idempotency_key: row.idempotency_key,
+        message_token: row.message_token,
+        attempts: row.attempts,
+        recipient: row.recipient,
+        token: row.token,
+        sender: row.sender,
+        subject: row.subject,
+        template: row.template,
+        expiry_date: row.expiry_date,
+        blocklisted: row.blocklisted,
+    })
 }

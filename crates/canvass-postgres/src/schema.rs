@@ -185,6 +185,7 @@ diesel::table! {
         created_at -> Timestamptz,
         sent_at -> Nullable<Timestamptz>,
         body -> Nullable<Text>,
+        message_token -> Text,
     }
 }
 

@@ -1,5 +1,6 @@
-//! The command line: `serve`, `migrate`, `account create`, `key create`, `key revoke`. Every command reads
-//! `DATABASE_URL`; logs go to stderr, and stdout carries only each command's JSON output.
+//! The command line: `serve`, `worker`, `migrate`, `account create`, `key create`, `key revoke`, `retention run`,
+//! `dsn`. Every command reads `DATABASE_URL`; logs go to stderr, and stdout carries only each command's JSON
+//! output. Settings that hold secrets are read as [`SecretString`], which never shows in Debug output or logs.
 
 use anyhow::{anyhow, Context};
 use canvass_domain::clock::SystemClock;
@@ -8,6 +9,7 @@ use canvass_domain::DomainError;
 use canvass_postgres::PgUnitOfWork;
 use clap::{Args, Parser, Subcommand};
 use diesel::{Connection, PgConnection};
+use secrecy::SecretString;
 use serde_json::json;
 
 use crate::{demo, telemetry, Application, Settings};
@@ -42,14 +44,29 @@ pub enum Command {
     Retention(RetentionCommand),
     /// Run only the delivery worker: send due invitations and reminders.
     Worker(WorkerArgs),
+    /// Record one delivery status notification (a late bounce) read from stdin; prints {"permanentFailures","ignored"}.
+    Dsn,
+}
+
+/// Reads a secret setting; it stays out of Debug output and logs.
+fn secret(text: &str) -> Result<SecretString, std::convert::Infallible> {
+    Ok(SecretString::from(text.to_owned()))
 }
 
 /// How messages are sent (`serve` and `worker`).
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
-    /// The mail relay, `smtp://host:port`; without it messages are written as files to --outbox-dir.
-    #[arg(long, env = "SMTP_URL")]
-    pub smtp_url: Option<String>,
+    /// The mail relay: smtp://host:port, smtp://user:password@host:587?tls=required,
+    /// smtp://host:587?tls=opportunistic or smtps://user:password@host:465; without it messages are written as
+    /// files to --outbox-dir.
+    #[arg(long, env = "SMTP_URL", hide_env_values = true, value_parser = secret)]
+    pub smtp_url: Option<SecretString>,
+    /// A PEM file of certificates trusted for the relay besides the system's roots (a relay with a private CA).
+    #[arg(long, env = "SMTP_CA_FILE")]
+    pub smtp_ca_file: Option<std::path::PathBuf>,
+    /// SMTP sessions one worker keeps open and sends through at once.
+    #[arg(long, env = "DELIVERY_CONCURRENCY", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub delivery_concurrency: u16,
     /// The SMS provider's HTTP endpoint (receives JSON); without it text messages are written to --outbox-dir.
     #[arg(long, env = "SMS_URL")]
     pub sms_url: Option<String>,
@@ -68,6 +85,8 @@ impl WorkerArgs {
     fn delivery(&self) -> crate::delivery::DeliverySettings {
         crate::delivery::DeliverySettings {
             smtp_url: self.smtp_url.clone(),
+            smtp_ca_file: self.smtp_ca_file.clone(),
+            concurrency: usize::from(self.delivery_concurrency),
             sms_url: self.sms_url.clone(),
             outbox_dir: self.outbox_dir.clone(),
             poll: std::time::Duration::from_secs(1),
@@ -106,8 +125,12 @@ pub struct ServeArgs {
     #[command(flatten)]
     pub delivery: WorkerArgs,
     /// The shared secret the SMS provider sends with TWOWAY replies to /sms/inbound (X-Canvass-Sms-Secret).
-    #[arg(long, env = "SMS_INBOUND_SECRET", hide_env_values = true)]
-    pub sms_inbound_secret: Option<String>,
+    #[arg(long, env = "SMS_INBOUND_SECRET", hide_env_values = true, value_parser = secret)]
+    pub sms_inbound_secret: Option<SecretString>,
+    /// The secret the relay's bounce mailbox sends with delivery status notifications to /inbound/dsn
+    /// (X-Canvass-Inbound-Secret); without it that endpoint answers 404.
+    #[arg(long, env = "INBOUND_SECRET", hide_env_values = true, value_parser = secret)]
+    pub inbound_secret: Option<SecretString>,
     /// How often the retention job runs in the server, e.g. `1h`, `30m`, `90s` (`0` turns it off).
     #[arg(long, env = "RETENTION_INTERVAL", default_value = "1h", value_parser = crate::retention::parse_interval)]
     pub retention_interval: std::time::Duration,
@@ -177,12 +200,26 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             print_json(&json!({ "accountId": caller.account_id.get(), "userId": user, "apiKey": key.secret() }))
         }
         Command::Worker(args) => {
-            let pool = canvass_postgres::connect_pool(&database_url, 2).context("cannot connect to the database")?;
             let channels = crate::delivery::channels(&args.delivery())?;
+            let pool = canvass_postgres::connect_pool(&database_url, crate::delivery::POOL_SIZE)
+                .context("cannot connect to the database")?;
             let public_url = args.public_url.clone().unwrap_or_else(|| "http://127.0.0.1:8080".into());
             tracing::info!("delivery worker started");
-            crate::delivery::run_forever(pool, channels, public_url.trim_end_matches('/').to_owned(), args.delivery());
+            let store = canvass_postgres::PgStore::new(pool);
+            crate::delivery::run_forever(store, channels, public_url.trim_end_matches('/').to_owned(), args.delivery());
             Ok(())
+        }
+        Command::Dsn => {
+            let mut raw = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::Read::take(std::io::stdin(), DSN_LIMIT + 1), &mut raw)
+                .context("cannot read the notification from stdin")?;
+            anyhow::ensure!(raw.len() as u64 <= DSN_LIMIT, "the notification on stdin is over 1 MiB");
+            let report = canvass_mail::dsn::parse_report(&raw)
+                .map_err(|e| anyhow!("not a delivery status notification: {e}"))?;
+            let outcome = with_uow(&database_url, |uow| {
+                canvass_domain::use_cases::bounces::record_report(uow, &SystemClock, &report)
+            })?;
+            print_json(&json!({ "permanentFailures": outcome.permanent_failures, "ignored": outcome.ignored }))
         }
         Command::Retention(RetentionCommand::Run { now, dry_run }) => {
             let now = match now {
@@ -231,6 +268,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         public_url: args.delivery.public_url.clone(),
         retention_interval: args.retention_interval,
         sms_inbound_secret: args.sms_inbound_secret,
+        inbound_secret: args.inbound_secret,
         delivery: Some(args.delivery.delivery()),
     };
     actix_web::rt::System::new().block_on(async move {
@@ -239,6 +277,9 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         app.run_until_stopped().await.context("server failed")
     })
 }
+
+/// The largest notification `canvass dsn` reads, as `/inbound/dsn` takes.
+const DSN_LIMIT: u64 = 1024 * 1024;
 
 fn connect(database_url: &str) -> anyhow::Result<PgConnection> {
     PgConnection::establish(database_url).context("cannot connect to the database")

@@ -1,25 +1,35 @@
-//! The delivery worker: picks the mail transport and runs rounds of the domain's delivery use case on a thread
-//! of its own, inside `canvass serve` or alone as `canvass worker`.
+//! The delivery worker: picks the transports and runs rounds of the domain's delivery use case on a thread of
+//! its own, inside `canvass serve` or alone as `canvass worker`, with a small pool of its own so it never takes a
+//! connection that HTTP requests wait for.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use canvass_domain::delivery::{Mailer, SmsSender, Transports};
-use canvass_domain::use_cases::delivery;
+use anyhow::Context;
+use canvass_domain::delivery::{LinkBase, Mailer, SmsSender, Transports};
+use canvass_domain::use_cases::delivery::{self, Round};
 use canvass_mail::{FileMailer, SmtpMailer};
-use canvass_postgres::{PgPool, PgUnitOfWork};
+use canvass_postgres::PgStore;
 use canvass_sms::{FileSmsSender, HttpSmsSender};
+use secrecy::{ExposeSecret, SecretString};
 use time::OffsetDateTime;
 
-/// Messages one round claims at most.
-const ROUND: i64 = 100;
+/// Messages one round claims at most: enough to keep every SMTP session busy while the round's claim and record
+/// take their few milliseconds, few enough that a killed worker repeats little.
+pub const ROUND: i64 = 400;
+/// Connections of the worker's own pool: a round uses one at a time.
+pub const POOL_SIZE: u32 = 2;
 
 /// How the worker sends.
 #[derive(Debug, Clone)]
 pub struct DeliverySettings {
-    /// `smtp://host:port` of the relay; without it emails are written to `outbox_dir`.
-    pub smtp_url: Option<String>,
+    /// The relay's `SMTP_URL` (it may hold credentials); without it emails are written to `outbox_dir`.
+    pub smtp_url: Option<SecretString>,
+    /// PEM certificates trusted for the relay besides the system's roots.
+    pub smtp_ca_file: Option<PathBuf>,
+    /// SMTP sessions kept open and sent through at once.
+    pub concurrency: usize,
     /// The SMS provider's HTTP endpoint; without it text messages are written to `outbox_dir`.
     pub sms_url: Option<String>,
     /// Where the development transport writes `.eml` files.
@@ -43,10 +53,22 @@ impl Channels {
     }
 }
 
-/// The transports the settings name: SMTP and the SMS endpoint when given, else files in `outbox_dir`.
+/// The transports the settings name: SMTP and the SMS endpoint when given, else files in `outbox_dir`. A relay
+/// URL that would send credentials unencrypted, or an unreadable CA file, stops the start.
 pub fn channels(settings: &DeliverySettings) -> anyhow::Result<Channels> {
     let email: Arc<dyn Mailer> = match &settings.smtp_url {
-        Some(url) => Arc::new(SmtpMailer::from_url(url).map_err(anyhow::Error::msg)?),
+        Some(url) => {
+            let ca = match &settings.smtp_ca_file {
+                Some(path) => {
+                    Some(std::fs::read(path).with_context(|| format!("cannot read SMTP_CA_FILE {}", path.display()))?)
+                }
+                None => None,
+            };
+            let mailer = SmtpMailer::new(url.expose_secret(), ca.as_deref(), settings.concurrency)
+                .map_err(anyhow::Error::msg)?;
+            tracing::info!(delivery.relay = ?mailer, delivery.concurrency = settings.concurrency, "sending email over SMTP");
+            Arc::new(mailer)
+        }
         None => {
             tracing::info!(delivery.outbox_dir = %settings.outbox_dir.display(), "no SMTP_URL: writing emails to files");
             Arc::new(FileMailer::new(&settings.outbox_dir)?)
@@ -60,13 +82,9 @@ pub fn channels(settings: &DeliverySettings) -> anyhow::Result<Channels> {
 }
 
 /// One round: due reminders enqueued, due messages sent; returns how many were claimed.
-fn round(pool: &PgPool, channels: &Channels, public_url: &str, lease: Duration) -> Result<usize, String> {
-    let mut conn = pool.get().map_err(|e| e.to_string())?;
-    let lease = time::Duration::try_from(lease).map_err(|e| e.to_string())?;
-    let now = OffsetDateTime::now_utc();
-    let report =
-        delivery::deliver_due(&mut PgUnitOfWork::new(&mut conn), channels.transports(), now, public_url, ROUND, lease)
-            .map_err(|e| e.to_string())?;
+fn round(store: &PgStore, channels: &Channels, shape: &Round) -> Result<usize, String> {
+    let report = delivery::deliver_due(store, channels.transports(), OffsetDateTime::now_utc(), shape)
+        .map_err(|e| e.to_string())?;
     if report.claimed > 0 || report.reminders_enqueued > 0 {
         tracing::info!(
             delivery.claimed = report.claimed,
@@ -83,9 +101,11 @@ fn round(pool: &PgPool, channels: &Channels, public_url: &str, lease: Duration) 
 }
 
 /// Runs rounds forever: at once again while rounds come back full, else after `poll`.
-pub fn run_forever(pool: PgPool, channels: Channels, public_url: String, settings: DeliverySettings) {
+pub fn run_forever(store: PgStore, channels: Channels, public_url: String, settings: DeliverySettings) {
+    let lease = time::Duration::try_from(settings.lease).unwrap_or(delivery::LEASE);
+    let shape = Round { limit: ROUND, lease, links: LinkBase::new(&public_url) };
     loop {
-        match round(&pool, &channels, &public_url, settings.lease) {
+        match round(&store, &channels, &shape) {
             Ok(claimed) if claimed as i64 >= ROUND => continue,
             Ok(_) => {}
             Err(error) => tracing::error!(error.message = %error, "delivery round failed"),
@@ -95,9 +115,14 @@ pub fn run_forever(pool: PgPool, channels: Channels, public_url: String, setting
 }
 
 /// Starts the worker on a thread of its own.
-pub fn spawn(pool: PgPool, channels: Channels, public_url: String, settings: DeliverySettings) -> std::io::Result<()> {
+pub fn spawn(
+    store: PgStore,
+    channels: Channels,
+    public_url: String,
+    settings: DeliverySettings,
+) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("delivery".into())
-        .spawn(move || run_forever(pool, channels, public_url, settings))
+        .spawn(move || run_forever(store, channels, public_url, settings))
         .map(|_| ())
 }

@@ -16,7 +16,9 @@ pub struct Settings {
     /// How often the retention job runs; zero turns it off.
     pub retention_interval: std::time::Duration,
     /// The shared secret of `/sms/inbound`; none turns the endpoint off.
-    pub sms_inbound_secret: Option<String>,
+    pub sms_inbound_secret: Option<secrecy::SecretString>,
+    /// The shared secret of `/inbound/dsn`; none turns the endpoint off.
+    pub inbound_secret: Option<secrecy::SecretString>,
     /// The delivery worker's settings; `None` runs no worker in this process.
     pub delivery: Option<crate::delivery::DeliverySettings>,
 }

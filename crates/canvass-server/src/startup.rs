@@ -8,7 +8,8 @@ use actix_web::{web, HttpServer};
 use anyhow::Context;
 use canvass_domain::clock::SystemClock;
 use canvass_http::AppState;
-use canvass_postgres::{connect_pool, PgPool};
+use canvass_postgres::{connect_pool, PgPool, PgStore};
+use secrecy::{ExposeSecret, SecretString};
 
 use crate::settings::Settings;
 
@@ -31,7 +32,11 @@ impl Application {
         let public_url = settings.public_url.clone().unwrap_or_else(|| format!("http://{address}"));
         let public_url = public_url.trim_end_matches('/').to_owned();
         let mut state = AppState::new(pool.clone(), Arc::new(SystemClock), &public_url);
-        state.sms_inbound_secret = settings.sms_inbound_secret.clone().filter(|s| !s.is_empty());
+        let configured = |secret: &Option<SecretString>| {
+            secret.as_ref().map(|s| s.expose_secret().to_owned()).filter(|s| !s.is_empty())
+        };
+        state.sms_inbound_secret = configured(&settings.sms_inbound_secret);
+        state.inbound_secret = configured(&settings.inbound_secret);
         let state = web::Data::new(state);
         let mut server = HttpServer::new(move || canvass_http::app(state.clone()));
         if let Some(workers) = settings.workers {
@@ -40,7 +45,10 @@ impl Application {
         let server = server.listen(listener)?.run();
         if let Some(delivery) = &settings.delivery {
             let channels = crate::delivery::channels(delivery)?;
-            crate::delivery::spawn(pool.clone(), channels, public_url.clone(), delivery.clone())?;
+            // The worker's own pool: a round never waits for, or holds, a connection that requests need.
+            let worker_pool = connect_pool(&settings.database_url, crate::delivery::POOL_SIZE)
+                .context("cannot connect to the database")?;
+            crate::delivery::spawn(PgStore::new(worker_pool), channels, public_url.clone(), delivery.clone())?;
         }
         if !settings.retention_interval.is_zero() {
             crate::retention::spawn_timer(pool.clone(), settings.retention_interval);

@@ -3,8 +3,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod dsn;
 mod http;
 mod smtp;
+mod tls;
 
+pub use dsn::postfix_dsn;
 pub use http::SmsSink;
-pub use smtp::SmtpSink;
+pub use smtp::{Received, SmtpSink, SmtpSinkBuilder};
+pub use tls::TestCa;

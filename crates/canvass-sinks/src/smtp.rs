@@ -1,47 +1,207 @@
 //! The SMTP sink: accepts mail, keeps every message, and answers chosen recipients with a permanent (5xx) or
-//! transient (4xx) refusal.
+//! transient (4xx) refusal; it can also act as a relay that speaks TLS (STARTTLS or implicit) and requires AUTH.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
+use rustls::{ServerConfig, ServerConnection, StreamOwned};
+
+use crate::tls::TestCa;
 
 /// A running sink.
 #[derive(Clone)]
 pub struct SmtpSink {
-    /// `smtp://127.0.0.1:<port>`.
+    /// `smtp://127.0.0.1:<port>`, or `smtps://127.0.0.1:<port>` for a sink with implicit TLS.
     pub url: String,
-    messages: Arc<Mutex<Vec<String>>>,
+    port: u16,
+    received: Arc<Mutex<Vec<Received>>>,
+    connections: Arc<AtomicUsize>,
+}
+
+/// A message the sink kept, and how it came.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Received {
+    /// Headers and body as sent.
+    pub message: String,
+    /// Whether the session was encrypted (after STARTTLS, or implicit TLS).
+    pub tls: bool,
+    /// The user that authenticated on the session, if any.
+    pub user: Option<String>,
 }
 
 impl SmtpSink {
     /// Starts a sink; recipients containing `refuse_5xx` get 550, those containing `refuse_4xx` get 451.
     pub fn start(refuse_5xx: &'static str, refuse_4xx: &'static str) -> Self {
-        Self::with_delay(refuse_5xx, refuse_4xx, std::time::Duration::ZERO)
+        Self::with_delay(refuse_5xx, refuse_4xx, Duration::ZERO)
     }
 
     /// A sink that takes `delay` to accept each message, like a relay under load.
-    pub fn with_delay(refuse_5xx: &'static str, refuse_4xx: &'static str, delay: std::time::Duration) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("smtp://127.0.0.1:{}", listener.local_addr().unwrap().port());
-        let messages = Arc::new(Mutex::new(Vec::new()));
-        let kept = messages.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let kept = kept.clone();
-                std::thread::spawn(move || serve(stream, &kept, refuse_5xx, refuse_4xx, delay));
-            }
-        });
-        Self { url, messages }
+    pub fn with_delay(refuse_5xx: &'static str, refuse_4xx: &'static str, delay: Duration) -> Self {
+        Self::builder().refuse_5xx(refuse_5xx).refuse_4xx(refuse_4xx).delay(delay).start()
+    }
+
+    /// A sink to configure: refusals, delay, TLS and AUTH.
+    pub fn builder() -> SmtpSinkBuilder {
+        SmtpSinkBuilder::default()
+    }
+
+    /// The local port the sink listens on (on 127.0.0.1).
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// How many messages were received so far.
     pub fn count(&self) -> usize {
-        self.messages.lock().unwrap().len()
+        self.received.lock().unwrap().len()
     }
 
     /// Every message received so far (headers and body as sent).
     pub fn messages(&self) -> Vec<String> {
-        self.messages.lock().unwrap().clone()
+        self.received.lock().unwrap().iter().map(|r| r.message.clone()).collect()
+    }
+
+    /// Every message received so far, with whether it came over TLS and who authenticated.
+    pub fn received(&self) -> Vec<Received> {
+        self.received.lock().unwrap().clone()
+    }
+
+    /// How many connections the sink accepted so far.
+    pub fn connections(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
+    }
+}
+
+#[derive(Clone, Default)]
+enum TlsMode {
+    #[default]
+    None,
+    StartTls(Arc<ServerConfig>),
+    Implicit(Arc<ServerConfig>),
+}
+
+/// Configures a sink before it starts: see [`SmtpSink::builder`].
+#[derive(Default)]
+pub struct SmtpSinkBuilder {
+    refuse_5xx: String,
+    refuse_4xx: String,
+    delay: Duration,
+    tls: TlsMode,
+    auth: Option<(String, String)>,
+}
+
+impl SmtpSinkBuilder {
+    /// Recipients containing `pattern` get `550 5.1.1` (empty: none).
+    pub fn refuse_5xx(mut self, pattern: impl Into<String>) -> Self {
+        self.refuse_5xx = pattern.into();
+        self
+    }
+
+    /// Recipients containing `pattern` get `451 4.3.0` (empty: none).
+    pub fn refuse_4xx(mut self, pattern: impl Into<String>) -> Self {
+        self.refuse_4xx = pattern.into();
+        self
+    }
+
+    /// Takes `delay` to accept each message, like a relay under load.
+    pub fn delay(mut self, delay: Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+
+    /// Offers STARTTLS with a certificate issued by `ca` (like port 587), and refuses `MAIL` before it.
+    pub fn starttls(mut self, ca: &TestCa) -> Self {
+        self.tls = TlsMode::StartTls(ca.server_config());
+        self
+    }
+
+    /// Speaks TLS from the first byte (smtps, like port 465) with a certificate issued by `ca`.
+    pub fn implicit_tls(mut self, ca: &TestCa) -> Self {
+        self.tls = TlsMode::Implicit(ca.server_config());
+        self
+    }
+
+    /// Offers `AUTH PLAIN LOGIN` (after TLS when TLS is configured) and refuses `MAIL` until these credentials
+    /// are given.
+    pub fn require_auth(mut self, user: impl Into<String>, password: impl Into<String>) -> Self {
+        self.auth = Some((user.into(), password.into()));
+        self
+    }
+
+    /// Starts the sink on a free local port.
+    pub fn start(self) -> SmtpSink {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let scheme = if matches!(self.tls, TlsMode::Implicit(_)) { "smtps" } else { "smtp" };
+        let sink = SmtpSink {
+            url: format!("{scheme}://127.0.0.1:{port}"),
+            port,
+            received: Arc::new(Mutex::new(Vec::new())),
+            connections: Arc::new(AtomicUsize::new(0)),
+        };
+        let config = Arc::new(self);
+        let (kept, connections) = (sink.received.clone(), sink.connections.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                connections.fetch_add(1, Ordering::SeqCst);
+                let (kept, config) = (kept.clone(), config.clone());
+                std::thread::spawn(move || serve(stream, &kept, &config));
+            }
+        });
+        sink
+    }
+}
+
+/// A connection, before or after TLS.
+enum Conn {
+    Plain(TcpStream),
+    Tls(Box<StreamOwned<ServerConnection, TcpStream>>),
+}
+
+impl Conn {
+    fn tcp(&self) -> &TcpStream {
+        match self {
+            Conn::Plain(tcp) => tcp,
+            Conn::Tls(tls) => tls.get_ref(),
+        }
+    }
+
+    /// Completes a server handshake on `tcp`; `None` if it fails (say, the client does not trust the CA).
+    fn handshake(mut tcp: TcpStream, config: &Arc<ServerConfig>) -> Option<Conn> {
+        let mut tls = ServerConnection::new(config.clone()).ok()?;
+        while tls.is_handshaking() {
+            tls.complete_io(&mut tcp).ok()?;
+        }
+        Some(Conn::Tls(Box::new(StreamOwned::new(tls, tcp))))
+    }
+}
+
+impl Read for Conn {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Conn::Plain(tcp) => tcp.read(buf),
+            Conn::Tls(tls) => tls.read(buf),
+        }
+    }
+}
+
+impl Write for Conn {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Conn::Plain(tcp) => tcp.write(buf),
+            Conn::Tls(tls) => tls.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Conn::Plain(tcp) => tcp.flush(),
+            Conn::Tls(tls) => tls.flush(),
+        }
     }
 }
 
@@ -54,56 +214,313 @@ fn quick_ack(stream: &TcpStream) {
     let _ = stream;
 }
 
-fn serve(stream: TcpStream, kept: &Mutex<Vec<String>>, refuse_5xx: &str, refuse_4xx: &str, delay: std::time::Duration) {
+fn reply(reader: &mut BufReader<Conn>, text: &str) -> io::Result<()> {
+    let conn = reader.get_mut();
+    conn.write_all(format!("{text}\r\n").as_bytes())?;
+    conn.flush()
+}
+
+/// The next line, with its line ending; `None` when the client went away.
+fn read_line(reader: &mut BufReader<Conn>) -> Option<String> {
+    let mut line = String::new();
+    quick_ack(reader.get_ref().tcp());
+    match reader.read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line),
+    }
+}
+
+fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilder) {
     let _ = stream.set_nodelay(true);
-    let mut writer = stream.try_clone().unwrap();
-    let mut reader = BufReader::new(stream);
-    let mut reply = |text: &str| writer.write_all(format!("{text}\r\n").as_bytes());
-    if reply("220 sink ready").is_err() {
+    let conn = match &config.tls {
+        TlsMode::Implicit(tls) => match Conn::handshake(stream, tls) {
+            Some(conn) => conn,
+            None => return,
+        },
+        _ => Conn::Plain(stream),
+    };
+    let mut reader = BufReader::new(conn);
+    if reply(&mut reader, "220 sink ready").is_err() {
         return;
     }
-    let mut line = String::new();
+    let starttls = match &config.tls {
+        TlsMode::StartTls(tls) => Some(tls),
+        _ => None,
+    };
+    let mut user: Option<String> = None;
     loop {
-        line.clear();
-        quick_ack(reader.get_ref());
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return;
-        }
+        let Some(line) = read_line(&mut reader) else { return };
+        let tls = matches!(reader.get_ref(), Conn::Tls(_));
         let command = line.trim_end().to_ascii_uppercase();
-        let answer = if command.starts_with("EHLO") || command.starts_with("HELO") {
-            "250 sink"
-        } else if command.starts_with("RCPT") && !refuse_5xx.is_empty() && line.contains(refuse_5xx) {
-            "550 5.1.1 no such user"
-        } else if command.starts_with("RCPT") && !refuse_4xx.is_empty() && line.contains(refuse_4xx) {
-            "451 4.3.0 try again later"
+        let tls_missing = starttls.is_some() && !tls;
+        let answer: String = if command.starts_with("EHLO") {
+            let mut features = vec!["sink"];
+            if tls_missing {
+                features.push("STARTTLS");
+            } else if config.auth.is_some() {
+                features.push("AUTH PLAIN LOGIN");
+            }
+            let last = features.len() - 1;
+            let lines: Vec<String> = features
+                .iter()
+                .enumerate()
+                .map(|(i, feature)| format!("250{}{feature}", if i == last { ' ' } else { '-' }))
+                .collect();
+            lines.join("\r\n")
+        } else if command.starts_with("HELO") {
+            "250 sink".into()
+        } else if command == "STARTTLS" {
+            match starttls {
+                Some(tls_config) if !tls => {
+                    if reply(&mut reader, "220 2.0.0 ready").is_err() {
+                        return;
+                    }
+                    // Anything the client sent before the handshake is dropped with the buffer, as it must be.
+                    let Conn::Plain(tcp) = reader.into_inner() else { return };
+                    let Some(conn) = Conn::handshake(tcp, tls_config) else { return };
+                    reader = BufReader::new(conn);
+                    user = None;
+                    continue;
+                }
+                Some(_) => "503 5.5.1 TLS already active".into(),
+                None => "502 5.5.1 STARTTLS not supported".into(),
+            }
+        } else if command.starts_with("AUTH") {
+            match &config.auth {
+                None => "503 5.5.1 AUTH not enabled".into(),
+                Some(_) if tls_missing => "530 5.7.0 Must issue a STARTTLS command first".into(),
+                Some(_) if user.is_some() => "503 5.5.1 Already authenticated".into(),
+                Some(credentials) => {
+                    let Some((answer, name)) = authenticate(&mut reader, line.trim_end(), credentials) else { return };
+                    user = name;
+                    answer.into()
+                }
+            }
+        } else if command.starts_with("MAIL") && tls_missing {
+            "530 5.7.0 Must issue a STARTTLS command first".into()
+        } else if command.starts_with("MAIL") && config.auth.is_some() && user.is_none() {
+            "530 5.7.0 Authentication required".into()
+        } else if command.starts_with("RCPT") && !config.refuse_5xx.is_empty() && line.contains(&config.refuse_5xx) {
+            "550 5.1.1 no such user".into()
+        } else if command.starts_with("RCPT") && !config.refuse_4xx.is_empty() && line.contains(&config.refuse_4xx) {
+            "451 4.3.0 try again later".into()
         } else if command == "DATA" {
-            if reply("354 go ahead").is_err() {
+            if reply(&mut reader, "354 go ahead").is_err() {
                 return;
             }
             let mut message = String::new();
             loop {
-                let mut data = String::new();
-                quick_ack(reader.get_ref());
-                if reader.read_line(&mut data).unwrap_or(0) == 0 {
-                    // The client went away in the middle of the message: like a real relay, keep nothing.
-                    return;
-                }
+                // The client went away in the middle of the message: like a real relay, keep nothing.
+                let Some(data) = read_line(&mut reader) else { return };
                 if data == ".\r\n" {
                     break;
                 }
                 message.push_str(&data);
             }
-            std::thread::sleep(delay);
-            kept.lock().unwrap().push(message);
-            "250 queued"
+            std::thread::sleep(config.delay);
+            kept.lock().unwrap().push(Received { message, tls, user: user.clone() });
+            "250 queued".into()
         } else if command == "QUIT" {
-            let _ = reply("221 bye");
+            let _ = reply(&mut reader, "221 bye");
             return;
         } else {
-            "250 ok"
+            "250 ok".into()
         };
-        if reply(answer).is_err() {
+        if reply(&mut reader, &answer).is_err() {
             return;
         }
+    }
+}
+
+/// Runs an `AUTH PLAIN` or `AUTH LOGIN` exchange that began with `command`: the answer and, on success, the user;
+/// `None` when the client went away.
+fn authenticate(
+    reader: &mut BufReader<Conn>,
+    command: &str,
+    (expected_user, expected_password): &(String, String),
+) -> Option<(&'static str, Option<String>)> {
+    let mut words = command.split_whitespace().skip(1);
+    let mechanism = words.next().unwrap_or_default().to_ascii_uppercase();
+    let initial = words.next().map(str::to_owned);
+    // Sends `challenge` unless the client already gave its response, and decodes the response.
+    let mut ask = |challenge: &str, given: Option<String>| -> Option<Option<String>> {
+        let response = match given {
+            Some(response) => response,
+            None => {
+                reply(reader, challenge).ok()?;
+                read_line(reader)?
+            }
+        };
+        let decoded = BASE64.decode(response.trim()).ok().and_then(|bytes| String::from_utf8(bytes).ok());
+        Some(decoded)
+    };
+    let (user, password) = match mechanism.as_str() {
+        "PLAIN" => {
+            let Some(decoded) = ask("334 ", initial)? else { return Some((DECODE_FAILED, None)) };
+            // authorization identity NUL authentication identity NUL password
+            let mut parts = decoded.splitn(3, '\0').skip(1);
+            (parts.next().unwrap_or_default().to_owned(), parts.next().unwrap_or_default().to_owned())
+        }
+        "LOGIN" => {
+            let Some(user) = ask("334 VXNlcm5hbWU6", initial)? else { return Some((DECODE_FAILED, None)) };
+            let Some(password) = ask("334 UGFzc3dvcmQ6", None)? else { return Some((DECODE_FAILED, None)) };
+            (user, password)
+        }
+        _ => return Some(("504 5.5.4 Unrecognized authentication type", None)),
+    };
+    if &user == expected_user && &password == expected_password {
+        Some(("235 2.7.0 Authentication successful", Some(user)))
+    } else {
+        Some(("535 5.7.8 Authentication credentials invalid", None))
+    }
+}
+
+const DECODE_FAILED: &str = "501 5.5.2 Cannot decode response";
+
+#[cfg(test)]
+mod tests {
+    use lettre::message::Mailbox;
+    use lettre::transport::smtp::authentication::{Credentials, Mechanism};
+    use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+    use lettre::{Message, SmtpTransport, Transport};
+
+    use super::*;
+
+    fn params(ca: &TestCa) -> TlsParameters {
+        TlsParameters::builder("127.0.0.1".into())
+            .add_root_certificate(Certificate::from_pem(ca.cert_pem().as_bytes()).unwrap())
+            .build_rustls()
+            .unwrap()
+    }
+
+    fn client(sink: &SmtpSink, tls: Tls, password: &str) -> SmtpTransport {
+        SmtpTransport::builder_dangerous("127.0.0.1")
+            .port(sink.port())
+            .tls(tls)
+            .credentials(Credentials::new("user".into(), password.into()))
+            .timeout(Some(Duration::from_secs(10)))
+            .build()
+    }
+
+    fn message(subject: &str) -> Message {
+        let from: Mailbox = "Canvass <noreply@example.org>".parse().unwrap();
+        let to: Mailbox = "someone@example.org".parse().unwrap();
+        Message::builder().from(from).to(to).subject(subject).body("hello".to_owned()).unwrap()
+    }
+
+    #[test]
+    fn starttls_with_auth_delivers() {
+        let ca = TestCa::new();
+        let sink = SmtpSink::builder().starttls(&ca).require_auth("user", "secret").start();
+        assert_eq!(sink.url, format!("smtp://127.0.0.1:{}", sink.port()));
+        client(&sink, Tls::Required(params(&ca)), "secret").send(&message("first")).unwrap();
+        let received = sink.received();
+        assert_eq!(received.len(), 1);
+        assert!(received[0].tls);
+        assert_eq!(received[0].user.as_deref(), Some("user"));
+        assert!(received[0].message.contains("Subject: first"));
+        assert_eq!(sink.messages(), vec![received[0].message.clone()]);
+        assert_eq!(sink.connections(), 1);
+    }
+
+    #[test]
+    fn auth_login_works_too() {
+        let ca = TestCa::new();
+        let sink = SmtpSink::builder().starttls(&ca).require_auth("user", "secret").start();
+        let transport = SmtpTransport::builder_dangerous("127.0.0.1")
+            .port(sink.port())
+            .tls(Tls::Required(params(&ca)))
+            .credentials(Credentials::new("user".into(), "secret".into()))
+            .authentication(vec![Mechanism::Login])
+            .build();
+        transport.send(&message("login")).unwrap();
+        assert_eq!(sink.received()[0].user.as_deref(), Some("user"));
+    }
+
+    #[test]
+    fn wrong_password_is_refused_permanently() {
+        let ca = TestCa::new();
+        let sink = SmtpSink::builder().starttls(&ca).require_auth("user", "secret").start();
+        let error = client(&sink, Tls::Required(params(&ca)), "wrong").send(&message("x")).unwrap_err();
+        assert!(error.is_permanent(), "{error}");
+        assert_eq!(error.status().map(|code| code.to_string()).as_deref(), Some("535"));
+        assert_eq!(sink.count(), 0);
+    }
+
+    #[test]
+    fn implicit_tls_delivers() {
+        let ca = TestCa::new();
+        let sink = SmtpSink::builder().implicit_tls(&ca).require_auth("user", "secret").start();
+        assert_eq!(sink.url, format!("smtps://127.0.0.1:{}", sink.port()));
+        client(&sink, Tls::Wrapper(params(&ca)), "secret").send(&message("smtps")).unwrap();
+        let received = sink.received();
+        assert_eq!(received.len(), 1);
+        assert!(received[0].tls);
+        assert_eq!(received[0].user.as_deref(), Some("user"));
+    }
+
+    #[test]
+    fn untrusted_certificate_delivers_nothing_and_the_sink_goes_on() {
+        let (ca, other) = (TestCa::new(), TestCa::new());
+        for sink in [
+            SmtpSink::builder().starttls(&ca).require_auth("user", "secret").start(),
+            SmtpSink::builder().implicit_tls(&ca).require_auth("user", "secret").start(),
+        ] {
+            let wrap = |p| if sink.url.starts_with("smtps") { Tls::Wrapper(p) } else { Tls::Required(p) };
+            assert!(client(&sink, wrap(params(&other)), "secret").send(&message("x")).is_err());
+            assert_eq!(sink.count(), 0);
+            client(&sink, wrap(params(&ca)), "secret").send(&message("good")).unwrap();
+            assert_eq!(sink.count(), 1);
+            assert_eq!(sink.connections(), 2);
+        }
+    }
+
+    #[test]
+    fn mail_without_starttls_is_refused() {
+        let ca = TestCa::new();
+        let sink = SmtpSink::builder().starttls(&ca).start();
+        let transport = SmtpTransport::builder_dangerous("127.0.0.1").port(sink.port()).build();
+        let error = transport.send(&message("plain")).unwrap_err();
+        assert!(error.is_permanent(), "{error}");
+        assert!(error.to_string().contains("STARTTLS"), "{error}");
+        assert_eq!(sink.count(), 0);
+    }
+
+    #[test]
+    fn auth_without_tls_required_before_mail() {
+        let sink = SmtpSink::builder().require_auth("user", "secret").start();
+        let anonymous = SmtpTransport::builder_dangerous("127.0.0.1").port(sink.port()).build();
+        let error = anonymous.send(&message("anonymous")).unwrap_err();
+        assert!(error.to_string().contains("Authentication required"), "{error}");
+        client(&sink, Tls::None, "secret").send(&message("plain auth")).unwrap();
+        let received = sink.received();
+        assert_eq!((received.len(), received[0].tls, received[0].user.as_deref()), (1, false, Some("user")));
+    }
+
+    #[test]
+    fn plain_sink_still_refuses_chosen_recipients() {
+        let sink = SmtpSink::start("bounce@", "later@");
+        let transport = SmtpTransport::builder_dangerous("127.0.0.1").port(sink.port()).build();
+        let to = |address: &str| {
+            Message::builder()
+                .from("noreply@example.org".parse().unwrap())
+                .to(address.parse().unwrap())
+                .body("hi".to_owned())
+                .unwrap()
+        };
+        assert!(transport.send(&to("bounce@example.org")).unwrap_err().is_permanent());
+        assert!(transport.send(&to("later@example.org")).unwrap_err().is_transient());
+        transport.send(&to("fine@example.org")).unwrap();
+        assert!(!sink.received()[0].tls);
+        assert_eq!(sink.count(), 1);
+    }
+
+    #[test]
+    fn distinct_cas_and_localhost_certificates() {
+        let (a, b) = (TestCa::new(), TestCa::new());
+        assert_ne!(a.cert_pem(), b.cert_pem());
+        let (cert, key) = a.issue_localhost_pem();
+        assert!(cert.starts_with("-----BEGIN CERTIFICATE-----"));
+        assert!(key.contains("PRIVATE KEY"));
     }
 }

@@ -1,12 +1,15 @@
 //! Delivery: the messages the outbox holds, how they are rendered, the mail port, and the retry policy.
 
+pub mod dsn;
+mod render;
+
 use time::{Duration, OffsetDateTime};
 
-use crate::distribution::{DispatchType, SURVEY_LINK_PLACEHOLDER};
+use crate::distribution::DispatchType;
 use crate::ids::{AccountId, RespondentId, SendoutId};
 
-/// The placeholder for the respondent's opt-out link.
-pub const OPT_OUT_PLACEHOLDER: &str = "{{optOutLink}}";
+pub use render::{render, render_html, LinkBase, OPT_OUT_PLACEHOLDER};
+
 /// Attempts before a message that keeps failing transiently is given up as Failed.
 pub const MAX_ATTEMPTS: i32 = 5;
 
@@ -26,18 +29,6 @@ pub fn retry_delay(attempts: i32) -> Duration {
     Duration::seconds(30 * 2i64.pow(doublings)).min(Duration::hours(1))
 }
 
-/// Fills the survey link and opt-out link placeholders of a message.
-///
-/// ```
-/// use canvass_domain::delivery::render;
-///
-/// let text = render("Answer: {{surveyLink}} / stop: {{optOutLink}}", "https://x/r/t", "https://x/r/t/opt-out");
-/// assert_eq!(text, "Answer: https://x/r/t / stop: https://x/r/t/opt-out");
-/// ```
-pub fn render(template: &str, survey_link: &str, opt_out_link: &str) -> String {
-    template.replace(SURVEY_LINK_PLACEHOLDER, survey_link).replace(OPT_OUT_PLACEHOLDER, opt_out_link)
-}
-
 /// A message claimed from the outbox, with what sending it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClaimedMessage {
@@ -55,8 +46,10 @@ pub struct ClaimedMessage {
     pub is_reminder: bool,
     /// Whether it carries its own text (a TWOWAY question or thank-you) rather than the sendout's or reminder's.
     pub own_text: bool,
-    /// Stable key, also the email's Message-ID.
+    /// Stable key across retries (the SMS provider's idempotency key).
     pub idempotency_key: String,
+    /// Random, stable across retries: the local part of the email's Message-ID, by which a late bounce finds it.
+    pub message_token: String,
     /// Attempts so far, this one included.
     pub attempts: i32,
     /// How the sendout reaches respondents.
@@ -80,16 +73,22 @@ pub struct ClaimedMessage {
 /// A rendered message, ready for a transport.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutgoingMessage {
-    /// Stable key; the email's Message-ID is `<key@canvass>`.
+    /// Stable key across retries.
     pub idempotency_key: String,
+    /// The email's Message-ID, `<token@host of PUBLIC_URL>`: stable across retries, no ids in it.
+    pub message_id: String,
     /// Recipient address or number.
     pub to: String,
     /// Sender address or SMS sender.
     pub from: String,
     /// Subject.
     pub subject: Option<String>,
-    /// Body with the links filled in.
+    /// Body with the links filled in (the `text/plain` part of an email).
     pub body: String,
+    /// The same text as HTML, user text escaped (the `text/html` part); none for messages of their own text.
+    pub html: Option<String>,
+    /// The one-click opt-out URL (RFC 8058 `List-Unsubscribe`) of invitations and reminders.
+    pub unsubscribe_url: Option<String>,
 }
 
 impl ClaimedMessage {
@@ -98,18 +97,46 @@ impl ClaimedMessage {
         !self.is_reminder && !self.own_text
     }
 
-    /// The message rendered with links under `public_url`.
-    pub fn render(&self, public_url: &str) -> OutgoingMessage {
-        let survey_link = format!("{public_url}/r/{}", self.token);
-        let opt_out_link = format!("{survey_link}/opt-out");
+    /// The message rendered with links under `base`: invitations and reminders in text and HTML with a one-click
+    /// opt-out, messages of their own text (TWOWAY questions) as they are.
+    pub fn render(&self, base: &LinkBase) -> OutgoingMessage {
+        let (survey_link, opt_out_link) = base.links(&self.token);
+        let from_template = !self.own_text;
         OutgoingMessage {
             idempotency_key: self.idempotency_key.clone(),
+            message_id: base.message_id(&self.message_token),
             to: self.recipient.clone(),
             from: self.sender.clone(),
             subject: self.subject.clone(),
             body: render(&self.template, &survey_link, &opt_out_link),
+            html: from_template.then(|| render_html(&self.template, &survey_link, &opt_out_link)),
+            unsubscribe_url: from_template.then_some(opt_out_link),
         }
     }
+}
+
+/// What became of one claimed message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Handed to the relay or provider.
+    Sent,
+    /// Refused for good (SMTP 5xx, or a late bounce): the reason.
+    Bounced(String),
+    /// Given up: the last attempt failed, or the message cannot be sent as written.
+    Failed(String),
+    /// A transient failure: due again at this time.
+    DueAgain(OffsetDateTime, String),
+    /// Not sent: the respondent is Blocklisted or Expired by now.
+    Cancelled(crate::distribution::RespondentStatus),
+}
+
+/// A claimed message and what became of it, recorded with the rest of its round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// The message.
+    pub message: ClaimedMessage,
+    /// Its outcome.
+    pub outcome: Outcome,
 }
 
 /// Why a transport did not hand a message over.
@@ -132,6 +159,12 @@ pub enum SendError {
 pub trait Mailer: Send + Sync {
     /// Sends one email.
     fn send(&self, message: &OutgoingMessage) -> Result<(), SendError>;
+
+    /// Sends a round of emails, each with its own outcome in the same order. A transport that can send several at
+    /// once (over several sessions) does so; by default they go one after another.
+    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<(), SendError>> {
+        messages.iter().map(|message| self.send(message)).collect()
+    }
 }
 
 /// Hands text messages to an SMS provider. Implementations MUST report a refused number as
@@ -139,6 +172,11 @@ pub trait Mailer: Send + Sync {
 pub trait SmsSender: Send + Sync {
     /// Sends one text message (the subject, if any, is not part of it).
     fn send(&self, message: &OutgoingMessage) -> Result<(), SendError>;
+
+    /// Sends a round of text messages, each with its own outcome in the same order; by default one after another.
+    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<(), SendError>> {
+        messages.iter().map(|message| self.send(message)).collect()
+    }
 }
 
 /// The transports of every channel the worker sends on.
@@ -151,13 +189,38 @@ pub struct Transports<'a> {
 }
 
 impl Transports<'_> {
-    /// Sends a message on its channel (TWOWAY conversations go by SMS); LOGIN sends nothing, so a LOGIN
-    /// message fails transiently.
-    pub fn send(&self, channel: DispatchType, message: &OutgoingMessage) -> Result<(), SendError> {
-        match channel {
-            DispatchType::Email => self.email.send(message),
-            DispatchType::Sms | DispatchType::TwoWay => self.sms.send(message),
-            DispatchType::Login => Err(SendError::Transient(format!("no transport for {} messages", channel.as_str()))),
+    /// Sends a round, each message on its channel: the emails together, the text messages (SMS and TWOWAY)
+    /// together. LOGIN sends nothing, so a LOGIN message fails transiently. Outcomes keep the order of `messages`.
+    pub fn send_all(&self, messages: &[(DispatchType, OutgoingMessage)]) -> Vec<Result<(), SendError>> {
+        let mut outcomes: Vec<Result<(), SendError>> = messages
+            .iter()
+            .map(|(channel, _)| Err(SendError::Transient(format!("no transport for {} messages", channel.as_str()))))
+            .collect();
+        let email = |channel: &DispatchType| *channel == DispatchType::Email;
+        let text = |channel: &DispatchType| matches!(channel, DispatchType::Sms | DispatchType::TwoWay);
+        self.send_group(messages, email, |group| self.email.send_all(group), &mut outcomes);
+        self.send_group(messages, text, |group| self.sms.send_all(group), &mut outcomes);
+        outcomes
+    }
+
+    fn send_group(
+        &self,
+        messages: &[(DispatchType, OutgoingMessage)],
+        belongs: impl Fn(&DispatchType) -> bool,
+        send: impl FnOnce(&[OutgoingMessage]) -> Vec<Result<(), SendError>>,
+        outcomes: &mut [Result<(), SendError>],
+    ) {
+        let (positions, group): (Vec<usize>, Vec<OutgoingMessage>) = messages
+            .iter()
+            .enumerate()
+            .filter(|(_, (channel, _))| belongs(channel))
+            .map(|(position, (_, message))| (position, message.clone()))
+            .unzip();
+        if group.is_empty() {
+            return;
+        }
+        for (position, outcome) in positions.into_iter().zip(send(&group)) {
+            outcomes[position] = outcome;
         }
     }
 }

@@ -1,17 +1,20 @@
 //! The delivery worker's work: turn due reminders into messages, claim due messages, send them, record what
-//! happened. Sending happens outside any transaction; a crash between sending and recording leaves the lease to
-//! expire, and the message is sent again with the same idempotency key (the email's Message-ID).
+//! happened. A round takes a unit of work to claim and another to record, and holds none while its messages are
+//! on the network. A crash between sending and recording leaves the lease to expire, and the message is sent
+//! again with the same Message-ID and idempotency key.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use time::{Duration, OffsetDateTime};
 
-use crate::delivery::{retry_delay, ClaimedMessage, SendError, Transports, MAX_ATTEMPTS};
+use crate::delivery::{
+    retry_delay, ClaimedMessage, LinkBase, Outcome, OutgoingMessage, SendError, Settled, Transports, MAX_ATTEMPTS,
+};
 use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::DomainError;
 use crate::ids::{AccountId, SurveyId};
-use crate::ports::UnitOfWork;
+use crate::ports::{OutboxRepository, UnitOfWork, UnitOfWorkSource};
 
 /// How long a claimed message is reserved for the worker that claimed it, unless the worker says otherwise.
 pub const LEASE: Duration = Duration::minutes(5);
@@ -35,97 +38,125 @@ pub struct DeliveryReport {
     pub cancelled: usize,
 }
 
-/// What became of one claimed message, recorded with the rest of its round.
-enum Outcome {
-    Sent,
-    Bounced(String),
-    Failed(String),
-    DueAgain(OffsetDateTime, String),
-    Cancelled(RespondentStatus),
+impl DeliveryReport {
+    fn count(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Sent => self.sent += 1,
+            Outcome::Bounced(_) => self.bounced += 1,
+            Outcome::Failed(_) => self.failed += 1,
+            Outcome::DueAgain(..) => self.retried += 1,
+            Outcome::Cancelled(_) => self.cancelled += 1,
+        }
+    }
 }
 
-/// Runs one round at `now`: enqueues due reminders, claims up to `limit` due messages under a `lease` and
-/// delivers them on their channel's transport. Links point under `public_url`. The round's outcomes are recorded
-/// together in one transaction once its messages are sent; a worker that dies before that leaves the lease to
-/// run out, and the round's messages are claimed and sent again with their idempotency keys. EMAIL, SMS and
-/// TWOWAY messages are claimed; TWOWAY conversations start with their invitation followed by the first question.
-pub fn deliver_due(
-    uow: &mut impl UnitOfWork,
-    transports: Transports<'_>,
-    now: OffsetDateTime,
-    public_url: &str,
-    limit: i64,
-    lease: Duration,
-) -> Result<DeliveryReport, DomainError> {
-    let mut report = DeliveryReport {
-        reminders_enqueued: uow.transaction(|tx| Ok(tx.enqueue_due_reminders(now)?))?,
-        ..Default::default()
-    };
-    let claimed = uow.transaction(|tx| Ok(tx.claim_due(now, now + lease, limit)?))?;
-    report.claimed = claimed.len();
-    let mut first_questions = HashMap::new();
-    let mut outcomes = Vec::with_capacity(claimed.len());
-    for message in &claimed {
-        let outcome = deliver(uow, transports, message, now, public_url, &mut first_questions)?;
-        match outcome {
-            Outcome::Sent => report.sent += 1,
-            Outcome::Bounced(_) => report.bounced += 1,
-            Outcome::Failed(_) => report.failed += 1,
-            Outcome::DueAgain(..) => report.retried += 1,
-            Outcome::Cancelled(_) => report.cancelled += 1,
-        }
-        outcomes.push(outcome);
-    }
-    uow.transaction(|tx| {
-        for (message, outcome) in claimed.iter().zip(&outcomes) {
-            match outcome {
-                Outcome::Sent => tx.record_sent(message, now)?,
-                Outcome::Bounced(reason) => tx.record_bounce(message, reason, now)?,
-                Outcome::Failed(error) => tx.record_failed(message, error)?,
-                Outcome::DueAgain(due_at, error) => tx.reschedule(message, *due_at, error)?,
-                Outcome::Cancelled(status) => tx.cancel(message, *status)?,
-            }
-        }
-        Ok(())
-    })?;
-    Ok(report)
+/// The shape of a round: how many messages it claims, how long it leases them, where their links point.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    /// Messages claimed at most.
+    pub limit: i64,
+    /// How long they stay reserved for this worker.
+    pub lease: Duration,
+    /// Where links point, and the Message-IDs' domain.
+    pub links: LinkBase,
 }
 
 /// The first question of each TWOWAY survey met in a round, read once per survey.
 type FirstQuestions = HashMap<(AccountId, SurveyId), Option<String>>;
 
-fn deliver(
-    uow: &mut impl UnitOfWork,
+/// Runs one round at `now`: enqueues due reminders, claims up to `round.limit` due messages under a lease, sends
+/// them on their channels' transports (which may send several at once), and records every outcome together in
+/// one transaction. EMAIL, SMS and TWOWAY messages are claimed; TWOWAY conversations start with their
+/// invitation followed by the first question.
+pub fn deliver_due(
+    store: &impl UnitOfWorkSource,
     transports: Transports<'_>,
-    message: &ClaimedMessage,
     now: OffsetDateTime,
-    public_url: &str,
-    first_questions: &mut FirstQuestions,
-) -> Result<Outcome, DomainError> {
+    round: &Round,
+) -> Result<DeliveryReport, DomainError> {
+    let (reminders_enqueued, claimed, questions) = store.with_uow(|uow| {
+        let reminders = uow.transaction(|tx| Ok(tx.enqueue_due_reminders(now)?))?;
+        let claimed = uow.transaction(|tx| Ok(tx.claim_due(now, now + round.lease, round.limit)?))?;
+        let questions = first_questions(uow, &claimed)?;
+        Ok((reminders, claimed, questions))
+    })?;
+    let mut report = DeliveryReport { reminders_enqueued, claimed: claimed.len(), ..Default::default() };
+    let settled = send_round(transports, claimed, &questions, now, &round.links);
+    for done in &settled {
+        report.count(&done.outcome);
+    }
+    if !settled.is_empty() {
+        store.with_uow(|uow| uow.transaction(|tx| Ok(tx.record_round(&settled, now)?)))?;
+    }
+    Ok(report)
+}
+
+/// The first question of every TWOWAY survey whose conversation starts in this round.
+fn first_questions(uow: &mut impl UnitOfWork, claimed: &[ClaimedMessage]) -> Result<FirstQuestions, DomainError> {
+    let mut questions = FirstQuestions::new();
+    for message in claimed.iter().filter(|m| m.channel == DispatchType::TwoWay && m.is_invitation()) {
+        if let Entry::Vacant(unread) = questions.entry((message.account_id, message.survey_id)) {
+            unread.insert(super::twoway::first_question(&uow.question_tree(message.account_id, message.survey_id)?));
+        }
+    }
+    Ok(questions)
+}
+
+/// Decides what is not sent at all, sends the rest, and pairs every message with its outcome.
+fn send_round(
+    transports: Transports<'_>,
+    claimed: Vec<ClaimedMessage>,
+    questions: &FirstQuestions,
+    now: OffsetDateTime,
+    links: &LinkBase,
+) -> Vec<Settled> {
+    let (held, to_send): (Vec<_>, Vec<_>) = claimed.into_iter().partition(|m| held_back(m, now).is_some());
+    let outgoing: Vec<(DispatchType, OutgoingMessage)> =
+        to_send.iter().map(|message| (message.channel, outgoing(message, questions, links))).collect();
+    let results = transports.send_all(&outgoing);
+    let mut settled: Vec<Settled> = to_send
+        .into_iter()
+        .zip(results)
+        .map(|(message, result)| {
+            let outcome = outcome(&message, result, now);
+            Settled { message, outcome }
+        })
+        .collect();
+    settled.extend(held.into_iter().filter_map(|message| {
+        let status = held_back(&message, now)?;
+        Some(Settled { message, outcome: Outcome::Cancelled(status) })
+    }));
+    settled
+}
+
+/// Why a message is not sent: its contact is blocklisted, or its survey link has expired.
+fn held_back(message: &ClaimedMessage, now: OffsetDateTime) -> Option<RespondentStatus> {
     if message.blocklisted {
-        return Ok(Outcome::Cancelled(RespondentStatus::Blocklisted));
+        Some(RespondentStatus::Blocklisted)
+    } else if message.expiry_date.is_some_and(|expiry| expiry <= now) {
+        Some(RespondentStatus::Expired)
+    } else {
+        None
     }
-    if message.expiry_date.is_some_and(|expiry| expiry <= now) {
-        return Ok(Outcome::Cancelled(RespondentStatus::Expired));
-    }
-    let mut outgoing = message.render(public_url);
-    if message.channel == DispatchType::TwoWay && !message.is_reminder && !message.own_text {
-        // A conversation starts with the invitation's own text and the first question.
-        let question = match first_questions.entry((message.account_id, message.survey_id)) {
-            Entry::Occupied(known) => known.into_mut(),
-            Entry::Vacant(new) => {
-                new.insert(super::twoway::first_question(&uow.question_tree(message.account_id, message.survey_id)?))
-            }
-        };
-        if let Some(question) = question {
+}
+
+/// The message as it goes out; a TWOWAY conversation starts with the invitation's text and the first question.
+fn outgoing(message: &ClaimedMessage, questions: &FirstQuestions, links: &LinkBase) -> OutgoingMessage {
+    let mut outgoing = message.render(links);
+    if message.channel == DispatchType::TwoWay && message.is_invitation() {
+        if let Some(Some(question)) = questions.get(&(message.account_id, message.survey_id)) {
             outgoing.body = format!("{}\n\n{question}", outgoing.body);
         }
     }
-    Ok(match transports.send(message.channel, &outgoing) {
+    outgoing
+}
+
+fn outcome(message: &ClaimedMessage, result: Result<(), SendError>, now: OffsetDateTime) -> Outcome {
+    match result {
         Ok(()) => Outcome::Sent,
         Err(SendError::Permanent(reason)) => Outcome::Bounced(reason),
         Err(SendError::Unsendable(error)) => Outcome::Failed(error),
         Err(SendError::Transient(error)) if message.attempts >= MAX_ATTEMPTS => Outcome::Failed(error),
         Err(SendError::Transient(error)) => Outcome::DueAgain(now + retry_delay(message.attempts), error),
-    })
+    }
 }

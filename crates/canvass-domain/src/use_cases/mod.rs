@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod answers;
 pub mod bgdata;
 pub mod blocklist;
+pub mod bounces;
 pub mod categories;
 pub mod delivery;
 pub mod frequency;

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod answers;
 pub mod bgdata;
 pub mod blocklist;
+pub mod dsn;
 pub mod frequency;
 pub mod health;
 pub mod questions;
@@ -12,6 +13,7 @@ pub mod respondents;
 pub mod retention_policies;
 pub mod retention_rules;
 pub mod sendouts;
+pub mod shared_secret;
 pub mod sms;
 pub mod surveys;
 

@@ -1,11 +1,8 @@
 //! `POST /sms/inbound`: replies of TWOWAY respondents, delivered by the SMS provider with a shared secret.
 
-use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use canvass_domain::use_cases::twoway::{self, Reply, ReplyOutcome};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 use utoipa::ToSchema;
 
 use crate::blocking;
@@ -42,11 +39,6 @@ pub struct InboundResponse {
     pub completed: bool,
 }
 
-/// Whether the presented secret equals the configured one (compared as SHA-256 digests, in constant time).
-fn secret_matches(configured: &str, presented: &str) -> bool {
-    Sha256::digest(configured.as_bytes()).ct_eq(&Sha256::digest(presented.as_bytes())).into()
-}
-
 /// Records a TWOWAY respondent's reply and queues the next question (or the thank-you).
 #[utoipa::path(tag = "SMS", request_body = InboundBody,
     params(("X-Canvass-Sms-Secret" = String, Header, description = "The shared secret configured as SMS_INBOUND_SECRET")),
@@ -58,21 +50,7 @@ pub async fn inbound(
     req: HttpRequest,
     body: Body<InboundBody>,
 ) -> Result<HttpResponse, Problem> {
-    let Some(configured) = state.sms_inbound_secret.clone() else {
-        return Err(Problem::new(
-            StatusCode::NOT_FOUND,
-            "not-found",
-            "inbound SMS is not configured (SMS_INBOUND_SECRET)",
-        ));
-    };
-    let presented = req.headers().get(SECRET_HEADER).and_then(|v| v.to_str().ok()).unwrap_or_default();
-    if !secret_matches(&configured, presented) {
-        return Err(Problem::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "send the shared secret as X-Canvass-Sms-Secret",
-        ));
-    }
+    super::shared_secret::check(&req, SECRET_HEADER, state.sms_inbound_secret.as_deref(), "SMS_INBOUND_SECRET")?;
     let body = body.0;
     let outcome = blocking::run(&state, move |uow, clock| {
         let reply = Reply {

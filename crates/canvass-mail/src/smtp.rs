@@ -1,0 +1,279 @@
+//! Sending over SMTP to a relay. A mailer keeps up to `concurrency` SMTP sessions open, reuses them across
+//! messages and rounds, and sends a round through all of them at once. Each session's socket sends without
+//! Nagle's delay, so the end of a message (`.`) leaves at once instead of waiting for the relay's delayed ACK.
+//! The sessions live on a thread of the mailer's own with a single-threaded tokio runtime; [`Mailer::send_all`]
+//! hands it a round and waits for the outcomes, so callers need no runtime.
+
+use std::cell::{Cell, RefCell};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use canvass_domain::delivery::{Mailer, OutgoingMessage, SendError};
+use futures_util::future::join_all;
+use lettre::address::Envelope;
+use lettre::transport::smtp::authentication::DEFAULT_MECHANISMS;
+use lettre::transport::smtp::client::{AsyncSmtpConnection, TlsParameters};
+use lettre::transport::smtp::extension::ClientId;
+use tokio::net::TcpStream;
+use tokio::time::timeout;
+
+use crate::message::email;
+use crate::relay::{Relay, Security};
+use crate::tls::{starttls_parameters, ImplicitTls};
+
+/// How long a relay may take to accept a connection, or to answer one step of a message.
+const NETWORK_TIMEOUT: Duration = Duration::from_secs(30);
+/// A session idle for longer is checked with NOOP before it carries a message (the relay may have closed it).
+const CHECK_AFTER_IDLE: Duration = Duration::from_secs(5);
+
+/// An email ready for the wire.
+struct Prepared {
+    envelope: Envelope,
+    bytes: Vec<u8>,
+}
+
+/// A round for the session thread, and where its outcomes go.
+struct Job {
+    emails: Vec<Prepared>,
+    reply: mpsc::Sender<Vec<Result<(), SendError>>>,
+}
+
+/// Sends over SMTP to a relay: `smtp://`, STARTTLS, or `smtps://`, with AUTH when the URL has credentials.
+pub struct SmtpMailer {
+    jobs: mpsc::Sender<Job>,
+    relay: Relay,
+}
+
+impl std::fmt::Debug for SmtpMailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmtpMailer").field("relay", &self.relay).finish_non_exhaustive()
+    }
+}
+
+impl SmtpMailer {
+    /// A mailer for `url` (one of the forms of [`Relay::parse`]) that trusts the system's roots plus the PEM
+    /// certificates `ca_pem`, and sends through up to `concurrency` sessions at once. Refuses a URL that would
+    /// send credentials unencrypted.
+    pub fn new(url: &str, ca_pem: Option<&[u8]>, concurrency: usize) -> Result<Self, String> {
+        let relay = Relay::parse(url)?;
+        let tls = match relay.security {
+            Security::Plain => RelayTls::None,
+            Security::StartTlsRequired | Security::StartTlsOpportunistic => {
+                RelayTls::StartTls(starttls_parameters(&relay.host, ca_pem)?)
+            }
+            Security::Implicit => RelayTls::Implicit(ImplicitTls::new(&relay.host, ca_pem)?),
+        };
+        let client = Client { relay: relay.clone(), tls, hello: ClientId::default(), lanes: concurrency.max(1) };
+        let (jobs, incoming) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("smtp-sessions".into())
+            .spawn(move || client.serve(incoming))
+            .map_err(|e| format!("cannot start the SMTP session thread: {e}"))?;
+        Ok(Self { jobs, relay })
+    }
+
+    /// A mailer for `url` with one session and the system's roots.
+    pub fn from_url(url: &str) -> Result<Self, String> {
+        Self::new(url, None, 1)
+    }
+}
+
+impl Mailer for SmtpMailer {
+    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+        self.send_all(std::slice::from_ref(message)).pop().unwrap_or_else(|| Err(stopped()))
+    }
+
+    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<(), SendError>> {
+        let mut outcomes: Vec<Result<(), SendError>> = Vec::with_capacity(messages.len());
+        let mut emails = Vec::with_capacity(messages.len());
+        let mut positions = Vec::with_capacity(messages.len());
+        for (position, message) in messages.iter().enumerate() {
+            outcomes.push(Err(stopped()));
+            match email(message) {
+                Ok(email) => {
+                    emails.push(Prepared { envelope: email.envelope().clone(), bytes: email.formatted() });
+                    positions.push(position);
+                }
+                Err(error) => outcomes[position] = Err(error),
+            }
+        }
+        if emails.is_empty() {
+            return outcomes;
+        }
+        let (reply, replied) = mpsc::channel();
+        if self.jobs.send(Job { emails, reply }).is_ok() {
+            if let Ok(sent) = replied.recv() {
+                for (position, outcome) in positions.into_iter().zip(sent) {
+                    outcomes[position] = outcome;
+                }
+            }
+        }
+        outcomes
+    }
+}
+
+fn stopped() -> SendError {
+    SendError::Transient("the SMTP session thread has stopped".into())
+}
+
+/// How sessions to the relay are encrypted.
+enum RelayTls {
+    None,
+    StartTls(TlsParameters),
+    Implicit(ImplicitTls),
+}
+
+/// An open session and when it last carried a message.
+struct Session {
+    connection: AsyncSmtpConnection,
+    last_used: Instant,
+}
+
+/// The session thread's side: opens, reuses and drops sessions, and sends rounds through them.
+struct Client {
+    relay: Relay,
+    tls: RelayTls,
+    hello: ClientId,
+    lanes: usize,
+}
+
+impl Client {
+    /// Serves rounds until the mailer is dropped; idle sessions wait between rounds.
+    fn serve(self, jobs: mpsc::Receiver<Job>) {
+        let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+            Ok(runtime) => runtime,
+            Err(error) => {
+                tracing::error!(error.message = %error, "cannot start the SMTP session runtime");
+                return;
+            }
+        };
+        let mut idle = Vec::new();
+        while let Ok(job) = jobs.recv() {
+            let outcomes = runtime.block_on(self.send_round(&mut idle, &job.emails));
+            let _ = job.reply.send(outcomes);
+        }
+    }
+
+    /// Sends a round through up to `lanes` sessions at once; each lane takes the next message when it is free.
+    async fn send_round(&self, idle: &mut Vec<Session>, emails: &[Prepared]) -> Vec<Result<(), SendError>> {
+        let round = Round {
+            emails,
+            next: Cell::new(0),
+            outcomes: RefCell::new(vec![None; emails.len()]),
+            relay_down: RefCell::new(None),
+        };
+        let lanes = self.lanes.min(emails.len());
+        let sessions: Vec<Option<Session>> = (0..lanes).map(|_| idle.pop()).collect();
+        let kept = join_all(sessions.into_iter().map(|session| self.lane(session, &round))).await;
+        idle.extend(kept.into_iter().flatten());
+        round.outcomes.into_inner().into_iter().map(|outcome| outcome.unwrap_or_else(|| Err(stopped()))).collect()
+    }
+
+    /// One session's share of a round; returns the session when it is still good for the next round.
+    async fn lane(&self, mut session: Option<Session>, round: &Round<'_>) -> Option<Session> {
+        while let Some(index) = round.take_next() {
+            if let Some(reason) = round.relay_down.borrow().clone() {
+                round.settle(index, Err(SendError::Transient(reason)));
+                continue;
+            }
+            let mut open = match self.ready(session.take()).await {
+                Ok(open) => open,
+                Err(reason) => {
+                    tracing::warn!(relay.host = %self.relay.host, relay.port = self.relay.port,
+                        error.message = %reason, "cannot open an SMTP session; the round's messages are retried later");
+                    round.relay_down.replace(Some(reason.clone()));
+                    round.settle(index, Err(SendError::Transient(reason)));
+                    continue;
+                }
+            };
+            let email = &round.emails[index];
+            let sent = timeout(NETWORK_TIMEOUT, open.connection.send(&email.envelope, &email.bytes)).await;
+            // lettre closes a session whose transaction failed; one that timed out is in an unknown state.
+            let broken = sent.is_err() || open.connection.has_broken();
+            round.settle(
+                index,
+                match sent {
+                    Ok(Ok(_)) => Ok(()),
+                    Ok(Err(error)) if error.is_permanent() => Err(SendError::Permanent(error.to_string())),
+                    Ok(Err(error)) => Err(SendError::Transient(error.to_string())),
+                    Err(_) => Err(SendError::Transient("the relay did not answer within 30 s".into())),
+                },
+            );
+            if !broken {
+                open.last_used = Instant::now();
+                session = Some(open);
+            }
+        }
+        session
+    }
+
+    /// A session ready to carry a message: the one given, if it is still open, else a new one.
+    async fn ready(&self, session: Option<Session>) -> Result<Session, String> {
+        if let Some(mut session) = session {
+            if session.last_used.elapsed() < CHECK_AFTER_IDLE || session.connection.test_connected().await {
+                return Ok(session);
+            }
+        }
+        let connection = timeout(NETWORK_TIMEOUT, self.open())
+            .await
+            .map_err(|_| format!("the relay did not answer within {} s", NETWORK_TIMEOUT.as_secs()))??;
+        Ok(Session { connection, last_used: Instant::now() })
+    }
+
+    /// Opens a session: TCP without Nagle's delay, TLS as the URL asks, EHLO, and AUTH when there are credentials.
+    async fn open(&self) -> Result<AsyncSmtpConnection, String> {
+        let failed = |step: &str, error: &dyn std::fmt::Display| format!("{step}: {error}");
+        let tcp = TcpStream::connect((self.relay.host.as_str(), self.relay.port))
+            .await
+            .map_err(|e| failed("cannot connect to the relay", &e))?;
+        tcp.set_nodelay(true).map_err(|e| failed("cannot set up the connection", &e))?;
+        let mut connection = match &self.tls {
+            RelayTls::Implicit(tls) => {
+                let stream = tls.connect(tcp).await.map_err(|e| failed("TLS with the relay failed", &e))?;
+                AsyncSmtpConnection::connect_with_transport(Box::new(stream), &self.hello).await
+            }
+            RelayTls::None | RelayTls::StartTls(_) => {
+                AsyncSmtpConnection::connect_with_transport(Box::new(tcp), &self.hello).await
+            }
+        }
+        .map_err(|e| failed("the relay refused the session", &e))?;
+        if let RelayTls::StartTls(parameters) = &self.tls {
+            let required = self.relay.security == Security::StartTlsRequired;
+            if connection.can_starttls() {
+                connection
+                    .starttls(parameters.clone(), &self.hello)
+                    .await
+                    .map_err(|e| failed("STARTTLS with the relay failed", &e))?;
+            } else if required {
+                return Err("the relay does not offer STARTTLS, which SMTP_URL requires (tls=required)".into());
+            }
+        }
+        if let Some(credentials) = &self.relay.credentials {
+            connection.auth(DEFAULT_MECHANISMS, credentials).await.map_err(|e| failed("the relay refused AUTH", &e))?;
+        }
+        Ok(connection)
+    }
+}
+
+/// A round in progress: its messages, the next one to take, and the outcomes so far.
+struct Round<'a> {
+    emails: &'a [Prepared],
+    next: Cell<usize>,
+    outcomes: RefCell<Vec<Option<Result<(), SendError>>>>,
+    /// Set when a session could not be opened: the rest of the round is put off instead of trying each message.
+    relay_down: RefCell<Option<String>>,
+}
+
+impl Round<'_> {
+    fn take_next(&self) -> Option<usize> {
+        let index = self.next.get();
+        (index < self.emails.len()).then(|| {
+            self.next.set(index + 1);
+            index
+        })
+    }
+
+    fn settle(&self, index: usize, outcome: Result<(), SendError>) {
+        self.outcomes.borrow_mut()[index] = Some(outcome);
+    }
+}

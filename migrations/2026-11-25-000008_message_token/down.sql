@@ -1,0 +1,2 @@
+DROP INDEX outbox_message_token_idx;
+ALTER TABLE outbox DROP COLUMN message_token;

@@ -1,0 +1,5 @@
+-- An email's Message-ID is <message_token@host of PUBLIC_URL>: random (a UUID's 32 hex digits), stable across
+-- retries, and free of account and respondent ids. A late bounce (a delivery status notification) names it, and
+-- finds its message through this index; the token is not scoped by account, as the relay knows no account.
+ALTER TABLE outbox ADD COLUMN message_token TEXT NOT NULL DEFAULT replace(gen_random_uuid()::text, '-', '');
+CREATE INDEX outbox_message_token_idx ON outbox (message_token);
