@@ -51,6 +51,7 @@ async fn starttls_and_auth_carry_every_message_over_a_few_reused_sessions() {
     let received = sink.received();
     assert_eq!(received.len(), 24);
     assert!(received.iter().all(|r| r.tls && r.user.as_deref() == Some(USER)), "every message over TLS after AUTH");
+    assert!(received.iter().all(|r| r.mail_from == "hr@acme.example"), "without a bounce address, the sender");
     assert!(sink.connections() <= 3, "sessions are reused across messages and rounds: {}", sink.connections());
 }
 
@@ -144,13 +145,20 @@ async fn a_worker_sends_through_a_relay_with_a_private_ca_from_smtp_ca_file() {
     let base = activated_for(&app, &contacts("private", 20)).await;
     let url = format!("smtp://{USER}:{PASSWORD}@127.0.0.1:{}?tls=required", sink.port());
     let ca_path = ca_file.to_string_lossy().into_owned();
-    let mut running = worker(&app, &[("SMTP_URL", &url), ("SMTP_CA_FILE", &ca_path), ("DELIVERY_CONCURRENCY", "4")]);
+    let envs = [
+        ("SMTP_URL", url.as_str()),
+        ("SMTP_CA_FILE", &ca_path),
+        ("DELIVERY_CONCURRENCY", "4"),
+        ("BOUNCE_ADDRESS", "bounces@survey.example"),
+    ];
+    let mut running = worker(&app, &envs);
     all_sent(&app, &base, Duration::from_secs(60)).await;
     running.kill().unwrap();
     running.wait().unwrap();
     let _ = std::fs::remove_file(&ca_file);
     assert_eq!(sink.count(), 20);
     assert!(sink.received().iter().all(|r| r.tls && r.user.as_deref() == Some(USER)));
+    assert!(sink.received().iter().all(|r| r.mail_from == "bounces@survey.example"), "bounces go to the mailbox");
     assert!(sink.connections() <= 4, "{} sessions for 4 lanes", sink.connections());
 }
 

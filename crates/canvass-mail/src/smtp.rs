@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use canvass_domain::delivery::{Mailer, OutgoingMessage, SendError};
 use futures_util::future::join_all;
-use lettre::address::Envelope;
+use lettre::address::{Address, Envelope};
 use lettre::transport::smtp::authentication::DEFAULT_MECHANISMS;
 use lettre::transport::smtp::client::{AsyncSmtpConnection, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
@@ -42,6 +42,7 @@ struct Job {
 pub struct SmtpMailer {
     jobs: mpsc::Sender<Job>,
     relay: Relay,
+    bounce_address: Option<Address>,
 }
 
 impl std::fmt::Debug for SmtpMailer {
@@ -69,7 +70,14 @@ impl SmtpMailer {
             .name("smtp-sessions".into())
             .spawn(move || client.serve(incoming))
             .map_err(|e| format!("cannot start the SMTP session thread: {e}"))?;
-        Ok(Self { jobs, relay })
+        Ok(Self { jobs, relay, bounce_address: None })
+    }
+
+    /// Sends every email with `address` as its envelope sender (`MAIL FROM`, the `Return-Path`), so that bounces
+    /// go to a mailbox that hands them to `canvass dsn` instead of to the sendout's sender.
+    pub fn with_bounce_address(mut self, address: &str) -> Result<Self, String> {
+        self.bounce_address = Some(address.parse().map_err(|e| format!("BOUNCE_ADDRESS: {e}"))?);
+        Ok(self)
     }
 
     /// A mailer for `url` with one session and the system's roots.
@@ -88,13 +96,13 @@ impl Mailer for SmtpMailer {
         let mut emails = Vec::with_capacity(messages.len());
         let mut positions = Vec::with_capacity(messages.len());
         for (position, message) in messages.iter().enumerate() {
-            outcomes.push(Err(stopped()));
-            match email(message) {
-                Ok(email) => {
-                    emails.push(Prepared { envelope: email.envelope().clone(), bytes: email.formatted() });
+            match self.prepare(message) {
+                Ok(prepared) => {
+                    outcomes.push(Err(stopped()));
+                    emails.push(prepared);
                     positions.push(position);
                 }
-                Err(error) => outcomes[position] = Err(error),
+                Err(error) => outcomes.push(Err(error)),
             }
         }
         if emails.is_empty() {
@@ -109,6 +117,19 @@ impl Mailer for SmtpMailer {
             }
         }
         outcomes
+    }
+}
+
+impl SmtpMailer {
+    /// The email on the wire and its envelope: from the bounce address when there is one, else from the sender.
+    fn prepare(&self, message: &OutgoingMessage) -> Result<Prepared, SendError> {
+        let email = email(message)?;
+        let envelope = match &self.bounce_address {
+            Some(sender) => Envelope::new(Some(sender.clone()), email.envelope().to().to_vec())
+                .map_err(|e| SendError::Unsendable(format!("envelope: {e}")))?,
+            None => email.envelope().clone(),
+        };
+        Ok(Prepared { envelope, bytes: email.formatted() })
     }
 }
 

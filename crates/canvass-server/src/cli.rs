@@ -64,6 +64,10 @@ pub struct WorkerArgs {
     /// A PEM file of certificates trusted for the relay besides the system's roots (a relay with a private CA).
     #[arg(long, env = "SMTP_CA_FILE")]
     pub smtp_ca_file: Option<std::path::PathBuf>,
+    /// The envelope sender (Return-Path) of every email, where relays send bounces: a mailbox piped into
+    /// `canvass dsn`. Without it bounces go to each sendout's sender address.
+    #[arg(long, env = "BOUNCE_ADDRESS")]
+    pub bounce_address: Option<String>,
     /// SMTP sessions one worker keeps open and sends through at once.
     #[arg(long, env = "DELIVERY_CONCURRENCY", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub delivery_concurrency: u16,
@@ -86,6 +90,7 @@ impl WorkerArgs {
         crate::delivery::DeliverySettings {
             smtp_url: self.smtp_url.clone(),
             smtp_ca_file: self.smtp_ca_file.clone(),
+            bounce_address: self.bounce_address.clone(),
             concurrency: usize::from(self.delivery_concurrency),
             sms_url: self.sms_url.clone(),
             outbox_dir: self.outbox_dir.clone(),
@@ -296,4 +301,34 @@ fn with_uow<T>(
 fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
     println!("{value}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use secrecy::ExposeSecret;
+
+    #[test]
+    fn secrets_never_show_in_debug_output() {
+        let cli = Cli::try_parse_from([
+            "canvass",
+            "serve",
+            "--smtp-url",
+            "smtps://canvass:relay-password@mail.example:465",
+            "--sms-inbound-secret",
+            "sms-secret-value",
+            "--inbound-secret",
+            "dsn-secret-value",
+        ])
+        .unwrap();
+        let shown = format!("{cli:?}");
+        for secret in ["relay-password", "sms-secret-value", "dsn-secret-value"] {
+            assert!(!shown.contains(secret), "{secret} in {shown}");
+        }
+        let Command::Serve(args) = cli.command else { panic!("serve") };
+        let settings = args.delivery.delivery();
+        assert!(!format!("{settings:?}").contains("relay-password"));
+        assert_eq!(settings.smtp_url.unwrap().expose_secret(), "smtps://canvass:relay-password@mail.example:465");
+    }
 }

@@ -28,6 +28,8 @@ pub struct DeliverySettings {
     pub smtp_url: Option<SecretString>,
     /// PEM certificates trusted for the relay besides the system's roots.
     pub smtp_ca_file: Option<PathBuf>,
+    /// The envelope sender of every email (where bounces go); without it, each sendout's sender.
+    pub bounce_address: Option<String>,
     /// SMTP sessions kept open and sent through at once.
     pub concurrency: usize,
     /// The SMS provider's HTTP endpoint; without it text messages are written to `outbox_dir`.
@@ -64,8 +66,11 @@ pub fn channels(settings: &DeliverySettings) -> anyhow::Result<Channels> {
                 }
                 None => None,
             };
-            let mailer = SmtpMailer::new(url.expose_secret(), ca.as_deref(), settings.concurrency)
+            let mut mailer = SmtpMailer::new(url.expose_secret(), ca.as_deref(), settings.concurrency)
                 .map_err(anyhow::Error::msg)?;
+            if let Some(address) = &settings.bounce_address {
+                mailer = mailer.with_bounce_address(address).map_err(anyhow::Error::msg)?;
+            }
             tracing::info!(delivery.relay = ?mailer, delivery.concurrency = settings.concurrency, "sending email over SMTP");
             Arc::new(mailer)
         }

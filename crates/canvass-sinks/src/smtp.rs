@@ -32,6 +32,8 @@ pub struct Received {
     pub tls: bool,
     /// The user that authenticated on the session, if any.
     pub user: Option<String>,
+    /// The envelope sender (`MAIL FROM`), where bounces go.
+    pub mail_from: String,
 }
 
 impl SmtpSink {
@@ -248,6 +250,7 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
         _ => None,
     };
     let mut user: Option<String> = None;
+    let mut mail_from = String::new();
     loop {
         let Some(line) = read_line(&mut reader) else { return };
         let tls = matches!(reader.get_ref(), Conn::Tls(_));
@@ -300,6 +303,10 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
             "530 5.7.0 Must issue a STARTTLS command first".into()
         } else if command.starts_with("MAIL") && config.auth.is_some() && user.is_none() {
             "530 5.7.0 Authentication required".into()
+        } else if command.starts_with("MAIL") {
+            mail_from =
+                line.split_once('<').and_then(|(_, rest)| rest.split_once('>')).map_or("", |(a, _)| a).to_owned();
+            "250 ok".into()
         } else if command.starts_with("RCPT") && !config.refuse_5xx.is_empty() && line.contains(&config.refuse_5xx) {
             "550 5.1.1 no such user".into()
         } else if command.starts_with("RCPT") && !config.refuse_4xx.is_empty() && line.contains(&config.refuse_4xx) {
@@ -318,7 +325,7 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
                 message.push_str(&data);
             }
             std::thread::sleep(config.delay);
-            kept.lock().unwrap().push(Received { message, tls, user: user.clone() });
+            kept.lock().unwrap().push(Received { message, tls, user: user.clone(), mail_from: mail_from.clone() });
             "250 queued".into()
         } else if command == "QUIT" {
             let _ = reply(&mut reader, "221 bye");
