@@ -10,9 +10,11 @@ run bind="127.0.0.1:8080":
 test:
     scripts/test.sh
 
-# Measure the hot paths against raw SQL on the same database (release build; see docs/benchmarks.md).
-bench:
-    scripts/with-test-db.sh cargo bench -p canvass-blackbox-tests
+# Measure the hot paths against their baselines: raw SQL on the same database, and for delivery Postfix's
+# smtp-source to its smtp-sink (needs `apt-get install postfix`). Release build; see docs/benchmarks.md.
+# `just bench --bench delivery` runs one; BENCH_MESSAGES and BENCH_CONCURRENCY size the delivery run.
+bench *args:
+    scripts/with-test-db.sh cargo bench -p canvass-blackbox-tests {{args}}
 
 # Format the code.
 fmt:
