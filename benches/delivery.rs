@@ -29,7 +29,7 @@ use time::OffsetDateTime;
 /// benchmark's Canvass invitation (multipart text and HTML, as captured with `smtp-sink -D` on 2026-11-25).
 const SOURCE_MESSAGE_BYTES: usize = 1250;
 /// How often the outbox is polled while the worker runs.
-const POLL: Duration = Duration::from_millis(20);
+const POLL: Duration = Duration::from_millis(50);
 /// The worker is given up on when no message is sent for this long.
 const STALL: Duration = Duration::from_secs(60);
 
@@ -194,13 +194,15 @@ fn canvass_worker(binary: &Path, port: u16, count: usize, sessions: usize) -> Ra
         .env("OUTBOX_DIR", &outbox_dir)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
-        .stderr(Stdio::null());
+        .stderr(Stdio::inherit());
 
     let started = Instant::now();
     let mut worker = Killed(command.spawn().unwrap());
     let (mut first, mut last_progress, mut sent_before) = (None, Instant::now(), 0);
     let finished = loop {
-        let sent = count_outbox(&mut conn, "status = 'Sent'");
+        // Through the partial index of pending messages, so that polling costs the database little: nothing fails
+        // here, so every message no longer pending was recorded as sent.
+        let sent = count - count_outbox(&mut conn, "status = 'Pending'");
         let now = Instant::now();
         if sent > 0 && first.is_none() {
             first = Some((now, sent));
@@ -221,6 +223,7 @@ fn canvass_worker(binary: &Path, port: u16, count: usize, sessions: usize) -> Ra
         sleep(POLL);
     };
     drop(worker);
+    assert_eq!(count_outbox(&mut conn, "status = 'Sent'"), count, "every message was sent, none failed");
     let total = count as f64 / (finished - started).as_secs_f64();
     let steady = first
         .filter(|&(_, sent)| sent < count)

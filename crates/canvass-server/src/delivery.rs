@@ -7,17 +7,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use canvass_domain::clock::SystemClock;
 use canvass_domain::delivery::{LinkBase, Mailer, SmsSender, Transports};
 use canvass_domain::use_cases::delivery::{self, Round};
 use canvass_mail::{FileMailer, SmtpMailer};
 use canvass_postgres::PgStore;
 use canvass_sms::{FileSmsSender, HttpSmsSender};
 use secrecy::{ExposeSecret, SecretString};
-use time::OffsetDateTime;
 
-/// Messages one round claims at most: enough to keep every SMTP session busy while the round's claim and record
-/// take their few milliseconds, few enough that a killed worker repeats little.
-pub const ROUND: i64 = 400;
+/// Messages one round claims at most: enough for every SMTP session to have many, while the previous round is
+/// recorded and the next claimed beside it; few enough that a killed worker repeats little (two rounds at most).
+pub const ROUND: i64 = 200;
 /// Connections of the worker's own pool: a round uses one at a time.
 pub const POOL_SIZE: u32 = 2;
 
@@ -86,10 +86,10 @@ pub fn channels(settings: &DeliverySettings) -> anyhow::Result<Channels> {
     Ok(Channels { email, sms })
 }
 
-/// One round: due reminders enqueued, due messages sent; returns how many were claimed.
-fn round(store: &PgStore, channels: &Channels, shape: &Round) -> Result<usize, String> {
-    let report = delivery::deliver_due(store, channels.transports(), OffsetDateTime::now_utc(), shape)
-        .map_err(|e| e.to_string())?;
+/// Rounds back to back until one is not full: due reminders enqueued, due messages sent.
+fn rounds(store: &PgStore, channels: &Channels, shape: &Round) -> Result<(), String> {
+    let report =
+        delivery::deliver_all_due(store, channels.transports(), &SystemClock, shape).map_err(|e| e.to_string())?;
     if report.claimed > 0 || report.reminders_enqueued > 0 {
         tracing::info!(
             delivery.claimed = report.claimed,
@@ -99,21 +99,19 @@ fn round(store: &PgStore, channels: &Channels, shape: &Round) -> Result<usize, S
             delivery.failed = report.failed,
             delivery.cancelled = report.cancelled,
             delivery.reminders_enqueued = report.reminders_enqueued,
-            "delivery round"
+            "delivery rounds"
         );
     }
-    Ok(report.claimed)
+    Ok(())
 }
 
-/// Runs rounds forever: at once again while rounds come back full, else after `poll`.
+/// Runs rounds forever: back to back while they come back full, then again after `poll`.
 pub fn run_forever(store: PgStore, channels: Channels, public_url: String, settings: DeliverySettings) {
     let lease = time::Duration::try_from(settings.lease).unwrap_or(delivery::LEASE);
     let shape = Round { limit: ROUND, lease, links: LinkBase::new(&public_url) };
     loop {
-        match round(&store, &channels, &shape) {
-            Ok(claimed) if claimed as i64 >= ROUND => continue,
-            Ok(_) => {}
-            Err(error) => tracing::error!(error.message = %error, "delivery round failed"),
+        if let Err(error) = rounds(&store, &channels, &shape) {
+            tracing::error!(error.message = %error, "delivery round failed");
         }
         std::thread::sleep(settings.poll);
     }

@@ -1,18 +1,20 @@
 //! The delivery worker's work: turn due reminders into messages, claim due messages, send them, record what
 //! happened. A round takes a unit of work to claim and another to record, and holds none while its messages are
-//! on the network. A crash between sending and recording leaves the lease to expire, and the message is sent
-//! again with the same Message-ID and idempotency key.
+//! on the network. [`deliver_all_due`] runs rounds back to back and records one round and claims the next while
+//! the current one is sent. A crash between sending and recording leaves the lease to expire, and the message is
+//! sent again with the same Message-ID and idempotency key.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use time::{Duration, OffsetDateTime};
 
+use crate::clock::Clock;
 use crate::delivery::{
     retry_delay, ClaimedMessage, LinkBase, Outcome, OutgoingMessage, SendError, Settled, Transports, MAX_ATTEMPTS,
 };
 use crate::distribution::{DispatchType, RespondentStatus};
-use crate::error::DomainError;
+use crate::error::{DomainError, RepoError};
 use crate::ids::{AccountId, SurveyId};
 use crate::ports::{OutboxRepository, UnitOfWork, UnitOfWorkSource};
 
@@ -39,6 +41,16 @@ pub struct DeliveryReport {
 }
 
 impl DeliveryReport {
+    fn add(&mut self, other: &DeliveryReport) {
+        self.reminders_enqueued += other.reminders_enqueued;
+        self.claimed += other.claimed;
+        self.sent += other.sent;
+        self.bounced += other.bounced;
+        self.retried += other.retried;
+        self.failed += other.failed;
+        self.cancelled += other.cancelled;
+    }
+
     fn count(&mut self, outcome: &Outcome) {
         match outcome {
             Outcome::Sent => self.sent += 1,
@@ -64,6 +76,21 @@ pub struct Round {
 /// The first question of each TWOWAY survey met in a round, read once per survey.
 type FirstQuestions = HashMap<(AccountId, SurveyId), Option<String>>;
 
+/// A claimed round: the due reminders enqueued, the messages claimed at `at`, the TWOWAY first questions.
+struct Claimed {
+    at: OffsetDateTime,
+    reminders_enqueued: u64,
+    messages: Vec<ClaimedMessage>,
+    questions: FirstQuestions,
+}
+
+/// A sent round: what it did, and each message's outcome to record as of the instant it was claimed.
+struct Sent {
+    at: OffsetDateTime,
+    report: DeliveryReport,
+    settled: Vec<Settled>,
+}
+
 /// Runs one round at `now`: enqueues due reminders, claims up to `round.limit` due messages under a lease, sends
 /// them on their channels' transports (which may send several at once), and records every outcome together in
 /// one transaction. EMAIL, SMS and TWOWAY messages are claimed; TWOWAY conversations start with their
@@ -74,21 +101,86 @@ pub fn deliver_due(
     now: OffsetDateTime,
     round: &Round,
 ) -> Result<DeliveryReport, DomainError> {
-    let (reminders_enqueued, claimed, questions) = store.with_uow(|uow| {
-        let reminders = uow.transaction(|tx| Ok(tx.enqueue_due_reminders(now)?))?;
-        let claimed = uow.transaction(|tx| Ok(tx.claim_due(now, now + round.lease, round.limit)?))?;
-        let questions = first_questions(uow, &claimed)?;
-        Ok((reminders, claimed, questions))
-    })?;
-    let mut report = DeliveryReport { reminders_enqueued, claimed: claimed.len(), ..Default::default() };
-    let settled = send_round(transports, claimed, &questions, now, &round.links);
+    let sent = send(transports, claim(store, now, round)?, &round.links);
+    record(store, &sent)?;
+    Ok(sent.report)
+}
+
+/// Runs rounds back to back, as [`deliver_due`] does one, for as long as they come back full, and returns what
+/// they did together. While a round's messages are on the network, a second thread records the previous round's
+/// outcomes and claims the next round, so the transports never wait for the database. A worker killed in the
+/// middle repeats at most two rounds: the one sent but not recorded, and the one in flight.
+pub fn deliver_all_due(
+    store: &(impl UnitOfWorkSource + Sync),
+    transports: Transports<'_>,
+    clock: &dyn Clock,
+    round: &Round,
+) -> Result<DeliveryReport, DomainError> {
+    let mut total = DeliveryReport::default();
+    let mut next = Some(claim(store, clock.now(), round)?);
+    let mut unrecorded: Option<Sent> = None;
+    while let Some(current) = next.take() {
+        if current.messages.is_empty() {
+            total.reminders_enqueued += current.reminders_enqueued;
+            break;
+        }
+        let full = current.messages.len() as i64 >= round.limit;
+        let previous = unrecorded.take();
+        let (sent, claimed) = std::thread::scope(|scope| {
+            let database = scope.spawn(|| {
+                if let Some(previous) = &previous {
+                    record(store, previous)?;
+                }
+                full.then(|| claim(store, clock.now(), round)).transpose()
+            });
+            let sent = send(transports, current, &round.links);
+            (
+                sent,
+                database
+                    .join()
+                    .unwrap_or_else(|_| Err(RepoError::Other("the recording thread panicked".into()).into())),
+            )
+        });
+        total.add(&sent.report);
+        unrecorded = Some(sent);
+        next = claimed?;
+    }
+    if let Some(last) = &unrecorded {
+        record(store, last)?;
+    }
+    Ok(total)
+}
+
+/// Enqueues due reminders and claims a round, with one unit of work that goes back before anything is sent.
+fn claim(store: &impl UnitOfWorkSource, now: OffsetDateTime, round: &Round) -> Result<Claimed, DomainError> {
+    store.with_uow(|uow| {
+        let reminders_enqueued = uow.transaction(|tx| Ok(tx.enqueue_due_reminders(now)?))?;
+        let messages = uow.transaction(|tx| Ok(tx.claim_due(now, now + round.lease, round.limit)?))?;
+        let questions = first_questions(uow, &messages)?;
+        Ok(Claimed { at: now, reminders_enqueued, messages, questions })
+    })
+}
+
+/// Sends a claimed round.
+fn send(transports: Transports<'_>, claimed: Claimed, links: &LinkBase) -> Sent {
+    let mut report = DeliveryReport {
+        reminders_enqueued: claimed.reminders_enqueued,
+        claimed: claimed.messages.len(),
+        ..Default::default()
+    };
+    let settled = send_round(transports, claimed.messages, &claimed.questions, claimed.at, links);
     for done in &settled {
         report.count(&done.outcome);
     }
-    if !settled.is_empty() {
-        store.with_uow(|uow| uow.transaction(|tx| Ok(tx.record_round(&settled, now)?)))?;
+    Sent { at: claimed.at, report, settled }
+}
+
+/// Records a round's outcomes in one transaction.
+fn record(store: &impl UnitOfWorkSource, sent: &Sent) -> Result<(), DomainError> {
+    if sent.settled.is_empty() {
+        return Ok(());
     }
-    Ok(report)
+    store.with_uow(|uow| uow.transaction(|tx| Ok(tx.record_round(&sent.settled, sent.at)?)))
 }
 
 /// The first question of every TWOWAY survey whose conversation starts in this round.
