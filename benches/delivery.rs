@@ -194,7 +194,7 @@ fn canvass_worker(binary: &Path, port: u16, count: usize, sessions: usize) -> Ra
         .env("OUTBOX_DIR", &outbox_dir)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
-        .stderr(Stdio::inherit());
+        .stderr(Stdio::null());
 
     let started = Instant::now();
     let mut worker = Killed(command.spawn().unwrap());
@@ -252,7 +252,7 @@ fn main() {
     let n = concurrency;
     let whole = |rate: f64| format!("{rate:.0}");
     let steady = |rates: &Rates| rates.steady.map_or("-".to_owned(), whole);
-    let ratio = |rate: Option<f64>, i: usize| rate.map_or("-".to_owned(), |r| format!("{:.3}", r / source[i]));
+    let ratio = |rate: Option<f64>, of: f64| rate.map_or("-".to_owned(), |r| format!("{:.3}", r / of));
     let row = |label: &str, [one, many]: [String; 2]| println!("  {label:<46} {one:>10} {many:>12}");
     println!(
         "delivery of {count} messages to Postfix smtp-sink on 127.0.0.1, messages/s (smtp-source: median of 3 runs):"
@@ -263,9 +263,13 @@ fn main() {
     row("smtp-source (a connection per message)", source_per_connection.map(whole));
     row("canvass worker (from spawn to last sent)", [whole(canvass[0].total), whole(canvass[1].total)]);
     row("canvass worker, steady (first sent to last)", [steady(&canvass[0]), steady(&canvass[1])]);
-    row("ratio canvass / smtp-source -d", [0, 1].map(|i| ratio(Some(canvass[i].total), i)));
-    row("ratio canvass steady / smtp-source -d", [0, 1].map(|i| ratio(canvass[i].steady, i)));
-    let achieved = canvass[1].total / source[1];
-    let verdict = if achieved >= 0.80 { "met" } else { "not met" };
-    println!("  target: ≥ 0.80 at {sessions_n} (canvass / smtp-source -d): {achieved:.3}, {verdict}");
+    row("ratio canvass / smtp-source -d", [0, 1].map(|i| ratio(Some(canvass[i].total), source[i])));
+    row("ratio canvass steady / smtp-source -d", [0, 1].map(|i| ratio(canvass[i].steady, source[i])));
+    row("ratio canvass / smtp-source", [0, 1].map(|i| ratio(Some(canvass[i].total), source_per_connection[i])));
+    // Issue #9 set the target against smtp-source as it ran it (without -d); against -d it is stricter.
+    for (against, rate) in [("smtp-source", source_per_connection[1]), ("smtp-source -d", source[1])] {
+        let achieved = canvass[1].total / rate;
+        let verdict = if achieved >= 0.80 { "met" } else { "not met" };
+        println!("  target ≥ 0.80 at {sessions_n}, canvass / {against}: {achieved:.3}, {verdict}");
+    }
 }
