@@ -182,3 +182,25 @@ async fn two_workers_with_several_sessions_each_send_every_message_exactly_once(
     assert_eq!(per_recipient.len(), 900, "every respondent received the invitation");
     assert!(per_recipient.values().all(|&n| n == 1), "nobody received it twice");
 }
+
+#[tokio::test]
+async fn a_worker_logs_an_untrusted_relay_without_the_password_and_sends_nothing() {
+    let app = spawn_app().await;
+    let sink = SmtpSink::builder().starttls(&TestCa::new()).require_auth(USER, PASSWORD).start();
+    let base = activated_for(&app, &contacts("untrusted", 3)).await;
+    let url = format!("smtp://{USER}:{PASSWORD}@127.0.0.1:{}?tls=required", sink.port());
+    let mut running = worker(&app, &[("SMTP_URL", &url), ("RUST_LOG", "info")]);
+    let started = Instant::now();
+    while sink.connections() == 0 {
+        assert!(started.elapsed() < Duration::from_secs(30), "the worker never tried the relay");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    running.kill().unwrap();
+    let output = running.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(log.contains("cannot open an SMTP session") && log.contains("STARTTLS"), "{log}");
+    assert!(!log.contains(PASSWORD), "the password is never logged: {log}");
+    assert_eq!(sink.count(), 0);
+    assert_eq!(app.statuses(&base).await, ["Scheduled"; 3]);
+}
