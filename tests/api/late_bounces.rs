@@ -48,7 +48,10 @@ async fn a_failed_5_1_1_report_bounces_the_respondent_and_a_delayed_one_changes_
     let delayed = postfix_dsn(&ids[1], "slow@example.com", "delayed", "4.4.1", "X-Postfix; connect to mx: timed out");
     assert_eq!(post_dsn(&app, Some(DSN_SECRET), delayed).await, (200, json!({"permanentFailures": 0, "ignored": 1})));
     let failed = postfix_dsn(&ids[0], "gone@example.com", "failed", "5.1.1", USER_UNKNOWN);
-    assert_eq!(post_dsn(&app, Some(DSN_SECRET), failed).await, (200, json!({"permanentFailures": 1, "ignored": 0})));
+    let once = json!({"permanentFailures": 1, "ignored": 0});
+    assert_eq!(post_dsn(&app, Some(DSN_SECRET), failed.clone()).await, (200, once));
+    let again = json!({"permanentFailures": 0, "ignored": 1});
+    assert_eq!(post_dsn(&app, Some(DSN_SECRET), failed).await, (200, again), "a repeated report records nothing");
 
     assert_eq!(app.statuses(&base).await, ["Bounced", "Sent"]);
     let failures = app.get("/email-bounces/permanent-failures?pageNumber=1&pageSize=10").await.expect(200);

@@ -430,8 +430,8 @@ pub trait OutboxRepository {
     /// invitation), or Cancelled (the respondent Blocklisted or Expired). Bounces are recorded last, so a bounce
     /// cancels a message of the same respondent that the same round put off.
     fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()>;
-    /// The message (of any account) that was handed to a relay with this Message-ID token; `None` when no such
-    /// message was sent.
+    /// The message (of any account) that was handed to a relay with this Message-ID token and is still recorded as
+    /// Sent; `None` when no such message was sent, or when it has bounced already.
     fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<Option<ClaimedMessage>>;
     /// Writes a message of its own text to a respondent, due at `now`; `false` when a message with this key
     /// exists already.

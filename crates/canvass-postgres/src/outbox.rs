@@ -142,7 +142,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
 
     fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<Option<ClaimedMessage>> {
         let row: Option<ClaimedRow> = diesel::sql_query(format!(
-            "WITH o AS (SELECT * FROM outbox WHERE message_token = $1 AND status IN ('Sent', 'Bounced') LIMIT 1) \
+            "WITH o AS (SELECT * FROM outbox WHERE message_token = $1 AND status = 'Sent' LIMIT 1) \
              {MESSAGE_COLUMNS}"
         ))
         .bind::<Text, _>(message_token)
