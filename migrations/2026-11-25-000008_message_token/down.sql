@@ -1,3 +1,0 @@
-ALTER TABLE outbox RESET (fillfactor);
-DROP INDEX outbox_message_token_idx;
-ALTER TABLE outbox DROP COLUMN message_token;
