@@ -204,3 +204,19 @@ async fn a_worker_logs_an_untrusted_relay_without_the_password_and_sends_nothing
     assert_eq!(sink.count(), 0);
     assert_eq!(app.statuses(&base).await, ["Scheduled"; 3]);
 }
+
+#[tokio::test]
+async fn a_relay_that_allows_fewer_sessions_than_the_lanes_still_gets_every_message() {
+    let app = spawn_app().await;
+    let sink = SmtpSink::builder().max_sessions(2).start();
+    let mailer = SmtpMailer::new(&sink.url, None, 6).unwrap();
+    let base = activated_for(&app, &contacts("limited", 30)).await;
+    let report = round(&app, &mailer);
+    assert_eq!((report.sent, report.retried), (30, 0), "the lanes that got a session carry the round");
+    assert_eq!(app.statuses(&base).await, ["Sent"; 30]);
+    assert_eq!(sink.count(), 30);
+    let knocked = sink.connections();
+    let _more = activated_for(&app, &contacts("again", 10)).await;
+    assert_eq!(round(&app, &mailer).sent, 10);
+    assert_eq!(sink.connections(), knocked, "the next round keeps to the sessions the relay took");
+}

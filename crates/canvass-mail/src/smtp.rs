@@ -14,7 +14,9 @@ use lettre::address::{Address, Envelope};
 use lettre::transport::smtp::authentication::DEFAULT_MECHANISMS;
 use lettre::transport::smtp::client::{AsyncSmtpConnection, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
+use lettre::transport::smtp::response::Response;
 use tokio::net::TcpStream;
+use tokio::time::error::Elapsed;
 use tokio::time::timeout;
 
 use crate::message::email;
@@ -25,6 +27,10 @@ use crate::tls::{starttls_parameters, ImplicitTls};
 const NETWORK_TIMEOUT: Duration = Duration::from_secs(30);
 /// A session idle for longer is checked with NOOP before it carries a message (the relay may have closed it).
 const CHECK_AFTER_IDLE: Duration = Duration::from_secs(5);
+/// How long a relay's limit on sessions is remembered before more are tried again.
+const RELAY_LIMIT_MEMORY: Duration = Duration::from_secs(60);
+/// How often a lane with nothing left to send looks whether a lane that is opening a session gave a message back.
+const WAIT_FOR_OPENING: Duration = Duration::from_millis(2);
 
 /// An email ready for the wire.
 struct Prepared {
@@ -64,7 +70,13 @@ impl SmtpMailer {
             }
             Security::Implicit => RelayTls::Implicit(ImplicitTls::new(&relay.host, ca_pem)?),
         };
-        let client = Client { relay: relay.clone(), tls, hello: ClientId::default(), lanes: concurrency.max(1) };
+        let client = Client {
+            relay: relay.clone(),
+            tls,
+            hello: ClientId::default(),
+            lanes: concurrency.max(1),
+            accepted: Cell::new(None),
+        };
         let (jobs, incoming) = mpsc::channel();
         std::thread::Builder::new()
             .name("smtp-sessions".into())
@@ -156,6 +168,9 @@ struct Client {
     tls: RelayTls,
     hello: ClientId,
     lanes: usize,
+    /// How many sessions the relay took when it last refused one more, and when: rounds open no more than that
+    /// for a while, instead of knocking again with every round.
+    accepted: Cell<Option<(usize, Instant)>>,
 }
 
 impl Client {
@@ -177,33 +192,66 @@ impl Client {
 
     /// Sends a round through up to `lanes` sessions at once; each lane takes the next message when it is free.
     async fn send_round(&self, idle: &mut Vec<Session>, emails: &[Prepared]) -> Vec<Result<(), SendError>> {
+        let cap = match self.accepted.get() {
+            Some((sessions, since)) if since.elapsed() < RELAY_LIMIT_MEMORY => sessions.max(1),
+            _ => self.lanes,
+        };
+        let lanes = self.lanes.min(cap).min(emails.len());
+        let sessions: Vec<Option<Session>> = (0..lanes).map(|_| idle.pop()).collect();
         let round = Round {
             emails,
             next: Cell::new(0),
             outcomes: RefCell::new(vec![None; emails.len()]),
+            open: Cell::new(sessions.iter().flatten().count()),
+            opening: Cell::new(0),
+            most_open: Cell::new(sessions.iter().flatten().count()),
+            refused_one_more: Cell::new(false),
+            returned: RefCell::new(Vec::new()),
             relay_down: RefCell::new(None),
         };
-        let lanes = self.lanes.min(emails.len());
-        let sessions: Vec<Option<Session>> = (0..lanes).map(|_| idle.pop()).collect();
         let kept = join_all(sessions.into_iter().map(|session| self.lane(session, &round))).await;
+        if round.refused_one_more.get() && round.most_open.get() > 0 {
+            self.accepted.set(Some((round.most_open.get(), Instant::now())));
+        }
         idle.extend(kept.into_iter().flatten());
         round.outcomes.into_inner().into_iter().map(|outcome| outcome.unwrap_or_else(|| Err(stopped()))).collect()
     }
 
-    /// One session's share of a round; returns the session when it is still good for the next round.
+    /// One session's share of a round; returns the session when it is still good for the next round. A lane that
+    /// cannot open a session leaves its messages to the lanes that have one (a relay may allow fewer sessions
+    /// than `DELIVERY_CONCURRENCY`); when no lane has one, the rest of the round is put off.
     async fn lane(&self, mut session: Option<Session>, round: &Round<'_>) -> Option<Session> {
-        while let Some(index) = round.take_next() {
+        while let Some(index) = round.take_next(session.is_some()).await {
             if let Some(reason) = round.relay_down.borrow().clone() {
                 round.settle(index, Err(SendError::Transient(reason)));
                 continue;
             }
-            let mut open = match self.ready(session.take()).await {
-                Ok(open) => open,
+            let had_session = session.is_some();
+            round.opening.set(round.opening.get() + 1);
+            let ready = self.ready(session.take()).await;
+            round.opening.set(round.opening.get() - 1);
+            let mut open = match ready {
+                Ok(open) => {
+                    if !had_session {
+                        round.open.set(round.open.get() + 1);
+                        round.most_open.set(round.most_open.get().max(round.open.get()));
+                    }
+                    open
+                }
                 Err(reason) => {
+                    if had_session {
+                        round.open.set(round.open.get() - 1);
+                    }
                     tracing::warn!(relay.host = %self.relay.host, relay.port = self.relay.port,
-                        error.message = %reason, "cannot open an SMTP session; the round's messages are retried later");
-                    round.relay_down.replace(Some(reason.clone()));
-                    round.settle(index, Err(SendError::Transient(reason)));
+                        error.message = %reason, "cannot open an SMTP session");
+                    if round.open.get() + round.opening.get() > 0 {
+                        // Other lanes have sessions: they take this message, and the relay's limit is noted.
+                        round.refused_one_more.set(true);
+                        round.returned.borrow_mut().push(index);
+                        return None;
+                    }
+                    round.settle(index, Err(SendError::Transient(reason.clone())));
+                    round.relay_down.replace(Some(reason));
                     continue;
                 }
             };
@@ -211,16 +259,10 @@ impl Client {
             let sent = timeout(NETWORK_TIMEOUT, open.connection.send(&email.envelope, &email.bytes)).await;
             // lettre closes a session whose transaction failed; one that timed out is in an unknown state.
             let broken = sent.is_err() || open.connection.has_broken();
-            round.settle(
-                index,
-                match sent {
-                    Ok(Ok(_)) => Ok(()),
-                    Ok(Err(error)) if error.is_permanent() => Err(SendError::Permanent(error.to_string())),
-                    Ok(Err(error)) => Err(SendError::Transient(error.to_string())),
-                    Err(_) => Err(SendError::Transient("the relay did not answer within 30 s".into())),
-                },
-            );
-            if !broken {
+            round.settle(index, outcome(sent));
+            if broken {
+                round.open.set(round.open.get() - 1);
+            } else {
                 open.last_used = Instant::now();
                 session = Some(open);
             }
@@ -231,7 +273,9 @@ impl Client {
     /// A session ready to carry a message: the one given, if it is still open, else a new one.
     async fn ready(&self, session: Option<Session>) -> Result<Session, String> {
         if let Some(mut session) = session {
-            if session.last_used.elapsed() < CHECK_AFTER_IDLE || session.connection.test_connected().await {
+            if session.last_used.elapsed() < CHECK_AFTER_IDLE
+                || timeout(NETWORK_TIMEOUT, session.connection.test_connected()).await.unwrap_or(false)
+            {
                 return Ok(session);
             }
         }
@@ -276,22 +320,55 @@ impl Client {
     }
 }
 
+/// What became of a message the relay was given: a 5xx refuses it for good (a bounce); a fault of the client
+/// side (an address the relay cannot take, such as a non-ASCII one without SMTPUTF8) fails it without blaming the
+/// recipient; anything else may pass later.
+fn outcome(sent: Result<Result<Response, lettre::transport::smtp::Error>, Elapsed>) -> Result<(), SendError> {
+    match sent {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(error)) if error.is_permanent() => Err(SendError::Permanent(error.to_string())),
+        Ok(Err(error)) if error.is_client() => Err(SendError::Unsendable(error.to_string())),
+        Ok(Err(error)) => Err(SendError::Transient(error.to_string())),
+        Err(_) => Err(SendError::Transient(format!("the relay did not answer within {} s", NETWORK_TIMEOUT.as_secs()))),
+    }
+}
+
 /// A round in progress: its messages, the next one to take, and the outcomes so far.
 struct Round<'a> {
     emails: &'a [Prepared],
     next: Cell<usize>,
     outcomes: RefCell<Vec<Option<Result<(), SendError>>>>,
-    /// Set when a session could not be opened: the rest of the round is put off instead of trying each message.
+    /// Lanes holding an open session, and lanes opening one now.
+    open: Cell<usize>,
+    opening: Cell<usize>,
+    /// The most sessions open at once, and whether the relay refused one more while some were open.
+    most_open: Cell<usize>,
+    refused_one_more: Cell<bool>,
+    /// Messages given back by a lane that could not open a session.
+    returned: RefCell<Vec<usize>>,
+    /// Set when no lane could open a session: the rest of the round is put off instead of trying each message.
     relay_down: RefCell<Option<String>>,
 }
 
 impl Round<'_> {
-    fn take_next(&self) -> Option<usize> {
-        let index = self.next.get();
-        (index < self.emails.len()).then(|| {
-            self.next.set(index + 1);
-            index
-        })
+    /// The next message to send: one given back by a lane that could not open a session, else the next in
+    /// order. A lane with a session waits while another is still opening one, as that one may give its message
+    /// back.
+    async fn take_next(&self, has_session: bool) -> Option<usize> {
+        loop {
+            if let Some(index) = self.returned.borrow_mut().pop() {
+                return Some(index);
+            }
+            let index = self.next.get();
+            if index < self.emails.len() {
+                self.next.set(index + 1);
+                return Some(index);
+            }
+            if !has_session || self.opening.get() == 0 {
+                return None;
+            }
+            tokio::time::sleep(WAIT_FOR_OPENING).await;
+        }
     }
 
     fn settle(&self, index: usize, outcome: Result<(), SendError>) {

@@ -41,6 +41,8 @@ struct ClaimedRow {
     message_token: String,
     #[diesel(sql_type = Integer)]
     attempts: i32,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    lease_until: Option<OffsetDateTime>,
     #[diesel(sql_type = Text)]
     dispatch_type: String,
     #[diesel(sql_type = Text)]
@@ -179,7 +181,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
 /// The columns of a [`ClaimedMessage`], read from outbox rows named `o`: the respondent, its sendout and reminder.
 const MESSAGE_COLUMNS: &str = "\
     SELECT o.account_id, o.id, o.respondent_id, o.sendout_id, s.survey_id, o.reminder_id IS NOT NULL AS is_reminder, \
-           o.body IS NOT NULL AS own_text, o.idempotency_key, o.message_token, o.attempts, s.dispatch_type, \
+           o.body IS NOT NULL AS own_text, o.idempotency_key, o.message_token, o.attempts, o.lease_until, s.dispatch_type, \
            r.contact_details AS recipient, r.token, coalesce(rem.sender, s.sender, '') AS sender, \
            coalesce(rem.subject, s.subject) AS subject, coalesce(o.body, rem.message, s.message, '') AS template, \
            s.expiry_date, \
@@ -204,6 +206,7 @@ fn claimed(row: ClaimedRow) -> RepoResult<ClaimedMessage> {
         idempotency_key: row.idempotency_key,
         message_token: row.message_token,
         attempts: row.attempts,
+        lease_until: row.lease_until,
         recipient: row.recipient,
         token: row.token,
         sender: row.sender,

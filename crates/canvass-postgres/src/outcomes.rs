@@ -1,6 +1,6 @@
 //! A delivery round's outcomes, recorded with at most five set-based statements whatever the round's size: the
-//! outbox rows, the respondents, and for bounces the permanent failures, the bounced respondents' queued messages
-//! and their status.
+//! outbox rows (only those still held under the claim's lease), the respondents, and for bounces the permanent
+//! failures, the bounced respondents' queued messages and their status.
 
 use canvass_domain::delivery::{Outcome, Settled};
 use canvass_domain::distribution::RespondentStatus;
@@ -8,11 +8,12 @@ use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Nullable, Text, Timestamptz};
 use time::OffsetDateTime;
 
-/// Each outbox row's new state.
+/// Each outbox row's new state, and the lease it was claimed under.
 #[derive(Default)]
 struct OutboxRows {
     accounts: Vec<i64>,
     ids: Vec<i64>,
+    leases: Vec<Option<OffsetDateTime>>,
     statuses: Vec<&'static str>,
     errors: Vec<Option<String>>,
     sent_at: Vec<Option<OffsetDateTime>>,
@@ -41,25 +42,18 @@ struct BounceRows {
     reasons: Vec<String>,
 }
 
-/// Records every outcome of a round.
+/// Records every outcome of a round. Only messages still held under the lease they were claimed with (or, for a
+/// late bounce, still Sent) are recorded: a worker whose lease ran out, and whose messages another worker has
+/// claimed since, changes nothing.
 pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDateTime) -> QueryResult<()> {
-    let (mut outbox, mut respondents, mut bounces) =
-        (OutboxRows::default(), RespondentRows::default(), BounceRows::default());
+    let outbox = outbox_rows(settled, now);
+    let held: std::collections::HashSet<(i64, i64)> = update_outbox(conn, &outbox)?.into_iter().collect();
+    let (mut respondents, mut bounces) = (RespondentRows::default(), BounceRows::default());
     for Settled { message, outcome } in settled {
         let account = message.account_id.get();
-        let (status, error, sent_at, due_at) = match outcome {
-            Outcome::Sent => ("Sent", None, Some(now), None),
-            Outcome::Bounced(reason) => ("Bounced", Some(reason.clone()), None, None),
-            Outcome::Failed(error) => ("Failed", Some(error.clone()), None, None),
-            Outcome::DueAgain(at, error) => ("Pending", Some(error.clone()), None, Some(*at)),
-            Outcome::Cancelled(status) => ("Cancelled", Some(status.as_str().to_owned()), None, None),
-        };
-        outbox.accounts.push(account);
-        outbox.ids.push(message.id);
-        outbox.statuses.push(status);
-        outbox.errors.push(error);
-        outbox.sent_at.push(sent_at);
-        outbox.due_at.push(due_at);
+        if !held.contains(&(account, message.id)) {
+            continue;
+        }
         let respondent = match outcome {
             Outcome::Sent if message.is_invitation() => Some((RespondentStatus::Sent, Some(now), true)),
             Outcome::Failed(_) if message.is_invitation() => Some((RespondentStatus::Failed, None, true)),
@@ -85,34 +79,67 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
             respondents.from_scheduled_only.push(from_scheduled_only);
         }
     }
-    update_outbox(conn, &outbox)?;
     update_respondents(conn, &respondents)?;
     record_bounces(conn, &bounces, now)
+}
+
+fn outbox_rows(settled: &[Settled], now: OffsetDateTime) -> OutboxRows {
+    let mut rows = OutboxRows::default();
+    for Settled { message, outcome } in settled {
+        let (status, error, sent_at, due_at) = match outcome {
+            Outcome::Sent => ("Sent", None, Some(now), None),
+            Outcome::Bounced(reason) => ("Bounced", Some(reason.clone()), None, None),
+            Outcome::Failed(error) => ("Failed", Some(error.clone()), None, None),
+            Outcome::DueAgain(at, error) => ("Pending", Some(error.clone()), None, Some(*at)),
+            Outcome::Cancelled(status) => ("Cancelled", Some(status.as_str().to_owned()), None, None),
+        };
+        rows.accounts.push(message.account_id.get());
+        rows.ids.push(message.id);
+        rows.leases.push(message.lease_until);
+        rows.statuses.push(status);
+        rows.errors.push(error);
+        rows.sent_at.push(sent_at);
+        rows.due_at.push(due_at);
+    }
+    rows
+}
+
+#[derive(QueryableByName)]
+struct Held {
+    #[diesel(sql_type = BigInt)]
+    account_id: i64,
+    #[diesel(sql_type = BigInt)]
+    id: i64,
 }
 
 fn sending_domain(sender: &str) -> String {
     sender.rsplit_once('@').map_or("", |(_, domain)| domain).to_lowercase()
 }
 
-fn update_outbox(conn: &mut PgConnection, rows: &OutboxRows) -> QueryResult<()> {
+/// Updates the rows still held under their claim's lease (a late bounce's row: still Sent); returns them.
+fn update_outbox(conn: &mut PgConnection, rows: &OutboxRows) -> QueryResult<Vec<(i64, i64)>> {
     if rows.ids.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
-    diesel::sql_query(
+    let held: Vec<Held> = diesel::sql_query(
         "UPDATE outbox o SET status = u.status, last_error = u.error, sent_at = coalesce(u.sent_at, o.sent_at), \
              due_at = coalesce(u.due_at, o.due_at), lease_until = NULL \
-         FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[]) \
-             AS u(account_id, id, status, error, sent_at, due_at) \
-         WHERE o.account_id = u.account_id AND o.id = u.id",
+         FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::timestamptz[], \
+                     $7::timestamptz[]) AS u(account_id, id, lease_until, status, error, sent_at, due_at) \
+         WHERE o.account_id = u.account_id AND o.id = u.id \
+           AND CASE WHEN u.lease_until IS NULL THEN o.status = 'Sent' \
+                    ELSE o.status = 'Pending' AND o.lease_until = u.lease_until END \
+         RETURNING o.account_id, o.id",
     )
     .bind::<Array<BigInt>, _>(&rows.accounts)
     .bind::<Array<BigInt>, _>(&rows.ids)
+    .bind::<Array<Nullable<Timestamptz>>, _>(&rows.leases)
     .bind::<Array<Text>, _>(&rows.statuses)
     .bind::<Array<Nullable<Text>>, _>(&rows.errors)
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.sent_at)
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.due_at)
-    .execute(conn)
-    .map(drop)
+    .load(conn)?;
+    Ok(held.into_iter().map(|row| (row.account_id, row.id)).collect())
 }
 
 fn update_respondents(conn: &mut PgConnection, rows: &RespondentRows) -> QueryResult<()> {

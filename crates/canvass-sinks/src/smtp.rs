@@ -94,6 +94,7 @@ pub struct SmtpSinkBuilder {
     delay: Duration,
     tls: TlsMode,
     auth: Option<(String, String)>,
+    max_sessions: Option<usize>,
 }
 
 impl SmtpSinkBuilder {
@@ -134,6 +135,13 @@ impl SmtpSinkBuilder {
         self
     }
 
+    /// Takes at most `sessions` connections at once, like a relay with a connection limit; one more is greeted
+    /// with `421 4.7.0 Too many connections` and closed.
+    pub fn max_sessions(mut self, sessions: usize) -> Self {
+        self.max_sessions = Some(sessions);
+        self
+    }
+
     /// Starts the sink on a free local port.
     pub fn start(self) -> SmtpSink {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -147,11 +155,20 @@ impl SmtpSinkBuilder {
         };
         let config = Arc::new(self);
         let (kept, connections) = (sink.received.clone(), sink.connections.clone());
+        let active = Arc::new(AtomicUsize::new(0));
         std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
+            for mut stream in listener.incoming().flatten() {
                 connections.fetch_add(1, Ordering::SeqCst);
-                let (kept, config) = (kept.clone(), config.clone());
-                std::thread::spawn(move || serve(stream, &kept, &config));
+                if config.max_sessions.is_some_and(|max| active.load(Ordering::SeqCst) >= max) {
+                    let _ = stream.write_all(b"421 4.7.0 Too many connections\r\n");
+                    continue;
+                }
+                active.fetch_add(1, Ordering::SeqCst);
+                let (kept, config, active) = (kept.clone(), config.clone(), active.clone());
+                std::thread::spawn(move || {
+                    serve(stream, &kept, &config);
+                    active.fetch_sub(1, Ordering::SeqCst);
+                });
             }
         });
         sink

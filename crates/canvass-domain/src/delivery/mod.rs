@@ -52,6 +52,9 @@ pub struct ClaimedMessage {
     pub message_token: String,
     /// Attempts so far, this one included.
     pub attempts: i32,
+    /// Until when this worker holds the message (`None` for a message already sent): its outcome is recorded
+    /// only while the lease is still this one, so a worker whose lease ran out never overwrites another's record.
+    pub lease_until: Option<OffsetDateTime>,
     /// How the sendout reaches respondents.
     pub channel: DispatchType,
     /// The respondent's contact details.

@@ -14,7 +14,7 @@ use crate::delivery::{
     retry_delay, ClaimedMessage, LinkBase, Outcome, OutgoingMessage, SendError, Settled, Transports, MAX_ATTEMPTS,
 };
 use crate::distribution::{DispatchType, RespondentStatus};
-use crate::error::{DomainError, RepoError};
+use crate::error::DomainError;
 use crate::ids::{AccountId, SurveyId};
 use crate::ports::{OutboxRepository, UnitOfWork, UnitOfWorkSource};
 
@@ -108,8 +108,12 @@ pub fn deliver_due(
 
 /// Runs rounds back to back, as [`deliver_due`] does one, for as long as they come back full, and returns what
 /// they did together. While a round's messages are on the network, a second thread records the previous round's
-/// outcomes and claims the next round, so the transports never wait for the database. A worker killed in the
-/// middle repeats at most two rounds: the one sent but not recorded, and the one in flight.
+/// outcomes and claims the next round, so the transports never wait for the database. A round that waited for
+/// more than half its lease is not sent (its messages wait for their lease to run out) and a fresh one is claimed
+/// once what was sent is recorded, so that a lease does not run out while its message is sent as long as a round
+/// takes less than half a lease. Whatever fails, what was sent is recorded before this returns (a round whose
+/// recording failed is tried once more), so a worker repeats messages only when it is killed, or the database is
+/// lost for good: at most two rounds, the one sent but not recorded and the one in flight.
 pub fn deliver_all_due(
     store: &(impl UnitOfWorkSource + Sync),
     transports: Transports<'_>,
@@ -117,38 +121,59 @@ pub fn deliver_all_due(
     round: &Round,
 ) -> Result<DeliveryReport, DomainError> {
     let mut total = DeliveryReport::default();
+    let mut unrecorded: Vec<Sent> = Vec::new();
     let mut next = Some(claim(store, clock.now(), round)?);
-    let mut unrecorded: Option<Sent> = None;
-    while let Some(current) = next.take() {
+    let stopped = loop {
+        let Some(current) = next.take() else { break Ok(()) };
         if current.messages.is_empty() {
             total.reminders_enqueued += current.reminders_enqueued;
-            break;
+            break Ok(());
         }
         let full = current.messages.len() as i64 >= round.limit;
-        let previous = unrecorded.take();
-        let (sent, claimed) = std::thread::scope(|scope| {
-            let database = scope.spawn(|| {
-                if let Some(previous) = &previous {
-                    record(store, previous)?;
-                }
-                full.then(|| claim(store, clock.now(), round)).transpose()
+        let previous = std::mem::take(&mut unrecorded);
+        let (sent, (kept, claimed)) = std::thread::scope(|scope| {
+            let database = scope.spawn(move || match record_all(store, &previous) {
+                Ok(()) => (Vec::new(), full.then(|| claim(store, clock.now(), round)).transpose()),
+                Err(error) => (previous, Err(error)),
             });
             let sent = send(transports, current, &round.links);
-            (
-                sent,
-                database
-                    .join()
-                    .unwrap_or_else(|_| Err(RepoError::Other("the recording thread panicked".into()).into())),
-            )
+            (sent, database.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
         total.add(&sent.report);
-        unrecorded = Some(sent);
-        next = claimed?;
+        unrecorded = kept;
+        unrecorded.push(sent);
+        next = match claimed {
+            Ok(claimed) => claimed,
+            Err(error) => break Err(error),
+        };
+        if next.as_ref().is_some_and(|claimed| clock.now() - claimed.at > round.lease / 2) {
+            // The last round took so long to send that this one's lease could run out while it is sent, and
+            // another worker send it too: it is left to its lease; what was sent is recorded, and a fresh round
+            // claimed.
+            let sent = std::mem::take(&mut unrecorded);
+            if let Err(error) = record_all(store, &sent) {
+                unrecorded = sent;
+                break Err(error);
+            }
+            next = match claim(store, clock.now(), round) {
+                Ok(claimed) => Some(claimed),
+                Err(error) => break Err(error),
+            };
+        }
+    };
+    record_all(store, &unrecorded).and(stopped).map(|()| total)
+}
+
+/// Records rounds, each in its own transaction; tries every one and answers the first failure.
+fn record_all(store: &impl UnitOfWorkSource, rounds: &[Sent]) -> Result<(), DomainError> {
+    let mut first_failure = Ok(());
+    for sent in rounds {
+        let recorded = record(store, sent);
+        if first_failure.is_ok() {
+            first_failure = recorded;
+        }
     }
-    if let Some(last) = &unrecorded {
-        record(store, last)?;
-    }
-    Ok(total)
+    first_failure
 }
 
 /// Enqueues due reminders and claims a round, with one unit of work that goes back before anything is sent.
