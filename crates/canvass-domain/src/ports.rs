@@ -430,9 +430,10 @@ pub trait OutboxRepository {
     /// invitation), or Cancelled (the respondent Blocklisted or Expired). Bounces are recorded last, so a bounce
     /// cancels a message of the same respondent that the same round put off.
     fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()>;
-    /// The message (of any account) that was handed to a relay with this Message-ID token and is still recorded as
-    /// Sent; `None` when no such message was sent, or when it has bounced already.
-    fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<Option<ClaimedMessage>>;
+    /// The message (of any account) with this Message-ID token: recorded as Sent, or still in a worker's hands
+    /// (pending after an attempt: sent, perhaps, but not recorded yet), or neither (unknown, bounced already, or
+    /// never sent).
+    fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup>;
     /// Writes a message of its own text to a respondent, due at `now`; `false` when a message with this key
     /// exists already.
     fn enqueue_message(
@@ -442,6 +443,17 @@ pub trait OutboxRepository {
         body: &str,
         now: OffsetDateTime,
     ) -> RepoResult<bool>;
+}
+
+/// What [`OutboxRepository::find_sent_by_token`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SentLookup {
+    /// A message recorded as Sent.
+    Sent(ClaimedMessage),
+    /// A message that has been attempted and is not recorded yet.
+    InFlight,
+    /// No message the relay could have taken.
+    Unknown,
 }
 
 /// What the respondent page reads and keeps: the respondent behind a link token, and where it is in the survey.

@@ -60,7 +60,8 @@ fn is_json_media_type(value: &str) -> bool {
     essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
-fn too_large() -> Problem {
+/// 413: a body over [`MAX_BODY_BYTES`].
+pub fn too_large() -> Problem {
     Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large", format!("the body exceeds {MAX_BODY_BYTES} bytes"))
 }
 

@@ -4,7 +4,7 @@
 use canvass_domain::delivery::{ClaimedMessage, Settled};
 use canvass_domain::distribution::{DispatchType, TokenContext};
 use canvass_domain::ids::{AccountId, SendoutId};
-use canvass_domain::ports::{OutboxRepository, RepoResult};
+use canvass_domain::ports::{OutboxRepository, RepoResult, SentLookup};
 use canvass_domain::RepoError;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamptz};
@@ -59,6 +59,8 @@ struct ClaimedRow {
     expiry_date: Option<OffsetDateTime>,
     #[diesel(sql_type = Bool)]
     blocklisted: bool,
+    #[diesel(sql_type = Text)]
+    status: String,
 }
 
 impl PgUnitOfWork<'_> {
@@ -142,16 +144,21 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         crate::outcomes::record(self.conn, settled, now).or_repo()
     }
 
-    fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<Option<ClaimedMessage>> {
+    fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup> {
         let row: Option<ClaimedRow> = diesel::sql_query(format!(
-            "WITH o AS (SELECT * FROM outbox WHERE message_token = $1 AND status = 'Sent' LIMIT 1) \
+            "WITH o AS (SELECT * FROM outbox WHERE message_token = $1 AND status IN ('Sent', 'Pending') \
+                 AND attempts > 0 ORDER BY status = 'Sent' DESC LIMIT 1) \
              {MESSAGE_COLUMNS}"
         ))
         .bind::<Text, _>(message_token)
         .get_result(self.conn)
         .optional()
         .or_repo()?;
-        row.map(claimed).transpose()
+        Ok(match row {
+            Some(row) if row.lease_until.is_none() && row.status == "Sent" => SentLookup::Sent(claimed(row)?),
+            Some(_) => SentLookup::InFlight,
+            None => SentLookup::Unknown,
+        })
     }
 
     fn enqueue_message(
@@ -186,7 +193,7 @@ const MESSAGE_COLUMNS: &str = "\
            coalesce(rem.subject, s.subject) AS subject, coalesce(o.body, rem.message, s.message, '') AS template, \
            s.expiry_date, \
            EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id AND b.contact_key = r.contact_key) \
-             AS blocklisted \
+             AS blocklisted, o.status \
     FROM o \
     JOIN respondents r ON r.account_id = o.account_id AND r.id = o.respondent_id \
     JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \

@@ -5,6 +5,7 @@
 use anyhow::{anyhow, Context};
 use canvass_domain::clock::SystemClock;
 use canvass_domain::use_cases::accounts;
+use canvass_domain::use_cases::bounces::{self, ReportOutcome};
 use canvass_domain::DomainError;
 use canvass_postgres::PgUnitOfWork;
 use clap::{Args, Parser, Subcommand};
@@ -214,18 +215,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             crate::delivery::run_forever(store, channels, public_url.trim_end_matches('/').to_owned(), args.delivery());
             Ok(())
         }
-        Command::Dsn => {
-            let mut raw = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::Read::take(std::io::stdin(), DSN_LIMIT + 1), &mut raw)
-                .context("cannot read the notification from stdin")?;
-            anyhow::ensure!(raw.len() as u64 <= DSN_LIMIT, "the notification on stdin is over 1 MiB");
-            let report = canvass_mail::dsn::parse_report(&raw)
-                .map_err(|e| anyhow!("not a delivery status notification: {e}"))?;
-            let outcome = with_uow(&database_url, |uow| {
-                canvass_domain::use_cases::bounces::record_report(uow, &SystemClock, &report)
-            })?;
-            print_json(&json!({ "permanentFailures": outcome.permanent_failures, "ignored": outcome.ignored }))
-        }
+        Command::Dsn => dsn(&database_url),
         Command::Retention(RetentionCommand::Run { now, dry_run }) => {
             let now = match now {
                 None => time::OffsetDateTime::now_utc(),
@@ -285,6 +275,52 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
 
 /// The largest notification `canvass dsn` reads, as `/inbound/dsn` takes.
 const DSN_LIMIT: u64 = 1024 * 1024;
+
+/// A failure that exits with a status of its own: `canvass dsn` speaks sysexits to a mail system's pipe
+/// transport, which tries again later after 75 and gives up after 65.
+#[derive(Debug)]
+pub struct Exit {
+    /// The exit status.
+    pub status: u8,
+    /// What went wrong.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for Exit {}
+
+/// `EX_DATAERR`: the input is wrong, and will be wrong next time too.
+const EX_DATAERR: u8 = 65;
+/// `EX_TEMPFAIL`: try again later.
+const EX_TEMPFAIL: u8 = 75;
+
+/// `canvass dsn`: one delivery status notification from stdin, recorded as `POST /inbound/dsn` does.
+fn dsn(database_url: &str) -> anyhow::Result<()> {
+    let exit = |status: u8, reason: String| anyhow::Error::new(Exit { status, reason });
+    let mut raw = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(std::io::stdin(), DSN_LIMIT + 1), &mut raw)
+        .map_err(|e| exit(EX_TEMPFAIL, format!("cannot read the notification from stdin: {e}")))?;
+    if raw.len() as u64 > DSN_LIMIT {
+        return Err(exit(EX_DATAERR, "the notification on stdin is over 1 MiB".into()));
+    }
+    let report = canvass_mail::dsn::parse_report(&raw).map_err(|e| exit(EX_DATAERR, e.to_string()))?;
+    let outcome = with_uow(database_url, |uow| bounces::record_report(uow, &SystemClock, &report))
+        .map_err(|e| exit(EX_TEMPFAIL, format!("{e:#}")))?;
+    match outcome {
+        ReportOutcome::Recorded { permanent_failures, ignored } => {
+            print_json(&json!({ "permanentFailures": permanent_failures, "ignored": ignored }))
+        }
+        ReportOutcome::InFlight => Err(exit(
+            EX_TEMPFAIL,
+            "the message this report is about is still being sent; hand the report over again later".into(),
+        )),
+    }
+}
 
 fn connect(database_url: &str) -> anyhow::Result<PgConnection> {
     PgConnection::establish(database_url).context("cannot connect to the database")

@@ -7,7 +7,8 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("canvass: {error:#}");
-            std::process::ExitCode::FAILURE
+            let status = error.downcast_ref::<canvass_server::cli::Exit>().map_or(1, |exit| exit.status);
+            std::process::ExitCode::from(status)
         }
     }
 }

@@ -6,18 +6,24 @@ use crate::clock::Clock;
 use crate::delivery::dsn::StatusReport;
 use crate::delivery::{Outcome, Settled};
 use crate::error::DomainError;
-use crate::ports::UnitOfWork;
+use crate::ports::{SentLookup, UnitOfWork};
 
 /// What a report changed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ReportOutcome {
-    /// Recipients recorded as permanent failures.
-    pub permanent_failures: usize,
-    /// Recipients that changed nothing: delayed, delivered, a 4.x.x status, or a report of no message of ours.
-    pub ignored: usize,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportOutcome {
+    /// The report was read, and these recipients recorded.
+    Recorded {
+        /// Recipients recorded as permanent failures.
+        permanent_failures: usize,
+        /// Recipients that changed nothing: delayed, delivered, a 4.x.x status, or a report of no message of ours.
+        ignored: usize,
+    },
+    /// The report names a permanent failure of a message whose round is still being sent or recorded: nothing is
+    /// changed now, and the caller should hand the report over again later.
+    InFlight,
 }
 
-/// The length of the Message-ID tokens the service writes (128 random bits in hex).
+/// The length of the Message-ID tokens the service writes (a random UUID's 32 hexadecimal digits: 122 random bits).
 pub const MESSAGE_TOKEN_LEN: usize = 32;
 
 /// Records the permanent failures a report names against the message it reports on, found by the token of its
@@ -29,14 +35,21 @@ pub fn record_report(
 ) -> Result<ReportOutcome, DomainError> {
     let failures: Vec<String> =
         report.recipients.iter().filter(|r| r.is_permanent_failure()).map(|r| r.reason()).collect();
-    let nothing = ReportOutcome { permanent_failures: 0, ignored: report.recipients.len() };
+    let nothing = ReportOutcome::Recorded { permanent_failures: 0, ignored: report.recipients.len() };
     let token = report.message_token().filter(|token| is_message_token(token));
     let (Some(token), false) = (token, failures.is_empty()) else { return Ok(nothing) };
-    let Some(message) = uow.find_sent_by_token(token)? else { return Ok(nothing) };
+    let message = match uow.find_sent_by_token(token)? {
+        SentLookup::Sent(message) => message,
+        SentLookup::InFlight => return Ok(ReportOutcome::InFlight),
+        SentLookup::Unknown => return Ok(nothing),
+    };
     let settled = [Settled { message, outcome: Outcome::Bounced(failures.join("; ")) }];
     let now = clock.now();
     uow.transaction(|tx| Ok(tx.record_round(&settled, now)?))?;
-    Ok(ReportOutcome { permanent_failures: failures.len(), ignored: report.recipients.len() - failures.len() })
+    Ok(ReportOutcome::Recorded {
+        permanent_failures: failures.len(),
+        ignored: report.recipients.len() - failures.len(),
+    })
 }
 
 /// Whether a Message-ID's local part can be one of the service's tokens (so others are never looked up).

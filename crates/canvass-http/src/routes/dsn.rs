@@ -1,12 +1,15 @@
 //! `POST /inbound/dsn`: late bounces. The relay's bounce mailbox hands over a delivery status notification
 //! (RFC 3464) with a shared secret; each recipient that failed for good is recorded as a permanent failure.
 
+use actix_web::http::header::{HeaderValue, RETRY_AFTER};
+use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use canvass_domain::use_cases::bounces::{self, ReportOutcome};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::blocking;
+use crate::input::{too_large, MAX_BODY_BYTES};
 use crate::problem::Problem;
 use crate::state::AppState;
 
@@ -23,11 +26,8 @@ pub struct DsnResponse {
     pub ignored: usize,
 }
 
-impl From<ReportOutcome> for DsnResponse {
-    fn from(outcome: ReportOutcome) -> Self {
-        Self { permanent_failures: outcome.permanent_failures, ignored: outcome.ignored }
-    }
-}
+/// Seconds a relay is asked to wait before it hands over a report of a message still being sent.
+const IN_FLIGHT_RETRY_AFTER: u64 = 60;
 
 /// Records a delivery status notification: the whole message as the relay's mailer wrote it.
 #[utoipa::path(tag = "Delivery",
@@ -39,16 +39,38 @@ impl From<ReportOutcome> for DsnResponse {
         (status = 400, body = Problem, content_type = "application/problem+json", description = "Not a delivery status notification"),
         (status = 401, body = Problem, content_type = "application/problem+json", description = "Wrong or missing secret"),
         (status = 404, body = Problem, content_type = "application/problem+json", description = "INBOUND_SECRET is not set"),
-        (status = 413, body = Problem, content_type = "application/problem+json", description = "Over 1 MiB")))]
+        (status = 413, body = Problem, content_type = "application/problem+json", description = "Over 1 MiB"),
+        (status = 503, body = Problem, content_type = "application/problem+json",
+            description = "The message is still being sent (or the database cannot be reached): hand the report over again after Retry-After seconds",
+            headers(("Retry-After" = u64, description = "Seconds to wait")))))]
 #[post("/inbound/dsn")]
 pub async fn inbound_dsn(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: web::Bytes,
+    payload: web::Payload,
 ) -> Result<HttpResponse, Problem> {
+    // The secret is checked before the body is read: an endpoint that is off, or a caller without the secret,
+    // gets 404 or 401 whatever it sends.
     super::shared_secret::check(&req, SECRET_HEADER, state.inbound_secret.as_deref(), "INBOUND_SECRET")?;
-    let report = canvass_mail::dsn::parse_report(&body)
-        .map_err(|e| Problem::invalid_field("body", format!("not a delivery status notification: {e}")))?;
-    let outcome = blocking::run(&state, move |uow, clock| bounces::record_report(uow, clock, &report)).await?;
-    Ok(HttpResponse::Ok().json(DsnResponse::from(outcome)))
+    let body = payload
+        .to_bytes_limited(MAX_BODY_BYTES)
+        .await
+        .map_err(|_| too_large())?
+        .map_err(|e| Problem::invalid_field("body", format!("cannot be read: {e}")))?;
+    let report = canvass_mail::dsn::parse_report(&body).map_err(|e| Problem::invalid_field("body", e.to_string()))?;
+    match blocking::run(&state, move |uow, clock| bounces::record_report(uow, clock, &report)).await? {
+        ReportOutcome::Recorded { permanent_failures, ignored } => {
+            Ok(HttpResponse::Ok().json(DsnResponse { permanent_failures, ignored }))
+        }
+        ReportOutcome::InFlight => {
+            let problem = Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "message-in-flight",
+                "the message this report is about is still being sent; hand the report over again later",
+            );
+            let mut response = actix_web::ResponseError::error_response(&problem);
+            response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(IN_FLIGHT_RETRY_AFTER));
+            Ok(response)
+        }
+    }
 }
