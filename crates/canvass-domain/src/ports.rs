@@ -449,7 +449,7 @@ pub trait OutboxRepository {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SentLookup {
     /// A message recorded as Sent.
-    Sent(ClaimedMessage),
+    Sent(Box<ClaimedMessage>),
     /// A message that has been attempted and is not recorded yet.
     InFlight,
     /// No message the relay could have taken.

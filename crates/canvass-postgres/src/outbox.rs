@@ -155,7 +155,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         .optional()
         .or_repo()?;
         Ok(match row {
-            Some(row) if row.lease_until.is_none() && row.status == "Sent" => SentLookup::Sent(claimed(row)?),
+            Some(row) if row.lease_until.is_none() && row.status == "Sent" => SentLookup::Sent(Box::new(claimed(row)?)),
             Some(_) => SentLookup::InFlight,
             None => SentLookup::Unknown,
         })

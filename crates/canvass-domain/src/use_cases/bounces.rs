@@ -39,7 +39,7 @@ pub fn record_report(
     let token = report.message_token().filter(|token| is_message_token(token));
     let (Some(token), false) = (token, failures.is_empty()) else { return Ok(nothing) };
     let message = match uow.find_sent_by_token(token)? {
-        SentLookup::Sent(message) => message,
+        SentLookup::Sent(message) => *message,
         SentLookup::InFlight => return Ok(ReportOutcome::InFlight),
         SentLookup::Unknown => return Ok(nothing),
     };
