@@ -74,11 +74,12 @@ async fn browser(driver: &Driver) -> Client {
     panic!("chromedriver did not start");
 }
 
-/// Waits (up to 10 s) until the page shows `text`; fails the test otherwise.
+/// Waits (up to 30 s: Chromium shares two cores with the rest of the suite) until the page shows `text`; fails
+/// the test otherwise.
 async fn shows(client: &Client, text: &str) {
     let found = client
         .wait()
-        .at_most(Duration::from_secs(10))
+        .at_most(Duration::from_secs(30))
         .for_element(Locator::XPath(&format!("//*[contains(text(), '{text}')]")))
         .await;
     assert!(found.is_ok(), "the page never showed {text:?}: {}", client.source().await.unwrap_or_default());

@@ -94,23 +94,9 @@ async fn the_endpoint_refuses_wrong_secrets_and_messages_that_are_not_reports() 
 async fn canvass_dsn_reads_a_report_from_stdin_for_a_pipe_transport() {
     let app = spawn_app().await;
     let (base, ids) = sent(&app, &["piped@example.com"]).await;
-    let run = |report: String| {
-        let mut child = Command::new(canvass_binary())
-            .arg("dsn")
-            .env("DATABASE_URL", app.db.url())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(report.as_bytes()).unwrap();
-        let output = child.wait_with_output().unwrap();
-        let printed = serde_json::from_slice::<Value>(&output.stdout).unwrap_or(Value::Null);
-        (output.status.success(), printed, String::from_utf8_lossy(&output.stderr).into_owned())
-    };
-    let (ok, printed, stderr) =
-        run(postfix_dsn(&ids[0], "piped@example.com", "failed", "5.2.2", "smtp; 552 mailbox full"));
-    assert!(ok, "{stderr}");
+    let bounce = postfix_dsn(&ids[0], "piped@example.com", "failed", "5.2.2", "smtp; 552 mailbox full");
+    let (status, printed, stderr) = run_status(&app, bounce);
+    assert_eq!(status, Some(0), "{stderr}");
     assert_eq!(printed, json!({"permanentFailures": 1, "ignored": 0}));
     assert_eq!(app.statuses(&base).await, ["Bounced"]);
     let (status, _, stderr) = run_status(&app, "not a report at all".into());

@@ -96,6 +96,17 @@ impl SmtpMailer {
     pub fn from_url(url: &str) -> Result<Self, String> {
         Self::new(url, None, 1)
     }
+
+    /// The email on the wire and its envelope: from the bounce address when there is one, else from the sender.
+    fn prepare(&self, message: &OutgoingMessage) -> Result<Prepared, SendError> {
+        let email = email(message)?;
+        let envelope = match &self.bounce_address {
+            Some(sender) => Envelope::new(Some(sender.clone()), email.envelope().to().to_vec())
+                .map_err(|e| SendError::Unsendable(format!("envelope: {e}")))?,
+            None => email.envelope().clone(),
+        };
+        Ok(Prepared { envelope, bytes: email.formatted() })
+    }
 }
 
 impl Mailer for SmtpMailer {
@@ -129,19 +140,6 @@ impl Mailer for SmtpMailer {
             }
         }
         outcomes
-    }
-}
-
-impl SmtpMailer {
-    /// The email on the wire and its envelope: from the bounce address when there is one, else from the sender.
-    fn prepare(&self, message: &OutgoingMessage) -> Result<Prepared, SendError> {
-        let email = email(message)?;
-        let envelope = match &self.bounce_address {
-            Some(sender) => Envelope::new(Some(sender.clone()), email.envelope().to().to_vec())
-                .map_err(|e| SendError::Unsendable(format!("envelope: {e}")))?,
-            None => email.envelope().clone(),
-        };
-        Ok(Prepared { envelope, bytes: email.formatted() })
     }
 }
 

@@ -194,35 +194,46 @@ pub struct Transports<'a> {
 impl Transports<'_> {
     /// Sends a round, each message on its channel: the emails together, the text messages (SMS and TWOWAY)
     /// together. LOGIN sends nothing, so a LOGIN message fails transiently. Outcomes keep the order of `messages`.
-    pub fn send_all(&self, messages: &[(DispatchType, OutgoingMessage)]) -> Vec<Result<(), SendError>> {
-        let mut outcomes: Vec<Result<(), SendError>> = messages
-            .iter()
-            .map(|(channel, _)| Err(SendError::Transient(format!("no transport for {} messages", channel.as_str()))))
-            .collect();
-        let email = |channel: &DispatchType| *channel == DispatchType::Email;
-        let text = |channel: &DispatchType| matches!(channel, DispatchType::Sms | DispatchType::TwoWay);
-        self.send_group(messages, email, |group| self.email.send_all(group), &mut outcomes);
-        self.send_group(messages, text, |group| self.sms.send_all(group), &mut outcomes);
+    pub fn send_all(&self, messages: Vec<(DispatchType, OutgoingMessage)>) -> Vec<Result<(), SendError>> {
+        let mut outcomes = Vec::with_capacity(messages.len());
+        let (mut emails, mut texts) = (Group::default(), Group::default());
+        for (position, (channel, message)) in messages.into_iter().enumerate() {
+            outcomes.push(Err(SendError::Transient(format!("no transport for {} messages", channel.as_str()))));
+            match channel {
+                DispatchType::Email => emails.add(position, message),
+                DispatchType::Sms | DispatchType::TwoWay => texts.add(position, message),
+                DispatchType::Login => {}
+            }
+        }
+        emails.send(|group| self.email.send_all(group), &mut outcomes);
+        texts.send(|group| self.sms.send_all(group), &mut outcomes);
         outcomes
     }
+}
 
-    fn send_group(
-        &self,
-        messages: &[(DispatchType, OutgoingMessage)],
-        belongs: impl Fn(&DispatchType) -> bool,
-        send: impl FnOnce(&[OutgoingMessage]) -> Vec<Result<(), SendError>>,
+/// The messages of a round that go to one transport, and where each stands in the round.
+#[derive(Default)]
+struct Group {
+    positions: Vec<usize>,
+    messages: Vec<OutgoingMessage>,
+}
+
+impl Group {
+    fn add(&mut self, position: usize, message: OutgoingMessage) {
+        self.positions.push(position);
+        self.messages.push(message);
+    }
+
+    /// Hands the group to its transport and puts each outcome in its place.
+    fn send(
+        self,
+        transport: impl FnOnce(&[OutgoingMessage]) -> Vec<Result<(), SendError>>,
         outcomes: &mut [Result<(), SendError>],
     ) {
-        let (positions, group): (Vec<usize>, Vec<OutgoingMessage>) = messages
-            .iter()
-            .enumerate()
-            .filter(|(_, (channel, _))| belongs(channel))
-            .map(|(position, (_, message))| (position, message.clone()))
-            .unzip();
-        if group.is_empty() {
+        if self.messages.is_empty() {
             return;
         }
-        for (position, outcome) in positions.into_iter().zip(send(&group)) {
+        for (position, outcome) in self.positions.into_iter().zip(transport(&self.messages)) {
             outcomes[position] = outcome;
         }
     }

@@ -227,21 +227,19 @@ fn send_round(
     now: OffsetDateTime,
     links: &LinkBase,
 ) -> Vec<Settled> {
-    let (held, to_send): (Vec<_>, Vec<_>) = claimed.into_iter().partition(|m| held_back(m, now).is_some());
-    let outgoing: Vec<(DispatchType, OutgoingMessage)> =
-        to_send.iter().map(|message| (message.channel, outgoing(message, questions, links))).collect();
-    let results = transports.send_all(&outgoing);
-    let mut settled: Vec<Settled> = to_send
-        .into_iter()
-        .zip(results)
-        .map(|(message, result)| {
-            let outcome = outcome(&message, result, now);
-            Settled { message, outcome }
-        })
-        .collect();
-    settled.extend(held.into_iter().filter_map(|message| {
-        let status = held_back(&message, now)?;
-        Some(Settled { message, outcome: Outcome::Cancelled(status) })
+    let mut settled = Vec::with_capacity(claimed.len());
+    let mut to_send = Vec::with_capacity(claimed.len());
+    for message in claimed {
+        match held_back(&message, now) {
+            Some(status) => settled.push(Settled { message, outcome: Outcome::Cancelled(status) }),
+            None => to_send.push(message),
+        }
+    }
+    let outgoing = to_send.iter().map(|message| (message.channel, outgoing(message, questions, links))).collect();
+    let results = transports.send_all(outgoing);
+    settled.extend(to_send.into_iter().zip(results).map(|(message, result)| {
+        let outcome = outcome(&message, result, now);
+        Settled { message, outcome }
     }));
     settled
 }
