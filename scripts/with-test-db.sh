@@ -10,7 +10,7 @@ fi
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
   mkdir -p .canvass
   cluster=$(mktemp -d "$PWD/.canvass/test-pg.XXXXXX")
-  trap 'scripts/pg-cluster.sh stop "$cluster"; rm -rf "$cluster"' EXIT
+  trap 'scripts/pg-cluster.sh destroy "$cluster"' EXIT
   TEST_DATABASE_URL=$(scripts/pg-cluster.sh start "$cluster")
   export TEST_DATABASE_URL
   echo "== throwaway PostgreSQL at $TEST_DATABASE_URL"

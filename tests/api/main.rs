@@ -13,6 +13,7 @@ mod browser;
 mod cli;
 mod copy;
 mod delivery;
+mod dev_cluster;
 mod email_format;
 mod frequency;
 mod health_and_docs;
