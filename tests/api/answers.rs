@@ -93,7 +93,8 @@ async fn a_multiple_choice_answer_chooses_each_option_at_most_once() {
     let body = json!({"name": "Many", "pages": [{"items": [{"type": "MultipleChoice", "text": "Which?", "options": options}]}]});
     let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
     let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
-    let answer = |choices: Vec<String>| json!({"answers": [{"questionItemId": item_id(&tree, 0, 0), "value": choices}]});
+    let answer =
+        |choices: Vec<String>| json!({"answers": [{"questionItemId": item_id(&tree, 0, 0), "value": choices}]});
     let path = format!("/surveys/{survey}/answers");
 
     let too_many: Vec<String> = (0..50_000).map(|i| format!("o{i}")).collect();

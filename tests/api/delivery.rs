@@ -332,7 +332,8 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
     assert!(texts()[0].ends_with("\n\nHappy? Reply 1 = Yes, 2 = No"), "{:?}", texts());
     assert_eq!(app.statuses(&base).await, ["Sent"]);
 
-    let reply = |text: &str, id: Option<&str>| json!({"from": "+4791234567", "to": ours, "text": text, "messageId": id});
+    let reply =
+        |text: &str, id: Option<&str>| json!({"from": "+4791234567", "to": ours, "text": text, "messageId": id});
     assert_eq!(inbound(&app, "wrong", reply("1", None)).await.0, 401);
     assert_eq!(inbound(&app, "inbound-secret", reply("maybe", None)).await.1["outcome"], "askedAgain");
     send();

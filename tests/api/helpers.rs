@@ -2,8 +2,8 @@
 
 use canvass_domain::clock::SystemClock;
 use canvass_domain::delivery::{LinkBase, Transports};
-use canvass_domain::use_cases::{accounts, senders};
 use canvass_domain::use_cases::delivery::{deliver_due, DeliveryReport, Round, LEASE};
+use canvass_domain::use_cases::{accounts, senders};
 use canvass_postgres::{PgStore, PgUnitOfWork};
 use canvass_server::{Application, Settings};
 use canvass_testdb::TestDatabase;
