@@ -69,3 +69,43 @@ async fn retention_run_prints_one_json_summary() {
     let (ok, _, _) = canvass(&url, &["retention", "run", "--now", "tomorrow"]);
     assert!(!ok, "a bad --now is refused");
 }
+
+#[tokio::test]
+async fn sender_numbers_belong_to_one_account_each() {
+    let app = spawn_app().await;
+    let url = app.db.url().to_owned();
+    let (other, _) = app.new_account("Other", "owner@other.example");
+    let (acme, other) = (app.account_id.to_string(), other.to_string());
+    let number = "+4790000001";
+
+    let (ok, added, stderr) = canvass(&url, &["sender", "add", "--account", &acme, "--sms", number]);
+    assert!(ok, "{stderr}");
+    assert_eq!(added, serde_json::json!({"accountId": app.account_id, "sms": number}));
+    let (ok, _, stderr) = canvass(&url, &["sender", "add", "--account", &acme, "--sms", number]);
+    assert!(ok, "adding a number the account has changes nothing: {stderr}");
+    let (ok, _, stderr) = canvass(&url, &["sender", "add", "--account", &other, "--sms", number]);
+    assert!(!ok, "a number belongs to one account");
+    assert!(stderr.contains(&format!("account {acme}")), "the error names the owner: {stderr}");
+    for bad in ["Acme", "4790000001", ""] {
+        let (ok, _, _) = canvass(&url, &["sender", "add", "--account", &other, "--sms", bad]);
+        assert!(!ok, "{bad:?} is not an E.164 number");
+    }
+    let (ok, _, _) = canvass(&url, &["sender", "add", "--account", "999999", "--sms", "+4790000009"]);
+    assert!(!ok, "an unknown account is refused");
+
+    let (ok, listed, stderr) = canvass(&url, &["sender", "list", "--account", &acme]);
+    assert!(ok, "{stderr}");
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(listed[0]["sms"], number);
+    assert!(listed[0]["createdAt"].as_str().unwrap().ends_with('Z'));
+    let (_, listed, _) = canvass(&url, &["sender", "list", "--account", &other]);
+    assert_eq!(listed, serde_json::json!([]));
+
+    let (ok, _, _) = canvass(&url, &["sender", "remove", "--account", &other, "--sms", number]);
+    assert!(!ok, "another account cannot remove it");
+    let (ok, removed, stderr) = canvass(&url, &["sender", "remove", "--account", &acme, "--sms", number]);
+    assert!(ok, "{stderr}");
+    assert_eq!(removed["removed"], true);
+    let (ok, _, stderr) = canvass(&url, &["sender", "add", "--account", &other, "--sms", number]);
+    assert!(ok, "a removed number can go to another account: {stderr}");
+}

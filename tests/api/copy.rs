@@ -160,3 +160,37 @@ async fn named_sendouts_are_copied_as_drafts_with_labels_and_pending_respondents
     let reply = app.get(&format!("/surveys/{id}/copy?copysendoutids={sendout_id},{}", foreign["sendoutId"])).await;
     assert_eq!(reply.fields(), ["copysendoutids"]);
 }
+
+#[tokio::test]
+async fn copied_respondents_links_open_the_survey_and_opt_out() {
+    let app = spawn_app().await;
+    let (id, _) = app.sample_survey().await;
+    let body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2026-01-01T08:00:00Z", "sender": "hr@acme.example",
+        "subject": "Your view", "message": "Answer: {{surveyLink}} Stop: {{optOutLink}}"});
+    let sendout = app.post(&format!("/surveys/{id}/sendouts"), body).await.expect(201)["sendoutId"].clone();
+    let people = json!({"surveyRespondents": [{"contactDetails": "a@example.com", "sendMail": true},
+        {"contactDetails": "b@example.com", "sendMail": true}]});
+    app.post(&format!("/surveys/{id}/sendouts/{sendout}/respondents/batch"), people).await.expect(200);
+
+    let copy = app.get(&format!("/surveys/{id}/copy?copysendoutids={sendout}")).await.expect(200);
+    let copy_id = copy["surveyId"].as_i64().unwrap();
+    let copied = app.get(&format!("/surveys/{copy_id}/sendouts")).await.expect(200)[0]["sendoutId"].clone();
+    let base = format!("/surveys/{copy_id}/sendouts/{copied}");
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let respondents = app.get(&format!("{base}/respondents")).await.expect(200);
+    let links: Vec<String> =
+        respondents.as_array().unwrap().iter().map(|r| r["surveyLink"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(links.len(), 2);
+    assert_ne!(links[0], links[1]);
+    for link in &links {
+        let token = link.rsplit('/').next().unwrap();
+        assert!(canvass_domain::distribution::is_survey_link_token(token), "{link}");
+        let page = app.client.get(link).send().await.unwrap();
+        assert_eq!(page.status().as_u16(), 200, "{link}");
+        assert!(page.text().await.unwrap().contains("Page 1 of 3"));
+    }
+    let opted_out = app.client.post(format!("{}/opt-out", links[0])).send().await.unwrap();
+    assert_eq!(opted_out.status().as_u16(), 200);
+    let blocklist = app.get("/accounts/blocklist").await.expect(200);
+    assert_eq!(blocklist[0]["contactDetails"], "a@example.com");
+}

@@ -20,7 +20,7 @@ fn deliver(app: &TestApp, sink: &SmtpSink, now: OffsetDateTime) -> DeliveryRepor
     deliver_on(app, &sink.url, &SmsSink::start("", "").url, now)
 }
 
-fn deliver_on(app: &TestApp, smtp_url: &str, sms_url: &str, now: OffsetDateTime) -> DeliveryReport {
+pub(crate) fn deliver_on(app: &TestApp, smtp_url: &str, sms_url: &str, now: OffsetDateTime) -> DeliveryReport {
     let mailer = SmtpMailer::from_url(smtp_url).unwrap();
     let sms = HttpSmsSender::new(sms_url);
     app.deliver_round(Transports { email: &mailer, sms: &sms }, now, PUBLIC, 100)
@@ -282,7 +282,7 @@ async fn text_messages_go_to_the_sms_provider() {
     assert!(smtp.messages().is_empty());
 }
 
-async fn inbound(app: &TestApp, secret: &str, body: Value) -> (u16, Value) {
+pub(crate) async fn inbound(app: &TestApp, secret: &str, body: Value) -> (u16, Value) {
     let response = app
         .client
         .post(format!("{}/sms/inbound", app.address))
@@ -309,7 +309,9 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
     let rule =
         json!([{"questionItemId": item_id(&tree, 0, 0), "equals": "no", "goToPageId": tree["pages"][2]["pageId"]}]);
     app.put(&format!("/surveys/{survey}/logic"), rule).await.expect(200);
-    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-01-01", "sender": "Acme", "message": "Hi! {{surveyLink}}"});
+    let ours = "+4790000100";
+    app.provision_sender(app.account_id, ours);
+    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-01-01", "sender": ours, "message": "Hi! {{surveyLink}}"});
     let sendout =
         app.post(&format!("/surveys/{survey}/sendouts"), chat).await.expect(201)["sendoutId"].as_i64().unwrap();
     let base = format!("/surveys/{survey}/sendouts/{sendout}");
@@ -330,7 +332,8 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
     assert!(texts()[0].ends_with("\n\nHappy? Reply 1 = Yes, 2 = No"), "{:?}", texts());
     assert_eq!(app.statuses(&base).await, ["Sent"]);
 
-    let reply = |text: &str, id: Option<&str>| json!({"from": "+4791234567", "text": text, "messageId": id});
+    let reply =
+        |text: &str, id: Option<&str>| json!({"from": "+4791234567", "to": ours, "text": text, "messageId": id});
     assert_eq!(inbound(&app, "wrong", reply("1", None)).await.0, 401);
     assert_eq!(inbound(&app, "inbound-secret", reply("maybe", None)).await.1["outcome"], "askedAgain");
     send();
@@ -352,49 +355,7 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
         sets[0]["answers"],
         json!([{"questionItemId": item_id(&tree, 0, 0), "value": "no"}, {"questionItemId": item_id(&tree, 2, 0), "value": "All fine"}])
     );
-    let stranger = json!({"from": "+4799999999", "text": "hello"});
+    let stranger = json!({"from": "+4799999999", "to": ours, "text": "hello"});
     assert_eq!(inbound(&app, "inbound-secret", stranger).await.1["outcome"], "ignored");
     assert!(smtp.messages().is_empty());
-}
-
-/// A TWOWAY sendout sent from `sender`, of a one-question survey, to `number`, activated, in the account behind
-/// `key`; returns the survey.
-async fn conversation(app: &TestApp, key: &str, sender: &str, number: &str) -> i64 {
-    let body = json!({"name": "Chat", "pages": [{"items": [{"type": "OpenText", "text": "Anything else?"}]}]});
-    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-01-01", "sender": sender, "message": "Hi {{surveyLink}}"});
-    let person = json!({"contactDetails": number, "sendMail": true});
-    let (survey, base, _, _) = app.one_respondent_sendout(key, body, chat, person).await;
-    app.call_as(key, "POST", &format!("{base}/activate"), Some(json!({}))).await.expect(200);
-    survey
-}
-
-#[tokio::test]
-async fn a_reply_goes_to_the_conversation_last_sent_from_the_number_it_was_sent_to() {
-    let app = spawn_app().await;
-    let (_, other_key) = app.new_account("Other", "other@example.com");
-    let (smtp, sms) = (SmtpSink::start("", ""), SmsSink::start("", ""));
-    let number = "+4791234567";
-    let ours = conversation(&app, &app.key, "Acme", number).await;
-    deliver_on(&app, &smtp.url, &sms.url, OffsetDateTime::now_utc() - Duration::minutes(5));
-    let theirs = conversation(&app, &other_key, "Other", number).await;
-    assert_eq!(deliver_on(&app, &smtp.url, &sms.url, OffsetDateTime::now_utc()).sent, 1);
-    let answers_of = |key: String, survey: i64| {
-        let app = &app;
-        async move {
-            let path = format!("/surveys/{survey}/answersWithData?completed=true");
-            let page = app.call_as(&key, "GET", &path, None).await.expect(200);
-            page["answerSets"].as_array().unwrap().iter().map(|s| s["answers"][0]["value"].clone()).collect::<Vec<_>>()
-        }
-    };
-
-    let latest = json!({"from": number, "text": "to the latest"});
-    assert_eq!(inbound(&app, "inbound-secret", latest).await.1["outcome"], "recorded");
-    assert_eq!(answers_of(other_key.clone(), theirs).await, [json!("to the latest")]);
-    assert!(answers_of(app.key.clone(), ours).await.is_empty());
-
-    let addressed = json!({"from": number, "to": "Acme", "text": "to Acme"});
-    assert_eq!(inbound(&app, "inbound-secret", addressed).await.1["outcome"], "recorded");
-    assert_eq!(answers_of(app.key.clone(), ours).await, [json!("to Acme")]);
-    let nobody = json!({"from": number, "to": "+4700000000", "text": "to nobody"});
-    assert_eq!(inbound(&app, "inbound-secret", nobody).await.1["outcome"], "ignored");
 }

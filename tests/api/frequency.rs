@@ -101,6 +101,23 @@ async fn the_limit_holds_back_contacts_and_the_survey_setting_overrides() {
 }
 
 #[tokio::test]
+async fn login_identifiers_are_compared_without_case() {
+    let app = spawn_app().await;
+    app.put("/surveys/frequency", setting(true, 30, 2)).await.expect(200);
+    let mut statuses = Vec::new();
+    for identifier in ["Employee-42", "employee-42", "EMPLOYEE-42"] {
+        let survey = app.post("/surveys", json!({"name": "s"})).await.expect(201)["surveyId"].as_i64().unwrap();
+        let login = json!({"name": "Staff", "type": "LOGIN"});
+        let sendout = app.post(&format!("/surveys/{survey}/sendouts"), login).await.expect(201)["sendoutId"].clone();
+        let base = format!("/surveys/{survey}/sendouts/{sendout}");
+        let person = json!({"contactDetails": identifier, "sendMail": false});
+        app.post(&format!("{base}/respondents"), person).await.expect(201);
+        statuses.push(status_after_activation(&app, &base).await);
+    }
+    assert_eq!(statuses, ["Released", "Released", "FrequencyLimitReached"]);
+}
+
+#[tokio::test]
 async fn concurrent_activations_release_a_contact_exactly_up_to_the_limit() {
     let app = spawn_app().await;
     app.put("/surveys/frequency", setting(true, 30, 3)).await.expect(200);

@@ -2,8 +2,8 @@
 
 use canvass_domain::clock::SystemClock;
 use canvass_domain::delivery::{LinkBase, Transports};
-use canvass_domain::use_cases::accounts;
 use canvass_domain::use_cases::delivery::{deliver_due, DeliveryReport, Round, LEASE};
+use canvass_domain::use_cases::{accounts, senders};
 use canvass_postgres::{PgStore, PgUnitOfWork};
 use canvass_server::{Application, Settings};
 use canvass_testdb::TestDatabase;
@@ -20,6 +20,8 @@ pub struct TestApp {
     pub address: String,
     /// The key of the first account.
     pub key: String,
+    /// The id of the first account.
+    pub account_id: i64,
     /// The HTTP client.
     pub client: reqwest::Client,
     /// The database; dropped (and removed) with the app.
@@ -49,8 +51,8 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
     let app = Application::build(&settings).expect("build the application");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
-    let mut test_app = TestApp { address, key: String::new(), client: reqwest::Client::new(), db };
-    test_app.key = test_app.new_account("Acme", "owner@acme.example").1;
+    let mut test_app = TestApp { address, key: String::new(), account_id: 0, client: reqwest::Client::new(), db };
+    (test_app.account_id, test_app.key) = test_app.new_account("Acme", "owner@acme.example");
     test_app
 }
 
@@ -114,6 +116,13 @@ impl TestApp {
         let created = accounts::create_account(&mut PgUnitOfWork::new(&mut conn), &SystemClock, name, email)
             .expect("create an account");
         (created.account_id.get(), created.api_key.secret().to_owned())
+    }
+
+    /// Provisions an SMS sender number to an account, as `canvass sender add` does.
+    pub fn provision_sender(&self, account: i64, number: &str) {
+        let mut conn = self.db.connect();
+        let account = canvass_domain::AccountId::new(account);
+        senders::add(&mut PgUnitOfWork::new(&mut conn), &SystemClock, account, number).expect("provision a sender");
     }
 
     /// Sends a request under `/api/v1` with this app's key.

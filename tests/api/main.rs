@@ -29,3 +29,4 @@ mod sendouts;
 mod surveys;
 mod tenancy;
 mod tenancy_distribution;
+mod twoway_senders;

@@ -104,6 +104,49 @@ async fn a_respondent_answers_leaves_resumes_and_completes() {
 }
 
 #[tokio::test]
+async fn pages_are_answered_in_the_order_of_the_logic() {
+    let app = spawn_app().await;
+    let body = json!({"name": "Order", "pages": [
+        {"items": [{"type": "SingleChoice", "text": "Happy?", "required": true,
+            "options": [{"value": "yes"}, {"value": "no"}]}]},
+        {"items": [{"type": "Rating", "text": "Rate us", "required": true}]},
+        {"items": [{"type": "OpenText", "text": "Anything else?"}]}
+    ]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    let sendout = app.post(&format!("/surveys/{survey}/sendouts"), crate::sendouts::email_sendout()).await.expect(201)
+        ["sendoutId"]
+        .clone();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let person = json!({"contactDetails": "ann@example.com", "sendMail": true});
+    let link = app.post(&format!("{base}/respondents"), person).await.expect(201)["surveyLink"].as_str().unwrap()
+        [app.address.len()..]
+        .to_owned();
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+
+    let last = [on_page(page_id(&tree, 2)), field(item_id(&tree, 2, 0), "done")];
+    let skipped = post_form(&app, &link, &last).await;
+    assert_eq!(skipped.status, 400, "the last page posted first completes nothing");
+    assert!(skipped.html.contains("Page 1 of 3") && skipped.html.contains("in order"), "{}", skipped.html);
+    assert_eq!(app.get(&format!("/surveys/{survey}/answers")).await.expect(200), json!([]), "nothing saved");
+
+    post_form(&app, &link, &[on_page(page_id(&tree, 0)), field(item_id(&tree, 0, 0), "yes")]).await;
+    let skipped = post_form(&app, &link, &last).await;
+    assert_eq!(skipped.status, 400, "page two and its required rating come first");
+    assert!(skipped.html.contains("Page 2 of 3"), "{}", skipped.html);
+    let sets = app.get(&format!("/surveys/{survey}/answers?completed=true")).await.expect(200);
+    assert_eq!(sets, json!([]), "no answer set is complete");
+
+    let back = post_form(&app, &link, &[on_page(page_id(&tree, 0)), field(item_id(&tree, 0, 0), "no")]).await;
+    assert!(back.html.contains("Page 2 of 3"), "a passed page can be answered again: {}", back.html);
+    post_form(&app, &link, &[on_page(page_id(&tree, 1)), field(item_id(&tree, 1, 0), "7")]).await;
+    let done = post_form(&app, &link, &last).await;
+    assert!(done.html.contains("Thank you"), "{}", done.html);
+    let sets = app.get(&format!("/surveys/{survey}/answers?completed=true")).await.expect(200);
+    assert_eq!(sets.as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
 async fn wrong_values_closed_sendouts_and_unknown_links() {
     let app = spawn_app().await;
     let (_, tree, base, link, _) = invited(&app, "Pulse").await;

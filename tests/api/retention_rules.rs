@@ -81,6 +81,27 @@ async fn rules_are_set_overwritten_listed_patched_and_deleted() {
 }
 
 #[tokio::test]
+async fn rules_are_listed_in_creation_order() {
+    let app = spawn_app().await;
+    let (first, first_sendout) = survey_with_sendout(&app, email_sendout()).await;
+    let (second, second_sendout) = survey_with_sendout(&app, email_sendout()).await;
+    let paths = [
+        format!("/data-retention/rules/surveys/{second}/sendouts/{second_sendout}"),
+        format!("/data-retention/rules/surveys/{second}"),
+        "/data-retention/rules/account".to_owned(),
+        format!("/data-retention/rules/surveys/{first}/sendouts/{first_sendout}"),
+        format!("/data-retention/rules/surveys/{first}"),
+    ];
+    for (days, path) in (1..).zip(&paths) {
+        app.v1_5("POST", path, Some(rule(days))).await.expect(200);
+    }
+    app.v1_5("POST", &paths[2], Some(rule(99))).await.expect(200);
+    let listed = app.v1_5("GET", "/data-retention/rules", None).await.expect(200);
+    let days: Vec<i64> = listed.as_array().unwrap().iter().map(|r| r["retentionDays"].as_i64().unwrap()).collect();
+    assert_eq!(days, [1, 2, 99, 4, 5], "creation order; a rule set again keeps its place");
+}
+
+#[tokio::test]
 async fn bad_actions_days_and_scopes_are_refused() {
     let app = spawn_app().await;
     let (survey, sendout) = survey_with_sendout(&app, email_sendout()).await;

@@ -1,13 +1,13 @@
 //! Answer sets: the answers one respondent gave to one survey, the per-type rules an answer must obey, and the
 //! date filters of the answer lists.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use time::OffsetDateTime;
 
 use crate::error::FieldError;
 use crate::ids::{AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
-use crate::survey::{QuestionTree, QuestionType};
+use crate::survey::{ChoiceOption, QuestionItem, QuestionTree, QuestionType};
 
 /// The value of one answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,17 +80,20 @@ impl AnswerSetDraft {
     /// ```
     pub fn check(completed: bool, answers: Vec<Answer>, tree: &QuestionTree) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
+        let items: HashMap<QuestionItemId, &QuestionItem> = tree.items().map(|item| (item.id, item)).collect();
         let mut answered = HashSet::new();
         for (index, answer) in answers.iter().enumerate() {
-            let Some(item) = tree.item(answer.question_item_id) else {
+            let Some(item) = items.get(&answer.question_item_id) else {
                 errors
                     .push(FieldError::new(format!("answers[{index}].questionItemId"), "is not an item of this survey"));
                 continue;
             };
             if !answered.insert(item.id) {
-                errors.push(FieldError::new(format!("answers[{index}].questionItemId"), "is answered twice"));
+                // Its value is not checked again: each item's options are read once, whatever the body holds.
+                errors.push(FieldError::new(format!("answers[{index}].questionItemId"), ANSWERED_TWICE));
+                continue;
             }
-            if let Err(message) = check_value(item.kind, &answer.value, |v| item.has_option(v)) {
+            if let Err(message) = check_value(item.kind, &answer.value, &item.options) {
                 errors.push(FieldError::new(format!("answers[{index}].value"), message));
             }
         }
@@ -104,8 +107,9 @@ impl AnswerSetDraft {
         }
         if errors.is_empty() {
             let mut answers = answers;
-            let order: Vec<QuestionItemId> = tree.items().map(|i| i.id).collect();
-            answers.sort_by_key(|a| order.iter().position(|id| *id == a.question_item_id));
+            let order: HashMap<QuestionItemId, usize> =
+                tree.items().enumerate().map(|(position, item)| (item.id, position)).collect();
+            answers.sort_by_key(|a| order.get(&a.question_item_id).copied());
             Ok(Self { completed, answers })
         } else {
             Err(errors)
@@ -113,26 +117,75 @@ impl AnswerSetDraft {
     }
 }
 
-/// Whether `value` is a valid answer for an item of type `kind`, `is_option` telling the item's option values.
-pub(crate) fn check_value(
-    kind: QuestionType,
-    value: &AnswerValue,
-    is_option: impl Fn(&str) -> bool,
-) -> Result<(), String> {
+const ANSWERED_TWICE: &str = "is answered twice";
+
+/// The rules of a set of answers that need no survey to check (an item answered twice, a value chosen twice),
+/// so that a request can be refused before a connection is taken. [`AnswerSetDraft::check`] applies them too.
+/// Linear in the answers' size.
+///
+/// ```
+/// use canvass_domain::answer::{check_shape, Answer, AnswerValue};
+///
+/// let twice = AnswerValue::Choices(vec!["a".into(), "b".into(), "a".into()]);
+/// let answers = [Answer { question_item_id: 1, value: twice }, Answer { question_item_id: 1, value: AnswerValue::Number(1.0) }];
+/// let fields: Vec<_> = check_shape(&answers).into_iter().map(|e| e.field).collect();
+/// assert_eq!(fields, ["answers[0].value", "answers[1].questionItemId"]);
+/// ```
+pub fn check_shape(answers: &[Answer]) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let mut answered = HashSet::new();
+    for (index, answer) in answers.iter().enumerate() {
+        if !answered.insert(answer.question_item_id) {
+            errors.push(FieldError::new(format!("answers[{index}].questionItemId"), ANSWERED_TWICE));
+        } else if let AnswerValue::Choices(choices) = &answer.value {
+            if let Some(repeated) = first_repeated(choices) {
+                errors.push(FieldError::new(format!("answers[{index}].value"), chosen_twice(repeated)));
+            }
+        }
+    }
+    errors
+}
+
+/// The first value that comes again in `choices`.
+fn first_repeated(choices: &[String]) -> Option<&str> {
+    let mut seen = HashSet::with_capacity(choices.len());
+    choices.iter().map(String::as_str).find(|choice| !seen.insert(*choice))
+}
+
+fn chosen_twice(choice: &str) -> String {
+    format!("`{}` is chosen twice", shorten(choice))
+}
+
+/// A value as an error message quotes it: at most 100 characters.
+fn shorten(value: &str) -> String {
+    match value.char_indices().nth(100) {
+        Some((end, _)) => format!("{}…", &value[..end]),
+        None => value.to_owned(),
+    }
+}
+
+/// Whether `value` is a valid answer for an item of type `kind` with these options. Linear in the size of the
+/// value plus the number of options: a multiple choice may choose each option at most once, so it has no more
+/// choices than the item has options, and its choices are looked up in a set of the option values.
+pub(crate) fn check_value(kind: QuestionType, value: &AnswerValue, options: &[ChoiceOption]) -> Result<(), String> {
     match (kind, value) {
         (QuestionType::Info, _) => Err("an Info item takes no answer".into()),
         (QuestionType::OpenText, AnswerValue::Text(text)) if text.chars().count() > MAX_TEXT_LEN => {
             Err(format!("must be at most {MAX_TEXT_LEN} characters"))
         }
         (QuestionType::OpenText, AnswerValue::Text(_)) => Ok(()),
-        (QuestionType::SingleChoice, AnswerValue::Text(choice)) if is_option(choice) => Ok(()),
+        (QuestionType::SingleChoice, AnswerValue::Text(choice)) if options.iter().any(|o| o.value == *choice) => Ok(()),
         (QuestionType::SingleChoice, AnswerValue::Text(_)) => Err("is not an option value of the item".into()),
+        (QuestionType::MultipleChoice, AnswerValue::Choices(choices)) if choices.len() > options.len() => Err(format!(
+            "chooses {} values; the item has {} options, each of which can be chosen once",
+            choices.len(),
+            options.len()
+        )),
         (QuestionType::MultipleChoice, AnswerValue::Choices(choices)) => {
-            let mut seen = HashSet::new();
-            match choices.iter().find(|c| !is_option(c) || !seen.insert(c.as_str())) {
-                None => Ok(()),
-                Some(bad) if is_option(bad) => Err(format!("`{bad}` is chosen twice")),
-                Some(bad) => Err(format!("`{bad}` is not an option value of the item")),
+            let values: HashSet<&str> = options.iter().map(|o| o.value.as_str()).collect();
+            match choices.iter().find(|choice| !values.contains(choice.as_str())) {
+                Some(bad) => Err(format!("`{}` is not an option value of the item", shorten(bad))),
+                None => first_repeated(choices).map_or(Ok(()), |repeated| Err(chosen_twice(repeated))),
             }
         }
         (QuestionType::Numeric, AnswerValue::Number(n)) if n.is_finite() => Ok(()),
@@ -224,7 +277,9 @@ mod tests {
     use super::*;
 
     fn check(kind: QuestionType, value: AnswerValue) -> Result<(), String> {
-        check_value(kind, &value, |v| ["a", "b"].contains(&v))
+        let options: Vec<ChoiceOption> =
+            ["a", "b"].iter().map(|v| ChoiceOption { value: (*v).into(), label: (*v).into() }).collect();
+        check_value(kind, &value, &options)
     }
 
     #[test]
@@ -256,6 +311,67 @@ mod tests {
         assert!(check(QuestionType::Rating, AnswerValue::Number(2.5)).is_err());
         assert!(check(QuestionType::Numeric, AnswerValue::Number(f64::NAN)).is_err());
         assert!(check(QuestionType::OpenText, AnswerValue::Text("x".repeat(MAX_TEXT_LEN + 1))).is_err());
+    }
+
+    fn options(count: usize) -> Vec<ChoiceOption> {
+        (0..count).map(|i| ChoiceOption { value: format!("o{i}"), label: format!("Option {i}") }).collect()
+    }
+
+    #[test]
+    fn a_multiple_choice_chooses_each_option_at_most_once() {
+        let many: Vec<String> = (0..50_000).map(|i| format!("o{i}")).collect();
+        let kind = QuestionType::MultipleChoice;
+        let message = check_value(kind, &AnswerValue::Choices(many.clone()), &options(3)).unwrap_err();
+        assert_eq!(message, "chooses 50000 values; the item has 3 options, each of which can be chosen once");
+        assert_eq!(check_value(kind, &AnswerValue::Choices(many.clone()), &options(50_000)), Ok(()));
+        let mut repeated = many;
+        repeated[49_999] = "o17".into();
+        let message = check_value(kind, &AnswerValue::Choices(repeated.clone()), &options(50_000)).unwrap_err();
+        assert_eq!(message, "`o17` is chosen twice");
+        repeated[49_999] = "x".repeat(1_000);
+        let message = check_value(kind, &AnswerValue::Choices(repeated), &options(50_000)).unwrap_err();
+        assert!(message.len() < 150, "a quoted value is shortened: {message}");
+    }
+
+    #[test]
+    fn an_item_answered_again_and_again_is_checked_once() {
+        let item = QuestionItem {
+            id: 1,
+            page_id: 1,
+            kind: QuestionType::MultipleChoice,
+            text: "q".into(),
+            required: false,
+            options: options(1_000),
+        };
+        let tree = QuestionTree::assemble(
+            1,
+            vec![crate::survey::Page { id: 1, title: String::new(), items: vec![item] }],
+            vec![],
+        );
+        let all: Vec<String> = (0..1_000).map(|i| format!("o{i}")).collect();
+        let answers: Vec<Answer> =
+            (0..1_000).map(|_| Answer { question_item_id: 1, value: AnswerValue::Choices(all.clone()) }).collect();
+        let errors = AnswerSetDraft::check(false, answers.clone(), &tree).unwrap_err();
+        assert_eq!(errors.len(), 999);
+        assert!(errors.iter().all(|e| e.message == "is answered twice"));
+        assert_eq!(errors[0].field, "answers[1].questionItemId");
+        assert_eq!(check_shape(&answers).len(), 999, "refused before the survey is read, too");
+        assert!(AnswerSetDraft::check(false, answers[..1].to_vec(), &tree).is_ok());
+    }
+
+    #[test]
+    fn the_shape_check_needs_no_survey() {
+        let choices = |values: &[&str]| AnswerValue::Choices(values.iter().map(|v| (*v).to_owned()).collect());
+        let answers = [
+            Answer { question_item_id: 1, value: choices(&["a", "b"]) },
+            Answer { question_item_id: 2, value: choices(&["a", "b", "b"]) },
+            Answer { question_item_id: 3, value: AnswerValue::Text("x".into()) },
+            Answer { question_item_id: 3, value: AnswerValue::Text("y".into()) },
+        ];
+        let errors = check_shape(&answers);
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["answers[1].value", "answers[3].questionItemId"]);
+        assert_eq!(errors[0].message, "`b` is chosen twice");
     }
 
     #[test]

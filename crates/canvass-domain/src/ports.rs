@@ -17,7 +17,8 @@ use crate::delivery::{ClaimedMessage, Settled};
 use crate::distribution::TokenContext;
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, Label, LabelDraft, NewPermanentFailure,
-    NewRespondent, PermanentFailure, Reminder, ReminderDraft, Respondent, Sendout, SendoutDraft, Transition,
+    NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft, Respondent, SenderNumber, Sendout,
+    SendoutDraft, Transition,
 };
 use crate::error::{DomainError, RepoError};
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
@@ -456,15 +457,36 @@ pub enum SentLookup {
     Unknown,
 }
 
+/// Sender numbers provisioned to accounts (by an operator, `canvass sender`). A number belongs to at most one
+/// account.
+pub trait SenderRepository {
+    /// Provisions the number to the account unless some account has it already; returns the account that owns
+    /// it afterwards (this one, or the one that had it), `None` when the account does not exist.
+    fn provision_sender(
+        &mut self,
+        account: AccountId,
+        number: &SenderNumber,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<AccountId>>;
+    /// The account's numbers, in the order they were provisioned.
+    fn list_senders(&mut self, account: AccountId) -> RepoResult<Vec<ProvisionedSender>>;
+    /// Takes a number from the account; `false` when the account does not have it.
+    fn remove_sender(&mut self, account: AccountId, number: &SenderNumber) -> RepoResult<bool>;
+    /// Whether `number` (as a sendout names it) is provisioned to the account. The number stays the account's
+    /// until the transaction ends (a concurrent removal waits).
+    fn holds_sender(&mut self, account: AccountId, number: &str) -> RepoResult<bool>;
+}
+
 /// What the respondent page reads and keeps: the respondent behind a link token, and where it is in the survey.
 pub trait RespondentPageRepository {
     /// The respondent (of any account) whose survey link has this token.
     fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>>;
     /// The link token and respondent of a LOGIN sendout (of any account) whose login identifier has this key.
     fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
-    /// The respondents of TWOWAY sendouts (of any account) whose number has this key, with their sendout's
-    /// sender, the one that was last sent a message first.
-    fn find_conversations(&mut self, contact_key: &str) -> RepoResult<Vec<(TokenContext, String)>>;
+    /// The respondents whose number has this key in TWOWAY sendouts sent from the number `to`, of the account that
+    /// `to` is provisioned to (no one's when it is provisioned to none), the one that was last sent a message
+    /// first.
+    fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>>;
     /// Locks the respondent until the transaction ends, so that its answers are saved one submission at a time.
     fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()>;
     /// The respondent's latest answer set of the survey, with answers, and the page it was left on.
@@ -492,6 +514,7 @@ pub trait Repositories:
     + RetentionRepository
     + OutboxRepository
     + RespondentPageRepository
+    + SenderRepository
 {
 }
 
@@ -508,6 +531,7 @@ impl<T> Repositories for T where
         + RetentionRepository
         + OutboxRepository
         + RespondentPageRepository
+        + SenderRepository
 {
 }
 

@@ -140,7 +140,7 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
     fn list_rules(&mut self, account: AccountId) -> RepoResult<Vec<RetentionRule>> {
         let rows: Vec<RuleRow> = rules::table
             .filter(rules::account_id.eq(account.get()))
-            .order((rules::survey_id, rules::sendout_id, rules::action))
+            .order(rules::created_order)
             .select((
                 rules::scope,
                 rules::survey_id,

@@ -18,6 +18,7 @@ mod respondent_page;
 mod respondents;
 mod retention;
 mod schema;
+mod senders;
 mod sendouts;
 mod store;
 mod surveys;

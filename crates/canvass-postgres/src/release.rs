@@ -13,11 +13,12 @@ use crate::PgUnitOfWork;
 
 impl ReleaseRepository for PgUnitOfWork<'_> {
     fn lock_pending_contacts(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<()> {
-        // Locks are taken in contact order, so two activations sharing contacts cannot deadlock.
+        // Contacts are compared case-insensitively (login identifiers keep their case in the key). Locks are taken
+        // in contact order, so two activations sharing contacts cannot deadlock.
         diesel::sql_query(
-            "SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || contact_key, 0)) \
-             FROM (SELECT contact_key FROM respondents \
-                   WHERE account_id = $1 AND sendout_id = $2 AND status = 'Pending' ORDER BY contact_key) AS pending",
+            "SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || contact, 0)) \
+             FROM (SELECT DISTINCT lower(contact_key) AS contact FROM respondents \
+                   WHERE account_id = $1 AND sendout_id = $2 AND status = 'Pending' ORDER BY contact) AS pending",
         )
         .bind::<BigInt, _>(account.get())
         .bind::<BigInt, _>(sendout)
@@ -44,7 +45,7 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
             "SELECT pending.id, \
                  (SELECT count(DISTINCT s.survey_id) FROM respondents r \
                   JOIN sendouts s ON s.account_id = r.account_id AND s.id = r.sendout_id \
-                  WHERE r.account_id = $1 AND r.contact_key = pending.contact_key \
+                  WHERE r.account_id = $1 AND lower(r.contact_key) = lower(pending.contact_key) \
                     AND r.released_at >= $4 AND s.survey_id <> $3) AS others \
              FROM respondents pending \
              WHERE pending.account_id = $1 AND pending.sendout_id = $2 AND pending.status = 'Pending'",

@@ -8,10 +8,8 @@ use diesel::prelude::*;
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
-use crate::schema::{answer_sets, outbox, respondents, sendouts, surveys};
+use crate::schema::{answer_sets, outbox, respondents, sender_numbers, sendouts, surveys};
 use crate::PgUnitOfWork;
-
-diesel::alias!(sendouts as twoway_sendouts: TwowaySendouts);
 
 type TokenRow = (i64, i64, i64, i64, String, bool, String, Option<OffsetDateTime>, String, String);
 
@@ -92,26 +90,27 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
         Ok(row.map(|(token, row)| (token, context_of(row))))
     }
 
-    fn find_conversations(&mut self, contact_key: &str) -> RepoResult<Vec<(TokenContext, String)>> {
+    fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>> {
         let last_message = outbox::table
             .filter(outbox::account_id.eq(respondents::account_id).and(outbox::respondent_id.eq(respondents::id)))
             .select(diesel::dsl::max(outbox::sent_at))
             .single_value();
-        // Only accounts with an Active TWOWAY sendout can have an open conversation; within each, the number is
-        // found through the `(account_id, contact_key)` index.
-        let twoway_accounts = twoway_sendouts
-            .filter(twoway_sendouts.field(sendouts::dispatch_type).eq(DispatchType::TwoWay.as_str()))
-            .filter(twoway_sendouts.field(sendouts::status).eq(SendoutStatus::Active.as_str()))
-            .select(twoway_sendouts.field(sendouts::account_id));
-        let rows: Vec<(TokenRow, Option<String>)> = respondent_context!()
-            .filter(respondents::account_id.eq_any(twoway_accounts))
+        // The number's owner, through the unique key on the number; within that account the respondent is found
+        // through the `(account_id, contact_key)` index.
+        let owner = sender_numbers::table
+            .filter(sender_numbers::number.eq(to))
+            .select(sender_numbers::account_id)
+            .single_value();
+        let rows: Vec<TokenRow> = respondent_context!()
+            .filter(respondents::account_id.nullable().eq(owner))
             .filter(respondents::contact_key.eq(contact_key))
             .filter(sendouts::dispatch_type.eq(DispatchType::TwoWay.as_str()))
+            .filter(sendouts::sender.eq(to))
             .order((last_message.desc().nulls_last(), respondents::id.desc()))
-            .select((CONTEXT, sendouts::sender))
+            .select(CONTEXT)
             .load(self.conn)
             .or_repo()?;
-        Ok(rows.into_iter().map(|(row, sender)| (context_of(row), sender.unwrap_or_default())).collect())
+        Ok(rows.into_iter().map(context_of).collect())
     }
 
     fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()> {

@@ -257,6 +257,7 @@ diesel::table! {
         retention_days -> Int4,
         status -> Text,
         updated_at -> Timestamptz,
+        created_order -> Int8,
     }
 }
 
@@ -284,6 +285,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    sender_numbers (account_id, number) {
+        account_id -> Int8,
+        number -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     accounts,
     users,
@@ -308,4 +317,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     retention_rules,
     account_retention_policies,
     survey_retention_policies,
+    sender_numbers,
 );

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use canvass_domain::distribution::new_survey_link_token;
 use canvass_domain::distribution::{
     BgDocument, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, Sendout, SendoutDraft,
     SendoutLogic, SendoutStatus, Transition, BACKGROUND_FUNCTION,
@@ -11,7 +12,7 @@ use canvass_domain::ports::{RepoResult, SendoutRepository};
 use canvass_domain::RepoError;
 use diesel::dsl::{count_star, sql};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Timestamptz};
+use diesel::sql_types::{Array, BigInt, Text, Timestamptz};
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
@@ -165,6 +166,13 @@ impl PgUnitOfWork<'_> {
         diesel::insert_into(bg_documents::table)
             .values((bg_documents::account_id.eq(account), bg_documents::sendout_id.eq(copy.id)))
             .execute(self.conn)?;
+        // Every copied respondent gets a link token of the domain's one generator, as added respondents do.
+        let originals: Vec<i64> = respondents::table
+            .filter(respondents::account_id.eq(account).and(respondents::sendout_id.eq(id)))
+            .order(respondents::id)
+            .select(respondents::id)
+            .load(self.conn)?;
+        let tokens: Vec<String> = originals.iter().map(|_| new_survey_link_token()).collect();
         // Labels are copied first; the respondents' background data keys are then mapped from the old label ids
         // to the new ones (matched by name, unique within a sendout). Keys of other sendouts' labels stay.
         // Contacts on the blocklist are copied as Blocklisted, so an activation never releases them.
@@ -184,13 +192,16 @@ impl PgUnitOfWork<'_> {
                   FROM jsonb_each(r.background_data) cell LEFT JOIN label_map m ON m.old_key = cell.key), \
                  CASE WHEN EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id \
                      AND b.contact_key = r.contact_key) THEN 'Blocklisted' ELSE 'Pending' END, \
-                 replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), $4 \
-             FROM respondents r WHERE r.account_id = $1 AND r.sendout_id = $2 ORDER BY r.id",
+                 fresh.token, $4 \
+             FROM respondents r JOIN unnest($5::bigint[], $6::text[]) AS fresh (id, token) ON fresh.id = r.id \
+             WHERE r.account_id = $1 AND r.sendout_id = $2 ORDER BY r.id",
         )
         .bind::<BigInt, _>(account)
         .bind::<BigInt, _>(id)
         .bind::<BigInt, _>(copy.id)
         .bind::<Timestamptz, _>(now)
+        .bind::<Array<BigInt>, _>(&originals)
+        .bind::<Array<Text>, _>(&tokens)
         .execute(self.conn)?;
         Ok(())
     }

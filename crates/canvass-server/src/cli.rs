@@ -1,12 +1,13 @@
-//! The command line: `serve`, `worker`, `migrate`, `account create`, `key create`, `key revoke`, `retention run`,
-//! `dsn`. Every command reads `DATABASE_URL`; logs go to stderr, and stdout carries only each command's JSON
+//! The command line: `serve`, `worker`, `migrate`, `account create`, `key create`, `key revoke`, `sender add`,
+//! `sender list`, `sender remove`, `retention run`, `dsn`. Every command reads `DATABASE_URL`; logs go to stderr, and stdout carries only each command's JSON
 //! output. Settings that hold secrets are read as [`SecretString`], which never shows in Debug output or logs.
 
 use anyhow::{anyhow, Context};
 use canvass_domain::clock::SystemClock;
 use canvass_domain::use_cases::accounts;
 use canvass_domain::use_cases::bounces::{self, ReportOutcome};
-use canvass_domain::DomainError;
+use canvass_domain::use_cases::senders;
+use canvass_domain::{AccountId, DomainError};
 use canvass_postgres::PgUnitOfWork;
 use clap::{Args, Parser, Subcommand};
 use diesel::{Connection, PgConnection};
@@ -40,6 +41,9 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Key(KeyCommand),
+    /// Manage the SMS sender numbers of accounts (TWOWAY sendouts send from and receive replies on them).
+    #[command(subcommand)]
+    Sender(SenderCommand),
     /// Data retention.
     #[command(subcommand)]
     Retention(RetentionCommand),
@@ -176,6 +180,61 @@ pub enum KeyCommand {
     },
 }
 
+/// `sender` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SenderCommand {
+    /// Provision an E.164 number to an account; a number belongs to at most one account. Prints {"accountId","sms"}.
+    Add {
+        /// The account's id.
+        #[arg(long)]
+        account: i64,
+        /// The number, E.164 (+4790000001).
+        #[arg(long)]
+        sms: String,
+    },
+    /// The account's numbers, in the order they were added; prints [{"sms","createdAt"}].
+    List {
+        /// The account's id.
+        #[arg(long)]
+        account: i64,
+    },
+    /// Take a number from an account: replies to it reach no one any more. Prints {"accountId","sms","removed"}.
+    Remove {
+        /// The account's id.
+        #[arg(long)]
+        account: i64,
+        /// The number, E.164.
+        #[arg(long)]
+        sms: String,
+    },
+}
+
+/// Runs a `sender` subcommand.
+fn sender(database_url: &str, command: SenderCommand) -> anyhow::Result<()> {
+    match command {
+        SenderCommand::Add { account, sms } => {
+            let account = AccountId::new(account);
+            let number = with_uow(database_url, |uow| senders::add(uow, &SystemClock, account, &sms))?;
+            print_json(&json!({ "accountId": account.get(), "sms": number.as_str() }))
+        }
+        SenderCommand::List { account } => {
+            let numbers = with_uow(database_url, |uow| senders::list(uow, AccountId::new(account)))?;
+            let numbers: Vec<_> = numbers
+                .into_iter()
+                .map(|sender| {
+                    let created = sender.created_at.format(&time::format_description::well_known::Rfc3339);
+                    json!({ "sms": sender.number, "createdAt": created.unwrap_or_default() })
+                })
+                .collect();
+            print_json(&json!(numbers))
+        }
+        SenderCommand::Remove { account, sms } => {
+            with_uow(database_url, |uow| senders::remove(uow, AccountId::new(account), &sms))?;
+            print_json(&json!({ "accountId": account, "sms": sms.trim(), "removed": true }))
+        }
+    }
+}
+
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     telemetry::init("info");
@@ -216,6 +275,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Dsn => dsn(&database_url),
+        Command::Sender(command) => sender(&database_url, command),
         Command::Retention(RetentionCommand::Run { now, dry_run }) => {
             let now = match now {
                 None => time::OffsetDateTime::now_utc(),

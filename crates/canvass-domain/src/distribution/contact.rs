@@ -24,7 +24,7 @@ pub fn contact_key(contact: &str) -> String {
 }
 
 /// Whether `number` is an E.164 phone number: `+`, then 2 to 15 digits, the first not 0.
-fn is_e164(number: &str) -> bool {
+pub(crate) fn is_e164(number: &str) -> bool {
     let Some(digits) = number.strip_prefix('+') else { return false };
     (2..=15).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_digit()) && !digits.starts_with('0')
 }

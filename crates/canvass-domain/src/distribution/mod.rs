@@ -7,6 +7,7 @@ mod contact;
 mod label;
 mod reminder;
 mod respondent;
+mod sender;
 mod sendout;
 
 pub use blocklist::{BlocklistEntry, BlocklistType};
@@ -18,6 +19,7 @@ pub use respondent::{
     check_background_data, is_survey_link_token, new_survey_link_token, BackgroundData, NewRespondent, Respondent,
     RespondentInput, RespondentStatus, TokenContext, ERASED_PREFIX, MAX_BATCH,
 };
+pub use sender::{ProvisionedSender, SenderNumber};
 pub use sendout::{
     DispatchType, MessageInput, Sendout, SendoutDraft, SendoutInput, SendoutStatus, Transition, SURVEY_LINK_PLACEHOLDER,
 };

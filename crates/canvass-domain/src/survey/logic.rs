@@ -52,11 +52,11 @@ impl LogicRules {
                 Some(item) => {
                     let possible = match item.kind {
                         QuestionType::SingleChoice | QuestionType::MultipleChoice => item.has_option(&rule.equals),
-                        QuestionType::Numeric | QuestionType::Rating => {
-                            rule.equals.trim().parse::<f64>().is_ok_and(|number| {
-                                check_value(item.kind, &AnswerValue::Number(number), |_| false).is_ok()
-                            })
-                        }
+                        QuestionType::Numeric | QuestionType::Rating => rule
+                            .equals
+                            .trim()
+                            .parse::<f64>()
+                            .is_ok_and(|number| check_value(item.kind, &AnswerValue::Number(number), &[]).is_ok()),
                         QuestionType::OpenText | QuestionType::Info => !rule.equals.is_empty(),
                     };
                     if !possible {

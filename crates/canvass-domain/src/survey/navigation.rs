@@ -1,9 +1,13 @@
-//! Moving through a survey's pages: where a respondent goes after a page, following the go-to-page logic.
+//! Moving through a survey's pages: where a respondent goes after a page, following the go-to-page logic; the
+//! path a set of answers takes through the survey; and which pages a respondent may submit.
+
+use std::collections::HashMap;
 
 use crate::answer::{Answer, AnswerValue};
-use crate::ids::PageId;
+use crate::ids::{PageId, QuestionItemId};
 
-use super::tree::QuestionTree;
+use super::question::QuestionItem;
+use super::tree::{LogicRule, QuestionTree};
 
 /// Whether an answer triggers a rule that tests for `equals`: the same text or option value, one of the chosen
 /// values, or the same number.
@@ -12,6 +16,59 @@ fn matches(value: &AnswerValue, equals: &str) -> bool {
         AnswerValue::Text(text) => text == equals,
         AnswerValue::Choices(choices) => choices.iter().any(|c| c == equals),
         AnswerValue::Number(number) => equals.trim().parse::<f64>().is_ok_and(|e| e == *number),
+    }
+}
+
+/// The logic applied to one set of answers, indexed once so that each step costs the items and rules of one
+/// page only.
+struct Route<'t, 'a> {
+    tree: &'t QuestionTree,
+    answers: HashMap<QuestionItemId, &'a AnswerValue>,
+    /// The working rules of each item, with their position in rule order.
+    rules: HashMap<QuestionItemId, Vec<(usize, &'t LogicRule)>>,
+    pages: HashMap<PageId, usize>,
+}
+
+impl<'t, 'a> Route<'t, 'a> {
+    fn new(tree: &'t QuestionTree, answers: &'a [Answer]) -> Self {
+        let mut rules: HashMap<QuestionItemId, Vec<(usize, &LogicRule)>> = HashMap::new();
+        for (position, rule) in tree.logic.iter().enumerate().filter(|(_, rule)| !rule.broken) {
+            rules.entry(rule.question_item_id).or_default().push((position, rule));
+        }
+        Self {
+            tree,
+            answers: answers.iter().map(|a| (a.question_item_id, &a.value)).collect(),
+            rules,
+            pages: tree.pages.iter().enumerate().map(|(index, page)| (page.id, index)).collect(),
+        }
+    }
+
+    /// The index of the page after the page at `index`: the target of the first rule (in rule order) on the page
+    /// whose answer matches, else the next page; `None` after the last page.
+    fn next(&self, index: usize) -> Option<usize> {
+        let jump = self.tree.pages[index]
+            .items
+            .iter()
+            .filter_map(|item| self.rules.get(&item.id))
+            .flatten()
+            .filter(|(_, rule)| self.answers.get(&rule.question_item_id).is_some_and(|v| matches(v, &rule.equals)))
+            .min_by_key(|(position, _)| *position);
+        match jump {
+            Some((_, rule)) => self.pages.get(&rule.go_to_page_id).copied(),
+            None => (index + 1 < self.tree.pages.len()).then_some(index + 1),
+        }
+    }
+
+    /// The indexes of the pages from the first to the end.
+    fn path(&self) -> Vec<usize> {
+        let mut path = Vec::new();
+        let mut at = (!self.tree.pages.is_empty()).then_some(0);
+        // Rules only jump forward; the bound guards against a tree that breaks that all the same.
+        while let Some(index) = at.filter(|_| path.len() < self.tree.pages.len()) {
+            path.push(index);
+            at = self.next(index);
+        }
+        path
     }
 }
 
@@ -34,20 +91,52 @@ impl QuestionTree {
     /// ```
     pub fn next_page(&self, page: PageId, answers: &[Answer]) -> Option<PageId> {
         let index = self.page_index(page)?;
-        let on_page: Vec<_> = self.pages[index].items.iter().map(|i| i.id).collect();
-        let jump = self.logic.iter().filter(|r| !r.broken && on_page.contains(&r.question_item_id)).find(|rule| {
-            answers.iter().any(|a| a.question_item_id == rule.question_item_id && matches(&a.value, &rule.equals))
-        });
-        match jump {
-            Some(rule) => Some(rule.go_to_page_id),
-            None => self.pages.get(index + 1).map(|p| p.id),
-        }
+        Route::new(self, answers).next(index).map(|next| self.pages[next].id)
+    }
+
+    /// The pages a respondent with these answers goes through, from the first page to the end, following the
+    /// logic.
+    pub fn path(&self, answers: &[Answer]) -> Vec<PageId> {
+        Route::new(self, answers).path().into_iter().map(|index| self.pages[index].id).collect()
+    }
+
+    /// The pages on the path that a respondent with these answers, last sent to page `resume`, may submit: the
+    /// pages it has passed and the one it is on, which comes last. A respondent that has not started, or whose
+    /// page is not on its path any more (the survey changed), is on the first page. Empty for a survey without
+    /// pages.
+    ///
+    /// ```
+    /// use canvass_domain::survey::{Page, QuestionTree};
+    ///
+    /// let page = |id| Page { id, title: String::new(), items: vec![] };
+    /// let tree = QuestionTree::assemble(1, vec![page(1), page(2), page(3)], vec![]);
+    /// assert_eq!(tree.reachable(None, &[]), [1]);
+    /// assert_eq!(tree.reachable(Some(2), &[]), [1, 2]);
+    /// assert_eq!(tree.reachable(Some(99), &[]), [1]);
+    /// ```
+    pub fn reachable(&self, resume: Option<PageId>, answers: &[Answer]) -> Vec<PageId> {
+        let mut path = self.path(answers);
+        let on = resume.and_then(|resume| path.iter().position(|page| *page == resume)).unwrap_or(0);
+        path.truncate(on + 1);
+        path
+    }
+
+    /// The required items on the path of these answers that they leave unanswered, in order.
+    pub fn missing_on_path<'t>(&'t self, answers: &[Answer]) -> Vec<&'t QuestionItem> {
+        let answered: std::collections::HashSet<QuestionItemId> = answers.iter().map(|a| a.question_item_id).collect();
+        Route::new(self, answers)
+            .path()
+            .into_iter()
+            .flat_map(|index| self.pages[index].items.iter())
+            .filter(|item| item.required && !answered.contains(&item.id))
+            .collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::survey::{Page, QuestionType};
 
     #[test]
     fn values_match_by_type() {
@@ -55,5 +144,80 @@ mod tests {
         assert!(matches(&AnswerValue::Number(3.0), "3"));
         assert!(!matches(&AnswerValue::Number(3.5), "3"));
         assert!(!matches(&AnswerValue::Text("yes".into()), "Yes"));
+    }
+
+    fn item(id: i64, page_id: i64, required: bool) -> QuestionItem {
+        QuestionItem { id, page_id, kind: QuestionType::OpenText, text: "q".into(), required, options: vec![] }
+    }
+
+    fn text(item: i64, value: &str) -> Answer {
+        Answer { question_item_id: item, value: AnswerValue::Text(value.into()) }
+    }
+
+    /// Four pages, one required item on each; "skip" on page 1 jumps to page 4.
+    fn tree() -> QuestionTree {
+        let pages = (1..=4).map(|id| Page { id, title: String::new(), items: vec![item(id * 10, id, true)] }).collect();
+        let rule = LogicRule { id: 1, question_item_id: 10, equals: "skip".into(), go_to_page_id: 4, broken: false };
+        QuestionTree::assemble(1, pages, vec![rule])
+    }
+
+    #[test]
+    fn the_path_follows_the_logic() {
+        let tree = tree();
+        assert_eq!(tree.path(&[]), [1, 2, 3, 4]);
+        assert_eq!(tree.path(&[text(10, "skip")]), [1, 4]);
+        assert!(QuestionTree::assemble(1, vec![], vec![]).path(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_first_matching_rule_in_rule_order_wins() {
+        let pages = (1..=4).map(|id| Page { id, title: String::new(), items: vec![item(id * 10, id, false)] });
+        let mut pages: Vec<Page> = pages.collect();
+        pages[0].items.push(item(11, 1, false));
+        let rule = |id, item, to| LogicRule {
+            id,
+            question_item_id: item,
+            equals: "x".into(),
+            go_to_page_id: to,
+            broken: false,
+        };
+        let tree = QuestionTree::assemble(1, pages, vec![rule(1, 11, 3), rule(2, 10, 4)]);
+        assert_eq!(tree.next_page(1, &[text(10, "x"), text(11, "x")]), Some(3), "rule 1 comes first");
+        assert_eq!(tree.next_page(1, &[text(10, "x")]), Some(4));
+    }
+
+    #[test]
+    fn only_passed_pages_and_the_current_one_are_reachable() {
+        let tree = tree();
+        assert_eq!(tree.reachable(None, &[]), [1], "a new respondent is on the first page");
+        assert_eq!(tree.reachable(Some(3), &[text(10, "a"), text(20, "b")]), [1, 2, 3]);
+        assert_eq!(tree.reachable(Some(4), &[text(10, "skip")]), [1, 4]);
+        assert_eq!(tree.reachable(Some(3), &[text(10, "skip")]), [1], "page 3 is off the path: back to the start");
+    }
+
+    #[test]
+    fn required_items_count_only_on_the_path() {
+        let tree = tree();
+        let ids = |answers: &[Answer]| tree.missing_on_path(answers).iter().map(|i| i.id).collect::<Vec<_>>();
+        assert_eq!(ids(&[]), [10, 20, 30, 40]);
+        assert_eq!(ids(&[text(10, "skip")]), [40], "pages 2 and 3 are skipped");
+        assert!(ids(&[text(10, "skip"), text(40, "done")]).is_empty());
+    }
+
+    #[test]
+    fn a_long_survey_is_walked_in_one_pass() {
+        let pages: Vec<Page> =
+            (1..=5_000).map(|id| Page { id, title: String::new(), items: vec![item(id, id, true)] }).collect();
+        let rules = (1..5_000).map(|id| LogicRule {
+            id,
+            question_item_id: id,
+            equals: "next".into(),
+            go_to_page_id: id + 1,
+            broken: false,
+        });
+        let tree = QuestionTree::assemble(1, pages, rules.collect());
+        let answers: Vec<Answer> = (1..=5_000).map(|id| text(id, "next")).collect();
+        assert_eq!(tree.path(&answers).len(), 5_000);
+        assert!(tree.missing_on_path(&answers).is_empty());
     }
 }

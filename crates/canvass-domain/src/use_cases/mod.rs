@@ -14,6 +14,7 @@ pub mod respondents;
 pub mod retention;
 pub mod retention_policies;
 pub mod retention_rules;
+pub mod senders;
 pub mod sendouts;
 pub mod surveys;
 pub mod twoway;

@@ -76,10 +76,9 @@ pub fn open(uow: &mut impl UnitOfWork, clock: &dyn Clock, token: &str) -> Result
         return Ok(PageView::Done { survey_name: name });
     }
     let tree = uow.question_tree(context.account_id, context.survey_id)?;
-    let Some(first) = tree.pages.first().map(|p| p.id) else { return Ok(PageView::Done { survey_name: name }) };
-    let (answers, page) = match progress {
-        Some((set, page)) => (set.answers, page.filter(|p| tree.page_index(*p).is_some()).unwrap_or(first)),
-        None => (Vec::new(), first),
+    let (answers, resume) = progress.map(|(set, page)| (set.answers, page)).unwrap_or_default();
+    let Some(&page) = tree.reachable(resume, &answers).last() else {
+        return Ok(PageView::Done { survey_name: name });
     };
     Ok(page_view(&tree, &name, page, &answers, Vec::new()))
 }
@@ -87,6 +86,10 @@ pub fn open(uow: &mut impl UnitOfWork, clock: &dyn Clock, token: &str) -> Result
 /// Saves the answers of one page (`form`: `q<itemId>` to values) and moves on: to the page the logic names,
 /// else the next one; after the last page the answer set is completed. A page with broken rules (a missing
 /// required answer, a value of the wrong type) is shown again with its errors and nothing is saved.
+///
+/// Pages are answered in the logic's order: only the page the respondent is on, or one it has passed on its path,
+/// is taken; any other shows the current page again (400, `page`). Completing needs every required item on the
+/// path answered; one left unanswered (the survey changed meanwhile) shows its page with the error.
 pub fn submit(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,
@@ -110,6 +113,13 @@ pub fn submit(
         let progress = tx.progress(account, survey, context.respondent_id)?;
         if progress.as_ref().is_some_and(|(set, _)| set.completed) {
             return Ok(PageView::Done { survey_name: name });
+        }
+        let saved: &[Answer] = progress.as_ref().map_or(&[], |(set, _)| &set.answers);
+        let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved);
+        if !reachable.contains(&page_id) {
+            let current = reachable.last().copied().unwrap_or(page_id);
+            let error = FieldError::new("page", "Please answer the pages in order: this is the page to answer now.");
+            return Ok(page_view(&tree, &name, current, saved, vec![error]));
         }
         let mut errors = Vec::new();
         let mut page_answers = Vec::new();
@@ -137,6 +147,15 @@ pub fn submit(
             }
         };
         let next = tree.next_page(page_id, &draft.answers);
+        if next.is_none() {
+            let missing = tree.missing_on_path(&draft.answers);
+            if let Some(first) = missing.first() {
+                let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
+                let errors =
+                    on_page.map(|item| FieldError::new(format!("q{}", item.id), "please answer this question"));
+                return Ok(page_view(&tree, &name, first.page_id, &draft.answers, errors.collect()));
+            }
+        }
         let draft = AnswerSetDraft { completed: next.is_none(), ..draft };
         let set = match progress {
             Some((set, _)) => {

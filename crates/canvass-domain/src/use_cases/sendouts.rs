@@ -2,7 +2,8 @@
 
 use crate::clock::Clock;
 use crate::distribution::{
-    Label, LabelDraft, LabelType, Reminder, ReminderDraft, ReminderInput, Sendout, SendoutDraft, SendoutInput,
+    DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, ReminderInput, Sendout, SendoutDraft,
+    SendoutInput,
 };
 use time::Duration;
 
@@ -11,7 +12,7 @@ use crate::governance::effective_frequency;
 use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::ports::UnitOfWork;
 
-use super::surveys;
+use super::{senders, surveys};
 
 /// The survey's sendouts.
 pub fn list(uow: &mut impl UnitOfWork, account: AccountId, survey: SurveyId) -> Result<Vec<Sendout>, DomainError> {
@@ -47,7 +48,8 @@ pub fn create(
 
 /// Activates a sendout and releases every pending respondent, except those the survey frequency limit holds
 /// back (they become FrequencyLimitReached). Contacts are locked while they are counted, so concurrent
-/// activations never release one contact past the limit.
+/// activations never release one contact past the limit. A TWOWAY sendout whose sender is not a number
+/// provisioned to the account answers `Conflict` (`sender-not-provisioned`) and releases nothing.
 pub fn activate(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,
@@ -57,6 +59,9 @@ pub fn activate(
 ) -> Result<Sendout, DomainError> {
     uow.transaction(|tx| {
         let sendout = locked(tx, account, survey, id)?;
+        if sendout.kind == DispatchType::TwoWay {
+            senders::check_provisioned(tx, account, sendout.sender.as_deref())?;
+        }
         let now = clock.now();
         tx.apply_transition(account, id, sendout.status.activate(), now)?;
         let setting = effective_frequency(tx.find_frequency(account, Some(survey))?, tx.find_frequency(account, None)?);

@@ -36,8 +36,8 @@ pub fn first_question(tree: &QuestionTree) -> Option<String> {
 pub struct Reply<'a> {
     /// The respondent's number.
     pub from: &'a str,
-    /// The number (or sender name) the message was sent to, when the provider says: only conversations sent from
-    /// it are considered.
+    /// The number the message was sent to: only conversations sent from it, by the account it is provisioned to,
+    /// are considered. A reply that does not say is ignored: it cannot be told which account it was meant for.
     pub to: Option<&'a str>,
     /// The text.
     pub text: &'a str,
@@ -45,19 +45,18 @@ pub struct Reply<'a> {
     pub message_id: Option<&'a str>,
 }
 
-/// Records a reply for the open TWOWAY conversation with that number that was last sent a message (of any
-/// account; of those sent from `to` when the provider names it).
+/// Records a reply for the open TWOWAY conversation with that number, sent from the number the reply went to by
+/// the account that number is provisioned to, that was last sent a message. Replies to numbers provisioned to no
+/// account, and replies that do not name the number they went to, are ignored.
 pub fn reply(uow: &mut impl UnitOfWork, clock: &dyn Clock, reply: Reply<'_>) -> Result<ReplyOutcome, DomainError> {
     let Reply { from, to, text, message_id } = reply;
+    let Some(to) = to.map(contact_key).filter(|to| !to.is_empty()) else { return Ok(ReplyOutcome::Ignored) };
     uow.transaction(|tx| {
         let now = clock.now();
         let open = |context: &TokenContext| {
             context.sendout_active && context.survey_active && context.expiry_date.is_none_or(|e| e > now)
         };
-        let sent_from = |sender: &str| to.is_none_or(|to| contact_key(to) == contact_key(sender));
-        let Some((context, _)) =
-            tx.find_conversations(&contact_key(from))?.into_iter().find(|(c, sender)| open(c) && sent_from(sender))
-        else {
+        let Some(context) = tx.find_conversations(&contact_key(from), &to)?.into_iter().find(open) else {
             return Ok(ReplyOutcome::Ignored);
         };
         let (account, survey) = (context.account_id, context.survey_id);

@@ -114,7 +114,11 @@ pub fn view(view: &PageView, action: &str) -> Markup {
                 h1 { (survey_name) }
                 p { "Page " (number) " of " (count) }
                 @if !page.title.is_empty() { h2 { (page.title) } }
-                @if !errors.is_empty() { p.error role="alert" { "Please check the answers marked below." } }
+                @if let Some(flow) = errors.iter().find(|e| e.field == "page") {
+                    p.error role="alert" { (flow.message) }
+                } @else if !errors.is_empty() {
+                    p.error role="alert" { "Please check the answers marked below." }
+                }
                 form method="post" action=(action) {
                     input type="hidden" name="page" value=(page.id);
                     @for item in &page.items {

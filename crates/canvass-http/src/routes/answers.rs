@@ -1,6 +1,7 @@
 //! `/surveys/{surveyId}/answers...`: record, replace and read answer sets.
 
 use actix_web::{get, post, put, web, HttpResponse};
+use canvass_domain::answer::{check_shape, Answer};
 use canvass_domain::paging::PageRequest;
 use canvass_domain::use_cases::answers::{self, AnswerSetInput};
 use canvass_domain::DomainError;
@@ -138,9 +139,8 @@ pub async fn record(
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.into_inner());
     let body = body.0;
-    let answers = answers_of(body.answers);
+    let answers = checked_answers(body.answers)?;
     let set = blocking::run(&state, move |uow, clock| {
-        let answers = answers.map_err(DomainError::Invalid)?;
         let input = AnswerSetInput { respondent_id: body.respondent_id, completed: body.completed, answers };
         answers::record(uow, clock, account, survey, input)
     })
@@ -162,11 +162,18 @@ pub async fn replace(
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.into_inner());
     let body = body.0;
-    let answers = answers_of(body.answers);
+    let answers = checked_answers(body.answers)?;
     let set = blocking::run(&state, move |uow, clock| {
-        let answers = answers.map_err(DomainError::Invalid)?;
         answers::replace(uow, clock, account, survey, id, body.completed, answers)
     })
     .await?;
     Ok(HttpResponse::Ok().json(AnswerSetResponse::with_answers(set)))
+}
+
+/// The answers of a body, refused before a connection is taken when they break a rule that needs no survey
+/// (unreadable values, an item answered twice, a value chosen twice).
+fn checked_answers(bodies: Vec<AnswerBody>) -> Result<Vec<Answer>, Problem> {
+    let answers = answers_of(bodies).map_err(DomainError::Invalid)?;
+    DomainError::check(check_shape(&answers))?;
+    Ok(answers)
 }

@@ -19,8 +19,8 @@ pub const SECRET_HEADER: &str = "x-canvass-sms-secret";
 pub struct InboundBody {
     /// The sender's number (E.164).
     pub from: String,
-    /// The number (or sender name) the message was sent to. When given, only conversations sent from it are
-    /// considered; without it the reply goes to the open conversation that was last sent a message.
+    /// The number the message was sent to: only conversations sent from it, of the account that owns it, are
+    /// considered. Without it the reply is ignored.
     #[serde(default)]
     pub to: Option<String>,
     /// The message text.

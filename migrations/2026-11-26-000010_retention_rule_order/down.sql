@@ -1,0 +1,1 @@
+ALTER TABLE retention_rules DROP COLUMN created_order;
