@@ -90,9 +90,12 @@ report=.canvass/fuzz-report
 rm -rf "$report"
 echo "== schemathesis $SCHEMATHESIS_VERSION against $base for at most ${max_time}s (report in $report)"
 status=0
-PYTHONPATH=scripts SCHEMATHESIS_HOOKS=fuzz_hooks "$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" run "$base/api/openapi.json" \
+# Run from the run's own folder: schemathesis keeps its cache of past failures in the working directory, and each
+# run starts without it, as it starts on a fresh database.
+(cd "$work" && PYTHONPATH="$OLDPWD/scripts" SCHEMATHESIS_HOOKS=fuzz_hooks "$OLDPWD/$venv/bin/schemathesis" \
+  --config-file "$work/schemathesis.toml" run "$base/api/openapi.json" \
   --checks all --max-time "$max_time" --workers 2 ${FUZZ_SEED:+--seed "$FUZZ_SEED"} \
-  --report junit --report-dir "$report" --output-truncate false "$@" || status=$?
+  --report junit --report-dir "$OLDPWD/$report" --output-truncate false "$@") || status=$?
 if grep -q "panicked" "$work/server.log"; then
   echo "fuzz: the server panicked:" >&2
   grep -A3 "panicked" "$work/server.log" >&2
