@@ -67,6 +67,15 @@ fn add_to(path: &str, operation: &mut Operation) {
     if uses_database {
         add(503, unavailable);
     }
+    // A handler's own 503 or 429 keeps its description and gains the header every such answer carries.
+    for (status, header) in [("503", "Retry-After"), ("429", "Retry-After")] {
+        if let Some(RefOr::T(response)) = operation.responses.responses.get_mut(status) {
+            response
+                .headers
+                .entry(header.to_owned())
+                .or_insert_with(|| seconds_header("Seconds to wait before retrying"));
+        }
+    }
 }
 
 /// Every 4xx and 5xx response carries a problem body, whatever the handler's annotation said.
