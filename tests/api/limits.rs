@@ -31,8 +31,13 @@ async fn survey_texts_have_limits() {
     fields.sort();
     assert_eq!(
         fields,
-        ["description", "pages[0].items[0].options[0].label", "pages[0].items[0].options[0].value",
-            "pages[0].items[0].text", "pages[0].title"]
+        [
+            "description",
+            "pages[0].items[0].options[0].label",
+            "pages[0].items[0].options[0].value",
+            "pages[0].items[0].text",
+            "pages[0].title"
+        ]
     );
     reply.problem(400, "/validation");
 }
@@ -79,8 +84,11 @@ async fn background_data_values_have_a_limit_on_every_path() {
     let reply = app.put(&row, json!({"cellData": {&city: "c".repeat(1001)}})).await;
     assert_eq!(reply.fields(), [format!("cellData.{city}")]);
     let added = app
-        .post(&format!("/bgdata/bgdocuments/{document}/rows"), json!({"contactDetails": "c@example.com",
-            "cellData": {&city: &long}}))
+        .post(
+            &format!("/bgdata/bgdocuments/{document}/rows"),
+            json!({"contactDetails": "c@example.com",
+            "cellData": {&city: &long}}),
+        )
         .await;
     assert_eq!(added.fields(), [format!("cellData.{city}")]);
     let stored = app.post(&row, json!({"labels": [city.parse::<i64>().unwrap()]})).await.expect(200);
@@ -94,7 +102,8 @@ async fn bounce_reasons_and_addresses_have_limits() {
         json!({"failures": [{"emailAddress": "ann@example.com", "sendingDomain": domain,
             "failedAt": "2026-11-20T10:00:00Z", "reason": reason}]})
     };
-    let reply = app.post("/email-bounces/permanent-failures", failure("r".repeat(900_000), "acme.example".into())).await;
+    let reply =
+        app.post("/email-bounces/permanent-failures", failure("r".repeat(900_000), "acme.example".into())).await;
     assert_eq!(reply.fields(), ["failures[0].reason"]);
     reply.problem(400, "/validation");
     let reply = app.post("/email-bounces/permanent-failures", failure("550".into(), "d".repeat(254))).await;
