@@ -10,6 +10,11 @@ run bind="127.0.0.1:8080":
 test:
     scripts/test.sh
 
+# Fuzz the served OpenAPI document with schemathesis (pinned, `--checks all`, two accounts as peers) against a real
+# `canvass serve` on a fresh database; fails on any failure. `just fuzz 60` bounds the run to 60 s (default 900).
+fuzz *args:
+    scripts/fuzz.sh {{args}}
+
 # Measure the hot paths against their baselines: raw SQL on the same database, and for delivery Postfix's
 # smtp-source to its smtp-sink (needs `apt-get install postfix`). Release build; see docs/benchmarks.md.
 # `just bench --bench delivery` runs one; BENCH_MESSAGES and BENCH_CONCURRENCY size the delivery run.

@@ -19,3 +19,6 @@ RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p canvass-domain
 
 echo "== tests"
 scripts/with-test-db.sh cargo test --workspace --quiet
+
+echo "== fuzz: the served OpenAPI document against the service (time-boxed; \`just fuzz\` runs longer)"
+scripts/fuzz.sh "${FUZZ_SECONDS:-180}"

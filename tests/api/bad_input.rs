@@ -73,7 +73,10 @@ async fn bodies_over_one_mebibyte_answer_413_and_up_to_it_are_read() {
     let app = spawn_app().await;
     let big = json!({"name": "x", "description": "d".repeat(1024 * 1024)}).to_string().into_bytes();
     app.raw("POST", "/api/v1/surveys", Some("application/json"), big).await.problem(413, "/payload-too-large");
-    let fits = json!({"name": "x", "description": "d".repeat(1000 * 1000)}).to_string().into_bytes();
+    // Just under 1 MiB, every field within its length limit: 100 items of 9,900 characters.
+    let items: Vec<_> = (0..100).map(|_| json!({"type": "Info", "text": "t".repeat(9_900)})).collect();
+    let fits = json!({"name": "x", "pages": [{"items": items}]}).to_string().into_bytes();
+    assert!(fits.len() > 990_000 && fits.len() < 1024 * 1024);
     app.raw("POST", "/api/v1/surveys", Some("application/json"), fits).await.expect(201);
 }
 

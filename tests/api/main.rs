@@ -18,6 +18,8 @@ mod email_format;
 mod frequency;
 mod health_and_docs;
 mod late_bounces;
+mod limits;
+mod openapi_document;
 mod questions;
 mod relays;
 mod respondent_page;

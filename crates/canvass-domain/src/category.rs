@@ -36,8 +36,8 @@ impl CategoryName {
         let name = name.trim();
         match name.chars().count() {
             0 => Err(FieldError::new("name", "must not be empty")),
-            1..=200 => Ok(Self(name.to_owned())),
-            _ => Err(FieldError::new("name", "must be at most 200 characters")),
+            1..=crate::limits::SHORT_NAME => Ok(Self(name.to_owned())),
+            _ => Err(FieldError::new("name", format!("must be at most {} characters", crate::limits::SHORT_NAME))),
         }
     }
 

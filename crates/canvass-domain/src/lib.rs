@@ -15,6 +15,7 @@ pub mod distribution;
 pub mod error;
 pub mod governance;
 pub mod ids;
+pub mod limits;
 pub mod paging;
 pub mod ports;
 pub mod survey;

@@ -8,6 +8,7 @@ pub mod blocking;
 pub mod dto;
 pub mod input;
 pub mod logging;
+pub mod methods;
 pub mod openapi;
 pub mod problem;
 pub mod respondent;
@@ -60,15 +61,20 @@ pub fn app(
         }));
     }
     let (app, mut document) = app.split_for_parts();
-    openapi::list_each_endpoint_once(&mut document);
+    let declared = web::Data::new(methods::DeclaredMethods::of(&document));
+    openapi::document_what_is_served(&mut document);
     app.service(SwaggerUi::new("/docs/{_:.*}").url(OPENAPI_PATH, document))
         .service(web::redirect("/docs", "/docs/"))
         .configure(respondent::configure)
+        .app_data(declared)
         .default_service(web::to(unknown_route))
         .wrap(TracingLogger::<logging::RedactedSpans>::new())
 }
 
-async fn unknown_route(req: HttpRequest) -> actix_web::HttpResponse {
+async fn unknown_route(req: HttpRequest, declared: web::Data<methods::DeclaredMethods>) -> actix_web::HttpResponse {
+    if let Some(allow) = declared.allowed(req.path()) {
+        return methods::not_allowed(req.method().as_str(), allow);
+    }
     let detail = if req.path().starts_with("/api/v1") && req.path().contains("/data-retention/rules") {
         format!(
             "the retention rule endpoints need API version 1.5: use {}/data-retention/rules...",

@@ -7,6 +7,10 @@ use utoipa::{Modify, OpenApi};
 
 use crate::routes::API_VERSIONS;
 
+mod statuses;
+
+pub use statuses::is_keyed;
+
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -15,6 +19,7 @@ use crate::routes::API_VERSIONS;
             unchanged, under /api/v1.1 to /api/v1.5. Errors are RFC 9457 problem+json.",
     ),
     modifiers(&SecuritySchemes),
+    components(schemas(crate::problem::Problem, crate::problem::ProblemField)),
     tags(
         (name = "Surveys", description = "Surveys and copies"),
         (name = "Questions", description = "Question trees and logic"),
@@ -50,6 +55,13 @@ impl Modify for SecuritySchemes {
 /// The document the handlers' paths are added to.
 pub fn base() -> Document {
     ApiDoc::openapi()
+}
+
+/// Finishes the generated document so that it states what is served: each endpoint once, and the statuses every
+/// operation shares (see [`statuses`]).
+pub fn document_what_is_served(document: &mut Document) {
+    list_each_endpoint_once(document);
+    statuses::add_shared_statuses(document);
 }
 
 /// Drops the copies of `/api/v1` endpoints under later versions: a path under `/api/v1.N` stays only when

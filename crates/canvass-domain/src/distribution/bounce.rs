@@ -70,6 +70,10 @@ impl NewPermanentFailure {
         if sending_domain.is_empty() || sending_domain.contains(char::is_whitespace) {
             errors.push(FieldError::new(format!("{path}sendingDomain"), "must be a domain name"));
         }
+        use crate::limits::{push_length, DOMAIN, EMAIL, REASON};
+        push_length(&mut errors, format!("{path}emailAddress"), email_address, EMAIL);
+        push_length(&mut errors, format!("{path}sendingDomain"), sending_domain, DOMAIN);
+        push_length(&mut errors, format!("{path}reason"), reason, REASON);
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -79,8 +79,8 @@ impl LabelDraft {
         let name = name.trim();
         match name.chars().count() {
             0 => Err(FieldError::new("name", "must not be empty")),
-            1..=200 => Ok(Self { name: name.to_owned(), label_type }),
-            _ => Err(FieldError::new("name", "must be at most 200 characters")),
+            1..=crate::limits::SHORT_NAME => Ok(Self { name: name.to_owned(), label_type }),
+            _ => Err(FieldError::new("name", format!("must be at most {} characters", crate::limits::SHORT_NAME))),
         }
     }
 }

@@ -211,7 +211,7 @@ pub fn check_background_data(data: &BackgroundData, labels: &HashSet<LabelId>, p
             } else if value.trim().is_empty() {
                 Some(FieldError::new(format!("{path}.{label}"), "must not be empty"))
             } else {
-                None
+                crate::limits::check_length(format!("{path}.{label}"), value, crate::limits::BACKGROUND_VALUE).err()
             }
         })
         .collect()

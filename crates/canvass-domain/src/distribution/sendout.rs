@@ -235,6 +235,10 @@ pub(crate) fn check_message(kind: DispatchType, message: &MessageInput) -> Vec<F
     if message.send_date.is_none() {
         errors.push(FieldError::new("sendDate", "is mandatory"));
     }
+    use crate::limits::{push_length, MESSAGE, SENDER, SUBJECT};
+    push_length(&mut errors, "sender", message.sender.as_deref().unwrap_or_default(), SENDER);
+    push_length(&mut errors, "subject", message.subject.as_deref().unwrap_or_default(), SUBJECT);
+    push_length(&mut errors, "message", message.message.as_deref().unwrap_or_default(), MESSAGE);
     match (kind, present(&message.sender)) {
         (_, None) => errors.push(FieldError::new("sender", "is mandatory")),
         (DispatchType::Email, Some(sender)) if !sender.trim().validate_email() => {
@@ -280,6 +284,7 @@ impl SendoutDraft {
         if input.name.trim().is_empty() {
             errors.push(FieldError::new("name", "must not be empty"));
         }
+        crate::limits::push_length(&mut errors, "name", input.name.trim(), crate::limits::NAME);
         errors.extend(check_message(input.kind, &input.message));
         if let (Some(send), Some(expiry)) = (input.message.send_date, input.expiry_date) {
             if expiry <= send {

@@ -74,6 +74,10 @@ impl CopyPlan {
         if name.is_empty() {
             errors.push(FieldError::new("surveyname", "must not be empty"));
         }
+        crate::limits::push_length(&mut errors, "surveyname", &name, crate::limits::NAME);
+        if let Some(description) = &request.description {
+            crate::limits::push_length(&mut errors, "description", description, crate::limits::DESCRIPTION);
+        }
         let dates = survey_dates(request.start_date, request.end_date, now)
             .map_err(|_| errors.push(FieldError::new("enddate", "must be after startdate")))
             .ok();

@@ -44,6 +44,7 @@ impl LogicRules {
             let at = |field: &str| format!("[{index}].{field}");
             let item_page = tree.pages.iter().position(|page| page.items.iter().any(|i| i.id == rule.question_item_id));
             let target_page = tree.page_index(rule.go_to_page_id);
+            crate::limits::push_length(&mut errors, at("equals"), &rule.equals, crate::limits::OPEN_TEXT);
             match tree.item(rule.question_item_id) {
                 None => errors.push(FieldError::new(at("questionItemId"), "is not an item of this survey")),
                 Some(item) if !item.kind.takes_answer() => {

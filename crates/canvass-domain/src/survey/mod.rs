@@ -118,8 +118,11 @@ impl SurveyDraft {
         let name = input.name.trim().to_owned();
         if name.is_empty() {
             errors.push(FieldError::new("name", "must not be empty"));
-        } else if name.chars().count() > 500 {
-            errors.push(FieldError::new("name", "must be at most 500 characters"));
+        } else {
+            crate::limits::push_length(&mut errors, "name", &name, crate::limits::NAME);
+        }
+        if let Some(description) = &input.description {
+            crate::limits::push_length(&mut errors, "description", description, crate::limits::DESCRIPTION);
         }
         let dates = survey_dates(input.start_date, input.end_date, now).map_err(|e| errors.push(e)).ok();
         for (index, page) in input.pages.iter().enumerate() {

@@ -114,6 +114,7 @@ impl QuestionItemDraft {
         if self.text.trim().is_empty() {
             errors.push(FieldError::new(format!("{path}.text"), "must not be empty"));
         }
+        crate::limits::push_length(&mut errors, format!("{path}.text"), &self.text, crate::limits::ITEM_TEXT);
         if self.required && !self.kind.takes_answer() {
             errors.push(FieldError::new(format!("{path}.required"), "an Info item takes no answer"));
         }
@@ -136,6 +137,9 @@ impl QuestionItemDraft {
             if option.label.trim().is_empty() {
                 errors.push(FieldError::new(format!("{path}.options[{index}].label"), "must not be empty"));
             }
+            let at = |field: &str| format!("{path}.options[{index}].{field}");
+            crate::limits::push_length(&mut errors, at("value"), &option.value, crate::limits::OPTION);
+            crate::limits::push_length(&mut errors, at("label"), &option.label, crate::limits::OPTION);
         }
         errors
     }

@@ -18,9 +18,7 @@ impl PageDraft {
     /// The broken rules of this page and its items, with field paths under `path`.
     pub fn check(&self, path: &str) -> Vec<FieldError> {
         let mut errors = Vec::new();
-        if self.title.chars().count() > 500 {
-            errors.push(FieldError::new(format!("{path}.title"), "must be at most 500 characters"));
-        }
+        crate::limits::push_length(&mut errors, format!("{path}.title"), &self.title, crate::limits::PAGE_TITLE);
         for (index, item) in self.items.iter().enumerate() {
             errors.extend(item.check(&format!("{path}.items[{index}]")));
         }

@@ -24,7 +24,7 @@ pub fn add(
     kind: BlocklistType,
 ) -> Result<BlocklistEntry, DomainError> {
     let contact = contact_details.trim();
-    if contact.is_empty() || contact.chars().count() > 320 || contact.contains(char::is_control) {
+    if contact.is_empty() || contact.chars().count() > crate::limits::CONTACT || contact.contains(char::is_control) {
         return Err(DomainError::invalid("contactDetails", "must be 1 to 320 characters, none a control character"));
     }
     uow.transaction(|tx| {

@@ -6,6 +6,7 @@ use crate::clock::Clock;
 use crate::delivery::dsn::StatusReport;
 use crate::delivery::{Outcome, Settled};
 use crate::error::DomainError;
+use crate::limits::{truncated, REASON};
 use crate::ports::{SentLookup, UnitOfWork};
 
 /// What a report changed.
@@ -43,7 +44,7 @@ pub fn record_report(
         SentLookup::InFlight => return Ok(ReportOutcome::InFlight),
         SentLookup::Unknown => return Ok(nothing),
     };
-    let settled = [Settled { message, outcome: Outcome::Bounced(failures.join("; ")) }];
+    let settled = [Settled { message, outcome: Outcome::Bounced(truncated(failures.join("; "), REASON)) }];
     let now = clock.now();
     uow.transaction(|tx| Ok(tx.record_round(&settled, now)?))?;
     Ok(ReportOutcome::Recorded {

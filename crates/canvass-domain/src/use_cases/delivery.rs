@@ -16,6 +16,7 @@ use crate::delivery::{
 use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::DomainError;
 use crate::ids::{AccountId, SurveyId};
+use crate::limits::{truncated, REASON};
 use crate::ports::{OutboxRepository, UnitOfWork, UnitOfWorkSource};
 
 /// How long a claimed message is reserved for the worker that claimed it, unless the worker says otherwise.
@@ -269,7 +270,7 @@ fn outgoing(message: &ClaimedMessage, questions: &FirstQuestions, links: &LinkBa
 fn outcome(message: &ClaimedMessage, result: Result<(), SendError>, now: OffsetDateTime) -> Outcome {
     match result {
         Ok(()) => Outcome::Sent,
-        Err(SendError::Permanent(reason)) => Outcome::Bounced(reason),
+        Err(SendError::Permanent(reason)) => Outcome::Bounced(truncated(reason, REASON)),
         Err(SendError::Unsendable(error)) => Outcome::Failed(error),
         Err(SendError::Transient(error)) if message.attempts >= MAX_ATTEMPTS => Outcome::Failed(error),
         Err(SendError::Transient(error)) => Outcome::DueAgain(now + retry_delay(message.attempts), error),

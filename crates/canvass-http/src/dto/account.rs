@@ -30,6 +30,7 @@ impl From<Category> for CategoryResponse {
 #[serde(rename_all = "camelCase")]
 pub struct CreateCategoryBody {
     /// Non-empty name, at most 200 characters.
+    #[schema(min_length = 1, max_length = 200, pattern = "\\S")]
     pub name: String,
 }
 

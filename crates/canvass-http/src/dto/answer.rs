@@ -9,6 +9,9 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
+#[allow(unused_imports)] // named only in schema attributes
+use super::schemas::{AnswerValueSchema, DateText};
+
 use super::optional_instant;
 
 /// One answer: a string (OpenText, SingleChoice), an array of option values (MultipleChoice) or a number
@@ -19,7 +22,7 @@ pub struct AnswerBody {
     /// The item answered.
     pub question_item_id: i64,
     /// The answer.
-    #[schema(value_type = Object)]
+    #[schema(value_type = AnswerValueSchema)]
     pub value: Value,
 }
 
@@ -175,10 +178,13 @@ impl From<Page<AnswerSet>> for AnswerSetPageResponse {
 #[into_params(parameter_in = Query)]
 pub struct AnswerFilterQuery {
     /// Created at or after (RFC 3339 or YYYY-MM-DD).
+    #[param(value_type = Option<DateText>)]
     pub from: Option<String>,
     /// Created at or before (a date-only value includes that whole day).
+    #[param(value_type = Option<DateText>)]
     pub to: Option<String>,
     /// Updated at or after; cannot be combined with from or to.
+    #[param(value_type = Option<DateText>)]
     pub updated: Option<String>,
     /// true: completed sets only; false (default): no filter.
     pub completed: Option<bool>,
@@ -204,14 +210,19 @@ impl AnswerFilterQuery {
 #[into_params(parameter_in = Query)]
 pub struct AnswerPageQuery {
     /// Page number from 1 (default 1).
+    #[param(minimum = 1)]
     pub page: Option<i64>,
     /// Page size from 1 to 1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub pagesize: Option<i64>,
     /// Created at or after.
+    #[param(value_type = Option<DateText>)]
     pub from: Option<String>,
     /// Created at or before.
+    #[param(value_type = Option<DateText>)]
     pub to: Option<String>,
     /// Updated at or after; cannot be combined with from or to.
+    #[param(value_type = Option<DateText>)]
     pub updated: Option<String>,
     /// true: completed sets only (default false: no filter).
     pub completed: Option<bool>,

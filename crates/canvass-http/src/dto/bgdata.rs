@@ -7,6 +7,9 @@ use canvass_domain::use_cases::bgdata::Row;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+#[allow(unused_imports)] // named only in schema attributes
+use super::schemas::BackgroundValues;
+
 /// A background data document.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -47,6 +50,7 @@ pub struct RowLabelsBody {
 #[serde(rename_all = "camelCase")]
 pub struct CellDataBody {
     /// Label id to non-empty value.
+    #[schema(value_type = BackgroundValues)]
     pub cell_data: BTreeMap<i64, String>,
 }
 
@@ -55,8 +59,10 @@ pub struct CellDataBody {
 #[serde(rename_all = "camelCase")]
 pub struct NewRowBody {
     /// Contact details fitting the sendout type.
+    #[schema(min_length = 1, max_length = 320)]
     pub contact_details: String,
     /// Label id to non-empty value.
+    #[schema(value_type = BackgroundValues)]
     pub cell_data: BTreeMap<i64, String>,
 }
 

@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
+#[allow(unused_imports)] // named only in schema attributes
+use super::schemas::DateText;
+
 /// Why a contact is blocked.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
 pub enum BlocklistTypeBody {
@@ -38,6 +41,7 @@ impl From<BlocklistType> for BlocklistTypeBody {
 #[serde(rename_all = "camelCase")]
 pub struct BlocklistBody {
     /// The contact (email addresses compare case-insensitively).
+    #[schema(min_length = 1, max_length = 320, pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]+$")]
     pub contact_details: String,
     /// Blocked or OptedOut.
     #[serde(rename = "type")]
@@ -69,13 +73,17 @@ impl From<BlocklistEntry> for BlocklistResponse {
 #[serde(rename_all = "camelCase")]
 pub struct FailureBody {
     /// The address that failed.
+    #[schema(format = Email, max_length = 320)]
     pub email_address: String,
     /// The domain the message was sent from.
+    #[schema(min_length = 1, max_length = 253, pattern = "^\\s*\\S+\\s*$")]
     pub sending_domain: String,
     /// When it failed (RFC 3339).
+    #[schema(value_type = DateText)]
     pub failed_at: String,
     /// The relay's reason.
     #[serde(default)]
+    #[schema(max_length = 2000)]
     pub reason: String,
 }
 
@@ -83,6 +91,7 @@ pub struct FailureBody {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FailuresBody {
     /// 1 to 1000 failures.
+    #[schema(min_items = 1, max_items = 1000)]
     pub failures: Vec<FailureBody>,
 }
 
@@ -157,11 +166,15 @@ impl From<Page<PermanentFailure>> for FailuresPageResponse {
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct FailuresQuery {
     /// Page number from 1 (mandatory).
+    #[param(minimum = 1)]
     pub page_number: i64,
     /// Page size from 1 to 1000 (mandatory).
+    #[param(minimum = 1, maximum = 1000)]
     pub page_size: i64,
     /// Only failures of this sending domain.
+    #[param(max_length = 253)]
     pub sending_domain: Option<String>,
     /// Only failures at or after this date.
+    #[param(value_type = Option<DateText>)]
     pub from: Option<String>,
 }

@@ -1,5 +1,7 @@
 //! Bodies of the data governance endpoints: survey frequency, retention rules and retention policies.
 
+#[allow(unused_imports)] // named only in schema attributes
+use super::schemas::DateText;
 use canvass_domain::governance::{
     AccountPolicy, AccountPolicyInput, FrequencySetting, Patch, RetentionAction, RetentionRule, RuleStatus,
     SurveyPolicy, SurveyPolicyInput,
@@ -23,8 +25,10 @@ fn patch<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Res
 #[serde(rename_all = "camelCase")]
 pub struct FrequencyLimitsBody {
     /// Days within which the limit applies, 1 to 32767.
+    #[schema(minimum = 1, maximum = 32767)]
     pub number_of_days: i64,
     /// Most surveys within those days, 1 to 32767.
+    #[schema(minimum = 1, maximum = 32767)]
     pub max_number_of_surveys: i64,
 }
 
@@ -124,6 +128,7 @@ pub struct RuleBody {
     /// What the rule removes.
     pub action: RetentionActionBody,
     /// Days, 1 to 3650, counted from when the respondent entered the distribution.
+    #[schema(minimum = 1, maximum = 3650)]
     pub retention_days: i64,
     /// Active (default) or Paused.
     #[serde(default)]
@@ -136,6 +141,7 @@ pub struct RuleBody {
 pub struct RulePatchBody {
     /// New days, 1 to 3650.
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 3650)]
     pub retention_days: Option<i64>,
     /// New status.
     #[serde(default)]
@@ -181,11 +187,11 @@ impl From<RetentionRule> for RuleResponse {
 pub struct AccountPolicyBody {
     /// Days after a survey's end for the partial delete; positive or null.
     #[serde(default, deserialize_with = "patch")]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 2147483647)]
     pub partial_delete_after_days: Patch<i64>,
     /// Days after a survey's end for the complete delete; positive or null.
     #[serde(default, deserialize_with = "patch")]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 2147483647)]
     pub complete_delete_after_days: Patch<i64>,
     /// Whether the partial delete removes open-text answers.
     #[serde(default)]
@@ -230,11 +236,11 @@ impl From<AccountPolicy> for AccountPolicyResponse {
 pub struct SurveyDatesBody {
     /// YYYY-MM-DD after the survey's end; null clears.
     #[serde(default, deserialize_with = "patch")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<DateText>)]
     pub partial_delete_date: Patch<String>,
     /// YYYY-MM-DD after the survey's end; null clears.
     #[serde(default, deserialize_with = "patch")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<DateText>)]
     pub complete_delete_date: Patch<String>,
 }
 
@@ -244,11 +250,11 @@ pub struct SurveyDatesBody {
 pub struct RespondentDaysBody {
     /// Days after the survey's end for the partial respondent delete; positive or null.
     #[serde(default, deserialize_with = "patch")]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 2147483647)]
     pub partial_delete_after_days: Patch<i64>,
     /// Days after the survey's end for the complete respondent delete; positive or null.
     #[serde(default, deserialize_with = "patch")]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 2147483647)]
     pub complete_delete_after_days: Patch<i64>,
 }
 

@@ -7,6 +7,7 @@ pub mod bgdata;
 pub mod blocklist;
 pub mod governance;
 pub mod respondent;
+pub mod schemas;
 pub mod sendout;
 pub mod survey;
 

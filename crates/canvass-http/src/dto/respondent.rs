@@ -9,6 +9,9 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+#[allow(unused_imports)] // named only in schema attributes
+use super::schemas::BackgroundValues;
+
 use crate::input::from_value_at;
 
 /// A respondent to add (also an element of a batch: RespondentRequest).
@@ -16,11 +19,13 @@ use crate::input::from_value_at;
 #[serde(rename_all = "camelCase")]
 pub struct RespondentBody {
     /// Email address (EMAIL), E.164 phone number (SMS, TWOWAY) or login identifier (LOGIN).
+    #[schema(min_length = 1, max_length = 320)]
     pub contact_details: String,
     /// True: the service sends the link; false: the caller distributes it.
     pub send_mail: bool,
     /// Background data: label id (function 0) to a non-empty value.
     #[serde(default)]
+    #[schema(value_type = BackgroundValues)]
     pub background_data: BTreeMap<i64, String>,
 }
 
@@ -35,6 +40,7 @@ impl From<RespondentBody> for RespondentInput {
 #[serde(rename_all = "camelCase")]
 pub struct BatchBody {
     /// 1 to 1000 respondents.
+    #[schema(min_items = 1, max_items = 1000)]
     pub survey_respondents: Vec<RespondentBody>,
 }
 

@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+#[allow(unused_imports)] // named only in schema attributes
+use super::schemas::{DateOrEmptyText, DateText};
+
 use super::optional_instant;
 
 /// How a sendout reaches its respondents.
@@ -77,24 +80,30 @@ impl From<SendoutStatus> for SendoutStatusBody {
 #[serde(rename_all = "camelCase")]
 pub struct CreateSendoutBody {
     /// Non-empty name.
+    #[schema(min_length = 1, max_length = 500, pattern = "\\S")]
     pub name: String,
     /// The dispatch type.
     #[serde(rename = "type")]
     pub kind: DispatchTypeBody,
     /// Mandatory except for LOGIN (where it must be empty).
     #[serde(default)]
+    #[schema(value_type = Option<DateOrEmptyText>)]
     pub send_date: Option<String>,
     /// An email address (EMAIL) or SMS sender (SMS, TWOWAY); empty for LOGIN.
     #[serde(default)]
+    #[schema(max_length = 320)]
     pub sender: Option<String>,
     /// Mandatory for EMAIL, optional for SMS and TWOWAY, empty for LOGIN.
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub subject: Option<String>,
     /// Contains `{{surveyLink}}` (and optionally `{{optOutLink}}`); empty for LOGIN.
     #[serde(default)]
+    #[schema(max_length = 10000)]
     pub message: Option<String>,
     /// After sendDate.
     #[serde(default)]
+    #[schema(value_type = Option<DateOrEmptyText>)]
     pub expiry_date: Option<String>,
 }
 
@@ -220,6 +229,7 @@ impl From<LabelType> for LabelTypeBody {
 #[serde(rename_all = "camelCase")]
 pub struct CreateLabelBody {
     /// Non-empty name, unique within the sendout.
+    #[schema(min_length = 1, max_length = 200, pattern = "\\S")]
     pub name: String,
     /// What its values are.
     pub label_type: LabelTypeBody,
@@ -284,15 +294,19 @@ pub struct CreateReminderBody {
     pub sendout_logic: SendoutLogicBody,
     /// When it goes out.
     #[serde(default)]
+    #[schema(value_type = Option<DateText>)]
     pub send_date: Option<String>,
     /// Email address (EMAIL) or SMS sender (SMS, TWOWAY).
     #[serde(default)]
+    #[schema(max_length = 320)]
     pub sender: Option<String>,
     /// Mandatory for EMAIL.
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub subject: Option<String>,
     /// Contains `{{surveyLink}}`.
     #[serde(default)]
+    #[schema(max_length = 10000)]
     pub message: Option<String>,
 }
 

@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
+#[allow(unused_imports)] // named only in schema attributes
+use super::schemas::{DateText, EqualsSchema};
+
 use super::optional_instant;
 
 /// A survey.
@@ -103,9 +106,11 @@ impl From<QuestionType> for QuestionTypeBody {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct OptionBody {
     /// The value answers carry.
+    #[schema(min_length = 1, max_length = 500, pattern = "\\S")]
     pub value: String,
     /// The text shown; defaults to the value.
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 500, pattern = "\\S")]
     pub label: Option<String>,
 }
 
@@ -116,6 +121,7 @@ pub struct ItemBody {
     #[serde(rename = "type")]
     pub kind: QuestionTypeBody,
     /// Question or information text.
+    #[schema(min_length = 1, max_length = 10000, pattern = "\\S")]
     pub text: String,
     /// Whether a completed answer set must answer it (default false).
     #[serde(default)]
@@ -130,6 +136,7 @@ pub struct ItemBody {
 pub struct PageBody {
     /// Title; default empty.
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub title: String,
     /// Items in order.
     #[serde(default)]
@@ -161,15 +168,19 @@ impl PageBody {
 #[serde(rename_all = "camelCase")]
 pub struct CreateSurveyBody {
     /// Non-empty name.
+    #[schema(min_length = 1, max_length = 500, pattern = "\\S")]
     pub name: String,
     /// Description.
     #[serde(default)]
+    #[schema(max_length = 10000)]
     pub description: Option<String>,
     /// RFC 3339 date-time or YYYY-MM-DD; default now.
     #[serde(default)]
+    #[schema(value_type = Option<DateText>)]
     pub start_date: Option<String>,
     /// RFC 3339 date-time or YYYY-MM-DD; default start plus 14 days; after the start.
     #[serde(default)]
+    #[schema(value_type = Option<DateText>)]
     pub end_date: Option<String>,
     /// A category of the account; null or -999 for none.
     #[serde(default)]
@@ -325,6 +336,7 @@ pub struct LogicRuleBody {
     /// An item of the survey that takes an answer.
     pub question_item_id: i64,
     /// A possible answer of the item.
+    #[schema(value_type = EqualsSchema)]
     pub equals: EqualsBody,
     /// A page after the item's page.
     pub go_to_page_id: i64,
@@ -345,12 +357,16 @@ impl From<LogicRuleBody> for LogicRuleDraft {
 #[into_params(parameter_in = Query)]
 pub struct CopyQuery {
     /// Name of the copy (default: the source's).
+    #[param(min_length = 1, max_length = 500, pattern = "\\S")]
     pub surveyname: Option<String>,
     /// Description (default: the source's).
+    #[param(max_length = 10000)]
     pub description: Option<String>,
     /// Start (default: now).
+    #[param(value_type = Option<DateText>)]
     pub startdate: Option<String>,
     /// End (default: start plus 14 days).
+    #[param(value_type = Option<DateText>)]
     pub enddate: Option<String>,
     /// Category of the copy (default -999: uncategorized).
     pub categoryid: Option<i64>,
@@ -359,6 +375,7 @@ pub struct CopyQuery {
     /// Copy the logic (default false); 409 when it is broken.
     pub copylogic: Option<bool>,
     /// Comma-separated sendout ids of the source to copy (default none).
+    #[param(max_length = 2000, pattern = "^[0-9 ,]*$")]
     pub copysendoutids: Option<String>,
     /// Whether the copy is active (default: the source's flag).
     pub active: Option<bool>,

@@ -145,7 +145,7 @@ pub async fn list_sendout(
 
 /// Changes the account-scoped rule of an action (days and/or status).
 #[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RulePatchBody,
-    params(("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    params(("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[patch("/data-retention/rules/account/actions/{action}")]
 pub async fn update_account(
@@ -159,7 +159,7 @@ pub async fn update_account(
 
 /// Changes a survey-scoped rule.
 #[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RulePatchBody,
-    params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[patch("/data-retention/rules/surveys/{surveyId}/actions/{action}")]
 pub async fn update_survey(
@@ -175,7 +175,7 @@ pub async fn update_survey(
 /// Changes a sendout-scoped rule.
 #[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RulePatchBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
-        ("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+        ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[patch("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
 pub async fn update_sendout(
@@ -190,7 +190,7 @@ pub async fn update_sendout(
 
 /// Deletes the account-scoped rule of an action.
 #[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
-    params(("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    params(("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[delete("/data-retention/rules/account/actions/{action}")]
 pub async fn delete_account(
@@ -203,7 +203,7 @@ pub async fn delete_account(
 
 /// Deletes a survey-scoped rule.
 #[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
-    params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[delete("/data-retention/rules/surveys/{surveyId}/actions/{action}")]
 pub async fn delete_survey(
@@ -218,7 +218,7 @@ pub async fn delete_survey(
 /// Deletes a sendout-scoped rule.
 #[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
-        ("action" = String, Path, description = "A RetentionRuleAction name, any case")),
+        ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[delete("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
 pub async fn delete_sendout(

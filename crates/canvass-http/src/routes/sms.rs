@@ -18,16 +18,37 @@ pub const SECRET_HEADER: &str = "x-canvass-sms-secret";
 #[serde(rename_all = "camelCase")]
 pub struct InboundBody {
     /// The sender's number (E.164).
+    #[schema(min_length = 1, max_length = 32)]
     pub from: String,
     /// The number the message was sent to: only conversations sent from it, of the account that owns it, are
     /// considered. Without it the reply is ignored.
     #[serde(default)]
+    #[schema(max_length = 32)]
     pub to: Option<String>,
     /// The message text.
+    #[schema(max_length = 1600)]
     pub text: String,
     /// The provider's id of the message; a repeated delivery with the same id changes nothing.
     #[serde(default)]
+    #[schema(max_length = 200)]
     pub message_id: Option<String>,
+}
+
+impl InboundBody {
+    /// Refuses fields longer than their limits (docs/decisions.md), naming each.
+    fn check_lengths(&self) -> Result<(), Vec<canvass_domain::FieldError>> {
+        use canvass_domain::limits::{push_length, MESSAGE_ID, PHONE, SMS_TEXT};
+        let mut errors = Vec::new();
+        push_length(&mut errors, "from", &self.from, PHONE);
+        push_length(&mut errors, "to", self.to.as_deref().unwrap_or_default(), PHONE);
+        push_length(&mut errors, "text", &self.text, SMS_TEXT);
+        push_length(&mut errors, "messageId", self.message_id.as_deref().unwrap_or_default(), MESSAGE_ID);
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
 }
 
 /// What the reply led to.
@@ -52,6 +73,7 @@ pub async fn inbound(
 ) -> Result<HttpResponse, Problem> {
     super::shared_secret::check(&req, SECRET_HEADER, state.sms_inbound_secret.as_deref(), "SMS_INBOUND_SECRET")?;
     let body = body.0;
+    body.check_lengths().map_err(Problem::invalid)?;
     let outcome = blocking::run(&state, move |uow, clock| {
         let reply = Reply {
             from: &body.from,

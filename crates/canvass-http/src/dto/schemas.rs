@@ -1,0 +1,102 @@
+//! Schemas of values the service reads from text or JSON of several shapes, stated for the OpenAPI document: the
+//! dates a client may give, and an answer's value.
+
+use canvass_domain::limits;
+use utoipa::openapi::schema::{AnyOfBuilder, ArrayBuilder, KnownFormat, ObjectBuilder, SchemaFormat, Type};
+use utoipa::openapi::{RefOr, Schema};
+use utoipa::{PartialSchema, ToSchema};
+
+fn date_forms() -> AnyOfBuilder {
+    let form = |format| {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(format)))
+            .max_length(Some(limits::DATE_TEXT))
+    };
+    AnyOfBuilder::new().item(form(KnownFormat::DateTime)).item(form(KnownFormat::Date))
+}
+
+/// A date as a client writes it: an RFC 3339 date-time or a `YYYY-MM-DD` date.
+pub struct DateText;
+
+impl PartialSchema for DateText {
+    fn schema() -> RefOr<Schema> {
+        date_forms().description(Some("An RFC 3339 date-time or a YYYY-MM-DD date")).into()
+    }
+}
+
+impl ToSchema for DateText {}
+
+/// A date that may also be given as `""`, which means none.
+pub struct DateOrEmptyText;
+
+impl PartialSchema for DateOrEmptyText {
+    fn schema() -> RefOr<Schema> {
+        date_forms()
+            .item(ObjectBuilder::new().schema_type(Type::String).max_length(Some(0)))
+            .description(Some("An RFC 3339 date-time, a YYYY-MM-DD date, or \"\" for none"))
+            .into()
+    }
+}
+
+impl ToSchema for DateOrEmptyText {}
+
+/// An answer's value: text (OpenText, SingleChoice), option values (MultipleChoice) or a number (Numeric,
+/// Rating).
+pub struct AnswerValueSchema;
+
+impl PartialSchema for AnswerValueSchema {
+    fn schema() -> RefOr<Schema> {
+        let text = |max| ObjectBuilder::new().schema_type(Type::String).max_length(Some(max));
+        AnyOfBuilder::new()
+            .item(text(limits::OPEN_TEXT))
+            .item(ArrayBuilder::new().items(text(limits::OPTION)))
+            .item(ObjectBuilder::new().schema_type(Type::Number))
+            .description(Some("A string, an array of option values or a number"))
+            .into()
+    }
+}
+
+impl ToSchema for AnswerValueSchema {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "AnswerValue".into()
+    }
+}
+
+/// Background data: label id to a non-empty value.
+pub struct BackgroundValues;
+
+impl PartialSchema for BackgroundValues {
+    fn schema() -> RefOr<Schema> {
+        let value = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .min_length(Some(1))
+            .max_length(Some(limits::BACKGROUND_VALUE));
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property_names(Some(ObjectBuilder::new().schema_type(Type::String).pattern(Some("^-?[0-9]{1,18}$"))))
+            .additional_properties(Some(value))
+            .description(Some("Label id to a non-empty value"))
+            .into()
+    }
+}
+
+impl ToSchema for BackgroundValues {}
+
+/// A value a logic rule compares an answer with: text or an option value, or a number.
+pub struct EqualsSchema;
+
+impl PartialSchema for EqualsSchema {
+    fn schema() -> RefOr<Schema> {
+        AnyOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::String).max_length(Some(limits::OPEN_TEXT)))
+            .item(ObjectBuilder::new().schema_type(Type::Number))
+            .into()
+    }
+}
+
+impl ToSchema for EqualsSchema {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Equals".into()
+    }
+}

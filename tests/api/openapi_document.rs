@@ -1,0 +1,150 @@
+//! The served OpenAPI document states what the service answers: invariants every operation must keep, and 405
+//! with `Allow` for methods the document does not declare.
+
+use serde_json::Value;
+
+use crate::helpers::spawn_app;
+
+const METHODS: [&str; 8] = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+
+async fn document() -> Value {
+    let app = spawn_app().await;
+    app.client.get(format!("{}/api/openapi.json", app.address)).send().await.unwrap().json().await.unwrap()
+}
+
+/// Every operation as `(label, operation)`.
+fn operations(document: &Value) -> Vec<(String, &Value)> {
+    let mut found = Vec::new();
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for method in METHODS {
+            if let Some(operation) = item.get(method) {
+                found.push((format!("{} {path}", method.to_uppercase()), operation));
+            }
+        }
+    }
+    found
+}
+
+fn resolve<'a>(document: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str().and_then(|r| r.strip_prefix("#/components/schemas/")) {
+        Some(name) => &document["components"]["schemas"][name],
+        None => schema,
+    }
+}
+
+/// Where a string schema without `maxLength` is reachable from `schema`, as paths.
+fn unbounded_strings(document: &Value, schema: &Value, at: &str, found: &mut Vec<String>, depth: usize) {
+    let schema = resolve(document, schema);
+    if depth > 12 {
+        return;
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(one) => vec![one.as_str()],
+        Value::Array(many) => many.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    if types.contains(&"string") && schema.get("maxLength").is_none() && schema.get("enum").is_none() {
+        found.push(at.to_owned());
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        for (index, branch) in schema[key].as_array().into_iter().flatten().enumerate() {
+            unbounded_strings(document, branch, &format!("{at}.{key}[{index}]"), found, depth + 1);
+        }
+    }
+    for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+        unbounded_strings(document, property, &format!("{at}.{name}"), found, depth + 1);
+    }
+    if schema["items"].is_object() {
+        unbounded_strings(document, &schema["items"], &format!("{at}[]"), found, depth + 1);
+    }
+    if schema["additionalProperties"].is_object() {
+        unbounded_strings(document, &schema["additionalProperties"], &format!("{at}.*"), found, depth + 1);
+    }
+}
+
+#[tokio::test]
+async fn every_error_response_is_problem_json() {
+    let document = document().await;
+    for (label, operation) in operations(&document) {
+        for (status, response) in operation["responses"].as_object().unwrap() {
+            if status.starts_with('4') || status.starts_with('5') {
+                let types: Vec<&String> = response["content"].as_object().unwrap().keys().collect();
+                assert_eq!(types, ["application/problem+json"], "{label} {status}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn shared_statuses_are_listed_where_they_can_be_answered() {
+    let document = document().await;
+    for (label, operation) in operations(&document) {
+        let responses = operation["responses"].as_object().unwrap();
+        let lists = |statuses: &[&str]| statuses.iter().all(|s| responses.contains_key(*s));
+        if operation["security"].as_array().is_some_and(|s| !s.is_empty()) {
+            assert!(lists(&["401", "429", "503"]), "{label} is keyed: 401, 429 and 503");
+            assert!(responses["429"]["headers"].get("Retry-After").is_some(), "{label}: 429 has Retry-After");
+        }
+        if operation["requestBody"].is_object() {
+            assert!(lists(&["400", "408", "413", "415"]), "{label} takes a body: 400, 408, 413, 415");
+        }
+        let parameters: Vec<&Value> = operation["parameters"].as_array().into_iter().flatten().collect();
+        if parameters.iter().any(|p| p["in"] == "path") {
+            assert!(lists(&["400", "404"]), "{label} has path parameters: 400 and 404");
+        }
+        if !label.ends_with("/health/live") {
+            assert!(responses["503"]["headers"].get("Retry-After").is_some(), "{label}: 503 with Retry-After");
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_request_string_has_a_maximum_length() {
+    let document = document().await;
+    let mut found = Vec::new();
+    for (label, operation) in operations(&document) {
+        for parameter in operation["parameters"].as_array().into_iter().flatten() {
+            let at = format!("{label} {} {}", parameter["in"], parameter["name"]);
+            if parameter["in"] != "header" {
+                unbounded_strings(&document, &parameter["schema"], &at, &mut found, 0);
+            }
+        }
+        for (media_type, content) in operation["requestBody"]["content"].as_object().into_iter().flatten() {
+            if media_type == "application/json" {
+                unbounded_strings(&document, &content["schema"], &format!("{label} body"), &mut found, 0);
+            }
+        }
+    }
+    assert!(found.is_empty(), "strings without maxLength:\n{}", found.join("\n"));
+}
+
+#[tokio::test]
+async fn paging_and_days_state_their_ranges() {
+    let document = document().await;
+    let page = &document["paths"]["/api/v1/email-bounces/permanent-failures"]["get"]["parameters"];
+    let size = page.as_array().unwrap().iter().find(|p| p["name"] == "pageSize").unwrap();
+    assert_eq!((size["schema"]["minimum"].clone(), size["schema"]["maximum"].clone()), (1.into(), 1000.into()));
+    let survey = resolve(&document, &document["components"]["schemas"]["CreateSurveyBody"]);
+    assert_eq!(survey["properties"]["name"]["maxLength"], 500);
+    assert_eq!(survey["properties"]["name"]["minLength"], 1);
+}
+
+#[tokio::test]
+async fn undeclared_methods_answer_405_with_allow() {
+    let app = spawn_app().await;
+    for (method, path, allow) in [
+        ("TRACE", "/api/v1/surveys", "GET, POST"),
+        ("DELETE", "/api/v1.3/surveys", "GET, POST"),
+        ("POST", "/api/v1/surveys/frequency", "GET, PUT"),
+        ("PATCH", "/api/v1/surveys/7", "GET"),
+        ("TRACE", "/health/live", "GET"),
+    ] {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let response = app.client.request(method.clone(), format!("{}{path}", app.address)).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 405, "{method} {path}");
+        assert_eq!(response.headers()["allow"], allow, "{method} {path}");
+        assert_eq!(response.headers()["content-type"], "application/problem+json");
+    }
+    let unknown = app.client.request(reqwest::Method::TRACE, format!("{}/api/v1/nothing", app.address));
+    assert_eq!(unknown.send().await.unwrap().status().as_u16(), 404);
+}
