@@ -70,8 +70,10 @@ impl FromRequest for Authenticated {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let caller = req.extensions().get::<Caller>().copied();
-        ready(caller.map(Authenticated).ok_or_else(|| {
-            unauthorized("send your API key as X-API-KEY or Authorization: Bearer")
-        }))
+        ready(
+            caller
+                .map(Authenticated)
+                .ok_or_else(|| unauthorized("send your API key as X-API-KEY or Authorization: Bearer")),
+        )
     }
 }

@@ -8,8 +8,7 @@ use std::sync::LazyLock;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{
-    HeaderMap, HeaderName, HeaderValue, CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY,
-    X_CONTENT_TYPE_OPTIONS,
+    HeaderMap, HeaderName, HeaderValue, CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
 };
 use actix_web::middleware::Next;
 use base64::Engine;
@@ -18,7 +17,9 @@ use sha2::{Digest, Sha256};
 /// The pages' Content-Security-Policy.
 pub static PAGE_CSP: LazyLock<String> = LazyLock::new(|| {
     let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(crate::respondent::STYLE.as_bytes()));
-    format!("default-src 'none'; style-src 'sha256-{hash}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+    format!(
+        "default-src 'none'; style-src 'sha256-{hash}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    )
 });
 
 /// Whether a path is one of the respondent pages.

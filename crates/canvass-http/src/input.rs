@@ -54,11 +54,8 @@ pub async fn read_json<T: DeserializeOwned>(req: &HttpRequest, payload: Payload)
 /// Reads a whole body of at most [`MAX_BODY_BYTES`] (413 beyond, declared or actual) within the body read timeout
 /// (408 when it has not arrived by then).
 pub async fn read_body(req: &HttpRequest, mut payload: Payload) -> Result<web::Bytes, Problem> {
-    let declared_length = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
+    let declared_length =
+        req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
     if declared_length.is_some_and(|length| length > MAX_BODY_BYTES) {
         return Err(too_large());
     }

@@ -47,9 +47,12 @@ impl Application {
         if let Some(delivery) = &settings.delivery {
             let channels = crate::delivery::channels(delivery)?;
             // The worker's own pool: a round never waits for, or holds, a connection that requests need.
-            let worker_pool =
-                connect_pool_with_timeout(&settings.database_url, crate::delivery::POOL_SIZE, settings.statement_timeout)
-                    .context("cannot connect to the database")?;
+            let worker_pool = connect_pool_with_timeout(
+                &settings.database_url,
+                crate::delivery::POOL_SIZE,
+                settings.statement_timeout,
+            )
+            .context("cannot connect to the database")?;
             crate::delivery::spawn(PgStore::new(worker_pool), channels, public_url.clone(), delivery.clone())?;
         }
         if !settings.retention_interval.is_zero() {

@@ -102,11 +102,10 @@ impl HttpSmsSender {
 
 impl SmsSender for HttpSmsSender {
     fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
-        let response = self
-            .agent
-            .post(self.endpoint.url.expose_secret())
-            .send_json(payload(message))
-            .map_err(|e| SendError::Transient(self.endpoint.redact(&format!("SMS endpoint {}: {e}", self.endpoint))))?;
+        let response =
+            self.agent.post(self.endpoint.url.expose_secret()).send_json(payload(message)).map_err(|e| {
+                SendError::Transient(self.endpoint.redact(&format!("SMS endpoint {}: {e}", self.endpoint)))
+            })?;
         let status = response.status();
         match status.as_u16() {
             200..=299 => Ok(()),

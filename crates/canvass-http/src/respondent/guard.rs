@@ -70,9 +70,7 @@ pub async fn guard(
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
     let is_post = req.method() == Method::POST;
-    if is_post
-        && !req.path().ends_with("/opt-out")
-        && !origin_allowed(req.headers().get(ORIGIN), &state.public_origin)
+    if is_post && !req.path().ends_with("/opt-out") && !origin_allowed(req.headers().get(ORIGIN), &state.public_origin)
     {
         let page = refusal(StatusCode::FORBIDDEN, "This form was sent from another site and was not accepted.");
         return Ok(req.into_response(page));
