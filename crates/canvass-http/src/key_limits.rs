@@ -18,6 +18,9 @@ pub type KeyDigest = [u8; 32];
 
 type Limiter = RateLimiter<KeyDigest, DashMapStateStore<KeyDigest>, DefaultClock, StateInformationMiddleware>;
 
+/// The highest rate a key may be given.
+const MAX_PER_SECOND: NonZeroU32 = NonZeroU32::new(1_000_000_000).unwrap();
+
 /// Keys whose state is kept before idle ones (full buckets) are forgotten.
 const FORGET_IDLE_AFTER: usize = 10_000;
 
@@ -75,6 +78,8 @@ pub struct KeyLimits {
 impl KeyLimits {
     /// `per_second` requests per second per key, bursts up to `burst`.
     pub fn new(per_second: NonZeroU32, burst: NonZeroU32) -> Self {
+        // GCRA counts in nanoseconds: a rate over 10^9 per second would make a request weigh nothing.
+        let per_second = per_second.min(MAX_PER_SECOND);
         let clock = DefaultClock::default();
         let quota = Quota::per_second(per_second).allow_burst(burst);
         let limiter = RateLimiter::dashmap_with_clock(quota, clock.clone()).with_middleware();
@@ -122,5 +127,7 @@ mod tests {
         assert_eq!(standings[3].retry_after, Some(1));
         assert_eq!(standings[2].reset, 3);
         assert_eq!(limits.check(&[8u8; 32]).remaining, 2, "another key has a burst of its own");
+        let unlimited = KeyLimits::new(NonZeroU32::MAX, NonZeroU32::MAX);
+        assert!(unlimited.check(&key).retry_after.is_none());
     }
 }

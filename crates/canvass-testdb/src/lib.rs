@@ -50,6 +50,7 @@ impl TestDatabase {
     }
 
     /// A new connection to the server's own database (not this test's), for what cannot be done from inside it.
+    #[allow(clippy::expect_used)]
     pub fn connect_admin(&self) -> PgConnection {
         PgConnection::establish(&self.server_url).expect("connect to the test server")
     }
