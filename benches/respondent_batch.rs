@@ -39,6 +39,12 @@ fn main() {
         delivery: None,
         sms_inbound_secret: Some("inbound-secret".into()),
         inbound_secret: None,
+        statement_timeout: std::time::Duration::from_secs(30),
+        // The benchmark measures the batch path, not the rate limit.
+        protection: canvass_server::Protection {
+            rate_limit_per_key: std::num::NonZeroU32::new(1_000_000).unwrap(),
+            ..canvass_server::Protection::default()
+        },
         };
         let app = Application::build(&settings).unwrap();
         let address = format!("http://127.0.0.1:{}/api/v1", app.port());

@@ -46,6 +46,8 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
         delivery: None,
         sms_inbound_secret: Some("inbound-secret".into()),
         inbound_secret: Some(DSN_SECRET.into()),
+        statement_timeout: std::time::Duration::from_secs(30),
+        protection: canvass_server::Protection::default(),
     };
     configure(&mut settings);
     let app = Application::build(&settings).expect("build the application");

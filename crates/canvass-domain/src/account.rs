@@ -149,6 +149,26 @@ pub fn lookup_prefix_of(presented: &str) -> Option<&str> {
         .then(|| &presented[..LOOKUP_PREFIX_LEN])
 }
 
+/// Hex digits after [`KEY_PREFIX`] in every key [`ApiKey::generate`] makes.
+pub const KEY_HEX_DIGITS: usize = 64;
+
+/// Whether a presented key has the shape of a generated key (`cvs_` and 64 lowercase hex digits), so that
+/// anything else can be refused without a look-up.
+///
+/// ```
+/// use canvass_domain::account::{is_well_formed_key, ApiKey};
+///
+/// assert!(is_well_formed_key(ApiKey::generate().secret()));
+/// assert!(!is_well_formed_key("cvs_0123"));
+/// assert!(!is_well_formed_key(&format!("cvs_{}", "G".repeat(64))));
+/// assert!(!is_well_formed_key(&format!("xyz_{}", "0".repeat(64))));
+/// ```
+pub fn is_well_formed_key(presented: &str) -> bool {
+    presented.strip_prefix(KEY_PREFIX).is_some_and(|hex| {
+        hex.len() == KEY_HEX_DIGITS && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
+}
+
 /// A stored key as the store returns it when looked up by prefix.
 #[derive(Debug, Clone)]
 pub struct StoredKey {

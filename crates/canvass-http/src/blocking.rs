@@ -24,8 +24,8 @@ where
             tracing::warn!(error.message = %error, "no database connection");
             Problem::unavailable()
         })?;
-        let mut uow = PgUnitOfWork::new(&mut conn);
-        work(&mut uow, clock.as_ref()).map_err(Problem::from)
+        // A connection whose server went away is dropped by the pool rather than lent to the next request.
+        conn.run(|uow| work(uow, clock.as_ref())).map_err(Problem::from)
     })
     .await
     .map_err(|error| Problem::internal(&error))?

@@ -12,6 +12,8 @@ use serde::de::DeserializeOwned;
 use canvass_domain::FieldError;
 
 use crate::problem::Problem;
+use crate::protection::Protection;
+use crate::state::AppState;
 
 /// Largest accepted request body.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -25,33 +27,68 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, Problem>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let content_type_ok = match req.headers().get(header::CONTENT_TYPE) {
-            None => true,
-            Some(value) => value.to_str().map(is_json_media_type).unwrap_or(false),
-        };
-        let declared_length = req
-            .headers()
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<usize>().ok());
-        let bytes = web::Bytes::from_request(req, payload);
-        Box::pin(async move {
-            if !content_type_ok {
-                return Err(Problem::new(
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported-media-type",
-                    "the body must be JSON (Content-Type: application/json)",
-                ));
-            }
-            if declared_length.is_some_and(|length| length > MAX_BODY_BYTES) {
-                return Err(too_large());
-            }
-            let bytes = bytes.await.map_err(|error| match error.as_response_error().status_code() {
-                StatusCode::PAYLOAD_TOO_LARGE => too_large(),
-                _ => Problem::new(StatusCode::BAD_REQUEST, "malformed-request", "the body could not be read"),
-            })?;
-            parse_json(&bytes).map(Body)
-        })
+        let req = req.clone();
+        let payload = payload.take();
+        Box::pin(async move { read_json(&req, payload).await.map(Body) })
+    }
+}
+
+/// Reads and deserializes a JSON body: checks the content type (415), its size (413) and how long it takes to
+/// arrive (408), then parses it with [`parse_json`].
+pub async fn read_json<T: DeserializeOwned>(req: &HttpRequest, payload: Payload) -> Result<T, Problem> {
+    let content_type_ok = match req.headers().get(header::CONTENT_TYPE) {
+        None => true,
+        Some(value) => value.to_str().map(is_json_media_type).unwrap_or(false),
+    };
+    if !content_type_ok {
+        return Err(Problem::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported-media-type",
+            "the body must be JSON (Content-Type: application/json)",
+        ));
+    }
+    let bytes = read_body(req, payload).await?;
+    parse_json(&bytes)
+}
+
+/// Reads a whole body of at most [`MAX_BODY_BYTES`] (413 beyond, declared or actual) within the body read timeout
+/// (408 when it has not arrived by then).
+pub async fn read_body(req: &HttpRequest, mut payload: Payload) -> Result<web::Bytes, Problem> {
+    let declared_length =
+        req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
+    if declared_length.is_some_and(|length| length > MAX_BODY_BYTES) {
+        return Err(too_large());
+    }
+    let timeout = req
+        .app_data::<web::Data<AppState>>()
+        .map_or(Protection::default().body_read_timeout, |state| state.protection.body_read_timeout);
+    let read = web::Bytes::from_request(req, &mut payload);
+    match actix_web::rt::time::timeout(timeout, read).await {
+        Err(_) => Err(Problem::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request-timeout",
+            format!("the body did not arrive within {} s", timeout.as_secs_f64()),
+        )),
+        Ok(Err(error)) => Err(match error.as_response_error().status_code() {
+            StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+            _ => Problem::new(StatusCode::BAD_REQUEST, "malformed-request", "the body could not be read"),
+        }),
+        Ok(Ok(bytes)) => Ok(bytes),
+    }
+}
+
+/// A body read as bytes (form posts, documents), with the size limit and the body read timeout of [`read_body`].
+#[derive(Debug)]
+pub struct RawBody(pub web::Bytes);
+
+impl FromRequest for RawBody {
+    type Error = Problem;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Problem>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let payload = payload.take();
+        Box::pin(async move { read_body(&req, payload).await.map(RawBody) })
     }
 }
 
@@ -77,6 +114,9 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
             "malformed-json",
             format!("the body is not valid JSON: {error}"),
         ));
+    }
+    if crate::body_shape::expects_object::<T>() && !crate::body_shape::is_object(bytes) {
+        return Err(Problem::invalid_field("body", "must be a JSON object"));
     }
     let error = match serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_slice(bytes)) {
         Ok(value) => return Ok(value),
@@ -284,6 +324,16 @@ mod tests {
             assert_eq!(problem.errors[0].message, "must be one of EMAIL, SMS");
         }
         let _ = (Kind::Email, Kind::Sms);
+    }
+
+    #[test]
+    fn arrays_and_scalars_are_refused_where_an_object_belongs() {
+        for body in [&br#"["x", []]"#[..], b"[]", b"7", b"\"x\"", b"null", b"true"] {
+            let problem = parse_json::<Outer>(body).unwrap_err();
+            assert_eq!((problem.kind, problem.errors[0].field.as_str()), ("validation", "body"), "{body:?}");
+        }
+        let list = parse_json::<Vec<Item>>(br#"[{"required":true}]"#).unwrap();
+        assert_eq!(list.len(), 1, "array bodies stay arrays");
     }
 
     #[test]

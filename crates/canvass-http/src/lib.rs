@@ -3,26 +3,33 @@
 //!
 //! [`app`] builds the application over an [`AppState`]; the `canvass` binary serves it.
 
+pub mod api_guard;
 pub mod auth;
 pub mod blocking;
+mod body_shape;
 pub mod dto;
+pub mod headers;
 pub mod input;
+pub mod key_limits;
 pub mod logging;
 pub mod methods;
 pub mod openapi;
 pub mod problem;
+pub mod protection;
 pub mod respondent;
 pub mod routes;
 pub mod state;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::from_fn;
 use actix_web::{web, App, HttpRequest};
 use tracing_actix_web::TracingLogger;
 use utoipa_actix_web::{scope, AppExt};
 use utoipa_swagger_ui::SwaggerUi;
 
 pub use problem::Problem;
+pub use protection::{FailureWindow, Protection};
 pub use state::AppState;
 
 /// Where the OpenAPI document is served.
@@ -68,6 +75,9 @@ pub fn app(
         .configure(respondent::configure)
         .app_data(declared)
         .default_service(web::to(unknown_route))
+        .wrap(from_fn(respondent::guard::guard))
+        .wrap(from_fn(api_guard::guard))
+        .wrap(from_fn(headers::security_headers))
         .wrap(TracingLogger::<logging::RedactedSpans>::new())
 }
 

@@ -11,6 +11,9 @@ use utoipa::ToSchema;
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// Seconds a client is asked to wait (`Retry-After`) before it retries a request answered 503.
+pub const UNAVAILABLE_RETRY_AFTER: u64 = 5;
+
 /// One broken rule of one field.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ProblemField {
@@ -113,8 +116,18 @@ impl ResponseError for Problem {
     fn error_response(&self) -> HttpResponse {
         let mut response = HttpResponse::build(self.status_code());
         response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
-        if self.status == 401 {
-            response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
+        match self.status {
+            401 => {
+                response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
+            }
+            503 => {
+                response.insert_header((header::RETRY_AFTER, HeaderValue::from(UNAVAILABLE_RETRY_AFTER)));
+            }
+            // The rest of a body that did not arrive in time is not waited for.
+            408 => {
+                response.force_close();
+            }
+            _ => {}
         }
         response.body(serde_json::to_string(self).unwrap_or_default())
     }

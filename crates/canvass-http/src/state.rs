@@ -1,4 +1,4 @@
-//! What every handler shares: the pool, the clock and the key cache.
+//! What every handler shares: the pool, the clock, the key cache and the limits with their counters.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -7,6 +7,10 @@ use canvass_domain::account::Caller;
 use canvass_domain::clock::Clock;
 use canvass_postgres::PgPool;
 use moka::sync::Cache;
+
+use crate::key_limits::KeyLimits;
+use crate::protection::Protection;
+use crate::respondent::failures::Failures;
 
 /// How long an authenticated (or refused) key is trusted without asking the database again; a revoked key stops
 /// working within this time.
@@ -27,18 +31,44 @@ pub struct AppState {
     pub sms_inbound_secret: Option<String>,
     /// The shared secret the relay's bounce mailbox sends to `/inbound/dsn`; none turns the endpoint off.
     pub inbound_secret: Option<String>,
+    /// The origin of `public_url` (`https://host[:port]`): the only one respondent forms may be posted from.
+    pub public_origin: String,
+    /// The limits in force.
+    pub protection: Protection,
+    /// Requests counted per API key.
+    pub key_limits: Arc<KeyLimits>,
+    /// Unknown link tokens and login identifiers counted per client address.
+    pub failures: Arc<Failures>,
 }
 
 impl AppState {
     /// State over a pool and a clock, with an empty key cache; links are built from `public_url`.
     pub fn new(pool: PgPool, clock: Arc<dyn Clock>, public_url: &str) -> Self {
+        let public_url = public_url.trim_end_matches('/').to_owned();
+        let public_origin =
+            url::Url::parse(&public_url).map(|url| url.origin().ascii_serialization()).unwrap_or_default();
+        let protection = Protection::default();
         Self {
             pool,
             clock,
             keys: Cache::builder().max_capacity(100_000).time_to_live(KEY_CACHE_TTL).build(),
-            public_url: public_url.trim_end_matches('/').to_owned(),
+            public_url,
             sms_inbound_secret: None,
             inbound_secret: None,
+            public_origin,
+            protection,
+            key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
+            failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+        }
+    }
+
+    /// The same state under other limits, with fresh counters.
+    pub fn with_protection(self, protection: Protection) -> Self {
+        Self {
+            protection,
+            key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
+            failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            ..self
         }
     }
 }

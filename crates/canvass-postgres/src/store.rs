@@ -26,6 +26,6 @@ impl UnitOfWorkSource for PgStore {
         work: impl FnOnce(&mut PgUnitOfWork<'_>) -> Result<T, DomainError>,
     ) -> Result<T, DomainError> {
         let mut conn = self.pool.get().map_err(|e| RepoError::Unavailable(e.to_string()))?;
-        work(&mut PgUnitOfWork::new(&mut conn))
+        conn.run(work)
     }
 }

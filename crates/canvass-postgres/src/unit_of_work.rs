@@ -1,7 +1,7 @@
 //! The unit of work: one connection, and the transaction boundary around a use case's writes.
 
 use canvass_domain::ports::UnitOfWork;
-use canvass_domain::DomainError;
+use canvass_domain::{DomainError, RepoError};
 use diesel::connection::{AnsiTransactionManager, TransactionManager};
 use diesel::PgConnection;
 
@@ -31,10 +31,12 @@ impl UnitOfWork for PgUnitOfWork<'_> {
                     Err(map_diesel_error(error).into())
                 }
             },
-            Err(error) => {
-                AnsiTransactionManager::rollback_transaction(self.conn).map_err(map_diesel_error)?;
-                Err(error)
-            }
+            Err(error) => match AnsiTransactionManager::rollback_transaction(self.conn) {
+                Ok(()) => Err(error),
+                // A ROLLBACK that fails means the connection is gone (the server rolls the transaction back
+                // itself): nothing was written, and the request can be retried.
+                Err(rollback) => Err(RepoError::Unavailable(format!("{error}; rollback failed: {rollback}")).into()),
+            },
         }
     }
 }

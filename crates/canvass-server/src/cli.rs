@@ -23,6 +23,9 @@ pub struct Cli {
     /// PostgreSQL URL of the service's database.
     #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
     pub database_url: Option<String>,
+    /// The longest one SQL statement may run, e.g. `30s`, `2m` (`serve` and `worker`).
+    #[arg(long, env = "STATEMENT_TIMEOUT", global = true, default_value = "30s", value_parser = positive_interval)]
+    pub statement_timeout: std::time::Duration,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -53,6 +56,15 @@ pub enum Command {
     Dsn,
 }
 
+/// Reads an interval such as `30s`, `2m` or `1h` that must not be zero.
+fn positive_interval(text: &str) -> Result<std::time::Duration, String> {
+    let interval = crate::retention::parse_interval(text)?;
+    if interval.is_zero() {
+        return Err("must be more than 0s".into());
+    }
+    Ok(interval)
+}
+
 /// Reads a secret setting; it stays out of Debug output and logs.
 fn secret(text: &str) -> Result<SecretString, std::convert::Infallible> {
     Ok(SecretString::from(text.to_owned()))
@@ -76,9 +88,10 @@ pub struct WorkerArgs {
     /// SMTP sessions one worker keeps open and sends through at once.
     #[arg(long, env = "DELIVERY_CONCURRENCY", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub delivery_concurrency: u16,
-    /// The SMS provider's HTTP endpoint (receives JSON); without it text messages are written to --outbox-dir.
-    #[arg(long, env = "SMS_URL")]
-    pub sms_url: Option<String>,
+    /// The SMS provider's HTTP endpoint (receives JSON; it may carry the provider's token, and is logged only as
+    /// scheme and host); without it text messages are written to --outbox-dir.
+    #[arg(long, env = "SMS_URL", hide_env_values = true, value_parser = secret)]
+    pub sms_url: Option<SecretString>,
     /// Where the development transports write messages.
     #[arg(long, env = "OUTBOX_DIR", default_value = ".canvass/outbox")]
     pub outbox_dir: std::path::PathBuf,
@@ -144,6 +157,16 @@ pub struct ServeArgs {
     /// How often the retention job runs in the server, e.g. `1h`, `30m`, `90s` (`0` turns it off).
     #[arg(long, env = "RETENTION_INTERVAL", default_value = "1h", value_parser = crate::retention::parse_interval)]
     pub retention_interval: std::time::Duration,
+    /// Requests per second one API key may make; bursts may reach ten times this (then 429).
+    #[arg(long, env = "RATE_LIMIT_PER_KEY", default_value = "100")]
+    pub rate_limit_per_key: std::num::NonZeroU32,
+    /// The longest a request body may take to arrive whole, e.g. `10s` (then 408).
+    #[arg(long, env = "BODY_READ_TIMEOUT", default_value = "10s", value_parser = positive_interval)]
+    pub body_read_timeout: std::time::Duration,
+    /// Take respondents' client addresses (for the failed-guess limits) from X-Forwarded-For/Forwarded; set only
+    /// behind a reverse proxy that writes those headers.
+    #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
+    pub trust_forwarded_for: bool,
     /// Make sure a demo account with a sample survey exists and print a fresh key for it.
     #[arg(long)]
     pub demo: bool,
@@ -240,7 +263,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     telemetry::init("info");
     let database_url = cli.database_url.ok_or_else(|| anyhow!("set DATABASE_URL (or --database-url)"))?;
     match cli.command {
-        Command::Serve(args) => serve(database_url, args),
+        Command::Serve(args) => serve(database_url, cli.statement_timeout, args),
         Command::Migrate => {
             let mut conn = connect(&database_url)?;
             let applied = canvass_postgres::run_migrations(&mut conn).map_err(|e| anyhow!(e))?;
@@ -266,8 +289,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Worker(args) => {
             let channels = crate::delivery::channels(&args.delivery())?;
-            let pool = canvass_postgres::connect_pool(&database_url, crate::delivery::POOL_SIZE)
-                .context("cannot connect to the database")?;
+            let pool = canvass_postgres::connect_pool_with_timeout(
+                &database_url,
+                crate::delivery::POOL_SIZE,
+                cli.statement_timeout,
+            )
+            .context("cannot connect to the database")?;
             let public_url = args.public_url.clone().unwrap_or_else(|| "http://127.0.0.1:8080".into());
             tracing::info!("delivery worker started");
             let store = canvass_postgres::PgStore::new(pool);
@@ -296,7 +323,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
+fn serve(database_url: String, statement_timeout: std::time::Duration, args: ServeArgs) -> anyhow::Result<()> {
     if args.demo {
         let demo = with_uow(&database_url, |uow| demo::ensure_demo(uow, &SystemClock))?;
         let host = args.bind.rsplit_once(':').map_or("127.0.0.1", |(host, _)| host);
@@ -325,6 +352,13 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         sms_inbound_secret: args.sms_inbound_secret,
         inbound_secret: args.inbound_secret,
         delivery: Some(args.delivery.delivery()),
+        statement_timeout,
+        protection: canvass_http::Protection {
+            rate_limit_per_key: args.rate_limit_per_key,
+            body_read_timeout: args.body_read_timeout,
+            trust_forwarded_for: args.trust_forwarded_for,
+            ..canvass_http::Protection::default()
+        },
     };
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(&settings)?;
@@ -416,15 +450,19 @@ mod tests {
             "sms-secret-value",
             "--inbound-secret",
             "dsn-secret-value",
+            "--sms-url",
+            "https://sms.example/send?token=sms-url-token",
         ])
         .unwrap();
         let shown = format!("{cli:?}");
-        for secret in ["relay-password", "sms-secret-value", "dsn-secret-value"] {
+        for secret in ["relay-password", "sms-secret-value", "dsn-secret-value", "sms-url-token"] {
             assert!(!shown.contains(secret), "{secret} in {shown}");
         }
         let Command::Serve(args) = cli.command else { panic!("serve") };
         let settings = args.delivery.delivery();
         assert!(!format!("{settings:?}").contains("relay-password"));
+        assert!(!format!("{settings:?}").contains("sms-url-token"));
+
         assert_eq!(settings.smtp_url.unwrap().expose_secret(), "smtps://canvass:relay-password@mail.example:465");
     }
 }

@@ -32,8 +32,9 @@ pub struct DeliverySettings {
     pub bounce_address: Option<String>,
     /// SMTP sessions kept open and sent through at once.
     pub concurrency: usize,
-    /// The SMS provider's HTTP endpoint; without it text messages are written to `outbox_dir`.
-    pub sms_url: Option<String>,
+    /// The SMS provider's HTTP endpoint (it may carry the provider's token); without it text messages are written
+    /// to `outbox_dir`.
+    pub sms_url: Option<SecretString>,
     /// Where the development transport writes `.eml` files.
     pub outbox_dir: PathBuf,
     /// Pause between rounds that found nothing more to do.
@@ -80,7 +81,11 @@ pub fn channels(settings: &DeliverySettings) -> anyhow::Result<Channels> {
         }
     };
     let sms: Arc<dyn SmsSender> = match &settings.sms_url {
-        Some(url) => Arc::new(HttpSmsSender::new(url)),
+        Some(url) => {
+            let sender = HttpSmsSender::new(url.expose_secret());
+            tracing::info!(delivery.sms_endpoint = %sender.endpoint(), "sending text messages over HTTP");
+            Arc::new(sender)
+        }
         None => Arc::new(FileSmsSender::new(&settings.outbox_dir)?),
     };
     Ok(Channels { email, sms })

@@ -9,5 +9,6 @@ pub mod settings;
 pub mod startup;
 pub mod telemetry;
 
+pub use canvass_http::{FailureWindow, Protection};
 pub use settings::Settings;
 pub use startup::Application;

@@ -21,4 +21,9 @@ pub struct Settings {
     pub inbound_secret: Option<secrecy::SecretString>,
     /// The delivery worker's settings; `None` runs no worker in this process.
     pub delivery: Option<crate::delivery::DeliverySettings>,
+    /// The longest one SQL statement may run (`STATEMENT_TIMEOUT`); a request whose statement is cancelled
+    /// answers 503.
+    pub statement_timeout: std::time::Duration,
+    /// Rate limits, failed-guess windows and the body read timeout.
+    pub protection: canvass_http::Protection,
 }

@@ -8,7 +8,7 @@ use actix_web::{web, HttpServer};
 use anyhow::Context;
 use canvass_domain::clock::SystemClock;
 use canvass_http::AppState;
-use canvass_postgres::{connect_pool, PgPool, PgStore};
+use canvass_postgres::{connect_pool_with_timeout, PgPool, PgStore};
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::settings::Settings;
@@ -23,15 +23,16 @@ pub struct Application {
 impl Application {
     /// Connects the pool and binds the listener (port 0 picks a free port).
     pub fn build(settings: &Settings) -> anyhow::Result<Self> {
-        let pool =
-            connect_pool(&settings.database_url, settings.pool_size).context("cannot connect to the database")?;
+        let pool = connect_pool_with_timeout(&settings.database_url, settings.pool_size, settings.statement_timeout)
+            .context("cannot connect to the database")?;
         let listener =
             TcpListener::bind(&settings.bind).with_context(|| format!("cannot listen on {}", settings.bind))?;
         let address = listener.local_addr()?;
         let port = address.port();
         let public_url = settings.public_url.clone().unwrap_or_else(|| format!("http://{address}"));
         let public_url = public_url.trim_end_matches('/').to_owned();
-        let mut state = AppState::new(pool.clone(), Arc::new(SystemClock), &public_url);
+        let mut state =
+            AppState::new(pool.clone(), Arc::new(SystemClock), &public_url).with_protection(settings.protection);
         let configured = |secret: &Option<SecretString>| {
             secret.as_ref().map(|s| s.expose_secret().to_owned()).filter(|s| !s.is_empty())
         };
@@ -46,8 +47,12 @@ impl Application {
         if let Some(delivery) = &settings.delivery {
             let channels = crate::delivery::channels(delivery)?;
             // The worker's own pool: a round never waits for, or holds, a connection that requests need.
-            let worker_pool = connect_pool(&settings.database_url, crate::delivery::POOL_SIZE)
-                .context("cannot connect to the database")?;
+            let worker_pool = connect_pool_with_timeout(
+                &settings.database_url,
+                crate::delivery::POOL_SIZE,
+                settings.statement_timeout,
+            )
+            .context("cannot connect to the database")?;
             crate::delivery::spawn(PgStore::new(worker_pool), channels, public_url.clone(), delivery.clone())?;
         }
         if !settings.retention_interval.is_zero() {

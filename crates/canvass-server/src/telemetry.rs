@@ -1,10 +1,51 @@
 //! Logging: one `tracing` subscriber writing to stderr, filtered by `RUST_LOG` (default `info`).
+//!
+//! ureq (the SMS transport) logs request URLs whole at trace level, and the SMS provider's URL may carry its token:
+//! whatever `RUST_LOG` asks for, ureq logs at most at debug level, where it prints only scheme and host.
 
+use tracing_subscriber::filter::{Directive, LevelFilter};
 use tracing_subscriber::EnvFilter;
 
 /// Installs the subscriber; a second call does nothing.
 pub fn init(default_filter: &str) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
+    let filter = filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter)));
     let _ =
         tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+}
+
+/// `filter`, with ureq held to debug level when it would log at trace level.
+fn filter(filter: EnvFilter) -> EnvFilter {
+    if filter.max_level_hint().is_none_or(|level| level >= LevelFilter::TRACE) {
+        if let Ok(cap) = "ureq=debug".parse::<Directive>() {
+            return filter.add_directive(cap);
+        }
+    }
+    filter
+}
+
+#[cfg(test)]
+mod tests {
+    use tracing::Level;
+    use tracing_subscriber::layer::SubscriberExt;
+
+    use super::*;
+
+    fn enabled(spec: &str, target_is_ureq: bool, level: Level) -> bool {
+        let subscriber = tracing_subscriber::registry().with(filter(EnvFilter::new(spec)));
+        tracing::subscriber::with_default(subscriber, || match (target_is_ureq, level) {
+            (true, Level::TRACE) => tracing::enabled!(target: "ureq::run", Level::TRACE),
+            (true, _) => tracing::enabled!(target: "ureq::run", Level::DEBUG),
+            (false, _) => tracing::enabled!(target: "canvass_server", Level::TRACE),
+        })
+    }
+
+    #[test]
+    fn ureq_never_logs_urls_whole() {
+        for spec in ["trace", "info,ureq=trace", "ureq=trace"] {
+            assert!(!enabled(spec, true, Level::TRACE), "{spec}");
+        }
+        assert!(enabled("trace", true, Level::DEBUG));
+        assert!(enabled("trace", false, Level::TRACE));
+        assert!(!enabled("info", true, Level::DEBUG), "the cap does not turn ureq's debug logs on");
+    }
 }

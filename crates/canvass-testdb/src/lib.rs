@@ -44,6 +44,17 @@ impl TestDatabase {
         &self.url
     }
 
+    /// The name of this test's database.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A new connection to the server's own database (not this test's), for what cannot be done from inside it.
+    #[allow(clippy::expect_used)]
+    pub fn connect_admin(&self) -> PgConnection {
+        PgConnection::establish(&self.server_url).expect("connect to the test server")
+    }
+
     /// A new connection to this test's database.
     #[allow(clippy::expect_used)]
     pub fn connect(&self) -> PgConnection {

@@ -6,7 +6,8 @@ use canvass_domain::survey::{QuestionItem, QuestionType};
 use canvass_domain::use_cases::respondent_page::PageView;
 use maud::{html, Markup, DOCTYPE};
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5}\
+/// The pages' only style, inline; the Content-Security-Policy allows it by its hash.
+pub(crate) const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5}\
 fieldset{border:1px solid #ccc;border-radius:.4rem;margin:1rem 0;padding:.8rem}\
 .error{color:#a40000;font-weight:600}label{display:block}textarea{width:100%}button{font-size:1rem;padding:.4rem 1.2rem}";
 

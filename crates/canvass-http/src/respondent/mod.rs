@@ -1,7 +1,11 @@
 //! The respondent pages at `/r/<token>`: the survey page by page, and opting out; and `/login/<sendoutId>` for
 //! LOGIN sendouts. HTML for people; no key.
 
+pub mod failures;
+pub mod guard;
 mod html;
+
+pub(crate) use html::STYLE;
 
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpResponse};
@@ -9,8 +13,9 @@ use canvass_domain::use_cases::respondent_page::{self, PageView};
 use canvass_domain::DomainError;
 use maud::{html as markup, Markup};
 
+use self::guard::UnknownCredential;
 use crate::blocking;
-use crate::input::form_fields;
+use crate::input::{form_fields, RawBody};
 use crate::problem::Problem;
 use crate::state::AppState;
 
@@ -31,7 +36,11 @@ fn failure(problem: &Problem) -> HttpResponse {
         s if s.is_client_error() => "The answers could not be read. Please go back and try again.",
         _ => "Something went wrong on our side. Please try again in a moment.",
     };
-    page(status, html::layout("Survey", markup! { h1 { "Survey" } p { (text) } }))
+    let mut response = page(status, html::layout("Survey", markup! { h1 { "Survey" } p { (text) } }));
+    if status == StatusCode::NOT_FOUND {
+        response.extensions_mut().insert(UnknownCredential);
+    }
+    response
 }
 
 async fn run<F>(state: &AppState, work: F, action: String) -> HttpResponse
@@ -65,10 +74,10 @@ async fn open(state: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
 
 /// Saves one page and shows the next (or the thank-you page after the last).
 #[post("/r/{token}")]
-async fn submit(state: web::Data<AppState>, path: web::Path<String>, body: web::Bytes) -> HttpResponse {
+async fn submit(state: web::Data<AppState>, path: web::Path<String>, body: RawBody) -> HttpResponse {
     let token = path.into_inner();
     let action = format!("/r/{token}");
-    let form = match form_fields(&body) {
+    let form = match form_fields(&body.0) {
         Ok(form) => form,
         Err(problem) => return failure(&problem),
     };
@@ -121,10 +130,10 @@ async fn login_form(path: web::Path<String>) -> HttpResponse {
 /// A login identifier of the Active LOGIN sendout opens that respondent's survey (303 to its link); an unknown one
 /// shows the form again.
 #[post("/login/{sendoutId}")]
-async fn login(state: web::Data<AppState>, path: web::Path<String>, body: web::Bytes) -> HttpResponse {
+async fn login(state: web::Data<AppState>, path: web::Path<String>, body: RawBody) -> HttpResponse {
     let action = format!("/login/{}", path.as_str());
     let Ok(sendout) = path.parse::<i64>() else { return failure(&Problem::not_found("sendout")) };
-    let form = match form_fields(&body) {
+    let form = match form_fields(&body.0) {
         Ok(form) => form,
         Err(problem) => return failure(&problem),
     };
@@ -132,7 +141,11 @@ async fn login(state: web::Data<AppState>, path: web::Path<String>, body: web::B
     let shown = identifier.clone();
     match blocking::run(&state, move |uow, clock| respondent_page::login(uow, clock, sendout, &identifier)).await {
         Ok(Some(token)) => HttpResponse::SeeOther().insert_header(("Location", format!("/r/{token}"))).finish(),
-        Ok(None) => page(StatusCode::OK, html::login(&action, Some(&shown))),
+        Ok(None) => {
+            let mut response = page(StatusCode::OK, html::login(&action, Some(&shown)));
+            response.extensions_mut().insert(UnknownCredential);
+            response
+        }
         Err(problem) => failure(&problem),
     }
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::blocking;
-use crate::input::{too_large, MAX_BODY_BYTES};
+use crate::input::read_body;
 use crate::problem::Problem;
 use crate::state::AppState;
 
@@ -52,11 +52,7 @@ pub async fn inbound_dsn(
     // The secret is checked before the body is read: an endpoint that is off, or a caller without the secret,
     // gets 404 or 401 whatever it sends.
     super::shared_secret::check(&req, SECRET_HEADER, state.inbound_secret.as_deref(), "INBOUND_SECRET")?;
-    let body = payload
-        .to_bytes_limited(MAX_BODY_BYTES)
-        .await
-        .map_err(|_| too_large())?
-        .map_err(|e| Problem::invalid_field("body", format!("cannot be read: {e}")))?;
+    let body = read_body(&req, payload.into_inner()).await?;
     let report = canvass_mail::dsn::parse_report(&body).map_err(|e| Problem::invalid_field("body", e.to_string()))?;
     match blocking::run(&state, move |uow, clock| bounces::record_report(uow, clock, &report)).await? {
         ReportOutcome::Recorded { permanent_failures, ignored } => {

@@ -29,7 +29,10 @@ pub async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, Problem> 
     let pool = state.pool.clone();
     let pending = web::block(move || {
         let mut conn = pool.get().map_err(|e| RepoError::Unavailable(e.to_string()))?;
-        canvass_postgres::pending_migrations(&mut conn).map_err(|e| RepoError::Unavailable(e.to_string()))
+        canvass_postgres::pending_migrations(&mut conn).map_err(|e| {
+            conn.discard();
+            RepoError::Unavailable(e.to_string())
+        })
     })
     .await
     .map_err(|error| Problem::internal(&error))?;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::blocking;
-use crate::input::Body;
+use crate::input::read_json;
 use crate::problem::Problem;
 use crate::state::AppState;
 
@@ -69,10 +69,11 @@ pub struct InboundResponse {
 pub async fn inbound(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: Body<InboundBody>,
+    payload: web::Payload,
 ) -> Result<HttpResponse, Problem> {
+    // The secret is checked before the body is read or parsed.
     super::shared_secret::check(&req, SECRET_HEADER, state.sms_inbound_secret.as_deref(), "SMS_INBOUND_SECRET")?;
-    let body = body.0;
+    let body: InboundBody = read_json(&req, payload.into_inner()).await?;
     body.check_lengths().map_err(Problem::invalid)?;
     let outcome = blocking::run(&state, move |uow, clock| {
         let reply = Reply {

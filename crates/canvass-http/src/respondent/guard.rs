@@ -1,0 +1,128 @@
+//! The guard in front of the respondent pages: answer and login form posts must come from `PUBLIC_URL`'s origin
+//! (a missing `Origin` is allowed; the one-click opt-out is exempt), and a client address that guessed too many
+//! unknown link tokens or login identifiers is answered 429 until its window passes.
+
+use std::net::IpAddr;
+use std::time::Instant;
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderValue, ORIGIN, RETRY_AFTER};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::Next;
+use actix_web::{web, HttpRequest, HttpResponse};
+use maud::html as markup;
+
+use super::failures::Scope;
+use super::html;
+use crate::state::AppState;
+
+/// Put in a page's response extensions by a handler that was given an unknown link token or login identifier.
+#[derive(Debug, Clone, Copy)]
+pub struct UnknownCredential;
+
+/// What a path guesses at, for the respondent pages.
+fn scope_of(path: &str) -> Option<Scope> {
+    if path.starts_with("/r/") {
+        return Some(Scope::Tokens);
+    }
+    let sendout = path.strip_prefix("/login/")?;
+    Some(Scope::Login(sendout.trim_end_matches('/').to_owned()))
+}
+
+/// The address the request came from: the socket's peer, or with `trust_forwarded_for` the first address a proxy
+/// wrote into `Forwarded`/`X-Forwarded-For`.
+pub fn client_address(req: &HttpRequest, trust_forwarded_for: bool) -> Option<IpAddr> {
+    let forwarded = trust_forwarded_for
+        .then(|| req.connection_info().realip_remote_addr().map(str::to_owned))
+        .flatten()
+        .and_then(|text| parse_address(&text));
+    forwarded.or_else(|| req.peer_addr().map(|peer| peer.ip()))
+}
+
+/// An address as proxies write it: `192.0.2.1`, `192.0.2.1:443`, `[2001:db8::1]:443` or `2001:db8::1`.
+fn parse_address(text: &str) -> Option<IpAddr> {
+    let text = text.trim();
+    text.parse()
+        .ok()
+        .or_else(|| text.parse::<std::net::SocketAddr>().ok().map(|socket| socket.ip()))
+        .or_else(|| text.trim_start_matches('[').split(']').next().and_then(|ip| ip.parse().ok()))
+}
+
+/// Whether the `Origin` of a form post is acceptable: absent, or the same origin as `public_origin`.
+pub fn origin_allowed(origin: Option<&HeaderValue>, public_origin: &str) -> bool {
+    let Some(origin) = origin else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    url::Url::parse(origin).is_ok_and(|url| url.origin().ascii_serialization() == public_origin)
+}
+
+fn refusal(status: StatusCode, text: &str) -> HttpResponse {
+    let body = html::layout("Survey", markup! { h1 { "Survey" } p { (text) } });
+    HttpResponse::build(status).content_type("text/html; charset=utf-8").body(body.into_string())
+}
+
+/// The middleware: see the module documentation.
+pub async fn guard(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let (Some(scope), Some(state)) = (scope_of(req.path()), req.app_data::<web::Data<AppState>>().cloned()) else {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
+    let is_post = req.method() == Method::POST;
+    if is_post && !req.path().ends_with("/opt-out") && !origin_allowed(req.headers().get(ORIGIN), &state.public_origin)
+    {
+        let page = refusal(StatusCode::FORBIDDEN, "This form was sent from another site and was not accepted.");
+        return Ok(req.into_response(page));
+    }
+    let address = client_address(req.request(), state.protection.trust_forwarded_for);
+    let is_attempt = is_post || scope == Scope::Tokens;
+    if let (true, Some(address)) = (is_attempt, address) {
+        if let Some(wait) = state.failures.blocked_for(address, &scope, Instant::now()) {
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            let mut page =
+                refusal(StatusCode::TOO_MANY_REQUESTS, "Too many attempts from your network. Please try again later.");
+            page.headers_mut().insert(RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+            return Ok(req.into_response(page));
+        }
+    }
+    let response = next.call(req).await?;
+    if let Some(address) = address {
+        if response.response().extensions().get::<UnknownCredential>().is_some() {
+            state.failures.record(address, scope, Instant::now());
+        }
+    }
+    Ok(response.map_into_boxed_body())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_compare_by_scheme_host_and_port() {
+        let public = "https://survey.example";
+        assert!(origin_allowed(None, public));
+        assert!(origin_allowed(Some(&HeaderValue::from_static("https://survey.example")), public));
+        assert!(origin_allowed(Some(&HeaderValue::from_static("https://SURVEY.example:443")), public));
+        assert!(!origin_allowed(Some(&HeaderValue::from_static("http://survey.example")), public));
+        assert!(!origin_allowed(Some(&HeaderValue::from_static("https://evil.example")), public));
+        assert!(!origin_allowed(Some(&HeaderValue::from_static("null")), public));
+    }
+
+    #[test]
+    fn the_style_is_served_as_hashed() {
+        let page = html::layout("t", markup! {}).into_string();
+        assert!(page.contains(&format!("<style>{}</style>", super::super::STYLE)), "the CSP hash would not match");
+    }
+
+    #[test]
+    fn scopes_and_addresses_are_read() {
+        assert_eq!(scope_of("/r/abc/opt-out"), Some(Scope::Tokens));
+        assert_eq!(scope_of("/login/42"), Some(Scope::Login("42".into())));
+        assert_eq!(scope_of("/api/v1/surveys"), None);
+        assert_eq!(parse_address("[2001:db8::1]:443"), "2001:db8::1".parse().ok());
+        assert_eq!(parse_address("192.0.2.1:80"), "192.0.2.1".parse().ok());
+        assert_eq!(parse_address("unknown"), None);
+    }
+}
