@@ -140,11 +140,15 @@ async fn undeclared_methods_answer_405_with_allow() {
         ("TRACE", "/health/live", "GET"),
     ] {
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let response = app.client.request(method.clone(), format!("{}{path}", app.address)).send().await.unwrap();
+        let request = app.client.request(method.clone(), format!("{}{path}", app.address));
+        let response = request.header("X-API-KEY", &app.key).send().await.unwrap();
         assert_eq!(response.status().as_u16(), 405, "{method} {path}");
         assert_eq!(response.headers()["allow"], allow, "{method} {path}");
         assert_eq!(response.headers()["content-type"], "application/problem+json");
     }
     let unknown = app.client.request(reqwest::Method::TRACE, format!("{}/api/v1/nothing", app.address));
-    assert_eq!(unknown.send().await.unwrap().status().as_u16(), 404);
+    assert_eq!(unknown.header("X-API-KEY", &app.key).send().await.unwrap().status().as_u16(), 404);
+    // Authentication comes before everything else: without a key even an undeclared method answers 401.
+    let keyless = app.client.request(reqwest::Method::TRACE, format!("{}/api/v1/surveys", app.address));
+    assert_eq!(keyless.send().await.unwrap().status().as_u16(), 401);
 }
