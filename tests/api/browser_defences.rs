@@ -20,7 +20,7 @@ async fn pages_and_api_answers_carry_security_headers() {
         assert!(csp.contains("default-src 'none'") && csp.contains("frame-ancestors 'none'"), "{csp}");
         assert!(csp.contains("form-action 'self'") && !csp.contains("script"), "{csp}");
         assert_eq!(headers["x-content-type-options"], "nosniff", "{url}");
-        assert_eq!(headers["referrer-policy"], "no-referrer", "{url}");
+        assert_eq!(headers["referrer-policy"], "same-origin", "{url}");
         assert_eq!(headers["cache-control"], "no-store", "{url}");
     }
     for reply in [

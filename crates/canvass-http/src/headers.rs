@@ -1,6 +1,8 @@
 //! Security headers on every answer. The respondent pages (`/r/...`, `/login/...`) get a Content-Security-Policy
 //! that allows no script, only the pages' own inline style (by its hash), forms posting only to the same origin and
-//! no framing, plus `Referrer-Policy: no-referrer` so link tokens do not leak. Every answer, API and pages alike
+//! no framing, plus `Referrer-Policy: same-origin` so link tokens never leave in a `Referer` to another site (and
+//! browsers still send the pages' own `Origin` on their form posts, which `no-referrer` would turn into `null`,
+//! failing the Origin check). Every answer, API and pages alike
 //! (errors and 401s included), carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
 
 use std::sync::LazyLock;
@@ -39,7 +41,7 @@ pub fn write(path: &str, headers: &mut HeaderMap) {
         if let Ok(csp) = HeaderValue::from_str(&PAGE_CSP) {
             set(headers, CONTENT_SECURITY_POLICY, csp);
         }
-        set(headers, REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+        set(headers, REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     }
 }
 

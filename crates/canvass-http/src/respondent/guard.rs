@@ -1,5 +1,5 @@
-//! The guard in front of the respondent pages: answer and login form posts must come from `PUBLIC_URL`'s origin
-//! (a missing `Origin` is allowed; the one-click opt-out is exempt), and a client address that guessed too many
+//! The guard in front of the respondent pages: answer and login form posts must come from `PUBLIC_URL`'s origin or
+//! the host they were sent to (a missing `Origin` is allowed; the one-click opt-out is exempt), and a client address that guessed too many
 //! unknown link tokens or login identifiers is answered 429 until its window passes.
 
 use std::net::IpAddr;
@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderValue, ORIGIN, RETRY_AFTER};
+use actix_web::http::header::{HeaderValue, HOST, ORIGIN, RETRY_AFTER};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -49,11 +49,17 @@ fn parse_address(text: &str) -> Option<IpAddr> {
         .or_else(|| text.trim_start_matches('[').split(']').next().and_then(|ip| ip.parse().ok()))
 }
 
-/// Whether the `Origin` of a form post is acceptable: absent, or the same origin as `public_origin`.
-pub fn origin_allowed(origin: Option<&HeaderValue>, public_origin: &str) -> bool {
+/// Whether the `Origin` of a form post is acceptable: absent, the same origin as `public_origin`, or naming the
+/// `host` (`name[:port]`, from the `Host` header) the post was sent to. A cross-site page cannot forge either.
+pub fn origin_allowed(origin: Option<&HeaderValue>, public_origin: &str, host: Option<&str>) -> bool {
     let Some(origin) = origin else { return true };
-    let Ok(origin) = origin.to_str() else { return false };
-    url::Url::parse(origin).is_ok_and(|url| url.origin().ascii_serialization() == public_origin)
+    let Some(url) = origin.to_str().ok().and_then(|text| url::Url::parse(text).ok()) else { return false };
+    let serialized = url.origin().ascii_serialization();
+    if serialized == public_origin {
+        return true;
+    }
+    let authority = serialized.split_once("://").map(|(_, authority)| authority);
+    matches!((authority, host), (Some(authority), Some(host)) if authority.eq_ignore_ascii_case(host))
 }
 
 fn refusal(status: StatusCode, text: &str) -> HttpResponse {
@@ -70,7 +76,10 @@ pub async fn guard(
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
     let is_post = req.method() == Method::POST;
-    if is_post && !req.path().ends_with("/opt-out") && !origin_allowed(req.headers().get(ORIGIN), &state.public_origin)
+    let host = req.headers().get(HOST).and_then(|host| host.to_str().ok());
+    if is_post
+        && !req.path().ends_with("/opt-out")
+        && !origin_allowed(req.headers().get(ORIGIN), &state.public_origin, host)
     {
         let page = refusal(StatusCode::FORBIDDEN, "This form was sent from another site and was not accepted.");
         return Ok(req.into_response(page));
@@ -102,12 +111,16 @@ mod tests {
     #[test]
     fn origins_compare_by_scheme_host_and_port() {
         let public = "https://survey.example";
-        assert!(origin_allowed(None, public));
-        assert!(origin_allowed(Some(&HeaderValue::from_static("https://survey.example")), public));
-        assert!(origin_allowed(Some(&HeaderValue::from_static("https://SURVEY.example:443")), public));
-        assert!(!origin_allowed(Some(&HeaderValue::from_static("http://survey.example")), public));
-        assert!(!origin_allowed(Some(&HeaderValue::from_static("https://evil.example")), public));
-        assert!(!origin_allowed(Some(&HeaderValue::from_static("null")), public));
+        let allowed =
+            |origin: &'static str, host| origin_allowed(Some(&HeaderValue::from_static(origin)), public, host);
+        assert!(origin_allowed(None, public, None));
+        assert!(allowed("https://survey.example", None));
+        assert!(allowed("https://SURVEY.example:443", None));
+        assert!(!allowed("http://survey.example", None));
+        assert!(!allowed("https://evil.example", Some("survey.example")));
+        assert!(!allowed("null", Some("survey.example")));
+        assert!(allowed("http://localhost:8080", Some("localhost:8080")), "the host the page was opened on");
+        assert!(!allowed("http://localhost:8081", Some("localhost:8080")), "another port is another origin");
     }
 
     #[test]
