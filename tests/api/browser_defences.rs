@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::helpers::spawn_app;
+use crate::helpers::{spawn_app, TestApp};
 
 #[tokio::test]
 async fn pages_and_api_answers_carry_security_headers() {
@@ -36,12 +36,8 @@ async fn pages_and_api_answers_carry_security_headers() {
 #[tokio::test]
 async fn form_posts_from_another_origin_answer_403() {
     let app = spawn_app().await;
-    let survey = json!({"name": "Staff", "pages": [{"items": [{"type": "OpenText", "text": "Why?"}]}]});
-    let person = json!({"contactDetails": "employee-1", "sendMail": false});
-    let (_, base, sendout, _) =
-        app.one_respondent_sendout(&app.key, survey, json!({"name": "Login", "type": "LOGIN"}), person).await;
-    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
-    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let sendout = app.active_login_sendout("employee-1").await;
+    let client = TestApp::client_without_redirects();
     let post = |origin: Option<&'static str>| {
         let mut request = client.post(format!("{}/login/{sendout}", app.address)).form(&[("identifier", "employee-1")]);
         if let Some(origin) = origin {

@@ -209,6 +209,22 @@ impl TestApp {
         (survey, base, sendout, respondent)
     }
 
+    /// An active LOGIN sendout of a one-question survey whose one respondent logs in with `identifier`; returns
+    /// the sendout's id.
+    pub async fn active_login_sendout(&self, identifier: &str) -> i64 {
+        let survey = json!({"name": "Staff", "pages": [{"items": [{"type": "OpenText", "text": "Why?"}]}]});
+        let person = json!({"contactDetails": identifier, "sendMail": false});
+        let login = json!({"name": "Login", "type": "LOGIN"});
+        let (_, base, sendout, _) = self.one_respondent_sendout(&self.key, survey, login, person).await;
+        self.post(&format!("{base}/activate"), json!({})).await.expect(200);
+        sendout
+    }
+
+    /// A client that does not follow redirects, to read a page's `Location`.
+    pub fn client_without_redirects() -> reqwest::Client {
+        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("a client")
+    }
+
     /// Creates the sample survey of the tests and returns `(surveyId, tree)`.
     pub async fn sample_survey(&self) -> (i64, Value) {
         let survey = self.post("/surveys", sample_survey_body()).await.expect(201);

@@ -4,9 +4,7 @@
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use serde_json::json;
-
-use crate::helpers::{spawn_app, spawn_app_with};
+use crate::helpers::{spawn_app, spawn_app_with, TestApp};
 
 #[tokio::test]
 async fn a_key_over_its_limit_answers_429_and_another_accounts_key_is_not_limited() {
@@ -41,12 +39,8 @@ async fn a_key_over_its_limit_answers_429_and_another_accounts_key_is_not_limite
 #[tokio::test]
 async fn eleven_unknown_login_identifiers_then_429_on_that_sendout_only() {
     let app = spawn_app().await;
-    let survey = json!({"name": "Staff", "pages": [{"items": [{"type": "OpenText", "text": "Why?"}]}]});
-    let person = json!({"contactDetails": "employee-42", "sendMail": false});
-    let (_, base, sendout, _) =
-        app.one_respondent_sendout(&app.key, survey, json!({"name": "Login", "type": "LOGIN"}), person).await;
-    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
-    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let sendout = app.active_login_sendout("employee-42").await;
+    let client = TestApp::client_without_redirects();
     let login = |page: String, identifier: String| {
         let client = client.clone();
         let url = format!("{}{page}", app.address);
