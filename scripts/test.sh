@@ -3,6 +3,10 @@
 # throwaway PostgreSQL cluster is started for this run and removed afterwards. Each test makes its own database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# cargo-machete and diesel_cli at their pinned versions; installed here when missing.
+scripts/dev-tools.sh
 
 echo "== layering: the domain crate depends on no adapter or runtime"
 for dep in diesel actix-web tokio; do
@@ -11,6 +15,12 @@ for dep in diesel actix-web tokio; do
     exit 1
   fi
 done
+
+echo "== unused dependencies (cargo-machete)"
+cargo machete
+
+echo "== schema drift: schema.rs is what diesel print-schema makes of the migrations"
+scripts/schema-drift.sh
 
 echo "== format and lints"
 cargo fmt --all -- --check

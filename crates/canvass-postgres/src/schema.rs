@@ -1,93 +1,34 @@
-//! Diesel's description of the tables created by `migrations/`.
+// @generated automatically by Diesel CLI.
+
+//! Diesel's description of the tables created by `migrations/`: what `diesel print-schema` prints (configured by
+//! `diesel.toml`) with `../schema.patch` applied, which adds these lines and declares the elements of
+//! `excluded_label_ids` not null (print-schema makes every array element nullable; the service writes no null).
+//! `just test` fails when this file drifts from the migrations; `scripts/schema-drift.sh --write` regenerates it.
+
+diesel::table! {
+    account_frequency_settings (account_id) {
+        account_id -> Int8,
+        enabled -> Bool,
+        number_of_days -> Int2,
+        max_surveys -> Int2,
+    }
+}
+
+diesel::table! {
+    account_retention_policies (account_id) {
+        account_id -> Int8,
+        partial_delete_after_days -> Nullable<Int4>,
+        complete_delete_after_days -> Nullable<Int4>,
+        include_open_text -> Bool,
+        updated_at -> Timestamptz,
+    }
+}
 
 diesel::table! {
     accounts (id) {
         id -> Int8,
         name -> Text,
         created_at -> Timestamptz,
-    }
-}
-
-diesel::table! {
-    users (account_id, id) {
-        account_id -> Int8,
-        id -> Int8,
-        name -> Text,
-        email -> Text,
-        role -> Text,
-        created_at -> Timestamptz,
-    }
-}
-
-diesel::table! {
-    api_keys (account_id, id) {
-        account_id -> Int8,
-        id -> Int8,
-        user_id -> Int8,
-        prefix -> Text,
-        key_hash -> Bytea,
-        created_at -> Timestamptz,
-        revoked_at -> Nullable<Timestamptz>,
-    }
-}
-
-diesel::table! {
-    categories (account_id, id) {
-        account_id -> Int8,
-        id -> Int8,
-        name -> Text,
-        created_at -> Timestamptz,
-    }
-}
-
-diesel::table! {
-    surveys (account_id, id) {
-        account_id -> Int8,
-        id -> Int8,
-        name -> Text,
-        description -> Text,
-        start_date -> Timestamptz,
-        end_date -> Timestamptz,
-        category_id -> Nullable<Int8>,
-        active -> Bool,
-        created_at -> Timestamptz,
-        updated_at -> Timestamptz,
-    }
-}
-
-diesel::table! {
-    survey_pages (account_id, id) {
-        account_id -> Int8,
-        id -> Int8,
-        survey_id -> Int8,
-        position -> Int4,
-        title -> Text,
-    }
-}
-
-diesel::table! {
-    question_items (account_id, id) {
-        account_id -> Int8,
-        id -> Int8,
-        survey_id -> Int8,
-        page_id -> Int8,
-        position -> Int4,
-        item_type -> Text,
-        text -> Text,
-        required -> Bool,
-        options -> Jsonb,
-    }
-}
-
-diesel::table! {
-    logic_rules (account_id, id) {
-        account_id -> Int8,
-        id -> Int8,
-        survey_id -> Int8,
-        position -> Int4,
-        question_item_id -> Int8,
-        equals -> Text,
-        go_to_page_id -> Int8,
     }
 }
 
@@ -115,20 +56,14 @@ diesel::table! {
 }
 
 diesel::table! {
-    sendouts (account_id, id) {
+    api_keys (account_id, id) {
         account_id -> Int8,
         id -> Int8,
-        survey_id -> Int8,
-        name -> Text,
-        dispatch_type -> Text,
-        status -> Text,
-        send_date -> Nullable<Timestamptz>,
-        sender -> Nullable<Text>,
-        subject -> Nullable<Text>,
-        message -> Nullable<Text>,
-        expiry_date -> Nullable<Timestamptz>,
+        user_id -> Int8,
+        prefix -> Text,
+        key_hash -> Bytea,
         created_at -> Timestamptz,
-        activated_at -> Nullable<Timestamptz>,
+        revoked_at -> Nullable<Timestamptz>,
     }
 }
 
@@ -153,19 +88,33 @@ diesel::table! {
 }
 
 diesel::table! {
-    respondents (account_id, id) {
+    blocklist (account_id, contact_key) {
+        account_id -> Int8,
+        contact_key -> Text,
+        contact_details -> Text,
+        entry_type -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    categories (account_id, id) {
         account_id -> Int8,
         id -> Int8,
-        sendout_id -> Int8,
-        contact_details -> Text,
-        contact_key -> Text,
-        send_mail -> Bool,
-        background_data -> Jsonb,
-        status -> Text,
-        token -> Text,
-        added_at -> Timestamptz,
-        released_at -> Nullable<Timestamptz>,
-        sent_at -> Nullable<Timestamptz>,
+        name -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    logic_rules (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        survey_id -> Int8,
+        position -> Int4,
+        question_item_id -> Int8,
+        equals -> Text,
+        go_to_page_id -> Int8,
     }
 }
 
@@ -190,6 +139,34 @@ diesel::table! {
 }
 
 diesel::table! {
+    permanent_failures (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        email_address -> Text,
+        email_key -> Text,
+        sending_domain -> Text,
+        failed_at -> Timestamptz,
+        reason -> Text,
+        sendout_id -> Nullable<Int8>,
+        respondent_id -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    question_items (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        survey_id -> Int8,
+        page_id -> Int8,
+        position -> Int4,
+        item_type -> Text,
+        text -> Text,
+        required -> Bool,
+        options -> Jsonb,
+    }
+}
+
+diesel::table! {
     reminders (account_id, id) {
         account_id -> Int8,
         id -> Int8,
@@ -205,45 +182,19 @@ diesel::table! {
 }
 
 diesel::table! {
-    blocklist (account_id, contact_key) {
-        account_id -> Int8,
-        contact_key -> Text,
-        contact_details -> Text,
-        entry_type -> Text,
-        created_at -> Timestamptz,
-    }
-}
-
-diesel::table! {
-    permanent_failures (account_id, id) {
+    respondents (account_id, id) {
         account_id -> Int8,
         id -> Int8,
-        email_address -> Text,
-        email_key -> Text,
-        sending_domain -> Text,
-        failed_at -> Timestamptz,
-        reason -> Text,
-        sendout_id -> Nullable<Int8>,
-        respondent_id -> Nullable<Int8>,
-    }
-}
-
-diesel::table! {
-    account_frequency_settings (account_id) {
-        account_id -> Int8,
-        enabled -> Bool,
-        number_of_days -> Int2,
-        max_surveys -> Int2,
-    }
-}
-
-diesel::table! {
-    survey_frequency_settings (account_id, survey_id) {
-        account_id -> Int8,
-        survey_id -> Int8,
-        enabled -> Bool,
-        number_of_days -> Int2,
-        max_surveys -> Int2,
+        sendout_id -> Int8,
+        contact_details -> Text,
+        contact_key -> Text,
+        send_mail -> Bool,
+        background_data -> Jsonb,
+        status -> Text,
+        token -> Text,
+        added_at -> Timestamptz,
+        released_at -> Nullable<Timestamptz>,
+        sent_at -> Nullable<Timestamptz>,
     }
 }
 
@@ -262,12 +213,48 @@ diesel::table! {
 }
 
 diesel::table! {
-    account_retention_policies (account_id) {
+    sender_numbers (account_id, number) {
         account_id -> Int8,
-        partial_delete_after_days -> Nullable<Int4>,
-        complete_delete_after_days -> Nullable<Int4>,
-        include_open_text -> Bool,
-        updated_at -> Timestamptz,
+        number -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    sendouts (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        survey_id -> Int8,
+        name -> Text,
+        dispatch_type -> Text,
+        status -> Text,
+        send_date -> Nullable<Timestamptz>,
+        sender -> Nullable<Text>,
+        subject -> Nullable<Text>,
+        message -> Nullable<Text>,
+        expiry_date -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+        activated_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    survey_frequency_settings (account_id, survey_id) {
+        account_id -> Int8,
+        survey_id -> Int8,
+        enabled -> Bool,
+        number_of_days -> Int2,
+        max_surveys -> Int2,
+    }
+}
+
+diesel::table! {
+    survey_pages (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        survey_id -> Int8,
+        position -> Int4,
+        title -> Text,
     }
 }
 
@@ -286,36 +273,65 @@ diesel::table! {
 }
 
 diesel::table! {
-    sender_numbers (account_id, number) {
+    surveys (account_id, id) {
         account_id -> Int8,
-        number -> Text,
+        id -> Int8,
+        name -> Text,
+        description -> Text,
+        start_date -> Timestamptz,
+        end_date -> Timestamptz,
+        category_id -> Nullable<Int8>,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    users (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        name -> Text,
+        email -> Text,
+        role -> Text,
         created_at -> Timestamptz,
     }
 }
 
+diesel::joinable!(account_frequency_settings -> accounts (account_id));
+diesel::joinable!(account_retention_policies -> accounts (account_id));
+diesel::joinable!(blocklist -> accounts (account_id));
+diesel::joinable!(categories -> accounts (account_id));
+diesel::joinable!(outbox -> accounts (account_id));
+diesel::joinable!(permanent_failures -> accounts (account_id));
+diesel::joinable!(retention_rules -> accounts (account_id));
+diesel::joinable!(sender_numbers -> accounts (account_id));
+diesel::joinable!(surveys -> accounts (account_id));
+diesel::joinable!(users -> accounts (account_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    account_frequency_settings,
+    account_retention_policies,
     accounts,
-    users,
-    api_keys,
-    categories,
-    surveys,
-    survey_pages,
-    question_items,
-    logic_rules,
     answer_sets,
     answers,
-    sendouts,
+    api_keys,
     bg_documents,
     bg_labels,
-    respondents,
-    outbox,
-    reminders,
     blocklist,
+    categories,
+    logic_rules,
+    outbox,
     permanent_failures,
-    account_frequency_settings,
-    survey_frequency_settings,
+    question_items,
+    reminders,
+    respondents,
     retention_rules,
-    account_retention_policies,
-    survey_retention_policies,
     sender_numbers,
+    sendouts,
+    survey_frequency_settings,
+    survey_pages,
+    survey_retention_policies,
+    surveys,
+    users,
 );
