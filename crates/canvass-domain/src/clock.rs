@@ -17,13 +17,3 @@ impl Clock for SystemClock {
         OffsetDateTime::now_utc()
     }
 }
-
-/// A clock that always tells the same instant, for tests and for `--now` runs.
-#[derive(Debug, Clone, Copy)]
-pub struct FixedClock(pub OffsetDateTime);
-
-impl Clock for FixedClock {
-    fn now(&self) -> OffsetDateTime {
-        self.0
-    }
-}

@@ -50,5 +50,3 @@ pub type LabelId = i64;
 pub type BgDocumentId = i64;
 /// Id of a reminder.
 pub type ReminderId = i64;
-/// Id of a recorded permanent email failure.
-pub type FailureId = i64;

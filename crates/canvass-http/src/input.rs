@@ -250,21 +250,6 @@ pub fn path_config() -> web::PathConfig {
         .error_handler(|error, _| Problem::invalid_field("path", format!("invalid path parameter: {error}")).into())
 }
 
-/// Answers malformed bodies read by actix's own `Json` extractor with problems, and caps their size.
-pub fn json_config() -> web::JsonConfig {
-    web::JsonConfig::default().limit(MAX_BODY_BYTES).error_handler(|error, _| {
-        let problem = match error {
-            actix_web::error::JsonPayloadError::ContentType => {
-                Problem::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "the body must be JSON")
-            }
-            actix_web::error::JsonPayloadError::Overflow { .. }
-            | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => too_large(),
-            other => Problem::new(StatusCode::BAD_REQUEST, "malformed-json", other.to_string()),
-        };
-        problem.into()
-    })
-}
-
 /// Caps bodies read as bytes.
 pub fn payload_config() -> web::PayloadConfig {
     web::PayloadConfig::new(MAX_BODY_BYTES)

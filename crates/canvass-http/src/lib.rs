@@ -53,7 +53,6 @@ pub fn app(
         .openapi(openapi::base())
         .app_data(state)
         .app_data(input::path_config())
-        .app_data(input::json_config())
         .app_data(input::payload_config())
         .service(routes::health::live)
         .service(routes::health::ready)
