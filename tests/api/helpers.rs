@@ -33,8 +33,10 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
 }
 
-/// Starts the server with settings changed by `configure`, on a fresh database, and creates an account.
+/// Starts the server with settings changed by `configure`, on a fresh database, and creates an account. Its logs
+/// go to stderr when `TEST_LOG` is set.
 pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
+    canvass_server::telemetry::init_for_tests();
     let db = TestDatabase::new();
     let mut settings = Settings {
         database_url: db.url().to_owned(),

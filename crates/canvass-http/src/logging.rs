@@ -86,14 +86,12 @@ mod tests {
         let recorded = Recorded::default();
         let subscriber = tracing_subscriber::registry().with(recorded.clone());
         let _guard = tracing::subscriber::set_default(subscriber);
-        let app = test::init_service(
-            App::new().wrap(TracingLogger::<RedactedSpans>::new()).route(
-                "/echo",
-                web::post().to(|| async {
-                    Err::<HttpResponse, _>(Problem::invalid_field("name", "\"client-secret\" is not allowed"))
-                }),
-            ),
-        )
+        let app = test::init_service(App::new().wrap(TracingLogger::<RedactedSpans>::new()).route(
+            "/echo",
+            web::post().to(|| async {
+                Err::<HttpResponse, _>(Problem::invalid_field("name", "\"client-secret\" is not allowed"))
+            }),
+        ))
         .await;
         let response = test::call_service(&app, test::TestRequest::post().uri("/echo").to_request()).await;
         assert_eq!(response.status(), 400);

@@ -1,5 +1,6 @@
 //! The limits that protect the service from its callers: request rates per API key, failed guesses per client
-//! address on the respondent pages, and how long a request body may take to arrive. Tests use small ones.
+//! address on the respondent pages, how long a request body may take to arrive, and how long a checked key is
+//! trusted. Tests use small ones.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -26,6 +27,9 @@ pub struct Protection {
     pub body_read_timeout: Duration,
     /// Take the client address from `X-Forwarded-For`/`Forwarded` (set only behind a proxy that writes them).
     pub trust_forwarded_for: bool,
+    /// How long an authenticated (or refused) key is trusted without asking the database again; a revoked key
+    /// stops working within this time.
+    pub key_cache_ttl: Duration,
 }
 
 impl Protection {
@@ -43,6 +47,7 @@ impl Default for Protection {
             token_failures: FailureWindow { allowed: 30, window: Duration::from_secs(60) },
             body_read_timeout: Duration::from_secs(10),
             trust_forwarded_for: false,
+            key_cache_ttl: Duration::from_secs(5),
         }
     }
 }

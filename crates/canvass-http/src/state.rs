@@ -1,7 +1,6 @@
 //! What every handler shares: the pool, the clock, the key cache and the limits with their counters.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use canvass_domain::account::Caller;
 use canvass_domain::clock::Clock;
@@ -11,10 +10,6 @@ use moka::sync::Cache;
 use crate::key_limits::KeyLimits;
 use crate::protection::Protection;
 use crate::respondent::failures::Failures;
-
-/// How long an authenticated (or refused) key is trusted without asking the database again; a revoked key stops
-/// working within this time.
-pub const KEY_CACHE_TTL: Duration = Duration::from_secs(5);
 
 /// Shared application state.
 #[derive(Clone)]
@@ -51,7 +46,7 @@ impl AppState {
         Self {
             pool,
             clock,
-            keys: Cache::builder().max_capacity(100_000).time_to_live(KEY_CACHE_TTL).build(),
+            keys: key_cache(&protection),
             public_url,
             sms_inbound_secret: None,
             inbound_secret: None,
@@ -62,13 +57,19 @@ impl AppState {
         }
     }
 
-    /// The same state under other limits, with fresh counters.
+    /// The same state under other limits, with fresh counters and an empty key cache.
     pub fn with_protection(self, protection: Protection) -> Self {
         Self {
+            keys: key_cache(&protection),
             protection,
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
             ..self
         }
     }
+}
+
+/// An empty key cache that trusts an entry for `protection.key_cache_ttl`.
+fn key_cache(protection: &Protection) -> Cache<[u8; 32], Option<Caller>> {
+    Cache::builder().max_capacity(100_000).time_to_live(protection.key_cache_ttl).build()
 }

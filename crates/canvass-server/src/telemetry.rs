@@ -1,4 +1,5 @@
-//! Logging: one `tracing` subscriber writing to stderr, filtered by `RUST_LOG` (default `info`).
+//! Logging: one `tracing` subscriber writing to stderr, filtered by `RUST_LOG` (default `info`); in tests only when
+//! `TEST_LOG` is set.
 //!
 //! ureq (the SMS transport) logs request URLs whole at trace level, and the SMS provider's URL may carry its token:
 //! whatever `RUST_LOG` asks for, ureq logs at most at debug level, where it prints only scheme and host.
@@ -11,6 +12,14 @@ pub fn init(default_filter: &str) {
     let filter = filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter)));
     let _ =
         tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+}
+
+/// For test processes: installs the subscriber of [`init`] only when `TEST_LOG` is set, so tests are silent unless
+/// asked (`TEST_LOG=1 cargo test ...` shows the logs of the servers they start, filtered by `RUST_LOG`).
+pub fn init_for_tests() {
+    if std::env::var_os("TEST_LOG").is_some() {
+        init("info");
+    }
 }
 
 /// `filter`, with ureq held to debug level when it would log at trace level.
