@@ -298,7 +298,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let public_url = args.public_url.clone().unwrap_or_else(|| "http://127.0.0.1:8080".into());
             tracing::info!("delivery worker started");
             let store = canvass_postgres::PgStore::new(pool);
-            crate::delivery::run_forever(store, channels, public_url.trim_end_matches('/').to_owned(), args.delivery());
+            let public_url = public_url.trim_end_matches('/').to_owned();
+            let worker = crate::delivery::spawn(store, channels, public_url, args.delivery())?;
+            actix_web::rt::System::new().block_on(stop_signal()).context("cannot wait for SIGTERM or SIGINT")?;
+            tracing::info!("stopping: the round in flight is finished first");
+            worker.stop();
             Ok(())
         }
         Command::Dsn => dsn(&database_url),
@@ -365,6 +369,25 @@ fn serve(database_url: String, statement_timeout: std::time::Duration, args: Ser
         tracing::info!(http.port = app.port(), "serving");
         app.run_until_stopped().await.context("server failed")
     })
+}
+
+/// Waits for SIGTERM or SIGINT (Ctrl-C).
+async fn stop_signal() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use actix_web::rt::signal::unix::{signal, SignalKind};
+        let (mut terminate, mut interrupt) = (signal(SignalKind::terminate())?, signal(SignalKind::interrupt())?);
+        std::future::poll_fn(|cx| match (terminate.poll_recv(cx), interrupt.poll_recv(cx)) {
+            (std::task::Poll::Pending, std::task::Poll::Pending) => std::task::Poll::Pending,
+            _ => std::task::Poll::Ready(()),
+        })
+        .await;
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    {
+        actix_web::rt::signal::ctrl_c().await
+    }
 }
 
 /// The largest notification `canvass dsn` reads, as `/inbound/dsn` takes.

@@ -1,9 +1,12 @@
 //! The delivery worker: picks the transports and runs rounds of the domain's delivery use case on a thread of
 //! its own, inside `canvass serve` or alone as `canvass worker`, with a small pool of its own so it never takes a
-//! connection that HTTP requests wait for.
+//! connection that HTTP requests wait for. Asked to stop, it finishes the round it is sending and records it.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -91,10 +94,11 @@ pub fn channels(settings: &DeliverySettings) -> anyhow::Result<Channels> {
     Ok(Channels { email, sms })
 }
 
-/// Rounds back to back until one is not full: due reminders enqueued, due messages sent.
-fn rounds(store: &PgStore, channels: &Channels, shape: &Round) -> Result<(), String> {
-    let report =
-        delivery::deliver_all_due(store, channels.transports(), &SystemClock, shape).map_err(|e| e.to_string())?;
+/// Rounds back to back until one is not full, or until `stop` answers true: due reminders enqueued, due messages
+/// sent.
+fn rounds(store: &PgStore, channels: &Channels, shape: &Round, stop: &dyn Fn() -> bool) -> Result<(), String> {
+    let report = delivery::deliver_all_due(store, channels.transports(), &SystemClock, shape, stop)
+        .map_err(|e| e.to_string())?;
     if report.claimed > 0 || report.reminders_enqueued > 0 {
         tracing::info!(
             delivery.claimed = report.claimed,
@@ -110,15 +114,59 @@ fn rounds(store: &PgStore, channels: &Channels, shape: &Round) -> Result<(), Str
     Ok(())
 }
 
-/// Runs rounds forever: back to back while they come back full, then again after `poll`.
-pub fn run_forever(store: PgStore, channels: Channels, public_url: String, settings: DeliverySettings) {
+/// Runs rounds until `stop` is set: back to back while they come back full, then again after `poll`. `wake` cuts
+/// the pause short when its sender is dropped. The round in flight when `stop` is set is sent and recorded first.
+fn run(
+    store: PgStore,
+    channels: Channels,
+    public_url: String,
+    settings: DeliverySettings,
+    stop: &AtomicBool,
+    wake: &Receiver<()>,
+) {
     let lease = time::Duration::try_from(settings.lease).unwrap_or(delivery::LEASE);
     let shape = Round { limit: ROUND, lease, links: LinkBase::new(&public_url) };
-    loop {
-        if let Err(error) = rounds(&store, &channels, &shape) {
+    let stopping = || stop.load(Ordering::SeqCst);
+    while !stopping() {
+        if let Err(error) = rounds(&store, &channels, &shape, &stopping) {
             tracing::error!(error.message = %error, "delivery round failed");
         }
-        std::thread::sleep(settings.poll);
+        if !matches!(wake.recv_timeout(settings.poll), Err(RecvTimeoutError::Timeout)) {
+            break;
+        }
+    }
+    tracing::info!("delivery worker stopped");
+}
+
+/// The worker, running on a thread of its own. Stopping it, or dropping it, lets the round on the network finish
+/// and be recorded, and claims nothing more.
+pub struct Worker {
+    stop: Arc<AtomicBool>,
+    /// Dropped to wake the worker from its pause between rounds.
+    wake: Option<Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// Asks the worker to stop and waits until it has: its round in flight sent and recorded.
+    pub fn stop(mut self) {
+        self.ask_to_stop();
+        if let Some(thread) = self.thread.take() {
+            if thread.join().is_err() {
+                tracing::error!("the delivery worker panicked");
+            }
+        }
+    }
+
+    fn ask_to_stop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.wake.take();
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.ask_to_stop();
     }
 }
 
@@ -128,9 +176,12 @@ pub fn spawn(
     channels: Channels,
     public_url: String,
     settings: DeliverySettings,
-) -> std::io::Result<()> {
-    std::thread::Builder::new()
+) -> std::io::Result<Worker> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (wake, woken) = mpsc::channel();
+    let stopped = Arc::clone(&stop);
+    let thread = std::thread::Builder::new()
         .name("delivery".into())
-        .spawn(move || run_forever(store, channels, public_url, settings))
-        .map(|_| ())
+        .spawn(move || run(store, channels, public_url, settings, &stopped, &woken))?;
+    Ok(Worker { stop, wake: Some(wake), thread: Some(thread) })
 }

@@ -3,7 +3,7 @@
 use std::net::TcpListener;
 use std::sync::Arc;
 
-use actix_web::dev::Server;
+use actix_web::dev::{Server, ServerHandle};
 use actix_web::{web, HttpServer};
 use anyhow::Context;
 use canvass_domain::clock::SystemClock;
@@ -18,6 +18,8 @@ pub struct Application {
     port: u16,
     pool: PgPool,
     server: Server,
+    /// The delivery worker, stopped when the server stops.
+    worker: Option<crate::delivery::Worker>,
 }
 
 impl Application {
@@ -44,6 +46,7 @@ impl Application {
             server = server.workers(workers);
         }
         let server = server.listen(listener)?.run();
+        let mut worker = None;
         if let Some(delivery) = &settings.delivery {
             let channels = crate::delivery::channels(delivery)?;
             // The worker's own pool: a round never waits for, or holds, a connection that requests need.
@@ -53,12 +56,17 @@ impl Application {
                 settings.statement_timeout,
             )
             .context("cannot connect to the database")?;
-            crate::delivery::spawn(PgStore::new(worker_pool), channels, public_url.clone(), delivery.clone())?;
+            worker = Some(crate::delivery::spawn(
+                PgStore::new(worker_pool),
+                channels,
+                public_url.clone(),
+                delivery.clone(),
+            )?);
         }
         if !settings.retention_interval.is_zero() {
             crate::retention::spawn_timer(pool.clone(), settings.retention_interval);
         }
-        Ok(Self { port, pool, server })
+        Ok(Self { port, pool, server, worker })
     }
 
     /// The port the server listens on.
@@ -71,8 +79,18 @@ impl Application {
         &self.pool
     }
 
-    /// Serves until the server is stopped (SIGINT or SIGTERM).
+    /// A handle that stops the server as SIGTERM does.
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until the server is stopped (SIGINT, SIGTERM or [`Self::handle`]), then stops the delivery worker
+    /// and waits until it has recorded the round it was sending.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let served = self.server.await;
+        if let Some(worker) = self.worker {
+            actix_web::rt::task::spawn_blocking(move || worker.stop()).await.map_err(std::io::Error::other)?;
+        }
+        served
     }
 }

@@ -115,11 +115,16 @@ pub fn deliver_due(
 /// takes less than half a lease. Whatever fails, what was sent is recorded before this returns (a round whose
 /// recording failed is tried once more), so a worker repeats messages only when it is killed, or the database is
 /// lost for good: at most two rounds, the one sent but not recorded and the one in flight.
+///
+/// Once `stop` answers true no further round is claimed: the round on the network, and one claimed beside it
+/// (unless it waited more than half its lease, as above), are still sent and recorded before this returns, so a
+/// worker that is asked to stop finishes its round and leaves nothing in flight.
 pub fn deliver_all_due(
     store: &(impl UnitOfWorkSource + Sync),
     transports: Transports<'_>,
     clock: &dyn Clock,
     round: &Round,
+    stop: &dyn Fn() -> bool,
 ) -> Result<DeliveryReport, DomainError> {
     let mut total = DeliveryReport::default();
     let mut unrecorded: Vec<Sent> = Vec::new();
@@ -130,11 +135,11 @@ pub fn deliver_all_due(
             total.reminders_enqueued += current.reminders_enqueued;
             break Ok(());
         }
-        let full = current.messages.len() as i64 >= round.limit;
+        let claim_next = current.messages.len() as i64 >= round.limit && !stop();
         let previous = std::mem::take(&mut unrecorded);
         let (sent, (kept, claimed)) = std::thread::scope(|scope| {
             let database = scope.spawn(move || match record_all(store, &previous) {
-                Ok(()) => (Vec::new(), full.then(|| claim(store, clock.now(), round)).transpose()),
+                Ok(()) => (Vec::new(), claim_next.then(|| claim(store, clock.now(), round)).transpose()),
                 Err(error) => (previous, Err(error)),
             });
             let sent = send(transports, current, &round.links);
@@ -155,6 +160,9 @@ pub fn deliver_all_due(
             if let Err(error) = record_all(store, &sent) {
                 unrecorded = sent;
                 break Err(error);
+            }
+            if stop() {
+                break Ok(());
             }
             next = match claim(store, clock.now(), round) {
                 Ok(claimed) => Some(claimed),
