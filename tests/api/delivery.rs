@@ -202,58 +202,6 @@ pub(crate) fn header<'m>(message: &'m str, name: &str) -> &'m str {
 }
 
 #[tokio::test]
-async fn a_worker_killed_mid_sendout_loses_nothing_and_repeats_only_in_flight_messages() {
-    let app = spawn_app().await;
-    let sink = SmtpSink::with_delay("", "", std::time::Duration::from_millis(3));
-    let contacts: Vec<String> = (0..1000).map(|n| format!("person{n}@example.com")).collect();
-    let refs: Vec<&str> = contacts.iter().map(String::as_str).collect();
-    let (_, base, _) = activated(&app, &refs, None).await;
-    let worker = || {
-        std::process::Command::new(crate::cli::canvass_binary())
-            .args(["worker", "--lease-seconds", "2", "--public-url", PUBLIC])
-            .env("DATABASE_URL", app.db.url())
-            .env("SMTP_URL", &sink.url)
-            .env("DELIVERY_CONCURRENCY", "4")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap()
-    };
-    let waited = std::time::Instant::now();
-    let mut first = worker();
-    while sink.count() < 150 {
-        assert!(waited.elapsed() < std::time::Duration::from_secs(120), "the first worker sends nothing");
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
-    first.kill().unwrap();
-    first.wait().unwrap();
-    let mut second = worker();
-    loop {
-        let statuses = app.statuses(&base).await;
-        if statuses.iter().all(|s| s == "Sent") {
-            break;
-        }
-        assert!(waited.elapsed() < std::time::Duration::from_secs(240), "not every invitation was sent");
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    }
-    second.kill().unwrap();
-    second.wait().unwrap();
-
-    let mut by_recipient: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
-    for message in sink.messages() {
-        by_recipient
-            .entry(header(&message, "To:").to_owned())
-            .or_default()
-            .push(header(&message, "Message-ID:").to_owned());
-    }
-    assert_eq!(by_recipient.len(), 1000, "every respondent received the invitation");
-    let repeated: Vec<_> = by_recipient.values().filter(|ids| ids.len() > 1).collect();
-    assert!(repeated.iter().all(|ids| ids.iter().all(|id| *id == ids[0])), "a repeat carries the same Message-ID");
-    let in_flight = 2 * canvass_server::delivery::ROUND as usize;
-    assert!(repeated.len() <= in_flight, "only the killed worker's two rounds repeat: {}", repeated.len());
-}
-
-#[tokio::test]
 async fn text_messages_go_to_the_sms_provider() {
     let app = spawn_app().await;
     let smtp = SmtpSink::start("", "");

@@ -1,19 +1,14 @@
 //! Late bounces: delivery status notifications written the way Postfix writes them, handed to `POST /inbound/dsn`
-//! or piped into `canvass dsn`, matched by the original Message-ID.
-
-use std::io::Write;
-use std::process::{Command, Stdio};
+//! and matched by the original Message-ID. `canvass dsn`, the pipe transport's way in, is tested on the binary in
+//! `crates/canvass-server/tests/binary/dsn.rs`.
 
 use canvass_domain::delivery::Transports;
-use canvass_domain::ports::OutboxRepository;
 use canvass_mail::SmtpMailer;
-use canvass_postgres::PgUnitOfWork;
 use canvass_sinks::{postfix_dsn, SmsSink, SmtpSink};
 use canvass_sms::HttpSmsSender;
 use serde_json::{json, Value};
 use time::OffsetDateTime;
 
-use crate::cli::canvass_binary;
 use crate::delivery::{activated, header, PUBLIC};
 use crate::helpers::{spawn_app, spawn_app_with, TestApp, DSN_SECRET};
 
@@ -88,61 +83,4 @@ async fn the_endpoint_refuses_wrong_secrets_and_messages_that_are_not_reports() 
 
     let closed = spawn_app_with(|settings| settings.inbound_secret = None).await;
     assert_eq!(post_dsn(&closed, Some(DSN_SECRET), String::new()).await.0, 404);
-}
-
-#[tokio::test]
-async fn canvass_dsn_reads_a_report_from_stdin_for_a_pipe_transport() {
-    let app = spawn_app().await;
-    let (base, ids) = sent(&app, &["piped@example.com"]).await;
-    let bounce = postfix_dsn(&ids[0], "piped@example.com", "failed", "5.2.2", "smtp; 552 mailbox full");
-    let (status, printed, stderr) = run_status(&app, bounce);
-    assert_eq!(status, Some(0), "{stderr}");
-    assert_eq!(printed, json!({"permanentFailures": 1, "ignored": 0}));
-    assert_eq!(app.statuses(&base).await, ["Bounced"]);
-    let (status, _, stderr) = run_status(&app, "not a report at all".into());
-    assert_eq!(status, Some(65), "EX_DATAERR: a pipe transport gives up: {stderr}");
-    assert!(stderr.contains("not a delivery status notification"), "{stderr}");
-}
-
-/// Runs `canvass dsn` with `report` on stdin; returns its exit status, its JSON output and its stderr.
-fn run_status(app: &TestApp, report: String) -> (Option<i32>, Value, String) {
-    let mut child = Command::new(canvass_binary())
-        .arg("dsn")
-        .env("DATABASE_URL", app.db.url())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(report.as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    let printed = serde_json::from_slice::<Value>(&output.stdout).unwrap_or(Value::Null);
-    (output.status.code(), printed, String::from_utf8_lossy(&output.stderr).into_owned())
-}
-
-#[tokio::test]
-async fn a_report_of_a_message_still_being_sent_is_handed_over_again_later() {
-    let app = spawn_app().await;
-    let (_, base, _) = activated(&app, &["inflight@example.com"], None).await;
-    let now = OffsetDateTime::now_utc();
-    let mut conn = app.db.connect();
-    let claimed = PgUnitOfWork::new(&mut conn).claim_due(now, now + time::Duration::minutes(5), 10).unwrap();
-    let message_id = format!("<{}@survey.example>", claimed[0].message_token);
-    let report = postfix_dsn(&message_id, "inflight@example.com", "failed", "5.1.1", USER_UNKNOWN);
-
-    let response = app
-        .client
-        .post(format!("{}/inbound/dsn", app.address))
-        .header("X-Canvass-Inbound-Secret", DSN_SECRET)
-        .body(report.clone())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status().as_u16(), 503);
-    assert_eq!(response.headers()["retry-after"], "60");
-    let problem: Value = response.json().await.unwrap();
-    assert!(problem["type"].as_str().unwrap().ends_with("/message-in-flight"), "{problem}");
-    let (status, _, stderr) = run_status(&app, report);
-    assert_eq!(status, Some(75), "EX_TEMPFAIL: a pipe transport tries again later: {stderr}");
-    assert_eq!(app.statuses(&base).await, ["Scheduled"], "nothing changed");
 }

@@ -11,7 +11,6 @@ mod bgdata;
 mod blocklist;
 mod browser;
 mod browser_defences;
-mod cli;
 mod copy;
 mod delivery;
 mod dev_cluster;

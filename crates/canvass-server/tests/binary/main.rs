@@ -1,0 +1,11 @@
+//! Tests of the `canvass` binary that cargo built for this test run (`CARGO_BIN_EXE_canvass`): its commands,
+//! `canvass dsn` as a pipe transport, `canvass worker` processes killed, run side by side, given relays, and
+//! stopped; and the in-process server's delivery worker stopping with the server.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+mod harness;
+
+mod commands;
+mod dsn;
+mod shutdown;
+mod workers;
