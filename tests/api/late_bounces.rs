@@ -5,9 +5,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use canvass_domain::delivery::Transports;
-use canvass_domain::ports::OutboxRepository;
+use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_mail::SmtpMailer;
-use canvass_postgres::PgUnitOfWork;
 use canvass_sinks::{postfix_dsn, SmsSink, SmtpSink};
 use canvass_sms::HttpSmsSender;
 use serde_json::{json, Value};
@@ -125,8 +124,8 @@ async fn a_report_of_a_message_still_being_sent_is_handed_over_again_later() {
     let app = spawn_app().await;
     let (_, base, _) = activated(&app, &["inflight@example.com"], None).await;
     let now = OffsetDateTime::now_utc();
-    let mut conn = app.db.connect();
-    let claimed = PgUnitOfWork::new(&mut conn).claim_due(now, now + time::Duration::minutes(5), 10).unwrap();
+    let claim = |uow: &mut dyn UnitOfWork| Ok(uow.claim_due(now, now + time::Duration::minutes(5), 10)?);
+    let claimed = app.db.store().with_uow(claim).unwrap();
     let message_id = format!("<{}@survey.example>", claimed[0].message_token);
     let report = postfix_dsn(&message_id, "inflight@example.com", "failed", "5.1.1", USER_UNKNOWN);
 

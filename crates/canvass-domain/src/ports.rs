@@ -1,12 +1,15 @@
 //! The ports: what the domain needs from a store. Adapters implement these synchronous traits; use cases take a
-//! [`UnitOfWork`], whose [`UnitOfWork::transaction`] is the transaction boundary.
+//! [`UnitOfWork`], and [`transaction`] is the transaction boundary. A [`Store`] lends units of work.
 //!
 //! Every method is scoped by the caller's [`AccountId`]: an adapter MUST NOT return or change a row of another
 //! account, and MUST answer `None` (or `false`) for another account's ids exactly as for ids that do not exist.
 //! Adapters MUST map a broken uniqueness rule to [`RepoError::Duplicate`] and a lost or exhausted connection to
 //! [`RepoError::Unavailable`].
 
+mod store;
+
 pub use crate::clock::Clock;
+pub use store::{transaction, Readiness, Store, StoreExt, Transactional, UnitOfWork};
 
 use time::OffsetDateTime;
 
@@ -20,7 +23,7 @@ use crate::distribution::{
     NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft, Respondent, SenderNumber, Sendout,
     SendoutDraft, Transition,
 };
-use crate::error::{DomainError, RepoError};
+use crate::error::RepoError;
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{
     AccountId, AnswerSetId, BgDocumentId, CategoryId, LabelId, PageId, QuestionItemId, RespondentId, SendoutId,
@@ -533,21 +536,4 @@ impl<T> Repositories for T where
         + RespondentPageRepository
         + SenderRepository
 {
-}
-
-/// The transaction boundary. Reads may use the repositories directly; writes that must stand or fall together
-/// run inside [`UnitOfWork::transaction`].
-pub trait UnitOfWork: Repositories {
-    /// Runs `work` in one transaction: committed when it returns `Ok`, rolled back when it returns `Err`.
-    fn transaction<T>(&mut self, work: impl FnOnce(&mut Self) -> Result<T, DomainError>) -> Result<T, DomainError>;
-}
-
-/// Lends a unit of work for one step at a time. A use case that does slow work between its steps (sending mail)
-/// takes one per step, so it holds no connection while it waits on the network.
-pub trait UnitOfWorkSource {
-    /// The unit of work lent.
-    type Uow<'c>: UnitOfWork;
-    /// Runs `work` on a unit of work that goes back when it returns. A store that cannot lend one now answers
-    /// [`RepoError::Unavailable`].
-    fn with_uow<T>(&self, work: impl FnOnce(&mut Self::Uow<'_>) -> Result<T, DomainError>) -> Result<T, DomainError>;
 }

@@ -1,11 +1,11 @@
-//! What every handler shares: the pool, the clock, the key cache and the limits with their counters.
+//! What every handler shares: the store, the clock, the key cache and the limits with their counters.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use canvass_domain::account::Caller;
 use canvass_domain::clock::Clock;
-use canvass_postgres::PgPool;
+use canvass_domain::ports::Store;
 use moka::sync::Cache;
 
 use crate::key_limits::KeyLimits;
@@ -19,8 +19,9 @@ pub const KEY_CACHE_TTL: Duration = Duration::from_secs(5);
 /// Shared application state.
 #[derive(Clone)]
 pub struct AppState {
-    /// The database pool.
-    pub pool: PgPool,
+    /// Where units of work come from (the PostgreSQL adapter in the server, anything implementing the port in
+    /// tests).
+    pub store: Arc<dyn Store>,
     /// The clock use cases read.
     pub clock: Arc<dyn Clock>,
     /// Recently checked keys: SHA-256 of the presented key to its caller (`None`: refused).
@@ -42,14 +43,14 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// State over a pool and a clock, with an empty key cache; links are built from `public_url`.
-    pub fn new(pool: PgPool, clock: Arc<dyn Clock>, public_url: &str) -> Self {
+    /// State over a store and a clock, with an empty key cache; links are built from `public_url`.
+    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, public_url: &str) -> Self {
         let public_url = public_url.trim_end_matches('/').to_owned();
         let public_origin =
             url::Url::parse(&public_url).map(|url| url.origin().ascii_serialization()).unwrap_or_default();
         let protection = Protection::default();
         Self {
-            pool,
+            store,
             clock,
             keys: Cache::builder().max_capacity(100_000).time_to_live(KEY_CACHE_TTL).build(),
             public_url,

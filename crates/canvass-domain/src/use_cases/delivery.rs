@@ -17,7 +17,7 @@ use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::DomainError;
 use crate::ids::{AccountId, SurveyId};
 use crate::limits::{truncated, REASON};
-use crate::ports::{OutboxRepository, UnitOfWork, UnitOfWorkSource};
+use crate::ports::{transaction, Store, StoreExt, UnitOfWork};
 
 /// How long a claimed message is reserved for the worker that claimed it, unless the worker says otherwise.
 pub const LEASE: Duration = Duration::minutes(5);
@@ -97,7 +97,7 @@ struct Sent {
 /// one transaction. EMAIL, SMS and TWOWAY messages are claimed; TWOWAY conversations start with their
 /// invitation followed by the first question.
 pub fn deliver_due(
-    store: &impl UnitOfWorkSource,
+    store: &(impl Store + ?Sized),
     transports: Transports<'_>,
     now: OffsetDateTime,
     round: &Round,
@@ -116,7 +116,7 @@ pub fn deliver_due(
 /// recording failed is tried once more), so a worker repeats messages only when it is killed, or the database is
 /// lost for good: at most two rounds, the one sent but not recorded and the one in flight.
 pub fn deliver_all_due(
-    store: &(impl UnitOfWorkSource + Sync),
+    store: &(impl Store + ?Sized),
     transports: Transports<'_>,
     clock: &dyn Clock,
     round: &Round,
@@ -166,7 +166,7 @@ pub fn deliver_all_due(
 }
 
 /// Records rounds, each in its own transaction; tries every one and answers the first failure.
-fn record_all(store: &impl UnitOfWorkSource, rounds: &[Sent]) -> Result<(), DomainError> {
+fn record_all(store: &(impl Store + ?Sized), rounds: &[Sent]) -> Result<(), DomainError> {
     let mut first_failure = Ok(());
     for sent in rounds {
         let recorded = record(store, sent);
@@ -178,10 +178,10 @@ fn record_all(store: &impl UnitOfWorkSource, rounds: &[Sent]) -> Result<(), Doma
 }
 
 /// Enqueues due reminders and claims a round, with one unit of work that goes back before anything is sent.
-fn claim(store: &impl UnitOfWorkSource, now: OffsetDateTime, round: &Round) -> Result<Claimed, DomainError> {
+fn claim(store: &(impl Store + ?Sized), now: OffsetDateTime, round: &Round) -> Result<Claimed, DomainError> {
     store.with_uow(|uow| {
-        let reminders_enqueued = uow.transaction(|tx| Ok(tx.enqueue_due_reminders(now)?))?;
-        let messages = uow.transaction(|tx| Ok(tx.claim_due(now, now + round.lease, round.limit)?))?;
+        let reminders_enqueued = transaction(uow, |tx| Ok(tx.enqueue_due_reminders(now)?))?;
+        let messages = transaction(uow, |tx| Ok(tx.claim_due(now, now + round.lease, round.limit)?))?;
         let questions = first_questions(uow, &messages)?;
         Ok(Claimed { at: now, reminders_enqueued, messages, questions })
     })
@@ -202,15 +202,18 @@ fn send(transports: Transports<'_>, claimed: Claimed, links: &LinkBase) -> Sent 
 }
 
 /// Records a round's outcomes in one transaction.
-fn record(store: &impl UnitOfWorkSource, sent: &Sent) -> Result<(), DomainError> {
+fn record(store: &(impl Store + ?Sized), sent: &Sent) -> Result<(), DomainError> {
     if sent.settled.is_empty() {
         return Ok(());
     }
-    store.with_uow(|uow| uow.transaction(|tx| Ok(tx.record_round(&sent.settled, sent.at)?)))
+    store.with_uow(|uow| transaction(uow, |tx| Ok(tx.record_round(&sent.settled, sent.at)?)))
 }
 
 /// The first question of every TWOWAY survey whose conversation starts in this round.
-fn first_questions(uow: &mut impl UnitOfWork, claimed: &[ClaimedMessage]) -> Result<FirstQuestions, DomainError> {
+fn first_questions(
+    uow: &mut (impl UnitOfWork + ?Sized),
+    claimed: &[ClaimedMessage],
+) -> Result<FirstQuestions, DomainError> {
     let mut questions = FirstQuestions::new();
     for message in claimed.iter().filter(|m| m.channel == DispatchType::TwoWay && m.is_invitation()) {
         if let Entry::Vacant(unread) = questions.entry((message.account_id, message.survey_id)) {
