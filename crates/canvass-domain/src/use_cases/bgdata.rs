@@ -6,7 +6,9 @@ use crate::clock::Clock;
 use crate::distribution::{check_background_data, BackgroundData, BgDocument, Label, NewRespondent, RespondentInput};
 use crate::error::{DomainError, FieldError};
 use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId};
-use crate::ports::{transaction, UnitOfWork};
+use crate::ports::{
+    transaction, BlocklistRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
+};
 
 use super::respondents;
 
@@ -20,13 +22,13 @@ pub struct Row {
 }
 
 /// The account's documents.
-pub fn list(uow: &mut (impl UnitOfWork + ?Sized), account: AccountId) -> Result<Vec<BgDocument>, DomainError> {
+pub fn list(uow: &mut (impl SendoutRepository + ?Sized), account: AccountId) -> Result<Vec<BgDocument>, DomainError> {
     Ok(uow.list_documents(account)?)
 }
 
 /// One document.
 pub fn get(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + ?Sized),
     account: AccountId,
     id: BgDocumentId,
 ) -> Result<BgDocument, DomainError> {
@@ -35,7 +37,7 @@ pub fn get(
 
 /// The document's labels: its sendout's labels.
 pub fn labels(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + ?Sized),
     account: AccountId,
     id: BgDocumentId,
 ) -> Result<Vec<Label>, DomainError> {
@@ -45,7 +47,7 @@ pub fn labels(
 
 /// The document and the ids of its labels.
 fn with_label_ids(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + ?Sized),
     account: AccountId,
     id: BgDocumentId,
 ) -> Result<(BgDocument, HashSet<LabelId>), DomainError> {
@@ -68,7 +70,7 @@ fn unknown_labels(requested: &[LabelId], labels: &HashSet<LabelId>) -> Vec<Field
 
 /// The requested cells of a row; labels without a value are left out.
 pub fn read_row(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl RespondentRepository + SendoutRepository + ?Sized),
     account: AccountId,
     id: BgDocumentId,
     respondent: RespondentId,
@@ -83,7 +85,7 @@ pub fn read_row(
 
 /// Edits the given cells of a row, or adds them; answers the whole row.
 pub fn edit_row(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl RespondentRepository + SendoutRepository + Transactional + ?Sized),
     account: AccountId,
     id: BgDocumentId,
     respondent: RespondentId,
@@ -101,7 +103,7 @@ pub fn edit_row(
 
 /// Deletes the given cells of a row; answers what is left of it.
 pub fn delete_cells(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl RespondentRepository + SendoutRepository + Transactional + ?Sized),
     account: AccountId,
     id: BgDocumentId,
     respondent: RespondentId,
@@ -119,7 +121,12 @@ pub fn delete_cells(
 
 /// Adds a row: a new Pending respondent of the document's sendout (the service sends its link), with cells.
 pub fn add_row(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl BlocklistRepository
+              + RespondentRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     id: BgDocumentId,

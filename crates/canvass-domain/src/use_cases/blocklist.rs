@@ -7,17 +7,20 @@ use crate::distribution::{
 use crate::error::DomainError;
 use crate::ids::AccountId;
 use crate::paging::{Page, PageRequest};
-use crate::ports::{transaction, UnitOfWork};
+use crate::ports::{transaction, BlocklistRepository, Transactional};
 
 /// The account's blocklist.
-pub fn list(uow: &mut (impl UnitOfWork + ?Sized), account: AccountId) -> Result<Vec<BlocklistEntry>, DomainError> {
+pub fn list(
+    uow: &mut (impl BlocklistRepository + ?Sized),
+    account: AccountId,
+) -> Result<Vec<BlocklistEntry>, DomainError> {
     Ok(uow.list_blocklist(account)?)
 }
 
 /// Adds a contact; the account's respondents with that contact that were not sent to yet become Blocklisted.
 /// A contact already on the list answers `Conflict` (`duplicate`).
 pub fn add(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl BlocklistRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     contact_details: &str,
@@ -36,7 +39,7 @@ pub fn add(
 
 /// Removes a contact from the blocklist.
 pub fn remove(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl BlocklistRepository + ?Sized),
     account: AccountId,
     contact_details: &str,
 ) -> Result<(), DomainError> {
@@ -52,7 +55,7 @@ pub fn remove(
 /// Records permanent failures (idempotent on address and time) and marks matching respondents Bounced; returns
 /// how many were new.
 pub fn record_failures(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl BlocklistRepository + Transactional + ?Sized),
     account: AccountId,
     failures: Vec<NewPermanentFailure>,
 ) -> Result<u64, DomainError> {
@@ -64,7 +67,7 @@ pub fn record_failures(
 
 /// One page of the account's permanent failures.
 pub fn page_failures(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl BlocklistRepository + ?Sized),
     account: AccountId,
     filter: &BounceFilter,
     page: PageRequest,

@@ -17,7 +17,7 @@ use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::DomainError;
 use crate::ids::{AccountId, SurveyId};
 use crate::limits::{truncated, REASON};
-use crate::ports::{transaction, Store, StoreExt, UnitOfWork};
+use crate::ports::{transaction, Store, StoreExt, SurveyRepository};
 
 /// How long a claimed message is reserved for the worker that claimed it, unless the worker says otherwise.
 pub const LEASE: Duration = Duration::minutes(5);
@@ -211,7 +211,7 @@ fn record(store: &(impl Store + ?Sized), sent: &Sent) -> Result<(), DomainError>
 
 /// The first question of every TWOWAY survey whose conversation starts in this round.
 fn first_questions(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SurveyRepository + ?Sized),
     claimed: &[ClaimedMessage],
 ) -> Result<FirstQuestions, DomainError> {
     let mut questions = FirstQuestions::new();

@@ -3,13 +3,13 @@
 use crate::error::DomainError;
 use crate::governance::{FrequencyLimits, FrequencySetting};
 use crate::ids::{AccountId, SurveyId};
-use crate::ports::{transaction, UnitOfWork};
+use crate::ports::{transaction, GovernanceRepository, SurveyRepository, Transactional};
 
 use super::surveys;
 
 /// The setting of a scope: the account's (`survey` none) or a survey's own; `NotFound` before any PUT.
 pub fn get(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: Option<SurveyId>,
 ) -> Result<FrequencySetting, DomainError> {
@@ -21,7 +21,7 @@ pub fn get(
 
 /// Creates or replaces the setting of a scope.
 pub fn put(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + SurveyRepository + Transactional + ?Sized),
     account: AccountId,
     survey: Option<SurveyId>,
     enabled: bool,
@@ -39,7 +39,7 @@ pub fn put(
 
 /// Enables or disables the setting of a scope; only the flag changes, and nothing when it is already so.
 pub fn set_enabled(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + SurveyRepository + Transactional + ?Sized),
     account: AccountId,
     survey: Option<SurveyId>,
     enabled: bool,

@@ -6,7 +6,9 @@ use crate::clock::Clock;
 use crate::distribution::{NewRespondent, Respondent, RespondentInput, MAX_BATCH};
 use crate::error::{DomainError, FieldError};
 use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
-use crate::ports::{transaction, UnitOfWork};
+use crate::ports::{
+    transaction, BlocklistRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
+};
 
 use super::sendouts;
 
@@ -51,7 +53,7 @@ pub struct BatchOutcome {
 
 /// The sendout's respondents.
 pub fn list(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl RespondentRepository + SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     sendout: SendoutId,
@@ -63,7 +65,12 @@ pub fn list(
 /// Adds one respondent as Pending. A blocklisted contact answers `Conflict` (`blocklisted`), one the sendout
 /// already has `Conflict` (`duplicate`).
 pub fn add(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl BlocklistRepository
+              + RespondentRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -80,7 +87,7 @@ pub fn add(
 
 /// Adds a checked respondent to a sendout, refusing blocklisted and duplicate contacts.
 pub(crate) fn add_checked(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl BlocklistRepository + RespondentRepository + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     sendout: SendoutId,
@@ -105,7 +112,12 @@ pub(crate) fn add_checked(
 /// index named); blocklisted and duplicate contacts are refused one by one. The blocklist and the sendout's
 /// contacts are each checked with one query, and the rest inserted with one statement.
 pub fn add_batch(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl BlocklistRepository
+              + RespondentRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -118,7 +130,12 @@ pub fn add_batch(
 /// [`add_batch`] for items as a transport read them: an item that could not be read at all carries the errors of
 /// its fields, and is refused together with the readable items that break a rule, every index named.
 pub fn add_read_batch(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl BlocklistRepository
+              + RespondentRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 use crate::error::{DomainError, RepoError};
 use crate::governance::{effective_rule, policy_deadlines, RetentionAction};
 use crate::ids::AccountId;
-use crate::ports::{transaction, UnitOfWork};
+use crate::ports::{transaction, GovernanceRepository, RetentionRepository, Transactional};
 
 /// Rows one batch (one short transaction) works on.
 pub const BATCH: i64 = 5000;
@@ -36,7 +36,7 @@ pub struct RetentionSummary {
 /// it waits for a running job to finish, without it gives up at once (`ran` false). Idempotent: a second run
 /// at the same instant changes nothing.
 pub fn run(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + RetentionRepository + Transactional + ?Sized),
     now: OffsetDateTime,
     dry_run: bool,
     wait: bool,
@@ -53,7 +53,7 @@ pub fn run(
 }
 
 fn run_locked(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + RetentionRepository + Transactional + ?Sized),
     now: OffsetDateTime,
     dry_run: bool,
     progress: &mut dyn FnMut(&str, u64),
@@ -74,7 +74,7 @@ fn run_locked(
 }
 
 /// Runs `batch` until it works on fewer than [`BATCH`] rows (once in a dry run), each in its own transaction.
-fn repeat<U: UnitOfWork + ?Sized>(
+fn repeat<U: Transactional + ?Sized>(
     uow: &mut U,
     dry_run: bool,
     what: &str,
@@ -95,7 +95,7 @@ fn repeat<U: UnitOfWork + ?Sized>(
 }
 
 fn apply_rules(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + RetentionRepository + Transactional + ?Sized),
     account: AccountId,
     now: OffsetDateTime,
     dry_run: bool,
@@ -118,7 +118,7 @@ fn apply_rules(
 }
 
 fn apply_policies(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + RetentionRepository + Transactional + ?Sized),
     account: AccountId,
     now: OffsetDateTime,
     dry_run: bool,

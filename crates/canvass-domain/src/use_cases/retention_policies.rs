@@ -5,18 +5,21 @@ use crate::distribution::BACKGROUND_FUNCTION;
 use crate::error::{DomainError, FieldError};
 use crate::governance::{AccountPolicy, AccountPolicyInput, SurveyPolicy, SurveyPolicyInput};
 use crate::ids::{AccountId, LabelId, SurveyId};
-use crate::ports::{transaction, UnitOfWork};
+use crate::ports::{transaction, GovernanceRepository, SurveyRepository, Transactional};
 
 use super::surveys;
 
 /// The account's policy; all-null and false before any POST.
-pub fn account(uow: &mut (impl UnitOfWork + ?Sized), account: AccountId) -> Result<AccountPolicy, DomainError> {
+pub fn account(
+    uow: &mut (impl GovernanceRepository + ?Sized),
+    account: AccountId,
+) -> Result<AccountPolicy, DomainError> {
     Ok(uow.account_policy(account)?.unwrap_or_default())
 }
 
 /// Changes the account's policy: given fields are set, `null` clears, absent fields stay.
 pub fn set_account(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account_id: AccountId,
     input: AccountPolicyInput,
@@ -30,7 +33,7 @@ pub fn set_account(
 
 /// A survey's policy; empty before any POST.
 pub fn survey(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
 ) -> Result<SurveyPolicy, DomainError> {
@@ -41,7 +44,7 @@ pub fn survey(
 /// Changes a survey's policy. Dates must be after the survey's end, days positive; excluded label ids must be
 /// labels of the account (400 otherwise), and labels of a function other than background data are dropped.
 pub fn set_survey(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey_id: SurveyId,

@@ -10,13 +10,16 @@ use time::Duration;
 use crate::error::{DomainError, RepoError};
 use crate::governance::effective_frequency;
 use crate::ids::{AccountId, SendoutId, SurveyId};
-use crate::ports::{transaction, UnitOfWork};
+use crate::ports::{
+    transaction, GovernanceRepository, ReleaseRepository, SenderRepository, SendoutRepository, SurveyRepository,
+    Transactional,
+};
 
 use super::{senders, surveys};
 
 /// The survey's sendouts.
 pub fn list(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
 ) -> Result<Vec<Sendout>, DomainError> {
@@ -26,7 +29,7 @@ pub fn list(
 
 /// One sendout of the survey; a sendout of another survey is not found.
 pub fn get(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
@@ -37,7 +40,7 @@ pub fn get(
 
 /// Creates a Draft sendout and its background data document.
 pub fn create(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -55,7 +58,13 @@ pub fn create(
 /// activations never release one contact past the limit. A TWOWAY sendout whose sender is not a number
 /// provisioned to the account answers `Conflict` (`sender-not-provisioned`) and releases nothing.
 pub fn activate(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl GovernanceRepository
+              + ReleaseRepository
+              + SenderRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -85,7 +94,7 @@ pub fn activate(
 
 /// Deactivates an active sendout; a Draft sendout answers `Conflict` (`not-activated`).
 pub fn deactivate(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -104,7 +113,7 @@ pub fn deactivate(
 
 /// The sendout, its row locked until the transaction ends.
 pub(crate) fn locked(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
@@ -115,7 +124,7 @@ pub(crate) fn locked(
 
 /// The sendout's labels.
 pub fn list_labels(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
@@ -127,7 +136,7 @@ pub fn list_labels(
 /// Creates a background data label (function 0); a name the sendout already has answers `Conflict`
 /// (`duplicate`).
 pub fn create_label(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -150,7 +159,7 @@ pub fn create_label(
 
 /// The sendout's reminders.
 pub fn list_reminders(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
@@ -161,7 +170,7 @@ pub fn list_reminders(
 
 /// Creates a reminder, checked by the message rules of the sendout's type.
 pub fn create_reminder(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,

@@ -3,25 +3,31 @@
 use crate::clock::Clock;
 use crate::error::{DomainError, FieldError};
 use crate::ids::{AccountId, CategoryId, QuestionItemId, SendoutId, SurveyId};
-use crate::ports::{transaction, UnitOfWork};
+use crate::ports::{
+    transaction, AnswerRepository, CategoryRepository, SendoutRepository, SurveyRepository, Transactional,
+};
 use crate::survey::{
     CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, PageDraft, QuestionItemDraft, QuestionTree, Survey, SurveyDraft,
     SurveyInput,
 };
 
 /// The account's surveys.
-pub fn list(uow: &mut (impl UnitOfWork + ?Sized), account: AccountId) -> Result<Vec<Survey>, DomainError> {
+pub fn list(uow: &mut (impl SurveyRepository + ?Sized), account: AccountId) -> Result<Vec<Survey>, DomainError> {
     Ok(uow.list_surveys(account)?)
 }
 
 /// One survey of the account.
-pub fn get(uow: &mut (impl UnitOfWork + ?Sized), account: AccountId, id: SurveyId) -> Result<Survey, DomainError> {
+pub fn get(
+    uow: &mut (impl SurveyRepository + ?Sized),
+    account: AccountId,
+    id: SurveyId,
+) -> Result<Survey, DomainError> {
     uow.find_survey(account, id)?.ok_or(DomainError::NotFound("survey"))
 }
 
 /// Creates a survey with its pages and items.
 pub fn create(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl CategoryRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     input: SurveyInput,
@@ -44,7 +50,7 @@ pub fn create(
 
 /// The question tree of a survey.
 pub fn question_tree(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SurveyRepository + ?Sized),
     account: AccountId,
     id: SurveyId,
 ) -> Result<QuestionTree, DomainError> {
@@ -54,7 +60,7 @@ pub fn question_tree(
 
 /// Replaces the survey's logic rules; every rule must name an item and a later page of the survey.
 pub fn set_logic(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     id: SurveyId,
@@ -72,7 +78,7 @@ pub fn set_logic(
 
 /// Removes a question item and its answers; logic rules that named it stay and read as broken.
 pub fn delete_question_item(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     id: SurveyId,
@@ -92,7 +98,7 @@ pub fn delete_question_item(
 /// Fails with `Invalid` for a bad option, an unknown category or sendout id; with `Conflict` (`broken-logic`)
 /// when logic is to be copied and some rule of the source is broken.
 pub fn copy(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl AnswerRepository + CategoryRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     id: SurveyId,
@@ -178,7 +184,7 @@ fn pages_of(tree: &QuestionTree) -> Vec<PageDraft> {
 
 /// A field error when `category` is given but not a category of the account.
 fn check_category(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl CategoryRepository + ?Sized),
     account: AccountId,
     category: Option<CategoryId>,
     field: &str,

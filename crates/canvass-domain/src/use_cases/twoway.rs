@@ -5,7 +5,9 @@ use crate::answer::{Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::distribution::{contact_key, TokenContext};
 use crate::error::DomainError;
-use crate::ports::{transaction, UnitOfWork};
+use crate::ports::{
+    transaction, AnswerRepository, OutboxRepository, RespondentPageRepository, SurveyRepository, Transactional,
+};
 use crate::survey::QuestionTree;
 
 /// The text sent when a conversation is complete.
@@ -49,7 +51,12 @@ pub struct Reply<'a> {
 /// the account that number is provisioned to, that was last sent a message. Replies to numbers provisioned to no
 /// account, and replies that do not name the number they went to, are ignored.
 pub fn reply(
-    uow: &mut (impl UnitOfWork + ?Sized),
+    uow: &mut (impl AnswerRepository
+              + OutboxRepository
+              + RespondentPageRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     reply: Reply<'_>,
 ) -> Result<ReplyOutcome, DomainError> {
