@@ -1,0 +1,51 @@
+//! In-memory fakes of the ports, one per area of flows, and the values tests build them from. A fake keeps its
+//! state in one `Clone` value so that a transaction is a snapshot: `rollback` puts it back.
+
+pub mod distribution;
+
+use time::OffsetDateTime;
+
+use crate::clock::Clock;
+
+/// A fixed instant, 2026-11-25 09:00 UTC.
+pub const NOW: OffsetDateTime = time::macros::datetime!(2026-11-25 09:00 UTC);
+
+/// A clock that always reads the instant it holds.
+pub struct At(pub OffsetDateTime);
+
+impl Clock for At {
+    fn now(&self) -> OffsetDateTime {
+        self.0
+    }
+}
+
+/// Snapshots of a fake's state, taken by `begin` and put back by `rollback`.
+#[derive(Debug, Default)]
+pub struct Snapshots<S> {
+    open: Vec<S>,
+    /// Transactions committed, for tests that check the boundary.
+    pub committed: usize,
+    /// Transactions rolled back.
+    pub rolled_back: usize,
+}
+
+impl<S: Clone> Snapshots<S> {
+    /// Opens a transaction over `state`.
+    pub fn begin(&mut self, state: &S) {
+        self.open.push(state.clone());
+    }
+
+    /// Keeps the innermost transaction's changes.
+    pub fn commit(&mut self) {
+        self.open.pop();
+        self.committed += 1;
+    }
+
+    /// Puts `state` back as it was when the innermost transaction began.
+    pub fn rollback(&mut self, state: &mut S) {
+        if let Some(before) = self.open.pop() {
+            *state = before;
+        }
+        self.rolled_back += 1;
+    }
+}
