@@ -4,3 +4,4 @@
 mod activation;
 mod add_batch;
 mod fakes;
+mod retention_engine;
