@@ -3,5 +3,6 @@
 
 mod activation;
 mod add_batch;
+mod delivery_round;
 mod fakes;
 mod retention_engine;

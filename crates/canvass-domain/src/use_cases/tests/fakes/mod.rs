@@ -2,6 +2,7 @@
 //! state in one `Clone` value so that a transaction is a snapshot: `rollback` puts it back.
 
 pub mod distribution;
+pub mod outbox;
 pub mod retention;
 
 use time::OffsetDateTime;
