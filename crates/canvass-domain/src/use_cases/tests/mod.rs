@@ -5,4 +5,5 @@ mod activation;
 mod add_batch;
 mod delivery_round;
 mod fakes;
+mod page_flow;
 mod retention_engine;

@@ -3,6 +3,7 @@
 
 pub mod distribution;
 pub mod outbox;
+pub mod pages;
 pub mod retention;
 
 use time::OffsetDateTime;
@@ -22,13 +23,19 @@ impl Clock for At {
 }
 
 /// Snapshots of a fake's state, taken by `begin` and put back by `rollback`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Snapshots<S> {
     open: Vec<S>,
     /// Transactions committed, for tests that check the boundary.
     pub committed: usize,
     /// Transactions rolled back.
     pub rolled_back: usize,
+}
+
+impl<S> Default for Snapshots<S> {
+    fn default() -> Self {
+        Self { open: Vec::new(), committed: 0, rolled_back: 0 }
+    }
 }
 
 impl<S: Clone> Snapshots<S> {
