@@ -19,7 +19,7 @@ use crate::ids::{AccountId, BgDocumentId, LabelId, QuestionItemId, RespondentId,
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
     BlocklistRepository, GovernanceRepository, ReleaseRepository, RepoResult, RespondentRepository, SenderRepository,
-    SendoutRepository, SurveyRepository, Transactional,
+    SendoutRepository, SurveyRepository,
 };
 use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
 
@@ -134,22 +134,7 @@ fn respondent_row(id: RespondentId, sendout: SendoutId, contact: &str, at: Offse
     }
 }
 
-impl Transactional for Distribution {
-    fn begin(&mut self) -> RepoResult<()> {
-        self.transactions.begin(&self.state);
-        Ok(())
-    }
-
-    fn commit(&mut self) -> RepoResult<()> {
-        self.transactions.commit();
-        Ok(())
-    }
-
-    fn rollback(&mut self) -> RepoResult<()> {
-        self.transactions.rollback(&mut self.state);
-        Ok(())
-    }
-}
+super::snapshot_transactions!(Distribution);
 
 // The methods the flows use, in the adapter's terms.
 

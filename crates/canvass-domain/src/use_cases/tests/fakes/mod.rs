@@ -22,6 +22,29 @@ impl Clock for At {
     }
 }
 
+/// Implements `Transactional` for a fake with fields `state` and `transactions: Snapshots<_>`.
+macro_rules! snapshot_transactions {
+    ($fake:ty) => {
+        impl $crate::ports::Transactional for $fake {
+            fn begin(&mut self) -> $crate::ports::RepoResult<()> {
+                self.transactions.begin(&self.state);
+                Ok(())
+            }
+
+            fn commit(&mut self) -> $crate::ports::RepoResult<()> {
+                self.transactions.commit();
+                Ok(())
+            }
+
+            fn rollback(&mut self) -> $crate::ports::RepoResult<()> {
+                self.transactions.rollback(&mut self.state);
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use snapshot_transactions;
+
 /// Snapshots of a fake's state, taken by `begin` and put back by `rollback`.
 #[derive(Debug)]
 pub struct Snapshots<S> {

@@ -12,7 +12,7 @@ use crate::delivery::{ClaimedMessage, Mailer, OutgoingMessage, SendError, Settle
 use crate::distribution::{DispatchType, TokenContext};
 use crate::error::DomainError;
 use crate::ids::{AccountId, QuestionItemId, SurveyId};
-use crate::ports::{OutboxRepository, RepoResult, SentLookup, SurveyRepository, Transactional};
+use crate::ports::{OutboxRepository, RepoResult, SentLookup, SurveyRepository};
 use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
 use crate::use_cases::delivery::DeliveryLender;
 
@@ -116,22 +116,7 @@ impl SmsSender for Recorder {
     }
 }
 
-impl Transactional for Outbox {
-    fn begin(&mut self) -> RepoResult<()> {
-        self.transactions.begin(&self.state);
-        Ok(())
-    }
-
-    fn commit(&mut self) -> RepoResult<()> {
-        self.transactions.commit();
-        Ok(())
-    }
-
-    fn rollback(&mut self) -> RepoResult<()> {
-        self.transactions.rollback(&mut self.state);
-        Ok(())
-    }
-}
+super::snapshot_transactions!(Outbox);
 impl OutboxRepository for Outbox {
     fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64> {
         let _ = now;

@@ -10,7 +10,7 @@ use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::distribution::TokenContext;
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
-use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository, SurveyRepository, Transactional};
+use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository, SurveyRepository};
 use crate::survey::{LogicRule, LogicRules, QuestionItem, QuestionTree, QuestionType, Survey, SurveyDraft};
 
 /// The link token of the fake's one respondent.
@@ -64,22 +64,7 @@ pub fn four_pages() -> Pages {
     Pages { state, transactions: Snapshots::default() }
 }
 
-impl Transactional for Pages {
-    fn begin(&mut self) -> RepoResult<()> {
-        self.transactions.begin(&self.state);
-        Ok(())
-    }
-
-    fn commit(&mut self) -> RepoResult<()> {
-        self.transactions.commit();
-        Ok(())
-    }
-
-    fn rollback(&mut self) -> RepoResult<()> {
-        self.transactions.rollback(&mut self.state);
-        Ok(())
-    }
-}
+super::snapshot_transactions!(Pages);
 
 fn stored(draft: &AnswerSetDraft, respondent: Option<(RespondentId, SendoutId)>, now: OffsetDateTime) -> AnswerSet {
     AnswerSet {

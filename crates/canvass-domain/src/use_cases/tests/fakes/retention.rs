@@ -8,7 +8,7 @@ use time::OffsetDateTime;
 use super::Snapshots;
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
-use crate::ports::{GovernanceRepository, RepoResult, RetentionRepository, Transactional};
+use crate::ports::{GovernanceRepository, RepoResult, RetentionRepository};
 use crate::RepoError;
 
 /// A respondent as the engine sees it.
@@ -81,22 +81,7 @@ impl Retention {
     }
 }
 
-impl Transactional for Retention {
-    fn begin(&mut self) -> RepoResult<()> {
-        self.transactions.begin(&self.state);
-        Ok(())
-    }
-
-    fn commit(&mut self) -> RepoResult<()> {
-        self.transactions.commit();
-        Ok(())
-    }
-
-    fn rollback(&mut self) -> RepoResult<()> {
-        self.transactions.rollback(&mut self.state);
-        Ok(())
-    }
-}
+super::snapshot_transactions!(Retention);
 impl GovernanceRepository for Retention {
     fn find_frequency(
         &mut self,
