@@ -65,6 +65,26 @@ impl Retention {
         }
     }
 
+    /// Takes (or only counts) at most `limit` of a survey's counted rows, which `rows` picks.
+    fn count_down(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        limit: i64,
+        dry_run: bool,
+        rows: fn(&mut HeldSurvey) -> &mut u64,
+    ) -> u64 {
+        let Some(row) = self.state.surveys.iter_mut().find(|s| s.account == account && s.id == survey) else {
+            return 0;
+        };
+        let held = rows(row);
+        let count = (*held).min(u64::try_from(limit).unwrap_or(0));
+        if !dry_run {
+            *held -= count;
+        }
+        count
+    }
+
     /// Removes (or only counts) at most `limit` respondents that `pick` selects; returns how many.
     fn take(&mut self, step: &'static str, limit: i64, dry_run: bool, pick: impl Fn(&Held) -> bool) -> u64 {
         let limit = usize::try_from(limit).unwrap_or(0);
@@ -214,14 +234,7 @@ impl RetentionRepository for Retention {
     }
 
     fn remove_open_text(&mut self, account: AccountId, survey: SurveyId, limit: i64, dry_run: bool) -> RepoResult<u64> {
-        let Some(row) = self.state.surveys.iter_mut().find(|s| s.account == account && s.id == survey) else {
-            return Ok(0);
-        };
-        let count = row.open_text.min(u64::try_from(limit).unwrap_or(0));
-        if !dry_run {
-            row.open_text -= count;
-        }
-        Ok(count)
+        Ok(self.count_down(account, survey, limit, dry_run, |s| &mut s.open_text))
     }
 
     fn remove_answer_sets(
@@ -231,14 +244,7 @@ impl RetentionRepository for Retention {
         limit: i64,
         dry_run: bool,
     ) -> RepoResult<u64> {
-        let Some(row) = self.state.surveys.iter_mut().find(|s| s.account == account && s.id == survey) else {
-            return Ok(0);
-        };
-        let count = row.answer_sets.min(u64::try_from(limit).unwrap_or(0));
-        if !dry_run {
-            row.answer_sets -= count;
-        }
-        Ok(count)
+        Ok(self.count_down(account, survey, limit, dry_run, |s| &mut s.answer_sets))
     }
 
     fn remove_survey_respondents(
