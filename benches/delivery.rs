@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 
 use canvass_domain::clock::SystemClock;
 use canvass_domain::distribution::{DispatchType, MessageInput, RespondentInput, SendoutInput};
+use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::survey::SurveyInput;
 use canvass_domain::use_cases::{accounts, respondents, sendouts, surveys};
-use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
 use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::OffsetDateTime;
@@ -130,32 +130,33 @@ fn smtp_source(program: &Path, port: u16, count: usize, sessions: usize, reuse: 
 /// A fresh database holding one activated EMAIL sendout of `count` respondents, its invitations due now.
 fn database_with_sendout(count: usize) -> TestDatabase {
     let db = TestDatabase::new();
-    let mut conn = db.connect();
     let clock = SystemClock;
-    let mut uow = PgUnitOfWork::new(&mut conn);
-    let account = accounts::create_account(&mut uow, &clock, "Bench", "b@bench.example").unwrap().account_id;
-    let survey =
-        surveys::create(&mut uow, &clock, account, SurveyInput { name: "Bench".into(), ..Default::default() }).unwrap();
-    let message = MessageInput {
-        send_date: Some(OffsetDateTime::now_utc()),
-        sender: Some("hr@bench.example".into()),
-        subject: Some("Your view".into()),
-        message: Some("Hello, answer here: {{surveyLink}}\nOpt out: {{optOutLink}}".into()),
+    let fill = |uow: &mut dyn UnitOfWork| {
+        let account = accounts::create_account(uow, &clock, "Bench", "b@bench.example")?.account_id;
+        let survey = surveys::create(uow, &clock, account, SurveyInput { name: "Bench".into(), ..Default::default() })?;
+        let message = MessageInput {
+            send_date: Some(OffsetDateTime::now_utc()),
+            sender: Some("hr@bench.example".into()),
+            subject: Some("Your view".into()),
+            message: Some("Hello, answer here: {{surveyLink}}\nOpt out: {{optOutLink}}".into()),
+        };
+        let input = SendoutInput { name: "Bench".into(), kind: DispatchType::Email, message, expiry_date: None };
+        let sendout = sendouts::create(uow, &clock, account, survey.id, input)?;
+        for chunk in (0..count).collect::<Vec<_>>().chunks(1000) {
+            let people = chunk
+                .iter()
+                .map(|n| RespondentInput {
+                    contact_details: format!("person{n}@bench.example"),
+                    send_mail: true,
+                    background_data: Default::default(),
+                })
+                .collect();
+            respondents::add_batch(uow, &clock, account, survey.id, sendout.id, people)?;
+        }
+        sendouts::activate(uow, &clock, account, survey.id, sendout.id)?;
+        Ok(())
     };
-    let input = SendoutInput { name: "Bench".into(), kind: DispatchType::Email, message, expiry_date: None };
-    let sendout = sendouts::create(&mut uow, &clock, account, survey.id, input).unwrap();
-    for chunk in (0..count).collect::<Vec<_>>().chunks(1000) {
-        let people = chunk
-            .iter()
-            .map(|n| RespondentInput {
-                contact_details: format!("person{n}@bench.example"),
-                send_mail: true,
-                background_data: Default::default(),
-            })
-            .collect();
-        respondents::add_batch(&mut uow, &clock, account, survey.id, sendout.id, people).unwrap();
-    }
-    sendouts::activate(&mut uow, &clock, account, survey.id, sendout.id).unwrap();
+    db.store().with_uow(fill).unwrap();
     db
 }
 

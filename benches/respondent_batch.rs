@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use canvass_domain::clock::SystemClock;
+use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::use_cases::accounts;
-use canvass_postgres::PgUnitOfWork;
 use canvass_server::{Application, Settings};
 use canvass_testdb::TestDatabase;
 use diesel::RunQueryDsl;
@@ -49,8 +49,9 @@ fn main() {
         let app = Application::build(&settings).unwrap();
         let address = format!("http://127.0.0.1:{}/api/v1", app.port());
         tokio::spawn(app.run_until_stopped());
+        let create = |uow: &mut dyn UnitOfWork| accounts::create_account(uow, &SystemClock, "Bench", "b@bench.example");
+        let created = db.store().with_uow(create).unwrap();
         let mut conn = db.connect();
-        let created = accounts::create_account(&mut PgUnitOfWork::new(&mut conn), &SystemClock, "Bench", "b@bench.example").unwrap();
         let account = created.account_id.get();
         let client = reqwest::Client::new();
         let key = created.api_key.secret().to_owned();

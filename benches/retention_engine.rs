@@ -8,9 +8,9 @@ use std::time::Instant;
 use canvass_domain::clock::SystemClock;
 use canvass_domain::distribution::{DispatchType, MessageInput, SendoutInput};
 use canvass_domain::governance::{RetentionAction, RuleInput, RuleScope};
+use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::survey::SurveyInput;
 use canvass_domain::use_cases::{accounts, retention_rules, sendouts, surveys};
-use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
 use diesel::sql_types::{BigInt, Timestamptz};
 use diesel::{PgConnection, RunQueryDsl};
@@ -37,36 +37,37 @@ fn fill(conn: &mut PgConnection, account: i64, sendout: i64, count: i64, added_a
 fn main() {
     let count: i64 = std::env::var("BENCH_RESPONDENTS").ok().and_then(|n| n.parse().ok()).unwrap_or(1_000_000);
     let db = TestDatabase::new();
-    let mut conn = db.connect();
     let clock = SystemClock;
-    let mut uow = PgUnitOfWork::new(&mut conn);
-    let account = accounts::create_account(&mut uow, &clock, "Bench", "b@bench.example").unwrap().account_id;
-    let survey =
-        surveys::create(&mut uow, &clock, account, SurveyInput { name: "Bench".into(), ..Default::default() }).unwrap();
-    let sendout = sendouts::create(
-        &mut uow,
-        &clock,
-        account,
-        survey.id,
-        SendoutInput {
-            name: "Bench".into(),
-            kind: DispatchType::Login,
-            message: MessageInput::default(),
-            expiry_date: None,
-        },
-    )
-    .unwrap();
-    let rule =
-        RuleInput { action: RetentionAction::RemoveRespondentDataWithoutAnswers, retention_days: 30, status: None };
-    retention_rules::set(&mut uow, &clock, account, RuleScope::Account, rule).unwrap();
+    let store = db.store();
+    let set_up = |uow: &mut dyn UnitOfWork| {
+        let account = accounts::create_account(uow, &clock, "Bench", "b@bench.example")?.account_id;
+        let survey = surveys::create(uow, &clock, account, SurveyInput { name: "Bench".into(), ..Default::default() })?;
+        let sendout = sendouts::create(
+            uow,
+            &clock,
+            account,
+            survey.id,
+            SendoutInput {
+                name: "Bench".into(),
+                kind: DispatchType::Login,
+                message: MessageInput::default(),
+                expiry_date: None,
+            },
+        )?;
+        let rule =
+            RuleInput { action: RetentionAction::RemoveRespondentDataWithoutAnswers, retention_days: 30, status: None };
+        retention_rules::set(uow, &clock, account, RuleScope::Account, rule)?;
+        Ok((account, sendout))
+    };
+    let (account, sendout) = store.with_uow(set_up).unwrap();
+    let mut conn = db.connect();
     let now = OffsetDateTime::now_utc();
     let added_at = now - Duration::days(100);
 
     fill(&mut conn, account.get(), sendout.id, count, added_at, "engine");
     let started = Instant::now();
     let summary =
-        canvass_domain::use_cases::retention::run(&mut PgUnitOfWork::new(&mut conn), now, false, true, &mut |_, _| {})
-            .unwrap();
+        store.with_uow(|uow| canvass_domain::use_cases::retention::run(uow, now, false, true, &mut |_, _| {})).unwrap();
     let engine = started.elapsed();
     assert_eq!(summary.respondents_removed, count as u64);
 

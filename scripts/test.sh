@@ -8,13 +8,19 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # cargo-machete and diesel_cli at their pinned versions; installed here when missing.
 scripts/dev-tools.sh
 
-echo "== layering: the domain crate depends on no adapter or runtime"
-for dep in diesel actix-web tokio; do
-  if cargo tree -q -p canvass-domain -e normal,build -i "$dep" >/dev/null 2>&1; then
-    echo "canvass-domain depends on $dep" >&2
-    exit 1
-  fi
-done
+echo "== layering: the domain crate depends on no adapter or runtime, the HTTP crate on no storage"
+refuse() { # crate dependency...
+  local crate=$1 dep
+  shift
+  for dep in "$@"; do
+    if cargo tree -q -p "$crate" -e normal,build -i "$dep" >/dev/null 2>&1; then
+      echo "$crate depends on $dep" >&2
+      exit 1
+    fi
+  done
+}
+refuse canvass-domain diesel actix-web tokio
+refuse canvass-http canvass-postgres diesel r2d2 pq-sys
 
 echo "== unused dependencies (cargo-machete)"
 cargo machete

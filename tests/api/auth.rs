@@ -1,8 +1,8 @@
 //! Authentication: the two headers, unknown and revoked keys.
 
 use canvass_domain::clock::SystemClock;
+use canvass_domain::ports::StoreExt;
 use canvass_domain::use_cases::accounts;
-use canvass_postgres::PgUnitOfWork;
 
 use crate::helpers::{spawn_app, spawn_app_with};
 
@@ -32,8 +32,7 @@ async fn a_revoked_key_stops_working_within_seconds() {
     let app =
         spawn_app_with(|settings| settings.protection.key_cache_ttl = std::time::Duration::from_millis(200)).await;
     app.get("/surveys").await.expect(200);
-    let mut conn = app.db.connect();
-    accounts::revoke_key(&mut PgUnitOfWork::new(&mut conn), &SystemClock, &app.key[..16]).unwrap();
+    app.db.store().with_uow(|uow| accounts::revoke_key(uow, &SystemClock, &app.key[..16])).unwrap();
     let started = std::time::Instant::now();
     loop {
         let status = app.get("/surveys").await.status.as_u16();

@@ -3,10 +3,9 @@
 //! workers never share.
 
 use canvass_domain::delivery::{Transports, MAX_ATTEMPTS};
-use canvass_domain::ports::OutboxRepository;
+use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::use_cases::delivery::DeliveryReport;
 use canvass_mail::SmtpMailer;
-use canvass_postgres::PgUnitOfWork;
 use serde_json::{json, Value};
 use time::{Duration, OffsetDateTime};
 
@@ -174,11 +173,11 @@ async fn two_workers_never_claim_the_same_message() {
         let workers: Vec<_> = (0..2)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut conn = app.db.connect();
-                    let mut uow = PgUnitOfWork::new(&mut conn);
+                    let store = app.db.store();
                     let mut mine = Vec::new();
                     loop {
-                        let batch = uow.claim_due(now, now + Duration::minutes(5), 7).unwrap();
+                        let claim = |uow: &mut dyn UnitOfWork| Ok(uow.claim_due(now, now + Duration::minutes(5), 7)?);
+                        let batch = store.with_uow(claim).unwrap();
                         if batch.is_empty() {
                             return mine;
                         }

@@ -2,9 +2,9 @@
 
 use canvass_domain::clock::SystemClock;
 use canvass_domain::delivery::{LinkBase, Transports};
+use canvass_domain::ports::StoreExt;
 use canvass_domain::use_cases::delivery::{deliver_due, DeliveryReport, Round, LEASE};
 use canvass_domain::use_cases::{accounts, senders};
-use canvass_postgres::{PgStore, PgUnitOfWork};
 use canvass_server::{Application, Settings};
 use canvass_testdb::TestDatabase;
 use reqwest::StatusCode;
@@ -70,7 +70,7 @@ impl TestApp {
         public_url: &str,
         limit: i64,
     ) -> DeliveryReport {
-        let store = PgStore::new(canvass_postgres::connect_pool(self.db.url(), 1).unwrap());
+        let store = self.db.store();
         let round = Round { limit, lease: LEASE, links: LinkBase::new(public_url) };
         deliver_due(&store, transports, now, &round).unwrap()
     }
@@ -116,17 +116,19 @@ impl Reply {
 impl TestApp {
     /// Creates another account through the domain; returns its id and key.
     pub fn new_account(&self, name: &str, email: &str) -> (i64, String) {
-        let mut conn = self.db.connect();
-        let created = accounts::create_account(&mut PgUnitOfWork::new(&mut conn), &SystemClock, name, email)
+        let created = self
+            .db
+            .store()
+            .with_uow(|uow| accounts::create_account(uow, &SystemClock, name, email))
             .expect("create an account");
         (created.account_id.get(), created.api_key.secret().to_owned())
     }
 
     /// Provisions an SMS sender number to an account, as `canvass sender add` does.
     pub fn provision_sender(&self, account: i64, number: &str) {
-        let mut conn = self.db.connect();
         let account = canvass_domain::AccountId::new(account);
-        senders::add(&mut PgUnitOfWork::new(&mut conn), &SystemClock, account, number).expect("provision a sender");
+        let store = self.db.store();
+        store.with_uow(|uow| senders::add(uow, &SystemClock, account, number)).expect("provision a sender");
     }
 
     /// Sends a request under `/api/v1` with this app's key.

@@ -1,8 +1,8 @@
 //! The retention engine, driven by its `now` argument (never by sleeping): rules at three scopes with a paused
 //! fallback, answers preserved, partial and complete deletes, excluded labels kept, idempotent runs.
 
+use canvass_domain::ports::StoreExt;
 use canvass_domain::use_cases::retention::RetentionSummary;
-use canvass_postgres::PgUnitOfWork;
 use serde_json::{json, Value};
 use time::{Duration, OffsetDateTime};
 
@@ -12,8 +12,7 @@ use crate::sendouts::email_sendout;
 const ACTION: &str = "RemoveRespondentDataWithoutAnswers";
 
 fn run(app: &TestApp, now: OffsetDateTime, dry_run: bool) -> RetentionSummary {
-    let mut conn = app.db.connect();
-    canvass_server::retention::run_once(&mut PgUnitOfWork::new(&mut conn), now, dry_run, true).unwrap()
+    app.db.store().with_uow(|uow| canvass_server::retention::run_once(uow, now, dry_run, true)).unwrap()
 }
 
 /// A sendout of `survey` with one respondent who answered; returns `(sendout, respondent, answer set)`.
@@ -171,25 +170,21 @@ async fn policies_erase_then_delete_and_keep_excluded_labels() {
 
 #[tokio::test]
 async fn two_runs_never_overlap() {
-    use canvass_domain::ports::RetentionRepository;
     let app = spawn_app().await;
-    let mut holder = app.db.connect();
-    let mut holder = PgUnitOfWork::new(&mut holder);
-    assert!(holder.lock_retention(true).unwrap());
+    // One connection: the lock is the session's, and outlives the unit of work that took it.
+    let holder = app.db.store();
+    assert!(holder.with_uow(|uow| Ok(uow.lock_retention(true)?)).unwrap());
     let now = OffsetDateTime::now_utc();
-    let mut conn = app.db.connect();
-    let skipped = canvass_server::retention::run_once(&mut PgUnitOfWork::new(&mut conn), now, false, false).unwrap();
+    let skipped = app.db.store().with_uow(|uow| canvass_server::retention::run_once(uow, now, false, false)).unwrap();
     assert!(!skipped.ran, "the timer's run gives up while another run holds the lock");
 
-    let url = app.db.url().to_owned();
+    let store = app.db.store();
     let waiting = std::thread::spawn(move || {
-        use diesel::Connection;
-        let mut conn = diesel::PgConnection::establish(&url).unwrap();
-        canvass_server::retention::run_once(&mut PgUnitOfWork::new(&mut conn), now, false, true).unwrap()
+        store.with_uow(|uow| canvass_server::retention::run_once(uow, now, false, true)).unwrap()
     });
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert!(!waiting.is_finished(), "`retention run` waits for the running job");
-    holder.unlock_retention().unwrap();
+    holder.with_uow(|uow| Ok(uow.unlock_retention()?)).unwrap();
     assert!(waiting.join().unwrap().ran);
 }
 

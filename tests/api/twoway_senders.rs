@@ -1,6 +1,7 @@
 //! TWOWAY sendouts send only from numbers provisioned to their own account, and a reply reaches only conversations
 //! of the account that owns the number it was sent to.
 
+use canvass_domain::ports::{StoreExt, UnitOfWork};
 use serde_json::{json, Value};
 use time::{Duration, OffsetDateTime};
 
@@ -76,10 +77,9 @@ async fn a_reply_reaches_only_the_account_that_owns_the_number_it_was_sent_to() 
     let now = OffsetDateTime::now_utc();
     let rfc3339 = |t: OffsetDateTime| t.format(&time::format_description::well_known::Rfc3339).unwrap();
     let remove = |account: i64, number: &str| {
-        let mut conn = app.db.connect();
-        let mut uow = canvass_postgres::PgUnitOfWork::new(&mut conn);
         let account = canvass_domain::AccountId::new(account);
-        canvass_domain::use_cases::senders::remove(&mut uow, account, number).unwrap();
+        let remove = |uow: &mut dyn UnitOfWork| canvass_domain::use_cases::senders::remove(uow, account, number);
+        app.db.store().with_uow(remove).unwrap();
     };
 
     // The number was the other account's when it activated a conversation, due in a minute; then the number

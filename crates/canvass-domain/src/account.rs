@@ -1,5 +1,7 @@
 //! Accounts, their users and API keys: how a key is made, shown once, stored as a hash and checked.
 
+pub mod ports;
+
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;

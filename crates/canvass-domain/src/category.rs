@@ -1,5 +1,7 @@
 //! Categories that group an account's surveys.
 
+pub mod ports;
+
 use time::OffsetDateTime;
 
 use crate::error::FieldError;

@@ -1,10 +1,10 @@
-//! What every handler shares: the pool, the clock, the key cache and the limits with their counters.
+//! What every handler shares: the store, the clock, the key cache and the limits with their counters.
 
 use std::sync::Arc;
 
 use canvass_domain::account::Caller;
 use canvass_domain::clock::Clock;
-use canvass_postgres::PgPool;
+use canvass_domain::ports::Store;
 use moka::sync::Cache;
 
 use crate::key_limits::KeyLimits;
@@ -14,8 +14,9 @@ use crate::respondent::failures::Failures;
 /// Shared application state.
 #[derive(Clone)]
 pub struct AppState {
-    /// The database pool.
-    pub pool: PgPool,
+    /// Where units of work come from (the PostgreSQL adapter in the server, anything implementing the port in
+    /// tests).
+    pub store: Arc<dyn Store>,
     /// The clock use cases read.
     pub clock: Arc<dyn Clock>,
     /// Recently checked keys: SHA-256 of the presented key to its caller (`None`: refused).
@@ -37,14 +38,14 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// State over a pool and a clock, with an empty key cache; links are built from `public_url`.
-    pub fn new(pool: PgPool, clock: Arc<dyn Clock>, public_url: &str) -> Self {
+    /// State over a store and a clock, with an empty key cache; links are built from `public_url`.
+    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, public_url: &str) -> Self {
         let public_url = public_url.trim_end_matches('/').to_owned();
         let public_origin =
             url::Url::parse(&public_url).map(|url| url.origin().ascii_serialization()).unwrap_or_default();
         let protection = Protection::default();
         Self {
-            pool,
+            store,
             clock,
             keys: key_cache(&protection),
             public_url,

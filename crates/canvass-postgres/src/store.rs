@@ -1,31 +1,64 @@
-//! The pool as a source of units of work: each step of a use case borrows a connection and gives it back.
+//! The domain's [`Store`] on PostgreSQL: units of work over a pool (requests and jobs: each step of a use case
+//! borrows a connection and gives it back) or over one connection (one-shot commands and tests), and readiness
+//! from the embedded migrations the database still lacks.
 
-use canvass_domain::ports::UnitOfWorkSource;
+use std::sync::Mutex;
+
+use canvass_domain::ports::{Readiness, Store, UnitOfWork};
 use canvass_domain::{DomainError, RepoError};
+use diesel::{Connection, ConnectionError, PgConnection};
 
 use crate::{PgPool, PgUnitOfWork};
 
-/// Lends a [`PgUnitOfWork`] over a pooled connection for one step at a time.
-#[derive(Clone)]
+/// Lends a [`PgUnitOfWork`] for one step at a time.
 pub struct PgStore {
-    pool: PgPool,
+    source: Source,
+}
+
+enum Source {
+    Pool(PgPool),
+    One(Mutex<PgConnection>),
 }
 
 impl PgStore {
     /// A store over `pool`.
     pub fn new(pool: PgPool) -> Self {
-        Self { pool }
+        Self { source: Source::Pool(pool) }
+    }
+
+    /// A store over one connection to `database_url`, opened now (so a wrong URL fails at once) and without a
+    /// statement timeout: for one-shot commands and tests. Units of work take turns on it.
+    pub fn connect_one(database_url: &str) -> Result<Self, ConnectionError> {
+        let conn = PgConnection::establish(database_url)?;
+        Ok(Self { source: Source::One(Mutex::new(conn)) })
     }
 }
 
-impl UnitOfWorkSource for PgStore {
-    type Uow<'c> = PgUnitOfWork<'c>;
+fn unavailable(cause: impl std::fmt::Display) -> DomainError {
+    RepoError::Unavailable(format!("no database connection: {cause}")).into()
+}
 
-    fn with_uow<T>(
-        &self,
-        work: impl FnOnce(&mut PgUnitOfWork<'_>) -> Result<T, DomainError>,
-    ) -> Result<T, DomainError> {
-        let mut conn = self.pool.get().map_err(|e| RepoError::Unavailable(e.to_string()))?;
-        conn.run(work)
+impl Store for PgStore {
+    fn lend(&self, work: &mut dyn FnMut(&mut dyn UnitOfWork) -> Result<(), DomainError>) -> Result<(), DomainError> {
+        match &self.source {
+            // A connection whose server went away is dropped by the pool rather than lent to the next request.
+            Source::Pool(pool) => pool.get().map_err(unavailable)?.run(|uow| work(uow)),
+            Source::One(conn) => {
+                let mut conn = conn.lock().map_err(unavailable)?;
+                work(&mut PgUnitOfWork::new(&mut conn))
+            }
+        }
+    }
+
+    fn readiness(&self) -> Result<Readiness, DomainError> {
+        let pending = match &self.source {
+            Source::Pool(pool) => {
+                let mut conn = pool.get().map_err(unavailable)?;
+                crate::pending_migrations(&mut conn).inspect_err(|_| conn.discard())
+            }
+            Source::One(conn) => crate::pending_migrations(&mut *conn.lock().map_err(unavailable)?),
+        };
+        let pending_migrations = pending.map_err(|error| RepoError::Unavailable(error.to_string()))?;
+        Ok(Readiness { pending_migrations })
     }
 }

@@ -5,7 +5,7 @@
 use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
 use canvass_domain::ids::AccountId;
-use canvass_domain::ports::{AccountRepository, AnswerRepository, SurveyRepository, UnitOfWork};
+use canvass_domain::ports::{transaction, AccountRepository, AnswerRepository, SurveyRepository};
 use canvass_domain::survey::{ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyDraft};
 use canvass_domain::DomainError;
 use canvass_postgres::PgUnitOfWork;
@@ -86,13 +86,13 @@ fn a_failed_unit_of_work_leaves_nothing_behind() {
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
     let acme = account(&mut uow, "a@acme.example");
-    let result: Result<(), DomainError> = uow.transaction(|tx| {
+    let result: Result<(), DomainError> = transaction(&mut uow, |tx| {
         tx.insert_survey(acme, &draft(2, 2), NOW)?;
         Err(DomainError::invalid("name", "refused after the write"))
     });
     assert!(result.is_err());
     assert!(uow.list_surveys(acme).unwrap().is_empty());
-    let kept = uow.transaction(|tx| Ok(tx.insert_survey(acme, &draft(1, 1), NOW)?.0)).unwrap();
+    let kept = transaction(&mut uow, |tx| Ok(tx.insert_survey(acme, &draft(1, 1), NOW)?.0)).unwrap();
     assert_eq!(uow.list_surveys(acme).unwrap(), vec![kept]);
 }
 

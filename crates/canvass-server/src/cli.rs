@@ -4,11 +4,12 @@
 
 use anyhow::{anyhow, Context};
 use canvass_domain::clock::SystemClock;
+use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::use_cases::accounts;
 use canvass_domain::use_cases::bounces::{self, ReportOutcome};
 use canvass_domain::use_cases::senders;
 use canvass_domain::{AccountId, DomainError};
-use canvass_postgres::PgUnitOfWork;
+use canvass_postgres::PgStore;
 use clap::{Args, Parser, Subcommand};
 use diesel::{Connection, PgConnection};
 use secrecy::SecretString;
@@ -443,12 +444,13 @@ fn connect(database_url: &str) -> anyhow::Result<PgConnection> {
     PgConnection::establish(database_url).context("cannot connect to the database")
 }
 
+/// Runs `work` on a unit of work of a store over one connection, opened for this command.
 fn with_uow<T>(
     database_url: &str,
-    work: impl FnOnce(&mut PgUnitOfWork<'_>) -> Result<T, DomainError>,
+    work: impl FnOnce(&mut dyn UnitOfWork) -> Result<T, DomainError>,
 ) -> anyhow::Result<T> {
-    let mut conn = connect(database_url)?;
-    work(&mut PgUnitOfWork::new(&mut conn)).map_err(|error| anyhow!("{error}"))
+    let store = PgStore::connect_one(database_url).context("cannot connect to the database")?;
+    store.with_uow(work).map_err(|error| anyhow!("{error}"))
 }
 
 fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {

@@ -3,10 +3,10 @@
 
 use canvass_domain::account::ApiKey;
 use canvass_domain::clock::Clock;
+use canvass_domain::ports::UnitOfWork;
 use canvass_domain::survey::{ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyInput};
 use canvass_domain::use_cases::{accounts, surveys};
 use canvass_domain::{AccountId, DomainError};
-use canvass_postgres::PgUnitOfWork;
 
 /// The demo account's owner.
 pub const DEMO_EMAIL: &str = "demo@canvass.localhost";
@@ -21,7 +21,7 @@ pub struct Demo {
 }
 
 /// Finds or makes the demo account (with its sample survey) and makes a key for it.
-pub fn ensure_demo(uow: &mut PgUnitOfWork<'_>, clock: &dyn Clock) -> Result<Demo, DomainError> {
+pub fn ensure_demo(uow: &mut dyn UnitOfWork, clock: &dyn Clock) -> Result<Demo, DomainError> {
     if let Some(user) = accounts::find_user_by_email(uow, DEMO_EMAIL)? {
         let api_key = accounts::create_key(uow, clock, user.id)?;
         return Ok(Demo { account_id: user.account_id, api_key });

@@ -1,10 +1,11 @@
 //! Running the retention engine: once from the command line, and on a timer inside the server.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use canvass_domain::ports::{Store, StoreExt, UnitOfWork};
 use canvass_domain::use_cases::retention::{self, RetentionSummary};
 use canvass_domain::DomainError;
-use canvass_postgres::{PgPool, PgUnitOfWork};
 use serde_json::json;
 use time::OffsetDateTime;
 
@@ -25,7 +26,7 @@ pub fn parse_interval(text: &str) -> Result<Duration, String> {
 /// Runs the engine once as of `now`; with `wait` it waits for a job another process is running. Progress goes
 /// to stderr as counts only.
 pub fn run_once(
-    uow: &mut PgUnitOfWork<'_>,
+    uow: &mut dyn UnitOfWork,
     now: OffsetDateTime,
     dry_run: bool,
     wait: bool,
@@ -69,17 +70,15 @@ pub fn summary_json(summary: &RetentionSummary, now: OffsetDateTime) -> serde_js
 }
 
 /// Runs the engine every `interval` on the blocking pool. A run that finds another job holding the lock skips.
-pub fn spawn_timer(pool: PgPool, interval: Duration) {
+pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration) {
     actix_web::rt::spawn(async move {
         let mut ticker = actix_web::rt::time::interval(interval);
         ticker.tick().await;
         loop {
             ticker.tick().await;
-            let pool = pool.clone();
+            let store = store.clone();
             let outcome = actix_web::rt::task::spawn_blocking(move || {
-                let mut conn = pool.get().map_err(|e| e.to_string())?;
-                run_once(&mut PgUnitOfWork::new(&mut conn), OffsetDateTime::now_utc(), false, false)
-                    .map_err(|e| e.to_string())
+                store.with_uow(|uow| run_once(uow, OffsetDateTime::now_utc(), false, false)).map_err(|e| e.to_string())
             })
             .await;
             match outcome {

@@ -1,4 +1,4 @@
-//! Builds and runs the HTTP server over a pool.
+//! Builds and runs the HTTP server over a store on a PostgreSQL pool.
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -7,8 +7,9 @@ use actix_web::dev::{Server, ServerHandle};
 use actix_web::{web, HttpServer};
 use anyhow::Context;
 use canvass_domain::clock::SystemClock;
+use canvass_domain::ports::Store;
 use canvass_http::AppState;
-use canvass_postgres::{connect_pool_with_timeout, PgPool, PgStore};
+use canvass_postgres::{connect_pool_with_timeout, PgStore};
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::settings::Settings;
@@ -16,7 +17,6 @@ use crate::settings::Settings;
 /// A bound, not yet awaited, server.
 pub struct Application {
     port: u16,
-    pool: PgPool,
     server: Server,
     /// The delivery worker, stopped when the server stops.
     worker: Option<crate::delivery::Worker>,
@@ -27,6 +27,7 @@ impl Application {
     pub fn build(settings: &Settings) -> anyhow::Result<Self> {
         let pool = connect_pool_with_timeout(&settings.database_url, settings.pool_size, settings.statement_timeout)
             .context("cannot connect to the database")?;
+        let store: Arc<dyn Store> = Arc::new(PgStore::new(pool));
         let listener =
             TcpListener::bind(&settings.bind).with_context(|| format!("cannot listen on {}", settings.bind))?;
         let address = listener.local_addr()?;
@@ -34,7 +35,7 @@ impl Application {
         let public_url = settings.public_url.clone().unwrap_or_else(|| format!("http://{address}"));
         let public_url = public_url.trim_end_matches('/').to_owned();
         let mut state =
-            AppState::new(pool.clone(), Arc::new(SystemClock), &public_url).with_protection(settings.protection);
+            AppState::new(store.clone(), Arc::new(SystemClock), &public_url).with_protection(settings.protection);
         let configured = |secret: &Option<SecretString>| {
             secret.as_ref().map(|s| s.expose_secret().to_owned()).filter(|s| !s.is_empty())
         };
@@ -64,19 +65,14 @@ impl Application {
             )?);
         }
         if !settings.retention_interval.is_zero() {
-            crate::retention::spawn_timer(pool.clone(), settings.retention_interval);
+            crate::retention::spawn_timer(store, settings.retention_interval);
         }
-        Ok(Self { port, pool, server, worker })
+        Ok(Self { port, server, worker })
     }
 
     /// The port the server listens on.
     pub fn port(&self) -> u16 {
         self.port
-    }
-
-    /// The pool the server uses.
-    pub fn pool(&self) -> &PgPool {
-        &self.pool
     }
 
     /// A handle that stops the server as SIGTERM does.

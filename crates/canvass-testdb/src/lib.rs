@@ -60,6 +60,12 @@ impl TestDatabase {
     pub fn connect(&self) -> PgConnection {
         PgConnection::establish(&self.url).expect("connect to the test database")
     }
+
+    /// A store over a new connection to this test's database: how tests open units of work, as the server does.
+    #[allow(clippy::expect_used)]
+    pub fn store(&self) -> canvass_postgres::PgStore {
+        canvass_postgres::PgStore::connect_one(&self.url).expect("connect to the test database")
+    }
 }
 
 impl Default for TestDatabase {

@@ -1,6 +1,7 @@
 //! Delivery: the messages the outbox holds, how they are rendered, the mail port, and the retry policy.
 
 pub mod dsn;
+pub mod ports;
 mod render;
 
 use time::{Duration, OffsetDateTime};

@@ -5,6 +5,7 @@ mod blocklist;
 mod bounce;
 mod contact;
 mod label;
+pub mod ports;
 mod reminder;
 mod respondent;
 mod sender;

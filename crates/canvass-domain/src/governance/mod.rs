@@ -3,6 +3,7 @@
 
 mod frequency;
 mod policy;
+pub mod ports;
 mod rule;
 
 pub use frequency::{effective_frequency, FrequencyLimits, FrequencySetting};

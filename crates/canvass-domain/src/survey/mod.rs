@@ -4,6 +4,7 @@ mod conversation;
 mod copy;
 mod logic;
 mod navigation;
+pub mod ports;
 mod question;
 mod tree;
 

@@ -4,11 +4,11 @@ use crate::account::{lookup_prefix_of, ApiKey, Caller, CreatedAccount, NewAccoun
 use crate::clock::Clock;
 use crate::error::DomainError;
 use crate::ids::{AccountId, UserId};
-use crate::ports::UnitOfWork;
+use crate::ports::{transaction, AccountRepository, Transactional};
 
 /// Creates an account with its owner and a first key.
 pub fn create_account(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AccountRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     name: &str,
     email: &str,
@@ -16,19 +16,27 @@ pub fn create_account(
     let account = NewAccount::new(name, email).map_err(DomainError::Invalid)?;
     let api_key = ApiKey::generate();
     let now = clock.now();
-    let (account_id, user_id) = uow.transaction(|tx| Ok(tx.create_account(&account, &api_key, now)?))?;
+    let (account_id, user_id) = transaction(uow, |tx| Ok(tx.create_account(&account, &api_key, now)?))?;
     Ok(CreatedAccount { account_id, user_id, api_key })
 }
 
 /// Makes a new key for a user.
-pub fn create_key(uow: &mut impl UnitOfWork, clock: &dyn Clock, user: UserId) -> Result<ApiKey, DomainError> {
+pub fn create_key(
+    uow: &mut (impl AccountRepository + ?Sized),
+    clock: &dyn Clock,
+    user: UserId,
+) -> Result<ApiKey, DomainError> {
     let api_key = ApiKey::generate();
     uow.create_key(user, &api_key, clock.now())?.ok_or(DomainError::NotFound("user"))?;
     Ok(api_key)
 }
 
 /// Revokes the keys whose stored prefix is `prefix` (the first 16 characters of the key, `cvs_` included).
-pub fn revoke_key(uow: &mut impl UnitOfWork, clock: &dyn Clock, prefix: &str) -> Result<u64, DomainError> {
+pub fn revoke_key(
+    uow: &mut (impl AccountRepository + ?Sized),
+    clock: &dyn Clock,
+    prefix: &str,
+) -> Result<u64, DomainError> {
     match uow.revoke_keys(prefix, clock.now())? {
         0 => Err(DomainError::NotFound("key")),
         revoked => Ok(revoked),
@@ -37,7 +45,10 @@ pub fn revoke_key(uow: &mut impl UnitOfWork, clock: &dyn Clock, prefix: &str) ->
 
 /// Finds who a presented key belongs to; `None` for unknown, malformed or revoked keys. The hash comparison is
 /// constant-time.
-pub fn authenticate(uow: &mut impl UnitOfWork, presented: &str) -> Result<Option<Caller>, DomainError> {
+pub fn authenticate(
+    uow: &mut (impl AccountRepository + ?Sized),
+    presented: &str,
+) -> Result<Option<Caller>, DomainError> {
     let Some(prefix) = lookup_prefix_of(presented) else {
         return Ok(None);
     };
@@ -46,16 +57,23 @@ pub fn authenticate(uow: &mut impl UnitOfWork, presented: &str) -> Result<Option
 }
 
 /// The user with this email address in any account, for operators' tools such as the demo set-up.
-pub fn find_user_by_email(uow: &mut impl UnitOfWork, email: &str) -> Result<Option<User>, DomainError> {
+pub fn find_user_by_email(
+    uow: &mut (impl AccountRepository + ?Sized),
+    email: &str,
+) -> Result<Option<User>, DomainError> {
     Ok(uow.find_user_by_email(email)?)
 }
 
 /// The account's users.
-pub fn list_users(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<User>, DomainError> {
+pub fn list_users(uow: &mut (impl AccountRepository + ?Sized), account: AccountId) -> Result<Vec<User>, DomainError> {
     Ok(uow.list_users(account)?)
 }
 
 /// One user of the account.
-pub fn get_user(uow: &mut impl UnitOfWork, account: AccountId, id: UserId) -> Result<User, DomainError> {
+pub fn get_user(
+    uow: &mut (impl AccountRepository + ?Sized),
+    account: AccountId,
+    id: UserId,
+) -> Result<User, DomainError> {
     uow.find_user(account, id)?.ok_or(DomainError::NotFound("user"))
 }

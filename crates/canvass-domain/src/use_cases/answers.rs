@@ -5,7 +5,7 @@ use crate::clock::Clock;
 use crate::error::DomainError;
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId};
 use crate::paging::{Page, PageRequest};
-use crate::ports::UnitOfWork;
+use crate::ports::{transaction, AnswerRepository, RespondentRepository, SurveyRepository, Transactional};
 
 use super::surveys;
 
@@ -22,13 +22,13 @@ pub struct AnswerSetInput {
 
 /// Records an answer set.
 pub fn record(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AnswerRepository + RespondentRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
     input: AnswerSetInput,
 ) -> Result<AnswerSet, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         surveys::get(tx, account, survey)?;
         let tree = tx.question_tree(account, survey)?;
         let draft = AnswerSetDraft::check(input.completed, input.answers, &tree).map_err(DomainError::Invalid)?;
@@ -50,7 +50,7 @@ pub fn record(
 
 /// Replaces the answers and the completed flag of an answer set.
 pub fn replace(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AnswerRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -58,7 +58,7 @@ pub fn replace(
     completed: bool,
     answers: Vec<Answer>,
 ) -> Result<AnswerSet, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         surveys::get(tx, account, survey)?;
         tx.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))?;
         let tree = tx.question_tree(account, survey)?;
@@ -69,7 +69,7 @@ pub fn replace(
 
 /// The survey's answer sets that pass the filter, without answers.
 pub fn list(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AnswerRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     filter: &AnswerFilter,
@@ -80,7 +80,7 @@ pub fn list(
 
 /// One page of the survey's answer sets that pass the filter, with answers.
 pub fn page(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AnswerRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     filter: &AnswerFilter,
@@ -92,7 +92,7 @@ pub fn page(
 
 /// One answer set, with answers.
 pub fn get(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AnswerRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: AnswerSetId,
@@ -103,7 +103,7 @@ pub fn get(
 
 /// The answer a set gives to one item; `NotFound` when the set does not answer it.
 pub fn item_answer(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AnswerRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: AnswerSetId,
@@ -116,7 +116,7 @@ pub fn item_answer(
 /// The respondent's answer sets of the survey, with answers; `NotFound` when the respondent is not one of a
 /// sendout of the survey (unknown respondents, and those whose distribution data was removed).
 pub fn of_respondent(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AnswerRepository + RespondentRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     respondent: RespondentId,

@@ -6,7 +6,9 @@ use crate::clock::Clock;
 use crate::distribution::{check_background_data, BackgroundData, BgDocument, Label, NewRespondent, RespondentInput};
 use crate::error::{DomainError, FieldError};
 use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId};
-use crate::ports::UnitOfWork;
+use crate::ports::{
+    transaction, BlocklistRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
+};
 
 use super::respondents;
 
@@ -20,24 +22,32 @@ pub struct Row {
 }
 
 /// The account's documents.
-pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<BgDocument>, DomainError> {
+pub fn list(uow: &mut (impl SendoutRepository + ?Sized), account: AccountId) -> Result<Vec<BgDocument>, DomainError> {
     Ok(uow.list_documents(account)?)
 }
 
 /// One document.
-pub fn get(uow: &mut impl UnitOfWork, account: AccountId, id: BgDocumentId) -> Result<BgDocument, DomainError> {
+pub fn get(
+    uow: &mut (impl SendoutRepository + ?Sized),
+    account: AccountId,
+    id: BgDocumentId,
+) -> Result<BgDocument, DomainError> {
     uow.find_document(account, id)?.ok_or(DomainError::NotFound("background data document"))
 }
 
 /// The document's labels: its sendout's labels.
-pub fn labels(uow: &mut impl UnitOfWork, account: AccountId, id: BgDocumentId) -> Result<Vec<Label>, DomainError> {
+pub fn labels(
+    uow: &mut (impl SendoutRepository + ?Sized),
+    account: AccountId,
+    id: BgDocumentId,
+) -> Result<Vec<Label>, DomainError> {
     let document = get(uow, account, id)?;
     Ok(uow.list_labels(account, document.sendout_id)?)
 }
 
 /// The document and the ids of its labels.
 fn with_label_ids(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SendoutRepository + ?Sized),
     account: AccountId,
     id: BgDocumentId,
 ) -> Result<(BgDocument, HashSet<LabelId>), DomainError> {
@@ -60,7 +70,7 @@ fn unknown_labels(requested: &[LabelId], labels: &HashSet<LabelId>) -> Vec<Field
 
 /// The requested cells of a row; labels without a value are left out.
 pub fn read_row(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl RespondentRepository + SendoutRepository + ?Sized),
     account: AccountId,
     id: BgDocumentId,
     respondent: RespondentId,
@@ -75,13 +85,13 @@ pub fn read_row(
 
 /// Edits the given cells of a row, or adds them; answers the whole row.
 pub fn edit_row(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl RespondentRepository + SendoutRepository + Transactional + ?Sized),
     account: AccountId,
     id: BgDocumentId,
     respondent: RespondentId,
     cells: BackgroundData,
 ) -> Result<Row, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let (document, labels) = with_label_ids(tx, account, id)?;
         DomainError::check(check_background_data(&cells, &labels, "cellData"))?;
         let cells = tx
@@ -93,13 +103,13 @@ pub fn edit_row(
 
 /// Deletes the given cells of a row; answers what is left of it.
 pub fn delete_cells(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl RespondentRepository + SendoutRepository + Transactional + ?Sized),
     account: AccountId,
     id: BgDocumentId,
     respondent: RespondentId,
     requested: &[LabelId],
 ) -> Result<Row, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let (document, labels) = with_label_ids(tx, account, id)?;
         DomainError::check(unknown_labels(requested, &labels))?;
         let cells = tx
@@ -111,14 +121,19 @@ pub fn delete_cells(
 
 /// Adds a row: a new Pending respondent of the document's sendout (the service sends its link), with cells.
 pub fn add_row(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl BlocklistRepository
+              + RespondentRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     id: BgDocumentId,
     contact_details: String,
     cells: BackgroundData,
 ) -> Result<Row, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let (document, labels) = with_label_ids(tx, account, id)?;
         let survey = document.survey_id;
         let sendout = super::sendouts::get(tx, account, survey, document.sendout_id)?;

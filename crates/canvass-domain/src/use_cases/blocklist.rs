@@ -7,17 +7,20 @@ use crate::distribution::{
 use crate::error::DomainError;
 use crate::ids::AccountId;
 use crate::paging::{Page, PageRequest};
-use crate::ports::UnitOfWork;
+use crate::ports::{transaction, BlocklistRepository, Transactional};
 
 /// The account's blocklist.
-pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<BlocklistEntry>, DomainError> {
+pub fn list(
+    uow: &mut (impl BlocklistRepository + ?Sized),
+    account: AccountId,
+) -> Result<Vec<BlocklistEntry>, DomainError> {
     Ok(uow.list_blocklist(account)?)
 }
 
 /// Adds a contact; the account's respondents with that contact that were not sent to yet become Blocklisted.
 /// A contact already on the list answers `Conflict` (`duplicate`).
 pub fn add(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl BlocklistRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     contact_details: &str,
@@ -27,7 +30,7 @@ pub fn add(
     if contact.is_empty() || contact.chars().count() > crate::limits::CONTACT || contact.contains(char::is_control) {
         return Err(DomainError::invalid("contactDetails", "must be 1 to 320 characters, none a control character"));
     }
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         tx.insert_blocklist(account, contact, &contact_key(contact), kind, clock.now())?.ok_or_else(|| {
             DomainError::Conflict { kind: "duplicate", detail: "the contact is already on the blocklist".into() }
         })
@@ -35,7 +38,11 @@ pub fn add(
 }
 
 /// Removes a contact from the blocklist.
-pub fn remove(uow: &mut impl UnitOfWork, account: AccountId, contact_details: &str) -> Result<(), DomainError> {
+pub fn remove(
+    uow: &mut (impl BlocklistRepository + ?Sized),
+    account: AccountId,
+    contact_details: &str,
+) -> Result<(), DomainError> {
     if contact_details.contains(char::is_control) {
         return Err(DomainError::NotFound("blocklist entry"));
     }
@@ -48,19 +55,19 @@ pub fn remove(uow: &mut impl UnitOfWork, account: AccountId, contact_details: &s
 /// Records permanent failures (idempotent on address and time) and marks matching respondents Bounced; returns
 /// how many were new.
 pub fn record_failures(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl BlocklistRepository + Transactional + ?Sized),
     account: AccountId,
     failures: Vec<NewPermanentFailure>,
 ) -> Result<u64, DomainError> {
     if failures.is_empty() || failures.len() > 1000 {
         return Err(DomainError::invalid("failures", "must hold 1 to 1000 failures"));
     }
-    uow.transaction(|tx| Ok(tx.record_failures(account, &failures)?))
+    transaction(uow, |tx| Ok(tx.record_failures(account, &failures)?))
 }
 
 /// One page of the account's permanent failures.
 pub fn page_failures(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl BlocklistRepository + ?Sized),
     account: AccountId,
     filter: &BounceFilter,
     page: PageRequest,

@@ -4,21 +4,25 @@ use crate::category::{Category, CategoryName};
 use crate::clock::Clock;
 use crate::error::DomainError;
 use crate::ids::{AccountId, CategoryId};
-use crate::ports::UnitOfWork;
+use crate::ports::CategoryRepository;
 
 /// The account's categories.
-pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<Category>, DomainError> {
+pub fn list(uow: &mut (impl CategoryRepository + ?Sized), account: AccountId) -> Result<Vec<Category>, DomainError> {
     Ok(uow.list_categories(account)?)
 }
 
 /// One category of the account.
-pub fn get(uow: &mut impl UnitOfWork, account: AccountId, id: CategoryId) -> Result<Category, DomainError> {
+pub fn get(
+    uow: &mut (impl CategoryRepository + ?Sized),
+    account: AccountId,
+    id: CategoryId,
+) -> Result<Category, DomainError> {
     uow.find_category(account, id)?.ok_or(DomainError::NotFound("category"))
 }
 
 /// Creates a category.
 pub fn create(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl CategoryRepository + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     name: &str,

@@ -17,7 +17,7 @@ use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::DomainError;
 use crate::ids::{AccountId, SurveyId};
 use crate::limits::{truncated, REASON};
-use crate::ports::{OutboxRepository, UnitOfWork, UnitOfWorkSource};
+use crate::ports::{transaction, OutboxRepository, Store, StoreExt, SurveyRepository, Transactional, UnitOfWork};
 
 /// How long a claimed message is reserved for the worker that claimed it, unless the worker says otherwise.
 pub const LEASE: Duration = Duration::minutes(5);
@@ -63,6 +63,31 @@ impl DeliveryReport {
     }
 }
 
+/// The ports a delivery round uses: the outbox, and the question trees TWOWAY conversations start with.
+pub trait DeliveryPorts: OutboxRepository + SurveyRepository + Transactional {}
+
+impl<T: OutboxRepository + SurveyRepository + Transactional + ?Sized> DeliveryPorts for T {}
+
+/// Lends units of work with the delivery ports one step at a time, so that a round holds no connection while its
+/// messages are on the network. Every [`Store`] is one; a test lends a fake of just these ports.
+pub trait DeliveryLender: Sync {
+    /// What is lent.
+    type Unit<'u>: DeliveryPorts + ?Sized + 'u;
+    /// Runs one step on a unit of work lent for its length and returns what it returns.
+    fn step<T>(&self, work: impl FnOnce(&mut Self::Unit<'_>) -> Result<T, DomainError>) -> Result<T, DomainError>;
+}
+
+impl<S: Store + ?Sized> DeliveryLender for S {
+    type Unit<'u> = dyn UnitOfWork + 'u;
+
+    fn step<T>(
+        &self,
+        work: impl FnOnce(&mut (dyn UnitOfWork + '_)) -> Result<T, DomainError>,
+    ) -> Result<T, DomainError> {
+        self.with_uow(work)
+    }
+}
+
 /// The shape of a round: how many messages it claims, how long it leases them, where their links point.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Round {
@@ -96,8 +121,8 @@ struct Sent {
 /// them on their channels' transports (which may send several at once), and records every outcome together in
 /// one transaction. EMAIL, SMS and TWOWAY messages are claimed; TWOWAY conversations start with their
 /// invitation followed by the first question.
-pub fn deliver_due(
-    store: &impl UnitOfWorkSource,
+pub fn deliver_due<L: DeliveryLender + ?Sized>(
+    store: &L,
     transports: Transports<'_>,
     now: OffsetDateTime,
     round: &Round,
@@ -119,8 +144,8 @@ pub fn deliver_due(
 /// Once `stop` answers true no further round is claimed: the round on the network, and one claimed beside it
 /// (unless it waited more than half its lease, as above), are still sent and recorded before this returns, so a
 /// worker that is asked to stop finishes its round and leaves nothing in flight.
-pub fn deliver_all_due(
-    store: &(impl UnitOfWorkSource + Sync),
+pub fn deliver_all_due<L: DeliveryLender + ?Sized>(
+    store: &L,
     transports: Transports<'_>,
     clock: &dyn Clock,
     round: &Round,
@@ -174,7 +199,7 @@ pub fn deliver_all_due(
 }
 
 /// Records rounds, each in its own transaction; tries every one and answers the first failure.
-fn record_all(store: &impl UnitOfWorkSource, rounds: &[Sent]) -> Result<(), DomainError> {
+fn record_all<L: DeliveryLender + ?Sized>(store: &L, rounds: &[Sent]) -> Result<(), DomainError> {
     let mut first_failure = Ok(());
     for sent in rounds {
         let recorded = record(store, sent);
@@ -186,10 +211,10 @@ fn record_all(store: &impl UnitOfWorkSource, rounds: &[Sent]) -> Result<(), Doma
 }
 
 /// Enqueues due reminders and claims a round, with one unit of work that goes back before anything is sent.
-fn claim(store: &impl UnitOfWorkSource, now: OffsetDateTime, round: &Round) -> Result<Claimed, DomainError> {
-    store.with_uow(|uow| {
-        let reminders_enqueued = uow.transaction(|tx| Ok(tx.enqueue_due_reminders(now)?))?;
-        let messages = uow.transaction(|tx| Ok(tx.claim_due(now, now + round.lease, round.limit)?))?;
+fn claim<L: DeliveryLender + ?Sized>(store: &L, now: OffsetDateTime, round: &Round) -> Result<Claimed, DomainError> {
+    store.step(|uow| {
+        let reminders_enqueued = transaction(uow, |tx| Ok(tx.enqueue_due_reminders(now)?))?;
+        let messages = transaction(uow, |tx| Ok(tx.claim_due(now, now + round.lease, round.limit)?))?;
         let questions = first_questions(uow, &messages)?;
         Ok(Claimed { at: now, reminders_enqueued, messages, questions })
     })
@@ -210,15 +235,18 @@ fn send(transports: Transports<'_>, claimed: Claimed, links: &LinkBase) -> Sent 
 }
 
 /// Records a round's outcomes in one transaction.
-fn record(store: &impl UnitOfWorkSource, sent: &Sent) -> Result<(), DomainError> {
+fn record<L: DeliveryLender + ?Sized>(store: &L, sent: &Sent) -> Result<(), DomainError> {
     if sent.settled.is_empty() {
         return Ok(());
     }
-    store.with_uow(|uow| uow.transaction(|tx| Ok(tx.record_round(&sent.settled, sent.at)?)))
+    store.step(|uow| transaction(uow, |tx| Ok(tx.record_round(&sent.settled, sent.at)?)))
 }
 
 /// The first question of every TWOWAY survey whose conversation starts in this round.
-fn first_questions(uow: &mut impl UnitOfWork, claimed: &[ClaimedMessage]) -> Result<FirstQuestions, DomainError> {
+fn first_questions(
+    uow: &mut (impl SurveyRepository + ?Sized),
+    claimed: &[ClaimedMessage],
+) -> Result<FirstQuestions, DomainError> {
     let mut questions = FirstQuestions::new();
     for message in claimed.iter().filter(|m| m.channel == DispatchType::TwoWay && m.is_invitation()) {
         if let Entry::Vacant(unread) = questions.entry((message.account_id, message.survey_id)) {

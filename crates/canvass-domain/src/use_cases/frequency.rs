@@ -3,13 +3,13 @@
 use crate::error::DomainError;
 use crate::governance::{FrequencyLimits, FrequencySetting};
 use crate::ids::{AccountId, SurveyId};
-use crate::ports::UnitOfWork;
+use crate::ports::{transaction, GovernanceRepository, SurveyRepository, Transactional};
 
 use super::surveys;
 
 /// The setting of a scope: the account's (`survey` none) or a survey's own; `NotFound` before any PUT.
 pub fn get(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: Option<SurveyId>,
 ) -> Result<FrequencySetting, DomainError> {
@@ -21,13 +21,13 @@ pub fn get(
 
 /// Creates or replaces the setting of a scope.
 pub fn put(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + SurveyRepository + Transactional + ?Sized),
     account: AccountId,
     survey: Option<SurveyId>,
     enabled: bool,
     limits: FrequencyLimits,
 ) -> Result<FrequencySetting, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         if let Some(survey) = survey {
             surveys::get(tx, account, survey)?;
         }
@@ -39,12 +39,12 @@ pub fn put(
 
 /// Enables or disables the setting of a scope; only the flag changes, and nothing when it is already so.
 pub fn set_enabled(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + SurveyRepository + Transactional + ?Sized),
     account: AccountId,
     survey: Option<SurveyId>,
     enabled: bool,
 ) -> Result<FrequencySetting, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let current = get(tx, account, survey)?;
         if current.enabled == enabled {
             return Ok(current);

@@ -18,3 +18,6 @@ pub mod senders;
 pub mod sendouts;
 pub mod surveys;
 pub mod twoway;
+
+#[cfg(test)]
+mod tests;

@@ -6,7 +6,9 @@ use crate::clock::Clock;
 use crate::distribution::{BlocklistType, TokenContext};
 use crate::error::{DomainError, FieldError};
 use crate::ids::PageId;
-use crate::ports::UnitOfWork;
+use crate::ports::{
+    transaction, AnswerRepository, BlocklistRepository, RespondentPageRepository, SurveyRepository, Transactional,
+};
 use crate::survey::{Page, QuestionTree};
 
 /// What the respondent sees.
@@ -39,7 +41,7 @@ pub enum PageView {
     },
 }
 
-fn context(uow: &mut impl UnitOfWork, token: &str) -> Result<TokenContext, DomainError> {
+fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> Result<TokenContext, DomainError> {
     if !crate::distribution::is_survey_link_token(token) {
         return Err(DomainError::NotFound("survey link"));
     }
@@ -65,7 +67,11 @@ fn page_view(
 }
 
 /// The page a link opens on: where the respondent left off, the first page for a new one.
-pub fn open(uow: &mut impl UnitOfWork, clock: &dyn Clock, token: &str) -> Result<PageView, DomainError> {
+pub fn open(
+    uow: &mut (impl RespondentPageRepository + SurveyRepository + ?Sized),
+    clock: &dyn Clock,
+    token: &str,
+) -> Result<PageView, DomainError> {
     let context = context(uow, token)?;
     let name = context.survey_name.clone();
     if !is_open(&context, clock.now()) {
@@ -91,13 +97,13 @@ pub fn open(uow: &mut impl UnitOfWork, clock: &dyn Clock, token: &str) -> Result
 /// is taken; any other shows the current page again (400, `page`). Completing needs every required item on the
 /// path answered; one left unanswered (the survey changed meanwhile) shows its page with the error.
 pub fn submit(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AnswerRepository + RespondentPageRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     token: &str,
     page_id: PageId,
     form: &[(String, String)],
 ) -> Result<PageView, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let context = context(tx, token)?;
         let name = context.survey_name.clone();
         let now = clock.now();
@@ -176,7 +182,7 @@ pub fn submit(
 /// The link token a login identifier opens in a LOGIN sendout: `None` when the identifier is unknown there, or the
 /// sendout, survey or link is not open.
 pub fn login(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl RespondentPageRepository + ?Sized),
     clock: &dyn Clock,
     sendout: crate::ids::SendoutId,
     identifier: &str,
@@ -192,8 +198,12 @@ pub fn login(
 
 /// Opts the link's contact out: it joins the account's blocklist as OptedOut (nothing changes when it is
 /// already there). Returns the survey's name.
-pub fn opt_out(uow: &mut impl UnitOfWork, clock: &dyn Clock, token: &str) -> Result<String, DomainError> {
-    uow.transaction(|tx| {
+pub fn opt_out(
+    uow: &mut (impl BlocklistRepository + RespondentPageRepository + Transactional + ?Sized),
+    clock: &dyn Clock,
+    token: &str,
+) -> Result<String, DomainError> {
+    transaction(uow, |tx| {
         let context = context(tx, token)?;
         if !context.contact_details.is_empty() {
             let kind = BlocklistType::OptedOut;

@@ -6,7 +6,9 @@ use crate::clock::Clock;
 use crate::distribution::{NewRespondent, Respondent, RespondentInput, MAX_BATCH};
 use crate::error::{DomainError, FieldError};
 use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
-use crate::ports::UnitOfWork;
+use crate::ports::{
+    transaction, BlocklistRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
+};
 
 use super::sendouts;
 
@@ -51,7 +53,7 @@ pub struct BatchOutcome {
 
 /// The sendout's respondents.
 pub fn list(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl RespondentRepository + SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     sendout: SendoutId,
@@ -63,14 +65,19 @@ pub fn list(
 /// Adds one respondent as Pending. A blocklisted contact answers `Conflict` (`blocklisted`), one the sendout
 /// already has `Conflict` (`duplicate`).
 pub fn add(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl BlocklistRepository
+              + RespondentRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
     sendout: SendoutId,
     input: RespondentInput,
 ) -> Result<Respondent, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let found = sendouts::get(tx, account, survey, sendout)?;
         let labels: HashSet<LabelId> = tx.background_label_ids(account)?.into_iter().collect();
         let respondent = NewRespondent::check(input, found.kind, &labels, "").map_err(DomainError::Invalid)?;
@@ -80,7 +87,7 @@ pub fn add(
 
 /// Adds a checked respondent to a sendout, refusing blocklisted and duplicate contacts.
 pub(crate) fn add_checked(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl BlocklistRepository + RespondentRepository + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     sendout: SendoutId,
@@ -105,7 +112,12 @@ pub(crate) fn add_checked(
 /// index named); blocklisted and duplicate contacts are refused one by one. The blocklist and the sendout's
 /// contacts are each checked with one query, and the rest inserted with one statement.
 pub fn add_batch(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl BlocklistRepository
+              + RespondentRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -118,7 +130,12 @@ pub fn add_batch(
 /// [`add_batch`] for items as a transport read them: an item that could not be read at all carries the errors of
 /// its fields, and is refused together with the readable items that break a rule, every index named.
 pub fn add_read_batch(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl BlocklistRepository
+              + RespondentRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -128,7 +145,7 @@ pub fn add_read_batch(
     if inputs.is_empty() || inputs.len() > MAX_BATCH {
         return Err(DomainError::invalid("surveyRespondents", format!("must hold 1 to {MAX_BATCH} respondents")));
     }
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let found = sendouts::get(tx, account, survey, sendout)?;
         let labels: HashSet<LabelId> = tx.background_label_ids(account)?.into_iter().collect();
         let mut errors: Vec<FieldError> = Vec::new();

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 use crate::error::{DomainError, RepoError};
 use crate::governance::{effective_rule, policy_deadlines, RetentionAction};
 use crate::ids::AccountId;
-use crate::ports::UnitOfWork;
+use crate::ports::{transaction, GovernanceRepository, RetentionRepository, Transactional};
 
 /// Rows one batch (one short transaction) works on.
 pub const BATCH: i64 = 5000;
@@ -36,7 +36,7 @@ pub struct RetentionSummary {
 /// it waits for a running job to finish, without it gives up at once (`ran` false). Idempotent: a second run
 /// at the same instant changes nothing.
 pub fn run(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + RetentionRepository + Transactional + ?Sized),
     now: OffsetDateTime,
     dry_run: bool,
     wait: bool,
@@ -53,7 +53,7 @@ pub fn run(
 }
 
 fn run_locked(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + RetentionRepository + Transactional + ?Sized),
     now: OffsetDateTime,
     dry_run: bool,
     progress: &mut dyn FnMut(&str, u64),
@@ -74,16 +74,16 @@ fn run_locked(
 }
 
 /// Runs `batch` until it works on fewer than [`BATCH`] rows (once in a dry run), each in its own transaction.
-fn repeat(
-    uow: &mut impl UnitOfWork,
+fn repeat<U: Transactional + ?Sized>(
+    uow: &mut U,
     dry_run: bool,
     what: &str,
     progress: &mut dyn FnMut(&str, u64),
-    mut batch: impl FnMut(&mut dyn RetentionStep) -> Result<u64, DomainError>,
+    mut batch: impl FnMut(&mut U) -> Result<u64, DomainError>,
 ) -> Result<u64, DomainError> {
     let mut total = 0;
     loop {
-        let done = uow.transaction(|tx| batch(tx))?;
+        let done = transaction(uow, |tx| batch(tx))?;
         total += done;
         if done > 0 {
             progress(what, total);
@@ -94,12 +94,8 @@ fn repeat(
     }
 }
 
-/// The repositories a batch step needs, as a trait object.
-pub trait RetentionStep: crate::ports::RetentionRepository {}
-impl<T: crate::ports::RetentionRepository> RetentionStep for T {}
-
 fn apply_rules(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + RetentionRepository + Transactional + ?Sized),
     account: AccountId,
     now: OffsetDateTime,
     dry_run: bool,
@@ -122,7 +118,7 @@ fn apply_rules(
 }
 
 fn apply_policies(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + RetentionRepository + Transactional + ?Sized),
     account: AccountId,
     now: OffsetDateTime,
     dry_run: bool,

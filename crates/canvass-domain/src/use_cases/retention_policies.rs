@@ -5,23 +5,26 @@ use crate::distribution::BACKGROUND_FUNCTION;
 use crate::error::{DomainError, FieldError};
 use crate::governance::{AccountPolicy, AccountPolicyInput, SurveyPolicy, SurveyPolicyInput};
 use crate::ids::{AccountId, LabelId, SurveyId};
-use crate::ports::UnitOfWork;
+use crate::ports::{transaction, GovernanceRepository, SurveyRepository, Transactional};
 
 use super::surveys;
 
 /// The account's policy; all-null and false before any POST.
-pub fn account(uow: &mut impl UnitOfWork, account: AccountId) -> Result<AccountPolicy, DomainError> {
+pub fn account(
+    uow: &mut (impl GovernanceRepository + ?Sized),
+    account: AccountId,
+) -> Result<AccountPolicy, DomainError> {
     Ok(uow.account_policy(account)?.unwrap_or_default())
 }
 
 /// Changes the account's policy: given fields are set, `null` clears, absent fields stay.
 pub fn set_account(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account_id: AccountId,
     input: AccountPolicyInput,
 ) -> Result<AccountPolicy, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let policy = input.apply(account(tx, account_id)?).map_err(DomainError::Invalid)?;
         tx.save_account_policy(account_id, &policy, clock.now())?;
         Ok(policy)
@@ -29,7 +32,11 @@ pub fn set_account(
 }
 
 /// A survey's policy; empty before any POST.
-pub fn survey(uow: &mut impl UnitOfWork, account: AccountId, survey: SurveyId) -> Result<SurveyPolicy, DomainError> {
+pub fn survey(
+    uow: &mut (impl GovernanceRepository + SurveyRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+) -> Result<SurveyPolicy, DomainError> {
     surveys::get(uow, account, survey)?;
     Ok(uow.survey_policy(account, survey)?.unwrap_or_default())
 }
@@ -37,13 +44,13 @@ pub fn survey(uow: &mut impl UnitOfWork, account: AccountId, survey: SurveyId) -
 /// Changes a survey's policy. Dates must be after the survey's end, days positive; excluded label ids must be
 /// labels of the account (400 otherwise), and labels of a function other than background data are dropped.
 pub fn set_survey(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey_id: SurveyId,
     mut input: SurveyPolicyInput,
 ) -> Result<SurveyPolicy, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let found = surveys::get(tx, account, survey_id)?;
         let mut errors = Vec::new();
         if let Some(requested) = &input.excluded_bg_data_label_ids {

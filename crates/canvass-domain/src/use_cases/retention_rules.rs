@@ -4,12 +4,16 @@ use crate::clock::Clock;
 use crate::error::DomainError;
 use crate::governance::{RetentionAction, RetentionRule, RuleInput, RulePatch, RuleScope};
 use crate::ids::AccountId;
-use crate::ports::UnitOfWork;
+use crate::ports::{transaction, GovernanceRepository, SendoutRepository, SurveyRepository, Transactional};
 
 use super::{sendouts, surveys};
 
 /// Checks that the scope's survey and sendout exist for the account (`NotFound` otherwise).
-fn check_scope(uow: &mut impl UnitOfWork, account: AccountId, scope: RuleScope) -> Result<(), DomainError> {
+fn check_scope(
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
+    account: AccountId,
+    scope: RuleScope,
+) -> Result<(), DomainError> {
     match scope {
         RuleScope::Account => Ok(()),
         RuleScope::Survey(survey) => surveys::get(uow, account, survey).map(|_| ()),
@@ -19,7 +23,7 @@ fn check_scope(uow: &mut impl UnitOfWork, account: AccountId, scope: RuleScope) 
 
 /// Every rule of the account, or those of one scope.
 pub fn list(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     scope: Option<RuleScope>,
 ) -> Result<Vec<RetentionRule>, DomainError> {
@@ -32,13 +36,13 @@ pub fn list(
 
 /// Sets the rule of a scope for its action, overwriting the one there in place.
 pub fn set(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     scope: RuleScope,
     input: RuleInput,
 ) -> Result<RetentionRule, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         check_scope(tx, account, scope)?;
         let rule = input.into_rule(scope).map_err(|e| DomainError::Invalid(vec![e]))?;
         tx.save_rule(account, &rule, clock.now())?;
@@ -48,14 +52,14 @@ pub fn set(
 
 /// Changes the days and/or status of the rule of a scope and action; `NotFound` when there is none.
 pub fn update(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     scope: RuleScope,
     action: RetentionAction,
     patch: RulePatch,
 ) -> Result<RetentionRule, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         check_scope(tx, account, scope)?;
         let current = tx
             .list_rules(account)?
@@ -70,12 +74,12 @@ pub fn update(
 
 /// Deletes the rule of a scope and action; `NotFound` when there is none.
 pub fn delete(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
     account: AccountId,
     scope: RuleScope,
     action: RetentionAction,
 ) -> Result<(), DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         check_scope(tx, account, scope)?;
         match tx.delete_rule(account, scope, action)? {
             true => Ok(()),

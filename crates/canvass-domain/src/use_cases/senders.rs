@@ -5,7 +5,7 @@ use crate::clock::Clock;
 use crate::distribution::{ProvisionedSender, SenderNumber};
 use crate::error::DomainError;
 use crate::ids::AccountId;
-use crate::ports::UnitOfWork;
+use crate::ports::SenderRepository;
 
 /// The problem kind of a number that another account owns.
 pub const TAKEN: &str = "sender-taken";
@@ -15,7 +15,7 @@ pub const NOT_PROVISIONED: &str = "sender-not-provisioned";
 /// Provisions a number to an account. Adding a number the account has already changes nothing; a number of
 /// another account answers `Conflict` (`sender-taken`) naming that account.
 pub fn add(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SenderRepository + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     number: &str,
@@ -32,13 +32,16 @@ pub fn add(
 }
 
 /// The account's numbers, in the order they were provisioned.
-pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<ProvisionedSender>, DomainError> {
+pub fn list(
+    uow: &mut (impl SenderRepository + ?Sized),
+    account: AccountId,
+) -> Result<Vec<ProvisionedSender>, DomainError> {
     Ok(uow.list_senders(account)?)
 }
 
 /// Takes a number from an account; `NotFound` when the account does not have it. Conversations sent from it
 /// receive no more replies.
-pub fn remove(uow: &mut impl UnitOfWork, account: AccountId, number: &str) -> Result<(), DomainError> {
+pub fn remove(uow: &mut (impl SenderRepository + ?Sized), account: AccountId, number: &str) -> Result<(), DomainError> {
     let number = SenderNumber::parse(number, "sms").map_err(|e| DomainError::Invalid(vec![e]))?;
     if uow.remove_sender(account, &number)? {
         Ok(())
@@ -50,7 +53,7 @@ pub fn remove(uow: &mut impl UnitOfWork, account: AccountId, number: &str) -> Re
 /// Refuses (`Conflict`, `sender-not-provisioned`) a TWOWAY sender that is not a number provisioned to the account;
 /// the number then stays the account's until the transaction ends.
 pub(crate) fn check_provisioned(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SenderRepository + ?Sized),
     account: AccountId,
     sender: Option<&str>,
 ) -> Result<(), DomainError> {

@@ -10,19 +10,26 @@ use time::Duration;
 use crate::error::{DomainError, RepoError};
 use crate::governance::effective_frequency;
 use crate::ids::{AccountId, SendoutId, SurveyId};
-use crate::ports::UnitOfWork;
+use crate::ports::{
+    transaction, GovernanceRepository, ReleaseRepository, SenderRepository, SendoutRepository, SurveyRepository,
+    Transactional,
+};
 
 use super::{senders, surveys};
 
 /// The survey's sendouts.
-pub fn list(uow: &mut impl UnitOfWork, account: AccountId, survey: SurveyId) -> Result<Vec<Sendout>, DomainError> {
+pub fn list(
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+) -> Result<Vec<Sendout>, DomainError> {
     surveys::get(uow, account, survey)?;
     Ok(uow.list_sendouts(account, survey)?)
 }
 
 /// One sendout of the survey; a sendout of another survey is not found.
 pub fn get(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
@@ -33,13 +40,13 @@ pub fn get(
 
 /// Creates a Draft sendout and its background data document.
 pub fn create(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
     input: SendoutInput,
 ) -> Result<Sendout, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         surveys::get(tx, account, survey)?;
         let draft = SendoutDraft::new(input).map_err(DomainError::Invalid)?;
         Ok(tx.insert_sendout(account, survey, &draft, clock.now())?)
@@ -51,13 +58,19 @@ pub fn create(
 /// activations never release one contact past the limit. A TWOWAY sendout whose sender is not a number
 /// provisioned to the account answers `Conflict` (`sender-not-provisioned`) and releases nothing.
 pub fn activate(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl GovernanceRepository
+              + ReleaseRepository
+              + SenderRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
 ) -> Result<Sendout, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let sendout = locked(tx, account, survey, id)?;
         if sendout.kind == DispatchType::TwoWay {
             senders::check_provisioned(tx, account, sendout.sender.as_deref())?;
@@ -81,13 +94,13 @@ pub fn activate(
 
 /// Deactivates an active sendout; a Draft sendout answers `Conflict` (`not-activated`).
 pub fn deactivate(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
 ) -> Result<Sendout, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let sendout = locked(tx, account, survey, id)?;
         let transition = sendout
             .status
@@ -100,7 +113,7 @@ pub fn deactivate(
 
 /// The sendout, its row locked until the transaction ends.
 pub(crate) fn locked(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
@@ -111,7 +124,7 @@ pub(crate) fn locked(
 
 /// The sendout's labels.
 pub fn list_labels(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
@@ -123,7 +136,7 @@ pub fn list_labels(
 /// Creates a background data label (function 0); a name the sendout already has answers `Conflict`
 /// (`duplicate`).
 pub fn create_label(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -132,7 +145,7 @@ pub fn create_label(
     label_type: LabelType,
 ) -> Result<Label, DomainError> {
     let draft = LabelDraft::new(name, label_type).map_err(|e| DomainError::Invalid(vec![e]))?;
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         get(tx, account, survey, id)?;
         tx.insert_label(account, id, &draft, clock.now()).map_err(|error| match error {
             RepoError::Duplicate(_) => DomainError::Conflict {
@@ -146,7 +159,7 @@ pub fn create_label(
 
 /// The sendout's reminders.
 pub fn list_reminders(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
@@ -157,14 +170,14 @@ pub fn list_reminders(
 
 /// Creates a reminder, checked by the message rules of the sendout's type.
 pub fn create_reminder(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
     id: SendoutId,
     input: ReminderInput,
 ) -> Result<Reminder, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let sendout = get(tx, account, survey, id)?;
         let draft = ReminderDraft::new(input, sendout.kind).map_err(DomainError::Invalid)?;
         Ok(tx.insert_reminder(account, id, &draft, clock.now())?)

@@ -3,31 +3,37 @@
 use crate::clock::Clock;
 use crate::error::{DomainError, FieldError};
 use crate::ids::{AccountId, CategoryId, QuestionItemId, SendoutId, SurveyId};
-use crate::ports::UnitOfWork;
+use crate::ports::{
+    transaction, AnswerRepository, CategoryRepository, SendoutRepository, SurveyRepository, Transactional,
+};
 use crate::survey::{
     CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, PageDraft, QuestionItemDraft, QuestionTree, Survey, SurveyDraft,
     SurveyInput,
 };
 
 /// The account's surveys.
-pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<Survey>, DomainError> {
+pub fn list(uow: &mut (impl SurveyRepository + ?Sized), account: AccountId) -> Result<Vec<Survey>, DomainError> {
     Ok(uow.list_surveys(account)?)
 }
 
 /// One survey of the account.
-pub fn get(uow: &mut impl UnitOfWork, account: AccountId, id: SurveyId) -> Result<Survey, DomainError> {
+pub fn get(
+    uow: &mut (impl SurveyRepository + ?Sized),
+    account: AccountId,
+    id: SurveyId,
+) -> Result<Survey, DomainError> {
     uow.find_survey(account, id)?.ok_or(DomainError::NotFound("survey"))
 }
 
 /// Creates a survey with its pages and items.
 pub fn create(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl CategoryRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     input: SurveyInput,
 ) -> Result<Survey, DomainError> {
     let draft = SurveyDraft::new(input, clock.now());
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let category_error =
             check_category(tx, account, draft.as_ref().ok().and_then(|d| d.category_id), "categoryId")?;
         let draft = match (draft, category_error) {
@@ -43,20 +49,24 @@ pub fn create(
 }
 
 /// The question tree of a survey.
-pub fn question_tree(uow: &mut impl UnitOfWork, account: AccountId, id: SurveyId) -> Result<QuestionTree, DomainError> {
+pub fn question_tree(
+    uow: &mut (impl SurveyRepository + ?Sized),
+    account: AccountId,
+    id: SurveyId,
+) -> Result<QuestionTree, DomainError> {
     get(uow, account, id)?;
     Ok(uow.question_tree(account, id)?)
 }
 
 /// Replaces the survey's logic rules; every rule must name an item and a later page of the survey.
 pub fn set_logic(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     id: SurveyId,
     rules: Vec<LogicRuleDraft>,
 ) -> Result<QuestionTree, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         get(tx, account, id)?;
         let tree = tx.question_tree(account, id)?;
         let rules = LogicRules::check(rules, &tree).map_err(DomainError::Invalid)?;
@@ -68,13 +78,13 @@ pub fn set_logic(
 
 /// Removes a question item and its answers; logic rules that named it stay and read as broken.
 pub fn delete_question_item(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     id: SurveyId,
     item: QuestionItemId,
 ) -> Result<(), DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         get(tx, account, id)?;
         if !tx.delete_question_item(account, id, item)? {
             return Err(DomainError::NotFound("question item"));
@@ -88,13 +98,13 @@ pub fn delete_question_item(
 /// Fails with `Invalid` for a bad option, an unknown category or sendout id; with `Conflict` (`broken-logic`)
 /// when logic is to be copied and some rule of the source is broken.
 pub fn copy(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl AnswerRepository + CategoryRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     id: SurveyId,
     request: CopyRequest,
 ) -> Result<Survey, DomainError> {
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let source = get(tx, account, id)?;
         let plan = CopyPlan::new(&source, request, clock.now());
         let mut errors = plan.as_ref().err().cloned().unwrap_or_default();
@@ -174,7 +184,7 @@ fn pages_of(tree: &QuestionTree) -> Vec<PageDraft> {
 
 /// A field error when `category` is given but not a category of the account.
 fn check_category(
-    uow: &mut impl UnitOfWork,
+    uow: &mut (impl CategoryRepository + ?Sized),
     account: AccountId,
     category: Option<CategoryId>,
     field: &str,

@@ -5,7 +5,9 @@ use crate::answer::{Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::distribution::{contact_key, TokenContext};
 use crate::error::DomainError;
-use crate::ports::UnitOfWork;
+use crate::ports::{
+    transaction, AnswerRepository, OutboxRepository, RespondentPageRepository, SurveyRepository, Transactional,
+};
 use crate::survey::QuestionTree;
 
 /// The text sent when a conversation is complete.
@@ -48,10 +50,19 @@ pub struct Reply<'a> {
 /// Records a reply for the open TWOWAY conversation with that number, sent from the number the reply went to by
 /// the account that number is provisioned to, that was last sent a message. Replies to numbers provisioned to no
 /// account, and replies that do not name the number they went to, are ignored.
-pub fn reply(uow: &mut impl UnitOfWork, clock: &dyn Clock, reply: Reply<'_>) -> Result<ReplyOutcome, DomainError> {
+pub fn reply(
+    uow: &mut (impl AnswerRepository
+              + OutboxRepository
+              + RespondentPageRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
+    clock: &dyn Clock,
+    reply: Reply<'_>,
+) -> Result<ReplyOutcome, DomainError> {
     let Reply { from, to, text, message_id } = reply;
     let Some(to) = to.map(contact_key).filter(|to| !to.is_empty()) else { return Ok(ReplyOutcome::Ignored) };
-    uow.transaction(|tx| {
+    transaction(uow, |tx| {
         let now = clock.now();
         let open = |context: &TokenContext| {
             context.sendout_active && context.survey_active && context.expiry_date.is_none_or(|e| e > now)

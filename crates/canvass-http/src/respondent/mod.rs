@@ -9,6 +9,7 @@ pub(crate) use html::STYLE;
 
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::ports::UnitOfWork;
 use canvass_domain::use_cases::respondent_page::{self, PageView};
 use canvass_domain::DomainError;
 use maud::{html as markup, Markup};
@@ -45,12 +46,7 @@ fn failure(problem: &Problem) -> HttpResponse {
 
 async fn run<F>(state: &AppState, work: F, action: String) -> HttpResponse
 where
-    F: FnOnce(
-            &mut canvass_postgres::PgUnitOfWork<'_>,
-            &dyn canvass_domain::clock::Clock,
-        ) -> Result<PageView, DomainError>
-        + Send
-        + 'static,
+    F: FnOnce(&mut dyn UnitOfWork, &dyn canvass_domain::clock::Clock) -> Result<PageView, DomainError> + Send + 'static,
 {
     match blocking::run(state, work).await {
         Ok(view) => {

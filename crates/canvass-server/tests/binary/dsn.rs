@@ -5,10 +5,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_sinks::{postfix_dsn, SmtpSink};
-use diesel::sql_types::Text;
-use diesel::{QueryableByName, RunQueryDsl};
 use serde_json::{json, Value};
+use time::OffsetDateTime;
 
 use crate::harness::{canvass_binary, header, spawn_app, TestApp, DSN_SECRET, PUBLIC};
 
@@ -61,23 +61,13 @@ async fn canvass_dsn_reads_a_report_from_stdin_for_a_pipe_transport() {
     assert!(stderr.contains("not a delivery status notification"), "{stderr}");
 }
 
-#[derive(QueryableByName)]
-struct Claimed {
-    #[diesel(sql_type = Text)]
-    message_token: String,
-}
-
 #[tokio::test]
 async fn a_report_of_a_message_still_being_sent_is_handed_over_again_later() {
     let app = spawn_app().await;
     let base = app.activated(&["inflight@example.com".to_owned()]).await;
-    // Claimed as a worker claims it, and not sent yet: under a live lease, one attempt counted.
-    let claimed: Vec<Claimed> = diesel::sql_query(
-        "UPDATE outbox SET lease_until = now() + interval '5 minutes', attempts = attempts + 1 \
-         WHERE status = 'Pending' RETURNING message_token",
-    )
-    .load(&mut app.db.connect())
-    .unwrap();
+    let now = OffsetDateTime::now_utc();
+    let claim = |uow: &mut dyn UnitOfWork| Ok(uow.claim_due(now, now + time::Duration::minutes(5), 10)?);
+    let claimed = app.db.store().with_uow(claim).unwrap();
     let message_id = format!("<{}@survey.example>", claimed[0].message_token);
     let report = postfix_dsn(&message_id, "inflight@example.com", "failed", "5.1.1", USER_UNKNOWN);
 

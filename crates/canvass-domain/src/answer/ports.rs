@@ -1,0 +1,96 @@
+//! The ports of answering: what the domain needs from a store for answer sets, and for the respondent page
+//! (the respondent behind a link, a login or a number, and where it is in the survey).
+//!
+//! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
+//! adapter follows are in [`crate::ports`].
+
+use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::distribution::TokenContext;
+use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
+use crate::paging::{Page, PageRequest};
+use crate::ports::RepoResult;
+use time::OffsetDateTime;
+
+/// Answer sets and their answers.
+pub trait AnswerRepository {
+    /// Stores a new answer set.
+    fn insert_answer_set(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        respondent: Option<(RespondentId, SendoutId)>,
+        draft: &AnswerSetDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<AnswerSet>;
+    /// Replaces the answers and the completed flag of a set and moves its `updatedAt`; `None` when the survey
+    /// has no such set.
+    fn replace_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: AnswerSetId,
+        draft: &AnswerSetDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<AnswerSet>>;
+    /// The survey's answer sets that pass the filter, in creation order, without their answers.
+    fn list_answer_sets(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+    ) -> RepoResult<Vec<AnswerSet>>;
+    /// One page of the survey's answer sets that pass the filter, in creation order, with their answers.
+    fn page_answer_sets(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        page: PageRequest,
+    ) -> RepoResult<Page<AnswerSet>>;
+    /// One answer set of the survey, with its answers.
+    fn find_answer_set(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: AnswerSetId,
+    ) -> RepoResult<Option<AnswerSet>>;
+    /// The respondent's answer sets of the survey, with their answers, in creation order.
+    fn answer_sets_of_respondent(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        respondent: RespondentId,
+    ) -> RepoResult<Vec<AnswerSet>>;
+    /// Copies every answer set of `from` to `to`, mapping item ids by `items` (old, new); the copies belong to no
+    /// respondent or sendout. Returns how many answers were copied.
+    fn copy_answer_sets(
+        &mut self,
+        account: AccountId,
+        from: SurveyId,
+        to: SurveyId,
+        items: &[(QuestionItemId, QuestionItemId)],
+    ) -> RepoResult<u64>;
+}
+
+/// What the respondent page reads and keeps: the respondent behind a link token, and where it is in the survey.
+pub trait RespondentPageRepository {
+    /// The respondent (of any account) whose survey link has this token.
+    fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>>;
+    /// The link token and respondent of a LOGIN sendout (of any account) whose login identifier has this key.
+    fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
+    /// The respondents whose number has this key in TWOWAY sendouts sent from the number `to`, of the account that
+    /// `to` is provisioned to (no one's when it is provisioned to none), the one that was last sent a message
+    /// first.
+    fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>>;
+    /// Locks the respondent until the transaction ends, so that its answers are saved one submission at a time.
+    fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()>;
+    /// The respondent's latest answer set of the survey, with answers, and the page it was left on.
+    fn progress(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        respondent: RespondentId,
+    ) -> RepoResult<Option<(AnswerSet, Option<PageId>)>>;
+    /// Stores the page an answer set was left on (`None` once completed).
+    fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()>;
+}

@@ -1,0 +1,54 @@
+//! The ports of delivery's store: the outbox of messages to send and the outcomes of sending them.
+//!
+//! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
+//! adapter follows are in [`crate::ports`].
+
+use crate::delivery::{ClaimedMessage, Settled};
+use crate::distribution::TokenContext;
+use crate::ports::RepoResult;
+use time::OffsetDateTime;
+
+/// The outbox of messages to send, and the outcomes of sending them.
+pub trait OutboxRepository {
+    /// Turns reminders whose send date has come into outbox messages for the respondents their SendoutLogic
+    /// selects (released, sent to by the service, never blocklisted, bounced or failed); returns how many.
+    fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64>;
+    /// Claims up to `limit` due messages of any account that no live lease holds, leasing them until
+    /// `lease_until` and counting the attempt. Concurrent workers never claim the same message.
+    fn claim_due(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: i64,
+    ) -> RepoResult<Vec<ClaimedMessage>>;
+    /// Records what became of a round's messages, with a fixed number of set-based statements whatever their
+    /// count: Sent (and the respondent of an invitation), Bounced (a permanent failure with sendout and respondent,
+    /// the respondent Bounced and its other queued messages Cancelled), due again, Failed (and the respondent of an
+    /// invitation), or Cancelled (the respondent Blocklisted or Expired). Bounces are recorded last, so a bounce
+    /// cancels a message of the same respondent that the same round put off.
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()>;
+    /// The message (of any account) with this Message-ID token: recorded as Sent, or still in a worker's hands
+    /// (pending after an attempt: sent, perhaps, but not recorded yet), or neither (unknown, bounced already, or
+    /// never sent).
+    fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup>;
+    /// Writes a message of its own text to a respondent, due at `now`; `false` when a message with this key
+    /// exists already.
+    fn enqueue_message(
+        &mut self,
+        context: &TokenContext,
+        key: &str,
+        body: &str,
+        now: OffsetDateTime,
+    ) -> RepoResult<bool>;
+}
+
+/// What [`OutboxRepository::find_sent_by_token`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SentLookup {
+    /// A message recorded as Sent.
+    Sent(Box<ClaimedMessage>),
+    /// A message that has been attempted and is not recorded yet.
+    InFlight,
+    /// No message the relay could have taken.
+    Unknown,
+}

@@ -1,0 +1,100 @@
+//! The ports of governance: what the domain needs from a store for frequency settings, retention rules and
+//! policies, and what the retention engine reads and removes.
+//!
+//! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
+//! adapter follows are in [`crate::ports`].
+
+use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
+use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
+use crate::ports::RepoResult;
+use time::OffsetDateTime;
+
+/// Survey frequency settings, retention rules and retention policies.
+pub trait GovernanceRepository {
+    /// The account's frequency setting (`survey` none) or the survey's own.
+    fn find_frequency(&mut self, account: AccountId, survey: Option<SurveyId>) -> RepoResult<Option<FrequencySetting>>;
+    /// Creates or replaces the setting of its scope.
+    fn save_frequency(&mut self, account: AccountId, setting: &FrequencySetting) -> RepoResult<()>;
+    /// Every retention rule of the account.
+    fn list_rules(&mut self, account: AccountId) -> RepoResult<Vec<RetentionRule>>;
+    /// Creates the rule of its scope and action, or overwrites it in place.
+    fn save_rule(&mut self, account: AccountId, rule: &RetentionRule, now: OffsetDateTime) -> RepoResult<()>;
+    /// Deletes the rule of a scope and action; `false` when there was none.
+    fn delete_rule(&mut self, account: AccountId, scope: RuleScope, action: RetentionAction) -> RepoResult<bool>;
+    /// The account's retention policy, if one was set.
+    fn account_policy(&mut self, account: AccountId) -> RepoResult<Option<AccountPolicy>>;
+    /// Stores the account's retention policy.
+    fn save_account_policy(
+        &mut self,
+        account: AccountId,
+        policy: &AccountPolicy,
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
+    /// A survey's retention policy, if one was set.
+    fn survey_policy(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<SurveyPolicy>>;
+    /// Stores a survey's retention policy.
+    fn save_survey_policy(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        policy: &SurveyPolicy,
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
+    /// Of these label ids, the account's labels and their functions.
+    fn label_functions(&mut self, account: AccountId, labels: &[LabelId]) -> RepoResult<Vec<(LabelId, i16)>>;
+}
+
+/// What the retention engine reads and removes. Removal methods work on at most `limit` rows and, with
+/// `dry_run`, change nothing and count every row they would change.
+pub trait RetentionRepository {
+    /// Takes the engine's lock (session-wide): waits for it, or with `wait` false gives up at once (`false`).
+    fn lock_retention(&mut self, wait: bool) -> RepoResult<bool>;
+    /// Releases the engine's lock.
+    fn unlock_retention(&mut self) -> RepoResult<()>;
+    /// Accounts that have any retention rule or policy.
+    fn accounts_with_retention(&mut self) -> RepoResult<Vec<AccountId>>;
+    /// Every sendout of the account with its survey.
+    fn sendouts_of_account(&mut self, account: AccountId) -> RepoResult<Vec<(SurveyId, SendoutId)>>;
+    /// Removes respondents of the sendout added before `added_before`; their answer sets stay, without them.
+    fn remove_respondents(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        added_before: OffsetDateTime,
+        limit: i64,
+        dry_run: bool,
+    ) -> RepoResult<u64>;
+    /// Every survey of the account with its end date and its policy.
+    fn surveys_for_policies(
+        &mut self,
+        account: AccountId,
+    ) -> RepoResult<Vec<(SurveyId, OffsetDateTime, Option<SurveyPolicy>)>>;
+    /// Partial delete of the survey's respondents: contact details, survey links and background data cells except
+    /// `kept_labels`; returns respondents changed.
+    fn erase_respondents(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        kept_labels: &[LabelId],
+        limit: i64,
+        dry_run: bool,
+    ) -> RepoResult<u64>;
+    /// Removes the open-text answers of the survey; returns answers removed.
+    fn remove_open_text(&mut self, account: AccountId, survey: SurveyId, limit: i64, dry_run: bool) -> RepoResult<u64>;
+    /// Complete delete: removes the survey's answer sets (with their answers); returns sets removed.
+    fn remove_answer_sets(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        limit: i64,
+        dry_run: bool,
+    ) -> RepoResult<u64>;
+    /// Complete delete: removes the respondents of every sendout of the survey; returns respondents removed.
+    fn remove_survey_respondents(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        limit: i64,
+        dry_run: bool,
+    ) -> RepoResult<u64>;
+}

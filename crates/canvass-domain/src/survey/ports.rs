@@ -1,0 +1,33 @@
+//! The ports of surveys: what the domain needs from a store for surveys and their question trees.
+//!
+//! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
+//! adapter follows are in [`crate::ports`].
+
+use crate::ids::{AccountId, QuestionItemId, SurveyId};
+use crate::ports::RepoResult;
+use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
+use time::OffsetDateTime;
+
+/// Surveys and their question trees.
+pub trait SurveyRepository {
+    /// The account's surveys, in creation order.
+    fn list_surveys(&mut self, account: AccountId) -> RepoResult<Vec<Survey>>;
+    /// One survey of the account.
+    fn find_survey(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<Survey>>;
+    /// Stores a survey with its pages and items, keeping their order; returns the survey and its tree.
+    fn insert_survey(
+        &mut self,
+        account: AccountId,
+        draft: &SurveyDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<(Survey, QuestionTree)>;
+    /// The tree of a survey the caller has found; empty when it has no pages.
+    fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree>;
+    /// Replaces the survey's logic rules, keeping their order.
+    fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()>;
+    /// Deletes an item of the survey and its answers; `false` when the survey has no such item. Logic rules that
+    /// name it stay.
+    fn delete_question_item(&mut self, account: AccountId, survey: SurveyId, item: QuestionItemId) -> RepoResult<bool>;
+    /// Moves the survey's `updatedAt`.
+    fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()>;
+}

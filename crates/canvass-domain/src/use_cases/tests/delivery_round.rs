@@ -1,0 +1,110 @@
+//! A delivery round: due reminders enqueued, due messages claimed under a lease, each sent on its channel's
+//! transport (blocklisted and expired ones held back), and every outcome recorded together in one transaction.
+
+use std::sync::Mutex;
+
+use time::Duration;
+
+use crate::delivery::{retry_delay, LinkBase, Outcome, Transports};
+use crate::distribution::{DispatchType, RespondentStatus};
+use crate::use_cases::delivery::{deliver_all_due, deliver_due, Round, LEASE};
+
+use super::fakes::outbox::{due, Lent, Outbox, Recorder};
+use super::fakes::{At, NOW};
+
+fn round(limit: i64) -> Round {
+    Round { limit, lease: LEASE, links: LinkBase::new("https://survey.example") }
+}
+
+fn lent(messages: Vec<crate::delivery::ClaimedMessage>) -> Lent {
+    let mut outbox = Outbox::default();
+    outbox.state.messages = messages;
+    outbox.state.reminders_due = 2;
+    Lent(Mutex::new(outbox))
+}
+
+#[test]
+fn each_message_goes_on_its_channel_and_every_outcome_is_recorded_together() {
+    let mut blocked = due(4, DispatchType::Email, "blocked@example.com");
+    blocked.blocklisted = true;
+    let mut expired = due(5, DispatchType::Email, "expired@example.com");
+    expired.expiry_date = Some(NOW - Duration::minutes(1));
+    let store = lent(vec![
+        due(1, DispatchType::Email, "ok@example.com"),
+        due(2, DispatchType::Email, "bounce@example.com"),
+        due(3, DispatchType::Email, "later@example.com"),
+        blocked,
+        expired,
+        due(6, DispatchType::Sms, "+4790000006"),
+    ]);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+
+    let report = deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &round(10)).unwrap();
+
+    assert_eq!(mail.recipients(), ["ok@example.com", "bounce@example.com", "later@example.com"]);
+    assert_eq!(sms.recipients(), ["+4790000006"]);
+    assert_eq!((report.claimed, report.sent, report.bounced, report.retried), (6, 2, 1, 1));
+    assert_eq!((report.cancelled, report.reminders_enqueued), (2, 2));
+    let state = store.state();
+    assert_eq!(state.recorded.len(), 1, "one round, recorded once");
+    let outcome_of = |id: i64| state.recorded[0].iter().find(|s| s.message.id == id).map(|s| s.outcome.clone());
+    assert_eq!(outcome_of(1), Some(Outcome::Sent));
+    assert!(matches!(outcome_of(2), Some(Outcome::Bounced(reason)) if reason.contains("5.1.1")));
+    assert!(matches!(outcome_of(3), Some(Outcome::DueAgain(at, _)) if at == NOW + retry_delay(0)));
+    assert_eq!(outcome_of(4), Some(Outcome::Cancelled(RespondentStatus::Blocklisted)));
+    assert_eq!(outcome_of(5), Some(Outcome::Cancelled(RespondentStatus::Expired)));
+}
+
+#[test]
+fn messages_carry_the_links_of_their_respondent() {
+    let store = lent(vec![due(7, DispatchType::Email, "ok@example.com")]);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &round(10)).unwrap();
+    let sent = mail.0.lock().unwrap()[0].clone();
+    assert_eq!(sent.body, format!("Answer here: https://survey.example/r/{:040x}", 7));
+    assert_eq!(sent.unsubscribe_url, Some(format!("https://survey.example/r/{:040x}/opt-out", 7)));
+}
+
+#[test]
+fn claimed_messages_are_leased_so_a_second_round_does_not_send_them_again() {
+    let store = lent(vec![due(1, DispatchType::Email, "ok@example.com")]);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    let transports = Transports { email: &mail, sms: &sms };
+    deliver_due(&store, transports, NOW, &round(10)).unwrap();
+    let again = deliver_due(&store, transports, NOW + Duration::seconds(1), &round(10)).unwrap();
+    assert_eq!(again.claimed, 0);
+    assert_eq!(store.state().messages[0].lease_until, Some(NOW + LEASE));
+    assert_eq!(mail.recipients().len(), 1);
+}
+
+#[test]
+fn rounds_run_back_to_back_while_they_come_back_full() {
+    let messages = (1..=5).map(|id| due(id, DispatchType::Email, &format!("p{id}@example.com"))).collect();
+    let store = lent(messages);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+
+    let transports = Transports { email: &mail, sms: &sms };
+    let report = deliver_all_due(&store, transports, &At(NOW), &round(2), &|| false).unwrap();
+
+    assert_eq!((report.claimed, report.sent), (5, 5));
+    let rounds: Vec<usize> = store.state().recorded.iter().map(Vec::len).collect();
+    assert_eq!(rounds, [2, 2, 1]);
+    assert_eq!(mail.recipients().len(), 5, "each message once");
+}
+
+#[test]
+fn a_stop_claims_no_further_round_but_sends_and_records_the_rounds_it_holds() {
+    let messages = (1..=5).map(|id| due(id, DispatchType::Email, &format!("p{id}@example.com"))).collect();
+    let store = lent(messages);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    // Asked to stop once the first message is out: the first round is on the network, the second claimed beside it.
+    let stop = || !mail.recipients().is_empty();
+
+    let report = deliver_all_due(&store, Transports { email: &mail, sms: &sms }, &At(NOW), &round(2), &stop).unwrap();
+
+    assert_eq!((report.claimed, report.sent), (4, 4));
+    let rounds: Vec<usize> = store.state().recorded.iter().map(Vec::len).collect();
+    assert_eq!(rounds, [2, 2], "both rounds held are sent and recorded");
+    let last = store.state().messages.iter().find(|m| m.id == 5).map(|m| m.lease_until);
+    assert_eq!(last, Some(None), "the fifth message is not claimed");
+}

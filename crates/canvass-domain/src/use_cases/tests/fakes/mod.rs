@@ -1,0 +1,83 @@
+//! In-memory fakes of the ports, one per area of flows, and the values tests build them from. A fake keeps its
+//! state in one `Clone` value so that a transaction is a snapshot: `rollback` puts it back.
+
+pub mod distribution;
+pub mod outbox;
+pub mod pages;
+pub mod retention;
+
+use time::OffsetDateTime;
+
+use crate::clock::Clock;
+
+/// A fixed instant, 2026-11-25 09:00 UTC.
+pub const NOW: OffsetDateTime = time::macros::datetime!(2026-11-25 09:00 UTC);
+
+/// A clock that always reads the instant it holds.
+pub struct At(pub OffsetDateTime);
+
+impl Clock for At {
+    fn now(&self) -> OffsetDateTime {
+        self.0
+    }
+}
+
+/// Implements `Transactional` for a fake with fields `state` and `transactions: Snapshots<_>`.
+macro_rules! snapshot_transactions {
+    ($fake:ty) => {
+        impl $crate::ports::Transactional for $fake {
+            fn begin(&mut self) -> $crate::ports::RepoResult<()> {
+                self.transactions.begin(&self.state);
+                Ok(())
+            }
+
+            fn commit(&mut self) -> $crate::ports::RepoResult<()> {
+                self.transactions.commit();
+                Ok(())
+            }
+
+            fn rollback(&mut self) -> $crate::ports::RepoResult<()> {
+                self.transactions.rollback(&mut self.state);
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use snapshot_transactions;
+
+/// Snapshots of a fake's state, taken by `begin` and put back by `rollback`.
+#[derive(Debug)]
+pub struct Snapshots<S> {
+    open: Vec<S>,
+    /// Transactions committed, for tests that check the boundary.
+    pub committed: usize,
+    /// Transactions rolled back.
+    pub rolled_back: usize,
+}
+
+impl<S> Default for Snapshots<S> {
+    fn default() -> Self {
+        Self { open: Vec::new(), committed: 0, rolled_back: 0 }
+    }
+}
+
+impl<S: Clone> Snapshots<S> {
+    /// Opens a transaction over `state`.
+    pub fn begin(&mut self, state: &S) {
+        self.open.push(state.clone());
+    }
+
+    /// Keeps the innermost transaction's changes.
+    pub fn commit(&mut self) {
+        self.open.pop();
+        self.committed += 1;
+    }
+
+    /// Puts `state` back as it was when the innermost transaction began.
+    pub fn rollback(&mut self, state: &mut S) {
+        if let Some(before) = self.open.pop() {
+            *state = before;
+        }
+        self.rolled_back += 1;
+    }
+}

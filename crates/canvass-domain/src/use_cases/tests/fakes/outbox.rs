@@ -1,0 +1,206 @@
+//! A fake of the delivery ports (the outbox, and the surveys TWOWAY conversations start from), lent one step at a
+//! time like a store, and transports that record what they were given.
+
+#![allow(clippy::unimplemented)]
+
+use std::sync::Mutex;
+
+use time::OffsetDateTime;
+
+use super::Snapshots;
+use crate::delivery::{ClaimedMessage, Mailer, OutgoingMessage, SendError, Settled, SmsSender};
+use crate::distribution::{DispatchType, TokenContext};
+use crate::error::DomainError;
+use crate::ids::{AccountId, QuestionItemId, SurveyId};
+use crate::ports::{OutboxRepository, RepoResult, SentLookup, SurveyRepository};
+use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
+use crate::use_cases::delivery::DeliveryLender;
+
+/// What the fake holds; cloned for each transaction.
+#[derive(Debug, Clone, Default)]
+pub struct State {
+    /// Every message of the outbox, claimed or not.
+    pub messages: Vec<ClaimedMessage>,
+    /// Reminders that come due, enqueued by the next round.
+    pub reminders_due: u64,
+    /// The rounds recorded, each as it was handed over.
+    pub recorded: Vec<Vec<Settled>>,
+}
+
+/// The outbox fake: its state and its transactions.
+#[derive(Debug, Default)]
+pub struct Outbox {
+    pub state: State,
+    pub transactions: Snapshots<State>,
+}
+
+/// Lends the outbox one step at a time, as a store lends a unit of work.
+#[derive(Debug, Default)]
+pub struct Lent(pub Mutex<Outbox>);
+
+impl Lent {
+    /// What the outbox holds now.
+    pub fn state(&self) -> State {
+        self.0.lock().map(|outbox| outbox.state.clone()).unwrap_or_default()
+    }
+}
+
+impl DeliveryLender for Lent {
+    type Unit<'u> = Outbox;
+
+    fn step<T>(&self, work: impl FnOnce(&mut Outbox) -> Result<T, DomainError>) -> Result<T, DomainError> {
+        let mut outbox = self.0.lock().map_err(|_| DomainError::Repo(crate::RepoError::Other("poisoned".into())))?;
+        work(&mut outbox)
+    }
+}
+
+/// A message due now for `recipient` on `channel`.
+pub fn due(id: i64, channel: DispatchType, recipient: &str) -> ClaimedMessage {
+    ClaimedMessage {
+        account_id: AccountId::new(1),
+        id,
+        respondent_id: 100 + id,
+        sendout_id: 10,
+        survey_id: 1,
+        is_reminder: false,
+        own_text: false,
+        idempotency_key: format!("key-{id}"),
+        message_token: format!("{id:032x}"),
+        attempts: 0,
+        lease_until: None,
+        channel,
+        recipient: recipient.into(),
+        token: format!("{id:040x}"),
+        sender: "hr@acme.example".into(),
+        subject: Some("Your view".into()),
+        template: "Answer here: {{surveyLink}}".into(),
+        expiry_date: None,
+        blocklisted: false,
+    }
+}
+
+/// A transport that records each message and refuses recipients that say so: `bounce` permanently, `later` for
+/// now.
+#[derive(Debug, Default)]
+pub struct Recorder(pub Mutex<Vec<OutgoingMessage>>);
+
+impl Recorder {
+    fn take(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+        if let Ok(mut sent) = self.0.lock() {
+            sent.push(message.clone());
+        }
+        if message.to.contains("bounce") {
+            Err(SendError::Permanent("550 5.1.1 no such user".into()))
+        } else if message.to.contains("later") {
+            Err(SendError::Transient("421 try again later".into()))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The recipients given, in order.
+    pub fn recipients(&self) -> Vec<String> {
+        self.0.lock().map(|sent| sent.iter().map(|m| m.to.clone()).collect()).unwrap_or_default()
+    }
+}
+
+impl Mailer for Recorder {
+    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+        self.take(message)
+    }
+}
+
+impl SmsSender for Recorder {
+    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+        self.take(message)
+    }
+}
+
+super::snapshot_transactions!(Outbox);
+impl OutboxRepository for Outbox {
+    fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64> {
+        let _ = now;
+        Ok(std::mem::take(&mut self.state.reminders_due))
+    }
+
+    fn claim_due(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: i64,
+    ) -> RepoResult<Vec<ClaimedMessage>> {
+        let free = |m: &&mut ClaimedMessage| m.lease_until.is_none_or(|until| until <= now);
+        let claimed: Vec<ClaimedMessage> = self
+            .state
+            .messages
+            .iter_mut()
+            .filter(free)
+            .take(usize::try_from(limit).unwrap_or(0))
+            .map(|m| {
+                m.lease_until = Some(lease_until);
+                m.clone()
+            })
+            .collect();
+        Ok(claimed)
+    }
+
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()> {
+        let _ = now;
+        self.state.recorded.push(settled.to_vec());
+        Ok(())
+    }
+
+    fn find_sent_by_token(&mut self, _message_token: &str) -> RepoResult<SentLookup> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn enqueue_message(
+        &mut self,
+        _context: &TokenContext,
+        _key: &str,
+        _body: &str,
+        _now: OffsetDateTime,
+    ) -> RepoResult<bool> {
+        unimplemented!("not used by these tests")
+    }
+}
+
+impl SurveyRepository for Outbox {
+    fn list_surveys(&mut self, _account: AccountId) -> RepoResult<Vec<Survey>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn find_survey(&mut self, _account: AccountId, _id: SurveyId) -> RepoResult<Option<Survey>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn insert_survey(
+        &mut self,
+        _account: AccountId,
+        _draft: &SurveyDraft,
+        _now: OffsetDateTime,
+    ) -> RepoResult<(Survey, QuestionTree)> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn question_tree(&mut self, _account: AccountId, _survey: SurveyId) -> RepoResult<QuestionTree> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn replace_logic(&mut self, _account: AccountId, _survey: SurveyId, _rules: &LogicRules) -> RepoResult<()> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn delete_question_item(
+        &mut self,
+        _account: AccountId,
+        _survey: SurveyId,
+        _item: QuestionItemId,
+    ) -> RepoResult<bool> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn touch_survey(&mut self, _account: AccountId, _survey: SurveyId, _now: OffsetDateTime) -> RepoResult<()> {
+        unimplemented!("not used by these tests")
+    }
+}

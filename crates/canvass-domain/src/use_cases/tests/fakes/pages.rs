@@ -1,0 +1,236 @@
+//! A fake of the respondent page's ports: one respondent's link, the survey's question tree, and the answer set
+//! with the page the respondent left off on.
+
+#![allow(clippy::unimplemented)]
+
+use time::OffsetDateTime;
+
+use super::Snapshots;
+use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::distribution::TokenContext;
+use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
+use crate::paging::{Page, PageRequest};
+use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository, SurveyRepository};
+use crate::survey::{LogicRule, LogicRules, QuestionItem, QuestionTree, QuestionType, Survey, SurveyDraft};
+
+/// The link token of the fake's one respondent.
+pub const TOKEN: &str = "00000000000000000000000000000000000000aa";
+
+/// What the fake holds; cloned for each transaction.
+#[derive(Debug, Clone)]
+pub struct State {
+    pub context: TokenContext,
+    pub tree: QuestionTree,
+    /// The respondent's answer set and the page it left off on.
+    pub progress: Option<(AnswerSet, Option<PageId>)>,
+    /// Whether the respondent's row was locked.
+    pub locked: bool,
+}
+
+/// The fake: its state and its transactions.
+#[derive(Debug)]
+pub struct Pages {
+    pub state: State,
+    pub transactions: Snapshots<State>,
+}
+
+/// Four pages with one required open-text item each (ids 10, 20, 30, 40); answering "skip" on page 1 goes to
+/// page 4.
+pub fn four_pages() -> Pages {
+    let item = |page: PageId| QuestionItem {
+        id: page * 10,
+        page_id: page,
+        kind: QuestionType::OpenText,
+        text: format!("Question {page}"),
+        required: true,
+        options: Vec::new(),
+    };
+    let pages =
+        (1..=4).map(|id| crate::survey::Page { id, title: String::new(), items: vec![item(id)] }).collect::<Vec<_>>();
+    let rule = LogicRule { id: 1, question_item_id: 10, equals: "skip".into(), go_to_page_id: 4, broken: false };
+    let context = TokenContext {
+        account_id: AccountId::new(1),
+        respondent_id: 7,
+        sendout_id: 3,
+        survey_id: 1,
+        survey_name: "Staff".into(),
+        survey_active: true,
+        sendout_active: true,
+        expiry_date: None,
+        contact_details: "ann@example.com".into(),
+        contact_key: "ann@example.com".into(),
+    };
+    let state = State { context, tree: QuestionTree::assemble(1, pages, vec![rule]), progress: None, locked: false };
+    Pages { state, transactions: Snapshots::default() }
+}
+
+super::snapshot_transactions!(Pages);
+
+fn stored(draft: &AnswerSetDraft, respondent: Option<(RespondentId, SendoutId)>, now: OffsetDateTime) -> AnswerSet {
+    AnswerSet {
+        id: 99,
+        survey_id: 1,
+        respondent_id: respondent.map(|(r, _)| r),
+        sendout_id: respondent.map(|(_, s)| s),
+        completed: draft.completed,
+        created_at: now,
+        updated_at: now,
+        answers: draft.answers.clone(),
+    }
+}
+impl RespondentPageRepository for Pages {
+    fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>> {
+        Ok((token == TOKEN).then(|| self.state.context.clone()))
+    }
+
+    fn find_login(&mut self, _sendout: SendoutId, _contact_key: &str) -> RepoResult<Option<(String, TokenContext)>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn find_conversations(&mut self, _contact_key: &str, _to: &str) -> RepoResult<Vec<TokenContext>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()> {
+        self.state.locked = account == self.state.context.account_id && respondent == self.state.context.respondent_id;
+        Ok(())
+    }
+
+    fn progress(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        respondent: RespondentId,
+    ) -> RepoResult<Option<(AnswerSet, Option<PageId>)>> {
+        let ours = account == self.state.context.account_id && survey == 1 && respondent == 7;
+        Ok(self.state.progress.clone().filter(|_| ours))
+    }
+
+    fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()> {
+        if let Some((_, left_on)) = self.state.progress.as_mut().filter(|(set, _)| set.id == answer_set) {
+            let _ = account;
+            *left_on = page;
+        }
+        Ok(())
+    }
+}
+
+impl SurveyRepository for Pages {
+    fn list_surveys(&mut self, _account: AccountId) -> RepoResult<Vec<Survey>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn find_survey(&mut self, _account: AccountId, _id: SurveyId) -> RepoResult<Option<Survey>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn insert_survey(
+        &mut self,
+        _account: AccountId,
+        _draft: &SurveyDraft,
+        _now: OffsetDateTime,
+    ) -> RepoResult<(Survey, QuestionTree)> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree> {
+        let _ = (account, survey);
+        Ok(self.state.tree.clone())
+    }
+
+    fn replace_logic(&mut self, _account: AccountId, _survey: SurveyId, _rules: &LogicRules) -> RepoResult<()> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn delete_question_item(
+        &mut self,
+        _account: AccountId,
+        _survey: SurveyId,
+        _item: QuestionItemId,
+    ) -> RepoResult<bool> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn touch_survey(&mut self, _account: AccountId, _survey: SurveyId, _now: OffsetDateTime) -> RepoResult<()> {
+        unimplemented!("not used by these tests")
+    }
+}
+
+impl AnswerRepository for Pages {
+    fn insert_answer_set(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        respondent: Option<(RespondentId, SendoutId)>,
+        draft: &AnswerSetDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<AnswerSet> {
+        let _ = (account, survey);
+        let set = stored(draft, respondent, now);
+        self.state.progress = Some((set.clone(), None));
+        Ok(set)
+    }
+
+    fn replace_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: AnswerSetId,
+        draft: &AnswerSetDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<AnswerSet>> {
+        let _ = (account, survey);
+        let Some((set, _)) = self.state.progress.as_mut().filter(|(set, _)| set.id == id) else { return Ok(None) };
+        set.answers = draft.answers.clone();
+        set.completed = draft.completed;
+        set.updated_at = now;
+        Ok(Some(set.clone()))
+    }
+
+    fn list_answer_sets(
+        &mut self,
+        _account: AccountId,
+        _survey: SurveyId,
+        _filter: &AnswerFilter,
+    ) -> RepoResult<Vec<AnswerSet>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn page_answer_sets(
+        &mut self,
+        _account: AccountId,
+        _survey: SurveyId,
+        _filter: &AnswerFilter,
+        _page: PageRequest,
+    ) -> RepoResult<Page<AnswerSet>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn find_answer_set(
+        &mut self,
+        _account: AccountId,
+        _survey: SurveyId,
+        _id: AnswerSetId,
+    ) -> RepoResult<Option<AnswerSet>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn answer_sets_of_respondent(
+        &mut self,
+        _account: AccountId,
+        _survey: SurveyId,
+        _respondent: RespondentId,
+    ) -> RepoResult<Vec<AnswerSet>> {
+        unimplemented!("not used by these tests")
+    }
+
+    fn copy_answer_sets(
+        &mut self,
+        _account: AccountId,
+        _from: SurveyId,
+        _to: SurveyId,
+        _items: &[(QuestionItemId, QuestionItemId)],
+    ) -> RepoResult<u64> {
+        unimplemented!("not used by these tests")
+    }
+}
