@@ -4,7 +4,7 @@ use crate::clock::Clock;
 use crate::distribution::{
     contact_key, BlocklistEntry, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure,
 };
-use crate::error::DomainError;
+use crate::error::{ConflictKind, DomainError};
 use crate::ids::AccountId;
 use crate::paging::{Page, PageRequest};
 use crate::ports::UnitOfWork;
@@ -28,9 +28,8 @@ pub fn add(
         return Err(DomainError::invalid("contactDetails", "must be 1 to 320 characters, none a control character"));
     }
     uow.transaction(|tx| {
-        tx.insert_blocklist(account, contact, &contact_key(contact), kind, clock.now())?.ok_or_else(|| {
-            DomainError::Conflict { kind: "duplicate", detail: "the contact is already on the blocklist".into() }
-        })
+        tx.insert_blocklist(account, contact, &contact_key(contact), kind, clock.now())?
+            .ok_or_else(|| DomainError::conflict(ConflictKind::Duplicate, "the contact is already on the blocklist"))
     })
 }
 

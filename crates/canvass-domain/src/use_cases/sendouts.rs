@@ -7,7 +7,7 @@ use crate::distribution::{
 };
 use time::Duration;
 
-use crate::error::{DomainError, RepoError};
+use crate::error::{ConflictKind, DomainError, RepoError};
 use crate::governance::effective_frequency;
 use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::ports::UnitOfWork;
@@ -89,10 +89,8 @@ pub fn deactivate(
 ) -> Result<Sendout, DomainError> {
     uow.transaction(|tx| {
         let sendout = locked(tx, account, survey, id)?;
-        let transition = sendout
-            .status
-            .deactivate()
-            .map_err(|detail| DomainError::Conflict { kind: "not-activated", detail: detail.to_owned() })?;
+        let transition =
+            sendout.status.deactivate().map_err(|detail| DomainError::conflict(ConflictKind::NotActivated, detail))?;
         tx.apply_transition(account, id, transition, clock.now())?;
         get(tx, account, survey, id)
     })
@@ -135,10 +133,10 @@ pub fn create_label(
     uow.transaction(|tx| {
         get(tx, account, survey, id)?;
         tx.insert_label(account, id, &draft, clock.now()).map_err(|error| match error {
-            RepoError::Duplicate(_) => DomainError::Conflict {
-                kind: "duplicate",
-                detail: format!("the sendout already has a label named {}", draft.name),
-            },
+            RepoError::Duplicate(_) => DomainError::conflict(
+                ConflictKind::Duplicate,
+                format!("the sendout already has a label named {}", draft.name()),
+            ),
             other => other.into(),
         })
     })
