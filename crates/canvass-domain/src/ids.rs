@@ -6,8 +6,8 @@ use std::fmt;
 use std::num::ParseIntError;
 use std::str::FromStr;
 
-/// Declares one id type per name: a copyable wrapper of an `i64`, made with `new`, read with `get`, shown and
-/// parsed as the plain number.
+/// Declares one id type per name: a copyable wrapper of an `i64`, made with `new`, read with `get` (or turned into
+/// an `i64`), shown and parsed as the plain number.
 macro_rules! ids {
     ($($(#[doc = $doc:literal])+ $name:ident;)+) => {$(
         $(#[doc = $doc])+
@@ -29,6 +29,12 @@ macro_rules! ids {
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 self.0.fmt(f)
+            }
+        }
+
+        impl From<$name> for i64 {
+            fn from(id: $name) -> i64 {
+                id.0
             }
         }
 

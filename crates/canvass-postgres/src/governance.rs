@@ -1,10 +1,10 @@
 //! Frequency settings, retention rules and retention policies on PostgreSQL.
 
 use canvass_domain::governance::{
-    AccountPolicy, FrequencyLimits, FrequencySetting, RetentionAction, RetentionRule, RuleScope, RuleStatus,
+    AccountPolicy, FrequencyLimits, FrequencySetting, RetentionAction, RetentionRule, RuleScope, RuleStatus, ScopeKind,
     SurveyPolicy,
 };
-use canvass_domain::ids::{AccountId, LabelId, SurveyId};
+use canvass_domain::ids::{AccountId, LabelId, SendoutId, SurveyId};
 use canvass_domain::ports::{GovernanceRepository, RepoResult};
 use canvass_domain::RepoError;
 use diesel::prelude::*;
@@ -12,6 +12,8 @@ use diesel::upsert::excluded;
 use time::{Date, OffsetDateTime};
 
 use crate::error::OrRepoError;
+use crate::keys::keys;
+use crate::named::Named;
 use crate::schema::{
     account_frequency_settings as account_frequency, account_retention_policies as account_policies, bg_labels,
     retention_rules as rules, survey_frequency_settings as survey_frequency,
@@ -25,28 +27,20 @@ fn setting(survey_id: Option<SurveyId>, enabled: bool, days: i16, max: i16) -> R
     Ok(FrequencySetting { survey_id, enabled, limits })
 }
 
-type RuleRow = (String, i64, i64, String, i32, String);
+type RuleRow = (Named<ScopeKind>, i64, i64, Named<RetentionAction>, i32, Named<RuleStatus>);
 
-fn rule_of((scope, survey, sendout, action, retention_days, status): RuleRow) -> RepoResult<RetentionRule> {
-    let scope = match scope.as_str() {
-        "Account" => RuleScope::Account,
-        "Survey" => RuleScope::Survey(survey),
-        "Sendout" => RuleScope::Sendout(survey, sendout),
-        other => return Err(RepoError::Other(format!("stored rule scope `{other}` is unknown"))),
-    };
-    Ok(RetentionRule {
-        scope,
-        action: RetentionAction::parse(&action)
-            .ok_or_else(|| RepoError::Other(format!("stored action `{action}` is unknown")))?,
+fn rule_of((scope, survey, sendout, action, retention_days, status): RuleRow) -> RetentionRule {
+    RetentionRule {
+        scope: RuleScope::of(scope.0, SurveyId::new(survey), SendoutId::new(sendout)),
+        action: action.0,
         retention_days,
-        status: RuleStatus::parse(&status)
-            .ok_or_else(|| RepoError::Other(format!("stored status `{status}` is unknown")))?,
-    })
+        status: status.0,
+    }
 }
 
 /// A scope's key columns: survey and sendout ids, 0 where the scope has none.
 fn scope_key(scope: RuleScope) -> (&'static str, i64, i64) {
-    (scope.name(), scope.survey_id().unwrap_or(0), scope.sendout_id().unwrap_or(0))
+    (scope.name(), scope.survey_id().map_or(0, SurveyId::get), scope.sendout_id().map_or(0, SendoutId::get))
 }
 
 type SurveyPolicyRow = (Option<Date>, Option<Date>, Option<i32>, Option<i32>, bool, Vec<i64>);
@@ -59,7 +53,7 @@ pub(crate) fn survey_policy_of(row: SurveyPolicyRow) -> SurveyPolicy {
         respondent_partial_delete_after_days: partial_days,
         respondent_complete_delete_after_days: complete_days,
         exclude_from_retention_policies: exclude,
-        excluded_bg_data_label_ids: labels,
+        excluded_bg_data_label_ids: labels.into_iter().map(LabelId::new).collect(),
     }
 }
 
@@ -89,7 +83,9 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
                 .optional()
                 .or_repo()?,
             Some(survey) => survey_frequency::table
-                .filter(survey_frequency::account_id.eq(account.get()).and(survey_frequency::survey_id.eq(survey)))
+                .filter(
+                    survey_frequency::account_id.eq(account.get()).and(survey_frequency::survey_id.eq(survey.get())),
+                )
                 .select((survey_frequency::enabled, survey_frequency::number_of_days, survey_frequency::max_surveys))
                 .first(self.conn)
                 .optional()
@@ -119,7 +115,7 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
             Some(survey) => diesel::insert_into(survey_frequency::table)
                 .values((
                     survey_frequency::account_id.eq(account.get()),
-                    survey_frequency::survey_id.eq(survey),
+                    survey_frequency::survey_id.eq(survey.get()),
                     survey_frequency::enabled.eq(s.enabled),
                     survey_frequency::number_of_days.eq(days),
                     survey_frequency::max_surveys.eq(max),
@@ -151,7 +147,7 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
             ))
             .load(self.conn)
             .or_repo()?;
-        rows.into_iter().map(rule_of).collect()
+        Ok(rows.into_iter().map(rule_of).collect())
     }
 
     fn save_rule(&mut self, account: AccountId, rule: &RetentionRule, now: OffsetDateTime) -> RepoResult<()> {
@@ -242,7 +238,7 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
 
     fn survey_policy(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<SurveyPolicy>> {
         let row: Option<SurveyPolicyRow> = survey_policies::table
-            .filter(survey_policies::account_id.eq(account.get()).and(survey_policies::survey_id.eq(survey)))
+            .filter(survey_policies::account_id.eq(account.get()).and(survey_policies::survey_id.eq(survey.get())))
             .select(SURVEY_POLICY)
             .first(self.conn)
             .optional()
@@ -260,13 +256,13 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
         diesel::insert_into(survey_policies::table)
             .values((
                 survey_policies::account_id.eq(account.get()),
-                survey_policies::survey_id.eq(survey),
+                survey_policies::survey_id.eq(survey.get()),
                 survey_policies::partial_delete_date.eq(policy.partial_delete_date),
                 survey_policies::complete_delete_date.eq(policy.complete_delete_date),
                 survey_policies::respondent_partial_days.eq(policy.respondent_partial_delete_after_days),
                 survey_policies::respondent_complete_days.eq(policy.respondent_complete_delete_after_days),
                 survey_policies::exclude_from_policies.eq(policy.exclude_from_retention_policies),
-                survey_policies::excluded_label_ids.eq(&policy.excluded_bg_data_label_ids),
+                survey_policies::excluded_label_ids.eq(keys(&policy.excluded_bg_data_label_ids)),
                 survey_policies::updated_at.eq(now),
             ))
             .on_conflict((survey_policies::account_id, survey_policies::survey_id))
@@ -286,10 +282,11 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
     }
 
     fn label_functions(&mut self, account: AccountId, labels: &[LabelId]) -> RepoResult<Vec<(LabelId, i16)>> {
-        bg_labels::table
-            .filter(bg_labels::account_id.eq(account.get()).and(bg_labels::id.eq_any(labels)))
+        let rows: Vec<(i64, i16)> = bg_labels::table
+            .filter(bg_labels::account_id.eq(account.get()).and(bg_labels::id.eq_any(keys(labels))))
             .select((bg_labels::id, bg_labels::function))
             .load(self.conn)
-            .or_repo()
+            .or_repo()?;
+        Ok(rows.into_iter().map(|(id, function)| (LabelId::new(id), function)).collect())
     }
 }
