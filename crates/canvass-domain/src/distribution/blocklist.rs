@@ -3,7 +3,7 @@
 use time::OffsetDateTime;
 
 /// Why a contact is on the blocklist. Its name (`Blocked`, `OptedOut`) is what the store keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
 pub enum BlocklistType {
     /// Blocked by the account.
     Blocked,

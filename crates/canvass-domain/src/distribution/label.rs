@@ -7,7 +7,7 @@ use crate::ids::{BgDocumentId, LabelId, SendoutId, SurveyId};
 pub const BACKGROUND_FUNCTION: i16 = 0;
 
 /// What a label's values are. Its name (`Text`, ...) is what the store keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
 pub enum LabelType {
     /// Free text.
     Text,

@@ -14,7 +14,7 @@ pub const MAX_RETENTION_DAYS: i32 = 3650;
 #[strum_discriminants(
     name(ScopeKind),
     doc = "The kind of a [`RuleScope`], without its ids. Its name (`Account`, ...) is what clients see and the store keeps.",
-    derive(Hash, strum::EnumString, strum::IntoStaticStr)
+    derive(Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)
 )]
 pub enum RuleScope {
     /// Every survey of the account.
@@ -123,7 +123,7 @@ impl RetentionAction {
 }
 
 /// Whether a rule applies. Its name is what clients send and see, and what the store keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
 pub enum RuleStatus {
     /// It applies.
     Active,
