@@ -29,13 +29,10 @@ fn setting(survey_id: Option<SurveyId>, enabled: bool, days: i16, max: i16) -> R
 
 type RuleRow = (Named<ScopeKind>, i64, i64, Named<RetentionAction>, i32, Named<RuleStatus>);
 
-fn rule_of((scope, survey, sendout, action, retention_days, status): RuleRow) -> RetentionRule {
-    RetentionRule {
-        scope: RuleScope::of(scope.0, SurveyId::new(survey), SendoutId::new(sendout)),
-        action: action.0,
-        retention_days,
-        status: status.0,
-    }
+fn rule_of((scope, survey, sendout, action, retention_days, status): RuleRow) -> RepoResult<RetentionRule> {
+    let scope = RuleScope::of(scope.0, SurveyId::new(survey), SendoutId::new(sendout));
+    RetentionRule::new(scope, action.0, retention_days.into(), status.0)
+        .map_err(|_| RepoError::Other(format!("stored retention days {retention_days} are out of range")))
 }
 
 /// A scope's key columns: survey and sendout ids, 0 where the scope has none.
@@ -147,20 +144,20 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
             ))
             .load(self.conn)
             .or_repo()?;
-        Ok(rows.into_iter().map(rule_of).collect())
+        rows.into_iter().map(rule_of).collect()
     }
 
     fn save_rule(&mut self, account: AccountId, rule: &RetentionRule, now: OffsetDateTime) -> RepoResult<()> {
-        let (scope, survey, sendout) = scope_key(rule.scope);
+        let (scope, survey, sendout) = scope_key(rule.scope());
         diesel::insert_into(rules::table)
             .values((
                 rules::account_id.eq(account.get()),
                 rules::scope.eq(scope),
                 rules::survey_id.eq(survey),
                 rules::sendout_id.eq(sendout),
-                rules::action.eq(rule.action.as_str()),
-                rules::retention_days.eq(rule.retention_days),
-                rules::status.eq(rule.status.as_str()),
+                rules::action.eq(rule.action().as_str()),
+                rules::retention_days.eq(rule.retention_days()),
+                rules::status.eq(rule.status().as_str()),
                 rules::updated_at.eq(now),
             ))
             .on_conflict((rules::account_id, rules::scope, rules::survey_id, rules::sendout_id, rules::action))

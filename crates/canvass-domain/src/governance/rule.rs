@@ -138,20 +138,55 @@ impl RuleStatus {
     }
 }
 
-/// A retention rule.
+/// A retention rule, its days checked: made by [`RetentionRule::new`] (or [`RuleInput::into_rule`]), changed only
+/// by [`RulePatch::apply`], read through its accessors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetentionRule {
-    /// Where it applies.
-    pub scope: RuleScope,
-    /// What it removes.
-    pub action: RetentionAction,
-    /// Days the data is kept after the respondent entered the distribution, 1 to 3650.
-    pub retention_days: i32,
-    /// Active or Paused.
-    pub status: RuleStatus,
+    scope: RuleScope,
+    action: RetentionAction,
+    retention_days: i32,
+    status: RuleStatus,
 }
 
 impl RetentionRule {
+    /// A rule keeping data `retention_days` days, 1 to [`MAX_RETENTION_DAYS`] (else `retentionDays` is refused).
+    ///
+    /// ```
+    /// use canvass_domain::governance::{RetentionAction, RetentionRule, RuleScope, RuleStatus};
+    ///
+    /// let action = RetentionAction::RemoveRespondentDataWithoutAnswers;
+    /// assert!(RetentionRule::new(RuleScope::Account, action, 30, RuleStatus::Active).is_ok());
+    /// assert_eq!(RetentionRule::new(RuleScope::Account, action, 0, RuleStatus::Active).unwrap_err().field, "retentionDays");
+    /// ```
+    pub fn new(
+        scope: RuleScope,
+        action: RetentionAction,
+        retention_days: i64,
+        status: RuleStatus,
+    ) -> Result<Self, FieldError> {
+        Ok(Self { scope, action, retention_days: check_days(retention_days)?, status })
+    }
+
+    /// Where it applies.
+    pub fn scope(&self) -> RuleScope {
+        self.scope
+    }
+
+    /// What it removes.
+    pub fn action(&self) -> RetentionAction {
+        self.action
+    }
+
+    /// Days the data is kept after the respondent entered the distribution, 1 to [`MAX_RETENTION_DAYS`].
+    pub fn retention_days(&self) -> i32 {
+        self.retention_days
+    }
+
+    /// Active or Paused.
+    pub fn status(&self) -> RuleStatus {
+        self.status
+    }
+
     /// When a respondent added at `added_at` expires under this rule.
     pub fn expires_at(&self, added_at: OffsetDateTime) -> OffsetDateTime {
         added_at + Duration::days(i64::from(self.retention_days))
@@ -188,16 +223,11 @@ impl RuleInput {
     /// use canvass_domain::governance::{RetentionAction, RuleInput, RuleScope, RuleStatus};
     ///
     /// let input = RuleInput { action: RetentionAction::RemoveRespondentDataWithoutAnswers, retention_days: 30, status: None };
-    /// assert_eq!(input.into_rule(RuleScope::Account).unwrap().status, RuleStatus::Active);
+    /// assert_eq!(input.into_rule(RuleScope::Account).unwrap().status(), RuleStatus::Active);
     /// assert!(RuleInput { retention_days: 3651, ..input }.into_rule(RuleScope::Account).is_err());
     /// ```
     pub fn into_rule(self, scope: RuleScope) -> Result<RetentionRule, FieldError> {
-        Ok(RetentionRule {
-            scope,
-            action: self.action,
-            retention_days: check_days(self.retention_days)?,
-            status: self.status.unwrap_or(RuleStatus::Active),
-        })
+        RetentionRule::new(scope, self.action, self.retention_days, self.status.unwrap_or(RuleStatus::Active))
     }
 }
 
@@ -222,10 +252,10 @@ impl RulePatch {
     /// ```
     /// use canvass_domain::governance::*;
     ///
-    /// let paused = RetentionRule { scope: RuleScope::Account, action: RetentionAction::RemoveRespondentDataWithoutAnswers,
-    ///     retention_days: 30, status: RuleStatus::Paused };
+    /// let action = RetentionAction::RemoveRespondentDataWithoutAnswers;
+    /// let paused = RetentionRule::new(RuleScope::Account, action, 30, RuleStatus::Paused).unwrap();
     /// let patched = RulePatch::new(Some(60), None).unwrap().apply(paused);
-    /// assert_eq!((patched.retention_days, patched.status), (60, RuleStatus::Paused));
+    /// assert_eq!((patched.retention_days(), patched.status()), (60, RuleStatus::Paused));
     /// ```
     pub fn apply(self, rule: RetentionRule) -> RetentionRule {
         RetentionRule {
@@ -244,11 +274,12 @@ impl RulePatch {
 /// use canvass_domain::ids::{SendoutId, SurveyId};
 ///
 /// let (survey, sendout) = (SurveyId::new(1), SendoutId::new(2));
-/// let rule = |scope, status| RetentionRule { scope, action: RetentionAction::RemoveRespondentDataWithoutAnswers,
-///     retention_days: 10, status };
+/// let rule = |scope, status| {
+///     RetentionRule::new(scope, RetentionAction::RemoveRespondentDataWithoutAnswers, 10, status).unwrap()
+/// };
 /// let rules = [rule(RuleScope::Account, RuleStatus::Active), rule(RuleScope::Sendout(survey, sendout), RuleStatus::Paused)];
 /// let picked = effective_rule(&rules, survey, sendout, RetentionAction::RemoveRespondentDataWithoutAnswers).unwrap();
-/// assert_eq!(picked.scope, RuleScope::Account);
+/// assert_eq!(picked.scope(), RuleScope::Account);
 /// ```
 pub fn effective_rule(
     rules: &[RetentionRule],

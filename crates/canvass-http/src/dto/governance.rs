@@ -172,12 +172,12 @@ pub struct RuleResponse {
 impl From<RetentionRule> for RuleResponse {
     fn from(rule: RetentionRule) -> Self {
         Self {
-            scope: rule.scope.name(),
-            survey_id: rule.scope.survey_id().map(SurveyId::get),
-            sendout_id: rule.scope.sendout_id().map(SendoutId::get),
-            action: rule.action.into(),
-            retention_days: rule.retention_days,
-            status: rule.status.into(),
+            scope: rule.scope().name(),
+            survey_id: rule.scope().survey_id().map(SurveyId::get),
+            sendout_id: rule.scope().sendout_id().map(SendoutId::get),
+            action: rule.action().into(),
+            retention_days: rule.retention_days(),
+            status: rule.status().into(),
         }
     }
 }
