@@ -15,7 +15,7 @@ pub fn list(uow: &mut impl UnitOfWork, account: AccountId) -> Result<Vec<Blockli
 }
 
 /// Adds a contact; the account's respondents with that contact that were not sent to yet become Blocklisted.
-/// A contact already on the list answers `Conflict` (`duplicate`).
+/// A contact already on the list answers `Conflict` ([`ConflictKind::Duplicate`]).
 pub fn add(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,

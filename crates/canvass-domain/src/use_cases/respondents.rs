@@ -60,8 +60,8 @@ pub fn list(
     Ok(uow.list_respondents(account, sendout)?)
 }
 
-/// Adds one respondent as Pending. A blocklisted contact answers `Conflict` (`blocklisted`), one the sendout
-/// already has `Conflict` (`duplicate`).
+/// Adds one respondent as Pending. A blocklisted contact answers `Conflict` ([`ConflictKind::Blocklisted`]), one
+/// the sendout already has `Conflict` ([`ConflictKind::Duplicate`]).
 pub fn add(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,

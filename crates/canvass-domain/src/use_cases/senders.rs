@@ -8,7 +8,7 @@ use crate::ids::AccountId;
 use crate::ports::UnitOfWork;
 
 /// Provisions a number to an account. Adding a number the account has already changes nothing; a number of
-/// another account answers `Conflict` (`sender-taken`) naming that account.
+/// another account answers `Conflict` ([`ConflictKind::SenderTaken`]) naming that account.
 pub fn add(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,
@@ -42,7 +42,7 @@ pub fn remove(uow: &mut impl UnitOfWork, account: AccountId, number: &str) -> Re
     }
 }
 
-/// Refuses (`Conflict`, `sender-not-provisioned`) a TWOWAY sender that is not a number provisioned to the account;
+/// Refuses (`Conflict`, [`ConflictKind::SenderNotProvisioned`]) a TWOWAY sender that is not a number provisioned to the account;
 /// the number then stays the account's until the transaction ends.
 pub(crate) fn check_provisioned(
     uow: &mut impl UnitOfWork,

@@ -49,7 +49,7 @@ pub fn create(
 /// Activates a sendout and releases every pending respondent, except those the survey frequency limit holds
 /// back (they become FrequencyLimitReached). Contacts are locked while they are counted, so concurrent
 /// activations never release one contact past the limit. A TWOWAY sendout whose sender is not a number
-/// provisioned to the account answers `Conflict` (`sender-not-provisioned`) and releases nothing.
+/// provisioned to the account answers `Conflict` ([`ConflictKind::SenderNotProvisioned`]) and releases nothing.
 pub fn activate(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,
@@ -79,7 +79,7 @@ pub fn activate(
     })
 }
 
-/// Deactivates an active sendout; a Draft sendout answers `Conflict` (`not-activated`).
+/// Deactivates an active sendout; a Draft sendout answers `Conflict` ([`ConflictKind::NotActivated`]).
 pub fn deactivate(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,
@@ -119,7 +119,7 @@ pub fn list_labels(
 }
 
 /// Creates a background data label (function 0); a name the sendout already has answers `Conflict`
-/// (`duplicate`).
+/// ([`ConflictKind::Duplicate`]).
 pub fn create_label(
     uow: &mut impl UnitOfWork,
     clock: &dyn Clock,

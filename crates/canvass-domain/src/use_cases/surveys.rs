@@ -84,7 +84,7 @@ pub fn delete_question_item(
 
 /// Copies a survey with its question tree and, as asked, its logic and answer sets.
 ///
-/// Fails with `Invalid` for a bad option, an unknown category or sendout id; with `Conflict` (`broken-logic`)
+/// Fails with `Invalid` for a bad option, an unknown category or sendout id; with `Conflict` ([`ConflictKind::BrokenLogic`])
 /// when logic is to be copied and some rule of the source is broken.
 pub fn copy(
     uow: &mut impl UnitOfWork,
