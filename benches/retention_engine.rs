@@ -64,19 +64,19 @@ fn main() {
     let now = OffsetDateTime::now_utc();
     let added_at = now - Duration::days(100);
 
-    fill(&mut conn, account.get(), sendout.id, count, added_at, "engine");
+    fill(&mut conn, account.get(), sendout.id.get(), count, added_at, "engine");
     let started = Instant::now();
     let summary =
         store.with_uow(|uow| canvass_domain::use_cases::retention::run(uow, now, false, true, &mut |_, _| {})).unwrap();
     let engine = started.elapsed();
     assert_eq!(summary.respondents_removed, count as u64);
 
-    fill(&mut conn, account.get(), sendout.id, count, added_at, "raw");
+    fill(&mut conn, account.get(), sendout.id.get(), count, added_at, "raw");
     let started = Instant::now();
     let removed =
         diesel::sql_query("DELETE FROM respondents WHERE account_id = $1 AND sendout_id = $2 AND added_at <= $3")
             .bind::<BigInt, _>(account.get())
-            .bind::<BigInt, _>(sendout.id)
+            .bind::<BigInt, _>(sendout.id.get())
             .bind::<Timestamptz, _>(now - Duration::days(30))
             .execute(&mut conn)
             .unwrap();

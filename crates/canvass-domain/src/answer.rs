@@ -55,13 +55,15 @@ pub struct AnswerSet {
 /// Longest accepted OpenText answer, in characters.
 pub const MAX_TEXT_LEN: usize = 10_000;
 
-/// A checked set of answers: every answer fits its item, and a completed set answers every required item.
+/// A checked set of answers: every answer names an item of the survey, at most once, with a value that fits the
+/// item's type and options, in the order of the question tree. A set checked as completed
+/// ([`AnswerSetDraft::check`]) answers every required item of the survey; one completed afterwards by
+/// [`AnswerSetDraft::finished`], as a respondent reaches the end of the path the logic takes, may leave the required
+/// items of the pages the logic skipped unanswered. Read through its accessors.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnswerSetDraft {
-    /// Whether the respondent finished.
-    pub completed: bool,
-    /// The answers, one per item.
-    pub answers: Vec<Answer>,
+    completed: bool,
+    answers: Vec<Answer>,
 }
 
 impl AnswerSetDraft {
@@ -70,12 +72,14 @@ impl AnswerSetDraft {
     ///
     /// ```
     /// use canvass_domain::answer::{Answer, AnswerSetDraft, AnswerValue};
+    /// use canvass_domain::ids::{PageId, QuestionItemId, SurveyId};
     /// use canvass_domain::survey::{Page, QuestionItem, QuestionTree, QuestionType};
     ///
-    /// let age = QuestionItem { id: 1, page_id: 1, kind: QuestionType::Numeric, text: "Age?".into(),
+    /// let (page, item) = (PageId::new(1), QuestionItemId::new(1));
+    /// let age = QuestionItem { id: item, page_id: page, kind: QuestionType::Numeric, text: "Age?".into(),
     ///     required: true, options: vec![] };
-    /// let tree = QuestionTree::assemble(1, vec![Page { id: 1, title: String::new(), items: vec![age] }], vec![]);
-    /// let text = Answer { question_item_id: 1, value: AnswerValue::Text("old".into()) };
+    /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![Page { id: page, title: String::new(), items: vec![age] }], vec![]);
+    /// let text = Answer { question_item_id: item, value: AnswerValue::Text("old".into()) };
     /// let errors = AnswerSetDraft::check(false, vec![text], &tree).unwrap_err();
     /// assert_eq!(errors[0].field, "answers[0].value");
     /// assert!(AnswerSetDraft::check(true, vec![], &tree).is_err(), "a completed set answers required items");
@@ -117,6 +121,23 @@ impl AnswerSetDraft {
             Err(errors)
         }
     }
+
+    /// The same answers, completed: for a respondent who has reached the end of the path the logic takes through
+    /// the survey, where the caller has found every required item on that path answered
+    /// ([`QuestionTree::missing_on_path`]).
+    pub fn finished(self) -> Self {
+        Self { completed: true, ..self }
+    }
+
+    /// Whether the respondent finished.
+    pub fn completed(&self) -> bool {
+        self.completed
+    }
+
+    /// The answers, one per item, in the order of the question tree.
+    pub fn answers(&self) -> &[Answer] {
+        &self.answers
+    }
 }
 
 const ANSWERED_TWICE: &str = "is answered twice";
@@ -127,9 +148,10 @@ const ANSWERED_TWICE: &str = "is answered twice";
 ///
 /// ```
 /// use canvass_domain::answer::{check_shape, Answer, AnswerValue};
+/// use canvass_domain::ids::QuestionItemId;
 ///
-/// let twice = AnswerValue::Choices(vec!["a".into(), "b".into(), "a".into()]);
-/// let answers = [Answer { question_item_id: 1, value: twice }, Answer { question_item_id: 1, value: AnswerValue::Number(1.0) }];
+/// let (item, twice) = (QuestionItemId::new(1), AnswerValue::Choices(vec!["a".into(), "b".into(), "a".into()]));
+/// let answers = [Answer { question_item_id: item, value: twice }, Answer { question_item_id: item, value: AnswerValue::Number(1.0) }];
 /// let fields: Vec<_> = check_shape(&answers).into_iter().map(|e| e.field).collect();
 /// assert_eq!(fields, ["answers[0].value", "answers[1].questionItemId"]);
 /// ```
@@ -277,6 +299,7 @@ impl AnswerFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::PageId;
 
     fn check(kind: QuestionType, value: AnswerValue) -> Result<(), String> {
         let options: Vec<ChoiceOption> =
@@ -338,21 +361,22 @@ mod tests {
     #[test]
     fn an_item_answered_again_and_again_is_checked_once() {
         let item = QuestionItem {
-            id: 1,
-            page_id: 1,
+            id: QuestionItemId::new(1),
+            page_id: PageId::new(1),
             kind: QuestionType::MultipleChoice,
             text: "q".into(),
             required: false,
             options: options(1_000),
         };
         let tree = QuestionTree::assemble(
-            1,
-            vec![crate::survey::Page { id: 1, title: String::new(), items: vec![item] }],
+            SurveyId::new(1),
+            vec![crate::survey::Page { id: PageId::new(1), title: String::new(), items: vec![item] }],
             vec![],
         );
         let all: Vec<String> = (0..1_000).map(|i| format!("o{i}")).collect();
-        let answers: Vec<Answer> =
-            (0..1_000).map(|_| Answer { question_item_id: 1, value: AnswerValue::Choices(all.clone()) }).collect();
+        let answers: Vec<Answer> = (0..1_000)
+            .map(|_| Answer { question_item_id: QuestionItemId::new(1), value: AnswerValue::Choices(all.clone()) })
+            .collect();
         let errors = AnswerSetDraft::check(false, answers.clone(), &tree).unwrap_err();
         assert_eq!(errors.len(), 999);
         assert!(errors.iter().all(|e| e.message == "is answered twice"));
@@ -365,10 +389,10 @@ mod tests {
     fn the_shape_check_needs_no_survey() {
         let choices = |values: &[&str]| AnswerValue::Choices(values.iter().map(|v| (*v).to_owned()).collect());
         let answers = [
-            Answer { question_item_id: 1, value: choices(&["a", "b"]) },
-            Answer { question_item_id: 2, value: choices(&["a", "b", "b"]) },
-            Answer { question_item_id: 3, value: AnswerValue::Text("x".into()) },
-            Answer { question_item_id: 3, value: AnswerValue::Text("y".into()) },
+            Answer { question_item_id: QuestionItemId::new(1), value: choices(&["a", "b"]) },
+            Answer { question_item_id: QuestionItemId::new(2), value: choices(&["a", "b", "b"]) },
+            Answer { question_item_id: QuestionItemId::new(3), value: AnswerValue::Text("x".into()) },
+            Answer { question_item_id: QuestionItemId::new(3), value: AnswerValue::Text("y".into()) },
         ];
         let errors = check_shape(&answers);
         let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();

@@ -8,7 +8,7 @@ use crate::error::FieldError;
 use crate::ids::CategoryId;
 
 /// The category id clients send for "not categorized".
-pub const UNCATEGORIZED: CategoryId = -999;
+pub const UNCATEGORIZED: CategoryId = CategoryId::new(-999);
 
 /// A category of surveys.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,10 +53,11 @@ impl CategoryName {
 ///
 /// ```
 /// use canvass_domain::category::category_of;
+/// use canvass_domain::ids::CategoryId;
 ///
-/// assert_eq!(category_of(Some(-999)), None);
+/// assert_eq!(category_of(Some(CategoryId::new(-999))), None);
 /// assert_eq!(category_of(None), None);
-/// assert_eq!(category_of(Some(7)), Some(7));
+/// assert_eq!(category_of(Some(CategoryId::new(7))), Some(CategoryId::new(7)));
 /// ```
 pub fn category_of(requested: Option<CategoryId>) -> Option<CategoryId> {
     requested.filter(|id| *id != UNCATEGORIZED)

@@ -37,8 +37,8 @@ pub enum DomainError {
     /// The request conflicts with the current state of the resource.
     #[error("conflict: {detail}")]
     Conflict {
-        /// A short machine-readable kind, such as `broken-logic` or `duplicate`.
-        kind: &'static str,
+        /// What kind of conflict it is.
+        kind: ConflictKind,
         /// What conflicts, in words.
         detail: String,
     },
@@ -47,7 +47,29 @@ pub enum DomainError {
     Repo(#[from] RepoError),
 }
 
+/// The kinds of [`DomainError::Conflict`]. A transport names each in its own words (the HTTP layer as a problem type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ConflictKind {
+    /// A survey whose logic names missing items or pages was to be copied with its logic.
+    BrokenLogic,
+    /// The thing to add exists already: a contact of the sendout or of the blocklist, a label name of the sendout.
+    Duplicate,
+    /// The contact is on the account's blocklist.
+    Blocklisted,
+    /// A sendout that was never activated cannot be deactivated.
+    NotActivated,
+    /// The sender number is provisioned to another account.
+    SenderTaken,
+    /// A TWOWAY sendout's sender is not a number provisioned to its account.
+    SenderNotProvisioned,
+}
+
 impl DomainError {
+    /// A conflict of this kind.
+    pub fn conflict(kind: ConflictKind, detail: impl Into<String>) -> Self {
+        Self::Conflict { kind, detail: detail.into() }
+    }
+
     /// One broken rule of one field.
     pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
         Self::Invalid(vec![FieldError::new(field, message)])

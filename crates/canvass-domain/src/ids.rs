@@ -1,52 +1,94 @@
-//! Identifiers of the domain's entities.
+//! Identifiers of the domain's entities: one type per kind of entity, so that an id of one kind cannot be passed
+//! where another kind is expected. Each wraps the number the store gave the entity, which is also the number
+//! clients see.
 
 use std::fmt;
+use std::num::ParseIntError;
+use std::str::FromStr;
 
-/// The account that owns a resource. Every repository call is scoped by one, taken from authentication.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct AccountId(i64);
+/// Declares one id type per name: a copyable wrapper of an `i64`, made with `new`, read with `get` (or turned into
+/// an `i64`), shown and parsed as the plain number.
+macro_rules! ids {
+    ($($(#[doc = $doc:literal])+ $name:ident;)+) => {$(
+        $(#[doc = $doc])+
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(i64);
 
-impl AccountId {
-    /// Wraps a stored account id.
-    pub const fn new(id: i64) -> Self {
-        Self(id)
-    }
+        impl $name {
+            /// Wraps a stored id, or the number a client gave.
+            pub const fn new(id: i64) -> Self {
+                Self(id)
+            }
 
-    /// The numeric id, as stored and as shown to clients (`customerId`).
-    pub const fn get(self) -> i64 {
-        self.0
-    }
+            /// The number, as stored and as shown to clients.
+            pub const fn get(self) -> i64 {
+                self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+
+        impl From<$name> for i64 {
+            fn from(id: $name) -> i64 {
+                id.0
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ParseIntError;
+
+            fn from_str(text: &str) -> Result<Self, ParseIntError> {
+                text.parse().map(Self)
+            }
+        }
+    )+};
 }
 
-impl fmt::Display for AccountId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
+ids! {
+    /// The account that owns a resource. Every repository call is scoped by one, taken from authentication; clients
+    /// see it as `customerId`.
+    AccountId;
+    /// Id of a user of an account.
+    UserId;
+    /// Id of an API key.
+    KeyId;
+    /// Id of a survey category.
+    CategoryId;
+    /// Id of a survey.
+    SurveyId;
+    /// Id of a page of a survey's question tree.
+    PageId;
+    /// Id of a question item.
+    QuestionItemId;
+    /// Id of a logic (go-to-page) rule.
+    RuleId;
+    /// Id of an answer set.
+    AnswerSetId;
+    /// Id of a respondent of a sendout.
+    RespondentId;
+    /// Id of a sendout.
+    SendoutId;
+    /// Id of a background data label.
+    LabelId;
+    /// Id of a background data document.
+    BgDocumentId;
+    /// Id of a reminder.
+    ReminderId;
 }
 
-/// Id of a user of an account.
-pub type UserId = i64;
-/// Id of an API key.
-pub type KeyId = i64;
-/// Id of a survey category.
-pub type CategoryId = i64;
-/// Id of a survey.
-pub type SurveyId = i64;
-/// Id of a page of a survey's question tree.
-pub type PageId = i64;
-/// Id of a question item.
-pub type QuestionItemId = i64;
-/// Id of a logic (go-to-page) rule.
-pub type RuleId = i64;
-/// Id of an answer set.
-pub type AnswerSetId = i64;
-/// Id of a respondent of a sendout.
-pub type RespondentId = i64;
-/// Id of a sendout.
-pub type SendoutId = i64;
-/// Id of a background data label.
-pub type LabelId = i64;
-/// Id of a background data document.
-pub type BgDocumentId = i64;
-/// Id of a reminder.
-pub type ReminderId = i64;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_shows_and_parses_as_its_number() {
+        let id = SurveyId::new(42);
+        assert_eq!((id.get(), id.to_string()), (42, "42".to_owned()));
+        assert_eq!("42".parse::<SurveyId>(), Ok(id));
+        assert!("4x".parse::<SendoutId>().is_err());
+    }
+}

@@ -22,5 +22,5 @@ pub mod survey;
 pub mod timestamp;
 pub mod use_cases;
 
-pub use error::{DomainError, FieldError, RepoError};
+pub use error::{ConflictKind, DomainError, FieldError, RepoError};
 pub use ids::AccountId;

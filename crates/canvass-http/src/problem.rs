@@ -4,7 +4,7 @@
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use canvass_domain::{DomainError, FieldError, RepoError};
+use canvass_domain::{ConflictKind, DomainError, FieldError, RepoError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -133,12 +133,24 @@ impl ResponseError for Problem {
     }
 }
 
+/// The problem type of each kind of conflict: the end of its `/problems/<kind>` URI.
+fn conflict_type(kind: ConflictKind) -> &'static str {
+    match kind {
+        ConflictKind::BrokenLogic => "broken-logic",
+        ConflictKind::Duplicate => "duplicate",
+        ConflictKind::Blocklisted => "blocklisted",
+        ConflictKind::NotActivated => "not-activated",
+        ConflictKind::SenderTaken => "sender-taken",
+        ConflictKind::SenderNotProvisioned => "sender-not-provisioned",
+    }
+}
+
 impl From<DomainError> for Problem {
     fn from(error: DomainError) -> Self {
         match error {
             DomainError::NotFound(what) => Self::not_found(what),
             DomainError::Invalid(errors) => Self::invalid(errors),
-            DomainError::Conflict { kind, detail } => Self::new(StatusCode::CONFLICT, kind, detail),
+            DomainError::Conflict { kind, detail } => Self::new(StatusCode::CONFLICT, conflict_type(kind), detail),
             DomainError::Repo(RepoError::Unavailable(cause)) => {
                 tracing::warn!(error.message = %cause, "database unavailable");
                 Self::unavailable()
@@ -153,5 +165,22 @@ impl From<DomainError> for Problem {
             }
             DomainError::Repo(cause @ (RepoError::Duplicate(_) | RepoError::Other(_))) => Self::internal(&cause),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_conflict_is_a_409_of_its_own_type() {
+        let problem = Problem::from(DomainError::conflict(ConflictKind::SenderNotProvisioned, "not ours"));
+        assert_eq!(
+            (problem.status, problem.kind, problem.detail.as_str()),
+            (409, "sender-not-provisioned", "not ours")
+        );
+        let json = serde_json::to_value(Problem::from(DomainError::conflict(ConflictKind::BrokenLogic, "x")))
+            .unwrap_or_default();
+        assert_eq!(json["type"], "/problems/broken-logic");
     }
 }

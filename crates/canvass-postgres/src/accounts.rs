@@ -1,7 +1,7 @@
 //! Accounts, users and API keys on PostgreSQL.
 
 use canvass_domain::account::{ApiKey, ApiKeyHash, Caller, NewAccount, StoredKey, User};
-use canvass_domain::ids::{AccountId, UserId};
+use canvass_domain::ids::{AccountId, KeyId, UserId};
 use canvass_domain::ports::{AccountRepository, RepoResult};
 use diesel::prelude::*;
 use time::OffsetDateTime;
@@ -24,7 +24,7 @@ struct UserRow {
 impl From<UserRow> for User {
     fn from(row: UserRow) -> Self {
         Self {
-            id: row.id,
+            id: UserId::new(row.id),
             account_id: AccountId::new(row.account_id),
             name: row.name,
             email: row.email,
@@ -72,12 +72,12 @@ impl AccountRepository for PgUnitOfWork<'_> {
             .get_result(self.conn)
             .or_repo()?;
         self.insert_key(account_id, user_id, key, now).or_repo()?;
-        Ok((AccountId::new(account_id), user_id))
+        Ok((AccountId::new(account_id), UserId::new(user_id)))
     }
 
     fn create_key(&mut self, user_id: UserId, key: &ApiKey, now: OffsetDateTime) -> RepoResult<Option<AccountId>> {
         let account: Option<i64> = users::table
-            .filter(users::id.eq(user_id))
+            .filter(users::id.eq(user_id.get()))
             .select(users::account_id)
             .first(self.conn)
             .optional()
@@ -85,7 +85,7 @@ impl AccountRepository for PgUnitOfWork<'_> {
         let Some(account) = account else {
             return Ok(None);
         };
-        self.insert_key(account, user_id, key, now).or_repo()?;
+        self.insert_key(account, user_id.get(), key, now).or_repo()?;
         Ok(Some(AccountId::new(account)))
     }
 
@@ -108,7 +108,8 @@ impl AccountRepository for PgUnitOfWork<'_> {
             .into_iter()
             .filter_map(|(id, account, user, hash)| {
                 let hash = ApiKeyHash(hash.try_into().ok()?);
-                Some(StoredKey { id, caller: Caller { account_id: AccountId::new(account), user_id: user }, hash })
+                let caller = Caller { account_id: AccountId::new(account), user_id: UserId::new(user) };
+                Some(StoredKey { id: KeyId::new(id), caller, hash })
             })
             .collect())
     }
@@ -140,7 +141,7 @@ impl AccountRepository for PgUnitOfWork<'_> {
 
     fn find_user(&mut self, account: AccountId, id: UserId) -> RepoResult<Option<User>> {
         let row: Option<UserRow> = users::table
-            .filter(users::account_id.eq(account.get()).and(users::id.eq(id)))
+            .filter(users::account_id.eq(account.get()).and(users::id.eq(id.get())))
             .select(UserRow::as_select())
             .first(self.conn)
             .optional()

@@ -31,10 +31,10 @@ struct AnswerSetRow {
 impl From<AnswerSetRow> for AnswerSet {
     fn from(row: AnswerSetRow) -> Self {
         Self {
-            id: row.id,
-            survey_id: row.survey_id,
-            respondent_id: row.respondent_id,
-            sendout_id: row.sendout_id,
+            id: AnswerSetId::new(row.id),
+            survey_id: SurveyId::new(row.survey_id),
+            respondent_id: row.respondent_id.map(RespondentId::new),
+            sendout_id: row.sendout_id.map(SendoutId::new),
             completed: row.completed,
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -67,7 +67,7 @@ type BoxedSets<'a> = answer_sets::BoxedQuery<'a, Pg>;
 /// The answer sets of a survey that pass the filter.
 fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> BoxedSets<'static> {
     let mut query = answer_sets::table
-        .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::survey_id.eq(survey)))
+        .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::survey_id.eq(survey.get())))
         .into_boxed();
     if let Some(from) = filter.created_from {
         query = query.filter(answer_sets::created_at.ge(from));
@@ -87,13 +87,13 @@ fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> Boxe
 impl PgUnitOfWork<'_> {
     fn insert_answers(&mut self, account: AccountId, set: AnswerSetId, draft: &AnswerSetDraft) -> QueryResult<()> {
         let rows: Vec<_> = draft
-            .answers
+            .answers()
             .iter()
             .map(|answer| {
                 (
                     answers::account_id.eq(account.get()),
-                    answers::answer_set_id.eq(set),
-                    answers::question_item_id.eq(answer.question_item_id),
+                    answers::answer_set_id.eq(set.get()),
+                    answers::question_item_id.eq(answer.question_item_id.get()),
                     answers::value.eq(value_json(&answer.value)),
                 )
             })
@@ -126,7 +126,8 @@ impl PgUnitOfWork<'_> {
                 .load(self.conn)
                 .or_repo()?;
             for (set, item, value) in loaded {
-                by_set.entry(set).or_default().push(Answer { question_item_id: item, value: value_of(value) });
+                let answer = Answer { question_item_id: QuestionItemId::new(item), value: value_of(value) };
+                by_set.entry(set).or_default().push(answer);
             }
         }
         Ok(rows
@@ -151,18 +152,19 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         let row: AnswerSetRow = diesel::insert_into(answer_sets::table)
             .values((
                 answer_sets::account_id.eq(account.get()),
-                answer_sets::survey_id.eq(survey),
-                answer_sets::respondent_id.eq(respondent.map(|r| r.0)),
-                answer_sets::sendout_id.eq(respondent.map(|r| r.1)),
-                answer_sets::completed.eq(draft.completed),
+                answer_sets::survey_id.eq(survey.get()),
+                answer_sets::respondent_id.eq(respondent.map(|r| r.0.get())),
+                answer_sets::sendout_id.eq(respondent.map(|r| r.1.get())),
+                answer_sets::completed.eq(draft.completed()),
                 answer_sets::created_at.eq(now),
                 answer_sets::updated_at.eq(now),
             ))
             .returning(AnswerSetRow::as_returning())
             .get_result(self.conn)
             .or_repo()?;
-        self.insert_answers(account, row.id, draft).or_repo()?;
-        Ok(AnswerSet { answers: draft.answers.clone(), ..AnswerSet::from(row) })
+        let set = AnswerSet::from(row);
+        self.insert_answers(account, set.id, draft).or_repo()?;
+        Ok(AnswerSet { answers: draft.answers().to_vec(), ..set })
     }
 
     fn replace_answers(
@@ -177,21 +179,21 @@ impl AnswerRepository for PgUnitOfWork<'_> {
             .filter(
                 answer_sets::account_id
                     .eq(account.get())
-                    .and(answer_sets::survey_id.eq(survey))
-                    .and(answer_sets::id.eq(id)),
+                    .and(answer_sets::survey_id.eq(survey.get()))
+                    .and(answer_sets::id.eq(id.get())),
             )
-            .set((answer_sets::completed.eq(draft.completed), answer_sets::updated_at.eq(now)))
+            .set((answer_sets::completed.eq(draft.completed()), answer_sets::updated_at.eq(now)))
             .returning(AnswerSetRow::as_returning())
             .get_result(self.conn)
             .optional()
             .or_repo()?;
         let Some(row) = row else { return Ok(None) };
         diesel::delete(answers::table)
-            .filter(answers::account_id.eq(account.get()).and(answers::answer_set_id.eq(id)))
+            .filter(answers::account_id.eq(account.get()).and(answers::answer_set_id.eq(id.get())))
             .execute(self.conn)
             .or_repo()?;
         self.insert_answers(account, id, draft).or_repo()?;
-        Ok(Some(AnswerSet { answers: draft.answers.clone(), ..AnswerSet::from(row) }))
+        Ok(Some(AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) }))
     }
 
     fn list_answer_sets(
@@ -240,8 +242,8 @@ impl AnswerRepository for PgUnitOfWork<'_> {
             .filter(
                 answer_sets::account_id
                     .eq(account.get())
-                    .and(answer_sets::survey_id.eq(survey))
-                    .and(answer_sets::id.eq(id)),
+                    .and(answer_sets::survey_id.eq(survey.get()))
+                    .and(answer_sets::id.eq(id.get())),
             )
             .select(AnswerSetRow::as_select())
             .first(self.conn)
@@ -260,8 +262,8 @@ impl AnswerRepository for PgUnitOfWork<'_> {
             .filter(
                 answer_sets::account_id
                     .eq(account.get())
-                    .and(answer_sets::survey_id.eq(survey))
-                    .and(answer_sets::respondent_id.eq(respondent)),
+                    .and(answer_sets::survey_id.eq(survey.get()))
+                    .and(answer_sets::respondent_id.eq(respondent.get())),
             )
             .order(answer_sets::id)
             .select(AnswerSetRow::as_select())
@@ -277,7 +279,8 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         to: SurveyId,
         items: &[(QuestionItemId, QuestionItemId)],
     ) -> RepoResult<u64> {
-        let (old_items, new_items): (Vec<i64>, Vec<i64>) = items.iter().copied().unzip();
+        let (old_items, new_items): (Vec<i64>, Vec<i64>) =
+            items.iter().map(|(old, new)| (old.get(), new.get())).unzip();
         // One statement: new ids are drawn for every source set, the sets and their answers are inserted with
         // item ids mapped. Foreign keys are checked at the end of the statement, after both inserts.
         let copied = diesel::sql_query(
@@ -296,8 +299,8 @@ impl AnswerRepository for PgUnitOfWork<'_> {
              WHERE answers.account_id = $1",
         )
         .bind::<BigInt, _>(account.get())
-        .bind::<BigInt, _>(from)
-        .bind::<BigInt, _>(to)
+        .bind::<BigInt, _>(from.get())
+        .bind::<BigInt, _>(to.get())
         .bind::<Array<BigInt>, _>(&old_items)
         .bind::<Array<BigInt>, _>(&new_items)
         .execute(self.conn)

@@ -3,24 +3,22 @@
 use canvass_domain::distribution::{
     BlocklistEntry, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure, RespondentStatus,
 };
-use canvass_domain::ids::AccountId;
+use canvass_domain::ids::{AccountId, RespondentId, SendoutId};
 use canvass_domain::paging::{Page, PageRequest};
 use canvass_domain::ports::{BlocklistRepository, RepoResult};
-use canvass_domain::RepoError;
 use diesel::pg::Pg;
 use diesel::prelude::*;
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
+use crate::named::Named;
 use crate::schema::{blocklist, permanent_failures, respondents};
 use crate::PgUnitOfWork;
 
-type EntryRow = (String, String, OffsetDateTime);
+type EntryRow = (String, Named<BlocklistType>, OffsetDateTime);
 
-fn entry((contact_details, kind, created_at): EntryRow) -> RepoResult<BlocklistEntry> {
-    let kind = BlocklistType::parse(&kind)
-        .ok_or_else(|| RepoError::Other(format!("stored blocklist type `{kind}` is unknown")))?;
-    Ok(BlocklistEntry { contact_details, kind, created_at })
+fn entry((contact_details, kind, created_at): EntryRow) -> BlocklistEntry {
+    BlocklistEntry { contact_details, kind: kind.0, created_at }
 }
 
 const ENTRY: (blocklist::contact_details, blocklist::entry_type, blocklist::created_at) =
@@ -64,7 +62,7 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
             .select(ENTRY)
             .load(self.conn)
             .or_repo()?;
-        rows.into_iter().map(entry).collect()
+        Ok(rows.into_iter().map(entry).collect())
     }
 
     fn insert_blocklist(
@@ -104,7 +102,7 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
             .set(respondents::status.eq(RespondentStatus::Blocklisted.as_str()))
             .execute(self.conn)
             .or_repo()?;
-        entry(row).map(Some)
+        Ok(Some(entry(row)))
     }
 
     fn delete_blocklist(&mut self, account: AccountId, contact_key: &str) -> RepoResult<bool> {
@@ -121,13 +119,11 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
             .map(|f| {
                 (
                     permanent_failures::account_id.eq(account.get()),
-                    permanent_failures::email_address.eq(&f.email_address),
-                    permanent_failures::email_key.eq(&f.email_key),
-                    permanent_failures::sending_domain.eq(&f.sending_domain),
-                    permanent_failures::failed_at.eq(f.failed_at),
-                    permanent_failures::reason.eq(&f.reason),
-                    permanent_failures::sendout_id.eq(f.sendout_id),
-                    permanent_failures::respondent_id.eq(f.respondent_id),
+                    permanent_failures::email_address.eq(f.email_address()),
+                    permanent_failures::email_key.eq(f.email_key()),
+                    permanent_failures::sending_domain.eq(f.sending_domain()),
+                    permanent_failures::failed_at.eq(f.failed_at()),
+                    permanent_failures::reason.eq(f.reason()),
                 )
             })
             .collect();
@@ -136,7 +132,7 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
             .on_conflict_do_nothing()
             .execute(self.conn)
             .or_repo()?;
-        let keys: Vec<&str> = failures.iter().map(|f| f.email_key.as_str()).collect();
+        let keys: Vec<&str> = failures.iter().map(NewPermanentFailure::email_key).collect();
         diesel::update(respondents::table)
             .filter(
                 respondents::account_id
@@ -175,8 +171,8 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
                 sending_domain: r.sending_domain,
                 failed_at: r.failed_at,
                 reason: r.reason,
-                sendout_id: r.sendout_id,
-                respondent_id: r.respondent_id,
+                sendout_id: r.sendout_id.map(SendoutId::new),
+                respondent_id: r.respondent_id.map(RespondentId::new),
             })
             .collect();
         Ok(Page { request: page, items, total_count })

@@ -14,7 +14,7 @@ type CategoryColumns = (categories::id, categories::name, categories::created_at
 const COLUMNS: CategoryColumns = (categories::id, categories::name, categories::created_at);
 
 fn category((id, name, created_at): (i64, String, OffsetDateTime)) -> Category {
-    Category { id, name, created_at }
+    Category { id: CategoryId::new(id), name, created_at }
 }
 
 impl CategoryRepository for PgUnitOfWork<'_> {
@@ -30,7 +30,7 @@ impl CategoryRepository for PgUnitOfWork<'_> {
 
     fn find_category(&mut self, account: AccountId, id: CategoryId) -> RepoResult<Option<Category>> {
         let row = categories::table
-            .filter(categories::account_id.eq(account.get()).and(categories::id.eq(id)))
+            .filter(categories::account_id.eq(account.get()).and(categories::id.eq(id.get())))
             .select(COLUMNS)
             .first(self.conn)
             .optional()

@@ -1,10 +1,10 @@
 //! Frequency settings, retention rules and retention policies on PostgreSQL.
 
 use canvass_domain::governance::{
-    AccountPolicy, FrequencyLimits, FrequencySetting, RetentionAction, RetentionRule, RuleScope, RuleStatus,
+    AccountPolicy, FrequencyLimits, FrequencySetting, RetentionAction, RetentionRule, RuleScope, RuleStatus, ScopeKind,
     SurveyPolicy,
 };
-use canvass_domain::ids::{AccountId, LabelId, SurveyId};
+use canvass_domain::ids::{AccountId, LabelId, SendoutId, SurveyId};
 use canvass_domain::ports::{GovernanceRepository, RepoResult};
 use canvass_domain::RepoError;
 use diesel::prelude::*;
@@ -12,6 +12,8 @@ use diesel::upsert::excluded;
 use time::{Date, OffsetDateTime};
 
 use crate::error::OrRepoError;
+use crate::keys::keys;
+use crate::named::Named;
 use crate::schema::{
     account_frequency_settings as account_frequency, account_retention_policies as account_policies, bg_labels,
     retention_rules as rules, survey_frequency_settings as survey_frequency,
@@ -25,28 +27,17 @@ fn setting(survey_id: Option<SurveyId>, enabled: bool, days: i16, max: i16) -> R
     Ok(FrequencySetting { survey_id, enabled, limits })
 }
 
-type RuleRow = (String, i64, i64, String, i32, String);
+type RuleRow = (Named<ScopeKind>, i64, i64, Named<RetentionAction>, i32, Named<RuleStatus>);
 
 fn rule_of((scope, survey, sendout, action, retention_days, status): RuleRow) -> RepoResult<RetentionRule> {
-    let scope = match scope.as_str() {
-        "Account" => RuleScope::Account,
-        "Survey" => RuleScope::Survey(survey),
-        "Sendout" => RuleScope::Sendout(survey, sendout),
-        other => return Err(RepoError::Other(format!("stored rule scope `{other}` is unknown"))),
-    };
-    Ok(RetentionRule {
-        scope,
-        action: RetentionAction::parse(&action)
-            .ok_or_else(|| RepoError::Other(format!("stored action `{action}` is unknown")))?,
-        retention_days,
-        status: RuleStatus::parse(&status)
-            .ok_or_else(|| RepoError::Other(format!("stored status `{status}` is unknown")))?,
-    })
+    let scope = RuleScope::of(scope.0, SurveyId::new(survey), SendoutId::new(sendout));
+    RetentionRule::new(scope, action.0, retention_days.into(), status.0)
+        .map_err(|_| RepoError::Other(format!("stored retention days {retention_days} are out of range")))
 }
 
 /// A scope's key columns: survey and sendout ids, 0 where the scope has none.
 fn scope_key(scope: RuleScope) -> (&'static str, i64, i64) {
-    (scope.name(), scope.survey_id().unwrap_or(0), scope.sendout_id().unwrap_or(0))
+    (scope.name(), scope.survey_id().map_or(0, SurveyId::get), scope.sendout_id().map_or(0, SendoutId::get))
 }
 
 type SurveyPolicyRow = (Option<Date>, Option<Date>, Option<i32>, Option<i32>, bool, Vec<i64>);
@@ -59,7 +50,7 @@ pub(crate) fn survey_policy_of(row: SurveyPolicyRow) -> SurveyPolicy {
         respondent_partial_delete_after_days: partial_days,
         respondent_complete_delete_after_days: complete_days,
         exclude_from_retention_policies: exclude,
-        excluded_bg_data_label_ids: labels,
+        excluded_bg_data_label_ids: labels.into_iter().map(LabelId::new).collect(),
     }
 }
 
@@ -89,7 +80,9 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
                 .optional()
                 .or_repo()?,
             Some(survey) => survey_frequency::table
-                .filter(survey_frequency::account_id.eq(account.get()).and(survey_frequency::survey_id.eq(survey)))
+                .filter(
+                    survey_frequency::account_id.eq(account.get()).and(survey_frequency::survey_id.eq(survey.get())),
+                )
                 .select((survey_frequency::enabled, survey_frequency::number_of_days, survey_frequency::max_surveys))
                 .first(self.conn)
                 .optional()
@@ -119,7 +112,7 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
             Some(survey) => diesel::insert_into(survey_frequency::table)
                 .values((
                     survey_frequency::account_id.eq(account.get()),
-                    survey_frequency::survey_id.eq(survey),
+                    survey_frequency::survey_id.eq(survey.get()),
                     survey_frequency::enabled.eq(s.enabled),
                     survey_frequency::number_of_days.eq(days),
                     survey_frequency::max_surveys.eq(max),
@@ -155,16 +148,16 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
     }
 
     fn save_rule(&mut self, account: AccountId, rule: &RetentionRule, now: OffsetDateTime) -> RepoResult<()> {
-        let (scope, survey, sendout) = scope_key(rule.scope);
+        let (scope, survey, sendout) = scope_key(rule.scope());
         diesel::insert_into(rules::table)
             .values((
                 rules::account_id.eq(account.get()),
                 rules::scope.eq(scope),
                 rules::survey_id.eq(survey),
                 rules::sendout_id.eq(sendout),
-                rules::action.eq(rule.action.as_str()),
-                rules::retention_days.eq(rule.retention_days),
-                rules::status.eq(rule.status.as_str()),
+                rules::action.eq(rule.action().as_str()),
+                rules::retention_days.eq(rule.retention_days()),
+                rules::status.eq(rule.status().as_str()),
                 rules::updated_at.eq(now),
             ))
             .on_conflict((rules::account_id, rules::scope, rules::survey_id, rules::sendout_id, rules::action))
@@ -242,7 +235,7 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
 
     fn survey_policy(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<SurveyPolicy>> {
         let row: Option<SurveyPolicyRow> = survey_policies::table
-            .filter(survey_policies::account_id.eq(account.get()).and(survey_policies::survey_id.eq(survey)))
+            .filter(survey_policies::account_id.eq(account.get()).and(survey_policies::survey_id.eq(survey.get())))
             .select(SURVEY_POLICY)
             .first(self.conn)
             .optional()
@@ -260,13 +253,13 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
         diesel::insert_into(survey_policies::table)
             .values((
                 survey_policies::account_id.eq(account.get()),
-                survey_policies::survey_id.eq(survey),
+                survey_policies::survey_id.eq(survey.get()),
                 survey_policies::partial_delete_date.eq(policy.partial_delete_date),
                 survey_policies::complete_delete_date.eq(policy.complete_delete_date),
                 survey_policies::respondent_partial_days.eq(policy.respondent_partial_delete_after_days),
                 survey_policies::respondent_complete_days.eq(policy.respondent_complete_delete_after_days),
                 survey_policies::exclude_from_policies.eq(policy.exclude_from_retention_policies),
-                survey_policies::excluded_label_ids.eq(&policy.excluded_bg_data_label_ids),
+                survey_policies::excluded_label_ids.eq(keys(&policy.excluded_bg_data_label_ids)),
                 survey_policies::updated_at.eq(now),
             ))
             .on_conflict((survey_policies::account_id, survey_policies::survey_id))
@@ -286,10 +279,11 @@ impl GovernanceRepository for PgUnitOfWork<'_> {
     }
 
     fn label_functions(&mut self, account: AccountId, labels: &[LabelId]) -> RepoResult<Vec<(LabelId, i16)>> {
-        bg_labels::table
-            .filter(bg_labels::account_id.eq(account.get()).and(bg_labels::id.eq_any(labels)))
+        let rows: Vec<(i64, i16)> = bg_labels::table
+            .filter(bg_labels::account_id.eq(account.get()).and(bg_labels::id.eq_any(keys(labels))))
             .select((bg_labels::id, bg_labels::function))
             .load(self.conn)
-            .or_repo()
+            .or_repo()?;
+        Ok(rows.into_iter().map(|(id, function)| (LabelId::new(id), function)).collect())
     }
 }

@@ -3,14 +3,14 @@
 
 use canvass_domain::delivery::{ClaimedMessage, Settled};
 use canvass_domain::distribution::{DispatchType, TokenContext};
-use canvass_domain::ids::{AccountId, SendoutId};
+use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{OutboxRepository, RepoResult, SentLookup};
-use canvass_domain::RepoError;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamptz};
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
+use crate::named::Named;
 use crate::PgUnitOfWork;
 
 #[derive(QueryableByName)]
@@ -44,7 +44,7 @@ struct ClaimedRow {
     #[diesel(sql_type = Nullable<Timestamptz>)]
     lease_until: Option<OffsetDateTime>,
     #[diesel(sql_type = Text)]
-    dispatch_type: String,
+    dispatch_type: Named<DispatchType>,
     #[diesel(sql_type = Text)]
     recipient: String,
     #[diesel(sql_type = Text)]
@@ -81,7 +81,7 @@ impl PgUnitOfWork<'_> {
              ON CONFLICT (account_id, idempotency_key) DO NOTHING",
         )
         .bind::<BigInt, _>(account.get())
-        .bind::<BigInt, _>(sendout)
+        .bind::<BigInt, _>(sendout.get())
         .bind::<Timestamptz, _>(now)
         .execute(self.conn)
     }
@@ -137,7 +137,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         .bind::<BigInt, _>(limit)
         .load(self.conn)
         .or_repo()?;
-        rows.into_iter().map(claimed).collect()
+        Ok(rows.into_iter().map(claimed).collect())
     }
 
     fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()> {
@@ -155,7 +155,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         .optional()
         .or_repo()?;
         Ok(match row {
-            Some(row) if row.lease_until.is_none() && row.status == "Sent" => SentLookup::Sent(Box::new(claimed(row)?)),
+            Some(row) if row.lease_until.is_none() && row.status == "Sent" => SentLookup::Sent(Box::new(claimed(row))),
             Some(_) => SentLookup::InFlight,
             None => SentLookup::Unknown,
         })
@@ -174,8 +174,8 @@ impl OutboxRepository for PgUnitOfWork<'_> {
              ON CONFLICT (account_id, idempotency_key) DO NOTHING",
         )
         .bind::<BigInt, _>(context.account_id.get())
-        .bind::<BigInt, _>(context.respondent_id)
-        .bind::<BigInt, _>(context.sendout_id)
+        .bind::<BigInt, _>(context.respondent_id.get())
+        .bind::<BigInt, _>(context.sendout_id.get())
         .bind::<Text, _>(key)
         .bind::<Timestamptz, _>(now)
         .bind::<Text, _>(body)
@@ -199,15 +199,14 @@ const MESSAGE_COLUMNS: &str = "\
     JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
     LEFT JOIN reminders rem ON rem.account_id = o.account_id AND rem.id = o.reminder_id";
 
-fn claimed(row: ClaimedRow) -> RepoResult<ClaimedMessage> {
-    Ok(ClaimedMessage {
-        channel: DispatchType::parse(&row.dispatch_type)
-            .ok_or_else(|| RepoError::Other(format!("stored dispatch type `{}` is unknown", row.dispatch_type)))?,
+fn claimed(row: ClaimedRow) -> ClaimedMessage {
+    ClaimedMessage {
+        channel: row.dispatch_type.0,
         account_id: AccountId::new(row.account_id),
         id: row.id,
-        respondent_id: row.respondent_id,
-        sendout_id: row.sendout_id,
-        survey_id: row.survey_id,
+        respondent_id: RespondentId::new(row.respondent_id),
+        sendout_id: SendoutId::new(row.sendout_id),
+        survey_id: SurveyId::new(row.survey_id),
         is_reminder: row.is_reminder,
         own_text: row.own_text,
         idempotency_key: row.idempotency_key,
@@ -221,5 +220,5 @@ fn claimed(row: ClaimedRow) -> RepoResult<ClaimedMessage> {
         template: row.template,
         expiry_date: row.expiry_date,
         blocklisted: row.blocklisted,
-    })
+    }
 }

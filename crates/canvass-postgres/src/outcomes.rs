@@ -62,8 +62,8 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
             }
             Outcome::Bounced(reason) => {
                 bounces.accounts.push(account);
-                bounces.respondents.push(message.respondent_id);
-                bounces.sendouts.push(message.sendout_id);
+                bounces.respondents.push(message.respondent_id.get());
+                bounces.sendouts.push(message.sendout_id.get());
                 bounces.addresses.push(message.recipient.clone());
                 bounces.domains.push(sending_domain(&message.sender));
                 bounces.reasons.push(reason.clone());
@@ -73,7 +73,7 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
         };
         if let Some((status, sent_at, from_scheduled_only)) = respondent {
             respondents.accounts.push(account);
-            respondents.ids.push(message.respondent_id);
+            respondents.ids.push(message.respondent_id.get());
             respondents.statuses.push(status.as_str());
             respondents.sent_at.push(sent_at);
             respondents.from_scheduled_only.push(from_scheduled_only);

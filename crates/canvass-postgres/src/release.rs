@@ -8,6 +8,7 @@ use diesel::sql_types::{BigInt, Timestamptz};
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
+use crate::keys::keys;
 use crate::schema::{blocklist, respondents};
 use crate::PgUnitOfWork;
 
@@ -21,7 +22,7 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
                    WHERE account_id = $1 AND sendout_id = $2 AND status = 'Pending' ORDER BY contact) AS pending",
         )
         .bind::<BigInt, _>(account.get())
-        .bind::<BigInt, _>(sendout)
+        .bind::<BigInt, _>(sendout.get())
         .execute(self.conn)
         .or_repo()?;
         Ok(())
@@ -51,12 +52,12 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
              WHERE pending.account_id = $1 AND pending.sendout_id = $2 AND pending.status = 'Pending'",
         )
         .bind::<BigInt, _>(account.get())
-        .bind::<BigInt, _>(sendout)
-        .bind::<BigInt, _>(survey)
+        .bind::<BigInt, _>(sendout.get())
+        .bind::<BigInt, _>(survey.get())
         .bind::<Timestamptz, _>(since)
         .load(self.conn)
         .or_repo()?;
-        Ok(rows.into_iter().map(|row| (row.id, row.others)).collect())
+        Ok(rows.into_iter().map(|row| (RespondentId::new(row.id), row.others)).collect())
     }
 
     fn release_pending(
@@ -69,7 +70,7 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
     ) -> RepoResult<()> {
         let pending = respondents::account_id
             .eq(account.get())
-            .and(respondents::sendout_id.eq(sendout))
+            .and(respondents::sendout_id.eq(sendout.get()))
             .and(respondents::status.eq(RespondentStatus::Pending.as_str()));
         // A contact that joined the blocklist while it was being added (after that add checked) is caught here.
         let blocklisted = blocklist::table.filter(
@@ -80,7 +81,7 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
             .execute(self.conn)
             .or_repo()?;
         if !held_back.is_empty() {
-            diesel::update(respondents::table.filter(pending.and(respondents::id.eq_any(held_back))))
+            diesel::update(respondents::table.filter(pending.and(respondents::id.eq_any(keys(held_back)))))
                 .set(respondents::status.eq(RespondentStatus::FrequencyLimitReached.as_str()))
                 .execute(self.conn)
                 .or_repo()?;

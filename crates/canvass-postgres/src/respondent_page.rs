@@ -8,21 +8,22 @@ use diesel::prelude::*;
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
+use crate::named::Named;
 use crate::schema::{answer_sets, outbox, respondents, sender_numbers, sendouts, surveys};
 use crate::PgUnitOfWork;
 
-type TokenRow = (i64, i64, i64, i64, String, bool, String, Option<OffsetDateTime>, String, String);
+type TokenRow = (i64, i64, i64, i64, String, bool, Named<SendoutStatus>, Option<OffsetDateTime>, String, String);
 
 fn context_of(row: TokenRow) -> TokenContext {
     let (account, respondent, sendout, survey, name, active, status, expiry_date, contact_details, contact_key) = row;
     TokenContext {
         account_id: AccountId::new(account),
-        respondent_id: respondent,
-        sendout_id: sendout,
-        survey_id: survey,
+        respondent_id: RespondentId::new(respondent),
+        sendout_id: SendoutId::new(sendout),
+        survey_id: SurveyId::new(survey),
         survey_name: name,
         survey_active: active,
-        sendout_active: status == SendoutStatus::Active.as_str(),
+        sendout_active: status.0 == SendoutStatus::Active,
         expiry_date,
         contact_details,
         contact_key,
@@ -81,8 +82,8 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
 
     fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>> {
         let row: Option<(String, TokenRow)> = respondent_context!()
-            .filter(sendouts::id.eq(sendout).and(sendouts::dispatch_type.eq(DispatchType::Login.as_str())))
-            .filter(respondents::sendout_id.eq(sendout).and(respondents::contact_key.eq(contact_key)))
+            .filter(sendouts::id.eq(sendout.get()).and(sendouts::dispatch_type.eq(DispatchType::Login.as_str())))
+            .filter(respondents::sendout_id.eq(sendout.get()).and(respondents::contact_key.eq(contact_key)))
             .select((respondents::token, CONTEXT))
             .first(self.conn)
             .optional()
@@ -115,7 +116,7 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
 
     fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()> {
         respondents::table
-            .filter(respondents::account_id.eq(account.get()).and(respondents::id.eq(respondent)))
+            .filter(respondents::account_id.eq(account.get()).and(respondents::id.eq(respondent.get())))
             .select(respondents::id)
             .for_update()
             .first::<i64>(self.conn)
@@ -132,17 +133,17 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
     ) -> RepoResult<Option<(AnswerSet, Option<PageId>)>> {
         let Some(set) = self.answer_sets_of_respondent(account, survey, respondent)?.pop() else { return Ok(None) };
         let page: Option<i64> = answer_sets::table
-            .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::id.eq(set.id)))
+            .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::id.eq(set.id.get())))
             .select(answer_sets::current_page_id)
             .first(self.conn)
             .or_repo()?;
-        Ok(Some((set, page)))
+        Ok(Some((set, page.map(PageId::new))))
     }
 
     fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()> {
         diesel::update(answer_sets::table)
-            .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::id.eq(answer_set)))
-            .set(answer_sets::current_page_id.eq(page))
+            .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::id.eq(answer_set.get())))
+            .set(answer_sets::current_page_id.eq(page.map(PageId::get)))
             .execute(self.conn)
             .or_repo()?;
         Ok(())

@@ -3,13 +3,13 @@
 use canvass_domain::distribution::{BackgroundData, NewRespondent, Respondent, RespondentStatus};
 use canvass_domain::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, RespondentRepository};
-use canvass_domain::RepoError;
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Jsonb, Text};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
+use crate::named::Named;
 use crate::schema::{respondents, sendouts};
 use crate::PgUnitOfWork;
 
@@ -24,26 +24,25 @@ struct RespondentRow {
     contact_details: String,
     send_mail: bool,
     background_data: Value,
-    status: String,
+    status: Named<RespondentStatus>,
     token: String,
     added_at: OffsetDateTime,
     sent_at: Option<OffsetDateTime>,
 }
 
-impl RespondentRow {
-    fn into_respondent(self) -> RepoResult<Respondent> {
-        Ok(Respondent {
-            status: RespondentStatus::parse(&self.status)
-                .ok_or_else(|| RepoError::Other(format!("stored respondent status `{}` is unknown", self.status)))?,
-            id: self.id,
-            sendout_id: self.sendout_id,
-            contact_details: self.contact_details,
-            send_mail: self.send_mail,
-            background_data: cells_of(self.background_data),
-            token: self.token,
-            added_at: self.added_at,
-            sent_at: self.sent_at,
-        })
+impl From<RespondentRow> for Respondent {
+    fn from(row: RespondentRow) -> Self {
+        Self {
+            status: row.status.0,
+            id: RespondentId::new(row.id),
+            sendout_id: SendoutId::new(row.sendout_id),
+            contact_details: row.contact_details,
+            send_mail: row.send_mail,
+            background_data: cells_of(row.background_data),
+            token: row.token,
+            added_at: row.added_at,
+            sent_at: row.sent_at,
+        }
     }
 }
 
@@ -74,7 +73,7 @@ impl RespondentRepository for PgUnitOfWork<'_> {
             .filter(
                 respondents::account_id
                     .eq(account.get())
-                    .and(respondents::sendout_id.eq(sendout))
+                    .and(respondents::sendout_id.eq(sendout.get()))
                     .and(respondents::contact_key.eq_any(keys)),
             )
             .select(respondents::contact_key)
@@ -96,13 +95,13 @@ impl RespondentRepository for PgUnitOfWork<'_> {
                 .map(|r| {
                     (
                         respondents::account_id.eq(account.get()),
-                        respondents::sendout_id.eq(sendout),
-                        respondents::contact_details.eq(&r.contact_details),
-                        respondents::contact_key.eq(&r.contact_key),
-                        respondents::send_mail.eq(r.send_mail),
-                        respondents::background_data.eq(cells_json(&r.background_data)),
+                        respondents::sendout_id.eq(sendout.get()),
+                        respondents::contact_details.eq(r.contact_details()),
+                        respondents::contact_key.eq(r.contact_key()),
+                        respondents::send_mail.eq(r.send_mail()),
+                        respondents::background_data.eq(cells_json(r.background_data())),
                         respondents::status.eq(RespondentStatus::Pending.as_str()),
-                        respondents::token.eq(&r.token),
+                        respondents::token.eq(r.token()),
                         respondents::added_at.eq(now),
                     )
                 })
@@ -117,17 +116,17 @@ impl RespondentRepository for PgUnitOfWork<'_> {
             inserted.extend(rows);
         }
         inserted.sort_by_key(|r| r.id);
-        inserted.into_iter().map(RespondentRow::into_respondent).collect()
+        Ok(inserted.into_iter().map(Respondent::from).collect())
     }
 
     fn list_respondents(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Respondent>> {
         let rows: Vec<RespondentRow> = respondents::table
-            .filter(respondents::account_id.eq(account.get()).and(respondents::sendout_id.eq(sendout)))
+            .filter(respondents::account_id.eq(account.get()).and(respondents::sendout_id.eq(sendout.get())))
             .order(respondents::id)
             .select(RespondentRow::as_select())
             .load(self.conn)
             .or_repo()?;
-        rows.into_iter().map(RespondentRow::into_respondent).collect()
+        Ok(rows.into_iter().map(Respondent::from).collect())
     }
 
     fn find_respondent(
@@ -140,14 +139,14 @@ impl RespondentRepository for PgUnitOfWork<'_> {
             .filter(
                 respondents::account_id
                     .eq(account.get())
-                    .and(respondents::sendout_id.eq(sendout))
-                    .and(respondents::id.eq(id)),
+                    .and(respondents::sendout_id.eq(sendout.get()))
+                    .and(respondents::id.eq(id.get())),
             )
             .select(RespondentRow::as_select())
             .first(self.conn)
             .optional()
             .or_repo()?;
-        row.map(RespondentRow::into_respondent).transpose()
+        Ok(row.map(Respondent::from))
     }
 
     fn respondent_sendout(
@@ -156,7 +155,7 @@ impl RespondentRepository for PgUnitOfWork<'_> {
         survey: SurveyId,
         respondent: RespondentId,
     ) -> RepoResult<Option<SendoutId>> {
-        respondents::table
+        let sendout: Option<i64> = respondents::table
             .inner_join(
                 sendouts::table
                     .on(sendouts::account_id.eq(respondents::account_id).and(sendouts::id.eq(respondents::sendout_id))),
@@ -164,13 +163,14 @@ impl RespondentRepository for PgUnitOfWork<'_> {
             .filter(
                 respondents::account_id
                     .eq(account.get())
-                    .and(respondents::id.eq(respondent))
-                    .and(sendouts::survey_id.eq(survey)),
+                    .and(respondents::id.eq(respondent.get()))
+                    .and(sendouts::survey_id.eq(survey.get())),
             )
             .select(respondents::sendout_id)
             .first(self.conn)
             .optional()
-            .or_repo()
+            .or_repo()?;
+        Ok(sendout.map(SendoutId::new))
     }
 
     fn update_background_data(
@@ -192,8 +192,8 @@ impl RespondentRepository for PgUnitOfWork<'_> {
              WHERE account_id = $1 AND sendout_id = $2 AND id = $3 RETURNING background_data",
         )
         .bind::<BigInt, _>(account.get())
-        .bind::<BigInt, _>(sendout)
-        .bind::<BigInt, _>(respondent)
+        .bind::<BigInt, _>(sendout.get())
+        .bind::<BigInt, _>(respondent.get())
         .bind::<Array<Text>, _>(&remove)
         .bind::<Jsonb, _>(cells_json(set))
         .get_result(self.conn)

@@ -39,13 +39,13 @@ fn removal(table: &str, keys: &str, candidates: &str, dry_run: bool) -> String {
 }
 
 impl PgUnitOfWork<'_> {
-    /// Runs a removal statement whose binds are `$1` account, `$2` id, `$3` instant and `$9` limit; unused
-    /// binds are given anyway so every statement shares one bind list.
+    /// Runs a removal statement whose binds are `$1` account, `$2` id (of a sendout or a survey), `$3` instant and
+    /// `$9` limit; unused binds are given anyway so every statement shares one bind list.
     fn removal_count(
         &mut self,
         sql: &str,
         account: AccountId,
-        id: i64,
+        id: impl Into<i64>,
         at: OffsetDateTime,
         labels: &[String],
         limit: i64,
@@ -53,7 +53,7 @@ impl PgUnitOfWork<'_> {
         let sql = sql.replace("$9", "$5");
         let row: Count = diesel::sql_query(sql)
             .bind::<BigInt, _>(account.get())
-            .bind::<BigInt, _>(id)
+            .bind::<BigInt, _>(id.into())
             .bind::<Timestamptz, _>(at)
             .bind::<Array<Text>, _>(labels)
             .bind::<BigInt, _>(limit)
@@ -97,12 +97,13 @@ impl RetentionRepository for PgUnitOfWork<'_> {
     }
 
     fn sendouts_of_account(&mut self, account: AccountId) -> RepoResult<Vec<(SurveyId, SendoutId)>> {
-        sendouts::table
+        let rows: Vec<(i64, i64)> = sendouts::table
             .filter(sendouts::account_id.eq(account.get()))
             .order(sendouts::id)
             .select((sendouts::survey_id, sendouts::id))
             .load(self.conn)
-            .or_repo()
+            .or_repo()?;
+        Ok(rows.into_iter().map(|(survey, sendout)| (SurveyId::new(survey), SendoutId::new(sendout))).collect())
     }
 
     fn remove_respondents(
@@ -137,7 +138,7 @@ impl RetentionRepository for PgUnitOfWork<'_> {
             .select((surveys::id, surveys::end_date, SURVEY_POLICY.nullable()))
             .load(self.conn)
             .or_repo()?;
-        Ok(rows.into_iter().map(|(id, end, policy)| (id, end, policy.map(survey_policy_of))).collect())
+        Ok(rows.into_iter().map(|(id, end, policy)| (SurveyId::new(id), end, policy.map(survey_policy_of))).collect())
     }
 
     fn erase_respondents(

@@ -4,18 +4,18 @@ use std::collections::HashMap;
 
 use canvass_domain::distribution::new_survey_link_token;
 use canvass_domain::distribution::{
-    BgDocument, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, Sendout, SendoutDraft,
-    SendoutLogic, SendoutStatus, Transition, BACKGROUND_FUNCTION,
+    BgDocument, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, ReminderStatus, Sendout,
+    SendoutDraft, SendoutLogic, SendoutStatus, Transition, BACKGROUND_FUNCTION,
 };
-use canvass_domain::ids::{AccountId, BgDocumentId, LabelId, SendoutId, SurveyId};
+use canvass_domain::ids::{AccountId, BgDocumentId, LabelId, ReminderId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, SendoutRepository};
-use canvass_domain::RepoError;
 use diesel::dsl::{count_star, sql};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Text, Timestamptz};
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
+use crate::named::Named;
 use crate::schema::{bg_documents, bg_labels, reminders, respondents, sendouts};
 use crate::PgUnitOfWork;
 
@@ -25,8 +25,8 @@ struct SendoutRow {
     id: i64,
     survey_id: i64,
     name: String,
-    dispatch_type: String,
-    status: String,
+    dispatch_type: Named<DispatchType>,
+    status: Named<SendoutStatus>,
     send_date: Option<OffsetDateTime>,
     sender: Option<String>,
     subject: Option<String>,
@@ -36,18 +36,13 @@ struct SendoutRow {
     activated_at: Option<OffsetDateTime>,
 }
 
-fn unknown(what: &str, value: &str) -> RepoError {
-    RepoError::Other(format!("stored {what} `{value}` is unknown"))
-}
-
 impl SendoutRow {
-    fn into_sendout(self, (respondent_count, pending_count): (i64, i64)) -> RepoResult<Sendout> {
-        Ok(Sendout {
-            kind: DispatchType::parse(&self.dispatch_type)
-                .ok_or_else(|| unknown("dispatch type", &self.dispatch_type))?,
-            status: SendoutStatus::parse(&self.status).ok_or_else(|| unknown("sendout status", &self.status))?,
-            id: self.id,
-            survey_id: self.survey_id,
+    fn into_sendout(self, (respondent_count, pending_count): (i64, i64)) -> Sendout {
+        Sendout {
+            kind: self.dispatch_type.0,
+            status: self.status.0,
+            id: SendoutId::new(self.id),
+            survey_id: SurveyId::new(self.survey_id),
             name: self.name,
             send_date: self.send_date,
             sender: self.sender,
@@ -58,7 +53,7 @@ impl SendoutRow {
             activated_at: self.activated_at,
             respondent_count,
             pending_count,
-        })
+        }
     }
 }
 
@@ -68,19 +63,19 @@ struct LabelRow {
     id: i64,
     sendout_id: i64,
     name: String,
-    label_type: String,
+    label_type: Named<LabelType>,
     function: i16,
 }
 
-impl LabelRow {
-    fn into_label(self) -> RepoResult<Label> {
-        Ok(Label {
-            label_type: LabelType::parse(&self.label_type).ok_or_else(|| unknown("label type", &self.label_type))?,
-            id: self.id,
-            sendout_id: self.sendout_id,
-            name: self.name,
-            function: self.function,
-        })
+impl From<LabelRow> for Label {
+    fn from(row: LabelRow) -> Self {
+        Self {
+            label_type: row.label_type.0,
+            id: LabelId::new(row.id),
+            sendout_id: SendoutId::new(row.sendout_id),
+            name: row.name,
+            function: row.function,
+        }
     }
 }
 
@@ -89,29 +84,28 @@ impl LabelRow {
 struct ReminderRow {
     id: i64,
     sendout_id: i64,
-    sendout_logic: String,
+    sendout_logic: Named<SendoutLogic>,
     send_date: OffsetDateTime,
     sender: String,
     subject: Option<String>,
     message: String,
-    status: String,
+    status: Named<ReminderStatus>,
     created_at: OffsetDateTime,
 }
 
-impl ReminderRow {
-    fn into_reminder(self) -> RepoResult<Reminder> {
-        Ok(Reminder {
-            sendout_logic: SendoutLogic::parse(&self.sendout_logic)
-                .ok_or_else(|| unknown("sendout logic", &self.sendout_logic))?,
-            id: self.id,
-            sendout_id: self.sendout_id,
-            send_date: self.send_date,
-            sender: self.sender,
-            subject: self.subject,
-            message: self.message,
-            status: self.status,
-            created_at: self.created_at,
-        })
+impl From<ReminderRow> for Reminder {
+    fn from(row: ReminderRow) -> Self {
+        Self {
+            sendout_logic: row.sendout_logic.0,
+            id: ReminderId::new(row.id),
+            sendout_id: SendoutId::new(row.sendout_id),
+            send_date: row.send_date,
+            sender: row.sender,
+            subject: row.subject,
+            message: row.message,
+            status: row.status.0,
+            created_at: row.created_at,
+        }
     }
 }
 
@@ -137,12 +131,13 @@ impl PgUnitOfWork<'_> {
     fn with_counts(&mut self, account: AccountId, rows: Vec<SendoutRow>) -> RepoResult<Vec<Sendout>> {
         let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
         let counts = self.respondent_counts(account, &ids)?;
-        rows.into_iter()
+        Ok(rows
+            .into_iter()
             .map(|row| {
                 let count = counts.get(&row.id).copied().unwrap_or_default();
                 row.into_sendout(count)
             })
-            .collect()
+            .collect())
     }
 
     fn copy_sendout(&mut self, account: i64, from: i64, to: i64, id: i64, now: OffsetDateTime) -> QueryResult<()> {
@@ -218,15 +213,15 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         let row: SendoutRow = diesel::insert_into(sendouts::table)
             .values((
                 sendouts::account_id.eq(account.get()),
-                sendouts::survey_id.eq(survey),
-                sendouts::name.eq(&draft.name),
-                sendouts::dispatch_type.eq(draft.kind.as_str()),
+                sendouts::survey_id.eq(survey.get()),
+                sendouts::name.eq(draft.name()),
+                sendouts::dispatch_type.eq(draft.kind().as_str()),
                 sendouts::status.eq(SendoutStatus::Draft.as_str()),
-                sendouts::send_date.eq(draft.send_date),
-                sendouts::sender.eq(&draft.sender),
-                sendouts::subject.eq(&draft.subject),
-                sendouts::message.eq(&draft.message),
-                sendouts::expiry_date.eq(draft.expiry_date),
+                sendouts::send_date.eq(draft.send_date()),
+                sendouts::sender.eq(draft.sender()),
+                sendouts::subject.eq(draft.subject()),
+                sendouts::message.eq(draft.message()),
+                sendouts::expiry_date.eq(draft.expiry_date()),
                 sendouts::created_at.eq(now),
             ))
             .returning(SendoutRow::as_returning())
@@ -236,12 +231,12 @@ impl SendoutRepository for PgUnitOfWork<'_> {
             .values((bg_documents::account_id.eq(account.get()), bg_documents::sendout_id.eq(row.id)))
             .execute(self.conn)
             .or_repo()?;
-        row.into_sendout((0, 0))
+        Ok(row.into_sendout((0, 0)))
     }
 
     fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<Sendout>> {
         let rows: Vec<SendoutRow> = sendouts::table
-            .filter(sendouts::account_id.eq(account.get()).and(sendouts::survey_id.eq(survey)))
+            .filter(sendouts::account_id.eq(account.get()).and(sendouts::survey_id.eq(survey.get())))
             .order(sendouts::id)
             .select(SendoutRow::as_select())
             .load(self.conn)
@@ -257,7 +252,12 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         lock: bool,
     ) -> RepoResult<Option<Sendout>> {
         let query = sendouts::table
-            .filter(sendouts::account_id.eq(account.get()).and(sendouts::survey_id.eq(survey)).and(sendouts::id.eq(id)))
+            .filter(
+                sendouts::account_id
+                    .eq(account.get())
+                    .and(sendouts::survey_id.eq(survey.get()))
+                    .and(sendouts::id.eq(id.get())),
+            )
             .select(SendoutRow::as_select());
         let row: Option<SendoutRow> = if lock {
             query.for_update().first(self.conn).optional().or_repo()?
@@ -274,7 +274,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         transition: Transition,
         now: OffsetDateTime,
     ) -> RepoResult<()> {
-        let this = sendouts::account_id.eq(account.get()).and(sendouts::id.eq(id));
+        let this = sendouts::account_id.eq(account.get()).and(sendouts::id.eq(id.get()));
         if transition.to() == SendoutStatus::Active {
             diesel::update(sendouts::table.filter(this))
                 .set((sendouts::status.eq(transition.to().as_str()), sendouts::activated_at.eq(now)))
@@ -298,7 +298,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         now: OffsetDateTime,
     ) -> RepoResult<()> {
         for id in ids {
-            self.copy_sendout(account.get(), from, to, *id, now).or_repo()?;
+            self.copy_sendout(account.get(), from.get(), to.get(), id.get(), now).or_repo()?;
         }
         Ok(())
     }
@@ -313,34 +313,35 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         diesel::insert_into(bg_labels::table)
             .values((
                 bg_labels::account_id.eq(account.get()),
-                bg_labels::sendout_id.eq(sendout),
-                bg_labels::name.eq(&draft.name),
-                bg_labels::label_type.eq(draft.label_type.as_str()),
+                bg_labels::sendout_id.eq(sendout.get()),
+                bg_labels::name.eq(draft.name()),
+                bg_labels::label_type.eq(draft.label_type().as_str()),
                 bg_labels::function.eq(BACKGROUND_FUNCTION),
                 bg_labels::created_at.eq(now),
             ))
             .returning(LabelRow::as_returning())
             .get_result::<LabelRow>(self.conn)
-            .or_repo()?
-            .into_label()
+            .map(Label::from)
+            .or_repo()
     }
 
     fn list_labels(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Label>> {
         let rows: Vec<LabelRow> = bg_labels::table
-            .filter(bg_labels::account_id.eq(account.get()).and(bg_labels::sendout_id.eq(sendout)))
+            .filter(bg_labels::account_id.eq(account.get()).and(bg_labels::sendout_id.eq(sendout.get())))
             .order(bg_labels::id)
             .select(LabelRow::as_select())
             .load(self.conn)
             .or_repo()?;
-        rows.into_iter().map(LabelRow::into_label).collect()
+        Ok(rows.into_iter().map(Label::from).collect())
     }
 
     fn background_label_ids(&mut self, account: AccountId) -> RepoResult<Vec<LabelId>> {
-        bg_labels::table
+        let ids: Vec<i64> = bg_labels::table
             .filter(bg_labels::account_id.eq(account.get()).and(bg_labels::function.eq(BACKGROUND_FUNCTION)))
             .select(bg_labels::id)
             .load(self.conn)
-            .or_repo()
+            .or_repo()?;
+        Ok(ids.into_iter().map(LabelId::new).collect())
     }
 
     fn insert_reminder(
@@ -353,29 +354,29 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         diesel::insert_into(reminders::table)
             .values((
                 reminders::account_id.eq(account.get()),
-                reminders::sendout_id.eq(sendout),
-                reminders::sendout_logic.eq(draft.sendout_logic.as_str()),
-                reminders::send_date.eq(draft.send_date),
-                reminders::sender.eq(&draft.sender),
-                reminders::subject.eq(&draft.subject),
-                reminders::message.eq(&draft.message),
-                reminders::status.eq("Scheduled"),
+                reminders::sendout_id.eq(sendout.get()),
+                reminders::sendout_logic.eq(draft.sendout_logic().as_str()),
+                reminders::send_date.eq(draft.send_date()),
+                reminders::sender.eq(draft.sender()),
+                reminders::subject.eq(draft.subject()),
+                reminders::message.eq(draft.message()),
+                reminders::status.eq(ReminderStatus::Scheduled.as_str()),
                 reminders::created_at.eq(now),
             ))
             .returning(ReminderRow::as_returning())
             .get_result::<ReminderRow>(self.conn)
-            .or_repo()?
-            .into_reminder()
+            .map(Reminder::from)
+            .or_repo()
     }
 
     fn list_reminders(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Reminder>> {
         let rows: Vec<ReminderRow> = reminders::table
-            .filter(reminders::account_id.eq(account.get()).and(reminders::sendout_id.eq(sendout)))
+            .filter(reminders::account_id.eq(account.get()).and(reminders::sendout_id.eq(sendout.get())))
             .order(reminders::id)
             .select(ReminderRow::as_select())
             .load(self.conn)
             .or_repo()?;
-        rows.into_iter().map(ReminderRow::into_reminder).collect()
+        Ok(rows.into_iter().map(Reminder::from).collect())
     }
 
     fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>> {
@@ -399,7 +400,7 @@ impl PgUnitOfWork<'_> {
                 .select((bg_documents::id, sendouts::id, sendouts::survey_id, sendouts::name))
                 .into_boxed();
         if let Some(id) = only {
-            query = query.filter(bg_documents::id.eq(id));
+            query = query.filter(bg_documents::id.eq(id.get()));
         }
         let rows: Vec<(i64, i64, i64, String)> = query.load(self.conn).or_repo()?;
         let sendout_ids: Vec<i64> = rows.iter().map(|r| r.1).collect();
@@ -407,9 +408,9 @@ impl PgUnitOfWork<'_> {
         Ok(rows
             .into_iter()
             .map(|(id, sendout_id, survey_id, name)| BgDocument {
-                id,
-                sendout_id,
-                survey_id,
+                id: BgDocumentId::new(id),
+                sendout_id: SendoutId::new(sendout_id),
+                survey_id: SurveyId::new(survey_id),
                 name,
                 row_count: counts.get(&sendout_id).map_or(0, |c| c.0),
             })

@@ -2,17 +2,17 @@
 
 use std::collections::HashMap;
 
-use canvass_domain::ids::{AccountId, QuestionItemId, SurveyId};
+use canvass_domain::ids::{AccountId, CategoryId, PageId, QuestionItemId, RuleId, SurveyId};
 use canvass_domain::ports::{RepoResult, SurveyRepository};
 use canvass_domain::survey::{
-    ChoiceOption, LogicRule, LogicRules, Page, QuestionItem, QuestionTree, Survey, SurveyDraft,
+    ChoiceOption, LogicRule, LogicRules, Page, QuestionItem, QuestionTree, QuestionType, Survey, SurveyDraft,
 };
-use canvass_domain::RepoError;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
+use crate::named::Named;
 use crate::schema::{logic_rules, question_items, survey_pages, surveys};
 use crate::PgUnitOfWork;
 
@@ -36,12 +36,12 @@ struct SurveyRow {
 impl From<SurveyRow> for Survey {
     fn from(row: SurveyRow) -> Self {
         Self {
-            id: row.id,
+            id: SurveyId::new(row.id),
             name: row.name,
             description: row.description,
             start_date: row.start_date,
             end_date: row.end_date,
-            category_id: row.category_id,
+            category_id: row.category_id.map(CategoryId::new),
             active: row.active,
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -63,18 +63,14 @@ struct ItemRow {
     id: i64,
     page_id: i64,
     position: i32,
-    item_type: String,
+    item_type: Named<QuestionType>,
     text: String,
     required: bool,
     options: Value,
 }
 
 impl ItemRow {
-    fn into_item(self) -> RepoResult<QuestionItem> {
-        let kind = self
-            .item_type
-            .parse()
-            .map_err(|()| RepoError::Other(format!("question item {} has unknown type {}", self.id, self.item_type)))?;
+    fn into_item(self) -> QuestionItem {
         let options = match self.options {
             Value::Array(options) => options
                 .iter()
@@ -85,7 +81,14 @@ impl ItemRow {
                 .collect(),
             _ => Vec::new(),
         };
-        Ok(QuestionItem { id: self.id, page_id: self.page_id, kind, text: self.text, required: self.required, options })
+        QuestionItem {
+            id: QuestionItemId::new(self.id),
+            page_id: PageId::new(self.page_id),
+            kind: self.item_type.0,
+            text: self.text,
+            required: self.required,
+            options,
+        }
     }
 }
 
@@ -94,26 +97,26 @@ fn options_json(options: &[ChoiceOption]) -> Value {
 }
 
 /// Puts pages and items (in any order) together into pages in position order, each with its items in order.
-fn assemble_pages(mut pages: Vec<PageRow>, mut items: Vec<ItemRow>) -> RepoResult<Vec<Page>> {
+fn assemble_pages(mut pages: Vec<PageRow>, mut items: Vec<ItemRow>) -> Vec<Page> {
     pages.sort_by_key(|p| p.position);
     items.sort_by_key(|i| i.position);
     let mut by_page: HashMap<i64, Vec<QuestionItem>> = HashMap::new();
     for item in items {
-        by_page.entry(item.page_id).or_default().push(item.into_item()?);
+        by_page.entry(item.page_id).or_default().push(item.into_item());
     }
-    Ok(pages
+    pages
         .into_iter()
-        .map(|p| Page { id: p.id, title: p.title, items: by_page.remove(&p.id).unwrap_or_default() })
-        .collect())
+        .map(|p| Page { id: PageId::new(p.id), title: p.title, items: by_page.remove(&p.id).unwrap_or_default() })
+        .collect()
 }
 
 impl PgUnitOfWork<'_> {
     fn insert_pages(&mut self, account: i64, survey: i64, draft: &SurveyDraft) -> QueryResult<Vec<Page>> {
-        if draft.pages.is_empty() {
+        if draft.pages().is_empty() {
             return Ok(Vec::new());
         }
         let page_rows: Vec<_> = draft
-            .pages
+            .pages()
             .iter()
             .enumerate()
             .map(|(position, page)| {
@@ -136,7 +139,7 @@ impl PgUnitOfWork<'_> {
         }
         pages.sort_by_key(|p| p.position);
         let item_rows: Vec<_> = draft
-            .pages
+            .pages()
             .iter()
             .zip(&pages)
             .flat_map(|(page, stored)| {
@@ -163,7 +166,7 @@ impl PgUnitOfWork<'_> {
                     .get_results::<ItemRow>(self.conn)?,
             );
         }
-        assemble_pages(pages, items).map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))
+        Ok(assemble_pages(pages, items))
     }
 }
 
@@ -180,7 +183,7 @@ impl SurveyRepository for PgUnitOfWork<'_> {
 
     fn find_survey(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<Survey>> {
         let row: Option<SurveyRow> = surveys::table
-            .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(id)))
+            .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(id.get())))
             .select(SurveyRow::as_select())
             .first(self.conn)
             .optional()
@@ -197,12 +200,12 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         let row: SurveyRow = diesel::insert_into(surveys::table)
             .values((
                 surveys::account_id.eq(account.get()),
-                surveys::name.eq(&draft.name),
-                surveys::description.eq(&draft.description),
-                surveys::start_date.eq(draft.start_date),
-                surveys::end_date.eq(draft.end_date),
-                surveys::category_id.eq(draft.category_id),
-                surveys::active.eq(draft.active),
+                surveys::name.eq(draft.name()),
+                surveys::description.eq(draft.description()),
+                surveys::start_date.eq(draft.start_date()),
+                surveys::end_date.eq(draft.end_date()),
+                surveys::category_id.eq(draft.category_id().map(CategoryId::get)),
+                surveys::active.eq(draft.active()),
                 surveys::created_at.eq(now),
                 surveys::updated_at.eq(now),
             ))
@@ -217,17 +220,17 @@ impl SurveyRepository for PgUnitOfWork<'_> {
 
     fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree> {
         let pages: Vec<PageRow> = survey_pages::table
-            .filter(survey_pages::account_id.eq(account.get()).and(survey_pages::survey_id.eq(survey)))
+            .filter(survey_pages::account_id.eq(account.get()).and(survey_pages::survey_id.eq(survey.get())))
             .select(PageRow::as_select())
             .load(self.conn)
             .or_repo()?;
         let items: Vec<ItemRow> = question_items::table
-            .filter(question_items::account_id.eq(account.get()).and(question_items::survey_id.eq(survey)))
+            .filter(question_items::account_id.eq(account.get()).and(question_items::survey_id.eq(survey.get())))
             .select(ItemRow::as_select())
             .load(self.conn)
             .or_repo()?;
         let rules: Vec<(i64, i64, String, i64)> = logic_rules::table
-            .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey)))
+            .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey.get())))
             .order(logic_rules::position)
             .select((logic_rules::id, logic_rules::question_item_id, logic_rules::equals, logic_rules::go_to_page_id))
             .load(self.conn)
@@ -235,19 +238,19 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         let logic = rules
             .into_iter()
             .map(|(id, question_item_id, equals, go_to_page_id)| LogicRule {
-                id,
-                question_item_id,
+                id: RuleId::new(id),
+                question_item_id: QuestionItemId::new(question_item_id),
                 equals,
-                go_to_page_id,
+                go_to_page_id: PageId::new(go_to_page_id),
                 broken: false,
             })
             .collect();
-        Ok(QuestionTree::assemble(survey, assemble_pages(pages, items)?, logic))
+        Ok(QuestionTree::assemble(survey, assemble_pages(pages, items), logic))
     }
 
     fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()> {
         diesel::delete(logic_rules::table)
-            .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey)))
+            .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey.get())))
             .execute(self.conn)
             .or_repo()?;
         let rows: Vec<_> = rules
@@ -257,11 +260,11 @@ impl SurveyRepository for PgUnitOfWork<'_> {
             .map(|(position, rule)| {
                 (
                     logic_rules::account_id.eq(account.get()),
-                    logic_rules::survey_id.eq(survey),
+                    logic_rules::survey_id.eq(survey.get()),
                     logic_rules::position.eq(position as i32),
-                    logic_rules::question_item_id.eq(rule.question_item_id),
+                    logic_rules::question_item_id.eq(rule.question_item_id.get()),
                     logic_rules::equals.eq(&rule.equals),
-                    logic_rules::go_to_page_id.eq(rule.go_to_page_id),
+                    logic_rules::go_to_page_id.eq(rule.go_to_page_id.get()),
                 )
             })
             .collect();
@@ -276,8 +279,8 @@ impl SurveyRepository for PgUnitOfWork<'_> {
             .filter(
                 question_items::account_id
                     .eq(account.get())
-                    .and(question_items::survey_id.eq(survey))
-                    .and(question_items::id.eq(item)),
+                    .and(question_items::survey_id.eq(survey.get()))
+                    .and(question_items::id.eq(item.get())),
             )
             .execute(self.conn)
             .or_repo()?;
@@ -286,7 +289,7 @@ impl SurveyRepository for PgUnitOfWork<'_> {
 
     fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()> {
         diesel::update(surveys::table)
-            .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(survey)))
+            .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(survey.get())))
             .set(surveys::updated_at.eq(now))
             .execute(self.conn)
             .or_repo()?;

@@ -6,7 +6,7 @@ use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
 use canvass_domain::ids::AccountId;
 use canvass_domain::ports::{transaction, AccountRepository, AnswerRepository, SurveyRepository};
-use canvass_domain::survey::{ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyDraft};
+use canvass_domain::survey::{ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyDraft, SurveyInput};
 use canvass_domain::DomainError;
 use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
@@ -33,20 +33,19 @@ fn item(kind: QuestionType, text: &str) -> QuestionItemDraft {
 }
 
 fn draft(pages: usize, items_per_page: usize) -> SurveyDraft {
-    SurveyDraft {
+    let input = SurveyInput {
         name: "Pulse".into(),
-        description: String::new(),
-        start_date: NOW,
-        end_date: NOW + time::Duration::days(1),
-        category_id: None,
-        active: true,
+        start_date: Some(NOW),
+        end_date: Some(NOW + time::Duration::days(1)),
         pages: (0..pages)
             .map(|p| PageDraft {
                 title: format!("page {p}"),
                 items: (0..items_per_page).map(|i| item(QuestionType::MultipleChoice, &format!("{p}.{i}"))).collect(),
             })
             .collect(),
-    }
+        ..Default::default()
+    };
+    SurveyDraft::new(input, NOW).unwrap()
 }
 
 #[test]
@@ -110,7 +109,7 @@ fn answer_sets_are_copied_in_bulk_with_item_ids_mapped() {
             Answer { question_item_id: items[0], value: AnswerValue::Choices(vec!["a".into()]) },
             Answer { question_item_id: items[3], value: AnswerValue::Choices(vec!["b".into(), "a".into()]) },
         ];
-        let set = AnswerSetDraft { completed: n % 2 == 0, answers };
+        let set = AnswerSetDraft::check(n % 2 == 0, answers, &tree).unwrap();
         uow.insert_answer_set(acme, source.id, None, &set, NOW + time::Duration::seconds(n)).unwrap();
     }
     let map: Vec<_> = tree.items().zip(copy.items()).map(|(o, n)| (o.id, n.id)).collect();

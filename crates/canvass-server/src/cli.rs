@@ -194,7 +194,7 @@ pub enum KeyCommand {
     Create {
         /// The user's id.
         #[arg(long)]
-        user: i64,
+        user: canvass_domain::ids::UserId,
     },
     /// Revoke the keys that start with a prefix (the first 16 characters, `cvs_` included); prints {"revoked"}.
     Revoke {
@@ -275,7 +275,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let created = with_uow(&database_url, |uow| accounts::create_account(uow, &SystemClock, &name, &email))?;
             print_json(&json!({
                 "accountId": created.account_id.get(),
-                "userId": created.user_id,
+                "userId": created.user_id.get(),
                 "apiKey": created.api_key.secret(),
             }))
         }
@@ -286,7 +286,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 Ok((key, found))
             })?;
             let caller = found.ok_or_else(|| anyhow!("the new key cannot be read back"))?;
-            print_json(&json!({ "accountId": caller.account_id.get(), "userId": user, "apiKey": key.secret() }))
+            print_json(&json!({ "accountId": caller.account_id.get(), "userId": user.get(), "apiKey": key.secret() }))
         }
         Command::Worker(args) => {
             let channels = crate::delivery::channels(&args.delivery())?;

@@ -2,8 +2,8 @@
 
 use time::OffsetDateTime;
 
-/// Why a contact is on the blocklist.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Why a contact is on the blocklist. Its name (`Blocked`, `OptedOut`) is what the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
 pub enum BlocklistType {
     /// Blocked by the account.
     Blocked,
@@ -12,20 +12,9 @@ pub enum BlocklistType {
 }
 
 impl BlocklistType {
-    /// Every type.
-    pub const ALL: [Self; 2] = [Self::Blocked, Self::OptedOut];
-
-    /// The name clients send and see.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Blocked => "Blocked",
-            Self::OptedOut => "OptedOut",
-        }
-    }
-
-    /// The type with this name.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == name)
+    /// The type's name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 

@@ -23,23 +23,14 @@ pub struct PermanentFailure {
     pub respondent_id: Option<RespondentId>,
 }
 
-/// A failure to record, checked.
+/// A failure to record, checked. Made only by [`NewPermanentFailure::check`], read through its accessors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewPermanentFailure {
-    /// The address that failed.
-    pub email_address: String,
-    /// Its comparison key (lower case).
-    pub email_key: String,
-    /// The sending domain.
-    pub sending_domain: String,
-    /// When it failed.
-    pub failed_at: OffsetDateTime,
-    /// The relay's reason.
-    pub reason: String,
-    /// The sendout, when known.
-    pub sendout_id: Option<SendoutId>,
-    /// The respondent, when known.
-    pub respondent_id: Option<RespondentId>,
+    email_address: String,
+    email_key: String,
+    sending_domain: String,
+    failed_at: OffsetDateTime,
+    reason: String,
 }
 
 impl NewPermanentFailure {
@@ -51,7 +42,7 @@ impl NewPermanentFailure {
     ///
     /// let at = datetime!(2026-11-22 10:00 UTC);
     /// let ok = NewPermanentFailure::check("Ann@Example.com", "mail.acme.example", at, "550 no such user", "f.");
-    /// assert_eq!(ok.unwrap().email_key, "ann@example.com");
+    /// assert_eq!(ok.unwrap().email_key(), "ann@example.com");
     /// assert!(NewPermanentFailure::check("ann", "", at, "", "f.").is_err());
     /// ```
     pub fn check(
@@ -83,9 +74,32 @@ impl NewPermanentFailure {
             sending_domain: sending_domain.to_lowercase(),
             failed_at,
             reason: reason.to_owned(),
-            sendout_id: None,
-            respondent_id: None,
         })
+    }
+
+    /// The address that failed, trimmed.
+    pub fn email_address(&self) -> &str {
+        &self.email_address
+    }
+
+    /// Its comparison key (lower case).
+    pub fn email_key(&self) -> &str {
+        &self.email_key
+    }
+
+    /// The sending domain, lower case.
+    pub fn sending_domain(&self) -> &str {
+        &self.sending_domain
+    }
+
+    /// When it failed.
+    pub fn failed_at(&self) -> OffsetDateTime {
+        self.failed_at
+    }
+
+    /// The relay's reason.
+    pub fn reason(&self) -> &str {
+        &self.reason
     }
 }
 

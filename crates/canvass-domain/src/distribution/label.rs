@@ -6,8 +6,8 @@ use crate::ids::{BgDocumentId, LabelId, SendoutId, SurveyId};
 /// The function of labels made through a sendout: background data.
 pub const BACKGROUND_FUNCTION: i16 = 0;
 
-/// What a label's values are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// What a label's values are. Its name (`Text`, ...) is what the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
 pub enum LabelType {
     /// Free text.
     Text,
@@ -22,23 +22,9 @@ pub enum LabelType {
 }
 
 impl LabelType {
-    /// Every type.
-    pub const ALL: [Self; 5] = [Self::Text, Self::Number, Self::Date, Self::Email, Self::Phone];
-
-    /// The name clients send and see.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Text => "Text",
-            Self::Number => "Number",
-            Self::Date => "Date",
-            Self::Email => "Email",
-            Self::Phone => "Phone",
-        }
-    }
-
-    /// The type with this name.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == name)
+    /// The type's name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 
@@ -57,13 +43,11 @@ pub struct Label {
     pub function: i16,
 }
 
-/// A checked new label.
+/// A checked new label. Made only by [`LabelDraft::new`], read through its accessors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LabelDraft {
-    /// Non-empty name, at most 200 characters.
-    pub name: String,
-    /// Its type.
-    pub label_type: LabelType,
+    name: String,
+    label_type: LabelType,
 }
 
 impl LabelDraft {
@@ -82,6 +66,16 @@ impl LabelDraft {
             1..=crate::limits::SHORT_NAME => Ok(Self { name: name.to_owned(), label_type }),
             _ => Err(FieldError::new("name", format!("must be at most {} characters", crate::limits::SHORT_NAME))),
         }
+    }
+
+    /// Non-empty name, trimmed, at most 200 characters.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its type.
+    pub fn label_type(&self) -> LabelType {
+        self.label_type
     }
 }
 

@@ -15,7 +15,7 @@ pub use blocklist::{BlocklistEntry, BlocklistType};
 pub use bounce::{BounceFilter, NewPermanentFailure, PermanentFailure};
 pub use contact::{check_contact, check_sms_sender, contact_key};
 pub use label::{BgDocument, Label, LabelDraft, LabelType, BACKGROUND_FUNCTION};
-pub use reminder::{Reminder, ReminderDraft, ReminderInput, SendoutLogic};
+pub use reminder::{Reminder, ReminderDraft, ReminderInput, ReminderStatus, SendoutLogic};
 pub use respondent::{
     check_background_data, is_survey_link_token, new_survey_link_token, BackgroundData, NewRespondent, Respondent,
     RespondentInput, RespondentStatus, TokenContext, ERASED_PREFIX, MAX_BATCH,

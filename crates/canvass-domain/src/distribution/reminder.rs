@@ -7,8 +7,8 @@ use crate::ids::{ReminderId, SendoutId};
 
 use super::sendout::{check_message, DispatchType, MessageInput};
 
-/// Who receives a reminder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Who receives a reminder. Its name (`NotResponded`, ...) is what the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
 pub enum SendoutLogic {
     /// Released respondents with no answer set yet.
     NotResponded,
@@ -19,21 +19,26 @@ pub enum SendoutLogic {
 }
 
 impl SendoutLogic {
-    /// Every value.
-    pub const ALL: [Self; 3] = [Self::NotResponded, Self::NotCompleted, Self::All];
-
-    /// The name clients send and see.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::NotResponded => "NotResponded",
-            Self::NotCompleted => "NotCompleted",
-            Self::All => "All",
-        }
+    /// The value's name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
+}
 
-    /// The value with this name.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|l| l.as_str() == name)
+/// Where a reminder is: `Scheduled` until its send date has come and its messages are in the outbox, then `Sent`.
+/// Its name is what clients see and the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
+pub enum ReminderStatus {
+    /// Waiting for its send date.
+    Scheduled,
+    /// Its messages are in the outbox.
+    Sent,
+}
+
+impl ReminderStatus {
+    /// The status's name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 
@@ -55,7 +60,7 @@ pub struct Reminder {
     /// Message with the survey link placeholder.
     pub message: String,
     /// `Scheduled` until it is sent, then `Sent`.
-    pub status: String,
+    pub status: ReminderStatus,
     /// When it was created.
     pub created_at: OffsetDateTime,
 }
@@ -69,19 +74,14 @@ pub struct ReminderInput {
     pub message: MessageInput,
 }
 
-/// A checked new reminder.
+/// A checked new reminder. Made only by [`ReminderDraft::new`], read through its accessors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReminderDraft {
-    /// Who receives it.
-    pub sendout_logic: SendoutLogic,
-    /// When it goes out.
-    pub send_date: OffsetDateTime,
-    /// Sender of the sendout's kind.
-    pub sender: String,
-    /// Subject (mandatory for EMAIL).
-    pub subject: Option<String>,
-    /// Message with the survey link.
-    pub message: String,
+    sendout_logic: SendoutLogic,
+    send_date: OffsetDateTime,
+    sender: String,
+    subject: Option<String>,
+    message: String,
 }
 
 impl ReminderDraft {
@@ -106,6 +106,31 @@ impl ReminderDraft {
             }),
             _ => Err(errors),
         }
+    }
+
+    /// Who receives it.
+    pub fn sendout_logic(&self) -> SendoutLogic {
+        self.sendout_logic
+    }
+
+    /// When it goes out.
+    pub fn send_date(&self) -> OffsetDateTime {
+        self.send_date
+    }
+
+    /// Sender of the sendout's kind, trimmed.
+    pub fn sender(&self) -> &str {
+        &self.sender
+    }
+
+    /// Subject, trimmed (mandatory for EMAIL).
+    pub fn subject(&self) -> Option<&str> {
+        self.subject.as_deref()
+    }
+
+    /// Message with the survey link.
+    pub fn message(&self) -> &str {
+        &self.message
     }
 }
 
@@ -141,8 +166,12 @@ mod tests {
 
     #[test]
     fn logic_names_round_trip() {
-        for logic in SendoutLogic::ALL {
-            assert_eq!(SendoutLogic::parse(logic.as_str()), Some(logic));
+        use strum::VariantArray;
+        for &logic in SendoutLogic::VARIANTS {
+            assert_eq!(logic.as_str().parse(), Ok(logic));
+        }
+        for &status in ReminderStatus::VARIANTS {
+            assert_eq!(status.as_str().parse(), Ok(status));
         }
     }
 }

@@ -17,8 +17,8 @@ pub const MAX_BATCH: usize = 1000;
 /// Background data: label id to a non-empty value.
 pub type BackgroundData = BTreeMap<LabelId, String>;
 
-/// Where a respondent is in distribution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Where a respondent is in distribution. Its name (`Pending`, ...) is what the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
 pub enum RespondentStatus {
     /// Added, waiting for an activation.
     Pending,
@@ -41,37 +41,9 @@ pub enum RespondentStatus {
 }
 
 impl RespondentStatus {
-    /// Every status.
-    pub const ALL: [Self; 9] = [
-        Self::Pending,
-        Self::Scheduled,
-        Self::Released,
-        Self::Sent,
-        Self::Bounced,
-        Self::Failed,
-        Self::FrequencyLimitReached,
-        Self::Blocklisted,
-        Self::Expired,
-    ];
-
-    /// The name clients see.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Pending => "Pending",
-            Self::Scheduled => "Scheduled",
-            Self::Released => "Released",
-            Self::Sent => "Sent",
-            Self::Bounced => "Bounced",
-            Self::Failed => "Failed",
-            Self::FrequencyLimitReached => "FrequencyLimitReached",
-            Self::Blocklisted => "Blocklisted",
-            Self::Expired => "Expired",
-        }
-    }
-
-    /// The status with this name.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == name)
+    /// The status's name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 
     /// The status an activation gives a pending respondent.
@@ -150,19 +122,15 @@ pub struct RespondentInput {
     pub background_data: BackgroundData,
 }
 
-/// A checked respondent, ready to store, with its comparison key and a fresh link token.
+/// A checked respondent, ready to store, with its comparison key and a fresh link token. Made only by
+/// [`NewRespondent::check`], read through its accessors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewRespondent {
-    /// Contact details, trimmed.
-    pub contact_details: String,
-    /// The key contacts are compared by.
-    pub contact_key: String,
-    /// Whether the service sends the link.
-    pub send_mail: bool,
-    /// Background data.
-    pub background_data: BackgroundData,
-    /// Survey link token.
-    pub token: String,
+    contact_details: String,
+    contact_key: String,
+    send_mail: bool,
+    background_data: BackgroundData,
+    token: String,
 }
 
 impl NewRespondent {
@@ -190,6 +158,31 @@ impl NewRespondent {
             token: new_survey_link_token(),
         })
     }
+
+    /// Contact details, trimmed.
+    pub fn contact_details(&self) -> &str {
+        &self.contact_details
+    }
+
+    /// The key contacts are compared by.
+    pub fn contact_key(&self) -> &str {
+        &self.contact_key
+    }
+
+    /// Whether the service sends the link.
+    pub fn send_mail(&self) -> bool {
+        self.send_mail
+    }
+
+    /// Background data.
+    pub fn background_data(&self) -> &BackgroundData {
+        &self.background_data
+    }
+
+    /// Survey link token.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
 }
 
 /// Checks background data: every key is one of `labels`, every value non-empty.
@@ -197,10 +190,12 @@ impl NewRespondent {
 /// ```
 /// use std::collections::{BTreeMap, HashSet};
 /// use canvass_domain::distribution::check_background_data;
+/// use canvass_domain::ids::LabelId;
 ///
-/// let labels = HashSet::from([7]);
-/// assert!(check_background_data(&BTreeMap::from([(7, "Oslo".to_owned())]), &labels, "bg").is_empty());
-/// let errors = check_background_data(&BTreeMap::from([(8, "x".to_owned()), (7, " ".to_owned())]), &labels, "bg");
+/// let (seven, eight) = (LabelId::new(7), LabelId::new(8));
+/// let labels = HashSet::from([seven]);
+/// assert!(check_background_data(&BTreeMap::from([(seven, "Oslo".to_owned())]), &labels, "bg").is_empty());
+/// let errors = check_background_data(&BTreeMap::from([(eight, "x".to_owned()), (seven, " ".to_owned())]), &labels, "bg");
 /// assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["bg.7", "bg.8"]);
 /// ```
 pub fn check_background_data(data: &BackgroundData, labels: &HashSet<LabelId>, path: &str) -> Vec<FieldError> {
@@ -255,17 +250,17 @@ mod tests {
         let labels = HashSet::new();
         let one = NewRespondent::check(input(" Ann@Example.com "), DispatchType::Email, &labels, "").unwrap();
         let two = NewRespondent::check(input("ann@example.com"), DispatchType::Email, &labels, "").unwrap();
-        assert_eq!(one.contact_key, two.contact_key);
-        assert_eq!(one.contact_details, "Ann@Example.com");
-        assert_ne!(one.token, two.token);
-        assert_eq!(one.token.len(), 40);
+        assert_eq!(one.contact_key(), two.contact_key());
+        assert_eq!(one.contact_details(), "Ann@Example.com");
+        assert_ne!(one.token(), two.token());
+        assert_eq!(one.token().len(), 40);
     }
 
     #[test]
     fn errors_carry_the_batch_path() {
         let labels = HashSet::new();
         let mut bad = input("not-a-number");
-        bad.background_data.insert(3, "x".into());
+        bad.background_data.insert(LabelId::new(3), "x".into());
         let fields: Vec<_> = NewRespondent::check(bad, DispatchType::Sms, &labels, "surveyRespondents[4].")
             .unwrap_err()
             .into_iter()
@@ -276,8 +271,8 @@ mod tests {
 
     #[test]
     fn statuses_round_trip() {
-        for status in RespondentStatus::ALL {
-            assert_eq!(RespondentStatus::parse(status.as_str()), Some(status));
+        for &status in <RespondentStatus as strum::VariantArray>::VARIANTS {
+            assert_eq!(status.as_str().parse(), Ok(status));
         }
     }
 }

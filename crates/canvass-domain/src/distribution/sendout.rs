@@ -11,8 +11,9 @@ use super::contact::check_sms_sender;
 /// The placeholder every message must contain; it becomes the respondent's survey link.
 pub const SURVEY_LINK_PLACEHOLDER: &str = "{{surveyLink}}";
 
-/// How a sendout reaches its respondents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// How a sendout reaches its respondents. Its name (`EMAIL`, ...) is what the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "UPPERCASE")]
 pub enum DispatchType {
     /// An email with the survey link.
     Email,
@@ -25,22 +26,9 @@ pub enum DispatchType {
 }
 
 impl DispatchType {
-    /// Every type.
-    pub const ALL: [Self; 4] = [Self::Email, Self::Sms, Self::Login, Self::TwoWay];
-
-    /// The name clients send and see.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Email => "EMAIL",
-            Self::Sms => "SMS",
-            Self::Login => "LOGIN",
-            Self::TwoWay => "TWOWAY",
-        }
-    }
-
-    /// The type with this name.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == name)
+    /// The type's name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 
     /// Whether the service sends messages for this type (all but LOGIN).
@@ -49,8 +37,8 @@ impl DispatchType {
     }
 }
 
-/// Where a sendout is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Where a sendout is in its life. Its name (`Draft`, ...) is what the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
 pub enum SendoutStatus {
     /// Created, never activated.
     Draft,
@@ -86,21 +74,9 @@ impl Transition {
 }
 
 impl SendoutStatus {
-    /// Every status.
-    pub const ALL: [Self; 3] = [Self::Draft, Self::Active, Self::Inactive];
-
-    /// The name clients see.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Draft => "Draft",
-            Self::Active => "Active",
-            Self::Inactive => "Inactive",
-        }
-    }
-
-    /// The status with this name.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == name)
+    /// The status's name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 
     /// Activation is allowed from every status: Draft and Inactive become Active, and an Active sendout stays
@@ -192,23 +168,16 @@ pub struct SendoutInput {
     pub expiry_date: Option<OffsetDateTime>,
 }
 
-/// A checked new sendout.
+/// A checked new sendout. Made only by [`SendoutDraft::new`], read through its accessors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SendoutDraft {
-    /// Name.
-    pub name: String,
-    /// Type.
-    pub kind: DispatchType,
-    /// Send date (none for LOGIN).
-    pub send_date: Option<OffsetDateTime>,
-    /// Sender (none for LOGIN).
-    pub sender: Option<String>,
-    /// Subject (none for LOGIN, optional for SMS and TWOWAY).
-    pub subject: Option<String>,
-    /// Message (none for LOGIN).
-    pub message: Option<String>,
-    /// Expiry.
-    pub expiry_date: Option<OffsetDateTime>,
+    name: String,
+    kind: DispatchType,
+    send_date: Option<OffsetDateTime>,
+    sender: Option<String>,
+    subject: Option<String>,
+    message: Option<String>,
+    expiry_date: Option<OffsetDateTime>,
 }
 
 fn present(value: &Option<String>) -> Option<&str> {
@@ -305,6 +274,41 @@ impl SendoutDraft {
             expiry_date: input.expiry_date,
         })
     }
+
+    /// Name, trimmed.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Type.
+    pub fn kind(&self) -> DispatchType {
+        self.kind
+    }
+
+    /// Send date (none for LOGIN).
+    pub fn send_date(&self) -> Option<OffsetDateTime> {
+        self.send_date
+    }
+
+    /// Sender, trimmed (none for LOGIN).
+    pub fn sender(&self) -> Option<&str> {
+        self.sender.as_deref()
+    }
+
+    /// Subject, trimmed (none for LOGIN, optional for SMS and TWOWAY).
+    pub fn subject(&self) -> Option<&str> {
+        self.subject.as_deref()
+    }
+
+    /// Message with the survey link placeholder (none for LOGIN).
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// Expiry, after the send date.
+    pub fn expiry_date(&self) -> Option<OffsetDateTime> {
+        self.expiry_date
+    }
 }
 
 #[cfg(test)]
@@ -335,7 +339,7 @@ mod tests {
     #[test]
     fn every_transition_of_the_state_machine() {
         use SendoutStatus::*;
-        for from in SendoutStatus::ALL {
+        for &from in <SendoutStatus as strum::VariantArray>::VARIANTS {
             let activation = from.activate();
             assert_eq!((activation.from(), activation.to()), (from, Active));
             assert!(activation.releases_pending());
@@ -383,11 +387,13 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for kind in DispatchType::ALL {
-            assert_eq!(DispatchType::parse(kind.as_str()), Some(kind));
+        use strum::VariantArray;
+        for &kind in DispatchType::VARIANTS {
+            assert_eq!(kind.as_str().parse(), Ok(kind));
         }
-        for status in SendoutStatus::ALL {
-            assert_eq!(SendoutStatus::parse(status.as_str()), Some(status));
+        assert_eq!(DispatchType::TwoWay.as_str(), "TWOWAY");
+        for &status in SendoutStatus::VARIANTS {
+            assert_eq!(status.as_str().parse(), Ok(status));
         }
     }
 }

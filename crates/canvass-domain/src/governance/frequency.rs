@@ -80,10 +80,11 @@ impl FrequencySetting {
 ///
 /// ```
 /// use canvass_domain::governance::{effective_frequency, FrequencyLimits, FrequencySetting};
+/// use canvass_domain::ids::SurveyId;
 ///
 /// let limits = FrequencyLimits::new(30, 2).unwrap();
 /// let account = FrequencySetting { survey_id: None, enabled: true, limits };
-/// let survey = FrequencySetting { survey_id: Some(4), enabled: false, limits };
+/// let survey = FrequencySetting { survey_id: Some(SurveyId::new(4)), enabled: false, limits };
 /// assert_eq!(effective_frequency(Some(survey), Some(account)), Some(survey));
 /// assert_eq!(effective_frequency(None, Some(account)), Some(account));
 /// ```

@@ -11,5 +11,6 @@ pub use policy::{
     policy_deadlines, AccountPolicy, AccountPolicyInput, Deadlines, Patch, SurveyPolicy, SurveyPolicyInput,
 };
 pub use rule::{
-    effective_rule, RetentionAction, RetentionRule, RuleInput, RulePatch, RuleScope, RuleStatus, MAX_RETENTION_DAYS,
+    effective_rule, RetentionAction, RetentionRule, RuleInput, RulePatch, RuleScope, RuleStatus, ScopeKind,
+    MAX_RETENTION_DAYS,
 };

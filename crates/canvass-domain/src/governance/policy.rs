@@ -266,14 +266,14 @@ mod tests {
         let stored = SurveyPolicy {
             respondent_partial_delete_after_days: Some(5),
             respondent_complete_delete_after_days: Some(9),
-            excluded_bg_data_label_ids: vec![3],
+            excluded_bg_data_label_ids: vec![LabelId::new(3)],
             ..Default::default()
         };
         let input = SurveyPolicyInput { respondent_partial_delete_after_days: Patch::Clear, ..Default::default() };
         let after = input.apply(stored, END).unwrap();
         assert_eq!(after.respondent_partial_delete_after_days, None);
         assert_eq!(after.respondent_complete_delete_after_days, Some(9));
-        assert_eq!(after.excluded_bg_data_label_ids, vec![3]);
+        assert_eq!(after.excluded_bg_data_label_ids, vec![LabelId::new(3)]);
     }
 
     #[test]

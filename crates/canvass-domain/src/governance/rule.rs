@@ -9,8 +9,13 @@ use crate::ids::{SendoutId, SurveyId};
 /// The longest retention.
 pub const MAX_RETENTION_DAYS: i32 = 3650;
 
-/// Where a rule applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Where a rule applies. [`ScopeKind`] names its kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumDiscriminants)]
+#[strum_discriminants(
+    name(ScopeKind),
+    doc = "The kind of a [`RuleScope`], without its ids. Its name (`Account`, ...) is what clients see and the store keeps.",
+    derive(Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)
+)]
 pub enum RuleScope {
     /// Every survey of the account.
     Account,
@@ -21,13 +26,33 @@ pub enum RuleScope {
 }
 
 impl RuleScope {
-    /// The scope's name as clients see it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Account => "Account",
-            Self::Survey(_) => "Survey",
-            Self::Sendout(..) => "Sendout",
+    /// The scope of this kind, with the ids its kind needs (a survey scope ignores `sendout`, an account scope
+    /// both).
+    ///
+    /// ```
+    /// use canvass_domain::governance::{RuleScope, ScopeKind};
+    /// use canvass_domain::ids::{SendoutId, SurveyId};
+    ///
+    /// let (survey, sendout) = (SurveyId::new(1), SendoutId::new(2));
+    /// assert_eq!(RuleScope::of(ScopeKind::Survey, survey, sendout), RuleScope::Survey(survey));
+    /// assert_eq!(RuleScope::of(ScopeKind::Account, survey, sendout).name(), "Account");
+    /// ```
+    pub const fn of(kind: ScopeKind, survey: SurveyId, sendout: SendoutId) -> Self {
+        match kind {
+            ScopeKind::Account => Self::Account,
+            ScopeKind::Survey => Self::Survey(survey),
+            ScopeKind::Sendout => Self::Sendout(survey, sendout),
         }
+    }
+
+    /// The scope's kind.
+    pub fn kind(self) -> ScopeKind {
+        self.into()
+    }
+
+    /// The scope's name as clients see it.
+    pub fn name(self) -> &'static str {
+        self.kind().into()
     }
 
     /// The survey of a survey or sendout scope.
@@ -65,22 +90,18 @@ impl RuleScope {
     }
 }
 
-/// What a rule removes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// What a rule removes. Its name is what clients send and see, and what the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(ascii_case_insensitive)]
 pub enum RetentionAction {
     /// Removes the respondent's distribution and contact data; answers stay.
     RemoveRespondentDataWithoutAnswers,
 }
 
 impl RetentionAction {
-    /// Every action.
-    pub const ALL: [Self; 1] = [Self::RemoveRespondentDataWithoutAnswers];
-
     /// The name clients send and see.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::RemoveRespondentDataWithoutAnswers => "RemoveRespondentDataWithoutAnswers",
-        }
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 
     /// The action named `name`, matched case-insensitively; numbers are never accepted.
@@ -92,17 +113,17 @@ impl RetentionAction {
     /// assert!(RetentionAction::parse("0").is_none());
     /// ```
     pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.as_str().eq_ignore_ascii_case(name.trim()))
+        name.trim().parse().ok()
     }
 
     /// Every action's name, for `supportedValues`.
     pub fn names() -> Vec<String> {
-        Self::ALL.iter().map(|a| a.as_str().to_owned()).collect()
+        <Self as strum::VariantArray>::VARIANTS.iter().map(|a| a.as_str().to_owned()).collect()
     }
 }
 
-/// Whether a rule applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Whether a rule applies. Its name is what clients send and see, and what the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
 pub enum RuleStatus {
     /// It applies.
     Active,
@@ -112,33 +133,60 @@ pub enum RuleStatus {
 
 impl RuleStatus {
     /// The name clients send and see.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Active => "Active",
-            Self::Paused => "Paused",
-        }
-    }
-
-    /// The status with this name.
-    pub fn parse(name: &str) -> Option<Self> {
-        [Self::Active, Self::Paused].into_iter().find(|s| s.as_str() == name)
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 
-/// A retention rule.
+/// A retention rule, its days checked: made by [`RetentionRule::new`] (or [`RuleInput::into_rule`]), changed only
+/// by [`RulePatch::apply`], read through its accessors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetentionRule {
-    /// Where it applies.
-    pub scope: RuleScope,
-    /// What it removes.
-    pub action: RetentionAction,
-    /// Days the data is kept after the respondent entered the distribution, 1 to 3650.
-    pub retention_days: i32,
-    /// Active or Paused.
-    pub status: RuleStatus,
+    scope: RuleScope,
+    action: RetentionAction,
+    retention_days: i32,
+    status: RuleStatus,
 }
 
 impl RetentionRule {
+    /// A rule keeping data `retention_days` days, 1 to [`MAX_RETENTION_DAYS`] (else `retentionDays` is refused).
+    ///
+    /// ```
+    /// use canvass_domain::governance::{RetentionAction, RetentionRule, RuleScope, RuleStatus};
+    ///
+    /// let action = RetentionAction::RemoveRespondentDataWithoutAnswers;
+    /// assert!(RetentionRule::new(RuleScope::Account, action, 30, RuleStatus::Active).is_ok());
+    /// assert_eq!(RetentionRule::new(RuleScope::Account, action, 0, RuleStatus::Active).unwrap_err().field, "retentionDays");
+    /// ```
+    pub fn new(
+        scope: RuleScope,
+        action: RetentionAction,
+        retention_days: i64,
+        status: RuleStatus,
+    ) -> Result<Self, FieldError> {
+        Ok(Self { scope, action, retention_days: check_days(retention_days)?, status })
+    }
+
+    /// Where it applies.
+    pub fn scope(&self) -> RuleScope {
+        self.scope
+    }
+
+    /// What it removes.
+    pub fn action(&self) -> RetentionAction {
+        self.action
+    }
+
+    /// Days the data is kept after the respondent entered the distribution, 1 to [`MAX_RETENTION_DAYS`].
+    pub fn retention_days(&self) -> i32 {
+        self.retention_days
+    }
+
+    /// Active or Paused.
+    pub fn status(&self) -> RuleStatus {
+        self.status
+    }
+
     /// When a respondent added at `added_at` expires under this rule.
     pub fn expires_at(&self, added_at: OffsetDateTime) -> OffsetDateTime {
         added_at + Duration::days(i64::from(self.retention_days))
@@ -175,16 +223,11 @@ impl RuleInput {
     /// use canvass_domain::governance::{RetentionAction, RuleInput, RuleScope, RuleStatus};
     ///
     /// let input = RuleInput { action: RetentionAction::RemoveRespondentDataWithoutAnswers, retention_days: 30, status: None };
-    /// assert_eq!(input.into_rule(RuleScope::Account).unwrap().status, RuleStatus::Active);
+    /// assert_eq!(input.into_rule(RuleScope::Account).unwrap().status(), RuleStatus::Active);
     /// assert!(RuleInput { retention_days: 3651, ..input }.into_rule(RuleScope::Account).is_err());
     /// ```
     pub fn into_rule(self, scope: RuleScope) -> Result<RetentionRule, FieldError> {
-        Ok(RetentionRule {
-            scope,
-            action: self.action,
-            retention_days: check_days(self.retention_days)?,
-            status: self.status.unwrap_or(RuleStatus::Active),
-        })
+        RetentionRule::new(scope, self.action, self.retention_days, self.status.unwrap_or(RuleStatus::Active))
     }
 }
 
@@ -209,10 +252,10 @@ impl RulePatch {
     /// ```
     /// use canvass_domain::governance::*;
     ///
-    /// let paused = RetentionRule { scope: RuleScope::Account, action: RetentionAction::RemoveRespondentDataWithoutAnswers,
-    ///     retention_days: 30, status: RuleStatus::Paused };
+    /// let action = RetentionAction::RemoveRespondentDataWithoutAnswers;
+    /// let paused = RetentionRule::new(RuleScope::Account, action, 30, RuleStatus::Paused).unwrap();
     /// let patched = RulePatch::new(Some(60), None).unwrap().apply(paused);
-    /// assert_eq!((patched.retention_days, patched.status), (60, RuleStatus::Paused));
+    /// assert_eq!((patched.retention_days(), patched.status()), (60, RuleStatus::Paused));
     /// ```
     pub fn apply(self, rule: RetentionRule) -> RetentionRule {
         RetentionRule {
@@ -228,12 +271,15 @@ impl RulePatch {
 ///
 /// ```
 /// use canvass_domain::governance::*;
+/// use canvass_domain::ids::{SendoutId, SurveyId};
 ///
-/// let rule = |scope, status| RetentionRule { scope, action: RetentionAction::RemoveRespondentDataWithoutAnswers,
-///     retention_days: 10, status };
-/// let rules = [rule(RuleScope::Account, RuleStatus::Active), rule(RuleScope::Sendout(1, 2), RuleStatus::Paused)];
-/// let picked = effective_rule(&rules, 1, 2, RetentionAction::RemoveRespondentDataWithoutAnswers).unwrap();
-/// assert_eq!(picked.scope, RuleScope::Account);
+/// let (survey, sendout) = (SurveyId::new(1), SendoutId::new(2));
+/// let rule = |scope, status| {
+///     RetentionRule::new(scope, RetentionAction::RemoveRespondentDataWithoutAnswers, 10, status).unwrap()
+/// };
+/// let rules = [rule(RuleScope::Account, RuleStatus::Active), rule(RuleScope::Sendout(survey, sendout), RuleStatus::Paused)];
+/// let picked = effective_rule(&rules, survey, sendout, RetentionAction::RemoveRespondentDataWithoutAnswers).unwrap();
+/// assert_eq!(picked.scope(), RuleScope::Account);
 /// ```
 pub fn effective_rule(
     rules: &[RetentionRule],
@@ -257,8 +303,8 @@ mod tests {
     fn scope() -> impl Strategy<Value = RuleScope> {
         prop_oneof![
             Just(RuleScope::Account),
-            (1..4i64).prop_map(RuleScope::Survey),
-            (1..4i64, 1..4i64).prop_map(|(s, o)| RuleScope::Sendout(s, o)),
+            (1..4i64).prop_map(|s| RuleScope::Survey(SurveyId::new(s))),
+            (1..4i64, 1..4i64).prop_map(|(s, o)| RuleScope::Sendout(SurveyId::new(s), SendoutId::new(o))),
         ]
     }
 
@@ -274,6 +320,7 @@ mod tests {
     proptest! {
         #[test]
         fn never_picks_a_paused_rule(rules in prop::collection::vec(rule(), 0..12), survey in 1..4i64, sendout in 1..4i64) {
+            let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
             if let Some(picked) = effective_rule(&rules, survey, sendout, ACTION) {
                 prop_assert_eq!(picked.status, RuleStatus::Active);
                 prop_assert!(picked.scope.covers(survey, sendout));
@@ -284,6 +331,7 @@ mod tests {
         fn never_picks_a_broader_rule_when_a_narrower_active_one_exists(
             rules in prop::collection::vec(rule(), 0..12), survey in 1..4i64, sendout in 1..4i64
         ) {
+            let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
             let picked = effective_rule(&rules, survey, sendout, ACTION);
             for candidate in rules.iter().filter(|r| r.status == RuleStatus::Active && r.scope.covers(survey, sendout)) {
                 let picked = picked.expect("an applicable active rule exists, so one is picked");
@@ -293,7 +341,8 @@ mod tests {
 
         #[test]
         fn a_rule_that_covers_nothing_is_never_picked(rules in prop::collection::vec(rule(), 0..12)) {
-            prop_assert!(effective_rule(&rules, 99, 99, ACTION).is_none_or(|r| r.scope == RuleScope::Account));
+            let (survey, sendout) = (SurveyId::new(99), SendoutId::new(99));
+            prop_assert!(effective_rule(&rules, survey, sendout, ACTION).is_none_or(|r| r.scope == RuleScope::Account));
         }
     }
 

@@ -10,9 +10,11 @@ use super::tree::QuestionTree;
 /// The question as a text message, with how to answer it.
 ///
 /// ```
+/// use canvass_domain::ids::{PageId, QuestionItemId};
 /// use canvass_domain::survey::{ChoiceOption, QuestionItem, QuestionType};
 ///
-/// let item = QuestionItem { id: 1, page_id: 1, kind: QuestionType::SingleChoice, text: "Happy?".into(), required: true,
+/// let item = QuestionItem { id: QuestionItemId::new(1), page_id: PageId::new(1), kind: QuestionType::SingleChoice,
+///     text: "Happy?".into(), required: true,
 ///     options: vec![ChoiceOption { value: "yes".into(), label: "Yes".into() }, ChoiceOption { value: "no".into(), label: "No".into() }] };
 /// assert_eq!(item.prompt(), "Happy? Reply 1 = Yes, 2 = No");
 /// ```
@@ -106,14 +108,15 @@ impl QuestionTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::{QuestionItemId, RuleId, SurveyId};
     use crate::survey::{ChoiceOption, LogicRule, Page};
 
     fn item(id: i64, page_id: i64, kind: QuestionType) -> QuestionItem {
         let options =
             ["Yes", "No"].iter().map(|l| ChoiceOption { value: l.to_lowercase(), label: (*l).into() }).collect();
         QuestionItem {
-            id,
-            page_id,
+            id: QuestionItemId::new(id),
+            page_id: PageId::new(page_id),
             kind,
             text: "q".into(),
             required: false,
@@ -135,21 +138,28 @@ mod tests {
 
     #[test]
     fn the_conversation_follows_the_logic() {
+        let page = |id, items| Page { id: PageId::new(id), title: String::new(), items };
         let pages = vec![
-            Page {
-                id: 1,
-                title: String::new(),
-                items: vec![item(1, 1, QuestionType::Info), item(2, 1, QuestionType::SingleChoice)],
-            },
-            Page { id: 2, title: String::new(), items: vec![item(3, 2, QuestionType::OpenText)] },
-            Page { id: 3, title: String::new(), items: vec![item(4, 3, QuestionType::Numeric)] },
+            page(1, vec![item(1, 1, QuestionType::Info), item(2, 1, QuestionType::SingleChoice)]),
+            page(2, vec![item(3, 2, QuestionType::OpenText)]),
+            page(3, vec![item(4, 3, QuestionType::Numeric)]),
         ];
-        let rule = LogicRule { id: 1, question_item_id: 2, equals: "no".into(), go_to_page_id: 3, broken: false };
-        let tree = QuestionTree::assemble(1, pages, vec![rule]);
-        assert_eq!(tree.current_question(None, &[]).map(|(p, i)| (p, i.id)), Some((1, 2)), "Info items are skipped");
-        let no = [Answer { question_item_id: 2, value: AnswerValue::Text("no".into()) }];
-        assert_eq!(tree.current_question(Some(1), &no).map(|(p, i)| (p, i.id)), Some((3, 4)));
-        let done = [no[0].clone(), Answer { question_item_id: 4, value: AnswerValue::Number(1.0) }];
-        assert_eq!(tree.current_question(Some(3), &done), None);
+        let rule = LogicRule {
+            id: RuleId::new(1),
+            question_item_id: QuestionItemId::new(2),
+            equals: "no".into(),
+            go_to_page_id: PageId::new(3),
+            broken: false,
+        };
+        let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![rule]);
+        let at = |page: Option<i64>, answers: &[Answer]| {
+            tree.current_question(page.map(PageId::new), answers).map(|(p, i)| (p.get(), i.id.get()))
+        };
+        assert_eq!(at(None, &[]), Some((1, 2)), "Info items are skipped");
+        let no = [Answer { question_item_id: QuestionItemId::new(2), value: AnswerValue::Text("no".into()) }];
+        assert_eq!(at(Some(1), &no), Some((3, 4)));
+        let done =
+            [no[0].clone(), Answer { question_item_id: QuestionItemId::new(4), value: AnswerValue::Number(1.0) }];
+        assert_eq!(at(Some(3), &done), None);
     }
 }

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 use crate::error::FieldError;
 use crate::ids::{CategoryId, SendoutId};
 
-use super::{survey_dates, Survey};
+use super::{survey_dates, PageDraft, QuestionItem, QuestionItemDraft, QuestionTree, Survey, SurveyDraft};
 
 /// The copy options as a client gives them (the query of `GET /surveys/<id>/copy`), before defaults.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -30,43 +30,37 @@ pub struct CopyRequest {
     pub active: Option<bool>,
 }
 
-/// A copy with every default applied and every rule checked.
+/// A copy with every default applied and every rule checked. Made only by [`CopyPlan::new`], read through its
+/// accessors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CopyPlan {
-    /// Name of the copy.
-    pub name: String,
-    /// Description of the copy.
-    pub description: String,
-    /// Start of the copy.
-    pub start_date: OffsetDateTime,
-    /// End of the copy, after its start.
-    pub end_date: OffsetDateTime,
-    /// Category of the copy (still to be checked against the account's categories).
-    pub category_id: Option<CategoryId>,
-    /// Whether the copy takes answers.
-    pub active: bool,
-    /// Whether the source's answer sets are copied.
-    pub copy_answers: bool,
-    /// Whether the source's logic is copied (refused when it is broken).
-    pub copy_logic: bool,
-    /// Sendouts of the source to copy (still to be checked against the source's sendouts).
-    pub sendout_ids: Vec<SendoutId>,
+    name: String,
+    description: String,
+    start_date: OffsetDateTime,
+    end_date: OffsetDateTime,
+    category_id: Option<CategoryId>,
+    active: bool,
+    copy_answers: bool,
+    copy_logic: bool,
+    sendout_ids: Vec<SendoutId>,
 }
 
 impl CopyPlan {
     /// Applies the defaults of the interface to `request` for a copy of `source` made at `now`.
     ///
     /// ```
+    /// use canvass_domain::ids::{CategoryId, SurveyId};
     /// use canvass_domain::survey::{CopyPlan, CopyRequest, Survey};
     /// use time::macros::datetime;
     ///
     /// let now = datetime!(2026-11-22 10:00 UTC);
-    /// let source = Survey { id: 1, name: "Pulse".into(), description: "weekly".into(), start_date: now,
-    ///     end_date: now, category_id: Some(3), active: false, created_at: now, updated_at: now };
+    /// let source = Survey { id: SurveyId::new(1), name: "Pulse".into(), description: "weekly".into(),
+    ///     start_date: now, end_date: now, category_id: Some(CategoryId::new(3)), active: false, created_at: now,
+    ///     updated_at: now };
     /// let plan = CopyPlan::new(&source, CopyRequest::default(), now).unwrap();
-    /// assert_eq!((plan.name.as_str(), plan.active, plan.category_id), ("Pulse", false, None));
-    /// assert_eq!(plan.end_date, datetime!(2026-12-06 10:00 UTC));
-    /// assert!(!plan.copy_answers && !plan.copy_logic && plan.sendout_ids.is_empty());
+    /// assert_eq!((plan.name(), plan.active(), plan.category_id()), ("Pulse", false, None));
+    /// assert_eq!(plan.end_date(), datetime!(2026-12-06 10:00 UTC));
+    /// assert!(!plan.copy_answers() && !plan.copy_logic() && plan.sendout_ids().is_empty());
     /// ```
     pub fn new(source: &Survey, request: CopyRequest, now: OffsetDateTime) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
@@ -99,6 +93,78 @@ impl CopyPlan {
             _ => Err(errors),
         }
     }
+
+    /// Name of the copy.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Description of the copy.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Start of the copy.
+    pub fn start_date(&self) -> OffsetDateTime {
+        self.start_date
+    }
+
+    /// End of the copy, after its start.
+    pub fn end_date(&self) -> OffsetDateTime {
+        self.end_date
+    }
+
+    /// Category of the copy (still to be checked against the account's categories).
+    pub fn category_id(&self) -> Option<CategoryId> {
+        self.category_id
+    }
+
+    /// Whether the copy takes answers.
+    pub fn active(&self) -> bool {
+        self.active
+    }
+
+    /// Whether the source's answer sets are copied.
+    pub fn copy_answers(&self) -> bool {
+        self.copy_answers
+    }
+
+    /// Whether the source's logic is copied (refused when it is broken).
+    pub fn copy_logic(&self) -> bool {
+        self.copy_logic
+    }
+
+    /// Sendouts of the source to copy (still to be checked against the source's sendouts).
+    pub fn sendout_ids(&self) -> &[SendoutId] {
+        &self.sendout_ids
+    }
+}
+
+impl SurveyDraft {
+    /// The new survey of a copy: the plan's name, dates, category and flag, with the pages and items of the
+    /// source's stored tree, which obeyed every rule when they were stored.
+    pub(crate) fn copy_of(plan: &CopyPlan, tree: &QuestionTree) -> Self {
+        let item_draft = |item: &QuestionItem| QuestionItemDraft {
+            kind: item.kind,
+            text: item.text.clone(),
+            required: item.required,
+            options: item.options.clone(),
+        };
+        let pages = tree
+            .pages
+            .iter()
+            .map(|page| PageDraft { title: page.title.clone(), items: page.items.iter().map(item_draft).collect() })
+            .collect();
+        Self {
+            name: plan.name.clone(),
+            description: plan.description.clone(),
+            start_date: plan.start_date,
+            end_date: plan.end_date,
+            category_id: plan.category_id,
+            active: plan.active,
+            pages,
+        }
+    }
 }
 
 /// The most sendouts one copy takes along.
@@ -112,7 +178,7 @@ fn parse_id_list(text: &str) -> Result<Vec<SendoutId>, String> {
     }
     let mut ids = Vec::new();
     for part in text.split(',').map(str::trim) {
-        let id = part.parse::<SendoutId>().ok().filter(|id| *id > 0);
+        let id = part.parse::<SendoutId>().ok().filter(|id| id.get() > 0);
         let id = id.ok_or_else(|| format!("`{part}` is not a sendout id"))?;
         if !ids.contains(&id) {
             ids.push(id);
@@ -127,27 +193,32 @@ fn parse_id_list(text: &str) -> Result<Vec<SendoutId>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::SurveyId;
     use time::macros::datetime;
 
     const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
 
     fn source() -> Survey {
         Survey {
-            id: 1,
+            id: SurveyId::new(1),
             name: "Pulse".into(),
             description: "weekly".into(),
             start_date: NOW,
             end_date: NOW,
-            category_id: Some(3),
+            category_id: Some(CategoryId::new(3)),
             active: true,
             created_at: NOW,
             updated_at: NOW,
         }
     }
 
+    fn ids(ids: &[i64]) -> Vec<SendoutId> {
+        ids.iter().copied().map(SendoutId::new).collect()
+    }
+
     #[test]
     fn sendout_ids_are_parsed() {
-        assert_eq!(parse_id_list(" 1, 2 ,3"), Ok(vec![1, 2, 3]));
+        assert_eq!(parse_id_list(" 1, 2 ,3"), Ok(ids(&[1, 2, 3])));
         assert_eq!(parse_id_list(""), Ok(vec![]));
         assert!(parse_id_list("1,,2").is_err());
         assert!(parse_id_list("1,x").is_err());
@@ -160,7 +231,7 @@ mod tests {
             name: Some("Copy".into()),
             description: Some("d".into()),
             start_date: Some(datetime!(2027-01-01 00:00 UTC)),
-            category_id: Some(5),
+            category_id: Some(CategoryId::new(5)),
             copy_answers: Some(true),
             copy_logic: Some(true),
             sendout_ids: Some("4".into()),
@@ -168,11 +239,11 @@ mod tests {
             end_date: None,
         };
         let plan = CopyPlan::new(&source(), request, NOW).unwrap();
-        assert_eq!(plan.name, "Copy");
-        assert_eq!(plan.end_date, datetime!(2027-01-15 00:00 UTC));
-        assert_eq!(plan.category_id, Some(5));
-        assert!(plan.copy_answers && plan.copy_logic && !plan.active);
-        assert_eq!(plan.sendout_ids, vec![4]);
+        assert_eq!(plan.name(), "Copy");
+        assert_eq!(plan.end_date(), datetime!(2027-01-15 00:00 UTC));
+        assert_eq!(plan.category_id(), Some(CategoryId::new(5)));
+        assert!(plan.copy_answers() && plan.copy_logic() && !plan.active());
+        assert_eq!(plan.sendout_ids(), ids(&[4]));
     }
 
     #[test]
@@ -190,7 +261,7 @@ mod tests {
 
     #[test]
     fn sendout_ids_are_deduplicated_and_capped() {
-        assert_eq!(parse_id_list(" 3, 1,3 ,1"), Ok(vec![3, 1]));
+        assert_eq!(parse_id_list(" 3, 1,3 ,1"), Ok(ids(&[3, 1])));
         let many: Vec<String> = (1..=101).map(|id| id.to_string()).collect();
         assert!(parse_id_list(&many.join(",")).unwrap_err().contains("more than 100"));
         assert_eq!(parse_id_list(&many[..100].join(",")).map(|ids| ids.len()), Ok(100));

@@ -30,10 +30,13 @@ impl LogicRules {
     /// item's page (so logic can never loop), and no item and value pair is given twice.
     ///
     /// ```
+    /// use canvass_domain::ids::{PageId, QuestionItemId, SurveyId};
     /// use canvass_domain::survey::{LogicRuleDraft, LogicRules, Page, QuestionTree};
     ///
-    /// let tree = QuestionTree::assemble(1, vec![Page { id: 10, title: String::new(), items: vec![] }], vec![]);
-    /// let unknown_item = LogicRuleDraft { question_item_id: 7, equals: "yes".into(), go_to_page_id: 10 };
+    /// let page = Page { id: PageId::new(10), title: String::new(), items: vec![] };
+    /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![page], vec![]);
+    /// let unknown_item =
+    ///     LogicRuleDraft { question_item_id: QuestionItemId::new(7), equals: "yes".into(), go_to_page_id: PageId::new(10) };
     /// let errors = LogicRules::check(vec![unknown_item], &tree).unwrap_err();
     /// assert_eq!(errors[0].field, "[0].questionItemId");
     /// ```
@@ -97,13 +100,14 @@ impl LogicRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::SurveyId;
     use crate::survey::{ChoiceOption, Page, QuestionItem};
 
     fn item(id: i64, page_id: i64, kind: QuestionType) -> QuestionItem {
         let options = vec![ChoiceOption { value: "yes".into(), label: "Yes".into() }];
         QuestionItem {
-            id,
-            page_id,
+            id: QuestionItemId::new(id),
+            page_id: PageId::new(page_id),
             kind,
             text: "q".into(),
             required: false,
@@ -112,18 +116,18 @@ mod tests {
     }
 
     fn tree() -> QuestionTree {
-        let first = Page {
-            id: 1,
-            title: String::new(),
-            items: vec![item(11, 1, QuestionType::SingleChoice), item(12, 1, QuestionType::Info)],
-        };
-        let second = Page { id: 2, title: String::new(), items: vec![item(21, 2, QuestionType::Rating)] };
-        let third = Page { id: 3, title: String::new(), items: vec![] };
-        QuestionTree::assemble(1, vec![first, second, third], vec![])
+        let page = |id, items| Page { id: PageId::new(id), title: String::new(), items };
+        let first = page(1, vec![item(11, 1, QuestionType::SingleChoice), item(12, 1, QuestionType::Info)]);
+        let second = page(2, vec![item(21, 2, QuestionType::Rating)]);
+        QuestionTree::assemble(SurveyId::new(1), vec![first, second, page(3, vec![])], vec![])
     }
 
     fn rule(item: i64, equals: &str, page: i64) -> LogicRuleDraft {
-        LogicRuleDraft { question_item_id: item, equals: equals.into(), go_to_page_id: page }
+        LogicRuleDraft {
+            question_item_id: QuestionItemId::new(item),
+            equals: equals.into(),
+            go_to_page_id: PageId::new(page),
+        }
     }
 
     fn fields(rules: Vec<LogicRuleDraft>) -> Vec<String> {

@@ -44,23 +44,17 @@ pub struct Survey {
     pub updated_at: OffsetDateTime,
 }
 
-/// A checked new survey, ready to store: name, dates and pages obey every rule.
+/// A checked new survey, ready to store: name, dates and pages obey every rule. Made only by
+/// [`SurveyDraft::new`] (or as the copy of a stored survey), and read through its accessors.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SurveyDraft {
-    /// Non-empty name.
-    pub name: String,
-    /// Description, possibly empty.
-    pub description: String,
-    /// Start.
-    pub start_date: OffsetDateTime,
-    /// End, after start.
-    pub end_date: OffsetDateTime,
-    /// Category, already checked to exist by the use case.
-    pub category_id: Option<CategoryId>,
-    /// Whether it takes answers.
-    pub active: bool,
-    /// Pages in order, each with its items in order.
-    pub pages: Vec<PageDraft>,
+    name: String,
+    description: String,
+    start_date: OffsetDateTime,
+    end_date: OffsetDateTime,
+    category_id: Option<CategoryId>,
+    active: bool,
+    pages: Vec<PageDraft>,
 }
 
 /// The fields a client gives to create a survey, before checking.
@@ -142,6 +136,41 @@ impl SurveyDraft {
             _ => Err(errors),
         }
     }
+
+    /// Non-empty name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Description, possibly empty.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Start.
+    pub fn start_date(&self) -> OffsetDateTime {
+        self.start_date
+    }
+
+    /// End, after start.
+    pub fn end_date(&self) -> OffsetDateTime {
+        self.end_date
+    }
+
+    /// Category, which the use case checks against the account's categories before it stores the survey.
+    pub fn category_id(&self) -> Option<CategoryId> {
+        self.category_id
+    }
+
+    /// Whether it takes answers.
+    pub fn active(&self) -> bool {
+        self.active
+    }
+
+    /// Pages in order, each with its items in order.
+    pub fn pages(&self) -> &[PageDraft] {
+        &self.pages
+    }
 }
 
 #[cfg(test)]
@@ -154,11 +183,11 @@ mod tests {
     #[test]
     fn defaults_apply_when_only_a_name_is_given() {
         let draft = SurveyDraft::new(SurveyInput { name: "Pulse".into(), ..Default::default() }, NOW).unwrap();
-        assert_eq!(draft.start_date, NOW);
-        assert_eq!(draft.end_date, NOW + Duration::days(14));
-        assert!(draft.active);
-        assert_eq!(draft.category_id, None);
-        assert_eq!(draft.description, "");
+        assert_eq!(draft.start_date(), NOW);
+        assert_eq!(draft.end_date(), NOW + Duration::days(14));
+        assert!(draft.active());
+        assert_eq!(draft.category_id(), None);
+        assert_eq!(draft.description(), "");
     }
 
     #[test]
@@ -167,7 +196,7 @@ mod tests {
         let draft =
             SurveyDraft::new(SurveyInput { name: "x".into(), start_date: Some(start), ..Default::default() }, NOW)
                 .unwrap();
-        assert_eq!(draft.end_date, datetime!(2027-01-15 00:00 UTC));
+        assert_eq!(draft.end_date(), datetime!(2027-01-15 00:00 UTC));
     }
 
     #[test]
@@ -187,7 +216,7 @@ mod tests {
 
     #[test]
     fn minus_999_means_uncategorized() {
-        let input = SurveyInput { name: "x".into(), category_id: Some(-999), ..Default::default() };
-        assert_eq!(SurveyDraft::new(input, NOW).unwrap().category_id, None);
+        let input = SurveyInput { name: "x".into(), category_id: Some(CategoryId::new(-999)), ..Default::default() };
+        assert_eq!(SurveyDraft::new(input, NOW).unwrap().category_id(), None);
     }
 }

@@ -78,16 +78,21 @@ impl QuestionTree {
     ///
     /// ```
     /// use canvass_domain::answer::{Answer, AnswerValue};
+    /// use canvass_domain::ids::{PageId, QuestionItemId, RuleId, SurveyId};
     /// use canvass_domain::survey::{LogicRule, Page, QuestionItem, QuestionTree, QuestionType};
     ///
-    /// let item = QuestionItem { id: 7, page_id: 1, kind: QuestionType::OpenText, text: "q".into(), required: false, options: vec![] };
+    /// let (first, second, third, item_id) = (PageId::new(1), PageId::new(2), PageId::new(3), QuestionItemId::new(7));
+    /// let item = QuestionItem { id: item_id, page_id: first, kind: QuestionType::OpenText, text: "q".into(),
+    ///     required: false, options: vec![] };
     /// let page = |id, items| Page { id, title: String::new(), items };
-    /// let rule = LogicRule { id: 1, question_item_id: 7, equals: "skip".into(), go_to_page_id: 3, broken: false };
-    /// let tree = QuestionTree::assemble(1, vec![page(1, vec![item]), page(2, vec![]), page(3, vec![])], vec![rule]);
-    /// let skip = [Answer { question_item_id: 7, value: AnswerValue::Text("skip".into()) }];
-    /// assert_eq!(tree.next_page(1, &skip), Some(3));
-    /// assert_eq!(tree.next_page(1, &[]), Some(2));
-    /// assert_eq!(tree.next_page(3, &[]), None);
+    /// let rule = LogicRule { id: RuleId::new(1), question_item_id: item_id, equals: "skip".into(), go_to_page_id: third,
+    ///     broken: false };
+    /// let pages = vec![page(first, vec![item]), page(second, vec![]), page(third, vec![])];
+    /// let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![rule]);
+    /// let skip = [Answer { question_item_id: item_id, value: AnswerValue::Text("skip".into()) }];
+    /// assert_eq!(tree.next_page(first, &skip), Some(third));
+    /// assert_eq!(tree.next_page(first, &[]), Some(second));
+    /// assert_eq!(tree.next_page(third, &[]), None);
     /// ```
     pub fn next_page(&self, page: PageId, answers: &[Answer]) -> Option<PageId> {
         let index = self.page_index(page)?;
@@ -106,13 +111,15 @@ impl QuestionTree {
     /// pages.
     ///
     /// ```
+    /// use canvass_domain::ids::{PageId, SurveyId};
     /// use canvass_domain::survey::{Page, QuestionTree};
     ///
+    /// let (first, second, third) = (PageId::new(1), PageId::new(2), PageId::new(3));
     /// let page = |id| Page { id, title: String::new(), items: vec![] };
-    /// let tree = QuestionTree::assemble(1, vec![page(1), page(2), page(3)], vec![]);
-    /// assert_eq!(tree.reachable(None, &[]), [1]);
-    /// assert_eq!(tree.reachable(Some(2), &[]), [1, 2]);
-    /// assert_eq!(tree.reachable(Some(99), &[]), [1]);
+    /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![page(first), page(second), page(third)], vec![]);
+    /// assert_eq!(tree.reachable(None, &[]), [first]);
+    /// assert_eq!(tree.reachable(Some(second), &[]), [first, second]);
+    /// assert_eq!(tree.reachable(Some(PageId::new(99)), &[]), [first]);
     /// ```
     pub fn reachable(&self, resume: Option<PageId>, answers: &[Answer]) -> Vec<PageId> {
         let mut path = self.path(answers);
@@ -136,6 +143,7 @@ impl QuestionTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::{RuleId, SurveyId};
     use crate::survey::{Page, QuestionType};
 
     #[test]
@@ -147,58 +155,74 @@ mod tests {
     }
 
     fn item(id: i64, page_id: i64, required: bool) -> QuestionItem {
+        let (id, page_id) = (QuestionItemId::new(id), PageId::new(page_id));
         QuestionItem { id, page_id, kind: QuestionType::OpenText, text: "q".into(), required, options: vec![] }
     }
 
     fn text(item: i64, value: &str) -> Answer {
-        Answer { question_item_id: item, value: AnswerValue::Text(value.into()) }
+        Answer { question_item_id: QuestionItemId::new(item), value: AnswerValue::Text(value.into()) }
+    }
+
+    fn page(id: i64, items: Vec<QuestionItem>) -> Page {
+        Page { id: PageId::new(id), title: String::new(), items }
+    }
+
+    fn rule(id: i64, item: i64, equals: &str, to: i64) -> LogicRule {
+        LogicRule {
+            id: RuleId::new(id),
+            question_item_id: QuestionItemId::new(item),
+            equals: equals.into(),
+            go_to_page_id: PageId::new(to),
+            broken: false,
+        }
+    }
+
+    fn numbers(pages: impl IntoIterator<Item = PageId>) -> Vec<i64> {
+        pages.into_iter().map(PageId::get).collect()
     }
 
     /// Four pages, one required item on each; "skip" on page 1 jumps to page 4.
     fn tree() -> QuestionTree {
-        let pages = (1..=4).map(|id| Page { id, title: String::new(), items: vec![item(id * 10, id, true)] }).collect();
-        let rule = LogicRule { id: 1, question_item_id: 10, equals: "skip".into(), go_to_page_id: 4, broken: false };
-        QuestionTree::assemble(1, pages, vec![rule])
+        let pages = (1..=4).map(|id| page(id, vec![item(id * 10, id, true)])).collect();
+        QuestionTree::assemble(SurveyId::new(1), pages, vec![rule(1, 10, "skip", 4)])
     }
 
     #[test]
     fn the_path_follows_the_logic() {
         let tree = tree();
-        assert_eq!(tree.path(&[]), [1, 2, 3, 4]);
-        assert_eq!(tree.path(&[text(10, "skip")]), [1, 4]);
-        assert!(QuestionTree::assemble(1, vec![], vec![]).path(&[]).is_empty());
+        assert_eq!(numbers(tree.path(&[])), [1, 2, 3, 4]);
+        assert_eq!(numbers(tree.path(&[text(10, "skip")])), [1, 4]);
+        assert!(QuestionTree::assemble(SurveyId::new(1), vec![], vec![]).path(&[]).is_empty());
     }
 
     #[test]
     fn the_first_matching_rule_in_rule_order_wins() {
-        let pages = (1..=4).map(|id| Page { id, title: String::new(), items: vec![item(id * 10, id, false)] });
-        let mut pages: Vec<Page> = pages.collect();
+        let mut pages: Vec<Page> = (1..=4).map(|id| page(id, vec![item(id * 10, id, false)])).collect();
         pages[0].items.push(item(11, 1, false));
-        let rule = |id, item, to| LogicRule {
-            id,
-            question_item_id: item,
-            equals: "x".into(),
-            go_to_page_id: to,
-            broken: false,
-        };
-        let tree = QuestionTree::assemble(1, pages, vec![rule(1, 11, 3), rule(2, 10, 4)]);
-        assert_eq!(tree.next_page(1, &[text(10, "x"), text(11, "x")]), Some(3), "rule 1 comes first");
-        assert_eq!(tree.next_page(1, &[text(10, "x")]), Some(4));
+        let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![rule(1, 11, "x", 3), rule(2, 10, "x", 4)]);
+        let first = PageId::new(1);
+        assert_eq!(numbers(tree.next_page(first, &[text(10, "x"), text(11, "x")])), [3], "rule 1 comes first");
+        assert_eq!(numbers(tree.next_page(first, &[text(10, "x")])), [4]);
     }
 
     #[test]
     fn only_passed_pages_and_the_current_one_are_reachable() {
         let tree = tree();
-        assert_eq!(tree.reachable(None, &[]), [1], "a new respondent is on the first page");
-        assert_eq!(tree.reachable(Some(3), &[text(10, "a"), text(20, "b")]), [1, 2, 3]);
-        assert_eq!(tree.reachable(Some(4), &[text(10, "skip")]), [1, 4]);
-        assert_eq!(tree.reachable(Some(3), &[text(10, "skip")]), [1], "page 3 is off the path: back to the start");
+        let (third, fourth) = (Some(PageId::new(3)), Some(PageId::new(4)));
+        assert_eq!(numbers(tree.reachable(None, &[])), [1], "a new respondent is on the first page");
+        assert_eq!(numbers(tree.reachable(third, &[text(10, "a"), text(20, "b")])), [1, 2, 3]);
+        assert_eq!(numbers(tree.reachable(fourth, &[text(10, "skip")])), [1, 4]);
+        assert_eq!(
+            numbers(tree.reachable(third, &[text(10, "skip")])),
+            [1],
+            "page 3 is off the path: back to the start"
+        );
     }
 
     #[test]
     fn required_items_count_only_on_the_path() {
         let tree = tree();
-        let ids = |answers: &[Answer]| tree.missing_on_path(answers).iter().map(|i| i.id).collect::<Vec<_>>();
+        let ids = |answers: &[Answer]| tree.missing_on_path(answers).iter().map(|i| i.id.get()).collect::<Vec<_>>();
         assert_eq!(ids(&[]), [10, 20, 30, 40]);
         assert_eq!(ids(&[text(10, "skip")]), [40], "pages 2 and 3 are skipped");
         assert!(ids(&[text(10, "skip"), text(40, "done")]).is_empty());
@@ -206,16 +230,9 @@ mod tests {
 
     #[test]
     fn a_long_survey_is_walked_in_one_pass() {
-        let pages: Vec<Page> =
-            (1..=5_000).map(|id| Page { id, title: String::new(), items: vec![item(id, id, true)] }).collect();
-        let rules = (1..5_000).map(|id| LogicRule {
-            id,
-            question_item_id: id,
-            equals: "next".into(),
-            go_to_page_id: id + 1,
-            broken: false,
-        });
-        let tree = QuestionTree::assemble(1, pages, rules.collect());
+        let pages: Vec<Page> = (1..=5_000).map(|id| page(id, vec![item(id, id, true)])).collect();
+        let rules = (1..5_000).map(|id| rule(id, id, "next", id + 1));
+        let tree = QuestionTree::assemble(SurveyId::new(1), pages, rules.collect());
         let answers: Vec<Answer> = (1..=5_000).map(|id| text(id, "next")).collect();
         assert_eq!(tree.path(&answers).len(), 5_000);
         assert!(tree.missing_on_path(&answers).is_empty());

@@ -1,14 +1,24 @@
 //! Question items: their types, choice options and the rules a new item must obey.
 
 use std::collections::HashSet;
-use std::fmt;
-use std::str::FromStr;
 
 use crate::error::FieldError;
 use crate::ids::{PageId, QuestionItemId};
 
-/// The kinds of question item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The kinds of question item. Their names (`SingleChoice`, ...) are what clients send and see, and what the store
+/// keeps.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 pub enum QuestionType {
     /// One option value out of the item's options.
     SingleChoice,
@@ -25,24 +35,14 @@ pub enum QuestionType {
 }
 
 impl QuestionType {
-    /// Every type, in the order clients see them listed.
-    pub const ALL: [Self; 6] =
-        [Self::SingleChoice, Self::MultipleChoice, Self::OpenText, Self::Numeric, Self::Rating, Self::Info];
     /// Lowest rating.
     pub const RATING_MIN: i64 = 0;
     /// Highest rating.
     pub const RATING_MAX: i64 = 10;
 
     /// The name clients send and see.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::SingleChoice => "SingleChoice",
-            Self::MultipleChoice => "MultipleChoice",
-            Self::OpenText => "OpenText",
-            Self::Numeric => "Numeric",
-            Self::Rating => "Rating",
-            Self::Info => "Info",
-        }
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 
     /// Whether items of this type need options (and only they may have them).
@@ -53,20 +53,6 @@ impl QuestionType {
     /// Whether items of this type take an answer.
     pub const fn takes_answer(self) -> bool {
         !matches!(self, Self::Info)
-    }
-}
-
-impl fmt::Display for QuestionType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for QuestionType {
-    type Err = ();
-
-    fn from_str(name: &str) -> Result<Self, ()> {
-        Self::ALL.into_iter().find(|t| t.as_str() == name).ok_or(())
     }
 }
 
@@ -183,10 +169,10 @@ mod tests {
 
     #[test]
     fn type_names_round_trip() {
-        for kind in QuestionType::ALL {
+        for &kind in <QuestionType as strum::VariantArray>::VARIANTS {
             assert_eq!(kind.as_str().parse(), Ok(kind));
         }
-        assert_eq!("singlechoice".parse::<QuestionType>(), Err(()));
+        assert!("singlechoice".parse::<QuestionType>().is_err());
     }
 
     #[test]

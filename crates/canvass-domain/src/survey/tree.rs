@@ -68,11 +68,13 @@ impl QuestionTree {
     /// as broken.
     ///
     /// ```
+    /// use canvass_domain::ids::{PageId, QuestionItemId, RuleId, SurveyId};
     /// use canvass_domain::survey::{LogicRule, Page, QuestionTree};
     ///
-    /// let rule = LogicRule { id: 1, question_item_id: 99, equals: "yes".into(), go_to_page_id: 5, broken: false };
-    /// let page = Page { id: 5, title: String::new(), items: vec![] };
-    /// let tree = QuestionTree::assemble(1, vec![page], vec![rule]);
+    /// let rule = LogicRule { id: RuleId::new(1), question_item_id: QuestionItemId::new(99), equals: "yes".into(),
+    ///     go_to_page_id: PageId::new(5), broken: false };
+    /// let page = Page { id: PageId::new(5), title: String::new(), items: vec![] };
+    /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![page], vec![rule]);
     /// assert!(tree.logic[0].broken);
     /// ```
     pub fn assemble(survey_id: SurveyId, pages: Vec<Page>, logic: Vec<LogicRule>) -> Self {

@@ -4,7 +4,7 @@ use crate::clock::Clock;
 use crate::distribution::{
     contact_key, BlocklistEntry, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure,
 };
-use crate::error::DomainError;
+use crate::error::{ConflictKind, DomainError};
 use crate::ids::AccountId;
 use crate::paging::{Page, PageRequest};
 use crate::ports::{transaction, BlocklistRepository, Transactional};
@@ -18,7 +18,7 @@ pub fn list(
 }
 
 /// Adds a contact; the account's respondents with that contact that were not sent to yet become Blocklisted.
-/// A contact already on the list answers `Conflict` (`duplicate`).
+/// A contact already on the list answers `Conflict` ([`ConflictKind::Duplicate`]).
 pub fn add(
     uow: &mut (impl BlocklistRepository + Transactional + ?Sized),
     clock: &dyn Clock,
@@ -31,9 +31,8 @@ pub fn add(
         return Err(DomainError::invalid("contactDetails", "must be 1 to 320 characters, none a control character"));
     }
     transaction(uow, |tx| {
-        tx.insert_blocklist(account, contact, &contact_key(contact), kind, clock.now())?.ok_or_else(|| {
-            DomainError::Conflict { kind: "duplicate", detail: "the contact is already on the blocklist".into() }
-        })
+        tx.insert_blocklist(account, contact, &contact_key(contact), kind, clock.now())?
+            .ok_or_else(|| DomainError::conflict(ConflictKind::Duplicate, "the contact is already on the blocklist"))
     })
 }
 

@@ -152,17 +152,17 @@ pub fn submit(
                 return Ok(page_view(&tree, &name, page_id, &page_answers, errors));
             }
         };
-        let next = tree.next_page(page_id, &draft.answers);
+        let next = tree.next_page(page_id, draft.answers());
         if next.is_none() {
-            let missing = tree.missing_on_path(&draft.answers);
+            let missing = tree.missing_on_path(draft.answers());
             if let Some(first) = missing.first() {
                 let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
                 let errors =
                     on_page.map(|item| FieldError::new(format!("q{}", item.id), "please answer this question"));
-                return Ok(page_view(&tree, &name, first.page_id, &draft.answers, errors.collect()));
+                return Ok(page_view(&tree, &name, first.page_id, draft.answers(), errors.collect()));
             }
         }
-        let draft = AnswerSetDraft { completed: next.is_none(), ..draft };
+        let draft = if next.is_none() { draft.finished() } else { draft };
         let set = match progress {
             Some((set, _)) => {
                 tx.replace_answers(account, survey, set.id, &draft, now)?.ok_or(DomainError::NotFound("answer set"))?

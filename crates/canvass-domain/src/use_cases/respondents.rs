@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::clock::Clock;
 use crate::distribution::{NewRespondent, Respondent, RespondentInput, MAX_BATCH};
-use crate::error::{DomainError, FieldError};
+use crate::error::{ConflictKind, DomainError, FieldError};
 use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
 use crate::ports::{
     transaction, BlocklistRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
@@ -62,8 +62,8 @@ pub fn list(
     Ok(uow.list_respondents(account, sendout)?)
 }
 
-/// Adds one respondent as Pending. A blocklisted contact answers `Conflict` (`blocklisted`), one the sendout
-/// already has `Conflict` (`duplicate`).
+/// Adds one respondent as Pending. A blocklisted contact answers `Conflict` ([`ConflictKind::Blocklisted`]), one
+/// the sendout already has `Conflict` ([`ConflictKind::Duplicate`]).
 pub fn add(
     uow: &mut (impl BlocklistRepository
               + RespondentRepository
@@ -93,15 +93,11 @@ pub(crate) fn add_checked(
     sendout: SendoutId,
     respondent: NewRespondent,
 ) -> Result<Respondent, DomainError> {
-    let keys = [respondent.contact_key.clone()];
+    let keys = [respondent.contact_key().to_owned()];
     if !uow.blocked_keys(account, &keys)?.is_empty() {
-        return Err(DomainError::Conflict {
-            kind: "blocklisted",
-            detail: "the contact is on the account's blocklist".into(),
-        });
+        return Err(DomainError::conflict(ConflictKind::Blocklisted, "the contact is on the account's blocklist"));
     }
-    let duplicate =
-        || DomainError::Conflict { kind: "duplicate", detail: "the sendout already has this contact".into() };
+    let duplicate = || DomainError::conflict(ConflictKind::Duplicate, "the sendout already has this contact");
     if !uow.existing_contact_keys(account, sendout, &keys)?.is_empty() {
         return Err(duplicate());
     }
@@ -160,24 +156,26 @@ pub fn add_read_batch(
             }
         }
         DomainError::check(errors)?;
-        let keys: Vec<String> = checked.iter().map(|r| r.contact_key.clone()).collect();
+        let keys: Vec<String> = checked.iter().map(|r| r.contact_key().to_owned()).collect();
         let blocked: HashSet<String> = tx.blocked_keys(account, &keys)?.into_iter().collect();
         let mut taken: HashSet<String> = tx.existing_contact_keys(account, sendout, &keys)?.into_iter().collect();
         let mut rejected = Vec::new();
         let mut to_insert = Vec::with_capacity(checked.len());
         let mut index_of = HashMap::with_capacity(checked.len());
         for (index, respondent) in checked.into_iter().enumerate() {
-            let reason = if blocked.contains(&respondent.contact_key) {
+            let reason = if blocked.contains(respondent.contact_key()) {
                 Some(RejectReason::Blocklisted)
-            } else if !taken.insert(respondent.contact_key.clone()) {
+            } else if !taken.insert(respondent.contact_key().to_owned()) {
                 Some(RejectReason::Duplicate)
             } else {
                 None
             };
             match reason {
-                Some(reason) => rejected.push(Rejection { index, contact_details: respondent.contact_details, reason }),
+                Some(reason) => {
+                    rejected.push(Rejection { index, contact_details: respondent.contact_details().to_owned(), reason })
+                }
                 None => {
-                    index_of.insert(respondent.contact_key.clone(), index);
+                    index_of.insert(respondent.contact_key().to_owned(), index);
                     to_insert.push(respondent);
                 }
             }
@@ -187,11 +185,11 @@ pub fn add_read_batch(
             // Another transaction added some of these contacts after the check: they are duplicates now.
             let inserted: HashSet<String> =
                 added.iter().map(|r| crate::distribution::contact_key(&r.contact_details)).collect();
-            for respondent in to_insert.into_iter().filter(|r| !inserted.contains(&r.contact_key)) {
-                let index = index_of.get(&respondent.contact_key).copied().unwrap_or_default();
+            for respondent in to_insert.into_iter().filter(|r| !inserted.contains(r.contact_key())) {
+                let index = index_of.get(respondent.contact_key()).copied().unwrap_or_default();
                 rejected.push(Rejection {
                     index,
-                    contact_details: respondent.contact_details,
+                    contact_details: respondent.contact_details().to_owned(),
                     reason: RejectReason::Duplicate,
                 });
             }

@@ -31,7 +31,7 @@ pub fn list(
         check_scope(uow, account, scope)?;
     }
     let rules = uow.list_rules(account)?;
-    Ok(rules.into_iter().filter(|r| scope.is_none_or(|s| r.scope == s)).collect())
+    Ok(rules.into_iter().filter(|r| scope.is_none_or(|s| r.scope() == s)).collect())
 }
 
 /// Sets the rule of a scope for its action, overwriting the one there in place.
@@ -64,7 +64,7 @@ pub fn update(
         let current = tx
             .list_rules(account)?
             .into_iter()
-            .find(|r| r.scope == scope && r.action == action)
+            .find(|r| r.scope() == scope && r.action() == action)
             .ok_or(DomainError::NotFound("retention rule"))?;
         let rule = patch.apply(current);
         tx.save_rule(account, &rule, clock.now())?;

@@ -3,17 +3,12 @@
 
 use crate::clock::Clock;
 use crate::distribution::{ProvisionedSender, SenderNumber};
-use crate::error::DomainError;
+use crate::error::{ConflictKind, DomainError};
 use crate::ids::AccountId;
 use crate::ports::SenderRepository;
 
-/// The problem kind of a number that another account owns.
-pub const TAKEN: &str = "sender-taken";
-/// The problem kind of a TWOWAY activation whose sender is not a number of the sendout's account.
-pub const NOT_PROVISIONED: &str = "sender-not-provisioned";
-
 /// Provisions a number to an account. Adding a number the account has already changes nothing; a number of
-/// another account answers `Conflict` (`sender-taken`) naming that account.
+/// another account answers `Conflict` ([`ConflictKind::SenderTaken`]) naming that account.
 pub fn add(
     uow: &mut (impl SenderRepository + ?Sized),
     clock: &dyn Clock,
@@ -24,10 +19,10 @@ pub fn add(
     match uow.provision_sender(account, &number, clock.now())? {
         None => Err(DomainError::NotFound("account")),
         Some(owner) if owner == account => Ok(number),
-        Some(owner) => Err(DomainError::Conflict {
-            kind: TAKEN,
-            detail: format!("{} is provisioned to account {owner}", number.as_str()),
-        }),
+        Some(owner) => Err(DomainError::conflict(
+            ConflictKind::SenderTaken,
+            format!("{} is provisioned to account {owner}", number.as_str()),
+        )),
     }
 }
 
@@ -50,7 +45,7 @@ pub fn remove(uow: &mut (impl SenderRepository + ?Sized), account: AccountId, nu
     }
 }
 
-/// Refuses (`Conflict`, `sender-not-provisioned`) a TWOWAY sender that is not a number provisioned to the account;
+/// Refuses (`Conflict`, [`ConflictKind::SenderNotProvisioned`]) a TWOWAY sender that is not a number provisioned to the account;
 /// the number then stays the account's until the transaction ends.
 pub(crate) fn check_provisioned(
     uow: &mut (impl SenderRepository + ?Sized),
@@ -59,13 +54,13 @@ pub(crate) fn check_provisioned(
 ) -> Result<(), DomainError> {
     match sender {
         Some(sender) if uow.holds_sender(account, sender)? => Ok(()),
-        _ => Err(DomainError::Conflict {
-            kind: NOT_PROVISIONED,
-            detail: format!(
+        _ => Err(DomainError::conflict(
+            ConflictKind::SenderNotProvisioned,
+            format!(
                 "the sender {} is not a number provisioned to this account; TWOWAY sendouts send from and receive \
                  replies on numbers of their own account (an operator adds one with `canvass sender add`)",
                 sender.unwrap_or("(none)")
             ),
-        }),
+        )),
     }
 }

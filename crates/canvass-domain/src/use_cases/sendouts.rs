@@ -7,7 +7,7 @@ use crate::distribution::{
 };
 use time::Duration;
 
-use crate::error::{DomainError, RepoError};
+use crate::error::{ConflictKind, DomainError, RepoError};
 use crate::governance::effective_frequency;
 use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::ports::{
@@ -56,7 +56,7 @@ pub fn create(
 /// Activates a sendout and releases every pending respondent, except those the survey frequency limit holds
 /// back (they become FrequencyLimitReached). Contacts are locked while they are counted, so concurrent
 /// activations never release one contact past the limit. A TWOWAY sendout whose sender is not a number
-/// provisioned to the account answers `Conflict` (`sender-not-provisioned`) and releases nothing.
+/// provisioned to the account answers `Conflict` ([`ConflictKind::SenderNotProvisioned`]) and releases nothing.
 pub fn activate(
     uow: &mut (impl GovernanceRepository
               + ReleaseRepository
@@ -92,7 +92,7 @@ pub fn activate(
     })
 }
 
-/// Deactivates an active sendout; a Draft sendout answers `Conflict` (`not-activated`).
+/// Deactivates an active sendout; a Draft sendout answers `Conflict` ([`ConflictKind::NotActivated`]).
 pub fn deactivate(
     uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
@@ -102,10 +102,8 @@ pub fn deactivate(
 ) -> Result<Sendout, DomainError> {
     transaction(uow, |tx| {
         let sendout = locked(tx, account, survey, id)?;
-        let transition = sendout
-            .status
-            .deactivate()
-            .map_err(|detail| DomainError::Conflict { kind: "not-activated", detail: detail.to_owned() })?;
+        let transition =
+            sendout.status.deactivate().map_err(|detail| DomainError::conflict(ConflictKind::NotActivated, detail))?;
         tx.apply_transition(account, id, transition, clock.now())?;
         get(tx, account, survey, id)
     })
@@ -134,7 +132,7 @@ pub fn list_labels(
 }
 
 /// Creates a background data label (function 0); a name the sendout already has answers `Conflict`
-/// (`duplicate`).
+/// ([`ConflictKind::Duplicate`]).
 pub fn create_label(
     uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
@@ -148,10 +146,10 @@ pub fn create_label(
     transaction(uow, |tx| {
         get(tx, account, survey, id)?;
         tx.insert_label(account, id, &draft, clock.now()).map_err(|error| match error {
-            RepoError::Duplicate(_) => DomainError::Conflict {
-                kind: "duplicate",
-                detail: format!("the sendout already has a label named {}", draft.name),
-            },
+            RepoError::Duplicate(_) => DomainError::conflict(
+                ConflictKind::Duplicate,
+                format!("the sendout already has a label named {}", draft.name()),
+            ),
             other => other.into(),
         })
     })

@@ -1,14 +1,13 @@
 //! Surveys: creating, reading and copying them, and editing their question tree and logic.
 
 use crate::clock::Clock;
-use crate::error::{DomainError, FieldError};
+use crate::error::{ConflictKind, DomainError, FieldError};
 use crate::ids::{AccountId, CategoryId, QuestionItemId, SendoutId, SurveyId};
 use crate::ports::{
     transaction, AnswerRepository, CategoryRepository, SendoutRepository, SurveyRepository, Transactional,
 };
 use crate::survey::{
-    CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, PageDraft, QuestionItemDraft, QuestionTree, Survey, SurveyDraft,
-    SurveyInput,
+    CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, QuestionTree, Survey, SurveyDraft, SurveyInput,
 };
 
 /// The account's surveys.
@@ -35,7 +34,7 @@ pub fn create(
     let draft = SurveyDraft::new(input, clock.now());
     transaction(uow, |tx| {
         let category_error =
-            check_category(tx, account, draft.as_ref().ok().and_then(|d| d.category_id), "categoryId")?;
+            check_category(tx, account, draft.as_ref().ok().and_then(SurveyDraft::category_id), "categoryId")?;
         let draft = match (draft, category_error) {
             (Ok(draft), None) => draft,
             (Ok(_), Some(error)) => return Err(DomainError::Invalid(vec![error])),
@@ -95,7 +94,7 @@ pub fn delete_question_item(
 
 /// Copies a survey with its question tree and, as asked, its logic and answer sets.
 ///
-/// Fails with `Invalid` for a bad option, an unknown category or sendout id; with `Conflict` (`broken-logic`)
+/// Fails with `Invalid` for a bad option, an unknown category or sendout id; with `Conflict` ([`ConflictKind::BrokenLogic`])
 /// when logic is to be copied and some rule of the source is broken.
 pub fn copy(
     uow: &mut (impl AnswerRepository + CategoryRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
@@ -108,12 +107,12 @@ pub fn copy(
         let source = get(tx, account, id)?;
         let plan = CopyPlan::new(&source, request, clock.now());
         let mut errors = plan.as_ref().err().cloned().unwrap_or_default();
-        let plan_category = plan.as_ref().ok().and_then(|p| p.category_id);
+        let plan_category = plan.as_ref().ok().and_then(CopyPlan::category_id);
         errors.extend(check_category(tx, account, plan_category, "categoryid")?);
         if let Ok(plan) = &plan {
-            if !plan.sendout_ids.is_empty() {
+            if !plan.sendout_ids().is_empty() {
                 let sendouts: Vec<SendoutId> = tx.list_sendouts(account, id)?.into_iter().map(|s| s.id).collect();
-                if let Some(unknown) = plan.sendout_ids.iter().find(|s| !sendouts.contains(s)) {
+                if let Some(unknown) = plan.sendout_ids().iter().find(|s| !sendouts.contains(s)) {
                     errors
                         .push(FieldError::new("copysendoutids", format!("{unknown} is not a sendout of survey {id}")));
                 }
@@ -124,27 +123,18 @@ pub fn copy(
             _ => return Err(DomainError::Invalid(errors)),
         };
         let tree = tx.question_tree(account, id)?;
-        if plan.copy_logic && tree.has_broken_logic() {
-            return Err(DomainError::Conflict {
-                kind: "broken-logic",
-                detail: format!("survey {id} has logic rules that name missing items or pages"),
-            });
+        if plan.copy_logic() && tree.has_broken_logic() {
+            return Err(DomainError::conflict(
+                ConflictKind::BrokenLogic,
+                format!("survey {id} has logic rules that name missing items or pages"),
+            ));
         }
-        let draft = SurveyDraft {
-            name: plan.name,
-            description: plan.description,
-            start_date: plan.start_date,
-            end_date: plan.end_date,
-            category_id: plan.category_id,
-            active: plan.active,
-            pages: pages_of(&tree),
-        };
+        let draft = SurveyDraft::copy_of(&plan, &tree);
         let (copy, new_tree) = tx.insert_survey(account, &draft, clock.now())?;
         let item_map: Vec<(QuestionItemId, QuestionItemId)> =
             tree.items().zip(new_tree.items()).map(|(old, new)| (old.id, new.id)).collect();
-        if plan.copy_logic && !tree.logic.is_empty() {
+        if plan.copy_logic() && !tree.logic.is_empty() {
             let page_map: Vec<_> = tree.pages.iter().zip(&new_tree.pages).map(|(o, n)| (o.id, n.id)).collect();
-            let lookup = |map: &[(i64, i64)], old: i64| map.iter().find(|(o, _)| *o == old).map(|(_, n)| *n);
             let rules = tree
                 .logic
                 .iter()
@@ -158,28 +148,19 @@ pub fn copy(
                 .collect();
             tx.replace_logic(account, copy.id, &LogicRules::from_checked(rules))?;
         }
-        if plan.copy_answers {
+        if plan.copy_answers() {
             tx.copy_answer_sets(account, id, copy.id, &item_map)?;
         }
-        if !plan.sendout_ids.is_empty() {
-            tx.copy_sendouts(account, id, copy.id, &plan.sendout_ids, clock.now())?;
+        if !plan.sendout_ids().is_empty() {
+            tx.copy_sendouts(account, id, copy.id, plan.sendout_ids(), clock.now())?;
         }
         Ok(copy)
     })
 }
 
-/// The tree's pages as drafts, to store them again under a copy.
-fn pages_of(tree: &QuestionTree) -> Vec<PageDraft> {
-    let item_draft = |item: &crate::survey::QuestionItem| QuestionItemDraft {
-        kind: item.kind,
-        text: item.text.clone(),
-        required: item.required,
-        options: item.options.clone(),
-    };
-    tree.pages
-        .iter()
-        .map(|page| PageDraft { title: page.title.clone(), items: page.items.iter().map(item_draft).collect() })
-        .collect()
+/// The id that `old` became in a copy, by the (old, new) pairs of `map`.
+fn lookup<T: Copy + PartialEq>(map: &[(T, T)], old: T) -> Option<T> {
+    map.iter().find(|(o, _)| *o == old).map(|(_, n)| *n)
 }
 
 /// A field error when `category` is given but not a category of the account.

@@ -101,13 +101,13 @@ pub fn reply(
                 return Ok(if queued { ReplyOutcome::AskedAgain } else { ReplyOutcome::Ignored });
             }
         };
-        let next = tree.current_question(Some(page_id), &draft.answers).map(|(page, item)| (page, item.prompt()));
+        let next = tree.current_question(Some(page_id), draft.answers()).map(|(page, item)| (page, item.prompt()));
         let completed = next.is_none();
         let text = next.as_ref().map_or(THANK_YOU.to_owned(), |(_, prompt)| prompt.clone());
         if !tx.enqueue_message(&context, &key("next"), &text, now)? {
             return Ok(ReplyOutcome::Ignored);
         }
-        let draft = AnswerSetDraft { completed, ..draft };
+        let draft = if completed { draft.finished() } else { draft };
         let set = match progress {
             Some((set, _)) => {
                 tx.replace_answers(account, survey, set.id, &draft, now)?.ok_or(DomainError::NotFound("answer set"))?

@@ -21,7 +21,7 @@ pub struct CategoryResponse {
 
 impl From<Category> for CategoryResponse {
     fn from(category: Category) -> Self {
-        Self { category_id: category.id, name: category.name, created_at: category.created_at }
+        Self { category_id: category.id.get(), name: category.name, created_at: category.created_at }
     }
 }
 
@@ -53,6 +53,12 @@ pub struct UserResponse {
 
 impl From<User> for UserResponse {
     fn from(user: User) -> Self {
-        Self { user_id: user.id, name: user.name, email: user.email, role: user.role, created_at: user.created_at }
+        Self {
+            user_id: user.id.get(),
+            name: user.name,
+            email: user.email,
+            role: user.role,
+            created_at: user.created_at,
+        }
     }
 }

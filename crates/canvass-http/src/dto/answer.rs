@@ -1,6 +1,7 @@
 //! Bodies of the answer endpoints: answer sets, answers, pages of answer sets and the date filters.
 
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerValue};
+use canvass_domain::ids::{QuestionItemId, RespondentId, SendoutId};
 use canvass_domain::paging::Page;
 use canvass_domain::timestamp::DayEdge;
 use canvass_domain::FieldError;
@@ -33,7 +34,7 @@ impl From<Answer> for AnswerBody {
             AnswerValue::Choices(choices) => Value::Array(choices.into_iter().map(Value::String).collect()),
             AnswerValue::Number(number) => number_json(number),
         };
-        Self { question_item_id: answer.question_item_id, value }
+        Self { question_item_id: answer.question_item_id.get(), value }
     }
 }
 
@@ -72,7 +73,7 @@ pub fn answers_of(bodies: Vec<AnswerBody>) -> Result<Vec<Answer>, Vec<FieldError
     let mut errors = Vec::new();
     for (index, body) in bodies.into_iter().enumerate() {
         match answer_value(index, body.value) {
-            Ok(value) => answers.push(Answer { question_item_id: body.question_item_id, value }),
+            Ok(value) => answers.push(Answer { question_item_id: QuestionItemId::new(body.question_item_id), value }),
             Err(error) => errors.push(error),
         }
     }
@@ -133,10 +134,10 @@ impl AnswerSetResponse {
     /// The set alone.
     pub fn without_answers(set: AnswerSet) -> Self {
         Self {
-            answer_set_id: set.id,
-            survey_id: set.survey_id,
-            respondent_id: set.respondent_id,
-            sendout_id: set.sendout_id,
+            answer_set_id: set.id.get(),
+            survey_id: set.survey_id.get(),
+            respondent_id: set.respondent_id.map(RespondentId::get),
+            sendout_id: set.sendout_id.map(SendoutId::get),
             created_at: set.created_at,
             updated_at: set.updated_at,
             completed: set.completed,

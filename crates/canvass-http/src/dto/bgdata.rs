@@ -29,9 +29,9 @@ pub struct BgDocumentResponse {
 impl From<BgDocument> for BgDocumentResponse {
     fn from(d: BgDocument) -> Self {
         Self {
-            bg_document_id: d.id,
-            sendout_id: d.sendout_id,
-            survey_id: d.survey_id,
+            bg_document_id: d.id.get(),
+            sendout_id: d.sendout_id.get(),
+            survey_id: d.survey_id.get(),
             name: d.name,
             row_count: d.row_count,
         }
@@ -78,6 +78,6 @@ pub struct RowResponse {
 
 impl From<Row> for RowResponse {
     fn from(row: Row) -> Self {
-        Self { respondent_id: row.respondent_id, cells: row.cells }
+        Self { respondent_id: row.respondent_id.get(), cells: super::cells_of_domain(row.cells) }
     }
 }

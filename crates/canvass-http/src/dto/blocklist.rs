@@ -1,6 +1,7 @@
 //! Bodies of the blocklist and email bounce endpoints.
 
 use canvass_domain::distribution::{BlocklistEntry, BlocklistType, PermanentFailure};
+use canvass_domain::ids::{RespondentId, SendoutId};
 use canvass_domain::paging::Page;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -152,8 +153,8 @@ impl From<Page<PermanentFailure>> for FailuresPageResponse {
                     sending_domain: f.sending_domain,
                     failed_at: f.failed_at,
                     reason: f.reason,
-                    sendout_id: f.sendout_id,
-                    respondent_id: f.respondent_id,
+                    sendout_id: f.sendout_id.map(SendoutId::get),
+                    respondent_id: f.respondent_id.map(RespondentId::get),
                 })
                 .collect(),
         }

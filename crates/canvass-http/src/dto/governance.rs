@@ -6,6 +6,7 @@ use canvass_domain::governance::{
     AccountPolicy, AccountPolicyInput, FrequencySetting, Patch, RetentionAction, RetentionRule, RuleStatus,
     SurveyPolicy, SurveyPolicyInput,
 };
+use canvass_domain::ids::{LabelId, SendoutId, SurveyId};
 use canvass_domain::timestamp::parse_day;
 use canvass_domain::{AccountId, FieldError};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -61,7 +62,7 @@ impl FrequencyResponse {
     pub fn new(account: AccountId, setting: FrequencySetting) -> Self {
         Self {
             customer_id: account.get(),
-            survey_id: setting.survey_id,
+            survey_id: setting.survey_id.map(SurveyId::get),
             enabled: setting.enabled,
             settings: FrequencyLimitsBody {
                 number_of_days: setting.limits.number_of_days().into(),
@@ -171,12 +172,12 @@ pub struct RuleResponse {
 impl From<RetentionRule> for RuleResponse {
     fn from(rule: RetentionRule) -> Self {
         Self {
-            scope: rule.scope.name(),
-            survey_id: rule.scope.survey_id(),
-            sendout_id: rule.scope.sendout_id(),
-            action: rule.action.into(),
-            retention_days: rule.retention_days,
-            status: rule.status.into(),
+            scope: rule.scope().name(),
+            survey_id: rule.scope().survey_id().map(SurveyId::get),
+            sendout_id: rule.scope().sendout_id().map(SendoutId::get),
+            action: rule.action().into(),
+            retention_days: rule.retention_days(),
+            status: rule.status().into(),
         }
     }
 }
@@ -306,7 +307,9 @@ impl SurveyPolicyBody {
             respondent_partial_delete_after_days: self.respondent_policy.partial_delete_after_days,
             respondent_complete_delete_after_days: self.respondent_policy.complete_delete_after_days,
             exclude_from_retention_policies: self.exclude_from_retention_policies,
-            excluded_bg_data_label_ids: self.excluded_bg_data_label_ids,
+            excluded_bg_data_label_ids: self
+                .excluded_bg_data_label_ids
+                .map(|ids| ids.into_iter().map(LabelId::new).collect()),
         })
     }
 }
@@ -357,7 +360,7 @@ impl From<SurveyPolicy> for SurveyPolicyResponse {
                 complete_delete_after_days: p.respondent_complete_delete_after_days,
             },
             exclude_from_retention_policies: p.exclude_from_retention_policies,
-            excluded_bg_data_label_ids: p.excluded_bg_data_label_ids,
+            excluded_bg_data_label_ids: p.excluded_bg_data_label_ids.into_iter().map(LabelId::get).collect(),
         }
     }
 }

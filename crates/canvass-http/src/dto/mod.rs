@@ -11,6 +11,10 @@ pub mod schemas;
 pub mod sendout;
 pub mod survey;
 
+use std::collections::BTreeMap;
+
+use canvass_domain::distribution::BackgroundData;
+use canvass_domain::ids::LabelId;
 use canvass_domain::timestamp::{parse_instant, DayEdge};
 use canvass_domain::FieldError;
 use time::OffsetDateTime;
@@ -23,4 +27,14 @@ pub fn optional_instant(value: Option<&str>, field: &str, edge: DayEdge) -> Resu
             .map(Some)
             .ok_or_else(|| FieldError::new(field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")),
     }
+}
+
+/// Background data cells as a body carries them (label id to value) in the domain's terms.
+pub fn cells_to_domain(cells: BTreeMap<i64, String>) -> BackgroundData {
+    cells.into_iter().map(|(label, value)| (LabelId::new(label), value)).collect()
+}
+
+/// The domain's background data cells as a body carries them: label id to value.
+pub fn cells_of_domain(cells: BackgroundData) -> BTreeMap<i64, String> {
+    cells.into_iter().map(|(label, value)| (label.get(), value)).collect()
 }

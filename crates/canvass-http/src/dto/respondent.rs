@@ -31,7 +31,11 @@ pub struct RespondentBody {
 
 impl From<RespondentBody> for RespondentInput {
     fn from(body: RespondentBody) -> Self {
-        Self { contact_details: body.contact_details, send_mail: body.send_mail, background_data: body.background_data }
+        Self {
+            contact_details: body.contact_details,
+            send_mail: body.send_mail,
+            background_data: super::cells_to_domain(body.background_data),
+        }
     }
 }
 
@@ -134,11 +138,11 @@ impl RespondentResponse {
     /// The respondent, with its link under `public_url`.
     pub fn new(r: Respondent, public_url: &str) -> Self {
         Self {
-            respondent_id: r.id,
-            sendout_id: r.sendout_id,
+            respondent_id: r.id.get(),
+            sendout_id: r.sendout_id.get(),
             contact_details: r.contact_details,
             send_mail: r.send_mail,
-            background_data: r.background_data,
+            background_data: super::cells_of_domain(r.background_data),
             status: r.status.into(),
             survey_link: format!("{public_url}/r/{}", r.token),
             added_at: r.added_at,

@@ -167,8 +167,8 @@ pub struct SendoutResponse {
 impl From<Sendout> for SendoutResponse {
     fn from(s: Sendout) -> Self {
         Self {
-            sendout_id: s.id,
-            survey_id: s.survey_id,
+            sendout_id: s.id.get(),
+            survey_id: s.survey_id.get(),
             name: s.name,
             kind: s.kind.into(),
             status: s.status.into(),
@@ -251,7 +251,7 @@ pub struct LabelResponse {
 
 impl From<Label> for LabelResponse {
     fn from(l: Label) -> Self {
-        Self { label_id: l.id, name: l.name, label_type: l.label_type.into(), function: l.function }
+        Self { label_id: l.id.get(), name: l.name, label_type: l.label_type.into(), function: l.function }
     }
 }
 
@@ -350,14 +350,14 @@ pub struct ReminderResponse {
 impl From<Reminder> for ReminderResponse {
     fn from(r: Reminder) -> Self {
         Self {
-            reminder_id: r.id,
-            sendout_id: r.sendout_id,
+            reminder_id: r.id.get(),
+            sendout_id: r.sendout_id.get(),
             sendout_logic: r.sendout_logic.into(),
             send_date: r.send_date,
             sender: r.sender,
             subject: r.subject,
             message: r.message,
-            status: r.status,
+            status: r.status.as_str().to_owned(),
             created_at: r.created_at,
         }
     }

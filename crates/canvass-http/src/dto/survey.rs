@@ -1,5 +1,6 @@
 //! Bodies of the survey endpoints: surveys, question trees, logic and the copy query.
 
+use canvass_domain::ids::{CategoryId, PageId, QuestionItemId};
 use canvass_domain::survey::{
     ChoiceOption, CopyRequest, LogicRule, LogicRuleDraft, Page, PageDraft, QuestionItem, QuestionItemDraft,
     QuestionTree, QuestionType, Survey, SurveyInput,
@@ -46,12 +47,12 @@ pub struct SurveyResponse {
 impl From<Survey> for SurveyResponse {
     fn from(s: Survey) -> Self {
         Self {
-            survey_id: s.id,
+            survey_id: s.id.get(),
             name: s.name,
             description: s.description,
             start_date: s.start_date,
             end_date: s.end_date,
-            category_id: s.category_id,
+            category_id: s.category_id.map(CategoryId::get),
             active: s.active,
             created_at: s.created_at,
             updated_at: s.updated_at,
@@ -204,7 +205,7 @@ impl CreateSurveyBody {
                 description: self.description,
                 start_date,
                 end_date,
-                category_id: self.category_id,
+                category_id: self.category_id.map(CategoryId::new),
                 active: self.active,
                 pages: self.pages.into_iter().map(PageBody::into_draft).collect(),
             }),
@@ -242,7 +243,7 @@ pub struct OptionResponse {
 impl From<QuestionItem> for ItemResponse {
     fn from(item: QuestionItem) -> Self {
         Self {
-            question_item_id: item.id,
+            question_item_id: item.id.get(),
             kind: item.kind.into(),
             text: item.text,
             required: item.required,
@@ -265,7 +266,7 @@ pub struct PageResponse {
 
 impl From<Page> for PageResponse {
     fn from(page: Page) -> Self {
-        Self { page_id: page.id, title: page.title, items: page.items.into_iter().map(Into::into).collect() }
+        Self { page_id: page.id.get(), title: page.title, items: page.items.into_iter().map(Into::into).collect() }
     }
 }
 
@@ -288,10 +289,10 @@ pub struct LogicRuleResponse {
 impl From<LogicRule> for LogicRuleResponse {
     fn from(rule: LogicRule) -> Self {
         Self {
-            rule_id: rule.id,
-            question_item_id: rule.question_item_id,
+            rule_id: rule.id.get(),
+            question_item_id: rule.question_item_id.get(),
             equals: rule.equals,
-            go_to_page_id: rule.go_to_page_id,
+            go_to_page_id: rule.go_to_page_id.get(),
             broken: rule.broken,
         }
     }
@@ -312,7 +313,7 @@ pub struct QuestionTreeResponse {
 impl From<QuestionTree> for QuestionTreeResponse {
     fn from(tree: QuestionTree) -> Self {
         Self {
-            survey_id: tree.survey_id,
+            survey_id: tree.survey_id.get(),
             pages: tree.pages.into_iter().map(Into::into).collect(),
             logic: tree.logic.into_iter().map(Into::into).collect(),
         }
@@ -348,7 +349,11 @@ impl From<LogicRuleBody> for LogicRuleDraft {
             EqualsBody::Text(text) => text,
             EqualsBody::Number(number) => number.to_string(),
         };
-        Self { question_item_id: rule.question_item_id, equals, go_to_page_id: rule.go_to_page_id }
+        Self {
+            question_item_id: QuestionItemId::new(rule.question_item_id),
+            equals,
+            go_to_page_id: PageId::new(rule.go_to_page_id),
+        }
     }
 }
 
@@ -392,7 +397,7 @@ impl CopyQuery {
                 description: self.description,
                 start_date,
                 end_date,
-                category_id: self.categoryid,
+                category_id: self.categoryid.map(CategoryId::new),
                 copy_answers: self.copyanswers,
                 copy_logic: self.copylogic,
                 sendout_ids: self.copysendoutids,

@@ -128,7 +128,9 @@ async fn login_form(path: web::Path<String>) -> HttpResponse {
 #[post("/login/{sendoutId}")]
 async fn login(state: web::Data<AppState>, path: web::Path<String>, body: RawBody) -> HttpResponse {
     let action = format!("/login/{}", path.as_str());
-    let Ok(sendout) = path.parse::<i64>() else { return failure(&Problem::not_found("sendout")) };
+    let Ok(sendout) = path.parse::<canvass_domain::ids::SendoutId>() else {
+        return failure(&Problem::not_found("sendout"));
+    };
     let form = match form_fields(&body.0) {
         Ok(form) => form,
         Err(problem) => return failure(&problem),

@@ -1,6 +1,7 @@
 //! `/accounts/categories` and `/accounts/users`: the account's categories and users.
 
 use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::ids::{CategoryId, UserId};
 use canvass_domain::use_cases::{accounts, categories};
 
 use crate::auth::Authenticated;
@@ -30,7 +31,7 @@ pub async fn get_category(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.into_inner());
+    let (account, id) = (caller.account(), CategoryId::new(path.into_inner()));
     let category = blocking::run(&state, move |uow, _| categories::get(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(CategoryResponse::from(category)))
 }
@@ -70,7 +71,7 @@ pub async fn get_user(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.into_inner());
+    let (account, id) = (caller.account(), UserId::new(path.into_inner()));
     let user = blocking::run(&state, move |uow, _| accounts::get_user(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(UserResponse::from(user)))
 }

@@ -2,6 +2,7 @@
 
 use actix_web::{get, post, put, web, HttpResponse};
 use canvass_domain::answer::{check_shape, Answer};
+use canvass_domain::ids::{AnswerSetId, QuestionItemId, RespondentId, SurveyId};
 use canvass_domain::paging::PageRequest;
 use canvass_domain::use_cases::answers::{self, AnswerSetInput};
 use canvass_domain::DomainError;
@@ -35,7 +36,7 @@ pub async fn list(
     path: web::Path<i64>,
     query: QueryOf<AnswerFilterQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), path.into_inner());
+    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let filter = query.0.into_domain();
     let sets = blocking::run(&state, move |uow, _| {
         let filter = filter.map_err(DomainError::Invalid)?;
@@ -56,7 +57,7 @@ pub async fn page(
     path: web::Path<i64>,
     query: QueryOf<AnswerPageQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), path.into_inner());
+    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let query = query.0;
     let paging = PageRequest::new(
         query.page.unwrap_or(DEFAULT_PAGE),
@@ -88,7 +89,8 @@ pub async fn get(
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let (survey, id) = path.into_inner();
+    let (account, survey, id) = (caller.account(), SurveyId::new(survey), AnswerSetId::new(id));
     let set = blocking::run(&state, move |uow, _| answers::get(uow, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(AnswerSetResponse::with_answers(set)))
 }
@@ -104,7 +106,8 @@ pub async fn of_respondent(
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, respondent)) = (caller.account(), path.into_inner());
+    let (survey, respondent) = path.into_inner();
+    let (account, survey, respondent) = (caller.account(), SurveyId::new(survey), RespondentId::new(respondent));
     let sets = blocking::run(&state, move |uow, _| answers::of_respondent(uow, account, survey, respondent)).await?;
     Ok(HttpResponse::Ok().json(sets.into_iter().map(AnswerSetResponse::with_answers).collect::<Vec<_>>()))
 }
@@ -121,7 +124,9 @@ pub async fn item_answer(
     caller: Authenticated,
     path: web::Path<(i64, i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id, item)) = (caller.account(), path.into_inner());
+    let (survey, id, item) = path.into_inner();
+    let (account, survey, id, item) =
+        (caller.account(), SurveyId::new(survey), AnswerSetId::new(id), QuestionItemId::new(item));
     let answer = blocking::run(&state, move |uow, _| answers::item_answer(uow, account, survey, id, item)).await?;
     Ok(HttpResponse::Ok().json(AnswerBody::from(answer)))
 }
@@ -137,11 +142,15 @@ pub async fn record(
     path: web::Path<i64>,
     body: Body<AnswerSetBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), path.into_inner());
+    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let body = body.0;
     let answers = checked_answers(body.answers)?;
     let set = blocking::run(&state, move |uow, clock| {
-        let input = AnswerSetInput { respondent_id: body.respondent_id, completed: body.completed, answers };
+        let input = AnswerSetInput {
+            respondent_id: body.respondent_id.map(RespondentId::new),
+            completed: body.completed,
+            answers,
+        };
         answers::record(uow, clock, account, survey, input)
     })
     .await?;
@@ -160,7 +169,8 @@ pub async fn replace(
     path: web::Path<(i64, i64)>,
     body: Body<AnswerSetBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let (survey, id) = path.into_inner();
+    let (account, survey, id) = (caller.account(), SurveyId::new(survey), AnswerSetId::new(id));
     let body = body.0;
     let answers = checked_answers(body.answers)?;
     let set = blocking::run(&state, move |uow, clock| {

@@ -1,11 +1,13 @@
 //! `/bgdata/bgdocuments...`: background data documents, their labels and rows.
 
 use actix_web::{delete, get, post, put, web, HttpResponse};
+use canvass_domain::ids::{BgDocumentId, LabelId, RespondentId};
 use canvass_domain::use_cases::bgdata;
 
 use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::bgdata::{BgDocumentResponse, CellDataBody, NewRowBody, RowLabelsBody, RowResponse};
+use crate::dto::cells_to_domain;
 use crate::dto::sendout::LabelResponse;
 use crate::input::Body;
 use crate::problem::Problem;
@@ -31,7 +33,7 @@ pub async fn get(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.into_inner());
+    let (account, id) = (caller.account(), BgDocumentId::new(path.into_inner()));
     let document = blocking::run(&state, move |uow, _| bgdata::get(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(BgDocumentResponse::from(document)))
 }
@@ -46,7 +48,7 @@ pub async fn document_labels(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.into_inner());
+    let (account, id) = (caller.account(), BgDocumentId::new(path.into_inner()));
     let found = blocking::run(&state, move |uow, _| bgdata::labels(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(found.into_iter().map(LabelResponse::from).collect::<Vec<_>>()))
 }
@@ -63,8 +65,9 @@ pub async fn read_row(
     path: web::Path<(i64, i64)>,
     body: Body<RowLabelsBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (id, respondent)) = (caller.account(), path.into_inner());
-    let labels = body.0.labels;
+    let (id, respondent) = path.into_inner();
+    let (account, id, respondent) = (caller.account(), BgDocumentId::new(id), RespondentId::new(respondent));
+    let labels: Vec<LabelId> = body.0.labels.into_iter().map(LabelId::new).collect();
     let row = blocking::run(&state, move |uow, _| bgdata::read_row(uow, account, id, respondent, &labels)).await?;
     Ok(HttpResponse::Ok().json(RowResponse::from(row)))
 }
@@ -81,8 +84,9 @@ pub async fn edit_row(
     path: web::Path<(i64, i64)>,
     body: Body<CellDataBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (id, respondent)) = (caller.account(), path.into_inner());
-    let cells = body.0.cell_data;
+    let (id, respondent) = path.into_inner();
+    let (account, id, respondent) = (caller.account(), BgDocumentId::new(id), RespondentId::new(respondent));
+    let cells = cells_to_domain(body.0.cell_data);
     let row = blocking::run(&state, move |uow, _| bgdata::edit_row(uow, account, id, respondent, cells)).await?;
     Ok(HttpResponse::Ok().json(RowResponse::from(row)))
 }
@@ -99,10 +103,10 @@ pub async fn add_row(
     path: web::Path<i64>,
     body: Body<NewRowBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.into_inner());
+    let (account, id) = (caller.account(), BgDocumentId::new(path.into_inner()));
     let body = body.0;
     let row = blocking::run(&state, move |uow, clock| {
-        bgdata::add_row(uow, clock, account, id, body.contact_details, body.cell_data)
+        bgdata::add_row(uow, clock, account, id, body.contact_details, cells_to_domain(body.cell_data))
     })
     .await?;
     Ok(HttpResponse::Created().json(RowResponse::from(row)))
@@ -120,8 +124,9 @@ pub async fn delete_cells(
     path: web::Path<(i64, i64)>,
     body: Body<RowLabelsBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (id, respondent)) = (caller.account(), path.into_inner());
-    let labels = body.0.labels;
+    let (id, respondent) = path.into_inner();
+    let (account, id, respondent) = (caller.account(), BgDocumentId::new(id), RespondentId::new(respondent));
+    let labels: Vec<LabelId> = body.0.labels.into_iter().map(LabelId::new).collect();
     let row = blocking::run(&state, move |uow, _| bgdata::delete_cells(uow, account, id, respondent, &labels)).await?;
     Ok(HttpResponse::Ok().json(RowResponse::from(row)))
 }

@@ -89,7 +89,7 @@ pub async fn get_survey(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    read(&state, caller.account(), Some(path.into_inner())).await
+    read(&state, caller.account(), Some(SurveyId::new(path.into_inner()))).await
 }
 
 /// Creates or replaces a survey's own frequency setting, which overrides the account's for that survey.
@@ -103,7 +103,7 @@ pub async fn put_survey(
     path: web::Path<i64>,
     body: Body<FrequencyBody>,
 ) -> Result<HttpResponse, Problem> {
-    write(&state, caller.account(), Some(path.into_inner()), body.0).await
+    write(&state, caller.account(), Some(SurveyId::new(path.into_inner())), body.0).await
 }
 
 /// Enables a survey's own frequency setting; 404 before any PUT.
@@ -116,7 +116,7 @@ pub async fn enable_survey(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    toggle(&state, caller.account(), Some(path.into_inner()), true).await
+    toggle(&state, caller.account(), Some(SurveyId::new(path.into_inner())), true).await
 }
 
 /// Disables a survey's own frequency setting; 404 before any PUT.
@@ -129,5 +129,5 @@ pub async fn disable_survey(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    toggle(&state, caller.account(), Some(path.into_inner()), false).await
+    toggle(&state, caller.account(), Some(SurveyId::new(path.into_inner())), false).await
 }

@@ -1,6 +1,7 @@
 //! `/surveys/{surveyId}/questions` and `/logic`: the question tree, its logic rules, deleting items.
 
 use actix_web::{delete, get, put, web, HttpResponse};
+use canvass_domain::ids::{QuestionItemId, SurveyId};
 use canvass_domain::survey::LogicRuleDraft;
 use canvass_domain::use_cases::surveys;
 
@@ -21,7 +22,7 @@ pub async fn question_tree(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.into_inner());
+    let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
     let found = blocking::run(&state, move |uow, _| surveys::question_tree(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(found)))
 }
@@ -37,7 +38,7 @@ pub async fn set_logic(
     path: web::Path<i64>,
     body: Body<Vec<LogicRuleBody>>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.into_inner());
+    let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
     let rules: Vec<LogicRuleDraft> = body.0.into_iter().map(Into::into).collect();
     let tree = blocking::run(&state, move |uow, clock| surveys::set_logic(uow, clock, account, id, rules)).await?;
     Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(tree)))
@@ -54,7 +55,8 @@ pub async fn delete_item(
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (id, item)) = (caller.account(), path.into_inner());
+    let (id, item) = path.into_inner();
+    let (account, id, item) = (caller.account(), SurveyId::new(id), QuestionItemId::new(item));
     blocking::run(&state, move |uow, clock| surveys::delete_question_item(uow, clock, account, id, item)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

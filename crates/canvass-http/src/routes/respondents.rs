@@ -1,6 +1,7 @@
 //! `/surveys/{surveyId}/sendouts/{sendoutId}/respondents...`: adding and listing respondents.
 
 use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::respondents;
 
 use crate::auth::Authenticated;
@@ -21,7 +22,8 @@ pub async fn list(
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, sendout)) = (caller.account(), path.into_inner());
+    let (survey, sendout) = path.into_inner();
+    let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
     let found = blocking::run(&state, move |uow, _| respondents::list(uow, account, survey, sendout)).await?;
     let public_url = &state.public_url;
     Ok(HttpResponse::Ok().json(found.into_iter().map(|r| RespondentResponse::new(r, public_url)).collect::<Vec<_>>()))
@@ -40,7 +42,8 @@ pub async fn add(
     path: web::Path<(i64, i64)>,
     body: Body<RespondentBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, sendout)) = (caller.account(), path.into_inner());
+    let (survey, sendout) = path.into_inner();
+    let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
     let input = body.0.into();
     let added =
         blocking::run(&state, move |uow, clock| respondents::add(uow, clock, account, survey, sendout, input)).await?;
@@ -60,7 +63,8 @@ pub async fn add_batch(
     path: web::Path<(i64, i64)>,
     body: Body<RawBatchBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, sendout)) = (caller.account(), path.into_inner());
+    let (survey, sendout) = path.into_inner();
+    let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
     let items = body.0.items();
     let outcome = blocking::run(&state, move |uow, clock| {
         respondents::add_read_batch(uow, clock, account, survey, sendout, items)

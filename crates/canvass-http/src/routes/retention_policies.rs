@@ -1,6 +1,7 @@
 //! `/data-retention/account` and `/data-retention/surveys/{surveyId}`: retention policies.
 
 use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::retention_policies;
 use canvass_domain::DomainError;
 
@@ -47,7 +48,7 @@ pub async fn get_survey(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), path.into_inner());
+    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let policy = blocking::run(&state, move |uow, _| retention_policies::survey(uow, account, survey)).await?;
     Ok(HttpResponse::Ok().json(SurveyPolicyResponse::from(policy)))
 }
@@ -63,7 +64,7 @@ pub async fn set_survey(
     path: web::Path<i64>,
     body: Body<SurveyPolicyBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), path.into_inner());
+    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let input = body.0.into_domain();
     let policy = blocking::run(&state, move |uow, clock| {
         let input = input.map_err(DomainError::Invalid)?;

@@ -2,6 +2,7 @@
 
 use actix_web::{delete, get, patch, post, web, HttpResponse};
 use canvass_domain::governance::{RetentionAction, RuleInput, RulePatch, RuleScope};
+use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::retention_rules;
 use canvass_domain::{AccountId, DomainError};
 
@@ -82,7 +83,7 @@ pub async fn set_survey(
     path: web::Path<i64>,
     body: Body<RuleBody>,
 ) -> Result<HttpResponse, Problem> {
-    set(&state, caller.account(), RuleScope::Survey(path.into_inner()), body.0).await
+    set(&state, caller.account(), RuleScope::Survey(SurveyId::new(path.into_inner())), body.0).await
 }
 
 /// Sets a sendout-scoped rule; the sendout must belong to the survey.
@@ -97,6 +98,7 @@ pub async fn set_sendout(
     body: Body<RuleBody>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, sendout) = path.into_inner();
+    let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
     set(&state, caller.account(), RuleScope::Sendout(survey, sendout), body.0).await
 }
 
@@ -126,7 +128,7 @@ pub async fn list_survey(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    list(&state, caller.account(), Some(RuleScope::Survey(path.into_inner()))).await
+    list(&state, caller.account(), Some(RuleScope::Survey(SurveyId::new(path.into_inner())))).await
 }
 
 /// Lists the rules of a sendout scope.
@@ -140,6 +142,7 @@ pub async fn list_sendout(
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, sendout) = path.into_inner();
+    let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
     list(&state, caller.account(), Some(RuleScope::Sendout(survey, sendout))).await
 }
 
@@ -169,6 +172,7 @@ pub async fn update_survey(
     body: Body<RulePatchBody>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, action) = path.into_inner();
+    let survey = SurveyId::new(survey);
     update(&state, caller.account(), RuleScope::Survey(survey), &action, body.0).await
 }
 
@@ -185,6 +189,7 @@ pub async fn update_sendout(
     body: Body<RulePatchBody>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, sendout, action) = path.into_inner();
+    let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
     update(&state, caller.account(), RuleScope::Sendout(survey, sendout), &action, body.0).await
 }
 
@@ -212,6 +217,7 @@ pub async fn delete_survey(
     path: web::Path<(i64, String)>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, action) = path.into_inner();
+    let survey = SurveyId::new(survey);
     remove(&state, caller.account(), RuleScope::Survey(survey), &action).await
 }
 
@@ -227,5 +233,6 @@ pub async fn delete_sendout(
     path: web::Path<(i64, i64, String)>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, sendout, action) = path.into_inner();
+    let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
     remove(&state, caller.account(), RuleScope::Sendout(survey, sendout), &action).await
 }

@@ -1,6 +1,7 @@
 //! `/surveys/{surveyId}/sendouts...`: sendouts, their activation, labels and reminders.
 
 use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::sendouts;
 use canvass_domain::DomainError;
 
@@ -23,7 +24,7 @@ pub async fn list(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), path.into_inner());
+    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let found = blocking::run(&state, move |uow, _| sendouts::list(uow, account, survey)).await?;
     Ok(HttpResponse::Ok().json(found.into_iter().map(SendoutResponse::from).collect::<Vec<_>>()))
 }
@@ -39,7 +40,8 @@ pub async fn get(
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let (survey, id) = path.into_inner();
+    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
     let sendout = blocking::run(&state, move |uow, _| sendouts::get(uow, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
 }
@@ -55,7 +57,7 @@ pub async fn create(
     path: web::Path<i64>,
     body: Body<CreateSendoutBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), path.into_inner());
+    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let input = body.0.into_domain();
     let sendout = blocking::run(&state, move |uow, clock| {
         let input = input.map_err(DomainError::Invalid)?;
@@ -76,7 +78,8 @@ pub async fn activate(
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let (survey, id) = path.into_inner();
+    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
     let sendout = blocking::run(&state, move |uow, clock| sendouts::activate(uow, clock, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
 }
@@ -92,7 +95,8 @@ pub async fn deactivate(
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let (survey, id) = path.into_inner();
+    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
     let sendout =
         blocking::run(&state, move |uow, clock| sendouts::deactivate(uow, clock, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
@@ -109,7 +113,8 @@ pub async fn list_labels(
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let (survey, id) = path.into_inner();
+    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
     let labels = blocking::run(&state, move |uow, _| sendouts::list_labels(uow, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(labels.into_iter().map(LabelResponse::from).collect::<Vec<_>>()))
 }
@@ -127,7 +132,8 @@ pub async fn create_label(
     path: web::Path<(i64, i64)>,
     body: Body<CreateLabelBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let (survey, id) = path.into_inner();
+    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
     let body = body.0;
     let label = blocking::run(&state, move |uow, clock| {
         sendouts::create_label(uow, clock, account, survey, id, &body.name, body.label_type.into())
@@ -147,7 +153,8 @@ pub async fn list_reminders(
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let (survey, id) = path.into_inner();
+    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
     let reminders = blocking::run(&state, move |uow, _| sendouts::list_reminders(uow, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(reminders.into_iter().map(ReminderResponse::from).collect::<Vec<_>>()))
 }
@@ -164,7 +171,8 @@ pub async fn create_reminder(
     path: web::Path<(i64, i64)>,
     body: Body<CreateReminderBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, id)) = (caller.account(), path.into_inner());
+    let (survey, id) = path.into_inner();
+    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
     let input = body.0.into_domain();
     let reminder = blocking::run(&state, move |uow, clock| {
         let input = input.map_err(DomainError::Invalid)?;

@@ -1,6 +1,7 @@
 //! `/surveys`: list, read, create and copy surveys.
 
 use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::surveys;
 use canvass_domain::DomainError;
 
@@ -31,7 +32,7 @@ pub async fn get(
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.into_inner());
+    let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
     let survey = blocking::run(&state, move |uow, _| surveys::get(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(SurveyResponse::from(survey)))
 }
@@ -63,7 +64,7 @@ pub async fn copy(
     path: web::Path<i64>,
     query: QueryOf<CopyQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.into_inner());
+    let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
     let request = query.0.into_domain();
     let survey = blocking::run(&state, move |uow, clock| {
         // An unknown source answers 404 before the options are judged.

@@ -2,7 +2,7 @@
 //! a TWOWAY sendout needs a sender number the account holds.
 
 use crate::distribution::{DispatchType, RespondentStatus, SendoutStatus};
-use crate::error::DomainError;
+use crate::error::{ConflictKind, DomainError};
 use crate::governance::{FrequencyLimits, FrequencySetting};
 use crate::use_cases::sendouts::activate;
 
@@ -58,7 +58,7 @@ fn a_twoway_sendout_needs_a_number_the_account_holds() {
     fake.pending(sendout, "+4790000099");
 
     let error = activate(&mut fake, &At(NOW), ACCOUNT, survey, sendout).unwrap_err();
-    assert!(matches!(error, DomainError::Conflict { kind: "sender-not-provisioned", .. }), "{error:?}");
+    assert!(matches!(error, DomainError::Conflict { kind: ConflictKind::SenderNotProvisioned, .. }), "{error:?}");
     assert_eq!(status_of(&fake, "+4790000099"), RespondentStatus::Pending, "nothing is released");
     assert_eq!(fake.state.sendouts[0].status, SendoutStatus::Draft);
     assert_eq!(fake.transactions.rolled_back, 1);

@@ -9,7 +9,7 @@ use super::fakes::{At, NOW};
 
 fn answer(fake: &mut Pages, page: i64, value: &str) -> PageView {
     let form = [(format!("q{}", page * 10), value.to_owned())];
-    submit(fake, &At(NOW), TOKEN, page, &form).unwrap()
+    submit(fake, &At(NOW), TOKEN, crate::ids::PageId::new(page), &form).unwrap()
 }
 
 fn page_of(view: &PageView) -> Option<usize> {

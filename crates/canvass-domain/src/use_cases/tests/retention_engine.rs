@@ -14,12 +14,16 @@ use super::fakes::NOW;
 const ACME: AccountId = AccountId::new(1);
 const OTHER: AccountId = AccountId::new(2);
 
-fn rule(scope: RuleScope, days: i32) -> RetentionRule {
-    let action = RetentionAction::RemoveRespondentDataWithoutAnswers;
-    RetentionRule { scope, action, retention_days: days, status: RuleStatus::Active }
+fn rule_with(scope: RuleScope, days: i64, status: RuleStatus) -> RetentionRule {
+    RetentionRule::new(scope, RetentionAction::RemoveRespondentDataWithoutAnswers, days, status).unwrap()
 }
 
-fn held(account: AccountId, survey: SurveyId, sendout: SendoutId, days_ago: i64) -> Held {
+fn rule(scope: RuleScope, days: i64) -> RetentionRule {
+    rule_with(scope, days, RuleStatus::Active)
+}
+
+fn held(account: AccountId, survey: i64, sendout: i64, days_ago: i64) -> Held {
+    let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
     Held { account, survey, sendout, added_at: NOW - Duration::days(days_ago), contact: true }
 }
 
@@ -27,8 +31,8 @@ fn run_at(fake: &mut Retention, now: OffsetDateTime, dry_run: bool) -> Retention
     run(fake, now, dry_run, false, &mut |_, _| {}).unwrap()
 }
 
-fn remaining(fake: &Retention) -> Vec<(SendoutId, i64)> {
-    fake.state.respondents.iter().map(|r| (r.sendout, (NOW - r.added_at).whole_days())).collect()
+fn remaining(fake: &Retention) -> Vec<(i64, i64)> {
+    fake.state.respondents.iter().map(|r| (r.sendout.get(), (NOW - r.added_at).whole_days())).collect()
 }
 
 /// Acme: survey 1 has sendouts 11 (under the survey's rule, 10 days) and 12 (its own rule, 60 days); survey 2's
@@ -37,8 +41,8 @@ fn acme() -> Retention {
     let mut fake = Retention::default();
     fake.state.rules = vec![
         (ACME, rule(RuleScope::Account, 30)),
-        (ACME, rule(RuleScope::Survey(1), 10)),
-        (ACME, rule(RuleScope::Sendout(1, 12), 60)),
+        (ACME, rule(RuleScope::Survey(SurveyId::new(1)), 10)),
+        (ACME, rule(RuleScope::Sendout(SurveyId::new(1), SendoutId::new(12)), 60)),
     ];
     fake.state.respondents = vec![
         held(ACME, 1, 11, 20),
@@ -90,7 +94,7 @@ fn rows_go_in_batches_each_in_a_transaction_of_its_own() {
 #[test]
 fn a_paused_rule_gives_way_to_the_next_broader_one() {
     let mut fake = acme();
-    fake.state.rules[1].1.status = RuleStatus::Paused;
+    fake.state.rules[1].1 = rule_with(RuleScope::Survey(SurveyId::new(1)), 10, RuleStatus::Paused);
     run_at(&mut fake, NOW, false);
     assert_eq!(remaining(&fake), [(11, 20), (11, 5), (12, 20), (21, 20)], "survey 1's sendout 11: 30 days now");
 }
@@ -123,7 +127,14 @@ fn a_run_gives_way_to_one_already_running() {
 fn a_surveys_complete_delete_date_removes_its_answers_and_respondents() {
     let mut fake = Retention::default();
     let policy = SurveyPolicy { complete_delete_date: Some((NOW - Duration::days(1)).date()), ..Default::default() };
-    let survey = |id, policy| HeldSurvey { account: ACME, id, end: NOW, policy, answer_sets: 7, open_text: 3 };
+    let survey = |id, policy| HeldSurvey {
+        account: ACME,
+        id: SurveyId::new(id),
+        end: NOW,
+        policy,
+        answer_sets: 7,
+        open_text: 3,
+    };
     fake.state.surveys = vec![survey(1, Some(policy)), survey(2, None)];
     fake.state.respondents = vec![held(ACME, 1, 11, 1), held(ACME, 2, 21, 1)];
 

@@ -59,16 +59,16 @@ impl Distribution {
     /// A fake holding one survey with one Draft sendout of `kind` (sender `+4790000001` for SMS kinds).
     pub fn with_sendout(kind: DispatchType) -> (Self, SurveyId, SendoutId) {
         let mut fake = Self::default();
-        let survey = fake.next_id();
+        let survey = SurveyId::new(fake.next_id());
         fake.state.surveys.push(survey_row(survey));
-        let sendout = fake.next_id();
+        let sendout = SendoutId::new(fake.next_id());
         fake.state.sendouts.push(sendout_row(sendout, survey, kind));
         (fake, survey, sendout)
     }
 
     /// Adds a pending respondent to `sendout`; returns its id.
     pub fn pending(&mut self, sendout: SendoutId, contact: &str) -> RespondentId {
-        let id = self.next_id();
+        let id = RespondentId::new(self.next_id());
         self.state.respondents.push(respondent_row(id, sendout, contact, NOW));
         if let Some(row) = self.state.sendouts.iter_mut().find(|s| s.id == sendout) {
             row.respondent_count += 1;
@@ -128,7 +128,7 @@ fn respondent_row(id: RespondentId, sendout: SendoutId, contact: &str, at: Offse
         send_mail: true,
         background_data: BackgroundData::new(),
         status: RespondentStatus::Pending,
-        token: format!("{id:040x}"),
+        token: format!("{:040x}", id.get()),
         added_at: at,
         sent_at: None,
     }
@@ -305,11 +305,11 @@ impl RespondentRepository for Distribution {
     ) -> RepoResult<Vec<Respondent>> {
         let mut added = Vec::with_capacity(rows.len());
         for row in rows.iter().filter(|_| Self::is_ours(account)) {
-            let id = self.next_id();
-            let mut respondent = respondent_row(id, sendout, &row.contact_details, now);
-            respondent.send_mail = row.send_mail;
-            respondent.background_data = row.background_data.clone();
-            respondent.token = row.token.clone();
+            let id = RespondentId::new(self.next_id());
+            let mut respondent = respondent_row(id, sendout, row.contact_details(), now);
+            respondent.send_mail = row.send_mail();
+            respondent.background_data = row.background_data().clone();
+            respondent.token = row.token().to_owned();
             self.state.respondents.push(respondent.clone());
             added.push(respondent);
         }

@@ -11,7 +11,7 @@ use super::Snapshots;
 use crate::delivery::{ClaimedMessage, Mailer, OutgoingMessage, SendError, Settled, SmsSender};
 use crate::distribution::{DispatchType, TokenContext};
 use crate::error::DomainError;
-use crate::ids::{AccountId, QuestionItemId, SurveyId};
+use crate::ids::{AccountId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::ports::{OutboxRepository, RepoResult, SentLookup, SurveyRepository};
 use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
 use crate::use_cases::delivery::DeliveryLender;
@@ -59,9 +59,9 @@ pub fn due(id: i64, channel: DispatchType, recipient: &str) -> ClaimedMessage {
     ClaimedMessage {
         account_id: AccountId::new(1),
         id,
-        respondent_id: 100 + id,
-        sendout_id: 10,
-        survey_id: 1,
+        respondent_id: RespondentId::new(100 + id),
+        sendout_id: SendoutId::new(10),
+        survey_id: SurveyId::new(1),
         is_reminder: false,
         own_text: false,
         idempotency_key: format!("key-{id}"),

@@ -8,10 +8,13 @@ use time::OffsetDateTime;
 use super::Snapshots;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::distribution::TokenContext;
-use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
+use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, RuleId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository, SurveyRepository};
 use crate::survey::{LogicRule, LogicRules, QuestionItem, QuestionTree, QuestionType, Survey, SurveyDraft};
+
+/// The fake's one survey.
+pub const SURVEY: SurveyId = SurveyId::new(1);
 
 /// The link token of the fake's one respondent.
 pub const TOKEN: &str = "00000000000000000000000000000000000000aa";
@@ -37,22 +40,27 @@ pub struct Pages {
 /// Four pages with one required open-text item each (ids 10, 20, 30, 40); answering "skip" on page 1 goes to
 /// page 4.
 pub fn four_pages() -> Pages {
-    let item = |page: PageId| QuestionItem {
-        id: page * 10,
-        page_id: page,
+    let item = |page: i64| QuestionItem {
+        id: QuestionItemId::new(page * 10),
+        page_id: PageId::new(page),
         kind: QuestionType::OpenText,
         text: format!("Question {page}"),
         required: true,
         options: Vec::new(),
     };
-    let pages =
-        (1..=4).map(|id| crate::survey::Page { id, title: String::new(), items: vec![item(id)] }).collect::<Vec<_>>();
-    let rule = LogicRule { id: 1, question_item_id: 10, equals: "skip".into(), go_to_page_id: 4, broken: false };
+    let page = |id: i64| crate::survey::Page { id: PageId::new(id), title: String::new(), items: vec![item(id)] };
+    let rule = LogicRule {
+        id: RuleId::new(1),
+        question_item_id: QuestionItemId::new(10),
+        equals: "skip".into(),
+        go_to_page_id: PageId::new(4),
+        broken: false,
+    };
     let context = TokenContext {
         account_id: AccountId::new(1),
-        respondent_id: 7,
-        sendout_id: 3,
-        survey_id: 1,
+        respondent_id: RespondentId::new(7),
+        sendout_id: SendoutId::new(3),
+        survey_id: SURVEY,
         survey_name: "Staff".into(),
         survey_active: true,
         sendout_active: true,
@@ -60,7 +68,12 @@ pub fn four_pages() -> Pages {
         contact_details: "ann@example.com".into(),
         contact_key: "ann@example.com".into(),
     };
-    let state = State { context, tree: QuestionTree::assemble(1, pages, vec![rule]), progress: None, locked: false };
+    let state = State {
+        context,
+        tree: QuestionTree::assemble(SURVEY, (1..=4).map(page).collect(), vec![rule]),
+        progress: None,
+        locked: false,
+    };
     Pages { state, transactions: Snapshots::default() }
 }
 
@@ -68,14 +81,14 @@ super::snapshot_transactions!(Pages);
 
 fn stored(draft: &AnswerSetDraft, respondent: Option<(RespondentId, SendoutId)>, now: OffsetDateTime) -> AnswerSet {
     AnswerSet {
-        id: 99,
-        survey_id: 1,
+        id: AnswerSetId::new(99),
+        survey_id: SURVEY,
         respondent_id: respondent.map(|(r, _)| r),
         sendout_id: respondent.map(|(_, s)| s),
-        completed: draft.completed,
+        completed: draft.completed(),
         created_at: now,
         updated_at: now,
-        answers: draft.answers.clone(),
+        answers: draft.answers().to_vec(),
     }
 }
 impl RespondentPageRepository for Pages {
@@ -102,7 +115,8 @@ impl RespondentPageRepository for Pages {
         survey: SurveyId,
         respondent: RespondentId,
     ) -> RepoResult<Option<(AnswerSet, Option<PageId>)>> {
-        let ours = account == self.state.context.account_id && survey == 1 && respondent == 7;
+        let context = &self.state.context;
+        let ours = account == context.account_id && survey == SURVEY && respondent == context.respondent_id;
         Ok(self.state.progress.clone().filter(|_| ours))
     }
 
@@ -181,8 +195,8 @@ impl AnswerRepository for Pages {
     ) -> RepoResult<Option<AnswerSet>> {
         let _ = (account, survey);
         let Some((set, _)) = self.state.progress.as_mut().filter(|(set, _)| set.id == id) else { return Ok(None) };
-        set.answers = draft.answers.clone();
-        set.completed = draft.completed;
+        set.answers = draft.answers().to_vec();
+        set.completed = draft.completed();
         set.updated_at = now;
         Ok(Some(set.clone()))
     }

@@ -1,0 +1,9 @@
+ALTER TABLE question_items DROP CONSTRAINT question_items_item_type_check;
+ALTER TABLE sendouts DROP CONSTRAINT sendouts_dispatch_type_check;
+ALTER TABLE sendouts DROP CONSTRAINT sendouts_status_check;
+ALTER TABLE bg_labels DROP CONSTRAINT bg_labels_label_type_check;
+ALTER TABLE respondents DROP CONSTRAINT respondents_status_check;
+ALTER TABLE reminders DROP CONSTRAINT reminders_sendout_logic_check;
+ALTER TABLE reminders DROP CONSTRAINT reminders_status_check;
+ALTER TABLE blocklist DROP CONSTRAINT blocklist_entry_type_check;
+ALTER TABLE retention_rules DROP CONSTRAINT retention_rules_action_check;
