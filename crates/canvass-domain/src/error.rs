@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// A broken rule of one input field. `field` is the path of the field in the request body or query, such as
-/// `name`, `pages[0].items[2].options` or `surveyRespondents[3].contactDetails`.
+/// `name`, `pages[0].items[2].options`, or relative to a batch `[3].contactDetails`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     /// Path of the offending field.

@@ -125,6 +125,9 @@ pub fn add_batch(
 
 /// [`add_batch`] for items as a transport read them: an item that could not be read at all carries the errors of
 /// its fields, and is refused together with the readable items that break a rule, every index named.
+///
+/// Field paths are relative to the batch: `[3].contactDetails` for an item's field, empty for the batch itself.
+/// The transport puts its own name for the list in front (HTTP: `surveyRespondents`).
 pub fn add_read_batch(
     uow: &mut (impl BlocklistRepository
               + RespondentRepository
@@ -139,7 +142,7 @@ pub fn add_read_batch(
     inputs: Vec<Result<RespondentInput, Vec<FieldError>>>,
 ) -> Result<BatchOutcome, DomainError> {
     if inputs.is_empty() || inputs.len() > MAX_BATCH {
-        return Err(DomainError::invalid("surveyRespondents", format!("must hold 1 to {MAX_BATCH} respondents")));
+        return Err(DomainError::invalid("", format!("must hold 1 to {MAX_BATCH} respondents")));
     }
     transaction(uow, |tx| {
         let found = sendouts::get(tx, account, survey, sendout)?;
@@ -147,9 +150,8 @@ pub fn add_read_batch(
         let mut errors: Vec<FieldError> = Vec::new();
         let mut checked = Vec::with_capacity(inputs.len());
         for (index, input) in inputs.into_iter().enumerate() {
-            let checked_input = input.and_then(|input| {
-                NewRespondent::check(input, found.kind, &labels, &format!("surveyRespondents[{index}]."))
-            });
+            let checked_input =
+                input.and_then(|input| NewRespondent::check(input, found.kind, &labels, &format!("[{index}].")));
             match checked_input {
                 Ok(respondent) => checked.push(respondent),
                 Err(item_errors) => errors.extend(item_errors),

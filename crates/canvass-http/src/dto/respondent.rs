@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use canvass_domain::distribution::{Respondent, RespondentInput, RespondentStatus};
 use canvass_domain::use_cases::respondents::{BatchOutcome, Rejection};
-use canvass_domain::FieldError;
+use canvass_domain::{DomainError, FieldError};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -39,33 +39,41 @@ impl From<RespondentBody> for RespondentInput {
     }
 }
 
+/// The name of the batch's list on the wire, which the domain's batch-relative field paths go under.
+pub const BATCH_LIST: &str = "surveyRespondents";
+
 /// Adds respondents in one batch.
+// The items are read one by one (`items`), so that a 400 names every malformed one; the schema states what each
+// must be.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchBody {
     /// 1 to 1000 respondents.
-    #[schema(min_items = 1, max_items = 1000)]
-    pub survey_respondents: Vec<RespondentBody>,
-}
-
-/// A batch as it arrives: each item is read on its own, so that a 400 names every malformed one.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RawBatchBody {
-    /// The items, unread.
+    #[schema(value_type = Vec<RespondentBody>, min_items = 1, max_items = 1000)]
     pub survey_respondents: Vec<serde_json::Value>,
 }
 
-impl RawBatchBody {
-    /// Each item read on its own: a respondent, or the errors of the fields that could not be read
-    /// (`surveyRespondents[3].sendMail`).
+impl BatchBody {
+    /// Each item read on its own: a respondent, or the errors of the fields that could not be read, with paths
+    /// relative to the batch (`[3].sendMail`), as the domain writes them.
     pub fn items(self) -> Vec<Result<RespondentInput, Vec<FieldError>>> {
         let read = |(index, item)| {
-            from_value_at::<RespondentBody>(item, &format!("surveyRespondents[{index}]"))
-                .map(Into::into)
-                .map_err(|error| vec![error])
+            from_value_at::<RespondentBody>(item, &format!("[{index}]")).map(Into::into).map_err(|error| vec![error])
         };
         self.survey_respondents.into_iter().enumerate().map(read).collect()
+    }
+}
+
+/// Puts the batch's wire name in front of the batch-relative paths of a validation error.
+pub fn under_batch_list(error: DomainError) -> DomainError {
+    match error {
+        DomainError::Invalid(errors) => DomainError::Invalid(
+            errors
+                .into_iter()
+                .map(|e| FieldError { field: format!("{BATCH_LIST}{}", e.field), message: e.message })
+                .collect(),
+        ),
+        other => other,
     }
 }
 

@@ -37,12 +37,8 @@ pub async fn list(
     query: QueryOf<AnswerFilterQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
-    let filter = query.0.into_domain();
-    let sets = blocking::run(&state, move |uow, _| {
-        let filter = filter.map_err(DomainError::Invalid)?;
-        answers::list(uow, account, survey, &filter)
-    })
-    .await?;
+    let filter = query.0.into_domain().map_err(Problem::invalid)?;
+    let sets = blocking::run(&state, move |uow, _| answers::list(uow, account, survey, &filter)).await?;
     Ok(HttpResponse::Ok().json(sets_without_answers(sets)))
 }
 
@@ -68,13 +64,14 @@ pub async fn page(
     let filter =
         AnswerFilterQuery { from: query.from, to: query.to, updated: query.updated, completed: query.completed }
             .into_domain();
-    let page = blocking::run(&state, move |uow, _| match (paging, filter) {
-        (Ok(paging), Ok(filter)) => answers::page(uow, account, survey, &filter, paging),
-        (paging, filter) => Err(DomainError::Invalid(
-            paging.err().into_iter().flatten().chain(filter.err().into_iter().flatten()).collect(),
-        )),
-    })
-    .await?;
+    let (paging, filter) = match (paging, filter) {
+        (Ok(paging), Ok(filter)) => (paging, filter),
+        (paging, filter) => {
+            let errors = paging.err().into_iter().flatten().chain(filter.err().into_iter().flatten());
+            return Err(Problem::invalid(errors.collect()));
+        }
+    };
+    let page = blocking::run(&state, move |uow, _| answers::page(uow, account, survey, &filter, paging)).await?;
     Ok(HttpResponse::Ok().json(AnswerSetPageResponse::from(page)))
 }
 

@@ -4,7 +4,7 @@ use actix_web::{get, patch, put, web, HttpResponse};
 use canvass_domain::governance::FrequencyLimits;
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::frequency;
-use canvass_domain::{AccountId, DomainError};
+use canvass_domain::AccountId;
 
 use crate::auth::Authenticated;
 use crate::blocking;
@@ -24,12 +24,10 @@ async fn write(
     survey: Option<SurveyId>,
     body: FrequencyBody,
 ) -> Result<HttpResponse, Problem> {
-    let limits = FrequencyLimits::new(body.settings.number_of_days, body.settings.max_number_of_surveys);
-    let setting = blocking::run(state, move |uow, _| {
-        let limits = limits.map_err(DomainError::Invalid)?;
-        frequency::put(uow, account, survey, body.enabled, limits)
-    })
-    .await?;
+    let limits = FrequencyLimits::new(body.settings.number_of_days, body.settings.max_number_of_surveys)
+        .map_err(Problem::invalid)?;
+    let setting =
+        blocking::run(state, move |uow, _| frequency::put(uow, account, survey, body.enabled, limits)).await?;
     Ok(HttpResponse::Ok().json(FrequencyResponse::new(account, setting)))
 }
 

@@ -6,7 +6,7 @@ use canvass_domain::use_cases::respondents;
 
 use crate::auth::Authenticated;
 use crate::blocking;
-use crate::dto::respondent::{BatchBody, BatchResponse, RawBatchBody, RespondentBody, RespondentResponse};
+use crate::dto::respondent::{under_batch_list, BatchBody, BatchResponse, RespondentBody, RespondentResponse};
 use crate::input::Body;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -61,13 +61,13 @@ pub async fn add_batch(
     state: web::Data<AppState>,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
-    body: Body<RawBatchBody>,
+    body: Body<BatchBody>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, sendout) = path.into_inner();
     let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
     let items = body.0.items();
     let outcome = blocking::run(&state, move |uow, clock| {
-        respondents::add_read_batch(uow, clock, account, survey, sendout, items)
+        respondents::add_read_batch(uow, clock, account, survey, sendout, items).map_err(under_batch_list)
     })
     .await?;
     Ok(HttpResponse::Ok().json(BatchResponse::new(outcome, &state.public_url)))

@@ -3,7 +3,6 @@
 use actix_web::{get, post, web, HttpResponse};
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::retention_policies;
-use canvass_domain::DomainError;
 
 use crate::auth::Authenticated;
 use crate::blocking;
@@ -65,11 +64,9 @@ pub async fn set_survey(
     body: Body<SurveyPolicyBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
-    let input = body.0.into_domain();
-    let policy = blocking::run(&state, move |uow, clock| {
-        let input = input.map_err(DomainError::Invalid)?;
-        retention_policies::set_survey(uow, clock, account, survey, input)
-    })
-    .await?;
+    let input = body.0.into_domain().map_err(Problem::invalid)?;
+    let policy =
+        blocking::run(&state, move |uow, clock| retention_policies::set_survey(uow, clock, account, survey, input))
+            .await?;
     Ok(HttpResponse::Ok().json(SurveyPolicyResponse::from(policy)))
 }

@@ -3,7 +3,6 @@
 use actix_web::{get, post, web, HttpResponse};
 use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::sendouts;
-use canvass_domain::DomainError;
 
 use crate::auth::Authenticated;
 use crate::blocking;
@@ -58,12 +57,8 @@ pub async fn create(
     body: Body<CreateSendoutBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
-    let input = body.0.into_domain();
-    let sendout = blocking::run(&state, move |uow, clock| {
-        let input = input.map_err(DomainError::Invalid)?;
-        sendouts::create(uow, clock, account, survey, input)
-    })
-    .await?;
+    let input = body.0.into_domain().map_err(Problem::invalid)?;
+    let sendout = blocking::run(&state, move |uow, clock| sendouts::create(uow, clock, account, survey, input)).await?;
     Ok(HttpResponse::Created().json(SendoutResponse::from(sendout)))
 }
 
@@ -173,11 +168,9 @@ pub async fn create_reminder(
 ) -> Result<HttpResponse, Problem> {
     let (survey, id) = path.into_inner();
     let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
-    let input = body.0.into_domain();
-    let reminder = blocking::run(&state, move |uow, clock| {
-        let input = input.map_err(DomainError::Invalid)?;
-        sendouts::create_reminder(uow, clock, account, survey, id, input)
-    })
-    .await?;
+    let input = body.0.into_domain().map_err(Problem::invalid)?;
+    let reminder =
+        blocking::run(&state, move |uow, clock| sendouts::create_reminder(uow, clock, account, survey, id, input))
+            .await?;
     Ok(HttpResponse::Created().json(ReminderResponse::from(reminder)))
 }

@@ -3,7 +3,6 @@
 use actix_web::{get, post, web, HttpResponse};
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::surveys;
-use canvass_domain::DomainError;
 
 use crate::auth::Authenticated;
 use crate::blocking;
@@ -65,13 +64,7 @@ pub async fn copy(
     query: QueryOf<CopyQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
-    let request = query.0.into_domain();
-    let survey = blocking::run(&state, move |uow, clock| {
-        // An unknown source answers 404 before the options are judged.
-        surveys::get(uow, account, id)?;
-        let request = request.map_err(DomainError::Invalid)?;
-        surveys::copy(uow, clock, account, id, request)
-    })
-    .await?;
+    let request = query.0.into_domain().map_err(Problem::invalid)?;
+    let survey = blocking::run(&state, move |uow, clock| surveys::copy(uow, clock, account, id, request)).await?;
     Ok(HttpResponse::Ok().json(SurveyResponse::from(survey)))
 }
