@@ -1,18 +1,18 @@
 //! Bodies of the answer endpoints: answer sets, answers, pages of answer sets and the date filters.
 
-use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerValue};
+use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet};
 use canvass_domain::ids::{QuestionItemId, RespondentId, SendoutId};
 use canvass_domain::paging::Page;
 use canvass_domain::timestamp::DayEdge;
 use canvass_domain::FieldError;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 #[allow(unused_imports)] // named only in schema attributes
 use super::schemas::{AnswerValueSchema, DateText};
 
+use super::answer_value::AnswerValueBody;
 use super::optional_instant;
 
 /// One answer: a string (OpenText, SingleChoice), an array of option values (MultipleChoice) or a number
@@ -24,63 +24,18 @@ pub struct AnswerBody {
     pub question_item_id: i64,
     /// The answer.
     #[schema(value_type = AnswerValueSchema)]
-    pub value: Value,
+    pub value: AnswerValueBody,
 }
 
 impl From<Answer> for AnswerBody {
     fn from(answer: Answer) -> Self {
-        let value = match answer.value {
-            AnswerValue::Text(text) => Value::String(text),
-            AnswerValue::Choices(choices) => Value::Array(choices.into_iter().map(Value::String).collect()),
-            AnswerValue::Number(number) => number_json(number),
-        };
-        Self { question_item_id: answer.question_item_id.get(), value }
+        Self { question_item_id: answer.question_item_id.get(), value: AnswerValueBody(answer.value) }
     }
 }
 
-/// A number as JSON: whole numbers without a fraction (`8`, not `8.0`).
-fn number_json(number: f64) -> Value {
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53: every whole f64 below is an exact integer
-    if number.fract() == 0.0 && number.abs() < EXACT {
-        Value::from(number as i64)
-    } else {
-        serde_json::Number::from_f64(number).map_or(Value::Null, Value::Number)
-    }
-}
-
-/// Reads the JSON value of answer `index`.
-fn answer_value(index: usize, value: Value) -> Result<AnswerValue, FieldError> {
-    let invalid =
-        || FieldError::new(format!("answers[{index}].value"), "must be a string, an array of strings or a number");
-    match value {
-        Value::String(text) => Ok(AnswerValue::Text(text)),
-        Value::Number(number) => number.as_f64().map(AnswerValue::Number).ok_or_else(invalid),
-        Value::Array(items) => items
-            .into_iter()
-            .map(|item| match item {
-                Value::String(choice) => Ok(choice),
-                _ => Err(invalid()),
-            })
-            .collect::<Result<_, _>>()
-            .map(AnswerValue::Choices),
-        Value::Null | Value::Bool(_) | Value::Object(_) => Err(invalid()),
-    }
-}
-
-/// Reads the answers of a body, naming each unreadable value.
-pub fn answers_of(bodies: Vec<AnswerBody>) -> Result<Vec<Answer>, Vec<FieldError>> {
-    let mut answers = Vec::with_capacity(bodies.len());
-    let mut errors = Vec::new();
-    for (index, body) in bodies.into_iter().enumerate() {
-        match answer_value(index, body.value) {
-            Ok(value) => answers.push(Answer { question_item_id: QuestionItemId::new(body.question_item_id), value }),
-            Err(error) => errors.push(error),
-        }
-    }
-    if errors.is_empty() {
-        Ok(answers)
-    } else {
-        Err(errors)
+impl From<AnswerBody> for Answer {
+    fn from(body: AnswerBody) -> Self {
+        Self { question_item_id: QuestionItemId::new(body.question_item_id), value: body.value.0 }
     }
 }
 

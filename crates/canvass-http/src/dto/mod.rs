@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod answer;
+pub mod answer_value;
 pub mod bgdata;
 pub mod blocklist;
 pub mod governance;

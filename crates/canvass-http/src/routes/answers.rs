@@ -10,7 +10,7 @@ use canvass_domain::DomainError;
 use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::answer::{
-    answers_of, AnswerBody, AnswerFilterQuery, AnswerPageQuery, AnswerSetBody, AnswerSetPageResponse, AnswerSetResponse,
+    AnswerBody, AnswerFilterQuery, AnswerPageQuery, AnswerSetBody, AnswerSetPageResponse, AnswerSetResponse,
 };
 use crate::input::{Body, QueryOf};
 use crate::problem::Problem;
@@ -177,10 +177,10 @@ pub async fn replace(
     Ok(HttpResponse::Ok().json(AnswerSetResponse::with_answers(set)))
 }
 
-/// The answers of a body, refused before a connection is taken when they break a rule that needs no survey
-/// (unreadable values, an item answered twice, a value chosen twice).
+/// The answers of a body, refused before a connection is taken when they break a rule that needs no survey (an
+/// item answered twice, a value chosen twice); a value of the wrong shape was refused where the body was read.
 fn checked_answers(bodies: Vec<AnswerBody>) -> Result<Vec<Answer>, Problem> {
-    let answers = answers_of(bodies).map_err(DomainError::Invalid)?;
+    let answers: Vec<Answer> = bodies.into_iter().map(Answer::from).collect();
     DomainError::check(check_shape(&answers))?;
     Ok(answers)
 }
