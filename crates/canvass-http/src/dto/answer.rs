@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::schemas::{AnswerValueSchema, DateText};
 
 use super::answer_value::AnswerValueBody;
-use super::optional_instant;
+use super::client_date::{instant, ClientDate};
 
 /// One answer: a string (OpenText, SingleChoice), an array of option values (MultipleChoice) or a number
 /// (Numeric, Rating).
@@ -135,13 +135,13 @@ impl From<Page<AnswerSet>> for AnswerSetPageResponse {
 pub struct AnswerFilterQuery {
     /// Created at or after (RFC 3339 or YYYY-MM-DD).
     #[param(value_type = Option<DateText>)]
-    pub from: Option<String>,
+    pub from: Option<ClientDate>,
     /// Created at or before (a date-only value includes that whole day).
     #[param(value_type = Option<DateText>)]
-    pub to: Option<String>,
+    pub to: Option<ClientDate>,
     /// Updated at or after; cannot be combined with from or to.
     #[param(value_type = Option<DateText>)]
-    pub updated: Option<String>,
+    pub updated: Option<ClientDate>,
     /// true: completed sets only; false (default): no filter.
     pub completed: Option<bool>,
 }
@@ -149,15 +149,9 @@ pub struct AnswerFilterQuery {
 impl AnswerFilterQuery {
     /// The checked filter.
     pub fn into_domain(self) -> Result<AnswerFilter, Vec<FieldError>> {
-        let from = optional_instant(self.from.as_deref(), "from", DayEdge::Start);
-        let to = optional_instant(self.to.as_deref(), "to", DayEdge::End);
-        let updated = optional_instant(self.updated.as_deref(), "updated", DayEdge::Start);
-        match (from, to, updated) {
-            (Ok(from), Ok(to), Ok(updated)) => {
-                AnswerFilter::new(from, to, updated, self.completed.unwrap_or(false)).map_err(|e| vec![e])
-            }
-            (from, to, updated) => Err(from.err().into_iter().chain(to.err()).chain(updated.err()).collect()),
-        }
+        let (from, to) = (instant(self.from, DayEdge::Start), instant(self.to, DayEdge::End));
+        let updated = instant(self.updated, DayEdge::Start);
+        AnswerFilter::new(from, to, updated, self.completed.unwrap_or(false)).map_err(|e| vec![e])
     }
 }
 
@@ -173,13 +167,13 @@ pub struct AnswerPageQuery {
     pub pagesize: Option<i64>,
     /// Created at or after.
     #[param(value_type = Option<DateText>)]
-    pub from: Option<String>,
+    pub from: Option<ClientDate>,
     /// Created at or before.
     #[param(value_type = Option<DateText>)]
-    pub to: Option<String>,
+    pub to: Option<ClientDate>,
     /// Updated at or after; cannot be combined with from or to.
     #[param(value_type = Option<DateText>)]
-    pub updated: Option<String>,
+    pub updated: Option<ClientDate>,
     /// true: completed sets only (default false: no filter).
     pub completed: Option<bool>,
 }

@@ -10,6 +10,8 @@ use utoipa::{IntoParams, ToSchema};
 #[allow(unused_imports)] // named only in schema attributes
 use super::schemas::DateText;
 
+use super::client_date::ClientDate;
+
 /// Why a contact is blocked.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
 pub enum BlocklistTypeBody {
@@ -177,5 +179,5 @@ pub struct FailuresQuery {
     pub sending_domain: Option<String>,
     /// Only failures at or after this date.
     #[param(value_type = Option<DateText>)]
-    pub from: Option<String>,
+    pub from: Option<ClientDate>,
 }

@@ -1,11 +1,13 @@
 //! Request and response bodies: the JSON shapes of the contract, kept apart from the domain's types and turned
-//! into domain input by `into_domain` methods.
+//! into domain input by `into_domain` methods. Dates and answer values read themselves (`client_date`,
+//! `answer_value`), so a body that reaches a handler holds only readable values.
 
 pub mod account;
 pub mod answer;
 pub mod answer_value;
 pub mod bgdata;
 pub mod blocklist;
+pub mod client_date;
 pub mod governance;
 pub mod respondent;
 pub mod schemas;
@@ -16,19 +18,6 @@ use std::collections::BTreeMap;
 
 use canvass_domain::distribution::BackgroundData;
 use canvass_domain::ids::LabelId;
-use canvass_domain::timestamp::{parse_instant, DayEdge};
-use canvass_domain::FieldError;
-use time::OffsetDateTime;
-
-/// Reads an optional client date (RFC 3339 or `YYYY-MM-DD`), naming `field` when it cannot be read.
-pub fn optional_instant(value: Option<&str>, field: &str, edge: DayEdge) -> Result<Option<OffsetDateTime>, FieldError> {
-    match value {
-        None => Ok(None),
-        Some(text) => parse_instant(text, edge)
-            .map(Some)
-            .ok_or_else(|| FieldError::new(field, "must be an RFC 3339 date-time or a YYYY-MM-DD date")),
-    }
-}
 
 /// Background data cells as a body carries them (label id to value) in the domain's terms.
 pub fn cells_to_domain(cells: BTreeMap<i64, String>) -> BackgroundData {

@@ -5,7 +5,6 @@ use canvass_domain::distribution::{
     SendoutStatus,
 };
 use canvass_domain::timestamp::DayEdge;
-use canvass_domain::FieldError;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -13,7 +12,7 @@ use utoipa::ToSchema;
 #[allow(unused_imports)] // named only in schema attributes
 use super::schemas::{DateOrEmptyText, DateText};
 
-use super::optional_instant;
+use super::client_date::{empty_is_none, instant, ClientDate};
 
 /// How a sendout reaches its respondents.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
@@ -86,9 +85,9 @@ pub struct CreateSendoutBody {
     #[serde(rename = "type")]
     pub kind: DispatchTypeBody,
     /// Mandatory except for LOGIN (where it must be empty).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "empty_is_none")]
     #[schema(value_type = Option<DateOrEmptyText>)]
-    pub send_date: Option<String>,
+    pub send_date: Option<ClientDate>,
     /// An email address (EMAIL) or SMS sender (SMS, TWOWAY); empty for LOGIN.
     #[serde(default)]
     #[schema(max_length = 320)]
@@ -102,25 +101,20 @@ pub struct CreateSendoutBody {
     #[schema(max_length = 10000)]
     pub message: Option<String>,
     /// After sendDate.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "empty_is_none")]
     #[schema(value_type = Option<DateOrEmptyText>)]
-    pub expiry_date: Option<String>,
+    pub expiry_date: Option<ClientDate>,
 }
 
 impl CreateSendoutBody {
-    /// The domain's input, or the fields whose dates cannot be read.
-    pub fn into_domain(self) -> Result<SendoutInput, Vec<FieldError>> {
-        let send = optional_instant(self.send_date.as_deref().filter(|d| !d.is_empty()), "sendDate", DayEdge::Start);
-        let expiry =
-            optional_instant(self.expiry_date.as_deref().filter(|d| !d.is_empty()), "expiryDate", DayEdge::Start);
-        match (send, expiry) {
-            (Ok(send_date), Ok(expiry_date)) => Ok(SendoutInput {
-                name: self.name,
-                kind: self.kind.into(),
-                message: MessageInput { send_date, sender: self.sender, subject: self.subject, message: self.message },
-                expiry_date,
-            }),
-            (send, expiry) => Err(send.err().into_iter().chain(expiry.err()).collect()),
+    /// The domain's input.
+    pub fn into_domain(self) -> SendoutInput {
+        let send_date = instant(self.send_date, DayEdge::Start);
+        SendoutInput {
+            name: self.name,
+            kind: self.kind.into(),
+            message: MessageInput { send_date, sender: self.sender, subject: self.subject, message: self.message },
+            expiry_date: instant(self.expiry_date, DayEdge::Start),
         }
     }
 }
@@ -295,7 +289,7 @@ pub struct CreateReminderBody {
     /// When it goes out.
     #[serde(default)]
     #[schema(value_type = Option<DateText>)]
-    pub send_date: Option<String>,
+    pub send_date: Option<ClientDate>,
     /// Email address (EMAIL) or SMS sender (SMS, TWOWAY).
     #[serde(default)]
     #[schema(max_length = 320)]
@@ -312,12 +306,12 @@ pub struct CreateReminderBody {
 
 impl CreateReminderBody {
     /// The domain's input.
-    pub fn into_domain(self) -> Result<ReminderInput, Vec<FieldError>> {
-        let send_date = optional_instant(self.send_date.as_deref(), "sendDate", DayEdge::Start).map_err(|e| vec![e])?;
-        Ok(ReminderInput {
+    pub fn into_domain(self) -> ReminderInput {
+        let send_date = instant(self.send_date, DayEdge::Start);
+        ReminderInput {
             sendout_logic: self.sendout_logic.into(),
             message: MessageInput { send_date, sender: self.sender, subject: self.subject, message: self.message },
-        })
+        }
     }
 }
 

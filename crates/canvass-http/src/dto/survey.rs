@@ -6,7 +6,6 @@ use canvass_domain::survey::{
     QuestionTree, QuestionType, Survey, SurveyInput,
 };
 use canvass_domain::timestamp::DayEdge;
-use canvass_domain::FieldError;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
@@ -14,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 #[allow(unused_imports)] // named only in schema attributes
 use super::schemas::{DateText, EqualsSchema};
 
-use super::optional_instant;
+use super::client_date::{instant, ClientDate};
 
 /// A survey.
 #[derive(Debug, Serialize, ToSchema)]
@@ -178,11 +177,11 @@ pub struct CreateSurveyBody {
     /// RFC 3339 date-time or YYYY-MM-DD; default now.
     #[serde(default)]
     #[schema(value_type = Option<DateText>)]
-    pub start_date: Option<String>,
+    pub start_date: Option<ClientDate>,
     /// RFC 3339 date-time or YYYY-MM-DD; default start plus 14 days; after the start.
     #[serde(default)]
     #[schema(value_type = Option<DateText>)]
-    pub end_date: Option<String>,
+    pub end_date: Option<ClientDate>,
     /// A category of the account; null or -999 for none.
     #[serde(default)]
     pub category_id: Option<i64>,
@@ -195,21 +194,16 @@ pub struct CreateSurveyBody {
 }
 
 impl CreateSurveyBody {
-    /// The domain's input, or the fields whose dates cannot be read.
-    pub fn into_domain(self) -> Result<SurveyInput, Vec<FieldError>> {
-        let start = optional_instant(self.start_date.as_deref(), "startDate", DayEdge::Start);
-        let end = optional_instant(self.end_date.as_deref(), "endDate", DayEdge::Start);
-        match (start, end) {
-            (Ok(start_date), Ok(end_date)) => Ok(SurveyInput {
-                name: self.name,
-                description: self.description,
-                start_date,
-                end_date,
-                category_id: self.category_id.map(CategoryId::new),
-                active: self.active,
-                pages: self.pages.into_iter().map(PageBody::into_draft).collect(),
-            }),
-            (start, end) => Err(start.err().into_iter().chain(end.err()).collect()),
+    /// The domain's input.
+    pub fn into_domain(self) -> SurveyInput {
+        SurveyInput {
+            name: self.name,
+            description: self.description,
+            start_date: instant(self.start_date, DayEdge::Start),
+            end_date: instant(self.end_date, DayEdge::Start),
+            category_id: self.category_id.map(CategoryId::new),
+            active: self.active,
+            pages: self.pages.into_iter().map(PageBody::into_draft).collect(),
         }
     }
 }
@@ -369,10 +363,10 @@ pub struct CopyQuery {
     pub description: Option<String>,
     /// Start (default: now).
     #[param(value_type = Option<DateText>)]
-    pub startdate: Option<String>,
+    pub startdate: Option<ClientDate>,
     /// End (default: start plus 14 days).
     #[param(value_type = Option<DateText>)]
-    pub enddate: Option<String>,
+    pub enddate: Option<ClientDate>,
     /// Category of the copy (default -999: uncategorized).
     pub categoryid: Option<i64>,
     /// Copy the answer sets (default false).
@@ -387,23 +381,23 @@ pub struct CopyQuery {
 }
 
 impl CopyQuery {
-    /// The domain's copy request, or the parameters whose dates cannot be read.
-    pub fn into_domain(self) -> Result<CopyRequest, Vec<FieldError>> {
-        let start = optional_instant(self.startdate.as_deref(), "startdate", DayEdge::Start);
-        let end = optional_instant(self.enddate.as_deref(), "enddate", DayEdge::Start);
-        match (start, end) {
-            (Ok(start_date), Ok(end_date)) => Ok(CopyRequest {
-                name: self.surveyname,
-                description: self.description,
-                start_date,
-                end_date,
-                category_id: self.categoryid.map(CategoryId::new),
-                copy_answers: self.copyanswers,
-                copy_logic: self.copylogic,
-                sendout_ids: self.copysendoutids,
-                active: self.active,
-            }),
-            (start, end) => Err(start.err().into_iter().chain(end.err()).collect()),
+    /// The domain's copy request.
+    pub fn into_domain(self) -> CopyRequest {
+        let (start_date, end_date) = (instant(self.startdate, DayEdge::Start), instant(self.enddate, DayEdge::Start));
+        {
+            {
+                CopyRequest {
+                    name: self.surveyname,
+                    description: self.description,
+                    start_date,
+                    end_date,
+                    category_id: self.categoryid.map(CategoryId::new),
+                    copy_answers: self.copyanswers,
+                    copy_logic: self.copylogic,
+                    sendout_ids: self.copysendoutids,
+                    active: self.active,
+                }
+            }
         }
     }
 }

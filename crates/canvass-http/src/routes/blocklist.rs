@@ -12,7 +12,7 @@ use crate::blocking;
 use crate::dto::blocklist::{
     BlocklistBody, BlocklistResponse, FailuresBody, FailuresPageResponse, FailuresQuery, RecordedResponse,
 };
-use crate::dto::optional_instant;
+use crate::dto::client_date::instant;
 use crate::input::{Body, QueryOf};
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -72,14 +72,8 @@ pub async fn list_failures(
     let account = caller.account();
     let query = query.0;
     let page = PageRequest::new(query.page_number, query.page_size, "pageNumber", "pageSize");
-    let from = optional_instant(query.from.as_deref(), "from", DayEdge::Start);
-    let (page, from) = match (page, from) {
-        (Ok(page), Ok(from)) => (page, from),
-        (page, from) => {
-            let errors = page.err().into_iter().flatten().chain(from.err()).collect();
-            return Err(Problem::invalid(errors));
-        }
-    };
+    let page = page.map_err(Problem::invalid)?;
+    let from = instant(query.from, DayEdge::Start);
     let filter = BounceFilter { sending_domain: query.sending_domain.filter(|d| !d.trim().is_empty()), from };
     let found = blocking::run(&state, move |uow, _| blocklist::page_failures(uow, account, &filter, page)).await?;
     Ok(HttpResponse::Ok().json(FailuresPageResponse::from(found)))

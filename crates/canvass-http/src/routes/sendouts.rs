@@ -57,7 +57,7 @@ pub async fn create(
     body: Body<CreateSendoutBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
-    let input = body.0.into_domain().map_err(Problem::invalid)?;
+    let input = body.0.into_domain();
     let sendout = blocking::run(&state, move |uow, clock| sendouts::create(uow, clock, account, survey, input)).await?;
     Ok(HttpResponse::Created().json(SendoutResponse::from(sendout)))
 }
@@ -168,7 +168,7 @@ pub async fn create_reminder(
 ) -> Result<HttpResponse, Problem> {
     let (survey, id) = path.into_inner();
     let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
-    let input = body.0.into_domain().map_err(Problem::invalid)?;
+    let input = body.0.into_domain();
     let reminder =
         blocking::run(&state, move |uow, clock| sendouts::create_reminder(uow, clock, account, survey, id, input))
             .await?;

@@ -46,7 +46,7 @@ pub async fn create(
     body: Body<CreateSurveyBody>,
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
-    let input = body.0.into_domain().map_err(Problem::invalid)?;
+    let input = body.0.into_domain();
     let survey = blocking::run(&state, move |uow, clock| surveys::create(uow, clock, account, input)).await?;
     Ok(HttpResponse::Created().json(SurveyResponse::from(survey)))
 }
@@ -64,7 +64,7 @@ pub async fn copy(
     query: QueryOf<CopyQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
-    let request = query.0.into_domain().map_err(Problem::invalid)?;
+    let request = query.0.into_domain();
     let survey = blocking::run(&state, move |uow, clock| surveys::copy(uow, clock, account, id, request)).await?;
     Ok(HttpResponse::Ok().json(SurveyResponse::from(survey)))
 }
