@@ -13,6 +13,7 @@ use canvass_domain::FieldError;
 
 use crate::problem::Problem;
 use crate::protection::Protection;
+use crate::reader::{self, Mode, ReadError};
 use crate::state::AppState;
 
 /// Largest accepted request body.
@@ -102,89 +103,40 @@ pub fn too_large() -> Problem {
     Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large", format!("the body exceeds {MAX_BODY_BYTES} bytes"))
 }
 
-/// Deserializes a JSON body; a body that is not JSON (a syntax error anywhere, a truncated body, trailing data)
-/// is a `malformed-json` problem, a wrong or missing field a validation problem naming it.
+/// Deserializes a JSON body: parsed once into a JSON value (a body that is not JSON, with a syntax error anywhere,
+/// truncated or with trailing data, is a `malformed-json` problem), then read into `T` by [`reader`], so a wrong,
+/// missing or NUL-holding field, or an array where an object belongs, is a validation problem naming it.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
-    if contains_nul_escape(bytes) {
-        return Err(Problem::invalid_field("body", "strings must not contain the NUL character (\\u0000)"));
-    }
-    if let Err(error) = serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
-        return Err(Problem::new(
-            StatusCode::BAD_REQUEST,
-            "malformed-json",
-            format!("the body is not valid JSON: {error}"),
-        ));
-    }
-    if crate::body_shape::expects_object::<T>() && !crate::body_shape::is_object(bytes) {
-        return Err(Problem::invalid_field("body", "must be a JSON object"));
-    }
-    let error = match serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_slice(bytes)) {
-        Ok(value) => return Ok(value),
-        Err(error) => error,
-    };
-    let (field, mut message) = field_of(&error.path().to_string(), &error.inner().to_string());
-    let mut supported = supported_values(&message);
-    if supported.is_empty() && error.inner().is_syntax() {
-        // Valid JSON that serde_json still calls a syntax error: a number, boolean or null where an enum's name
-        // belongs. The enum's names are found by asking again with an unknown name in that place.
-        supported = variants_at::<T>(bytes, error.path());
-        if !supported.is_empty() {
-            message = format!("must be one of {}", supported.join(", "));
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|error| {
+        Problem::new(StatusCode::BAD_REQUEST, "malformed-json", format!("the body is not valid JSON: {error}"))
+    })?;
+    reader::read(&value, Mode::Json).map_err(|error| problem_of(&error))
+}
+
+/// Where a read failed, relative to what was read (`None`: the whole of it), and what is wrong there.
+fn located(error: &serde_path_to_error::Error<ReadError>) -> (Option<String>, String) {
+    let path = error.path().to_string();
+    let path = (path != ".").then_some(path);
+    match error.inner() {
+        ReadError::Missing(name) => {
+            (Some(path.map_or_else(|| (*name).to_owned(), |path| format!("{path}.{name}"))), "is mandatory".into())
         }
-    }
-    Err(Problem::invalid_field(field, message).with_supported_values(supported))
-}
-
-/// The names the enum at `path` of a `T` accepts, or none when `path` does not lead to an enum.
-fn variants_at<T: DeserializeOwned>(bytes: &[u8], path: &serde_path_to_error::Path) -> Vec<String> {
-    use serde_path_to_error::Segment;
-    let Ok(mut root) = serde_json::from_slice::<serde_json::Value>(bytes) else { return Vec::new() };
-    let mut at = &mut root;
-    for segment in path.iter() {
-        let next = match segment {
-            Segment::Seq { index } => at.get_mut(*index),
-            Segment::Map { key } => at.get_mut(key.as_str()),
-            Segment::Enum { .. } | Segment::Unknown => None,
-        };
-        let Some(next) = next else { return Vec::new() };
-        at = next;
-    }
-    *at = serde_json::Value::String("\u{1}".into());
-    match serde_path_to_error::deserialize::<_, T>(root) {
-        Err(error) if error.path().to_string() == path.to_string() => supported_values(&error.inner().to_string()),
-        _ => Vec::new(),
+        other => (path, other.to_string()),
     }
 }
 
-/// The accepted values serde lists for an unknown enum variant (``expected `A` or `B` ``, ``expected one of `A`,
-/// `B`, `C` ``), if any.
-fn supported_values(message: &str) -> Vec<String> {
-    if !message.starts_with("unknown variant") {
-        return Vec::new();
+/// The validation problem of a failed read, with the names an enum takes where one was expected.
+fn problem_of(error: &serde_path_to_error::Error<ReadError>) -> Problem {
+    let (field, message) = located(error);
+    let problem = Problem::invalid_field(field.unwrap_or_else(|| "body".into()), message);
+    match error.inner() {
+        ReadError::NotOneOf(names) => problem.with_supported_values(names.iter().copied()),
+        _ => problem,
     }
-    let Some((_, expected)) = message.split_once("expected ") else { return Vec::new() };
-    expected.split('`').skip(1).step_by(2).map(str::to_owned).collect()
 }
 
-/// Whether a JSON text holds a `\u0000` escape inside a string (PostgreSQL text cannot store NUL). Escaped
-/// backslashes are skipped, so `"\\u0000"` (a backslash followed by `u0000`) is not one.
-fn contains_nul_escape(bytes: &[u8]) -> bool {
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'\\' {
-            if bytes.get(index + 1) == Some(&b'u') && bytes.get(index + 2..index + 6) == Some(b"0000".as_slice()) {
-                return true;
-            }
-            index += 2;
-        } else {
-            index += 1;
-        }
-    }
-    false
-}
-
-/// Refuses urlencoded pairs (a query string, a form) with a NUL in a value, which PostgreSQL text cannot hold,
-/// naming the first such field.
+/// Refuses urlencoded pairs (a form) with a NUL in a value, which PostgreSQL text cannot hold, naming the first
+/// such field.
 fn refuse_nul(pairs: form_urlencoded::Parse<'_>) -> Result<(), Problem> {
     match pairs.into_iter().find(|(_, value)| value.contains('\0')) {
         Some((name, _)) => Err(Problem::invalid_field(name.into_owned(), "must not contain the NUL character")),
@@ -198,7 +150,8 @@ pub fn form_fields(body: &[u8]) -> Result<Vec<(String, String)>, Problem> {
     Ok(form_urlencoded::parse(body).into_owned().collect())
 }
 
-/// A query string, deserialized with the name of any offending parameter.
+/// A query string, read with the name of any offending parameter (a repeated parameter counts once: its last
+/// value).
 #[derive(Debug)]
 pub struct QueryOf<T>(pub T);
 
@@ -207,40 +160,19 @@ impl<T: DeserializeOwned> FromRequest for QueryOf<T> {
     type Future = Ready<Result<Self, Problem>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let parsed = form_urlencoded::parse(req.query_string().as_bytes());
-        if let Err(problem) = refuse_nul(parsed) {
-            return ready(Err(problem));
-        }
-        let deserializer = serde_urlencoded::Deserializer::new(parsed);
-        ready(serde_path_to_error::deserialize(deserializer).map(QueryOf).map_err(|error| {
-            let (field, message) = field_of(&error.path().to_string(), &error.inner().to_string());
-            Problem::invalid_field(field, message)
-        }))
+        let pairs = form_urlencoded::parse(req.query_string().as_bytes());
+        let fields = pairs.into_owned().map(|(name, value)| (name, serde_json::Value::String(value))).collect();
+        let query = reader::read(&serde_json::Value::Object(fields), Mode::Text);
+        ready(query.map(QueryOf).map_err(|error| problem_of(&error)))
     }
 }
 
-/// The field a serde error is about: its path, or for a missing field the path of the field that is missing.
-fn field_of(path: &str, message: &str) -> (String, String) {
-    let message = message.split(" at line ").next().unwrap_or(message).to_owned();
-    let missing = message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next());
-    let path = if path == "." { "" } else { path };
-    match missing {
-        Some(name) if path.is_empty() => (name.to_owned(), "is mandatory".to_owned()),
-        Some(name) => (format!("{path}.{name}"), "is mandatory".to_owned()),
-        None if path.is_empty() => ("body".to_owned(), message),
-        None => (path.to_owned(), message),
-    }
-}
-
-/// Deserializes one element of a JSON body on its own, naming the offending field under `at` (`items[3]`), so
-/// that a list can report every malformed element instead of the first.
+/// Reads one element of a JSON body on its own, naming the offending field under `at` (`[3]`), so that a list
+/// can report every malformed element instead of the first.
 pub fn from_value_at<T: DeserializeOwned>(value: serde_json::Value, at: &str) -> Result<T, FieldError> {
-    serde_path_to_error::deserialize(value).map_err(|error| {
-        let (field, message) = field_of(&error.path().to_string(), &error.inner().to_string());
-        match field.as_str() {
-            "body" => FieldError::new(at, message),
-            _ => FieldError::new(format!("{at}.{field}"), message),
-        }
+    reader::read(&value, Mode::Json).map_err(|error| {
+        let (field, message) = located(&error);
+        FieldError::new(field.map_or_else(|| at.to_owned(), |field| format!("{at}.{field}")), message)
     })
 }
 
@@ -344,10 +276,10 @@ mod tests {
     }
 
     #[test]
-    fn nul_escapes_are_found_and_escaped_backslashes_are_not() {
-        assert!(contains_nul_escape(br#"{"name":"a\u0000b"}"#));
-        assert!(!contains_nul_escape(br#"{"name":"a\\u0000b"}"#));
-        assert!(!contains_nul_escape(br#"{"name":"\u0001"}"#));
+    fn nul_is_refused_where_it_stands_and_an_escaped_backslash_is_not_nul() {
+        let problem = parse_json::<Outer>(br#"{"name":"a\u0000b","items":[]}"#).unwrap_err();
+        assert_eq!((problem.kind, problem.errors[0].field.as_str()), ("validation", "name"));
+        assert!(parse_json::<Outer>(br#"{"name":"a\\u0000b","items":[]}"#).is_ok());
     }
 
     #[test]

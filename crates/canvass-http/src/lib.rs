@@ -6,7 +6,6 @@
 pub mod api_guard;
 pub mod auth;
 pub mod blocking;
-mod body_shape;
 pub mod dto;
 pub mod headers;
 pub mod input;
@@ -16,6 +15,7 @@ pub mod methods;
 pub mod openapi;
 pub mod problem;
 pub mod protection;
+mod reader;
 pub mod respondent;
 pub mod routes;
 pub mod state;
