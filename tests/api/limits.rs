@@ -17,7 +17,13 @@ async fn a_copy_cannot_take_a_name_over_500_characters() {
     let long_description = "d".repeat(10_001);
     let reply = app.get(&format!("/surveys/{survey}/copy?description={long_description}")).await;
     assert_eq!(reply.fields(), ["description"]);
+    let reply = app.get(&format!("/surveys/{survey}/copy?description={}", "d".repeat(4_001))).await;
+    assert_eq!(reply.fields(), ["description"], "the longest a URL can carry is 4,000 characters");
     assert_eq!(app.get("/surveys").await.expect(200).as_array().unwrap().len(), 1, "no copy was made");
+    let widest = "%F0%9F%A6%9C".repeat(4_000); // 4,000 four-byte characters, percent-encoded
+    app.get(&format!("/surveys/{survey}/copy?description={widest}&surveyname={}", "%F0%9F%A6%9C".repeat(500)))
+        .await
+        .expect(200);
     app.get(&format!("/surveys/{survey}/copy?surveyname={}", "n".repeat(500))).await.expect(200);
 }
 

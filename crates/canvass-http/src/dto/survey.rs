@@ -1,11 +1,13 @@
 //! Bodies of the survey endpoints: surveys, question trees, logic and the copy query.
 
 use canvass_domain::ids::{CategoryId, PageId, QuestionItemId};
+use canvass_domain::limits::check_length;
 use canvass_domain::survey::{
     ChoiceOption, CopyRequest, LogicRule, LogicRuleDraft, Page, PageDraft, QuestionItem, QuestionItemDraft,
     QuestionTree, QuestionType, Survey, SurveyInput,
 };
 use canvass_domain::timestamp::DayEdge;
+use canvass_domain::FieldError;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
@@ -358,8 +360,8 @@ pub struct CopyQuery {
     /// Name of the copy (default: the source's).
     #[param(min_length = 1, max_length = 500, pattern = "\\S")]
     pub surveyname: Option<String>,
-    /// Description (default: the source's).
-    #[param(max_length = 10000)]
+    /// Description (default: the source's); at most 4,000 characters, which a URL can carry.
+    #[param(max_length = 4000)]
     pub description: Option<String>,
     /// Start (default: now).
     #[param(value_type = Option<DateText>)]
@@ -380,24 +382,26 @@ pub struct CopyQuery {
     pub active: Option<bool>,
 }
 
+/// The longest description the copy query takes: a URL holds at most 65,534 bytes, and a character may take 12
+/// of them percent-encoded, beside the name and the other parameters.
+pub const COPY_DESCRIPTION: usize = 4_000;
+
 impl CopyQuery {
-    /// The domain's copy request.
-    pub fn into_domain(self) -> CopyRequest {
-        let (start_date, end_date) = (instant(self.startdate, DayEdge::Start), instant(self.enddate, DayEdge::Start));
-        {
-            {
-                CopyRequest {
-                    name: self.surveyname,
-                    description: self.description,
-                    start_date,
-                    end_date,
-                    category_id: self.categoryid.map(CategoryId::new),
-                    copy_answers: self.copyanswers,
-                    copy_logic: self.copylogic,
-                    sendout_ids: self.copysendoutids,
-                    active: self.active,
-                }
-            }
+    /// The domain's copy request, or the description when it is longer than a URL can carry.
+    pub fn into_domain(self) -> Result<CopyRequest, Vec<FieldError>> {
+        if let Some(description) = &self.description {
+            check_length("description", description, COPY_DESCRIPTION).map_err(|error| vec![error])?;
         }
+        Ok(CopyRequest {
+            name: self.surveyname,
+            description: self.description,
+            start_date: instant(self.startdate, DayEdge::Start),
+            end_date: instant(self.enddate, DayEdge::Start),
+            category_id: self.categoryid.map(CategoryId::new),
+            copy_answers: self.copyanswers,
+            copy_logic: self.copylogic,
+            sendout_ids: self.copysendoutids,
+            active: self.active,
+        })
     }
 }

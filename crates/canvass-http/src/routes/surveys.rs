@@ -64,7 +64,7 @@ pub async fn copy(
     query: QueryOf<CopyQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
-    let request = query.0.into_domain();
+    let request = query.0.into_domain().map_err(Problem::invalid)?;
     let survey = blocking::run(&state, move |uow, clock| surveys::copy(uow, clock, account, id, request)).await?;
     Ok(HttpResponse::Ok().json(SurveyResponse::from(survey)))
 }
