@@ -17,8 +17,8 @@ impl FrequencyLimits {
     /// use canvass_domain::governance::FrequencyLimits;
     ///
     /// assert!(FrequencyLimits::new(30, 2).is_ok());
-    /// assert_eq!(FrequencyLimits::new(0, 2).unwrap_err()[0].field, "settings.numberOfDays");
-    /// assert_eq!(FrequencyLimits::new(30, 40000).unwrap_err()[0].field, "settings.maxNumberOfSurveys");
+    /// assert_eq!(FrequencyLimits::new(0, 2).unwrap_err()[0].field, "numberOfDays");
+    /// assert_eq!(FrequencyLimits::new(30, 40000).unwrap_err()[0].field, "maxNumberOfSurveys");
     /// ```
     pub fn new(number_of_days: i64, max_surveys: i64) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
@@ -29,8 +29,8 @@ impl FrequencyLimits {
                 None
             }
         };
-        let days = check(number_of_days, "settings.numberOfDays", &mut errors);
-        let max = check(max_surveys, "settings.maxNumberOfSurveys", &mut errors);
+        let days = check(number_of_days, "numberOfDays", &mut errors);
+        let max = check(max_surveys, "maxNumberOfSurveys", &mut errors);
         match (days, max) {
             (Some(number_of_days), Some(max_surveys)) => Ok(Self { number_of_days, max_surveys }),
             _ => Err(errors),

@@ -134,26 +134,19 @@ impl SurveyPolicyInput {
     pub fn apply(self, current: SurveyPolicy, survey_end: OffsetDateTime) -> Result<SurveyPolicy, Vec<FieldError>> {
         let mut errors = Vec::new();
         let end_date = survey_end.date();
-        for (patch, field) in [
-            (self.partial_delete_date, "surveyPolicy.partialDeleteDate"),
-            (self.complete_delete_date, "surveyPolicy.completeDeleteDate"),
-        ] {
+        for (patch, field) in
+            [(self.partial_delete_date, "partialDeleteDate"), (self.complete_delete_date, "completeDeleteDate")]
+        {
             if let Patch::Set(date) = patch {
                 if date <= end_date {
                     errors.push(FieldError::new(field, format!("must be after the survey's end date {end_date}")));
                 }
             }
         }
-        let partial = positive_days(
-            self.respondent_partial_delete_after_days,
-            "respondentPolicy.partialDeleteAfterDays",
-            &mut errors,
-        );
-        let complete = positive_days(
-            self.respondent_complete_delete_after_days,
-            "respondentPolicy.completeDeleteAfterDays",
-            &mut errors,
-        );
+        let partial =
+            positive_days(self.respondent_partial_delete_after_days, "respondentPartialDeleteAfterDays", &mut errors);
+        let complete =
+            positive_days(self.respondent_complete_delete_after_days, "respondentCompleteDeleteAfterDays", &mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -258,7 +251,7 @@ mod tests {
             ..Default::default()
         };
         let errors = input.apply(SurveyPolicy::default(), END).unwrap_err();
-        assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["surveyPolicy.partialDeleteDate"]);
+        assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["partialDeleteDate"]);
     }
 
     #[test]

@@ -33,6 +33,22 @@ pub struct FrequencyLimitsBody {
     pub max_number_of_surveys: i64,
 }
 
+/// Where a field of the frequency limits stands in [`FrequencyBody`]: under `settings`.
+pub fn frequency_field(field: &str) -> String {
+    format!("settings.{field}")
+}
+
+/// Where a field of a survey's policy stands in [`SurveyPolicyBody`]: its dates under `surveyPolicy`, its days
+/// under `respondentPolicy`.
+pub fn survey_policy_field(field: &str) -> String {
+    match field {
+        "partialDeleteDate" | "completeDeleteDate" => format!("surveyPolicy.{field}"),
+        "respondentPartialDeleteAfterDays" => "respondentPolicy.partialDeleteAfterDays".into(),
+        "respondentCompleteDeleteAfterDays" => "respondentPolicy.completeDeleteAfterDays".into(),
+        other => other.into(),
+    }
+}
+
 /// Creates or replaces a frequency setting.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FrequencyBody {

@@ -18,6 +18,21 @@ use std::collections::BTreeMap;
 
 use canvass_domain::distribution::BackgroundData;
 use canvass_domain::ids::LabelId;
+use canvass_domain::{DomainError, FieldError};
+
+/// Field errors with the domain's field names put in the body's terms by `wire` (the domain names the fields of
+/// its inputs; where a body nests or names them differently, the DTO that reads it says where they stand).
+pub fn on_the_wire(errors: Vec<FieldError>, wire: impl Fn(&str) -> String) -> Vec<FieldError> {
+    errors.into_iter().map(|error| FieldError { field: wire(&error.field), message: error.message }).collect()
+}
+
+/// [`on_the_wire`] for the field errors of a validation error; other errors pass unchanged.
+pub fn error_on_the_wire(error: DomainError, wire: impl Fn(&str) -> String) -> DomainError {
+    match error {
+        DomainError::Invalid(errors) => DomainError::Invalid(on_the_wire(errors, wire)),
+        other => other,
+    }
+}
 
 /// Background data cells as a body carries them (label id to value) in the domain's terms.
 pub fn cells_to_domain(cells: BTreeMap<i64, String>) -> BackgroundData {

@@ -66,15 +66,7 @@ impl BatchBody {
 
 /// Puts the batch's wire name in front of the batch-relative paths of a validation error.
 pub fn under_batch_list(error: DomainError) -> DomainError {
-    match error {
-        DomainError::Invalid(errors) => DomainError::Invalid(
-            errors
-                .into_iter()
-                .map(|e| FieldError { field: format!("{BATCH_LIST}{}", e.field), message: e.message })
-                .collect(),
-        ),
-        other => other,
-    }
+    super::error_on_the_wire(error, |field| format!("{BATCH_LIST}{field}"))
 }
 
 /// Where a respondent is in distribution.

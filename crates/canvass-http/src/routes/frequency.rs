@@ -8,7 +8,8 @@ use canvass_domain::AccountId;
 
 use crate::auth::Authenticated;
 use crate::blocking;
-use crate::dto::governance::{FrequencyBody, FrequencyResponse};
+use crate::dto::governance::{frequency_field, FrequencyBody, FrequencyResponse};
+use crate::dto::on_the_wire;
 use crate::input::Body;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -25,7 +26,7 @@ async fn write(
     body: FrequencyBody,
 ) -> Result<HttpResponse, Problem> {
     let limits = FrequencyLimits::new(body.settings.number_of_days, body.settings.max_number_of_surveys)
-        .map_err(Problem::invalid)?;
+        .map_err(|errors| Problem::invalid(on_the_wire(errors, frequency_field)))?;
     let setting =
         blocking::run(state, move |uow, _| frequency::put(uow, account, survey, body.enabled, limits)).await?;
     Ok(HttpResponse::Ok().json(FrequencyResponse::new(account, setting)))

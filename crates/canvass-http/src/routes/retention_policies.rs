@@ -6,7 +6,10 @@ use canvass_domain::use_cases::retention_policies;
 
 use crate::auth::Authenticated;
 use crate::blocking;
-use crate::dto::governance::{AccountPolicyBody, AccountPolicyResponse, SurveyPolicyBody, SurveyPolicyResponse};
+use crate::dto::error_on_the_wire;
+use crate::dto::governance::{
+    survey_policy_field, AccountPolicyBody, AccountPolicyResponse, SurveyPolicyBody, SurveyPolicyResponse,
+};
 use crate::input::Body;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -65,8 +68,10 @@ pub async fn set_survey(
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let input = body.0.into_domain().map_err(Problem::invalid)?;
-    let policy =
-        blocking::run(&state, move |uow, clock| retention_policies::set_survey(uow, clock, account, survey, input))
-            .await?;
+    let policy = blocking::run(&state, move |uow, clock| {
+        retention_policies::set_survey(uow, clock, account, survey, input)
+            .map_err(|error| error_on_the_wire(error, survey_policy_field))
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(SurveyPolicyResponse::from(policy)))
 }
