@@ -1,5 +1,9 @@
 //! Benchmark: 1000 respondents added through `POST .../respondents/batch` against one raw multi-row INSERT of the
 //! same rows on the same database. Run with `just bench`; `BENCH_ROUNDS` sets the rounds (default 15).
+//!
+//! Then flat batches: `BENCH_FLAT_BATCHES` (default 100) batches of 1000 added to one sendout, through HTTP and
+//! raw, comparing the last five batches with the first five: a batch must cost the same however many respondents
+//! the sendout already has (target: last ≤ 1.2 × first).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
@@ -101,10 +105,47 @@ fn main() {
                 raw.push(raw_elapsed);
             }
         }
+        let flat_batches: usize = std::env::var("BENCH_FLAT_BATCHES").ok().and_then(|n| n.parse().ok()).unwrap_or(100);
+        let (flat_http, flat_raw) = {
+            let sendout = post(format!("/surveys/{survey}/sendouts"), sendout_body.clone()).await["sendoutId"].as_i64().unwrap();
+            let raw_sendout = post(format!("/surveys/{survey}/sendouts"), sendout_body.clone()).await["sendoutId"].as_i64().unwrap();
+            let (mut http, mut raw) = (Vec::new(), Vec::new());
+            for batch in 0..flat_batches {
+                let contact = |n: usize| format!("flat{n}.b{batch}@bench.example");
+                let people: Vec<Value> = (0..BATCH).map(|n| json!({"contactDetails": contact(n), "sendMail": true})).collect();
+                let started = Instant::now();
+                let outcome = post(format!("/surveys/{survey}/sendouts/{sendout}/respondents/batch"), json!({"surveyRespondents": people})).await;
+                http.push(started.elapsed());
+                assert_eq!(outcome["added"].as_array().unwrap().len(), BATCH);
+                let values: Vec<String> = (0..BATCH)
+                    .map(|n| {
+                        let token = canvass_domain::distribution::new_survey_link_token();
+                        format!("({account}, {raw_sendout}, '{0}', '{0}', true, '{{}}', 'Pending', '{token}', now())", contact(n))
+                    })
+                    .collect();
+                let sql = format!(
+                    "INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, background_data, \
+                     status, token, added_at) VALUES {}",
+                    values.join(", ")
+                );
+                let started = Instant::now();
+                assert_eq!(diesel::sql_query(sql).execute(&mut conn).unwrap(), BATCH);
+                raw.push(started.elapsed());
+            }
+            (http, raw)
+        };
+        let ends = |samples: &[Duration]| {
+            let edge = 5.min(samples.len() / 2).max(1);
+            (median(&mut samples[1..=edge].to_vec()), median(&mut samples[samples.len() - edge..].to_vec()))
+        };
+        let ((http_first, http_last), (raw_first, raw_last)) = (ends(&flat_http), ends(&flat_raw));
         let (http_median, raw_median) = (median(&mut http), median(&mut raw));
         println!("respondent batch of {BATCH}, {rounds} rounds (median):");
         println!("  HTTP POST .../respondents/batch: {:8.2} ms  ({:.0} respondents/s)", ms(http_median), BATCH as f64 / http_median.as_secs_f64());
         println!("  raw multi-row INSERT:            {:8.2} ms  ({:.0} rows/s)", ms(raw_median), BATCH as f64 / raw_median.as_secs_f64());
         println!("  ratio HTTP / raw:                {:8.2}", http_median.as_secs_f64() / raw_median.as_secs_f64());
+        println!("flat batches: {flat_batches} batches of {BATCH} to one sendout (median of the first five after the first, and of the last five):");
+        println!("  HTTP: first {:8.2} ms, last {:8.2} ms, last / first {:5.2}", ms(http_first), ms(http_last), http_last.as_secs_f64() / http_first.as_secs_f64());
+        println!("  raw:  first {:8.2} ms, last {:8.2} ms, last / first {:5.2}", ms(raw_first), ms(raw_last), raw_last.as_secs_f64() / raw_first.as_secs_f64());
     });
 }

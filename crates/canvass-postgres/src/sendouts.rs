@@ -267,6 +267,21 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         Ok(self.with_counts(account, row.into_iter().collect())?.pop())
     }
 
+    fn sendout_kind(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: SendoutId,
+    ) -> RepoResult<Option<DispatchType>> {
+        let this = sendouts::account_id
+            .eq(account.get())
+            .and(sendouts::survey_id.eq(survey.get()))
+            .and(sendouts::id.eq(id.get()));
+        let kind: Option<Named<DispatchType>> =
+            sendouts::table.filter(this).select(sendouts::dispatch_type).first(self.conn).optional().or_repo()?;
+        Ok(kind.map(|kind| kind.0))
+    }
+
     fn apply_transition(
         &mut self,
         account: AccountId,

@@ -5,9 +5,9 @@
 //! adapter follows are in [`crate::ports`].
 
 use crate::distribution::{
-    BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, Label, LabelDraft, NewPermanentFailure,
-    NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft, Respondent, SenderNumber, Sendout,
-    SendoutDraft, Transition,
+    BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, DispatchType, Label, LabelDraft,
+    NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft, Respondent,
+    SenderNumber, Sendout, SendoutDraft, Transition,
 };
 use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
@@ -34,6 +34,10 @@ pub trait SendoutRepository {
         id: SendoutId,
         lock: bool,
     ) -> RepoResult<Option<Sendout>>;
+    /// The dispatch type of one sendout of the survey, read without counting its respondents, so that adding
+    /// respondents costs the same however many the sendout already has (`None`: no such sendout).
+    fn sendout_kind(&mut self, account: AccountId, survey: SurveyId, id: SendoutId)
+        -> RepoResult<Option<DispatchType>>;
     /// Stores a transition (the status, and the activation time when it activates). Releasing the pending
     /// respondents is [`ReleaseRepository::release_pending`].
     fn apply_transition(

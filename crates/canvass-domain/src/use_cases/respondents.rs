@@ -78,9 +78,9 @@ pub fn add(
     input: RespondentInput,
 ) -> Result<Respondent, DomainError> {
     transaction(uow, |tx| {
-        let found = sendouts::get(tx, account, survey, sendout)?;
+        let kind = sendouts::kind_of(tx, account, survey, sendout)?;
         let labels: HashSet<LabelId> = tx.background_label_ids(account)?.into_iter().collect();
-        let respondent = NewRespondent::check(input, found.kind, &labels, "").map_err(DomainError::Invalid)?;
+        let respondent = NewRespondent::check(input, kind, &labels, "").map_err(DomainError::Invalid)?;
         add_checked(tx, clock, account, sendout, respondent)
     })
 }
@@ -145,13 +145,13 @@ pub fn add_read_batch(
         return Err(DomainError::invalid("", format!("must hold 1 to {MAX_BATCH} respondents")));
     }
     transaction(uow, |tx| {
-        let found = sendouts::get(tx, account, survey, sendout)?;
+        let kind = sendouts::kind_of(tx, account, survey, sendout)?;
         let labels: HashSet<LabelId> = tx.background_label_ids(account)?.into_iter().collect();
         let mut errors: Vec<FieldError> = Vec::new();
         let mut checked = Vec::with_capacity(inputs.len());
         for (index, input) in inputs.into_iter().enumerate() {
             let checked_input =
-                input.and_then(|input| NewRespondent::check(input, found.kind, &labels, &format!("[{index}].")));
+                input.and_then(|input| NewRespondent::check(input, kind, &labels, &format!("[{index}].")));
             match checked_input {
                 Ok(respondent) => checked.push(respondent),
                 Err(item_errors) => errors.extend(item_errors),

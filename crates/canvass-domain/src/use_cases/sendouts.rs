@@ -38,6 +38,17 @@ pub fn get(
     uow.find_sendout(account, survey, id, false)?.ok_or(DomainError::NotFound("sendout"))
 }
 
+/// The dispatch type of a sendout of one of the account's surveys, without counting its respondents.
+pub fn kind_of(
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<DispatchType, DomainError> {
+    surveys::get(uow, account, survey)?;
+    uow.sendout_kind(account, survey, id)?.ok_or(DomainError::NotFound("sendout"))
+}
+
 /// Creates a Draft sendout and its background data document.
 pub fn create(
     uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),

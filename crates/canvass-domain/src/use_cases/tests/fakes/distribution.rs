@@ -212,6 +212,16 @@ impl SendoutRepository for Distribution {
         Ok(found.filter(|_| Self::is_ours(account)))
     }
 
+    fn sendout_kind(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: SendoutId,
+    ) -> RepoResult<Option<DispatchType>> {
+        let found = self.state.sendouts.iter().find(|s| s.id == id && s.survey_id == survey);
+        Ok(found.filter(|_| Self::is_ours(account)).map(|s| s.kind))
+    }
+
     fn apply_transition(
         &mut self,
         account: AccountId,
