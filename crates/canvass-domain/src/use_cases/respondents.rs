@@ -105,8 +105,9 @@ pub(crate) fn add_checked(
 }
 
 /// Adds 1 to [`MAX_BATCH`] respondents in one transaction: malformed items refuse the whole batch (every bad
-/// index named); blocklisted and duplicate contacts are refused one by one. The blocklist and the sendout's
-/// contacts are each checked with one query, and the rest inserted with one statement.
+/// index named); blocklisted and duplicate contacts are refused one by one. The blocklist is checked with one
+/// query and the rest inserted with one statement, whose conflicts on the sendout's contacts are the duplicates:
+/// nothing reads the sendout's other respondents, so a batch costs the same however many it already has.
 pub fn add_batch(
     uow: &mut (impl BlocklistRepository
               + RespondentRepository
@@ -160,7 +161,9 @@ pub fn add_read_batch(
         DomainError::check(errors)?;
         let keys: Vec<String> = checked.iter().map(|r| r.contact_key().to_owned()).collect();
         let blocked: HashSet<String> = tx.blocked_keys(account, &keys)?.into_iter().collect();
-        let mut taken: HashSet<String> = tx.existing_contact_keys(account, sendout, &keys)?.into_iter().collect();
+        // Contacts the sendout already has are found by the insert itself (its conflicts), not by a look-up whose
+        // plan could scan the whole sendout: only the batch's own repeats are caught here.
+        let mut taken: HashSet<String> = HashSet::with_capacity(keys.len());
         let mut rejected = Vec::new();
         let mut to_insert = Vec::with_capacity(checked.len());
         let mut index_of = HashMap::with_capacity(checked.len());
@@ -184,7 +187,7 @@ pub fn add_read_batch(
         }
         let added = tx.insert_respondents(account, sendout, &to_insert, clock.now())?;
         if added.len() < to_insert.len() {
-            // Another transaction added some of these contacts after the check: they are duplicates now.
+            // The sendout already had these contacts (or another transaction added them meanwhile): duplicates.
             let inserted: HashSet<String> =
                 added.iter().map(|r| crate::distribution::contact_key(&r.contact_details)).collect();
             for respondent in to_insert.into_iter().filter(|r| !inserted.contains(r.contact_key())) {

@@ -314,7 +314,18 @@ impl RespondentRepository for Distribution {
         now: OffsetDateTime,
     ) -> RepoResult<Vec<Respondent>> {
         let mut added = Vec::with_capacity(rows.len());
+        let taken = |fake: &Self, key: &str| {
+            let in_sendout = |r: &&Respondent| r.sendout_id == sendout;
+            fake.state
+                .respondents
+                .iter()
+                .filter(in_sendout)
+                .any(|r| crate::distribution::contact_key(&r.contact_details) == key)
+        };
         for row in rows.iter().filter(|_| Self::is_ours(account)) {
+            if taken(self, row.contact_key()) {
+                continue; // ON CONFLICT DO NOTHING
+            }
             let id = RespondentId::new(self.next_id());
             let mut respondent = respondent_row(id, sendout, row.contact_details(), now);
             respondent.send_mail = row.send_mail();
