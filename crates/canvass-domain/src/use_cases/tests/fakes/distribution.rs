@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use time::OffsetDateTime;
 
+use super::surveys::{HoldsSurveys, Surveys};
 use super::{Snapshots, NOW};
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, DispatchType, Label, LabelDraft,
@@ -15,13 +16,13 @@ use crate::distribution::{
     RespondentStatus, SenderNumber, Sendout, SendoutDraft, SendoutStatus, Transition,
 };
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
-use crate::ids::{AccountId, BgDocumentId, LabelId, QuestionItemId, RespondentId, SendoutId, SurveyId};
+use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
     BlocklistRepository, GovernanceRepository, ReleaseRepository, RepoResult, RespondentRepository, SenderRepository,
-    SendoutRepository, SurveyRepository,
+    SendoutRepository,
 };
-use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
+use crate::survey::Survey;
 
 /// The one account the fake holds.
 pub const ACCOUNT: AccountId = AccountId::new(1);
@@ -29,7 +30,7 @@ pub const ACCOUNT: AccountId = AccountId::new(1);
 /// What the fake holds; cloned for each transaction.
 #[derive(Debug, Clone, Default)]
 pub struct State {
-    pub surveys: Vec<Survey>,
+    pub surveys: Surveys,
     pub sendouts: Vec<Sendout>,
     pub respondents: Vec<Respondent>,
     /// Contact keys on the blocklist.
@@ -60,7 +61,7 @@ impl Distribution {
     pub fn with_sendout(kind: DispatchType) -> (Self, SurveyId, SendoutId) {
         let mut fake = Self::default();
         let survey = SurveyId::new(fake.next_id());
-        fake.state.surveys.push(survey_row(survey));
+        fake.state.surveys.rows.push(survey_row(survey));
         let sendout = SendoutId::new(fake.next_id());
         fake.state.sendouts.push(sendout_row(sendout, survey, kind));
         (fake, survey, sendout)
@@ -136,6 +137,12 @@ fn respondent_row(id: RespondentId, sendout: SendoutId, contact: &str, at: Offse
 
 super::snapshot_transactions!(Distribution);
 
+impl HoldsSurveys for Distribution {
+    fn surveys(&mut self) -> &mut Surveys {
+        &mut self.state.surveys
+    }
+}
+
 // The methods the flows use, in the adapter's terms.
 
 impl Distribution {
@@ -143,46 +150,6 @@ impl Distribution {
         account == ACCOUNT
     }
 }
-impl SurveyRepository for Distribution {
-    fn list_surveys(&mut self, _account: AccountId) -> RepoResult<Vec<Survey>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn find_survey(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<Survey>> {
-        Ok(Self::is_ours(account).then(|| self.state.surveys.iter().find(|s| s.id == id).cloned()).flatten())
-    }
-
-    fn insert_survey(
-        &mut self,
-        _account: AccountId,
-        _draft: &SurveyDraft,
-        _now: OffsetDateTime,
-    ) -> RepoResult<(Survey, QuestionTree)> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn question_tree(&mut self, _account: AccountId, _survey: SurveyId) -> RepoResult<QuestionTree> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn replace_logic(&mut self, _account: AccountId, _survey: SurveyId, _rules: &LogicRules) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn delete_question_item(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _item: QuestionItemId,
-    ) -> RepoResult<bool> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn touch_survey(&mut self, _account: AccountId, _survey: SurveyId, _now: OffsetDateTime) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-}
-
 impl SendoutRepository for Distribution {
     fn insert_sendout(
         &mut self,

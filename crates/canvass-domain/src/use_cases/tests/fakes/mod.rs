@@ -5,6 +5,7 @@ pub mod distribution;
 pub mod outbox;
 pub mod pages;
 pub mod retention;
+pub mod surveys;
 
 use time::OffsetDateTime;
 

@@ -7,13 +7,13 @@ use std::sync::Mutex;
 
 use time::OffsetDateTime;
 
+use super::surveys::{HoldsSurveys, Surveys};
 use super::Snapshots;
 use crate::delivery::{ClaimedMessage, Mailer, OutgoingMessage, SendError, Settled, SmsSender};
 use crate::distribution::{DispatchType, TokenContext};
 use crate::error::DomainError;
-use crate::ids::{AccountId, QuestionItemId, RespondentId, SendoutId, SurveyId};
-use crate::ports::{OutboxRepository, RepoResult, SentLookup, SurveyRepository};
-use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
+use crate::ids::{AccountId, RespondentId, SendoutId, SurveyId};
+use crate::ports::{OutboxRepository, RepoResult, SentLookup};
 use crate::use_cases::delivery::DeliveryLender;
 
 /// What the fake holds; cloned for each transaction.
@@ -25,6 +25,8 @@ pub struct State {
     pub reminders_due: u64,
     /// The rounds recorded, each as it was handed over.
     pub recorded: Vec<Vec<Settled>>,
+    /// The surveys TWOWAY conversations start from.
+    pub surveys: Surveys,
 }
 
 /// The outbox fake: its state and its transactions.
@@ -117,6 +119,12 @@ impl SmsSender for Recorder {
 }
 
 super::snapshot_transactions!(Outbox);
+
+impl HoldsSurveys for Outbox {
+    fn surveys(&mut self) -> &mut Surveys {
+        &mut self.state.surveys
+    }
+}
 impl OutboxRepository for Outbox {
     fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64> {
         let _ = now;
@@ -161,46 +169,6 @@ impl OutboxRepository for Outbox {
         _body: &str,
         _now: OffsetDateTime,
     ) -> RepoResult<bool> {
-        unimplemented!("not used by these tests")
-    }
-}
-
-impl SurveyRepository for Outbox {
-    fn list_surveys(&mut self, _account: AccountId) -> RepoResult<Vec<Survey>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn find_survey(&mut self, _account: AccountId, _id: SurveyId) -> RepoResult<Option<Survey>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn insert_survey(
-        &mut self,
-        _account: AccountId,
-        _draft: &SurveyDraft,
-        _now: OffsetDateTime,
-    ) -> RepoResult<(Survey, QuestionTree)> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn question_tree(&mut self, _account: AccountId, _survey: SurveyId) -> RepoResult<QuestionTree> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn replace_logic(&mut self, _account: AccountId, _survey: SurveyId, _rules: &LogicRules) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn delete_question_item(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _item: QuestionItemId,
-    ) -> RepoResult<bool> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn touch_survey(&mut self, _account: AccountId, _survey: SurveyId, _now: OffsetDateTime) -> RepoResult<()> {
         unimplemented!("not used by these tests")
     }
 }

@@ -5,13 +5,14 @@
 
 use time::OffsetDateTime;
 
+use super::surveys::{HoldsSurveys, Surveys};
 use super::Snapshots;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::distribution::TokenContext;
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, RuleId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
-use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository, SurveyRepository};
-use crate::survey::{LogicRule, LogicRules, QuestionItem, QuestionTree, QuestionType, Survey, SurveyDraft};
+use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
+use crate::survey::{LogicRule, QuestionItem, QuestionTree, QuestionType};
 
 /// The fake's one survey.
 pub const SURVEY: SurveyId = SurveyId::new(1);
@@ -23,7 +24,7 @@ pub const TOKEN: &str = "00000000000000000000000000000000000000aa";
 #[derive(Debug, Clone)]
 pub struct State {
     pub context: TokenContext,
-    pub tree: QuestionTree,
+    pub surveys: Surveys,
     /// The respondent's answer set and the page it left off on.
     pub progress: Option<(AnswerSet, Option<PageId>)>,
     /// Whether the respondent's row was locked.
@@ -70,7 +71,10 @@ pub fn four_pages() -> Pages {
     };
     let state = State {
         context,
-        tree: QuestionTree::assemble(SURVEY, (1..=4).map(page).collect(), vec![rule]),
+        surveys: Surveys {
+            trees: vec![QuestionTree::assemble(SURVEY, (1..=4).map(page).collect(), vec![rule])],
+            ..Surveys::default()
+        },
         progress: None,
         locked: false,
     };
@@ -78,6 +82,12 @@ pub fn four_pages() -> Pages {
 }
 
 super::snapshot_transactions!(Pages);
+
+impl HoldsSurveys for Pages {
+    fn surveys(&mut self) -> &mut Surveys {
+        &mut self.state.surveys
+    }
+}
 
 fn stored(draft: &AnswerSetDraft, respondent: Option<(RespondentId, SendoutId)>, now: OffsetDateTime) -> AnswerSet {
     AnswerSet {
@@ -126,47 +136,6 @@ impl RespondentPageRepository for Pages {
             *left_on = page;
         }
         Ok(())
-    }
-}
-
-impl SurveyRepository for Pages {
-    fn list_surveys(&mut self, _account: AccountId) -> RepoResult<Vec<Survey>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn find_survey(&mut self, _account: AccountId, _id: SurveyId) -> RepoResult<Option<Survey>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn insert_survey(
-        &mut self,
-        _account: AccountId,
-        _draft: &SurveyDraft,
-        _now: OffsetDateTime,
-    ) -> RepoResult<(Survey, QuestionTree)> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree> {
-        let _ = (account, survey);
-        Ok(self.state.tree.clone())
-    }
-
-    fn replace_logic(&mut self, _account: AccountId, _survey: SurveyId, _rules: &LogicRules) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn delete_question_item(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _item: QuestionItemId,
-    ) -> RepoResult<bool> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn touch_survey(&mut self, _account: AccountId, _survey: SurveyId, _now: OffsetDateTime) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
     }
 }
 
