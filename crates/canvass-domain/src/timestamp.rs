@@ -30,14 +30,15 @@ pub fn parse_instant(text: &str, edge: DayEdge) -> Option<OffsetDateTime> {
     if let Ok(instant) = OffsetDateTime::parse(text, &Rfc3339) {
         return instant.checked_to_offset(UtcOffset::UTC).filter(|utc| SUPPORTED_YEARS.contains(&utc.year()));
     }
-    day_at(parse_date(text)?, edge)
+    Some(day_at(parse_date(text)?, edge))
 }
 
-/// The instant a date-only value stands for at the given edge of that UTC day (the end to the microsecond).
-pub fn day_at(date: Date, edge: DayEdge) -> Option<OffsetDateTime> {
+/// The instant a date-only value stands for at the given edge of that UTC day (the end to the microsecond, the
+/// precision PostgreSQL stores).
+pub fn day_at(date: Date, edge: DayEdge) -> OffsetDateTime {
     match edge {
-        DayEdge::Start => Some(date.with_time(Time::MIDNIGHT).assume_utc()),
-        DayEdge::End => date.with_time(Time::MAX).assume_utc().replace_nanosecond(999_999_000).ok(),
+        DayEdge::Start => date.with_time(Time::MIDNIGHT).assume_utc(),
+        DayEdge::End => date.with_time(time::macros::time!(23:59:59.999_999)).assume_utc(),
     }
 }
 

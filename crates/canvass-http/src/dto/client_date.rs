@@ -31,8 +31,7 @@ impl ClientDate {
     pub fn at(self, edge: DayEdge) -> OffsetDateTime {
         match self {
             Self::At(instant) => instant,
-            // Days are years 1 to 9999, whose edges all exist.
-            Self::Day(day) => day_at(day, edge).unwrap_or(OffsetDateTime::UNIX_EPOCH),
+            Self::Day(day) => day_at(day, edge),
         }
     }
 }
