@@ -152,3 +152,34 @@ async fn undeclared_methods_answer_405_with_allow() {
     let keyless = app.client.request(reqwest::Method::TRACE, format!("{}/api/v1/surveys", app.address));
     assert_eq!(keyless.send().await.unwrap().status().as_u16(), 401);
 }
+
+/// Where `value` holds a `propertyNames` schema that is not a string one, as JSON pointers.
+fn non_string_property_names(value: &Value, at: &str, found: &mut Vec<String>) {
+    match value {
+        Value::Object(fields) => {
+            if let Some(names) = fields.get("propertyNames") {
+                if names["type"] != "string" {
+                    found.push(at.to_owned());
+                }
+            }
+            for (key, child) in fields {
+                non_string_property_names(child, &format!("{at}/{key}"), found);
+            }
+        }
+        Value::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                non_string_property_names(child, &format!("{at}/{index}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn object_keys_are_documented_as_strings() {
+    // JSON object keys are strings: a map keyed by label id must say so (digits), or no response can match it.
+    let document = document().await;
+    let mut found = Vec::new();
+    non_string_property_names(&document, "", &mut found);
+    assert!(found.is_empty(), "propertyNames that no JSON key can match: {found:?}");
+}

@@ -73,6 +73,7 @@ pub struct RowResponse {
     /// The respondent.
     pub respondent_id: i64,
     /// Label id to value.
+    #[schema(value_type = BackgroundValues)]
     pub cells: BTreeMap<i64, String>,
 }
 

@@ -121,6 +121,7 @@ pub struct RespondentResponse {
     /// Whether the service sends the link.
     pub send_mail: bool,
     /// Label id to value.
+    #[schema(value_type = BackgroundValues)]
     pub background_data: BTreeMap<i64, String>,
     /// Where it is in distribution.
     pub status: RespondentStatusBody,
