@@ -14,6 +14,7 @@ mod migrate;
 mod named;
 mod outbox;
 mod outcomes;
+pub mod prepared;
 mod pool;
 mod release;
 mod respondent_page;
