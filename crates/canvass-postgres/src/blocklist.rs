@@ -10,6 +10,7 @@ use diesel::pg::Pg;
 use diesel::prelude::*;
 use time::OffsetDateTime;
 
+use crate::counts;
 use crate::error::OrRepoError;
 use crate::named::Named;
 use crate::schema::{blocklist, permanent_failures, respondents};
@@ -87,11 +88,10 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
             .optional()
             .or_repo()?;
         let Some(row) = row else { return Ok(None) };
-        let not_yet_sent = [
-            RespondentStatus::Pending.as_str(),
-            RespondentStatus::Scheduled.as_str(),
-            RespondentStatus::Released.as_str(),
-        ];
+        // The contact's Pending respondents leave their sendouts' pending counts; then the queued, unsent ones follow.
+        let blocklisted = RespondentStatus::Blocklisted.as_str();
+        counts::move_pending_contacts(self.conn, account, &[contact_key], blocklisted).or_repo()?;
+        let not_yet_sent = [RespondentStatus::Scheduled.as_str(), RespondentStatus::Released.as_str()];
         diesel::update(respondents::table)
             .filter(
                 respondents::account_id
@@ -99,7 +99,7 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
                     .and(respondents::contact_key.eq(contact_key))
                     .and(respondents::status.eq_any(not_yet_sent)),
             )
-            .set(respondents::status.eq(RespondentStatus::Blocklisted.as_str()))
+            .set(respondents::status.eq(blocklisted))
             .execute(self.conn)
             .or_repo()?;
         Ok(Some(entry(row)))
@@ -133,14 +133,18 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
             .execute(self.conn)
             .or_repo()?;
         let keys: Vec<&str> = failures.iter().map(NewPermanentFailure::email_key).collect();
+        let bounced = RespondentStatus::Bounced.as_str();
+        counts::move_pending_contacts(self.conn, account, &keys, bounced).or_repo()?;
+        // The Pending ones are Bounced now; the others, unless blocklisted (or bounced already), follow.
+        let unchanged = [RespondentStatus::Blocklisted.as_str(), RespondentStatus::Pending.as_str(), bounced];
         diesel::update(respondents::table)
             .filter(
                 respondents::account_id
                     .eq(account.get())
                     .and(respondents::contact_key.eq_any(keys))
-                    .and(respondents::status.ne(RespondentStatus::Blocklisted.as_str())),
+                    .and(respondents::status.ne_all(unchanged)),
             )
-            .set(respondents::status.eq(RespondentStatus::Bounced.as_str()))
+            .set(respondents::status.eq(bounced))
             .execute(self.conn)
             .or_repo()?;
         Ok(recorded as u64)

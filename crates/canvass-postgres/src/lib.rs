@@ -7,6 +7,7 @@ mod accounts;
 mod answers;
 mod blocklist;
 mod categories;
+mod counts;
 mod error;
 mod governance;
 mod keys;

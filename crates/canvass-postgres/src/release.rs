@@ -7,6 +7,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamptz};
 use time::OffsetDateTime;
 
+use crate::counts;
 use crate::error::OrRepoError;
 use crate::keys::keys;
 use crate::schema::{blocklist, respondents};
@@ -76,25 +77,30 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
         let blocklisted = blocklist::table.filter(
             blocklist::account_id.eq(respondents::account_id).and(blocklist::contact_key.eq(respondents::contact_key)),
         );
-        diesel::update(respondents::table.filter(pending.and(diesel::dsl::exists(blocklisted))))
+        // Every row these updates move leaves Pending; the sendout's pending count drops by as many (not to 0: a
+        // respondent another transaction adds meanwhile, which these updates do not see, stays Pending and counted).
+        let mut left_pending = diesel::update(respondents::table.filter(pending.and(diesel::dsl::exists(blocklisted))))
             .set(respondents::status.eq(RespondentStatus::Blocklisted.as_str()))
             .execute(self.conn)
             .or_repo()?;
         if !held_back.is_empty() {
-            diesel::update(respondents::table.filter(pending.and(respondents::id.eq_any(keys(held_back)))))
-                .set(respondents::status.eq(RespondentStatus::FrequencyLimitReached.as_str()))
-                .execute(self.conn)
-                .or_repo()?;
+            left_pending +=
+                diesel::update(respondents::table.filter(pending.and(respondents::id.eq_any(keys(held_back)))))
+                    .set(respondents::status.eq(RespondentStatus::FrequencyLimitReached.as_str()))
+                    .execute(self.conn)
+                    .or_repo()?;
         }
         for send_mail in [true, false] {
-            diesel::update(respondents::table.filter(pending.and(respondents::send_mail.eq(send_mail))))
-                .set((
-                    respondents::status.eq(RespondentStatus::released(send_mail && sends_messages).as_str()),
-                    respondents::released_at.eq(now),
-                ))
-                .execute(self.conn)
-                .or_repo()?;
+            left_pending +=
+                diesel::update(respondents::table.filter(pending.and(respondents::send_mail.eq(send_mail))))
+                    .set((
+                        respondents::status.eq(RespondentStatus::released(send_mail && sends_messages).as_str()),
+                        respondents::released_at.eq(now),
+                    ))
+                    .execute(self.conn)
+                    .or_repo()?;
         }
+        counts::leave_pending(self.conn, account, sendout, left_pending).or_repo()?;
         if sends_messages {
             self.enqueue_invitations(account, sendout, now).or_repo()?;
         }

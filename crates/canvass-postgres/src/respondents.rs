@@ -1,4 +1,4 @@
-//! Respondents on PostgreSQL: bulk inserts that skip duplicates, background data cells.
+//! Respondents on PostgreSQL: bulk inserts that skip duplicates (and count what they add), background data cells.
 
 use canvass_domain::distribution::{BackgroundData, NewRespondent, Respondent, RespondentStatus};
 use canvass_domain::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
@@ -8,6 +8,7 @@ use diesel::sql_types::{Array, BigInt, Jsonb, Text};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
+use crate::counts;
 use crate::error::OrRepoError;
 use crate::named::Named;
 use crate::schema::{respondents, sendouts};
@@ -115,6 +116,8 @@ impl RespondentRepository for PgUnitOfWork<'_> {
                 .or_repo()?;
             inserted.extend(rows);
         }
+        // One count update per batch, by the rows actually inserted (conflicts skipped).
+        counts::add_pending(self.conn, account, sendout, inserted.len()).or_repo()?;
         inserted.sort_by_key(|r| r.id);
         Ok(inserted.into_iter().map(Respondent::from).collect())
     }

@@ -38,7 +38,49 @@ fn removal(table: &str, keys: &str, candidates: &str, dry_run: bool) -> String {
     }
 }
 
+/// The statement that removes (or, in a dry run, counts) the respondents whose ids `candidates` selects, and takes
+/// them off their sendouts' counts in the same statement. `candidates` is as for [`removal`].
+fn respondent_removal(candidates: &str, dry_run: bool) -> String {
+    if dry_run {
+        return removal("respondents", "id", candidates, true);
+    }
+    format!(
+        "WITH gone AS (DELETE FROM respondents WHERE account_id = $1 AND id IN ({candidates} LIMIT $9) \
+             RETURNING sendout_id, status), \
+         counted AS (UPDATE sendouts s SET respondent_count = s.respondent_count - g.removed, \
+                 pending_count = s.pending_count - g.pending \
+             FROM (SELECT sendout_id, count(*) AS removed, count(*) FILTER (WHERE status = 'Pending') AS pending \
+                   FROM gone GROUP BY sendout_id) AS g \
+             WHERE s.account_id = $1 AND s.id = g.sendout_id) \
+         SELECT count(*) AS count FROM gone"
+    )
+}
+
 impl PgUnitOfWork<'_> {
+    /// Locks the sendout whose respondents a removal deletes before the removal locks any of them: an activation
+    /// locks its sendout first too, so the two never wait on each other.
+    fn lock_sendout(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<()> {
+        sendouts::table
+            .filter(sendouts::account_id.eq(account.get()).and(sendouts::id.eq(sendout.get())))
+            .select(sendouts::id)
+            .for_update()
+            .load::<i64>(self.conn)
+            .or_repo()?;
+        Ok(())
+    }
+
+    /// Locks the survey's sendouts in id order, as [`Self::lock_sendout`] one.
+    fn lock_survey_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<()> {
+        sendouts::table
+            .filter(sendouts::account_id.eq(account.get()).and(sendouts::survey_id.eq(survey.get())))
+            .order(sendouts::id)
+            .select(sendouts::id)
+            .for_update()
+            .load::<i64>(self.conn)
+            .or_repo()?;
+        Ok(())
+    }
+
     /// Runs a removal statement whose binds are `$1` account, `$2` id (of a sendout or a survey), `$3` instant and
     /// `$9` limit; unused binds are given anyway so every statement shares one bind list.
     fn removal_count(
@@ -115,14 +157,10 @@ impl RetentionRepository for PgUnitOfWork<'_> {
         dry_run: bool,
     ) -> RepoResult<u64> {
         let candidates = "SELECT id FROM respondents WHERE account_id = $1 AND sendout_id = $2 AND added_at <= $3";
-        self.removal_count(
-            &removal("respondents", "id", candidates, dry_run),
-            account,
-            sendout,
-            added_before,
-            &[],
-            limit,
-        )
+        if !dry_run {
+            self.lock_sendout(account, sendout)?;
+        }
+        self.removal_count(&respondent_removal(candidates, dry_run), account, sendout, added_before, &[], limit)
     }
 
     fn surveys_for_policies(
@@ -201,7 +239,10 @@ impl RetentionRepository for PgUnitOfWork<'_> {
         let candidates =
             "SELECT r.id FROM respondents r JOIN sendouts s ON s.account_id = r.account_id AND s.id = r.sendout_id \
              WHERE r.account_id = $1 AND s.survey_id = $2";
-        let sql = removal("respondents", "id", candidates, dry_run);
+        if !dry_run {
+            self.lock_survey_sendouts(account, survey)?;
+        }
+        let sql = respondent_removal(candidates, dry_run);
         self.removal_count(&sql, account, survey, OffsetDateTime::UNIX_EPOCH, &[], limit)
     }
 }

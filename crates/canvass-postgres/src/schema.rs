@@ -235,6 +235,8 @@ diesel::table! {
         expiry_date -> Nullable<Timestamptz>,
         created_at -> Timestamptz,
         activated_at -> Nullable<Timestamptz>,
+        respondent_count -> Int8,
+        pending_count -> Int8,
     }
 }
 

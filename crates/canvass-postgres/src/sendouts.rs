@@ -1,7 +1,5 @@
 //! Sendouts, labels, reminders and background data documents on PostgreSQL.
 
-use std::collections::HashMap;
-
 use canvass_domain::distribution::new_survey_link_token;
 use canvass_domain::distribution::{
     BgDocument, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, ReminderStatus, Sendout,
@@ -9,7 +7,6 @@ use canvass_domain::distribution::{
 };
 use canvass_domain::ids::{AccountId, BgDocumentId, LabelId, ReminderId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, SendoutRepository};
-use diesel::dsl::{count_star, sql};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Text, Timestamptz};
 use time::OffsetDateTime;
@@ -34,10 +31,12 @@ struct SendoutRow {
     expiry_date: Option<OffsetDateTime>,
     created_at: OffsetDateTime,
     activated_at: Option<OffsetDateTime>,
+    respondent_count: i64,
+    pending_count: i64,
 }
 
 impl SendoutRow {
-    fn into_sendout(self, (respondent_count, pending_count): (i64, i64)) -> Sendout {
+    fn into_sendout(self) -> Sendout {
         Sendout {
             kind: self.dispatch_type.0,
             status: self.status.0,
@@ -51,8 +50,8 @@ impl SendoutRow {
             expiry_date: self.expiry_date,
             created_at: self.created_at,
             activated_at: self.activated_at,
-            respondent_count,
-            pending_count,
+            respondent_count: self.respondent_count,
+            pending_count: self.pending_count,
         }
     }
 }
@@ -110,36 +109,6 @@ impl From<ReminderRow> for Reminder {
 }
 
 impl PgUnitOfWork<'_> {
-    /// Respondents and pending respondents per sendout, in one grouped query.
-    fn respondent_counts(&mut self, account: AccountId, ids: &[i64]) -> RepoResult<HashMap<i64, (i64, i64)>> {
-        if ids.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let rows: Vec<(i64, i64, i64)> = respondents::table
-            .filter(respondents::account_id.eq(account.get()).and(respondents::sendout_id.eq_any(ids)))
-            .group_by(respondents::sendout_id)
-            .select((
-                respondents::sendout_id,
-                count_star(),
-                sql::<BigInt>("count(*) FILTER (WHERE status = 'Pending')"),
-            ))
-            .load(self.conn)
-            .or_repo()?;
-        Ok(rows.into_iter().map(|(id, all, pending)| (id, (all, pending))).collect())
-    }
-
-    fn with_counts(&mut self, account: AccountId, rows: Vec<SendoutRow>) -> RepoResult<Vec<Sendout>> {
-        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-        let counts = self.respondent_counts(account, &ids)?;
-        Ok(rows
-            .into_iter()
-            .map(|row| {
-                let count = counts.get(&row.id).copied().unwrap_or_default();
-                row.into_sendout(count)
-            })
-            .collect())
-    }
-
     fn copy_sendout(&mut self, account: i64, from: i64, to: i64, id: i64, now: OffsetDateTime) -> QueryResult<()> {
         #[derive(QueryableByName)]
         struct NewId {
@@ -170,7 +139,8 @@ impl PgUnitOfWork<'_> {
         let tokens: Vec<String> = originals.iter().map(|_| new_survey_link_token()).collect();
         // Labels are copied first; the respondents' background data keys are then mapped from the old label ids
         // to the new ones (matched by name, unique within a sendout). Keys of other sendouts' labels stay.
-        // Contacts on the blocklist are copied as Blocklisted, so an activation never releases them.
+        // Contacts on the blocklist are copied as Blocklisted, so an activation never releases them. The copy's
+        // counts are those of the rows inserted.
         diesel::sql_query(
             "WITH copied AS ( \
                  INSERT INTO bg_labels (account_id, sendout_id, name, label_type, function, created_at) \
@@ -179,17 +149,21 @@ impl PgUnitOfWork<'_> {
              label_map AS ( \
                  SELECT old.id::text AS old_key, copied.id::text AS new_key \
                  FROM bg_labels old JOIN copied ON copied.name = old.name \
-                 WHERE old.account_id = $1 AND old.sendout_id = $2) \
-             INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, \
-                 background_data, status, token, added_at) \
-             SELECT r.account_id, $3, r.contact_details, r.contact_key, r.send_mail, \
-                 (SELECT coalesce(jsonb_object_agg(coalesce(m.new_key, cell.key), cell.value), '{}'::jsonb) \
-                  FROM jsonb_each(r.background_data) cell LEFT JOIN label_map m ON m.old_key = cell.key), \
-                 CASE WHEN EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id \
-                     AND b.contact_key = r.contact_key) THEN 'Blocklisted' ELSE 'Pending' END, \
-                 fresh.token, $4 \
-             FROM respondents r JOIN unnest($5::bigint[], $6::text[]) AS fresh (id, token) ON fresh.id = r.id \
-             WHERE r.account_id = $1 AND r.sendout_id = $2 ORDER BY r.id",
+                 WHERE old.account_id = $1 AND old.sendout_id = $2), \
+             inserted AS ( \
+                 INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, \
+                     background_data, status, token, added_at) \
+                 SELECT r.account_id, $3, r.contact_details, r.contact_key, r.send_mail, \
+                     (SELECT coalesce(jsonb_object_agg(coalesce(m.new_key, cell.key), cell.value), '{}'::jsonb) \
+                      FROM jsonb_each(r.background_data) cell LEFT JOIN label_map m ON m.old_key = cell.key), \
+                     CASE WHEN EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id \
+                         AND b.contact_key = r.contact_key) THEN 'Blocklisted' ELSE 'Pending' END, \
+                     fresh.token, $4 \
+                 FROM respondents r JOIN unnest($5::bigint[], $6::text[]) AS fresh (id, token) ON fresh.id = r.id \
+                 WHERE r.account_id = $1 AND r.sendout_id = $2 ORDER BY r.id RETURNING status) \
+             UPDATE sendouts SET respondent_count = respondent_count + (SELECT count(*) FROM inserted), \
+                 pending_count = pending_count + (SELECT count(*) FROM inserted WHERE status = 'Pending') \
+             WHERE account_id = $1 AND id = $3",
         )
         .bind::<BigInt, _>(account)
         .bind::<BigInt, _>(id)
@@ -231,7 +205,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
             .values((bg_documents::account_id.eq(account.get()), bg_documents::sendout_id.eq(row.id)))
             .execute(self.conn)
             .or_repo()?;
-        Ok(row.into_sendout((0, 0)))
+        Ok(row.into_sendout())
     }
 
     fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<Sendout>> {
@@ -241,7 +215,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
             .select(SendoutRow::as_select())
             .load(self.conn)
             .or_repo()?;
-        self.with_counts(account, rows)
+        Ok(rows.into_iter().map(SendoutRow::into_sendout).collect())
     }
 
     fn find_sendout(
@@ -264,7 +238,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         } else {
             query.first(self.conn).optional().or_repo()?
         };
-        Ok(self.with_counts(account, row.into_iter().collect())?.pop())
+        Ok(row.map(SendoutRow::into_sendout))
     }
 
     fn sendout_kind(
@@ -405,29 +379,28 @@ impl SendoutRepository for PgUnitOfWork<'_> {
 
 impl PgUnitOfWork<'_> {
     fn documents(&mut self, account: AccountId, only: Option<BgDocumentId>) -> RepoResult<Vec<BgDocument>> {
-        let mut query =
-            bg_documents::table
-                .inner_join(sendouts::table.on(
-                    sendouts::account_id.eq(bg_documents::account_id).and(sendouts::id.eq(bg_documents::sendout_id)),
-                ))
-                .filter(bg_documents::account_id.eq(account.get()))
-                .order(bg_documents::id)
-                .select((bg_documents::id, sendouts::id, sendouts::survey_id, sendouts::name))
-                .into_boxed();
+        let mut query = bg_documents::table
+            .inner_join(
+                sendouts::table.on(sendouts::account_id
+                    .eq(bg_documents::account_id)
+                    .and(sendouts::id.eq(bg_documents::sendout_id))),
+            )
+            .filter(bg_documents::account_id.eq(account.get()))
+            .order(bg_documents::id)
+            .select((bg_documents::id, sendouts::id, sendouts::survey_id, sendouts::name, sendouts::respondent_count))
+            .into_boxed();
         if let Some(id) = only {
             query = query.filter(bg_documents::id.eq(id.get()));
         }
-        let rows: Vec<(i64, i64, i64, String)> = query.load(self.conn).or_repo()?;
-        let sendout_ids: Vec<i64> = rows.iter().map(|r| r.1).collect();
-        let counts = self.respondent_counts(account, &sendout_ids)?;
+        let rows: Vec<(i64, i64, i64, String, i64)> = query.load(self.conn).or_repo()?;
         Ok(rows
             .into_iter()
-            .map(|(id, sendout_id, survey_id, name)| BgDocument {
+            .map(|(id, sendout_id, survey_id, name, row_count)| BgDocument {
                 id: BgDocumentId::new(id),
                 sendout_id: SendoutId::new(sendout_id),
                 survey_id: SurveyId::new(survey_id),
                 name,
-                row_count: counts.get(&sendout_id).map_or(0, |c| c.0),
+                row_count,
             })
             .collect())
     }

@@ -31,6 +31,7 @@ fn respondents_at_the_frequency_limit_are_held_back_and_the_rest_released() {
 
     assert_eq!(activated.status, SendoutStatus::Active);
     assert_eq!(activated.activated_at, Some(NOW));
+    assert_eq!((activated.respondent_count, activated.pending_count), (3, 0), "counted after the release");
     assert_eq!(status_of(&fake, "busy@example.com"), RespondentStatus::FrequencyLimitReached);
     assert_eq!(status_of(&fake, "fresh@example.com"), RespondentStatus::Scheduled);
     assert_eq!(status_of(&fake, "once@example.com"), RespondentStatus::Scheduled);

@@ -469,8 +469,10 @@ impl ReleaseRepository for Distribution {
         if !Self::is_ours(account) {
             return Ok(());
         }
+        let mut left_pending = 0;
         for respondent in self.state.respondents.iter_mut().filter(|r| r.sendout_id == sendout) {
             if respondent.status == RespondentStatus::Pending {
+                left_pending += 1;
                 respondent.status = if held_back.contains(&respondent.id) {
                     RespondentStatus::FrequencyLimitReached
                 } else if sends_messages && respondent.send_mail {
@@ -480,8 +482,9 @@ impl ReleaseRepository for Distribution {
                 };
             }
         }
+        // As the adapter does: the pending count drops by the respondents released or held back.
         if let Some(row) = self.sendout_mut(sendout) {
-            row.pending_count = 0;
+            row.pending_count -= left_pending;
         }
         self.state.released = Some((held_back.to_vec(), sends_messages));
         Ok(())

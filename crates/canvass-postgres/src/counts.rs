@@ -1,0 +1,95 @@
+//! The respondent counts each sendout row keeps (`respondent_count`, `pending_count`), adjusted by the statements
+//! that add respondents or move them out of Pending, so reading a sendout never counts its respondents.
+//!
+//! Every change is relative (`count + n`, `count - n`): two transactions changing one sendout both count, whatever
+//! their order. Statements that touch several sendouts first lock those sendout rows in id order, as an
+//! activation locks its sendout before its respondents, so the two cannot wait on each other in a cycle.
+
+use canvass_domain::ids::{AccountId, SendoutId};
+use diesel::prelude::*;
+use diesel::sql_types::{Array, BigInt, Text};
+
+use crate::prepared::prepared;
+use crate::schema::{respondents, sendouts};
+
+/// Adds `n` new Pending respondents to the sendout's counts.
+pub(crate) fn add_pending(
+    conn: &mut PgConnection,
+    account: AccountId,
+    sendout: SendoutId,
+    n: usize,
+) -> QueryResult<()> {
+    if n == 0 {
+        return Ok(());
+    }
+    let n = i64::try_from(n).unwrap_or(i64::MAX);
+    diesel::update(sendouts::table.filter(sendouts::account_id.eq(account.get()).and(sendouts::id.eq(sendout.get()))))
+        .set((
+            sendouts::respondent_count.eq(sendouts::respondent_count + n),
+            sendouts::pending_count.eq(sendouts::pending_count + n),
+        ))
+        .execute(conn)
+        .map(drop)
+}
+
+/// Takes `n` respondents that left Pending (released, held back or blocklisted) off the sendout's pending count.
+pub(crate) fn leave_pending(
+    conn: &mut PgConnection,
+    account: AccountId,
+    sendout: SendoutId,
+    n: usize,
+) -> QueryResult<()> {
+    if n == 0 {
+        return Ok(());
+    }
+    let n = i64::try_from(n).unwrap_or(i64::MAX);
+    diesel::update(sendouts::table.filter(sendouts::account_id.eq(account.get()).and(sendouts::id.eq(sendout.get()))))
+        .set(sendouts::pending_count.eq(sendouts::pending_count - n))
+        .execute(conn)
+        .map(drop)
+}
+
+/// Locks, in id order, the sendouts with a Pending respondent of one of `keys`.
+fn lock_sendouts_pending(conn: &mut PgConnection, account: AccountId, keys: &[&str]) -> QueryResult<()> {
+    let pending = respondents::table
+        .filter(
+            respondents::account_id
+                .eq(account.get())
+                .and(respondents::contact_key.eq_any(keys))
+                .and(respondents::status.eq("Pending")),
+        )
+        .select(respondents::sendout_id);
+    sendouts::table
+        .filter(sendouts::account_id.eq(account.get()).and(sendouts::id.eq_any(pending)))
+        .order(sendouts::id)
+        .select(sendouts::id)
+        .for_update()
+        .load::<i64>(conn)
+        .map(drop)
+}
+
+/// Gives every Pending respondent of one of `keys` (in any sendout of the account) the status `to`, and takes
+/// them off their sendouts' pending counts, in one statement.
+pub(crate) fn move_pending_contacts(
+    conn: &mut PgConnection,
+    account: AccountId,
+    keys: &[&str],
+    to: &str,
+) -> QueryResult<()> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    lock_sendouts_pending(conn, account, keys)?;
+    prepared(
+        "WITH moved AS (UPDATE respondents SET status = $3 \
+             WHERE account_id = $1 AND contact_key = ANY ($2) AND status = 'Pending' RETURNING sendout_id) \
+         UPDATE sendouts s SET pending_count = s.pending_count - m.n \
+         FROM (SELECT sendout_id, count(*) AS n FROM moved GROUP BY sendout_id) AS m \
+         WHERE s.account_id = $1 AND s.id = m.sendout_id",
+    )
+    .bind::<BigInt, _>(account.get())
+    .bind::<Array<Text>, _>(keys)
+    .bind::<Text, _>(to)
+    .execute(conn)
+    .map(drop)
+}
