@@ -29,6 +29,7 @@ mod respondents;
 mod retention_engine;
 mod retention_policies;
 mod retention_rules;
+mod sendout_counts;
 mod sendouts;
 mod surveys;
 mod tenancy;
