@@ -9,10 +9,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+mod support;
+
 use std::net::{TcpListener, TcpStream};
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -25,6 +26,8 @@ use canvass_testdb::TestDatabase;
 use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::OffsetDateTime;
 
+use support::{canvass_binary, running_as_root, Killed};
+
 /// Payload bytes of each `smtp-source` message (`-l`): with its headers about 1,370 bytes, the size of this
 /// benchmark's Canvass invitation (multipart text and HTML, as captured with `smtp-sink -D` on 2026-11-25).
 const SOURCE_MESSAGE_BYTES: usize = 1250;
@@ -32,16 +35,6 @@ const SOURCE_MESSAGE_BYTES: usize = 1250;
 const POLL: Duration = Duration::from_millis(50);
 /// The worker is given up on when no message is sent for this long.
 const STALL: Duration = Duration::from_secs(60);
-
-/// A child process killed and reaped when dropped, also when the benchmark panics.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// One of Postfix's programs, found on PATH or in the sbin directories; exits with advice when missing.
 fn postfix_tool(name: &str) -> PathBuf {
@@ -59,10 +52,6 @@ fn postfix_tool(name: &str) -> PathBuf {
          only its smtp-sink and smtp-source programs are used, the mail service need not run"
     );
     std::process::exit(1);
-}
-
-fn running_as_root() -> bool {
-    std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
 }
 
 /// Starts `smtp-sink` on a free 127.0.0.1 port and waits until it accepts connections.
@@ -88,18 +77,6 @@ fn start_sink(smtp_sink: &Path) -> (Killed, u16) {
         let _ = sink.0.kill();
     }
     panic!("smtp-sink did not start; try `{} 127.0.0.1:2525 1024` by hand", smtp_sink.display());
-}
-
-/// The `canvass` binary built in release from the current source (the benchmark runs from target/release/deps).
-fn canvass_binary() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--quiet", "-p", "canvass-server", "--bin", "canvass"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .unwrap();
-    assert!(status.success(), "cannot build the canvass binary");
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().and_then(|deps| deps.parent()).unwrap().join("canvass")
 }
 
 /// `smtp-source`'s rate in messages/s sending `count` messages over `sessions` parallel sessions, the median of

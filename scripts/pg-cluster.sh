@@ -3,13 +3,14 @@
 #   pg-cluster.sh start DIR     initialises DIR if needed, starts a server on a free 127.0.0.1 port, prints its URL
 #   pg-cluster.sh stop DIR      stops it
 #   pg-cluster.sh destroy DIR   stops it and removes its files
+#   pg-cluster.sh log DIR       prints the path of its server log
 # initdb refuses to run as root: as root the cluster runs as the `postgres` OS user (runuser). When that user
 # cannot enter DIR (a checkout in a folder only root may enter, such as /root), the cluster's own files (data,
 # socket, server log) live in a folder of the postgres user under /var/tmp named after DIR, and DIR keeps only the
 # port; `destroy` removes both.
 set -euo pipefail
 
-usage="usage: pg-cluster.sh start|stop|destroy DIR"
+usage="usage: pg-cluster.sh start|stop|destroy|log DIR"
 cmd=${1:?$usage}
 dir=${2:?$usage}
 mkdir -p "$dir"
@@ -88,6 +89,9 @@ case "$cmd" in
     ;;
   stop)
     stop
+    ;;
+  log)
+    echo "$home/server.log"
     ;;
   destroy)
     stop

@@ -1,0 +1,146 @@
+//! The benchmark's data: an account, a survey of 4 pages of 5 items with its answer sets, a second survey like
+//! it to post answers to, and five sendouts of which one holds the respondents. Made through the API, except the
+//! answer sets: a few are posted, then copied in SQL up to the count.
+
+use canvass_domain::clock::SystemClock;
+use canvass_domain::ports::{StoreExt, UnitOfWork};
+use canvass_domain::use_cases::accounts;
+use diesel::{Connection, PgConnection};
+use serde_json::{json, Value};
+
+use crate::cluster::exec;
+
+/// What the endpoints are called with.
+pub struct Data {
+    pub key: String,
+    survey: i64,
+    post_survey: i64,
+    sendout: i64,
+    answers_body: String,
+}
+
+/// One endpoint under load.
+pub struct Endpoint {
+    pub name: &'static str,
+    pub method: &'static str,
+    pub path: String,
+    pub body: Option<String>,
+}
+
+/// The endpoints the benchmark measures, in the order it measures them (posting last: it adds answer sets, to a
+/// survey of its own).
+pub fn endpoints(data: &Data) -> Vec<Endpoint> {
+    let (survey, sendout) = (data.survey, data.sendout);
+    let get = |name, path: String| Endpoint { name, method: "GET", path, body: None };
+    vec![
+        get("GET survey", format!("/surveys/{survey}")),
+        get("GET questions", format!("/surveys/{survey}/questions")),
+        get("GET answers", format!("/surveys/{survey}/answers")),
+        get("GET answersWithData", format!("/surveys/{survey}/answersWithData?page=1&pagesize=100")),
+        get("GET sendouts", format!("/surveys/{survey}/sendouts")),
+        get("GET respondents", format!("/surveys/{survey}/sendouts/{sendout}/respondents")),
+        Endpoint {
+            name: "POST answers",
+            method: "POST",
+            path: format!("/surveys/{}/answers", data.post_survey),
+            body: Some(data.answers_body.clone()),
+        },
+    ]
+}
+
+fn survey_body(name: &str) -> Value {
+    let item = |i: usize| match i {
+        0 => json!({"type": "SingleChoice", "text": "How was it?",
+            "options": [{"value": "good", "label": "Good"}, {"value": "fair", "label": "Fair"}, {"value": "poor", "label": "Poor"}]}),
+        1 => json!({"type": "MultipleChoice", "text": "What did you use?",
+            "options": [{"value": "web", "label": "Web"}, {"value": "app", "label": "App"}, {"value": "phone", "label": "Phone"}]}),
+        2 => json!({"type": "OpenText", "text": "Tell us more"}),
+        3 => json!({"type": "Numeric", "text": "How many times?"}),
+        _ => json!({"type": "Rating", "text": "Rate us"}),
+    };
+    let pages: Vec<Value> =
+        (0..4).map(|p| json!({"title": format!("Page {}", p + 1), "items": (0..5).map(item).collect::<Vec<_>>()})).collect();
+    json!({"name": name, "description": "Benchmark survey", "pages": pages})
+}
+
+/// An answer to every item of a question tree.
+fn answers_of(tree: &Value) -> Value {
+    let answers: Vec<Value> = tree["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|page| page["items"].as_array().unwrap().iter())
+        .map(|item| {
+            let value = match item["type"].as_str().unwrap() {
+                "SingleChoice" => json!("good"),
+                "MultipleChoice" => json!(["web", "phone"]),
+                "OpenText" => json!("It went well, thank you; the second visit was quicker."),
+                "Numeric" => json!(3),
+                _ => json!(4),
+            };
+            json!({"questionItemId": item["questionItemId"], "value": value})
+        })
+        .collect();
+    json!({"completed": true, "answers": answers})
+}
+
+/// Fills the database behind the server at `base`.
+pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usize) -> Data {
+    let store = canvass_postgres::PgStore::connect_one(database_url).unwrap();
+    let create = |uow: &mut dyn UnitOfWork| accounts::create_account(uow, &SystemClock, "Bench", "b@bench.example");
+    let created = store.with_uow(create).unwrap();
+    let key = created.api_key.secret().to_owned();
+    let account = created.account_id.get();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let client = reqwest::Client::new();
+    let api = format!("{base}/api/v1");
+    let call = |method: &str, path: String, body: Option<Value>| -> Value {
+        let mut request = client.request(method.parse().unwrap(), format!("{api}{path}")).header("X-API-KEY", &key);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = runtime.block_on(request.send()).unwrap();
+        let status = response.status();
+        let body: Value = runtime.block_on(response.json()).unwrap();
+        assert!(status.is_success(), "{method} {path}: {status} {body}");
+        body
+    };
+    let survey = call("POST", "/surveys".into(), Some(survey_body("Bench")))["surveyId"].as_i64().unwrap();
+    let post_survey = call("POST", "/surveys".into(), Some(survey_body("Bench posts")))["surveyId"].as_i64().unwrap();
+    let tree = call("GET", format!("/surveys/{survey}/questions"), None);
+    let post_tree = call("GET", format!("/surveys/{post_survey}/questions"), None);
+    let first = call("POST", format!("/surveys/{survey}/answers"), Some(answers_of(&tree)))["answerSetId"].as_i64().unwrap();
+
+    let sendout_body = |n: usize| {
+        json!({"name": format!("Wave {n}"), "type": "EMAIL", "sendDate": "2030-01-01", "sender": "hr@bench.example",
+            "subject": "Your view", "message": "Hello, answer here: {{surveyLink}}"})
+    };
+    let sendouts: Vec<i64> = (1..=5)
+        .map(|n| call("POST", format!("/surveys/{survey}/sendouts"), Some(sendout_body(n)))["sendoutId"].as_i64().unwrap())
+        .collect();
+    for start in (0..respondents).step_by(1000) {
+        let people: Vec<Value> = (start..respondents.min(start + 1000))
+            .map(|n| json!({"contactDetails": format!("person{n}@bench.example"), "sendMail": true}))
+            .collect();
+        let path = format!("/surveys/{survey}/sendouts/{}/respondents/batch", sendouts[0]);
+        call("POST", path, Some(json!({"surveyRespondents": people})));
+    }
+
+    // The posted set, copied in SQL to the count: answer sets as the API stores them, made in a second.
+    let mut conn = PgConnection::establish(database_url).unwrap();
+    let copies = answer_sets.saturating_sub(1);
+    exec(
+        &mut conn,
+        &format!(
+            "WITH copies AS (INSERT INTO answer_sets (account_id, survey_id, completed, created_at, updated_at) \
+             SELECT account_id, survey_id, completed, created_at, updated_at FROM answer_sets, generate_series(1, {copies}) \
+             WHERE account_id = {account} AND id = {first} RETURNING id) \
+             INSERT INTO answers (account_id, answer_set_id, question_item_id, value) \
+             SELECT {account}, copies.id, answers.question_item_id, answers.value FROM copies \
+             JOIN answers ON answers.account_id = {account} AND answers.answer_set_id = {first}"
+        ),
+    );
+    exec(&mut conn, "VACUUM ANALYZE");
+    let answers_body = answers_of(&post_tree).to_string();
+    Data { key, survey, post_survey, sendout: sendouts[0], answers_body }
+}

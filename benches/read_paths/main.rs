@@ -1,0 +1,186 @@
+//! Benchmark: the read paths of the API, and answer posting, under concurrent HTTP load against PostgreSQL's own
+//! speed on the same SQL, in one run. Run with `just bench --bench read_paths`.
+//!
+//! The benchmark starts its own PostgreSQL cluster (scripts/pg-cluster.sh) and the real `canvass serve` (release
+//! build) on it, and fills one survey of 4 pages of 5 items with `BENCH_ANSWER_SETS` answer sets (default 20,000)
+//! and a sendout of `BENCH_RESPONDENTS` respondents (default 5,000). For each endpoint it then
+//! 1. captures the statements one request runs, with their parameters, from the cluster's statement log;
+//! 2. runs wrk against the endpoint with `BENCH_CONNECTIONS` connections (default 32) for `BENCH_SECONDS`
+//!    (default 10), the API key cached;
+//! 3. runs pgbench (`-M prepared`, as many clients) on exactly those statements for as long;
+//!
+//! and reports both rates, their ratio and the 99th percentile latencies. While the answer list is under load it
+//! reads the server's peak resident memory (VmHWM, reset before the load). Needs `wrk` and `pgbench`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+#[path = "../support/mod.rs"]
+#[allow(dead_code)]
+mod support;
+
+mod capture;
+mod cluster;
+mod fill;
+mod load;
+mod pgbench;
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use cluster::Cluster;
+use load::{Load, Request};
+use support::{canvass_binary, Killed};
+
+/// The figures of one endpoint.
+struct Figures {
+    name: &'static str,
+    statements: usize,
+    service: Result<Load, String>,
+    database: Result<Load, String>,
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Starts `canvass serve` on `database_url` and waits until it answers.
+fn serve(binary: &PathBuf, database_url: &str) -> (Killed, String) {
+    let port = free_port();
+    let child = Command::new(binary)
+        .arg("serve")
+        .env("DATABASE_URL", database_url)
+        .env("BIND", format!("127.0.0.1:{port}"))
+        .env("RETENTION_INTERVAL", "0")
+        // The benchmark measures the paths, not the per-key rate limit.
+        .env("RATE_LIMIT_PER_KEY", "100000000")
+        .env("OUTBOX_DIR", std::env::temp_dir().join("canvass-bench-read-outbox"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Killed(child);
+    let base = format!("http://127.0.0.1:{port}");
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(30), "canvass serve did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (server, base)
+}
+
+/// The server's resident memory now and at its peak since the last reset, in MiB.
+fn memory(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let field = |name: &str| {
+        status.lines().find_map(|l| l.strip_prefix(name)).and_then(|r| r.split_whitespace().next()?.parse::<f64>().ok())
+    };
+    (field("VmRSS:").unwrap_or(f64::NAN) / 1024.0, field("VmHWM:").unwrap_or(f64::NAN) / 1024.0)
+}
+
+fn reset_peak(pid: u32) {
+    std::fs::write(format!("/proc/{pid}/clear_refs"), "5").unwrap();
+}
+
+fn show(load: &Result<Load, String>) -> (String, String) {
+    match load {
+        Ok(load) => (format!("{:.0}", load.rate), format!("{:.1}", load.p99_ms)),
+        Err(_) => ("-".into(), "-".into()),
+    }
+}
+
+fn main() {
+    let seconds = env_number("BENCH_SECONDS", 10);
+    let connections = env_number("BENCH_CONNECTIONS", 32) as usize;
+    let answer_sets = env_number("BENCH_ANSWER_SETS", 20_000) as usize;
+    let respondents = env_number("BENCH_RESPONDENTS", 5_000) as usize;
+    let binary = canvass_binary();
+    let cluster = Cluster::start();
+    let mut admin = cluster.connect();
+    cluster::exec(&mut admin, "CREATE DATABASE bench");
+    let database_url = cluster.database_url("bench");
+    let mut conn = diesel::Connection::establish(&database_url).unwrap();
+    canvass_postgres::run_migrations(&mut conn).unwrap();
+    let (server, base) = serve(&binary, &database_url);
+    let pid = server.0.id();
+    let data = fill::fill(&base, &database_url, answer_sets, respondents);
+    let api = format!("{base}/api/v1");
+    let endpoints = fill::endpoints(&data);
+    let work = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(".canvass/bench-read-{}", std::process::id()));
+
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    // A new connection per request: the loads in between outlast the server's keep-alive.
+    let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+    let mut figures = Vec::new();
+    let mut answer_list_memory = None;
+    for endpoint in &endpoints {
+        let url = format!("{api}{}", endpoint.path);
+        let send = || {
+            let mut request = client.request(endpoint.method.parse().unwrap(), &url).header("X-API-KEY", &data.key);
+            if let Some(body) = &endpoint.body {
+                request = request.header("Content-Type", "application/json").body(body.clone());
+            }
+            let response = runtime.block_on(request.send()).unwrap();
+            assert!(response.status().is_success(), "{} {}: {}", endpoint.method, endpoint.path, response.status());
+            runtime.block_on(response.bytes()).unwrap();
+        };
+        send(); // warm: the key is cached and the statements prepared on a connection
+        let statements = capture::capture(&mut admin, &cluster.log, endpoint.name, send);
+        if std::env::var_os("BENCH_SHOW_SQL").is_some() {
+            println!("-- {} --\n{}", endpoint.name, pgbench::script(&statements));
+        }
+        let request = Request { method: endpoint.method, url: &url, key: &data.key, body: endpoint.body.as_deref() };
+        let dir = work.join(endpoint.name);
+        if endpoint.name == "GET answers" {
+            reset_peak(pid);
+        }
+        let service = load::wrk(&request, connections, seconds, &dir);
+        if endpoint.name == "GET answers" {
+            answer_list_memory = Some(memory(pid));
+        }
+        let database = pgbench::run(&database_url, &pgbench::script(&statements), connections, seconds, &dir);
+        figures.push(Figures { name: endpoint.name, statements: statements.len(), service, database });
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&work);
+
+    println!(
+        "read paths at {connections} connections, {seconds} s each; {answer_sets} answer sets, {respondents} \
+         respondents (requests or transactions per second, p99 in ms):"
+    );
+    println!(
+        "  {:<24} {:>10} {:>10} {:>9} {:>10} {:>9} {:>7}  target (≥ 0.5, p99 < 50 ms)",
+        "endpoint", "statements", "service/s", "p99", "pgbench/s", "p99", "ratio"
+    );
+    for f in &figures {
+        let ((service_rate, service_p99), (db_rate, db_p99)) = (show(&f.service), show(&f.database));
+        let ratio = match (&f.service, &f.database) {
+            (Ok(s), Ok(d)) => s.rate / d.rate,
+            _ => f64::NAN,
+        };
+        let verdict = match &f.service {
+            Ok(s) if ratio >= 0.5 && s.p99_ms < 50.0 => "met",
+            Ok(_) if ratio.is_nan() => "no baseline",
+            Ok(_) => "not met",
+            Err(_) => "failed",
+        };
+        println!(
+            "  {:<24} {:>10} {service_rate:>10} {service_p99:>9} {db_rate:>10} {db_p99:>9} {ratio:>7.2}  {verdict}",
+            f.name, f.statements
+        );
+        for error in [&f.service, &f.database].into_iter().filter_map(|r| r.as_ref().err()) {
+            println!("      {error}");
+        }
+    }
+    if let Some((now, peak)) = answer_list_memory {
+        let verdict = if peak <= 64.0 { "met" } else { "not met" };
+        println!(
+            "  server memory while {connections} clients read the answer list: peak {peak:.1} MiB (now {now:.1} MiB); \
+             target ≤ 64 MiB: {verdict}"
+        );
+    }
+}
