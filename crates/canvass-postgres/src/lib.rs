@@ -24,6 +24,7 @@ mod schema;
 mod senders;
 mod sendouts;
 mod store;
+mod survey_tree;
 mod surveys;
 mod unit_of_work;
 
