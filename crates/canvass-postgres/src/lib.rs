@@ -4,6 +4,7 @@
 //! A request takes one pooled connection, wraps it in a [`PgUnitOfWork`] and runs a whole use case on it.
 
 mod accounts;
+mod answer_writes;
 mod answers;
 mod blocklist;
 mod categories;
