@@ -4,6 +4,7 @@
 mod helpers;
 
 mod accounts;
+mod answer_writes;
 mod answers;
 mod auth;
 mod bad_input;

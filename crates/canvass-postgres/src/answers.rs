@@ -13,12 +13,14 @@ use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
+use crate::prepared::prepared;
 use crate::schema::{answer_sets, answers, question_items, survey_pages};
-use crate::PgUnitOfWork;
+use crate::{answer_writes, PgUnitOfWork};
 
-#[derive(Queryable, Selectable)]
+/// An answer set's row, as the DSL selects it and as hand-written statements return it.
+#[derive(Queryable, Selectable, QueryableByName)]
 #[diesel(table_name = answer_sets)]
-struct AnswerSetRow {
+pub(crate) struct AnswerSetRow {
     id: i64,
     survey_id: i64,
     respondent_id: Option<i64>,
@@ -40,14 +42,6 @@ impl From<AnswerSetRow> for AnswerSet {
             updated_at: row.updated_at,
             answers: Vec::new(),
         }
-    }
-}
-
-fn value_json(value: &AnswerValue) -> Value {
-    match value {
-        AnswerValue::Text(text) => Value::String(text.clone()),
-        AnswerValue::Choices(choices) => Value::Array(choices.iter().cloned().map(Value::String).collect()),
-        AnswerValue::Number(number) => serde_json::Number::from_f64(*number).map_or(Value::Null, Value::Number),
     }
 }
 
@@ -85,25 +79,6 @@ fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> Boxe
 }
 
 impl PgUnitOfWork<'_> {
-    fn insert_answers(&mut self, account: AccountId, set: AnswerSetId, draft: &AnswerSetDraft) -> QueryResult<()> {
-        let rows: Vec<_> = draft
-            .answers()
-            .iter()
-            .map(|answer| {
-                (
-                    answers::account_id.eq(account.get()),
-                    answers::answer_set_id.eq(set.get()),
-                    answers::question_item_id.eq(answer.question_item_id.get()),
-                    answers::value.eq(value_json(&answer.value)),
-                )
-            })
-            .collect();
-        for chunk in rows.chunks(1000) {
-            diesel::insert_into(answers::table).values(chunk).execute(self.conn)?;
-        }
-        Ok(())
-    }
-
     /// Loads the answers of these sets in one query and attaches them, in question tree order.
     fn with_answers(&mut self, account: AccountId, rows: Vec<AnswerSetRow>) -> RepoResult<Vec<AnswerSet>> {
         let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
@@ -149,24 +124,11 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
     ) -> RepoResult<AnswerSet> {
-        let row: AnswerSetRow = diesel::insert_into(answer_sets::table)
-            .values((
-                answer_sets::account_id.eq(account.get()),
-                answer_sets::survey_id.eq(survey.get()),
-                answer_sets::respondent_id.eq(respondent.map(|r| r.0.get())),
-                answer_sets::sendout_id.eq(respondent.map(|r| r.1.get())),
-                answer_sets::completed.eq(draft.completed()),
-                answer_sets::created_at.eq(now),
-                answer_sets::updated_at.eq(now),
-            ))
-            .returning(AnswerSetRow::as_returning())
-            .get_result(self.conn)
-            .or_repo()?;
-        let set = AnswerSet::from(row);
-        self.insert_answers(account, set.id, draft).or_repo()?;
-        Ok(AnswerSet { answers: draft.answers().to_vec(), ..set })
+        let row = answer_writes::insert_set(self.conn, account, survey, respondent, draft, now).or_repo()?;
+        Ok(AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) })
     }
 
+    /// Two statements: the set's lock, then one that writes the set and its answers (see [`answer_writes`]).
     fn replace_answers(
         &mut self,
         account: AccountId,
@@ -175,25 +137,11 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
     ) -> RepoResult<Option<AnswerSet>> {
-        let row: Option<AnswerSetRow> = diesel::update(answer_sets::table)
-            .filter(
-                answer_sets::account_id
-                    .eq(account.get())
-                    .and(answer_sets::survey_id.eq(survey.get()))
-                    .and(answer_sets::id.eq(id.get())),
-            )
-            .set((answer_sets::completed.eq(draft.completed()), answer_sets::updated_at.eq(now)))
-            .returning(AnswerSetRow::as_returning())
-            .get_result(self.conn)
-            .optional()
-            .or_repo()?;
-        let Some(row) = row else { return Ok(None) };
-        diesel::delete(answers::table)
-            .filter(answers::account_id.eq(account.get()).and(answers::answer_set_id.eq(id.get())))
-            .execute(self.conn)
-            .or_repo()?;
-        self.insert_answers(account, id, draft).or_repo()?;
-        Ok(Some(AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) }))
+        if !answer_writes::lock_answer_set(self.conn, account, survey, id).or_repo()? {
+            return Ok(None);
+        }
+        let row = answer_writes::replace_set(self.conn, account, survey, id, draft, now).or_repo()?;
+        Ok(row.map(|row| AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) }))
     }
 
     fn list_answer_sets(
@@ -283,7 +231,7 @@ impl AnswerRepository for PgUnitOfWork<'_> {
             items.iter().map(|(old, new)| (old.get(), new.get())).unzip();
         // One statement: new ids are drawn for every source set, the sets and their answers are inserted with
         // item ids mapped. Foreign keys are checked at the end of the statement, after both inserts.
-        let copied = diesel::sql_query(
+        let copied = prepared(
             "WITH source AS MATERIALIZED ( \
                  SELECT id AS old_id, nextval(pg_get_serial_sequence('answer_sets', 'id')) AS new_id, \
                         completed, created_at, updated_at \

@@ -4,6 +4,7 @@
 //! A request takes one pooled connection, wraps it in a [`PgUnitOfWork`] and runs a whole use case on it.
 
 mod accounts;
+mod answer_writes;
 mod answers;
 mod blocklist;
 mod categories;
@@ -25,6 +26,7 @@ mod schema;
 mod senders;
 mod sendouts;
 mod store;
+mod survey_tree;
 mod surveys;
 mod unit_of_work;
 

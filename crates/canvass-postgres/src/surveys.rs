@@ -2,10 +2,10 @@
 
 use std::collections::HashMap;
 
-use canvass_domain::ids::{AccountId, CategoryId, PageId, QuestionItemId, RuleId, SurveyId};
+use canvass_domain::ids::{AccountId, CategoryId, PageId, QuestionItemId, SurveyId};
 use canvass_domain::ports::{RepoResult, SurveyRepository};
 use canvass_domain::survey::{
-    ChoiceOption, LogicRule, LogicRules, Page, QuestionItem, QuestionTree, QuestionType, Survey, SurveyDraft,
+    ChoiceOption, LogicRules, Page, QuestionItem, QuestionTree, QuestionType, Survey, SurveyDraft,
 };
 use diesel::prelude::*;
 use serde_json::{json, Value};
@@ -14,14 +14,15 @@ use time::OffsetDateTime;
 use crate::error::OrRepoError;
 use crate::named::Named;
 use crate::schema::{logic_rules, question_items, survey_pages, surveys};
-use crate::PgUnitOfWork;
+use crate::{survey_tree, PgUnitOfWork};
 
 /// Rows per multi-row INSERT: well under PostgreSQL's 65,535 bind parameters for every table here.
 const ROWS_PER_INSERT: usize = 1000;
 
-#[derive(Queryable, Selectable)]
+/// A survey row, as the DSL selects it and as hand-written statements name its columns.
+#[derive(Queryable, Selectable, QueryableByName)]
 #[diesel(table_name = surveys)]
-struct SurveyRow {
+pub(crate) struct SurveyRow {
     id: i64,
     name: String,
     description: String,
@@ -49,24 +50,26 @@ impl From<SurveyRow> for Survey {
     }
 }
 
+/// A stored page, before its items are put in.
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = survey_pages)]
-struct PageRow {
-    id: i64,
-    position: i32,
-    title: String,
+pub(crate) struct PageRow {
+    pub(crate) id: i64,
+    pub(crate) position: i32,
+    pub(crate) title: String,
 }
 
+/// A stored item, with the page it is on.
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = question_items)]
-struct ItemRow {
-    id: i64,
-    page_id: i64,
-    position: i32,
-    item_type: Named<QuestionType>,
-    text: String,
-    required: bool,
-    options: Value,
+pub(crate) struct ItemRow {
+    pub(crate) id: i64,
+    pub(crate) page_id: i64,
+    pub(crate) position: i32,
+    pub(crate) item_type: Named<QuestionType>,
+    pub(crate) text: String,
+    pub(crate) required: bool,
+    pub(crate) options: Value,
 }
 
 impl ItemRow {
@@ -97,7 +100,7 @@ fn options_json(options: &[ChoiceOption]) -> Value {
 }
 
 /// Puts pages and items (in any order) together into pages in position order, each with its items in order.
-fn assemble_pages(mut pages: Vec<PageRow>, mut items: Vec<ItemRow>) -> Vec<Page> {
+pub(crate) fn assemble_pages(mut pages: Vec<PageRow>, mut items: Vec<ItemRow>) -> Vec<Page> {
     pages.sort_by_key(|p| p.position);
     items.sort_by_key(|i| i.position);
     let mut by_page: HashMap<i64, Vec<QuestionItem>> = HashMap::new();
@@ -218,34 +221,14 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         Ok((survey, tree))
     }
 
+    fn find_survey_tree(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<(Survey, QuestionTree)>> {
+        survey_tree::find_survey_tree(self.conn, account, id).or_repo()
+    }
+
+    /// The same one statement as [`Self::find_survey_tree`]; a survey that is not there has an empty tree.
     fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree> {
-        let pages: Vec<PageRow> = survey_pages::table
-            .filter(survey_pages::account_id.eq(account.get()).and(survey_pages::survey_id.eq(survey.get())))
-            .select(PageRow::as_select())
-            .load(self.conn)
-            .or_repo()?;
-        let items: Vec<ItemRow> = question_items::table
-            .filter(question_items::account_id.eq(account.get()).and(question_items::survey_id.eq(survey.get())))
-            .select(ItemRow::as_select())
-            .load(self.conn)
-            .or_repo()?;
-        let rules: Vec<(i64, i64, String, i64)> = logic_rules::table
-            .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey.get())))
-            .order(logic_rules::position)
-            .select((logic_rules::id, logic_rules::question_item_id, logic_rules::equals, logic_rules::go_to_page_id))
-            .load(self.conn)
-            .or_repo()?;
-        let logic = rules
-            .into_iter()
-            .map(|(id, question_item_id, equals, go_to_page_id)| LogicRule {
-                id: RuleId::new(id),
-                question_item_id: QuestionItemId::new(question_item_id),
-                equals,
-                go_to_page_id: PageId::new(go_to_page_id),
-                broken: false,
-            })
-            .collect();
-        Ok(QuestionTree::assemble(survey, assemble_pages(pages, items), logic))
+        let found = survey_tree::find_survey_tree(self.conn, account, survey).or_repo()?;
+        Ok(found.map_or_else(|| QuestionTree::assemble(survey, Vec::new(), Vec::new()), |(_, tree)| tree))
     }
 
     fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()> {

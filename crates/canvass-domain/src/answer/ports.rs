@@ -23,7 +23,8 @@ pub trait AnswerRepository {
         now: OffsetDateTime,
     ) -> RepoResult<AnswerSet>;
     /// Replaces the answers and the completed flag of a set and moves its `updatedAt`; `None` when the survey
-    /// has no such set.
+    /// has no such set. Callers run it inside a transaction: the set stays locked until it ends, so that a
+    /// concurrent replacement of the same set waits and then replaces the whole of it.
     fn replace_answers(
         &mut self,
         account: AccountId,

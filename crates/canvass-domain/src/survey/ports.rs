@@ -21,6 +21,9 @@ pub trait SurveyRepository {
         draft: &SurveyDraft,
         now: OffsetDateTime,
     ) -> RepoResult<(Survey, QuestionTree)>;
+    /// One survey of the account with its question tree, read together; `None` when the account has no such
+    /// survey. A survey without pages has a tree without pages.
+    fn find_survey_tree(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<(Survey, QuestionTree)>>;
     /// The tree of a survey the caller has found; empty when it has no pages.
     fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree>;
     /// Replaces the survey's logic rules, keeping their order.

@@ -21,34 +21,40 @@ pub struct AnswerSetInput {
 }
 
 /// Records an answer set.
+///
+/// No transaction: the survey with its tree and the respondent are read without locks (a transaction at READ
+/// COMMITTED would hold none either), and the set is written with all its answers in one statement, which stands or
+/// falls whole. Should the survey, an item or the respondent go meanwhile, the write fails on its foreign keys as it
+/// would inside a transaction.
 pub fn record(
-    uow: &mut (impl AnswerRepository + RespondentRepository + SurveyRepository + Transactional + ?Sized),
+    uow: &mut (impl AnswerRepository + RespondentRepository + SurveyRepository + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
     input: AnswerSetInput,
 ) -> Result<AnswerSet, DomainError> {
-    transaction(uow, |tx| {
-        surveys::get(tx, account, survey)?;
-        let tree = tx.question_tree(account, survey)?;
-        let draft = AnswerSetDraft::check(input.completed, input.answers, &tree).map_err(DomainError::Invalid)?;
-        let respondent = match input.respondent_id {
-            None => None,
-            Some(respondent) => match tx.respondent_sendout(account, survey, respondent)? {
-                Some(sendout) => Some((respondent, sendout)),
-                None => {
-                    return Err(DomainError::invalid(
-                        "respondentId",
-                        format!("{respondent} is not a respondent of a sendout of survey {survey}"),
-                    ))
-                }
-            },
-        };
-        Ok(tx.insert_answer_set(account, survey, respondent, &draft, clock.now())?)
-    })
+    let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
+    let draft = AnswerSetDraft::check(input.completed, input.answers, &tree).map_err(DomainError::Invalid)?;
+    let respondent = match input.respondent_id {
+        None => None,
+        Some(respondent) => match uow.respondent_sendout(account, survey, respondent)? {
+            Some(sendout) => Some((respondent, sendout)),
+            None => {
+                return Err(DomainError::invalid(
+                    "respondentId",
+                    format!("{respondent} is not a respondent of a sendout of survey {survey}"),
+                ))
+            }
+        },
+    };
+    Ok(uow.insert_answer_set(account, survey, respondent, &draft, clock.now())?)
 }
 
 /// Replaces the answers and the completed flag of an answer set.
+///
+/// An unknown survey is `NotFound` before anything else, an unknown set before invalid answers (the set is looked
+/// up only when the answers are invalid). The replacement runs in a transaction: the adapter locks the set before
+/// it rewrites the answers, so that two replacements of one set do not mix.
 pub fn replace(
     uow: &mut (impl AnswerRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
@@ -58,11 +64,15 @@ pub fn replace(
     completed: bool,
     answers: Vec<Answer>,
 ) -> Result<AnswerSet, DomainError> {
+    let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
+    let draft = match AnswerSetDraft::check(completed, answers, &tree) {
+        Ok(draft) => draft,
+        Err(errors) => {
+            uow.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))?;
+            return Err(DomainError::Invalid(errors));
+        }
+    };
     transaction(uow, |tx| {
-        surveys::get(tx, account, survey)?;
-        tx.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))?;
-        let tree = tx.question_tree(account, survey)?;
-        let draft = AnswerSetDraft::check(completed, answers, &tree).map_err(DomainError::Invalid)?;
         tx.replace_answers(account, survey, id, &draft, clock.now())?.ok_or(DomainError::NotFound("answer set"))
     })
 }

@@ -47,14 +47,22 @@ pub fn create(
     })
 }
 
+/// One survey of the account with its question tree.
+pub fn get_with_tree(
+    uow: &mut (impl SurveyRepository + ?Sized),
+    account: AccountId,
+    id: SurveyId,
+) -> Result<(Survey, QuestionTree), DomainError> {
+    uow.find_survey_tree(account, id)?.ok_or(DomainError::NotFound("survey"))
+}
+
 /// The question tree of a survey.
 pub fn question_tree(
     uow: &mut (impl SurveyRepository + ?Sized),
     account: AccountId,
     id: SurveyId,
 ) -> Result<QuestionTree, DomainError> {
-    get(uow, account, id)?;
-    Ok(uow.question_tree(account, id)?)
+    Ok(get_with_tree(uow, account, id)?.1)
 }
 
 /// Replaces the survey's logic rules; every rule must name an item and a later page of the survey.
@@ -66,8 +74,7 @@ pub fn set_logic(
     rules: Vec<LogicRuleDraft>,
 ) -> Result<QuestionTree, DomainError> {
     transaction(uow, |tx| {
-        get(tx, account, id)?;
-        let tree = tx.question_tree(account, id)?;
+        let (_, tree) = get_with_tree(tx, account, id)?;
         let rules = LogicRules::check(rules, &tree).map_err(DomainError::Invalid)?;
         tx.replace_logic(account, id, &rules)?;
         tx.touch_survey(account, id, clock.now())?;
@@ -104,7 +111,7 @@ pub fn copy(
     request: CopyRequest,
 ) -> Result<Survey, DomainError> {
     transaction(uow, |tx| {
-        let source = get(tx, account, id)?;
+        let (source, tree) = get_with_tree(tx, account, id)?;
         let plan = CopyPlan::new(&source, request, clock.now());
         let mut errors = plan.as_ref().err().cloned().unwrap_or_default();
         let plan_category = plan.as_ref().ok().and_then(CopyPlan::category_id);
@@ -122,7 +129,6 @@ pub fn copy(
             Ok(plan) if errors.is_empty() => plan,
             _ => return Err(DomainError::Invalid(errors)),
         };
-        let tree = tx.question_tree(account, id)?;
         if plan.copy_logic() && tree.has_broken_logic() {
             return Err(DomainError::conflict(
                 ConflictKind::BrokenLogic,

@@ -44,6 +44,15 @@ impl<T: HoldsSurveys> SurveyRepository for T {
         Ok(held.rows.iter().find(|s| account == held.owner && s.id == id).cloned())
     }
 
+    fn find_survey_tree(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<(Survey, QuestionTree)>> {
+        let held = self.surveys();
+        let Some(survey) = held.rows.iter().find(|s| account == held.owner && s.id == id).cloned() else {
+            return Ok(None);
+        };
+        let tree = held.trees.iter().find(|t| t.survey_id == id).cloned();
+        Ok(Some((survey, tree.unwrap_or_else(|| QuestionTree::assemble(id, Vec::new(), Vec::new())))))
+    }
+
     fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree> {
         let held = self.surveys();
         let tree = held.trees.iter().find(|t| account == held.owner && t.survey_id == survey);

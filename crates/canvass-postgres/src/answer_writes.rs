@@ -1,0 +1,133 @@
+//! Writing an answer set with all its answers in one cached statement, whatever their number: the set's row in a
+//! data-modifying CTE, the answers from two parallel arrays (`unnest`) in another, the set's row returned.
+//!
+//! Foreign keys are checked at the end of the statement, after both writes; the CTE that writes the answers reads
+//! the set's row from the CTE that wrote it, so it runs after it.
+
+use canvass_domain::answer::{AnswerSetDraft, AnswerValue};
+use canvass_domain::ids::{AccountId, AnswerSetId, RespondentId, SendoutId, SurveyId};
+use diesel::prelude::*;
+use diesel::sql_types::{Array, BigInt, Bool, Jsonb, Nullable, Timestamptz};
+use diesel::QueryResult;
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use crate::answers::AnswerSetRow;
+use crate::prepared::prepared;
+use crate::schema::answer_sets;
+
+/// `$1` account, `$2` survey, `$3` respondent, `$4` sendout, `$5` completed, `$6` now, `$7` item ids, `$8` values.
+const INSERT_SET: &str = "\
+WITH answer_set AS (
+    INSERT INTO answer_sets (account_id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $6)
+    RETURNING id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at),
+stored AS (
+    INSERT INTO answers (account_id, answer_set_id, question_item_id, value)
+    SELECT $1, answer_set.id, given.item, given.value
+    FROM answer_set, unnest($7::bigint[], $8::jsonb[]) AS given (item, value))
+SELECT id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at FROM answer_set";
+
+/// `$1` account, `$2` survey, `$3` set, `$4` completed, `$5` now, `$6` item ids, `$7` values.
+///
+/// Answers to items no longer given are deleted, the given ones inserted or overwritten: the two touch different
+/// rows, so it does not matter in which order PostgreSQL runs them. The delete sees only what was committed when
+/// the statement began, so the set must be locked by an earlier statement of the transaction
+/// ([`lock_answer_set`]): else a replacement committed while this one waited for the set's row would leave
+/// answers behind.
+const REPLACE_SET: &str = "\
+WITH answer_set AS (
+    UPDATE answer_sets SET completed = $4, updated_at = $5
+    WHERE account_id = $1 AND survey_id = $2 AND id = $3
+    RETURNING id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at),
+given AS (
+    SELECT item, value FROM unnest($6::bigint[], $7::jsonb[]) AS given (item, value)),
+dropped AS (
+    DELETE FROM answers
+    WHERE account_id = $1 AND answer_set_id IN (SELECT id FROM answer_set)
+      AND NOT EXISTS (SELECT FROM given WHERE given.item = answers.question_item_id)),
+stored AS (
+    INSERT INTO answers (account_id, answer_set_id, question_item_id, value)
+    SELECT $1, answer_set.id, given.item, given.value FROM answer_set, given
+    ON CONFLICT (account_id, answer_set_id, question_item_id) DO UPDATE SET value = excluded.value)
+SELECT id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at FROM answer_set";
+
+/// An answer's value as stored.
+pub(crate) fn value_json(value: &AnswerValue) -> Value {
+    match value {
+        AnswerValue::Text(text) => Value::String(text.clone()),
+        AnswerValue::Choices(choices) => Value::Array(choices.iter().cloned().map(Value::String).collect()),
+        AnswerValue::Number(number) => serde_json::Number::from_f64(*number).map_or(Value::Null, Value::Number),
+    }
+}
+
+/// The draft's answers as two parallel arrays: item ids and values.
+fn answer_arrays(draft: &AnswerSetDraft) -> (Vec<i64>, Vec<Value>) {
+    draft.answers().iter().map(|answer| (answer.question_item_id.get(), value_json(&answer.value))).unzip()
+}
+
+/// Inserts a set with its answers; returns the set's row.
+pub(crate) fn insert_set(
+    conn: &mut PgConnection,
+    account: AccountId,
+    survey: SurveyId,
+    respondent: Option<(RespondentId, SendoutId)>,
+    draft: &AnswerSetDraft,
+    now: OffsetDateTime,
+) -> QueryResult<AnswerSetRow> {
+    let (items, values) = answer_arrays(draft);
+    prepared(INSERT_SET)
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(survey.get())
+        .bind::<Nullable<BigInt>, _>(respondent.map(|(r, _)| r.get()))
+        .bind::<Nullable<BigInt>, _>(respondent.map(|(_, s)| s.get()))
+        .bind::<Bool, _>(draft.completed())
+        .bind::<Timestamptz, _>(now)
+        .bind::<Array<BigInt>, _>(&items)
+        .bind::<Array<Jsonb>, _>(&values)
+        .get_result(conn)
+}
+
+/// Locks the survey's set until the transaction ends; `false` when the survey has no such set.
+pub(crate) fn lock_answer_set(
+    conn: &mut PgConnection,
+    account: AccountId,
+    survey: SurveyId,
+    id: AnswerSetId,
+) -> QueryResult<bool> {
+    let locked: Option<i64> = answer_sets::table
+        .filter(
+            answer_sets::account_id
+                .eq(account.get())
+                .and(answer_sets::survey_id.eq(survey.get()))
+                .and(answer_sets::id.eq(id.get())),
+        )
+        .select(answer_sets::id)
+        .for_update()
+        .first(conn)
+        .optional()?;
+    Ok(locked.is_some())
+}
+
+/// Replaces a locked set's answers and completed flag and moves its `updatedAt`; `None` when the survey has no
+/// such set.
+pub(crate) fn replace_set(
+    conn: &mut PgConnection,
+    account: AccountId,
+    survey: SurveyId,
+    id: AnswerSetId,
+    draft: &AnswerSetDraft,
+    now: OffsetDateTime,
+) -> QueryResult<Option<AnswerSetRow>> {
+    let (items, values) = answer_arrays(draft);
+    prepared(REPLACE_SET)
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(survey.get())
+        .bind::<BigInt, _>(id.get())
+        .bind::<Bool, _>(draft.completed())
+        .bind::<Timestamptz, _>(now)
+        .bind::<Array<BigInt>, _>(&items)
+        .bind::<Array<Jsonb>, _>(&values)
+        .get_result(conn)
+        .optional()
+}
