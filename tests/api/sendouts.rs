@@ -22,6 +22,9 @@ pub async fn survey_with_sendout(app: &TestApp, body: Value) -> (i64, i64) {
 async fn a_sendout_is_created_as_a_draft_and_read_back() {
     let app = spawn_app().await;
     let (survey, _) = app.sample_survey().await;
+    // One read answers both: a survey without sendouts lists none, a survey that does not exist is not found.
+    assert_eq!(app.get(&format!("/surveys/{survey}/sendouts")).await.expect(200), json!([]));
+    app.get(&format!("/surveys/{}/sendouts", survey + 1000)).await.expect(404);
     let created = app.post(&format!("/surveys/{survey}/sendouts"), email_sendout()).await.expect(201);
     assert_eq!(created["status"], "Draft");
     assert_eq!(created["type"], "EMAIL");

@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
 use crate::named::Named;
-use crate::schema::{bg_documents, bg_labels, reminders, respondents, sendouts};
+use crate::schema::{bg_documents, bg_labels, reminders, respondents, sendouts, surveys};
 use crate::PgUnitOfWork;
 
 #[derive(Queryable, Selectable)]
@@ -208,14 +208,23 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         Ok(row.into_sendout())
     }
 
-    fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<Sendout>> {
-        let rows: Vec<SendoutRow> = sendouts::table
-            .filter(sendouts::account_id.eq(account.get()).and(sendouts::survey_id.eq(survey.get())))
+    fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>> {
+        // The survey left-joined to its sendouts: no row when there is no such survey, one row without a sendout
+        // when it has none.
+        let rows: Vec<Option<SendoutRow>> = surveys::table
+            .left_join(
+                sendouts::table
+                    .on(sendouts::account_id.eq(surveys::account_id).and(sendouts::survey_id.eq(surveys::id))),
+            )
+            .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(survey.get())))
             .order(sendouts::id)
-            .select(SendoutRow::as_select())
+            .select(Option::<SendoutRow>::as_select())
             .load(self.conn)
             .or_repo()?;
-        Ok(rows.into_iter().map(SendoutRow::into_sendout).collect())
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(rows.into_iter().flatten().map(SendoutRow::into_sendout).collect()))
     }
 
     fn find_sendout(

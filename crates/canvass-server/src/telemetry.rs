@@ -4,14 +4,23 @@
 //! ureq (the SMS transport) logs request URLs whole at trace level, and the SMS provider's URL may carry its token:
 //! whatever `RUST_LOG` asks for, ureq logs at most at debug level, where it prints only scheme and host.
 
+use std::io::IsTerminal;
+
 use tracing_subscriber::filter::{Directive, LevelFilter};
 use tracing_subscriber::EnvFilter;
 
 /// Installs the subscriber; a second call does nothing.
 pub fn init(default_filter: &str) {
     let filter = filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter)));
-    let _ =
-        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+    // Colours only on a terminal: a log file or collector gets plain text, and no request pays for styling the
+    // fields of its span.
+    let ansi = std::io::stderr().is_terminal();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi)
+        .with_target(false)
+        .try_init();
 }
 
 /// For test processes: installs the subscriber of [`init`] only when `TEST_LOG` is set, so tests are silent unless

@@ -24,8 +24,9 @@ pub trait SendoutRepository {
         draft: &SendoutDraft,
         now: OffsetDateTime,
     ) -> RepoResult<Sendout>;
-    /// The survey's sendouts, in creation order, with their counts.
-    fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<Sendout>>;
+    /// The survey's sendouts, in creation order, with their counts; `None` when the account has no such survey
+    /// (one read answers both).
+    fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>>;
     /// One sendout of the survey, with its counts; with `lock`, its row stays locked until the transaction ends.
     fn find_sendout(
         &mut self,

@@ -19,12 +19,11 @@ use super::{senders, surveys};
 
 /// The survey's sendouts.
 pub fn list(
-    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
+    uow: &mut (impl SendoutRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
 ) -> Result<Vec<Sendout>, DomainError> {
-    surveys::get(uow, account, survey)?;
-    Ok(uow.list_sendouts(account, survey)?)
+    uow.list_sendouts(account, survey)?.ok_or(DomainError::NotFound("survey"))
 }
 
 /// One sendout of the survey; a sendout of another survey is not found.

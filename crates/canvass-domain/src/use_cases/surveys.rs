@@ -118,7 +118,8 @@ pub fn copy(
         errors.extend(check_category(tx, account, plan_category, "categoryid")?);
         if let Ok(plan) = &plan {
             if !plan.sendout_ids().is_empty() {
-                let sendouts: Vec<SendoutId> = tx.list_sendouts(account, id)?.into_iter().map(|s| s.id).collect();
+                let sendouts: Vec<SendoutId> =
+                    tx.list_sendouts(account, id)?.into_iter().flatten().map(|s| s.id).collect();
                 if let Some(unknown) = plan.sendout_ids().iter().find(|s| !sendouts.contains(s)) {
                     errors
                         .push(FieldError::new("copysendoutids", format!("{unknown} is not a sendout of survey {id}")));

@@ -161,7 +161,7 @@ impl SendoutRepository for Distribution {
         unimplemented!("not used by these tests")
     }
 
-    fn list_sendouts(&mut self, _account: AccountId, _survey: SurveyId) -> RepoResult<Vec<Sendout>> {
+    fn list_sendouts(&mut self, _account: AccountId, _survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>> {
         unimplemented!("not used by these tests")
     }
 
