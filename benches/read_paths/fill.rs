@@ -58,8 +58,9 @@ fn survey_body(name: &str) -> Value {
         3 => json!({"type": "Numeric", "text": "How many times?"}),
         _ => json!({"type": "Rating", "text": "Rate us"}),
     };
-    let pages: Vec<Value> =
-        (0..4).map(|p| json!({"title": format!("Page {}", p + 1), "items": (0..5).map(item).collect::<Vec<_>>()})).collect();
+    let pages: Vec<Value> = (0..4)
+        .map(|p| json!({"title": format!("Page {}", p + 1), "items": (0..5).map(item).collect::<Vec<_>>()}))
+        .collect();
     json!({"name": name, "description": "Benchmark survey", "pages": pages})
 }
 
@@ -109,14 +110,17 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
     let post_survey = call("POST", "/surveys".into(), Some(survey_body("Bench posts")))["surveyId"].as_i64().unwrap();
     let tree = call("GET", format!("/surveys/{survey}/questions"), None);
     let post_tree = call("GET", format!("/surveys/{post_survey}/questions"), None);
-    let first = call("POST", format!("/surveys/{survey}/answers"), Some(answers_of(&tree)))["answerSetId"].as_i64().unwrap();
+    let first =
+        call("POST", format!("/surveys/{survey}/answers"), Some(answers_of(&tree)))["answerSetId"].as_i64().unwrap();
 
     let sendout_body = |n: usize| {
         json!({"name": format!("Wave {n}"), "type": "EMAIL", "sendDate": "2030-01-01", "sender": "hr@bench.example",
             "subject": "Your view", "message": "Hello, answer here: {{surveyLink}}"})
     };
     let sendouts: Vec<i64> = (1..=5)
-        .map(|n| call("POST", format!("/surveys/{survey}/sendouts"), Some(sendout_body(n)))["sendoutId"].as_i64().unwrap())
+        .map(|n| {
+            call("POST", format!("/surveys/{survey}/sendouts"), Some(sendout_body(n)))["sendoutId"].as_i64().unwrap()
+        })
         .collect();
     for start in (0..respondents).step_by(1000) {
         let people: Vec<Value> = (start..respondents.min(start + 1000))

@@ -54,7 +54,17 @@ pub fn wrk(request: &Request<'_>, connections: usize, seconds: u64, dir: &Path) 
     let script = dir.join("request.lua");
     std::fs::write(&script, lua(request)).unwrap();
     let output = Command::new("wrk")
-        .args(["-t", "2", "-c", &connections.to_string(), "-d", &format!("{seconds}s"), "--latency", "--timeout", "10s"])
+        .args([
+            "-t",
+            "2",
+            "-c",
+            &connections.to_string(),
+            "-d",
+            &format!("{seconds}s"),
+            "--latency",
+            "--timeout",
+            "10s",
+        ])
         .args(["-s", script.to_str().unwrap(), request.url])
         .output()
         .map_err(|e| format!("cannot run wrk ({e}); install it with `apt-get install wrk`"))?;
@@ -65,9 +75,7 @@ pub fn wrk(request: &Request<'_>, connections: usize, seconds: u64, dir: &Path) 
     if let Some(line) = stdout.lines().find(|l| l.contains("Non-2xx") || l.contains("Socket errors")) {
         return Err(format!("wrk saw failures: {}", line.trim()));
     }
-    let field = |prefix: &str| {
-        stdout.lines().find_map(|l| l.trim().strip_prefix(prefix).map(|r| r.trim().to_owned()))
-    };
+    let field = |prefix: &str| stdout.lines().find_map(|l| l.trim().strip_prefix(prefix).map(|r| r.trim().to_owned()));
     let rate = field("Requests/sec:").and_then(|v| v.parse().ok()).ok_or_else(|| format!("no rate: {stdout}"))?;
     let p99_ms = field("99%").and_then(|v| millis(&v)).ok_or_else(|| format!("no p99: {stdout}"))?;
     Ok(Load { rate, p99_ms })

@@ -11,6 +11,7 @@
 //!
 //! and reports both rates, their ratio and the 99th percentile latencies. While the answer list is under load it
 //! reads the server's peak resident memory (VmHWM, reset before the load). Needs `wrk` and `pgbench`.
+//! `BENCH_ONLY=survey` measures only the endpoints whose name contains `survey`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
@@ -109,7 +110,8 @@ fn main() {
     let pid = server.0.id();
     let data = fill::fill(&base, &database_url, answer_sets, respondents);
     let api = format!("{base}/api/v1");
-    let endpoints = fill::endpoints(&data);
+    let only = std::env::var("BENCH_ONLY").unwrap_or_default();
+    let endpoints: Vec<_> = fill::endpoints(&data).into_iter().filter(|e| e.name.contains(only.as_str())).collect();
     let work = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(".canvass/bench-read-{}", std::process::id()));
 
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();

@@ -6,6 +6,7 @@ use canvass_domain::account::Caller;
 use canvass_domain::clock::Clock;
 use canvass_domain::ports::Store;
 use moka::sync::Cache;
+use tokio::sync::Semaphore;
 
 use crate::key_limits::KeyLimits;
 use crate::protection::Protection;
@@ -35,6 +36,8 @@ pub struct AppState {
     pub key_limits: Arc<KeyLimits>,
     /// Unknown link tokens and login identifiers counted per client address.
     pub failures: Arc<Failures>,
+    /// Admits requests to the blocking hop in arrival order, as many at once as the store has connections.
+    pub store_gate: Arc<Semaphore>,
 }
 
 impl AppState {
@@ -55,7 +58,13 @@ impl AppState {
             protection,
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            store_gate: Arc::new(Semaphore::new(Semaphore::MAX_PERMITS)),
         }
+    }
+
+    /// The same state admitting `connections` units of work at once (the store's pool size).
+    pub fn with_store_connections(self, connections: usize) -> Self {
+        Self { store_gate: Arc::new(Semaphore::new(connections.max(1))), ..self }
     }
 
     /// The same state under other limits, with fresh counters and an empty key cache.

@@ -139,9 +139,10 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
-    /// Database connections in the pool.
-    #[arg(long, env = "DATABASE_POOL_SIZE", default_value_t = 16)]
-    pub pool_size: u32,
+    /// Database connections in the pool, which is also how many requests reach the database at once (default: two
+    /// per core, at least 4; raise it when the database has cores of its own to spare).
+    #[arg(long, env = "DATABASE_POOL_SIZE", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub pool_size: Option<u32>,
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "WORKERS")]
     pub workers: Option<usize>,
@@ -350,7 +351,7 @@ fn serve(database_url: String, statement_timeout: std::time::Duration, args: Ser
     let settings = Settings {
         database_url,
         bind: args.bind,
-        pool_size: args.pool_size,
+        pool_size: args.pool_size.unwrap_or_else(crate::settings::default_pool_size),
         workers: args.workers,
         public_url: args.delivery.public_url.clone(),
         retention_interval: args.retention_interval,

@@ -27,3 +27,11 @@ pub struct Settings {
     /// Rate limits, failed-guess windows and the body read timeout.
     pub protection: canvass_http::Protection,
 }
+
+/// The pool size when none is given: two connections per core, at least 4. More requests at the database at once
+/// than the cores can serve only make each wait longer: on two cores, 16 connections served no more requests a
+/// second than 4 and made the slowest hundredth wait fifty times as long (docs/benchmarks.md).
+pub fn default_pool_size() -> u32 {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    (2 * cores).clamp(4, 64) as u32
+}
