@@ -14,7 +14,7 @@ pub fn script(statements: &[Statement]) -> String {
         let mut sql = statement.sql.clone();
         let mut params = statement.params.clone();
         // Highest first, so that `$1` does not match the start of `$10`.
-        params.sort_by(|a, b| b.0.cmp(&a.0));
+        params.sort_by_key(|p| std::cmp::Reverse(p.0));
         for (n, value) in params {
             let replacement = match value {
                 None => "NULL".to_owned(),
