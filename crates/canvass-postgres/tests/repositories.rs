@@ -4,8 +4,10 @@
 
 use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
+use canvass_domain::chunks::ChunkRequest;
+use canvass_domain::distribution::BlocklistType;
 use canvass_domain::ids::AccountId;
-use canvass_domain::ports::{transaction, AccountRepository, AnswerRepository, SurveyRepository};
+use canvass_domain::ports::{transaction, AccountRepository, AnswerRepository, BlocklistRepository, SurveyRepository};
 use canvass_domain::survey::{ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyDraft, SurveyInput};
 use canvass_domain::DomainError;
 use canvass_postgres::PgUnitOfWork;
@@ -116,7 +118,7 @@ fn answer_sets_are_copied_in_bulk_with_item_ids_mapped() {
     let copied = uow.copy_answer_sets(acme, source.id, target.id, &map).unwrap();
     assert_eq!(copied, 600, "answers copied");
     let filter = AnswerFilter::new(None, None, None, true).unwrap();
-    let completed = uow.list_answer_sets(acme, target.id, &filter).unwrap();
+    let completed = uow.answer_sets_chunk(acme, target.id, &filter, &ChunkRequest::first(1000)).unwrap();
     assert_eq!(completed.len(), 150);
     let page = canvass_domain::paging::PageRequest::new(2, 100, "page", "pagesize").unwrap();
     let second = uow.page_answer_sets(acme, target.id, &AnswerFilter::default(), page).unwrap();
@@ -129,7 +131,52 @@ fn answer_sets_are_copied_in_bulk_with_item_ids_mapped() {
         first.answers[1],
         Answer { question_item_id: new_items[3], value: AnswerValue::Choices(vec!["b".into(), "a".into()]) }
     );
-    assert_eq!(uow.list_answer_sets(acme, source.id, &AnswerFilter::default()).unwrap().len(), 300);
+    let all = uow.answer_sets_chunk(acme, source.id, &AnswerFilter::default(), &ChunkRequest::first(1000)).unwrap();
+    assert_eq!(all.len(), 300);
+}
+
+#[test]
+fn blocklist_chunks_break_ties_of_created_at_by_contact_key() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let acme = account(&mut uow, "a@acme.example");
+    let other = account(&mut uow, "b@other.example");
+    uow.insert_blocklist(other, "x@other.example", "x@other.example", BlocklistType::Blocked, NOW).unwrap();
+    // Five entries at one instant, one before and one after, added in no particular order.
+    let later = NOW + time::Duration::microseconds(1);
+    let earlier = NOW - time::Duration::microseconds(1);
+    for (contact, at) in [("e@x.example", NOW), ("late@x.example", later), ("b@x.example", NOW), ("d@x.example", NOW)]
+        .into_iter()
+        .chain([("early@x.example", earlier), ("a@x.example", NOW), ("c@x.example", NOW)])
+    {
+        uow.insert_blocklist(acme, contact, contact, BlocklistType::OptedOut, at).unwrap().unwrap();
+    }
+    let mut read = Vec::new();
+    let mut request = Some(ChunkRequest::first(2));
+    while let Some(current) = request {
+        let rows = uow.blocklist_chunk(acme, &current).unwrap();
+        assert!(rows.len() <= 2);
+        request = match rows.last() {
+            Some((key, _)) if rows.len() == 2 => Some(current.next(key.clone())),
+            _ => None,
+        };
+        read.extend(rows.into_iter().map(|(key, entry)| (key.contact_key, entry.contact_details)));
+    }
+    let contacts: Vec<&str> = read.iter().map(|(_, details)| details.as_str()).collect();
+    assert_eq!(
+        contacts,
+        [
+            "early@x.example",
+            "a@x.example",
+            "b@x.example",
+            "c@x.example",
+            "d@x.example",
+            "e@x.example",
+            "late@x.example"
+        ]
+    );
+    assert!(read.iter().all(|(key, details)| key == details));
 }
 
 #[test]
