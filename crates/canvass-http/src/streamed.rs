@@ -88,7 +88,8 @@ where
                     Step::Read(request) => match list.clone().piece(&state, request).instrument(span).await {
                         Ok(piece) => piece,
                         Err(problem) => {
-                            tracing::error!(list = list.name, status = problem.status, "a streamed list broke off");
+                            // The cause was logged where it became a problem; this says what the client saw.
+                            tracing::warn!(list.name = list.name, error.kind = problem.kind, "a streamed list broke off");
                             return Some((Err(ListBroken(list.name)), Step::End));
                         }
                     },
