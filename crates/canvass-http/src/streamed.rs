@@ -89,7 +89,11 @@ where
                         Ok(piece) => piece,
                         Err(problem) => {
                             // The cause was logged where it became a problem; this says what the client saw.
-                            tracing::warn!(list.name = list.name, error.kind = problem.kind, "a streamed list broke off");
+                            tracing::warn!(
+                                list.name = list.name,
+                                error.kind = problem.kind,
+                                "a streamed list broke off"
+                            );
                             return Some((Err(ListBroken(list.name)), Step::End));
                         }
                     },

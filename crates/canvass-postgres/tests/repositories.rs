@@ -195,3 +195,64 @@ fn keys_are_found_by_prefix_until_revoked() {
     assert!(uow.active_keys_with_prefix(key.lookup_prefix()).unwrap().is_empty());
     assert_eq!(uow.find_user_by_email("A@ACME.example").unwrap().map(|u| u.id), Some(user));
 }
+
+#[derive(diesel::QueryableByName)]
+struct Count {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+}
+
+/// How many statements this connection has prepared that contain `fragment`.
+fn prepared_containing(conn: &mut diesel::PgConnection, fragment: &str) -> i64 {
+    use diesel::RunQueryDsl;
+    diesel::sql_query("SELECT count(*) AS n FROM pg_prepared_statements WHERE strpos(statement, $1) > 0")
+        .bind::<diesel::sql_types::Text, _>(fragment)
+        .get_result::<Count>(conn)
+        .unwrap()
+        .n
+}
+
+#[test]
+fn every_chunk_of_a_list_is_one_cached_prepared_statement() {
+    use diesel::RunQueryDsl;
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let acme = account(&mut PgUnitOfWork::new(&mut conn), "a@acme.example");
+    let (survey, _) = PgUnitOfWork::new(&mut conn).insert_survey(acme, &draft(1, 1), NOW).unwrap();
+    diesel::sql_query(
+        "INSERT INTO answer_sets (account_id, survey_id, completed, created_at, updated_at) \
+         SELECT $1, $2, g % 2 = 0, $3, $3 FROM generate_series(1, 5) g",
+    )
+    .bind::<diesel::sql_types::BigInt, _>(acme.get())
+    .bind::<diesel::sql_types::BigInt, _>(survey.id.get())
+    .bind::<diesel::sql_types::Timestamptz, _>(NOW)
+    .execute(&mut conn)
+    .unwrap();
+    for n in 0..5 {
+        let contact = format!("p{n}@x.example");
+        PgUnitOfWork::new(&mut conn).insert_blocklist(acme, &contact, &contact, BlocklistType::Blocked, NOW).unwrap();
+    }
+
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let mut sets = Vec::new();
+    let mut request = Some(ChunkRequest::first(2));
+    while let Some(current) = request {
+        let chunk = uow.answer_sets_chunk(acme, survey.id, &AnswerFilter::default(), &current).unwrap();
+        request = (chunk.len() == 2).then(|| current.next(chunk[1].id));
+        sets.extend(chunk);
+    }
+    assert_eq!(sets.len(), 5);
+    let mut entries = 0;
+    let mut request = Some(ChunkRequest::first(2));
+    while let Some(current) = request {
+        let chunk = uow.blocklist_chunk(acme, &current).unwrap();
+        request = (chunk.len() == 2).then(|| current.next(chunk[1].0.clone()));
+        entries += chunk.len();
+    }
+    assert_eq!(entries, 5);
+
+    // Three chunks of answer sets, one statement: the first starts after the smallest id, as the others after theirs.
+    assert_eq!(prepared_containing(&mut conn, "FROM \"answer_sets\""), 1);
+    // The blocklist's first chunk has no cursor, the later ones one: two statements for three chunks.
+    assert_eq!(prepared_containing(&mut conn, "FROM \"blocklist\""), 2);
+}
