@@ -20,6 +20,7 @@ mod frequency;
 mod health_and_docs;
 mod late_bounces;
 mod limits;
+mod long_lists;
 mod openapi_document;
 mod protection;
 mod questions;

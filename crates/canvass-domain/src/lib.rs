@@ -9,6 +9,7 @@
 pub mod account;
 pub mod answer;
 pub mod category;
+pub mod chunks;
 pub mod clock;
 pub mod delivery;
 pub mod distribution;

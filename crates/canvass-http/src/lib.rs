@@ -19,6 +19,7 @@ mod reader;
 pub mod respondent;
 pub mod routes;
 pub mod state;
+pub mod streamed;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue};
+use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::paging::{Page, PageRequest};
 use canvass_domain::ports::{AnswerRepository, RepoResult};
@@ -144,14 +145,19 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         Ok(row.map(|row| AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) }))
     }
 
-    fn list_answer_sets(
+    fn answer_sets_chunk(
         &mut self,
         account: AccountId,
         survey: SurveyId,
         filter: &AnswerFilter,
+        request: &ChunkRequest<AnswerSetId>,
     ) -> RepoResult<Vec<AnswerSet>> {
+        // The first chunk starts after the smallest id, so that every chunk of a filter is one statement text.
+        let after = request.after_key().map_or(i64::MIN, |id| id.get());
         let rows: Vec<AnswerSetRow> = filtered(account, survey, filter)
+            .filter(answer_sets::id.gt(after))
             .order(answer_sets::id)
+            .limit(request.limit())
             .select(AnswerSetRow::as_select())
             .load(self.conn)
             .or_repo()?;

@@ -1,7 +1,8 @@
 //! The blocklist and permanent email failures on PostgreSQL.
 
+use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::distribution::{
-    BlocklistEntry, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure, RespondentStatus,
+    BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure, RespondentStatus,
 };
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId};
 use canvass_domain::paging::{Page, PageRequest};
@@ -56,14 +57,31 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
             .or_repo()
     }
 
-    fn list_blocklist(&mut self, account: AccountId) -> RepoResult<Vec<BlocklistEntry>> {
-        let rows: Vec<EntryRow> = blocklist::table
-            .filter(blocklist::account_id.eq(account.get()))
+    fn blocklist_chunk(
+        &mut self,
+        account: AccountId,
+        request: &ChunkRequest<BlocklistKey>,
+    ) -> RepoResult<Vec<(BlocklistKey, BlocklistEntry)>> {
+        let mut query = blocklist::table.filter(blocklist::account_id.eq(account.get())).into_boxed();
+        if let Some(after) = request.after_key() {
+            // (created_at, contact_key) > (after): the first condition alone bounds the index range scan.
+            query = query.filter(blocklist::created_at.ge(after.created_at)).filter(
+                blocklist::created_at.gt(after.created_at).or(blocklist::contact_key.gt(after.contact_key.clone())),
+            );
+        }
+        let rows: Vec<(String, EntryRow)> = query
             .order((blocklist::created_at, blocklist::contact_key))
-            .select(ENTRY)
+            .limit(request.limit())
+            .select((blocklist::contact_key, ENTRY))
             .load(self.conn)
             .or_repo()?;
-        Ok(rows.into_iter().map(entry).collect())
+        Ok(rows
+            .into_iter()
+            .map(|(contact_key, row)| {
+                let entry = entry(row);
+                (BlocklistKey { created_at: entry.created_at, contact_key }, entry)
+            })
+            .collect())
     }
 
     fn insert_blocklist(

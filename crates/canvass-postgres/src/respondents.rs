@@ -1,5 +1,6 @@
 //! Respondents on PostgreSQL: bulk inserts that skip duplicates (and count what they add), background data cells.
 
+use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::distribution::{BackgroundData, NewRespondent, Respondent, RespondentStatus};
 use canvass_domain::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, RespondentRepository};
@@ -122,10 +123,23 @@ impl RespondentRepository for PgUnitOfWork<'_> {
         Ok(inserted.into_iter().map(Respondent::from).collect())
     }
 
-    fn list_respondents(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Respondent>> {
+    fn respondents_chunk(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        request: &ChunkRequest<RespondentId>,
+    ) -> RepoResult<Vec<Respondent>> {
+        // The first chunk starts after the smallest id, so that every chunk is the same statement.
+        let after = request.after_key().map_or(i64::MIN, |id| id.get());
         let rows: Vec<RespondentRow> = respondents::table
-            .filter(respondents::account_id.eq(account.get()).and(respondents::sendout_id.eq(sendout.get())))
+            .filter(
+                respondents::account_id
+                    .eq(account.get())
+                    .and(respondents::sendout_id.eq(sendout.get()))
+                    .and(respondents::id.gt(after)),
+            )
             .order(respondents::id)
+            .limit(request.limit())
             .select(RespondentRow::as_select())
             .load(self.conn)
             .or_repo()?;

@@ -5,6 +5,7 @@
 //! adapter follows are in [`crate::ports`].
 
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::chunks::ChunkRequest;
 use crate::distribution::TokenContext;
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
@@ -33,12 +34,14 @@ pub trait AnswerRepository {
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
     ) -> RepoResult<Option<AnswerSet>>;
-    /// The survey's answer sets that pass the filter, in creation order, without their answers.
-    fn list_answer_sets(
+    /// One chunk of the survey's answer sets that pass the filter, in creation (id) order, without their answers:
+    /// at most `request.size()` sets with ids after `request.after_key()`.
+    fn answer_sets_chunk(
         &mut self,
         account: AccountId,
         survey: SurveyId,
         filter: &AnswerFilter,
+        request: &ChunkRequest<AnswerSetId>,
     ) -> RepoResult<Vec<AnswerSet>>;
     /// One page of the survey's answer sets that pass the filter, in creation order, with their answers.
     fn page_answer_sets(

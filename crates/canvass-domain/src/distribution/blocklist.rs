@@ -28,3 +28,13 @@ pub struct BlocklistEntry {
     /// When it was added.
     pub created_at: OffsetDateTime,
 }
+
+/// Where an entry sorts in the blocklist: by `created_at`, then by contact key (the contact as duplicates compare
+/// it), which is unique within an account.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BlocklistKey {
+    /// When the entry was added.
+    pub created_at: OffsetDateTime,
+    /// The entry's contact key.
+    pub contact_key: String,
+}

@@ -11,7 +11,7 @@ mod respondent;
 mod sender;
 mod sendout;
 
-pub use blocklist::{BlocklistEntry, BlocklistType};
+pub use blocklist::{BlocklistEntry, BlocklistKey, BlocklistType};
 pub use bounce::{BounceFilter, NewPermanentFailure, PermanentFailure};
 pub use contact::{check_contact, check_sms_sender, contact_key};
 pub use label::{BgDocument, Label, LabelDraft, LabelType, BACKGROUND_FUNCTION};

@@ -4,10 +4,11 @@
 //! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
 //! adapter follows are in [`crate::ports`].
 
+use crate::chunks::ChunkRequest;
 use crate::distribution::{
-    BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, DispatchType, Label, LabelDraft,
-    NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft, Respondent,
-    SenderNumber, Sendout, SendoutDraft, Transition,
+    BackgroundData, BgDocument, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, DispatchType, Label,
+    LabelDraft, NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft,
+    Respondent, SenderNumber, Sendout, SendoutDraft, Transition,
 };
 use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
@@ -105,8 +106,14 @@ pub trait RespondentRepository {
         rows: &[NewRespondent],
         now: OffsetDateTime,
     ) -> RepoResult<Vec<Respondent>>;
-    /// The sendout's respondents, in the order they were added.
-    fn list_respondents(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Respondent>>;
+    /// One chunk of the sendout's respondents, in the order they were added (by id): at most `request.size()`
+    /// respondents with ids after `request.after_key()`.
+    fn respondents_chunk(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        request: &ChunkRequest<RespondentId>,
+    ) -> RepoResult<Vec<Respondent>>;
     /// One respondent of the sendout.
     fn find_respondent(
         &mut self,
@@ -137,8 +144,13 @@ pub trait RespondentRepository {
 pub trait BlocklistRepository {
     /// Which of these contact keys are on the account's blocklist.
     fn blocked_keys(&mut self, account: AccountId, keys: &[String]) -> RepoResult<Vec<String>>;
-    /// The account's blocklist, in the order entries were added.
-    fn list_blocklist(&mut self, account: AccountId) -> RepoResult<Vec<BlocklistEntry>>;
+    /// One chunk of the account's blocklist in key order (by `createdAt`, then by contact key): at most
+    /// `request.size()` entries whose keys sort after `request.after_key()`, each with its key.
+    fn blocklist_chunk(
+        &mut self,
+        account: AccountId,
+        request: &ChunkRequest<BlocklistKey>,
+    ) -> RepoResult<Vec<(BlocklistKey, BlocklistEntry)>>;
     /// Adds an entry and marks the account's respondents with that contact that were not yet sent to (Pending,
     /// Scheduled or Released) as Blocklisted; `None` when the contact is already on the list.
     fn insert_blocklist(

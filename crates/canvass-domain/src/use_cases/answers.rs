@@ -1,6 +1,7 @@
 //! Answer sets: recording and replacing them, and the five ways to read them.
 
 use crate::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::chunks::{Chunk, ChunkRequest};
 use crate::clock::Clock;
 use crate::error::DomainError;
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId};
@@ -77,15 +78,21 @@ pub fn replace(
     })
 }
 
-/// The survey's answer sets that pass the filter, without answers.
-pub fn list(
+/// One chunk of the survey's answer sets that pass the filter, without answers, in creation (id) order. The
+/// first chunk checks that the survey is the account's (`NotFound` otherwise); a later one only reads on after its
+/// cursor, which names nothing of another account's (the read is scoped to the account and the survey).
+pub fn list_chunk(
     uow: &mut (impl AnswerRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     filter: &AnswerFilter,
-) -> Result<Vec<AnswerSet>, DomainError> {
-    surveys::get(uow, account, survey)?;
-    Ok(uow.list_answer_sets(account, survey, filter)?)
+    request: &ChunkRequest<AnswerSetId>,
+) -> Result<Chunk<AnswerSet, AnswerSetId>, DomainError> {
+    if request.is_first() {
+        surveys::get(uow, account, survey)?;
+    }
+    let sets = uow.answer_sets_chunk(account, survey, filter, request)?;
+    Ok(Chunk::of(sets, request, |set| set.id))
 }
 
 /// One page of the survey's answer sets that pass the filter, with answers.

@@ -1,20 +1,23 @@
 //! The blocklist and permanent email failures (bounces).
 
+use crate::chunks::{Chunk, ChunkRequest};
 use crate::clock::Clock;
 use crate::distribution::{
-    contact_key, BlocklistEntry, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure,
+    contact_key, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure,
 };
 use crate::error::{ConflictKind, DomainError};
 use crate::ids::AccountId;
 use crate::paging::{Page, PageRequest};
 use crate::ports::{transaction, BlocklistRepository, Transactional};
 
-/// The account's blocklist.
-pub fn list(
+/// One chunk of the account's blocklist, in the order entries were added (by `createdAt`, then by contact key).
+pub fn list_chunk(
     uow: &mut (impl BlocklistRepository + ?Sized),
     account: AccountId,
-) -> Result<Vec<BlocklistEntry>, DomainError> {
-    Ok(uow.list_blocklist(account)?)
+    request: &ChunkRequest<BlocklistKey>,
+) -> Result<Chunk<BlocklistEntry, BlocklistKey>, DomainError> {
+    let rows = uow.blocklist_chunk(account, request)?;
+    Ok(Chunk::of(rows, request, |(key, _)| key.clone()).map(|(_, entry)| entry))
 }
 
 /// Adds a contact; the account's respondents with that contact that were not sent to yet become Blocklisted.

@@ -2,10 +2,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::chunks::{Chunk, ChunkRequest};
 use crate::clock::Clock;
 use crate::distribution::{NewRespondent, Respondent, RespondentInput, MAX_BATCH};
 use crate::error::{ConflictKind, DomainError, FieldError};
-use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
+use crate::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
 use crate::ports::{
     transaction, BlocklistRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
 };
@@ -51,15 +52,21 @@ pub struct BatchOutcome {
     pub rejected: Vec<Rejection>,
 }
 
-/// The sendout's respondents.
-pub fn list(
+/// One chunk of the sendout's respondents, in the order they were added (by id). The first chunk checks that the
+/// sendout is one of the survey's and the survey the account's (`NotFound` otherwise); a later one only reads on
+/// after its cursor (the read is scoped to the account and the sendout).
+pub fn list_chunk(
     uow: &mut (impl RespondentRepository + SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     sendout: SendoutId,
-) -> Result<Vec<Respondent>, DomainError> {
-    sendouts::get(uow, account, survey, sendout)?;
-    Ok(uow.list_respondents(account, sendout)?)
+    request: &ChunkRequest<RespondentId>,
+) -> Result<Chunk<Respondent, RespondentId>, DomainError> {
+    if request.is_first() {
+        sendouts::get(uow, account, survey, sendout)?;
+    }
+    let found = uow.respondents_chunk(account, sendout, request)?;
+    Ok(Chunk::of(found, request, |respondent| respondent.id))
 }
 
 /// Adds one respondent as Pending. A blocklisted contact answers `Conflict` ([`ConflictKind::Blocklisted`]), one

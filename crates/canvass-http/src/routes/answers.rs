@@ -2,8 +2,10 @@
 
 use actix_web::{get, post, put, web, HttpResponse};
 use canvass_domain::answer::{check_shape, Answer};
+use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::ids::{AnswerSetId, QuestionItemId, RespondentId, SurveyId};
 use canvass_domain::paging::PageRequest;
+use canvass_domain::ports::UnitOfWork;
 use canvass_domain::use_cases::answers::{self, AnswerSetInput};
 use canvass_domain::DomainError;
 
@@ -15,15 +17,12 @@ use crate::dto::answer::{
 use crate::input::{Body, QueryOf};
 use crate::problem::Problem;
 use crate::state::AppState;
+use crate::streamed::List;
 
 /// Default page of answersWithData.
 const DEFAULT_PAGE: i64 = 1;
 /// Default page size of answersWithData.
 const DEFAULT_PAGE_SIZE: i64 = 100;
-
-fn sets_without_answers(sets: Vec<canvass_domain::answer::AnswerSet>) -> Vec<AnswerSetResponse> {
-    sets.into_iter().map(AnswerSetResponse::without_answers).collect()
-}
 
 /// Lists the survey's answer sets (without answers), filtered by creation or update time and completion.
 #[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
@@ -38,8 +37,10 @@ pub async fn list(
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let filter = query.0.into_domain().map_err(Problem::invalid)?;
-    let sets = blocking::run(&state, move |uow, _| answers::list(uow, account, survey, &filter)).await?;
-    Ok(HttpResponse::Ok().json(sets_without_answers(sets)))
+    let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<AnswerSetId>| {
+        answers::list_chunk(uow, account, survey, &filter, request)
+    };
+    List::new("answer sets", read, AnswerSetResponse::without_answers).respond(state).await
 }
 
 /// One page of the survey's answer sets with their answers.

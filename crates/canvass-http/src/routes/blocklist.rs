@@ -1,8 +1,10 @@
 //! `/accounts/blocklist` and `/email-bounces/permanent-failures`.
 
 use actix_web::{delete, get, post, web, HttpResponse};
-use canvass_domain::distribution::{BounceFilter, NewPermanentFailure};
+use canvass_domain::chunks::ChunkRequest;
+use canvass_domain::distribution::{BlocklistKey, BounceFilter, NewPermanentFailure};
 use canvass_domain::paging::PageRequest;
+use canvass_domain::ports::UnitOfWork;
 use canvass_domain::timestamp::{parse_instant, DayEdge};
 use canvass_domain::use_cases::blocklist;
 use canvass_domain::{DomainError, FieldError};
@@ -16,6 +18,7 @@ use crate::dto::client_date::instant;
 use crate::input::{Body, QueryOf};
 use crate::problem::Problem;
 use crate::state::AppState;
+use crate::streamed::List;
 
 /// Lists the account's blocked and opted-out contacts.
 #[utoipa::path(tag = "Blocklist", security(("apiKey" = []), ("bearer" = [])),
@@ -23,8 +26,10 @@ use crate::state::AppState;
 #[get("/accounts/blocklist")]
 pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
-    let entries = blocking::run(&state, move |uow, _| blocklist::list(uow, account)).await?;
-    Ok(HttpResponse::Ok().json(entries.into_iter().map(BlocklistResponse::from).collect::<Vec<_>>()))
+    let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<BlocklistKey>| {
+        blocklist::list_chunk(uow, account, request)
+    };
+    List::new("blocklist entries", read, BlocklistResponse::from).respond(state).await
 }
 
 /// Adds a contact; respondents with it that were not sent to yet become Blocklisted. A listed contact: 409.

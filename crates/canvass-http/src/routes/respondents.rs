@@ -1,7 +1,9 @@
 //! `/surveys/{surveyId}/sendouts/{sendoutId}/respondents...`: adding and listing respondents.
 
 use actix_web::{get, post, web, HttpResponse};
-use canvass_domain::ids::{SendoutId, SurveyId};
+use canvass_domain::chunks::ChunkRequest;
+use canvass_domain::ids::{RespondentId, SendoutId, SurveyId};
+use canvass_domain::ports::UnitOfWork;
 use canvass_domain::use_cases::respondents;
 
 use crate::auth::Authenticated;
@@ -10,6 +12,7 @@ use crate::dto::respondent::{under_batch_list, BatchBody, BatchResponse, Respond
 use crate::input::Body;
 use crate::problem::Problem;
 use crate::state::AppState;
+use crate::streamed::List;
 
 /// Lists the sendout's respondents with their statuses and links.
 #[utoipa::path(tag = "Respondents", security(("apiKey" = []), ("bearer" = [])),
@@ -24,9 +27,12 @@ pub async fn list(
 ) -> Result<HttpResponse, Problem> {
     let (survey, sendout) = path.into_inner();
     let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
-    let found = blocking::run(&state, move |uow, _| respondents::list(uow, account, survey, sendout)).await?;
-    let public_url = &state.public_url;
-    Ok(HttpResponse::Ok().json(found.into_iter().map(|r| RespondentResponse::new(r, public_url)).collect::<Vec<_>>()))
+    let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<RespondentId>| {
+        respondents::list_chunk(uow, account, survey, sendout, request)
+    };
+    let public_url = state.public_url.clone();
+    let write = move |respondent| RespondentResponse::new(respondent, &public_url);
+    List::new("respondents", read, write).respond(state).await
 }
 
 /// Adds one respondent (Pending until the next activation); blocklisted or duplicate contacts answer 409.

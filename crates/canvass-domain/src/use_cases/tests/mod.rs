@@ -5,5 +5,6 @@ mod activation;
 mod add_batch;
 mod delivery_round;
 mod fakes;
+mod list_chunks;
 mod page_flow;
 mod retention_engine;

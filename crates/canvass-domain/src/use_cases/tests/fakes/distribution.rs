@@ -10,10 +10,11 @@ use time::OffsetDateTime;
 
 use super::surveys::{HoldsSurveys, Surveys};
 use super::{Snapshots, NOW};
+use crate::chunks::ChunkRequest;
 use crate::distribution::{
-    BackgroundData, BgDocument, BlocklistEntry, BlocklistType, BounceFilter, DispatchType, Label, LabelDraft,
-    NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft, Respondent,
-    RespondentStatus, SenderNumber, Sendout, SendoutDraft, SendoutStatus, Transition,
+    BackgroundData, BgDocument, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, DispatchType, Label,
+    LabelDraft, NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft,
+    Respondent, RespondentStatus, SenderNumber, Sendout, SendoutDraft, SendoutStatus, Transition,
 };
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId, SendoutId, SurveyId};
@@ -33,8 +34,10 @@ pub struct State {
     pub surveys: Surveys,
     pub sendouts: Vec<Sendout>,
     pub respondents: Vec<Respondent>,
-    /// Contact keys on the blocklist.
+    /// Contact keys on the blocklist, for the flows that only ask whether a contact is blocked.
     pub blocked: Vec<String>,
+    /// Entries of the blocklist, for the flows that list it.
+    pub blocklist: Vec<BlocklistEntry>,
     pub labels: Vec<LabelId>,
     /// Frequency settings: the account's (`survey_id: None`) and surveys' own.
     pub frequency: Vec<FrequencySetting>,
@@ -308,8 +311,23 @@ impl RespondentRepository for Distribution {
         Ok(added)
     }
 
-    fn list_respondents(&mut self, _account: AccountId, _sendout: SendoutId) -> RepoResult<Vec<Respondent>> {
-        unimplemented!("not used by these tests")
+    fn respondents_chunk(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        request: &ChunkRequest<RespondentId>,
+    ) -> RepoResult<Vec<Respondent>> {
+        let after = request.after_key().copied();
+        let mut found: Vec<Respondent> = self
+            .state
+            .respondents
+            .iter()
+            .filter(|r| Self::is_ours(account) && r.sendout_id == sendout && after.is_none_or(|after| r.id > after))
+            .cloned()
+            .collect();
+        found.sort_by_key(|r| r.id);
+        found.truncate(request.size());
+        Ok(found)
     }
 
     fn find_respondent(
@@ -347,8 +365,28 @@ impl BlocklistRepository for Distribution {
         Ok(keys.iter().filter(|k| Self::is_ours(account) && self.state.blocked.contains(k)).cloned().collect())
     }
 
-    fn list_blocklist(&mut self, _account: AccountId) -> RepoResult<Vec<BlocklistEntry>> {
-        unimplemented!("not used by these tests")
+    fn blocklist_chunk(
+        &mut self,
+        account: AccountId,
+        request: &ChunkRequest<BlocklistKey>,
+    ) -> RepoResult<Vec<(BlocklistKey, BlocklistEntry)>> {
+        let mut found: Vec<(BlocklistKey, BlocklistEntry)> = self
+            .state
+            .blocklist
+            .iter()
+            .filter(|_| Self::is_ours(account))
+            .map(|entry| {
+                let key = BlocklistKey {
+                    created_at: entry.created_at,
+                    contact_key: crate::distribution::contact_key(&entry.contact_details),
+                };
+                (key, entry.clone())
+            })
+            .filter(|(key, _)| request.after_key().is_none_or(|after| key > after))
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found.truncate(request.size());
+        Ok(found)
     }
 
     fn insert_blocklist(

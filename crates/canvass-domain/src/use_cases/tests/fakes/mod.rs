@@ -1,6 +1,7 @@
 //! In-memory fakes of the ports, one per area of flows, and the values tests build them from. A fake keeps its
 //! state in one `Clone` value so that a transaction is a snapshot: `rollback` puts it back.
 
+pub mod answer_sets;
 pub mod distribution;
 pub mod outbox;
 pub mod pages;

@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 use super::surveys::{HoldsSurveys, Surveys};
 use super::Snapshots;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::chunks::ChunkRequest;
 use crate::distribution::TokenContext;
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, RuleId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
@@ -170,11 +171,12 @@ impl AnswerRepository for Pages {
         Ok(Some(set.clone()))
     }
 
-    fn list_answer_sets(
+    fn answer_sets_chunk(
         &mut self,
         _account: AccountId,
         _survey: SurveyId,
         _filter: &AnswerFilter,
+        _request: &ChunkRequest<AnswerSetId>,
     ) -> RepoResult<Vec<AnswerSet>> {
         unimplemented!("not used by these tests")
     }
