@@ -27,9 +27,14 @@ fn reload(conn: &mut PgConnection) {
     std::thread::sleep(Duration::from_millis(300));
 }
 
+/// The process id of the backend serving `conn`.
+pub fn backend_pid(conn: &mut PgConnection) -> u32 {
+    diesel::sql_query("SELECT pg_backend_pid() AS pid").get_result::<Pid>(conn).unwrap().pid as u32
+}
+
 /// Runs `request` with every statement logged, and returns what other sessions than `conn`'s ran meanwhile.
 pub fn capture(conn: &mut PgConnection, log: &Path, label: &str, request: impl FnOnce()) -> Vec<Statement> {
-    let own = diesel::sql_query("SELECT pg_backend_pid() AS pid").get_result::<Pid>(conn).unwrap().pid;
+    let own = backend_pid(conn) as i32;
     exec(conn, "ALTER SYSTEM SET log_line_prefix = '%p|'");
     exec(conn, "ALTER SYSTEM SET log_statement = 'all'");
     reload(conn);

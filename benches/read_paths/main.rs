@@ -21,6 +21,7 @@ mod support;
 
 mod capture;
 mod cluster;
+mod cpu;
 mod fill;
 mod load;
 mod pgbench;
@@ -39,6 +40,26 @@ struct Figures {
     statements: usize,
     service: Result<Load, String>,
     database: Result<Load, String>,
+    /// CPU µs per request under wrk: the server's and PostgreSQL's; then PostgreSQL's per pgbench transaction.
+    cpu: [f64; 3],
+}
+
+/// CPU µs per request of `during` spent by the server (`server` pid) and by PostgreSQL, with the load's rate.
+fn measured<T>(
+    server: Option<u32>,
+    postmaster: u32,
+    seconds: u64,
+    during: impl FnOnce() -> Result<Load, T>,
+) -> (Result<Load, T>, [f64; 2]) {
+    let before = (server.map_or(0.0, cpu::process), cpu::postgres(postmaster));
+    let load = during();
+    // Backends that exited are counted once the postmaster has reaped them.
+    std::thread::sleep(Duration::from_millis(200));
+    let after = (server.map_or(0.0, cpu::process), cpu::postgres(postmaster));
+    let requests = load.as_ref().map_or(f64::NAN, |l| l.rate * seconds as f64);
+    let per_request = |spent: f64| spent / requests * 1e6;
+    let cpu = [per_request(after.0 - before.0), per_request(after.1 - before.1)];
+    (load, cpu)
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -119,6 +140,7 @@ fn main() {
     let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     let mut figures = Vec::new();
     let mut answer_list_memory = None;
+    let postmaster = cpu::postmaster_of(capture::backend_pid(&mut admin));
     for endpoint in &endpoints {
         let url = format!("{api}{}", endpoint.path);
         let send = || {
@@ -140,12 +162,16 @@ fn main() {
         if endpoint.name == "GET answers" {
             reset_peak(pid);
         }
-        let service = load::wrk(&request, connections, seconds, &dir);
+        let (service, [server_cpu, database_cpu]) =
+            measured(Some(pid), postmaster, seconds, || load::wrk(&request, connections, seconds, &dir));
         if endpoint.name == "GET answers" {
             answer_list_memory = Some(memory(pid));
         }
-        let database = pgbench::run(&database_url, &pgbench::script(&statements), connections, seconds, &dir);
-        figures.push(Figures { name: endpoint.name, statements: statements.len(), service, database });
+        let script = pgbench::script(&statements);
+        let (database, [_, pgbench_cpu]) =
+            measured(None, postmaster, seconds, || pgbench::run(&database_url, &script, connections, seconds, &dir));
+        let cpu = [server_cpu, database_cpu, pgbench_cpu];
+        figures.push(Figures { name: endpoint.name, statements: statements.len(), service, database, cpu });
     }
     drop(server);
     let _ = std::fs::remove_dir_all(&work);
@@ -177,6 +203,14 @@ fn main() {
         for error in [&f.service, &f.database].into_iter().filter_map(|r| r.as_ref().err()) {
             println!("      {error}");
         }
+    }
+    println!("  CPU µs per request (server + PostgreSQL under wrk) and per transaction (PostgreSQL under pgbench):");
+    for f in &figures {
+        let [server, database, pgbench] = f.cpu;
+        println!(
+            "  {:<24} server {server:>8.0}  PostgreSQL {database:>8.0}  | pgbench's PostgreSQL {pgbench:>8.0}",
+            f.name
+        );
     }
     if let Some((now, peak)) = answer_list_memory {
         let verdict = if peak <= 64.0 { "met" } else { "not met" };

@@ -12,6 +12,7 @@ use actix_web::web;
 use canvass_domain::clock::Clock;
 use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::{DomainError, RepoError};
+use tokio::sync::SemaphorePermit;
 
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -29,12 +30,17 @@ where
 {
     let store = state.store.clone();
     let clock = state.clock.clone();
-    let admitted = actix_web::rt::time::timeout(GATE_WAIT, state.store_gate.acquire()).await;
-    let _admitted = match admitted {
-        Ok(permit) => permit.map_err(|closed| Problem::internal(&closed))?,
-        Err(_) => return Err(Problem::from(DomainError::from(RepoError::Unavailable(BUSY.to_owned())))),
-    };
+    let _turn = turn(state).await?;
     in_span(move || store.with_uow(|uow| work(uow, clock.as_ref())).map_err(Problem::from)).await
+}
+
+/// Waits for this request's turn at the store: the permit admits one unit of work until it is dropped. Every
+/// borrowing of a unit of work from a request goes through here.
+pub async fn turn(state: &AppState) -> Result<SemaphorePermit<'_>, Problem> {
+    match actix_web::rt::time::timeout(GATE_WAIT, state.store_gate.acquire()).await {
+        Ok(permit) => permit.map_err(|closed| Problem::internal(&closed)),
+        Err(_) => Err(Problem::from(DomainError::from(RepoError::Unavailable(BUSY.to_owned())))),
+    }
 }
 
 /// Runs `work` on the blocking pool inside the current tracing span.

@@ -107,6 +107,7 @@ where
     /// Reads the chunk `request` names in a blocking hop of its own and writes it out once the connection is back.
     async fn piece(self: Arc<Self>, state: &AppState, request: ChunkRequest<K>) -> Result<Piece<K>, Problem> {
         let store = state.store.clone();
+        let _turn = blocking::turn(state).await?;
         blocking::in_span(move || {
             let chunk = store.with_uow(|uow| (self.read)(uow, &request))?;
             self.write_out(chunk, request.is_first())
