@@ -1,12 +1,13 @@
-//! Long lists answered as one JSON array streamed chunk by chunk, so that a reader costs one chunk of memory and
-//! no database connection while it reads.
+//! Long lists answered as one JSON array streamed chunk by chunk, so that a reader costs one chunk of rows and no
+//! database connection while it reads.
 //!
 //! The first chunk is read before the response starts, by the use case that also checks what the path names, so
 //! every error a client can cause still gets its status. Then the body yields `[`, the rows joined by commas and
-//! `]`, one `Bytes` per chunk; the next chunk is read (in a blocking hop of its own: borrow a unit of work, read,
-//! give it back) only when actix asks for more body, that is when the client has taken what was sent. A chunk that
-//! cannot be read ends the body with an error: actix then closes the connection, so the client sees a truncated
-//! body, never a well-formed list that lacks rows.
+//! `]`, in pieces of about 16 KiB written from the rows in hand when actix asks for more body (that is, once the
+//! piece before went out to the socket); when the rows in hand are written, the next chunk is read in a blocking
+//! hop of its own (borrow a unit of work, read, give it back). A chunk that cannot be read ends the body with an
+//! error: actix then closes the connection, so the client sees a truncated body, never a well-formed list that
+//! lacks rows.
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -32,20 +33,22 @@ pub struct List<T, K, D, R, W> {
     rows: PhantomData<fn(T, K) -> D>,
 }
 
-/// A chunk written out: its part of the array, and the request for the chunk after it (`None`: the list ended).
-struct Piece<K> {
-    bytes: Bytes,
-    next: Option<ChunkRequest<K>>,
-}
+/// About how many bytes of JSON one piece of the body holds: a piece never grows actix's write buffer (32 KiB)
+/// much past its limit, and needs no large allocation.
+const PIECE_BYTES: usize = 16 * 1024;
 
-/// Where the body is.
-enum Step<K> {
-    /// The first piece, read before the response started, is still to be sent.
-    Send(Piece<K>),
-    /// The next chunk is to be read.
-    Read(ChunkRequest<K>),
-    /// The array is closed, or broke.
-    End,
+/// Where the body is: the rows of the chunk in hand and what comes after them.
+struct Cursor<T, K> {
+    /// The rows of the chunk in hand not yet written.
+    rows: std::vec::IntoIter<T>,
+    /// The chunk after them; `None` when they are the last rows of the list.
+    next: Option<ChunkRequest<K>>,
+    /// Whether `[` is written.
+    opened: bool,
+    /// Whether a row is written, so that the next one takes a comma.
+    wrote_row: bool,
+    /// Whether the body is over: `]` is written, or the list broke off.
+    over: bool,
 }
 
 /// The error that ends a body whose next chunk could not be read; the cause was logged where it was met.
@@ -60,7 +63,7 @@ impl std::fmt::Display for ListBroken {
 
 impl std::error::Error for ListBroken {}
 
-impl<T: 'static, K, D: 'static, R, W> List<T, K, D, R, W>
+impl<T: Send + 'static, K, D: 'static, R, W> List<T, K, D, R, W>
 where
     R: Fn(&mut dyn UnitOfWork, &ChunkRequest<K>) -> Result<Chunk<T, K>, DomainError> + Send + Sync + 'static,
     W: Fn(T) -> D + Send + Sync + 'static,
@@ -78,60 +81,69 @@ where
     pub async fn respond(self, state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
         let list = Arc::new(self);
         let span = tracing::Span::current();
-        let first = list.clone().piece(&state, ChunkRequest::first(CHUNK_SIZE)).await?;
-        let body = stream::unfold(Step::Send(first), move |step| {
+        let first = list.clone().read_chunk(&state, ChunkRequest::first(CHUNK_SIZE)).await?;
+        let cursor =
+            Cursor { rows: first.items.into_iter(), next: first.next, opened: false, wrote_row: false, over: false };
+        let body = stream::unfold(cursor, move |mut cursor| {
             let (list, state, span) = (list.clone(), state.clone(), span.clone());
             async move {
-                let piece = match step {
-                    Step::End => return None,
-                    Step::Send(piece) => piece,
-                    Step::Read(request) => match list.clone().piece(&state, request).instrument(span).await {
-                        Ok(piece) => piece,
-                        Err(problem) => {
-                            // The cause was logged where it became a problem; this says what the client saw.
-                            tracing::warn!(
-                                list.name = list.name,
-                                error.kind = problem.kind,
-                                "a streamed list broke off"
-                            );
-                            return Some((Err(ListBroken(list.name)), Step::End));
-                        }
-                    },
+                if cursor.over {
+                    return None;
+                }
+                let piece = match list.clone().next_piece(&state, &mut cursor).instrument(span).await {
+                    Ok(piece) => Ok(piece),
+                    Err(problem) => {
+                        cursor.over = true;
+                        // The cause was logged where it became a problem; this says what the client saw.
+                        tracing::warn!(list.name = list.name, error.kind = problem.kind, "a streamed list broke off");
+                        Err(ListBroken(list.name))
+                    }
                 };
-                Some((Ok(piece.bytes), piece.next.map_or(Step::End, Step::Read)))
+                Some((piece, cursor))
             }
         });
         Ok(HttpResponse::Ok().content_type("application/json").streaming(body))
     }
 
-    /// Reads the chunk `request` names in a blocking hop of its own and writes it out once the connection is back.
-    async fn piece(self: Arc<Self>, state: &AppState, request: ChunkRequest<K>) -> Result<Piece<K>, Problem> {
-        let store = state.store.clone();
-        let _turn = blocking::turn(state).await?;
-        blocking::in_span(move || {
-            let chunk = store.with_uow(|uow| (self.read)(uow, &request))?;
-            self.write_out(chunk, request.is_first())
-        })
-        .await
+    /// The next piece of the array: once the rows in hand are written, the next chunk is read first.
+    async fn next_piece(self: Arc<Self>, state: &AppState, cursor: &mut Cursor<T, K>) -> Result<Bytes, Problem> {
+        if cursor.rows.len() == 0 {
+            if let Some(request) = cursor.next.take() {
+                let chunk = self.clone().read_chunk(state, request).await?;
+                (cursor.rows, cursor.next) = (chunk.items.into_iter(), chunk.next);
+            }
+        }
+        self.write_piece(cursor)
     }
 
-    /// A chunk's part of the array: `[` before the first row of the list, a comma before every other row, `]`
-    /// after the last chunk. Rows come only in the first chunk or after a full one, so a later chunk always follows
-    /// a row.
-    fn write_out(&self, chunk: Chunk<T, K>, first: bool) -> Result<Piece<K>, Problem> {
-        let mut bytes = Vec::new();
-        if first {
+    /// Reads the chunk `request` names in a blocking hop of its own: borrow a unit of work, read, give it back.
+    async fn read_chunk(self: Arc<Self>, state: &AppState, request: ChunkRequest<K>) -> Result<Chunk<T, K>, Problem> {
+        let store = state.store.clone();
+        let _turn = blocking::turn(state).await?;
+        blocking::in_span(move || Ok(store.with_uow(|uow| (self.read)(uow, &request))?)).await
+    }
+
+    /// Writes rows in hand until the piece holds about [`PIECE_BYTES`]: `[` before the first row of the list, a
+    /// comma before every other row, `]` after the last. A chunk goes on only after a full one, so the rows in hand
+    /// are empty only at the end of the list.
+    fn write_piece(&self, cursor: &mut Cursor<T, K>) -> Result<Bytes, Problem> {
+        let mut bytes = Vec::with_capacity(PIECE_BYTES + PIECE_BYTES / 8);
+        if !cursor.opened {
             bytes.push(b'[');
+            cursor.opened = true;
         }
-        for (index, row) in chunk.items.into_iter().enumerate() {
-            if index > 0 || !first {
+        while bytes.len() < PIECE_BYTES {
+            let Some(row) = cursor.rows.next() else { break };
+            if cursor.wrote_row {
                 bytes.push(b',');
             }
             serde_json::to_writer(&mut bytes, &(self.write)(row)).map_err(|error| Problem::internal(&error))?;
+            cursor.wrote_row = true;
         }
-        if chunk.next.is_none() {
+        if cursor.rows.len() == 0 && cursor.next.is_none() {
             bytes.push(b']');
+            cursor.over = true;
         }
-        Ok(Piece { bytes: Bytes::from(bytes), next: chunk.next })
+        Ok(Bytes::from(bytes))
     }
 }
