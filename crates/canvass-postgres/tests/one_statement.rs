@@ -123,7 +123,6 @@ fn each_write_is_one_prepared_statement_whatever_the_number_of_answers() {
         }
         uow.find_survey_tree(acme, survey.id).unwrap().unwrap();
     }
-    drop(uow);
     assert_eq!(prepared_like(&mut conn, "WITH answer_set AS (\n    INSERT"), 1);
     assert_eq!(prepared_like(&mut conn, "WITH answer_set AS (\n    UPDATE"), 1);
     assert_eq!(prepared_like(&mut conn, "SELECT s.id, s.name"), 1);
