@@ -43,7 +43,9 @@ impl Application {
         state.sms_inbound_secret = configured(&settings.sms_inbound_secret);
         state.inbound_secret = configured(&settings.inbound_secret);
         let state = web::Data::new(state);
-        let mut server = HttpServer::new(move || canvass_http::app(state.clone()));
+        // TCP_NODELAY: a streamed list leaves in several writes, and with Nagle's algorithm on (actix's default
+        // leaves the system's) its last piece waited for the client's delayed ACK, 40 ms per short list.
+        let mut server = HttpServer::new(move || canvass_http::app(state.clone())).tcp_nodelay(true);
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
         }
