@@ -170,15 +170,17 @@ impl SurveyDraft {
 /// The most sendouts one copy takes along.
 pub const MAX_COPIED_SENDOUTS: usize = 100;
 
-/// Parses a comma-separated list of ids; blanks around commas are allowed, empty entries are not. An id named
-/// twice is copied once; at most [`MAX_COPIED_SENDOUTS`] different ids.
+/// Parses a comma-separated list of ids; spaces around commas are allowed (only spaces, as the documented pattern
+/// `^[0-9 ,]*$` says: a tab or a vertical tab is refused), empty entries are not. An id named twice is copied
+/// once; at most [`MAX_COPIED_SENDOUTS`] different ids.
 fn parse_id_list(text: &str) -> Result<Vec<SendoutId>, String> {
-    if text.trim().is_empty() {
+    if text.trim_matches(' ').is_empty() {
         return Ok(Vec::new());
     }
     let mut ids = Vec::new();
-    for part in text.split(',').map(str::trim) {
-        let id = part.parse::<SendoutId>().ok().filter(|id| id.get() > 0);
+    for part in text.split(',').map(|part| part.trim_matches(' ')) {
+        let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+        let id = part.parse::<SendoutId>().ok().filter(|id| digits && id.get() > 0);
         let id = id.ok_or_else(|| format!("`{part}` is not a sendout id"))?;
         if !ids.contains(&id) {
             ids.push(id);
@@ -223,6 +225,10 @@ mod tests {
         assert!(parse_id_list("1,,2").is_err());
         assert!(parse_id_list("1,x").is_err());
         assert!(parse_id_list("-4").is_err());
+        // Only spaces are blanks here, as in the documented pattern.
+        assert!(parse_id_list("\u{b}").is_err());
+        assert!(parse_id_list("1,\t2").is_err());
+        assert!(parse_id_list("+3").is_err());
     }
 
     #[test]
