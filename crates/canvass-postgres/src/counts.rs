@@ -12,6 +12,31 @@ use diesel::sql_types::{Array, BigInt, Text};
 use crate::prepared::prepared;
 use crate::schema::{respondents, sendouts};
 
+/// Moves the sendout's stored counts by `respondents` and `pending` (negative: fewer), in one relative `UPDATE`
+/// (never read-modify-write, so concurrent writers all count); nothing to move runs no statement.
+fn shift_counts(
+    conn: &mut PgConnection,
+    account: AccountId,
+    sendout: SendoutId,
+    respondents: i64,
+    pending: i64,
+) -> QueryResult<()> {
+    if respondents == 0 && pending == 0 {
+        return Ok(());
+    }
+    diesel::update(sendouts::table.filter(sendouts::account_id.eq(account.get()).and(sendouts::id.eq(sendout.get()))))
+        .set((
+            sendouts::respondent_count.eq(sendouts::respondent_count + respondents),
+            sendouts::pending_count.eq(sendouts::pending_count + pending),
+        ))
+        .execute(conn)
+        .map(drop)
+}
+
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// Adds `n` new Pending respondents to the sendout's counts.
 pub(crate) fn add_pending(
     conn: &mut PgConnection,
@@ -19,17 +44,7 @@ pub(crate) fn add_pending(
     sendout: SendoutId,
     n: usize,
 ) -> QueryResult<()> {
-    if n == 0 {
-        return Ok(());
-    }
-    let n = i64::try_from(n).unwrap_or(i64::MAX);
-    diesel::update(sendouts::table.filter(sendouts::account_id.eq(account.get()).and(sendouts::id.eq(sendout.get()))))
-        .set((
-            sendouts::respondent_count.eq(sendouts::respondent_count + n),
-            sendouts::pending_count.eq(sendouts::pending_count + n),
-        ))
-        .execute(conn)
-        .map(drop)
+    shift_counts(conn, account, sendout, count(n), count(n))
 }
 
 /// Takes `n` respondents that left Pending (released, held back or blocklisted) off the sendout's pending count.
@@ -39,14 +54,7 @@ pub(crate) fn leave_pending(
     sendout: SendoutId,
     n: usize,
 ) -> QueryResult<()> {
-    if n == 0 {
-        return Ok(());
-    }
-    let n = i64::try_from(n).unwrap_or(i64::MAX);
-    diesel::update(sendouts::table.filter(sendouts::account_id.eq(account.get()).and(sendouts::id.eq(sendout.get()))))
-        .set(sendouts::pending_count.eq(sendouts::pending_count - n))
-        .execute(conn)
-        .map(drop)
+    shift_counts(conn, account, sendout, 0, -count(n))
 }
 
 /// Locks, in id order, the sendouts with a Pending respondent of one of `keys`.
