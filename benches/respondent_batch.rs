@@ -43,6 +43,7 @@ fn main() {
         delivery: None,
         sms_inbound_secret: Some("inbound-secret".into()),
         inbound_secret: None,
+        webhook_allow_private: false,
         statement_timeout: std::time::Duration::from_secs(30),
         // The benchmark measures the batch path, not the rate limit.
         protection: canvass_server::Protection {

@@ -48,6 +48,7 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
         delivery: None,
         sms_inbound_secret: Some("inbound-secret".into()),
         inbound_secret: Some(DSN_SECRET.into()),
+        webhook_allow_private: false,
         statement_timeout: std::time::Duration::from_secs(30),
         protection: canvass_server::Protection::default(),
     };

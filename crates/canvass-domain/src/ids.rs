@@ -78,6 +78,8 @@ ids! {
     BgDocumentId;
     /// Id of a reminder.
     ReminderId;
+    /// Id of a webhook.
+    WebhookId;
 }
 
 #[cfg(test)]

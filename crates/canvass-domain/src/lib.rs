@@ -22,6 +22,7 @@ pub mod ports;
 pub mod survey;
 pub mod timestamp;
 pub mod use_cases;
+pub mod webhook;
 
 pub use error::{ConflictKind, DomainError, FieldError, RepoError};
 pub use ids::AccountId;

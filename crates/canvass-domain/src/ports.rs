@@ -20,6 +20,7 @@ pub use crate::distribution::ports::{
 };
 pub use crate::governance::ports::{GovernanceRepository, RetentionRepository};
 pub use crate::survey::ports::SurveyRepository;
+pub use crate::webhook::ports::{WebhookEvents, WebhookRepository};
 pub use store::{transaction, Readiness, Store, StoreExt, Transactional, UnitOfWork};
 
 use crate::error::RepoError;
@@ -42,6 +43,8 @@ pub trait Repositories:
     + OutboxRepository
     + RespondentPageRepository
     + SenderRepository
+    + WebhookEvents
+    + WebhookRepository
 {
 }
 
@@ -59,5 +62,7 @@ impl<T> Repositories for T where
         + OutboxRepository
         + RespondentPageRepository
         + SenderRepository
+        + WebhookEvents
+        + WebhookRepository
 {
 }

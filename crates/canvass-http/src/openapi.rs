@@ -33,6 +33,7 @@ pub use statuses::is_keyed;
         (name = "Survey frequency", description = "How many surveys one contact may receive"),
         (name = "Data retention", description = "Retention policies"),
         (name = "Retention rules (v1.5)", description = "Retention rules, under /api/v1.5 only"),
+        (name = "Webhooks", description = "Signed webhooks: events POSTed to the account's URLs"),
         (name = "SMS", description = "Replies of TWOWAY respondents, from the SMS provider"),
         (name = "Health", description = "Liveness and readiness"),
     )

@@ -28,6 +28,8 @@ pub struct AppState {
     pub sms_inbound_secret: Option<String>,
     /// The shared secret the relay's bounce mailbox sends to `/inbound/dsn`; none turns the endpoint off.
     pub inbound_secret: Option<String>,
+    /// Whether webhook URLs may name private, loopback and link-local addresses (`WEBHOOK_ALLOW_PRIVATE`).
+    pub webhook_allow_private: bool,
     /// The origin of `public_url` (`https://host[:port]`): the only one respondent forms may be posted from.
     pub public_origin: String,
     /// The limits in force.
@@ -54,6 +56,7 @@ impl AppState {
             public_url,
             sms_inbound_secret: None,
             inbound_secret: None,
+            webhook_allow_private: false,
             public_origin,
             protection,
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),

@@ -29,6 +29,7 @@ mod store;
 mod survey_tree;
 mod surveys;
 mod unit_of_work;
+mod webhooks;
 
 pub use error::map_diesel_error;
 pub use migrate::{pending_migrations, run_migrations, MIGRATIONS};

@@ -300,6 +300,40 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    webhook_deliveries (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        webhook_id -> Int8,
+        message_id -> Text,
+        event -> Text,
+        survey_id -> Nullable<Int8>,
+        sendout_id -> Nullable<Int8>,
+        respondent_id -> Nullable<Int8>,
+        answer_set_id -> Nullable<Int8>,
+        occurred_at -> Timestamptz,
+        status -> Text,
+        attempts -> Int4,
+        due_at -> Timestamptz,
+        lease_until -> Nullable<Timestamptz>,
+        last_status_code -> Nullable<Int4>,
+        last_error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    webhooks (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        url -> Text,
+        events -> Array<Nullable<Text>>,
+        description -> Nullable<Text>,
+        secret -> Text,
+        active -> Bool,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(account_frequency_settings -> accounts (account_id));
 diesel::joinable!(account_retention_policies -> accounts (account_id));
 diesel::joinable!(blocklist -> accounts (account_id));
@@ -310,6 +344,8 @@ diesel::joinable!(retention_rules -> accounts (account_id));
 diesel::joinable!(sender_numbers -> accounts (account_id));
 diesel::joinable!(surveys -> accounts (account_id));
 diesel::joinable!(users -> accounts (account_id));
+diesel::joinable!(webhook_deliveries -> accounts (account_id));
+diesel::joinable!(webhooks -> accounts (account_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     account_frequency_settings,
@@ -336,4 +372,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     survey_retention_policies,
     surveys,
     users,
+    webhook_deliveries,
+    webhooks,
 );

@@ -102,6 +102,9 @@ pub struct WorkerArgs {
     /// Seconds a claimed message stays reserved for this worker; after a crash it is sent again once they pass.
     #[arg(long, env = "DELIVERY_LEASE_SECONDS", default_value_t = 300)]
     pub lease_seconds: u64,
+    /// Let webhook URLs name private, loopback and link-local addresses (a receiver on the same host or network).
+    #[arg(long, env = "WEBHOOK_ALLOW_PRIVATE")]
+    pub webhook_allow_private: bool,
 }
 
 impl WorkerArgs {
@@ -301,10 +304,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             tracing::info!("delivery worker started");
             let store = canvass_postgres::PgStore::new(pool);
             let public_url = public_url.trim_end_matches('/').to_owned();
-            let worker = crate::delivery::spawn(store, channels, public_url, args.delivery())?;
+            let webhook_pool = canvass_postgres::connect_pool_with_timeout(&database_url, 1, cli.statement_timeout)
+                .context("cannot connect to the database")?;
+            let webhook_store = canvass_postgres::PgStore::new(webhook_pool);
+            let settings = args.delivery();
+            let webhooks = crate::webhooks::spawn(webhook_store, args.webhook_allow_private, settings.poll)?;
+            let worker = crate::delivery::spawn(store, channels, public_url, settings)?;
             actix_web::rt::System::new().block_on(stop_signal()).context("cannot wait for SIGTERM or SIGINT")?;
             tracing::info!("stopping: the round in flight is finished first");
             worker.stop();
+            webhooks.stop();
             Ok(())
         }
         Command::Dsn => dsn(&database_url),
@@ -357,6 +366,7 @@ fn serve(database_url: String, statement_timeout: std::time::Duration, args: Ser
         retention_interval: args.retention_interval,
         sms_inbound_secret: args.sms_inbound_secret,
         inbound_secret: args.inbound_secret,
+        webhook_allow_private: args.delivery.webhook_allow_private,
         delivery: Some(args.delivery.delivery()),
         statement_timeout,
         protection: canvass_http::Protection {

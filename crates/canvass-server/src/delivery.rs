@@ -148,6 +148,18 @@ pub struct Worker {
 }
 
 impl Worker {
+    /// Runs `body` on a thread of its own named `name`, with the stop flag and the wake-up receiver it loops on.
+    pub(crate) fn start(
+        name: &str,
+        body: impl FnOnce(&AtomicBool, &Receiver<()>) + Send + 'static,
+    ) -> std::io::Result<Self> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (wake, woken) = mpsc::channel();
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::Builder::new().name(name.into()).spawn(move || body(&stopped, &woken))?;
+        Ok(Self { stop, wake: Some(wake), thread: Some(thread) })
+    }
+
     /// Asks the worker to stop and waits until it has: its round in flight sent and recorded.
     pub fn stop(mut self) {
         self.ask_to_stop();
@@ -177,11 +189,5 @@ pub fn spawn(
     public_url: String,
     settings: DeliverySettings,
 ) -> std::io::Result<Worker> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let (wake, woken) = mpsc::channel();
-    let stopped = Arc::clone(&stop);
-    let thread = std::thread::Builder::new()
-        .name("delivery".into())
-        .spawn(move || run(store, channels, public_url, settings, &stopped, &woken))?;
-    Ok(Worker { stop, wake: Some(wake), thread: Some(thread) })
+    Worker::start("delivery", move |stop, wake| run(store, channels, public_url, settings, stop, wake))
 }

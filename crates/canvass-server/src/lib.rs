@@ -8,6 +8,7 @@ pub mod retention;
 pub mod settings;
 pub mod startup;
 pub mod telemetry;
+pub mod webhooks;
 
 pub use canvass_http::{FailureWindow, Protection};
 pub use settings::Settings;

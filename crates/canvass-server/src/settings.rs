@@ -19,7 +19,10 @@ pub struct Settings {
     pub sms_inbound_secret: Option<secrecy::SecretString>,
     /// The shared secret of `/inbound/dsn`; none turns the endpoint off.
     pub inbound_secret: Option<secrecy::SecretString>,
-    /// The delivery worker's settings; `None` runs no worker in this process.
+    /// Whether webhook URLs may name private, loopback and link-local addresses (`WEBHOOK_ALLOW_PRIVATE`): for a
+    /// receiver on the same host or network, and for tests.
+    pub webhook_allow_private: bool,
+    /// The delivery worker's settings; `None` runs no worker (and no webhook worker) in this process.
     pub delivery: Option<crate::delivery::DeliverySettings>,
     /// The longest one SQL statement may run (`STATEMENT_TIMEOUT`); a request whose statement is cancelled
     /// answers 503.

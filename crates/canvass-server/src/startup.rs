@@ -20,6 +20,8 @@ pub struct Application {
     server: Server,
     /// The delivery worker, stopped when the server stops.
     worker: Option<crate::delivery::Worker>,
+    /// The webhook worker, stopped when the server stops.
+    webhook_worker: Option<crate::delivery::Worker>,
 }
 
 impl Application {
@@ -42,6 +44,7 @@ impl Application {
         };
         state.sms_inbound_secret = configured(&settings.sms_inbound_secret);
         state.inbound_secret = configured(&settings.inbound_secret);
+        state.webhook_allow_private = settings.webhook_allow_private;
         let state = web::Data::new(state);
         // TCP_NODELAY: a streamed list leaves in several writes, and with Nagle's algorithm on (actix's default
         // leaves the system's) its last piece waited for the client's delayed ACK, 40 ms per short list.
@@ -50,7 +53,7 @@ impl Application {
             server = server.workers(workers);
         }
         let server = server.listen(listener)?.run();
-        let mut worker = None;
+        let (mut worker, mut webhook_worker) = (None, None);
         if let Some(delivery) = &settings.delivery {
             let channels = crate::delivery::channels(delivery)?;
             // The worker's own pool: a round never waits for, or holds, a connection that requests need.
@@ -60,6 +63,14 @@ impl Application {
                 settings.statement_timeout,
             )
             .context("cannot connect to the database")?;
+            // The webhook worker's own connection: a round uses one at a time, and none while it is on the network.
+            let webhook_pool = connect_pool_with_timeout(&settings.database_url, 1, settings.statement_timeout)
+                .context("cannot connect to the database")?;
+            webhook_worker = Some(crate::webhooks::spawn(
+                PgStore::new(webhook_pool),
+                settings.webhook_allow_private,
+                delivery.poll,
+            )?);
             worker = Some(crate::delivery::spawn(
                 PgStore::new(worker_pool),
                 channels,
@@ -70,7 +81,7 @@ impl Application {
         if !settings.retention_interval.is_zero() {
             crate::retention::spawn_timer(store, settings.retention_interval);
         }
-        Ok(Self { port, server, worker })
+        Ok(Self { port, server, worker, webhook_worker })
     }
 
     /// The port the server listens on.
@@ -88,6 +99,9 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let served = self.server.await;
         if let Some(worker) = self.worker {
+            actix_web::rt::task::spawn_blocking(move || worker.stop()).await.map_err(std::io::Error::other)?;
+        }
+        if let Some(worker) = self.webhook_worker {
             actix_web::rt::task::spawn_blocking(move || worker.stop()).await.map_err(std::io::Error::other)?;
         }
         served

@@ -6,7 +6,10 @@ use crate::clock::Clock;
 use crate::error::DomainError;
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId};
 use crate::paging::{Page, PageRequest};
-use crate::ports::{transaction, AnswerRepository, RespondentRepository, SurveyRepository, Transactional};
+use crate::ports::{
+    transaction, AnswerRepository, RespondentRepository, SurveyRepository, Transactional, WebhookEvents,
+};
+use crate::webhook::{EventSubject, WebhookEvent};
 
 use super::surveys;
 
@@ -23,12 +26,13 @@ pub struct AnswerSetInput {
 
 /// Records an answer set.
 ///
-/// No transaction: the survey with its tree and the respondent are read without locks (a transaction at READ
-/// COMMITTED would hold none either), and the set is written with all its answers in one statement, which stands or
-/// falls whole. Should the survey, an item or the respondent go meanwhile, the write fails on its foreign keys as it
-/// would inside a transaction.
+/// The survey with its tree and the respondent are read without locks (a transaction at READ COMMITTED would hold
+/// none either), and the set is written with all its answers in one statement, which stands or falls whole. Should
+/// the survey, an item or the respondent go meanwhile, the write fails on its foreign keys as it would inside a
+/// transaction. A completed set is written in a transaction with its `answerSet.completed` event; an incomplete
+/// one needs none.
 pub fn record(
-    uow: &mut (impl AnswerRepository + RespondentRepository + SurveyRepository + ?Sized),
+    uow: &mut (impl AnswerRepository + RespondentRepository + SurveyRepository + Transactional + WebhookEvents + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -48,16 +52,36 @@ pub fn record(
             }
         },
     };
-    Ok(uow.insert_answer_set(account, survey, respondent, &draft, clock.now())?)
+    let now = clock.now();
+    if !draft.completed() {
+        return Ok(uow.insert_answer_set(account, survey, respondent, &draft, now)?);
+    }
+    transaction(uow, |tx| {
+        let set = tx.insert_answer_set(account, survey, respondent, &draft, now)?;
+        super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
+        Ok(set)
+    })
+}
+
+/// The ids of an `answerSet.completed` event.
+pub(crate) fn completed_subject(account: AccountId, set: &AnswerSet) -> EventSubject {
+    EventSubject {
+        account_id: account,
+        survey_id: Some(set.survey_id),
+        sendout_id: set.sendout_id,
+        respondent_id: set.respondent_id,
+        answer_set_id: Some(set.id),
+    }
 }
 
 /// Replaces the answers and the completed flag of an answer set.
 ///
 /// An unknown survey is `NotFound` before anything else, an unknown set before invalid answers (the set is looked
 /// up only when the answers are invalid). The replacement runs in a transaction: the adapter locks the set before
-/// it rewrites the answers, so that two replacements of one set do not mix.
+/// it rewrites the answers, so that two replacements of one set do not mix. A replacement that completes a set that
+/// was not completed writes an `answerSet.completed` event in the same transaction.
 pub fn replace(
-    uow: &mut (impl AnswerRepository + SurveyRepository + Transactional + ?Sized),
+    uow: &mut (impl AnswerRepository + SurveyRepository + Transactional + WebhookEvents + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -73,8 +97,14 @@ pub fn replace(
             return Err(DomainError::Invalid(errors));
         }
     };
+    let now = clock.now();
     transaction(uow, |tx| {
-        tx.replace_answers(account, survey, id, &draft, clock.now())?.ok_or(DomainError::NotFound("answer set"))
+        let was_completed = completed && tx.find_answer_set(account, survey, id)?.is_some_and(|set| set.completed);
+        let set = tx.replace_answers(account, survey, id, &draft, now)?.ok_or(DomainError::NotFound("answer set"))?;
+        if set.completed && !was_completed {
+            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
+        }
+        Ok(set)
     })
 }
 

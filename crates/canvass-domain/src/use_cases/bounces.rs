@@ -7,7 +7,7 @@ use crate::delivery::dsn::StatusReport;
 use crate::delivery::{Outcome, Settled};
 use crate::error::DomainError;
 use crate::limits::{truncated, REASON};
-use crate::ports::{transaction, OutboxRepository, SentLookup, Transactional};
+use crate::ports::{transaction, OutboxRepository, SentLookup, Transactional, WebhookEvents};
 
 /// What a report changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub const MESSAGE_TOKEN_LEN: usize = 32;
 /// Records the permanent failures a report names against the message it reports on, found by the token of its
 /// original Message-ID. A report that matches no message sent by the service changes nothing.
 pub fn record_report(
-    uow: &mut (impl OutboxRepository + Transactional + ?Sized),
+    uow: &mut (impl OutboxRepository + Transactional + WebhookEvents + ?Sized),
     clock: &dyn Clock,
     report: &StatusReport,
 ) -> Result<ReportOutcome, DomainError> {
@@ -46,7 +46,7 @@ pub fn record_report(
     };
     let settled = [Settled { message, outcome: Outcome::Bounced(truncated(failures.join("; "), REASON)) }];
     let now = clock.now();
-    transaction(uow, |tx| Ok(tx.record_round(&settled, now)?))?;
+    transaction(uow, |tx| super::delivery::record_outcomes(tx, &settled, now))?;
     Ok(ReportOutcome::Recorded {
         permanent_failures: failures.len(),
         ignored: report.recipients.len() - failures.len(),

@@ -17,7 +17,10 @@ use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::DomainError;
 use crate::ids::{AccountId, SurveyId};
 use crate::limits::{truncated, REASON};
-use crate::ports::{transaction, OutboxRepository, Store, StoreExt, SurveyRepository, Transactional, UnitOfWork};
+use crate::ports::{
+    transaction, OutboxRepository, Store, StoreExt, SurveyRepository, Transactional, UnitOfWork, WebhookEvents,
+};
+use crate::webhook::{EventSubject, WebhookEvent};
 
 /// How long a claimed message is reserved for the worker that claimed it, unless the worker says otherwise.
 pub const LEASE: Duration = Duration::minutes(5);
@@ -63,10 +66,11 @@ impl DeliveryReport {
     }
 }
 
-/// The ports a delivery round uses: the outbox, and the question trees TWOWAY conversations start with.
-pub trait DeliveryPorts: OutboxRepository + SurveyRepository + Transactional {}
+/// The ports a delivery round uses: the outbox, the question trees TWOWAY conversations start with, and the
+/// webhook events its outcomes write.
+pub trait DeliveryPorts: OutboxRepository + SurveyRepository + Transactional + WebhookEvents {}
 
-impl<T: OutboxRepository + SurveyRepository + Transactional + ?Sized> DeliveryPorts for T {}
+impl<T: OutboxRepository + SurveyRepository + Transactional + WebhookEvents + ?Sized> DeliveryPorts for T {}
 
 /// Lends units of work with the delivery ports one step at a time, so that a round holds no connection while its
 /// messages are on the network. Every [`Store`] is one; a test lends a fake of just these ports.
@@ -239,7 +243,32 @@ fn record<L: DeliveryLender + ?Sized>(store: &L, sent: &Sent) -> Result<(), Doma
     if sent.settled.is_empty() {
         return Ok(());
     }
-    store.step(|uow| transaction(uow, |tx| Ok(tx.record_round(&sent.settled, sent.at)?)))
+    store.step(|uow| transaction(uow, |tx| record_outcomes(tx, &sent.settled, sent.at)))
+}
+
+/// Records outcomes with [`OutboxRepository::record_round`] and writes their webhook events beside them, in the
+/// caller's transaction: `respondent.sent` for each invitation handed over, `respondent.bounced` for each bounce
+/// (one statement per kind, whatever the number of messages).
+pub(crate) fn record_outcomes(
+    tx: &mut (impl OutboxRepository + WebhookEvents + ?Sized),
+    settled: &[Settled],
+    now: OffsetDateTime,
+) -> Result<(), DomainError> {
+    tx.record_round(settled, now)?;
+    let subject =
+        |m: &ClaimedMessage| EventSubject::respondent(m.account_id, m.survey_id, m.sendout_id, m.respondent_id);
+    let sent: Vec<EventSubject> = settled
+        .iter()
+        .filter(|done| done.outcome == Outcome::Sent && done.message.is_invitation())
+        .map(|done| subject(&done.message))
+        .collect();
+    let bounced: Vec<EventSubject> = settled
+        .iter()
+        .filter(|done| matches!(done.outcome, Outcome::Bounced(_)))
+        .map(|done| subject(&done.message))
+        .collect();
+    super::webhooks::emit(tx, WebhookEvent::RespondentSent, &sent, now)?;
+    super::webhooks::emit(tx, WebhookEvent::RespondentBounced, &bounced, now)
 }
 
 /// The first question of every TWOWAY survey whose conversation starts in this round.

@@ -18,6 +18,7 @@ pub mod senders;
 pub mod sendouts;
 pub mod surveys;
 pub mod twoway;
+pub mod webhooks;
 
 #[cfg(test)]
 mod tests;

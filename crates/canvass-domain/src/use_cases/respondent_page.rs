@@ -8,8 +8,10 @@ use crate::error::{DomainError, FieldError};
 use crate::ids::PageId;
 use crate::ports::{
     transaction, AnswerRepository, BlocklistRepository, RespondentPageRepository, SurveyRepository, Transactional,
+    WebhookEvents,
 };
 use crate::survey::{Page, QuestionTree};
+use crate::webhook::{EventSubject, WebhookEvent};
 
 /// What the respondent sees.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,9 +97,10 @@ pub fn open(
 ///
 /// Pages are answered in the logic's order: only the page the respondent is on, or one it has passed on its path,
 /// is taken; any other shows the current page again (400, `page`). Completing needs every required item on the
-/// path answered; one left unanswered (the survey changed meanwhile) shows its page with the error.
+/// path answered; one left unanswered (the survey changed meanwhile) shows its page with the error. Completing writes
+/// an `answerSet.completed` event in the same transaction.
 pub fn submit(
-    uow: &mut (impl AnswerRepository + RespondentPageRepository + SurveyRepository + Transactional + ?Sized),
+    uow: &mut (impl AnswerRepository + RespondentPageRepository + SurveyRepository + Transactional + WebhookEvents + ?Sized),
     clock: &dyn Clock,
     token: &str,
     page_id: PageId,
@@ -172,6 +175,10 @@ pub fn submit(
             }
         };
         tx.save_progress(account, set.id, next)?;
+        if next.is_none() {
+            let subject = super::answers::completed_subject(account, &set);
+            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[subject], now)?;
+        }
         Ok(match next {
             Some(next) => page_view(&tree, &name, next, &set.answers, Vec::new()),
             None => PageView::Done { survey_name: name },
@@ -197,17 +204,28 @@ pub fn login(
 }
 
 /// Opts the link's contact out: it joins the account's blocklist as OptedOut (nothing changes when it is
-/// already there). Returns the survey's name.
+/// already there). Returns the survey's name. A contact that joins the blocklist writes a `respondent.optedOut`
+/// event for the link's respondent in the same transaction.
 pub fn opt_out(
-    uow: &mut (impl BlocklistRepository + RespondentPageRepository + Transactional + ?Sized),
+    uow: &mut (impl BlocklistRepository + RespondentPageRepository + Transactional + WebhookEvents + ?Sized),
     clock: &dyn Clock,
     token: &str,
 ) -> Result<String, DomainError> {
     transaction(uow, |tx| {
         let context = context(tx, token)?;
         if !context.contact_details.is_empty() {
-            let kind = BlocklistType::OptedOut;
-            tx.insert_blocklist(context.account_id, &context.contact_details, &context.contact_key, kind, clock.now())?;
+            let (kind, now) = (BlocklistType::OptedOut, clock.now());
+            let added =
+                tx.insert_blocklist(context.account_id, &context.contact_details, &context.contact_key, kind, now)?;
+            if added.is_some() {
+                let subject = EventSubject::respondent(
+                    context.account_id,
+                    context.survey_id,
+                    context.sendout_id,
+                    context.respondent_id,
+                );
+                super::webhooks::emit(tx, WebhookEvent::RespondentOptedOut, &[subject], now)?;
+            }
         }
         Ok(context.survey_name)
     })

@@ -12,8 +12,10 @@ use crate::governance::effective_frequency;
 use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::ports::{
     transaction, GovernanceRepository, ReleaseRepository, SenderRepository, SendoutRepository, SurveyRepository,
-    Transactional,
+    Transactional, WebhookEvents,
 };
+
+use crate::webhook::{EventSubject, WebhookEvent};
 
 use super::{senders, surveys};
 
@@ -74,6 +76,7 @@ pub fn activate(
               + SendoutRepository
               + SurveyRepository
               + Transactional
+              + WebhookEvents
               + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
@@ -98,6 +101,14 @@ pub fn activate(
             _ => Vec::new(),
         };
         tx.release_pending(account, id, &held_back, sendout.kind.sends_messages(), now)?;
+        let subject = EventSubject {
+            account_id: account,
+            survey_id: Some(survey),
+            sendout_id: Some(id),
+            respondent_id: None,
+            answer_set_id: None,
+        };
+        super::webhooks::emit(tx, WebhookEvent::SendoutActivated, &[subject], now)?;
         get(tx, account, survey, id)
     })
 }

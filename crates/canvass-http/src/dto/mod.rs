@@ -13,6 +13,7 @@ pub mod respondent;
 pub mod schemas;
 pub mod sendout;
 pub mod survey;
+pub mod webhook;
 
 use std::collections::BTreeMap;
 

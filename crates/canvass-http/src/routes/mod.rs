@@ -16,6 +16,7 @@ pub mod sendouts;
 pub mod shared_secret;
 pub mod sms;
 pub mod surveys;
+pub mod webhooks;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -82,7 +83,13 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(blocklist::add)
         .service(blocklist::remove)
         .service(blocklist::list_failures)
-        .service(blocklist::record_failures);
+        .service(blocklist::record_failures)
+        .service(webhooks::list)
+        .service(webhooks::create)
+        .service(webhooks::get)
+        .service(webhooks::remove)
+        .service(webhooks::test)
+        .service(webhooks::deliveries);
 }
 
 /// Registers the endpoints that exist only from API version 1.5: the retention rules.

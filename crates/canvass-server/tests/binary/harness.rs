@@ -45,6 +45,7 @@ pub fn settings(db: &TestDatabase) -> Settings {
         delivery: None,
         sms_inbound_secret: None,
         inbound_secret: Some(DSN_SECRET.into()),
+        webhook_allow_private: false,
         statement_timeout: Duration::from_secs(30),
         protection: canvass_server::Protection::default(),
     }

@@ -50,6 +50,8 @@ pub struct State {
     /// The sendout rows locked, in order.
     pub locked: Vec<SendoutId>,
     next_id: i64,
+    /// The webhook events written.
+    pub webhook_events: super::WebhookEvents,
 }
 
 /// The fake: its state and its transactions.
@@ -139,6 +141,7 @@ fn respondent_row(id: RespondentId, sendout: SendoutId, contact: &str, at: Offse
 }
 
 super::snapshot_transactions!(Distribution);
+super::record_webhook_events!(Distribution);
 
 impl HoldsSurveys for Distribution {
     fn surveys(&mut self) -> &mut Surveys {

@@ -47,6 +47,28 @@ macro_rules! snapshot_transactions {
 }
 pub(crate) use snapshot_transactions;
 
+/// Implements `WebhookEvents` for a fake whose `state` has `webhook_events: Vec<(WebhookEvent, EventSubject)>`:
+/// every event written, in order (rolled back with the rest of the state).
+macro_rules! record_webhook_events {
+    ($fake:ty) => {
+        impl $crate::ports::WebhookEvents for $fake {
+            fn enqueue_events(
+                &mut self,
+                event: $crate::webhook::WebhookEvent,
+                subjects: &[$crate::webhook::EventSubject],
+                _now: time::OffsetDateTime,
+            ) -> $crate::ports::RepoResult<()> {
+                self.state.webhook_events.extend(subjects.iter().map(|subject| (event, *subject)));
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use record_webhook_events;
+
+/// The events a fake recorded.
+pub type WebhookEvents = Vec<(crate::webhook::WebhookEvent, crate::webhook::EventSubject)>;
+
 /// Snapshots of a fake's state, taken by `begin` and put back by `rollback`.
 #[derive(Debug)]
 pub struct Snapshots<S> {

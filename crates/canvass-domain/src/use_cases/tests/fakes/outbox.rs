@@ -27,6 +27,8 @@ pub struct State {
     pub recorded: Vec<Vec<Settled>>,
     /// The surveys TWOWAY conversations start from.
     pub surveys: Surveys,
+    /// The webhook events written.
+    pub webhook_events: super::WebhookEvents,
 }
 
 /// The outbox fake: its state and its transactions.
@@ -119,6 +121,7 @@ impl SmsSender for Recorder {
 }
 
 super::snapshot_transactions!(Outbox);
+super::record_webhook_events!(Outbox);
 
 impl HoldsSurveys for Outbox {
     fn surveys(&mut self) -> &mut Surveys {

@@ -30,6 +30,8 @@ pub struct State {
     pub progress: Option<(AnswerSet, Option<PageId>)>,
     /// Whether the respondent's row was locked.
     pub locked: bool,
+    /// The webhook events written.
+    pub webhook_events: super::WebhookEvents,
 }
 
 /// The fake: its state and its transactions.
@@ -78,11 +80,13 @@ pub fn four_pages() -> Pages {
         },
         progress: None,
         locked: false,
+        webhook_events: Vec::new(),
     };
     Pages { state, transactions: Snapshots::default() }
 }
 
 super::snapshot_transactions!(Pages);
+super::record_webhook_events!(Pages);
 
 impl HoldsSurveys for Pages {
     fn surveys(&mut self) -> &mut Surveys {

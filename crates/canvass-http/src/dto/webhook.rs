@@ -1,0 +1,219 @@
+//! Bodies of the webhook endpoints.
+
+use canvass_domain::webhook::{
+    CreatedWebhook, DeliveryStatus, DeliveryView, Webhook, WebhookEvent, DESCRIPTION_MAX, URL_MAX,
+};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+
+/// An event a webhook can subscribe to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum EventBody {
+    /// An answer set was completed.
+    #[serde(rename = "answerSet.completed")]
+    AnswerSetCompleted,
+    /// A respondent's invitation was handed to the relay or provider.
+    #[serde(rename = "respondent.sent")]
+    RespondentSent,
+    /// A respondent's message bounced for good.
+    #[serde(rename = "respondent.bounced")]
+    RespondentBounced,
+    /// A respondent opted out.
+    #[serde(rename = "respondent.optedOut")]
+    RespondentOptedOut,
+    /// A sendout was activated.
+    #[serde(rename = "sendout.activated")]
+    SendoutActivated,
+}
+
+impl From<EventBody> for WebhookEvent {
+    fn from(event: EventBody) -> Self {
+        match event {
+            EventBody::AnswerSetCompleted => Self::AnswerSetCompleted,
+            EventBody::RespondentSent => Self::RespondentSent,
+            EventBody::RespondentBounced => Self::RespondentBounced,
+            EventBody::RespondentOptedOut => Self::RespondentOptedOut,
+            EventBody::SendoutActivated => Self::SendoutActivated,
+        }
+    }
+}
+
+/// An event as a delivery names it: one a webhook subscribes to, or `webhook.test`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+pub enum DeliveryEventBody {
+    /// An answer set was completed.
+    #[serde(rename = "answerSet.completed")]
+    AnswerSetCompleted,
+    /// A respondent's invitation was handed to the relay or provider.
+    #[serde(rename = "respondent.sent")]
+    RespondentSent,
+    /// A respondent's message bounced for good.
+    #[serde(rename = "respondent.bounced")]
+    RespondentBounced,
+    /// A respondent opted out.
+    #[serde(rename = "respondent.optedOut")]
+    RespondentOptedOut,
+    /// A sendout was activated.
+    #[serde(rename = "sendout.activated")]
+    SendoutActivated,
+    /// A test asked for with `POST /webhooks/{webhookId}/test`.
+    #[serde(rename = "webhook.test")]
+    Test,
+}
+
+impl From<WebhookEvent> for DeliveryEventBody {
+    fn from(event: WebhookEvent) -> Self {
+        match event {
+            WebhookEvent::AnswerSetCompleted => Self::AnswerSetCompleted,
+            WebhookEvent::RespondentSent => Self::RespondentSent,
+            WebhookEvent::RespondentBounced => Self::RespondentBounced,
+            WebhookEvent::RespondentOptedOut => Self::RespondentOptedOut,
+            WebhookEvent::SendoutActivated => Self::SendoutActivated,
+            WebhookEvent::Test => Self::Test,
+        }
+    }
+}
+
+/// Creates a webhook.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateWebhookBody {
+    /// Where deliveries are POSTed: an http or https URL, not of a private, loopback or link-local address.
+    #[schema(format = "uri", min_length = 1, max_length = 2000)]
+    pub url: String,
+    /// The events to deliver (at least one).
+    #[schema(min_items = 1)]
+    pub events: Vec<EventBody>,
+    /// What the webhook is for.
+    #[schema(max_length = 500)]
+    pub description: Option<String>,
+}
+
+/// A webhook (its secret is shown only when it is created).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookResponse {
+    /// Its id.
+    pub webhook_id: i64,
+    /// Where deliveries are POSTed.
+    #[schema(format = "uri", max_length = 2000)]
+    pub url: String,
+    /// The events it receives.
+    pub events: Vec<DeliveryEventBody>,
+    /// What it is for.
+    #[schema(max_length = 500)]
+    pub description: Option<String>,
+    /// Whether events are delivered to it.
+    pub active: bool,
+    /// When it was created.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+impl From<Webhook> for WebhookResponse {
+    fn from(webhook: Webhook) -> Self {
+        Self {
+            webhook_id: webhook.id.get(),
+            url: webhook.url,
+            events: webhook.events.into_iter().map(DeliveryEventBody::from).collect(),
+            description: webhook.description,
+            active: webhook.active,
+            created_at: webhook.created_at,
+        }
+    }
+}
+
+/// A webhook just created, with its signing secret: shown in this response only.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedWebhookResponse {
+    /// Its id.
+    pub webhook_id: i64,
+    /// Where deliveries are POSTed.
+    #[schema(format = "uri", max_length = 2000)]
+    pub url: String,
+    /// The events it receives.
+    pub events: Vec<DeliveryEventBody>,
+    /// What it is for.
+    #[schema(max_length = 500)]
+    pub description: Option<String>,
+    /// The signing secret: `whsec_` and the base64 of 32 random bytes. Keep it: it is never shown again.
+    #[schema(pattern = "^whsec_[A-Za-z0-9+/]{43}=$")]
+    pub secret: String,
+    /// Whether events are delivered to it.
+    pub active: bool,
+    /// When it was created.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+impl From<CreatedWebhook> for CreatedWebhookResponse {
+    fn from(created: CreatedWebhook) -> Self {
+        let webhook = WebhookResponse::from(created.webhook);
+        Self {
+            webhook_id: webhook.webhook_id,
+            url: webhook.url,
+            events: webhook.events,
+            description: webhook.description,
+            secret: created.secret.expose().to_owned(),
+            active: webhook.active,
+            created_at: webhook.created_at,
+        }
+    }
+}
+
+/// How far a delivery has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+pub enum DeliveryStatusBody {
+    /// Waiting for its first or next attempt.
+    Pending,
+    /// The receiver answered 2xx.
+    Delivered,
+    /// Given up after the last attempt.
+    Failed,
+}
+
+impl From<DeliveryStatus> for DeliveryStatusBody {
+    fn from(status: DeliveryStatus) -> Self {
+        match status {
+            DeliveryStatus::Pending => Self::Pending,
+            DeliveryStatus::Delivered => Self::Delivered,
+            DeliveryStatus::Failed => Self::Failed,
+        }
+    }
+}
+
+/// One delivery of an event to a webhook, with its attempts so far.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryResponse {
+    /// Its id.
+    pub delivery_id: i64,
+    /// The event delivered.
+    pub event: DeliveryEventBody,
+    /// Pending, Delivered or Failed.
+    pub status: DeliveryStatusBody,
+    /// Attempts made so far.
+    pub attempts: i32,
+    /// The HTTP status the receiver answered the last attempt with (null before any answer).
+    pub last_status_code: Option<i32>,
+    /// When the next attempt is due (null once Delivered or Failed).
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub next_attempt_at: Option<OffsetDateTime>,
+}
+
+impl From<DeliveryView> for DeliveryResponse {
+    fn from(view: DeliveryView) -> Self {
+        Self {
+            delivery_id: view.id,
+            event: view.event.into(),
+            status: view.status.into(),
+            attempts: view.attempts,
+            last_status_code: view.last_status_code,
+            next_attempt_at: view.next_attempt_at,
+        }
+    }
+}
+
+const _: () = assert!(URL_MAX == 2000 && DESCRIPTION_MAX == 500, "the schema's lengths follow the domain's");

@@ -1,0 +1,154 @@
+//! Webhook delivery: the HTTP client that POSTs signed events (reqwest, with a timeout, no redirects, and a
+//! resolver that refuses private, loopback and link-local addresses), and the worker thread that runs the
+//! domain's webhook rounds beside the delivery worker, in `canvass serve` and in `canvass worker`.
+
+use std::error::Error as _;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use canvass_domain::clock::SystemClock;
+use canvass_domain::use_cases::webhooks;
+use canvass_domain::webhook::{address, check_url, AttemptResult, WebhookRequest, WebhookSender};
+use canvass_postgres::PgStore;
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+
+/// How long one attempt may take, connection included.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a host was not connected to.
+#[derive(Debug)]
+struct Refused(String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "refused: {} resolves to a private, loopback or link-local address", self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Resolves host names and refuses the lot when any address is forbidden ([`address::is_forbidden`]). The client
+/// connects only to the addresses this returned, so a name cannot be checked on one address and reached on
+/// another (DNS rebinding).
+struct GuardedResolver;
+
+impl Resolve for GuardedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        Box::pin(async move {
+            let host = name.as_str().to_owned();
+            let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            if found.iter().any(|found| address::is_forbidden(found.ip())) {
+                return Err(Box::new(Refused(host)) as Box<dyn std::error::Error + Send + Sync>);
+            }
+            Ok(Box::new(found.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// POSTs webhook requests with reqwest on a runtime of its own (so call it from a plain thread, not from async
+/// code): several at once, each cut off after [`TIMEOUT`], redirects not followed.
+pub struct HttpWebhookSender {
+    client: reqwest::Client,
+    runtime: tokio::runtime::Runtime,
+    allow_private: bool,
+}
+
+impl HttpWebhookSender {
+    /// A sender; `allow_private` (`WEBHOOK_ALLOW_PRIVATE`) lets it reach private, loopback and link-local addresses.
+    pub fn new(allow_private: bool) -> anyhow::Result<Self> {
+        let mut builder = reqwest::Client::builder()
+            .timeout(TIMEOUT)
+            .connect_timeout(TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("Canvass-Webhooks/", env!("CARGO_PKG_VERSION")));
+        if !allow_private {
+            builder = builder.dns_resolver(std::sync::Arc::new(GuardedResolver));
+        }
+        let client = builder.build()?;
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        Ok(Self { client, runtime, allow_private })
+    }
+
+    async fn send(&self, request: &WebhookRequest) -> AttemptResult {
+        // An address literal is never resolved: it is judged here, as when the webhook was created.
+        if let Err(why) = check_url(&request.url, self.allow_private) {
+            return AttemptResult::NotReached(format!("refused: the URL {why}"));
+        }
+        let sent = self
+            .client
+            .post(&request.url)
+            .header("content-type", "application/json")
+            .header("webhook-id", &request.message_id)
+            .header("webhook-timestamp", request.timestamp.to_string())
+            .header("webhook-signature", &request.signature)
+            .body(request.body.clone())
+            .send()
+            .await;
+        match sent {
+            Ok(response) => AttemptResult::Answered(response.status().as_u16()),
+            Err(error) => AttemptResult::NotReached(describe(error)),
+        }
+    }
+}
+
+/// What went wrong, without the URL (its query may carry the receiver's token): the refusal of a private
+/// address when that is the cause, else the error and its causes.
+fn describe(error: reqwest::Error) -> String {
+    let error = error.without_url();
+    let mut source = error.source();
+    let mut causes = vec![error.to_string()];
+    while let Some(cause) = source {
+        if let Some(refused) = cause.downcast_ref::<Refused>() {
+            return refused.to_string();
+        }
+        causes.push(cause.to_string());
+        source = cause.source();
+    }
+    if error.is_timeout() {
+        return format!("timed out after {} s", TIMEOUT.as_secs());
+    }
+    causes.join(": ")
+}
+
+impl WebhookSender for HttpWebhookSender {
+    fn send_all(&self, requests: &[WebhookRequest]) -> Vec<AttemptResult> {
+        self.runtime.block_on(futures_util::future::join_all(requests.iter().map(|request| self.send(request))))
+    }
+}
+
+/// Runs webhook rounds until `stop` is set: back to back while they come back full, then again after `poll`.
+/// `wake` cuts the pause short when its sender is dropped.
+pub(crate) fn run(store: &PgStore, sender: &HttpWebhookSender, poll: Duration, stop: &AtomicBool, wake: &Receiver<()>) {
+    let stopping = || stop.load(Ordering::SeqCst);
+    while !stopping() {
+        match webhooks::deliver_all_due(store, sender, &SystemClock, &stopping) {
+            Ok(report) if report.claimed > 0 => tracing::info!(
+                webhooks.claimed = report.claimed,
+                webhooks.delivered = report.delivered,
+                webhooks.retried = report.retried,
+                webhooks.failed = report.failed,
+                "webhook rounds"
+            ),
+            Ok(_) => {}
+            Err(error) => tracing::error!(error.message = %error, "webhook round failed"),
+        }
+        if !matches!(wake.recv_timeout(poll), Err(RecvTimeoutError::Timeout)) {
+            break;
+        }
+    }
+    tracing::info!("webhook worker stopped");
+}
+
+/// Starts the webhook worker on a thread of its own; stopping it lets the round on the network finish and be
+/// recorded.
+pub fn spawn(store: PgStore, allow_private: bool, poll: Duration) -> anyhow::Result<crate::delivery::Worker> {
+    Ok(crate::delivery::Worker::start("webhooks", move |stop, wake| {
+        // The sender owns a runtime: it is made and dropped on this thread, never inside async code.
+        match HttpWebhookSender::new(allow_private) {
+            Ok(sender) => run(&store, &sender, poll, stop, wake),
+            Err(error) => tracing::error!(error.message = %error, "the webhook worker cannot start"),
+        }
+    })?)
+}
