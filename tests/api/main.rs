@@ -37,3 +37,4 @@ mod surveys;
 mod tenancy;
 mod tenancy_distribution;
 mod twoway_senders;
+mod webhooks;

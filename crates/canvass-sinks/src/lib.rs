@@ -1,5 +1,5 @@
-//! Sinks for tests and benchmarks: an SMTP server and an SMS provider endpoint on local ports that keep what
-//! they receive and refuse chosen recipients, permanently or for now.
+//! Sinks for tests and benchmarks: an SMTP server, an SMS provider endpoint and a webhook receiver on local ports
+//! that keep what they receive and refuse chosen recipients or requests, permanently or for now.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -7,8 +7,10 @@ mod dsn;
 mod http;
 mod smtp;
 mod tls;
+mod webhook;
 
 pub use dsn::postfix_dsn;
 pub use http::SmsSink;
 pub use smtp::{Received, SmtpSink, SmtpSinkBuilder};
 pub use tls::TestCa;
+pub use webhook::{WebhookRequest, WebhookSink};
