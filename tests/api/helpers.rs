@@ -281,7 +281,7 @@ pub fn page_id(tree: &Value, page: usize) -> i64 {
 }
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 55] = [
+pub const ENDPOINTS: [(&str, &str); 61] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -325,6 +325,12 @@ pub const ENDPOINTS: [(&str, &str); 55] = [
     ("delete", "/accounts/blocklist/{contactDetails}"),
     ("get", "/email-bounces/permanent-failures"),
     ("post", "/email-bounces/permanent-failures"),
+    ("get", "/webhooks"),
+    ("post", "/webhooks"),
+    ("get", "/webhooks/{webhookId}"),
+    ("delete", "/webhooks/{webhookId}"),
+    ("post", "/webhooks/{webhookId}/test"),
+    ("get", "/webhooks/{webhookId}/deliveries"),
     ("get", "/surveys/frequency"),
     ("put", "/surveys/frequency"),
     ("patch", "/surveys/frequency/enable"),
