@@ -8,6 +8,7 @@ use canvass_domain::distribution::{
 };
 use canvass_domain::governance::{RetentionAction, RuleStatus, ScopeKind};
 use canvass_domain::survey::QuestionType;
+use canvass_domain::webhook::{DeliveryStatus, WebhookEvent};
 use canvass_testdb::TestDatabase;
 use diesel::prelude::*;
 use diesel::sql_types::Text;
@@ -60,6 +61,8 @@ fn every_enum_column_accepts_exactly_its_enum_names() {
         ("retention_rules", "scope", names::<ScopeKind>()),
         ("retention_rules", "action", names::<RetentionAction>()),
         ("retention_rules", "status", names::<RuleStatus>()),
+        ("webhook_deliveries", "event", names::<WebhookEvent>()),
+        ("webhook_deliveries", "status", names::<DeliveryStatus>()),
     ];
     for (table, column, names) in columns {
         assert_eq!(allowed(&mut conn, table, column), names, "{table}.{column}");

@@ -152,3 +152,43 @@ pub fn spawn(store: PgStore, allow_private: bool, poll: Duration) -> anyhow::Res
         }
     })?)
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+    }
+
+    #[test]
+    fn the_resolver_refuses_a_name_of_a_loopback_address() {
+        let resolved = runtime().block_on(GuardedResolver.resolve("localhost".parse().unwrap()));
+        let error = resolved.err().expect("refused");
+        assert!(error.downcast_ref::<Refused>().is_some(), "{error}");
+        assert!(error.to_string().contains("private, loopback or link-local"), "{error}");
+    }
+
+    #[test]
+    fn address_literals_and_local_names_are_not_reached_without_the_setting() {
+        let sender = HttpWebhookSender::new(false).unwrap();
+        let request = |url: &str| WebhookRequest {
+            url: url.into(),
+            message_id: "msg_1".into(),
+            timestamp: 0,
+            signature: "v1,x".into(),
+            body: "{}".into(),
+        };
+        let results = sender.send_all(&[
+            request("http://127.0.0.1:9/hook"),
+            request("http://[::1]:9/hook"),
+            request("http://169.254.169.254/latest"),
+            request("http://localhost.:9/hook"),
+        ]);
+        for result in results {
+            assert!(matches!(&result, AttemptResult::NotReached(why) if why.starts_with("refused")), "{result:?}");
+        }
+    }
+}

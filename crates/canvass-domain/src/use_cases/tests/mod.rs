@@ -8,3 +8,4 @@ mod fakes;
 mod list_chunks;
 mod page_flow;
 mod retention_engine;
+mod webhook_events;
