@@ -314,3 +314,33 @@ async fn the_secret_is_shown_only_when_the_webhook_is_created() {
     assert_eq!(all[0]["webhookId"], json!(id), "creation order");
     assert!(all[1].get("secret").is_none());
 }
+
+#[tokio::test]
+async fn the_document_states_the_webhook_shapes() {
+    let app = spawn_app().await;
+    let document: Value =
+        app.client.get(format!("{}/api/openapi.json", app.address)).send().await.unwrap().json().await.unwrap();
+    let schemas = &document["components"]["schemas"];
+    let body = &schemas["CreateWebhookBody"];
+    assert_eq!(
+        (&body["properties"]["url"]["format"], &body["properties"]["url"]["maxLength"]),
+        (&json!("uri"), &json!(2000))
+    );
+    assert_eq!(body["properties"]["events"]["minItems"], 1);
+    assert_eq!(body["properties"]["description"]["maxLength"], 500);
+    assert_eq!(body["required"], json!(["url", "events"]));
+    assert_eq!(schemas["EventBody"]["enum"], json!(EVENTS));
+    assert_eq!(schemas["DeliveryStatusBody"]["enum"], json!(["Pending", "Delivered", "Failed"]));
+    let delivery = &schemas["DeliveryResponse"]["properties"];
+    assert!(delivery["nextAttemptAt"].to_string().contains("date-time"), "{delivery}");
+    let paths = &document["paths"];
+    let statuses = |path: &str, method: &str| -> Vec<String> {
+        paths[path][method]["responses"].as_object().unwrap().keys().cloned().collect()
+    };
+    for status in ["201", "400", "401"] {
+        assert!(statuses("/api/v1/webhooks", "post").contains(&status.to_owned()), "POST /webhooks {status}");
+    }
+    assert!(statuses("/api/v1/webhooks/{webhookId}", "delete").contains(&"204".to_owned()));
+    assert!(statuses("/api/v1/webhooks/{webhookId}/test", "post").contains(&"202".to_owned()));
+    assert!(statuses("/api/v1/webhooks/{webhookId}/deliveries", "get").contains(&"404".to_owned()));
+}
