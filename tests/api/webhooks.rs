@@ -344,3 +344,36 @@ async fn the_document_states_the_webhook_shapes() {
     assert!(statuses("/api/v1/webhooks/{webhookId}/test", "post").contains(&"202".to_owned()));
     assert!(statuses("/api/v1/webhooks/{webhookId}/deliveries", "get").contains(&"404".to_owned()));
 }
+
+#[tokio::test]
+async fn the_servers_own_worker_delivers_events() {
+    let outbox_dir = std::env::temp_dir().join(format!("canvass-webhooks-{}", std::process::id()));
+    let app = spawn_app_with(|settings| {
+        settings.webhook_allow_private = true;
+        settings.delivery = Some(canvass_server::delivery::DeliverySettings {
+            smtp_url: None,
+            smtp_ca_file: None,
+            bounce_address: None,
+            concurrency: 1,
+            sms_url: None,
+            outbox_dir: outbox_dir.clone(),
+            poll: std::time::Duration::from_millis(50),
+            lease: std::time::Duration::from_secs(300),
+        });
+    })
+    .await;
+    let sink = WebhookSink::start();
+    let hook = create(&app, &app.key, &sink.url, &["sendout.activated"]).await;
+    let secret = hook["secret"].as_str().unwrap().to_owned();
+    app.post(&format!("/webhooks/{}/test", hook["webhookId"]), json!({})).await.expect(202);
+    for _ in 0..200 {
+        if !sink.received().is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let received = sink.received();
+    assert_eq!(received.len(), 1, "the worker in the server process delivered the test event");
+    assert_eq!(verified(&received[0], &secret)["type"], "webhook.test");
+    let _ = std::fs::remove_dir_all(outbox_dir);
+}
