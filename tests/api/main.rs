@@ -16,6 +16,7 @@ mod copy;
 mod delivery;
 mod dev_cluster;
 mod email_format;
+mod erasure;
 mod frequency;
 mod health_and_docs;
 mod late_bounces;

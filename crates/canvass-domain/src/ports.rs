@@ -18,7 +18,7 @@ pub use crate::delivery::ports::{OutboxRepository, SentLookup};
 pub use crate::distribution::ports::{
     BlocklistRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
 };
-pub use crate::governance::ports::{GovernanceRepository, RetentionRepository};
+pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
 pub use crate::survey::ports::SurveyRepository;
 pub use store::{transaction, Readiness, Store, StoreExt, Transactional, UnitOfWork};
 
@@ -42,6 +42,7 @@ pub trait Repositories:
     + OutboxRepository
     + RespondentPageRepository
     + SenderRepository
+    + ErasureRepository
 {
 }
 
@@ -59,5 +60,6 @@ impl<T> Repositories for T where
         + OutboxRepository
         + RespondentPageRepository
         + SenderRepository
+        + ErasureRepository
 {
 }

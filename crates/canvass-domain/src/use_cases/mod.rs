@@ -8,6 +8,7 @@ pub mod blocklist;
 pub mod bounces;
 pub mod categories;
 pub mod delivery;
+pub mod erasure;
 pub mod frequency;
 pub mod respondent_page;
 pub mod respondents;

@@ -6,6 +6,7 @@ pub mod answers;
 pub mod bgdata;
 pub mod blocklist;
 pub mod dsn;
+pub mod erasure;
 pub mod frequency;
 pub mod health;
 pub mod questions;
@@ -59,6 +60,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(accounts::create_category)
         .service(accounts::list_users)
         .service(accounts::get_user)
+        .service(erasure::erase)
         .service(sendouts::list)
         .service(sendouts::create)
         .service(sendouts::get)
