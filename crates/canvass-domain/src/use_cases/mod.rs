@@ -9,6 +9,7 @@ pub mod bounces;
 pub mod categories;
 pub mod delivery;
 pub mod frequency;
+pub mod monitoring;
 pub mod respondent_page;
 pub mod respondents;
 pub mod retention;

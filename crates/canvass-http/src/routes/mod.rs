@@ -8,6 +8,7 @@ pub mod blocklist;
 pub mod dsn;
 pub mod frequency;
 pub mod health;
+pub mod metrics;
 pub mod questions;
 pub mod respondents;
 pub mod retention_policies;

@@ -7,7 +7,7 @@ use time::Duration;
 
 use crate::delivery::{retry_delay, LinkBase, Outcome, Transports};
 use crate::distribution::{DispatchType, RespondentStatus};
-use crate::use_cases::delivery::{deliver_all_due, deliver_due, Round, LEASE};
+use crate::use_cases::delivery::{deliver_all_due, deliver_due, ChannelCounts, Round, LEASE};
 
 use super::fakes::outbox::{due, Lent, Outbox, Recorder};
 use super::fakes::{At, NOW};
@@ -45,6 +45,8 @@ fn each_message_goes_on_its_channel_and_every_outcome_is_recorded_together() {
     assert_eq!(sms.recipients(), ["+4790000006"]);
     assert_eq!((report.claimed, report.sent, report.bounced, report.retried), (6, 2, 1, 1));
     assert_eq!((report.cancelled, report.reminders_enqueued), (2, 2));
+    let email = ChannelCounts { sent: 1, bounced: 1, retried: 1, failed: 0, cancelled: 2 };
+    assert_eq!((report.email, report.sms), (email, ChannelCounts { sent: 1, ..ChannelCounts::default() }));
     let state = store.state();
     assert_eq!(state.recorded.len(), 1, "one round, recorded once");
     let outcome_of = |id: i64| state.recorded[0].iter().find(|s| s.message.id == id).map(|s| s.outcome.clone());
@@ -87,6 +89,7 @@ fn rounds_run_back_to_back_while_they_come_back_full() {
     let report = deliver_all_due(&store, transports, &At(NOW), &round(2), &|| false).unwrap();
 
     assert_eq!((report.claimed, report.sent), (5, 5));
+    assert_eq!((report.email.sent, report.sms.sent), (5, 0), "the channels' counts add up across rounds");
     let rounds: Vec<usize> = store.state().recorded.iter().map(Vec::len).collect();
     assert_eq!(rounds, [2, 2, 1]);
     assert_eq!(mail.recipients().len(), 5, "each message once");
