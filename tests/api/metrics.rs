@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use canvass_server::delivery::DeliverySettings;
 use canvass_sinks::SmtpSink;
-use prometheus_parse::{Sample, Scrape, Value};
+use prom_text_format_parser::{Metric, Scrape, Type};
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
 
 use crate::delivery::{activated, PUBLIC};
@@ -26,8 +26,9 @@ async fn get_metrics(app: &TestApp, token: Option<&str>) -> (u16, String, String
     (status, content_type, response.text().await.unwrap())
 }
 
+/// Parses the text as a scraper does; anything that is not the exposition format fails the test.
 fn parse(text: &str) -> Scrape {
-    Scrape::parse(text.lines().map(|line| Ok(line.to_owned()))).unwrap()
+    Scrape::parse(text).unwrap_or_else(|error| panic!("not the Prometheus text format: {error:?}\n{text}"))
 }
 
 async fn scrape(app: &TestApp) -> (Scrape, String) {
@@ -37,18 +38,18 @@ async fn scrape(app: &TestApp) -> (Scrape, String) {
     (parse(&text), text)
 }
 
-fn samples<'a>(scrape: &'a Scrape, metric: &'a str) -> impl Iterator<Item = &'a Sample> + 'a {
-    scrape.samples.iter().filter(move |sample| sample.metric == metric)
+fn family<'a>(scrape: &'a Scrape, name: &str) -> Option<&'a Metric> {
+    scrape.metrics.iter().find(|metric| metric.name == name)
 }
 
-/// The value of the counter or gauge `metric` with these labels.
+/// The value of the sample of `metric` with exactly these labels.
 fn value(scrape: &Scrape, metric: &str, labels: &[(&str, &str)]) -> Option<f64> {
-    samples(scrape, metric).find(|s| labels.iter().all(|(name, value)| s.labels.get(name) == Some(*value))).and_then(
-        |sample| match sample.value {
-            Value::Counter(v) | Value::Gauge(v) | Value::Untyped(v) => Some(v),
-            _ => None,
-        },
-    )
+    let family = family(scrape, metric)?;
+    let sample = family.samples.iter().find(|sample| {
+        sample.labels.len() == labels.len()
+            && labels.iter().all(|(key, value)| sample.labels.iter().any(|l| l.key == *key && l.value == *value))
+    })?;
+    Some(sample.value.value.as_f64())
 }
 
 #[tokio::test]
@@ -61,21 +62,20 @@ async fn every_family_is_served_with_its_type_and_routes_are_templates() {
     app.raw("GET", "/no/such/path/987654", None, Vec::new()).await.expect(404);
     let (scrape, text) = scrape(&app).await;
 
-    let kind = |metric: &str| samples(&scrape, metric).next().map(|sample| std::mem::discriminant(&sample.value));
-    let (counter, gauge) = (Value::Counter(0.0), Value::Gauge(0.0));
-    for (family, expected) in [
-        ("canvass_http_requests_total", &counter),
-        ("canvass_outbox_pending", &gauge),
-        ("canvass_outbox_oldest_due_age_seconds", &gauge),
-        ("canvass_delivery_messages_total", &counter),
-        ("canvass_retention_respondents_removed_total", &counter),
-        ("canvass_retention_runs_total", &counter),
-        ("canvass_db_pool_connections", &gauge),
+    for (name, kind) in [
+        ("canvass_http_requests_total", Type::Counter),
+        ("canvass_http_request_duration_seconds", Type::Histogram),
+        ("canvass_outbox_pending", Type::Gauge),
+        ("canvass_outbox_oldest_due_age_seconds", Type::Gauge),
+        ("canvass_delivery_messages_total", Type::Counter),
+        ("canvass_retention_respondents_removed_total", Type::Counter),
+        ("canvass_retention_runs_total", Type::Counter),
+        ("canvass_db_pool_connections", Type::Gauge),
     ] {
-        assert_eq!(kind(family), Some(std::mem::discriminant(expected)), "{family} in\n{text}");
+        let found = family(&scrape, name).unwrap_or_else(|| panic!("{name} is missing from\n{text}"));
+        assert_eq!(found.kind, kind, "{name}");
+        assert!(!found.samples.is_empty(), "{name} has samples");
     }
-    let durations: Vec<&Sample> = samples(&scrape, "canvass_http_request_duration_seconds").collect();
-    assert!(!durations.is_empty() && durations.iter().all(|s| matches!(s.value, Value::Histogram(_))), "{text}");
 
     let requests = |route: &str, status: &str| {
         value(&scrape, "canvass_http_requests_total", &[("method", "GET"), ("route", route), ("status", status)])
@@ -85,10 +85,19 @@ async fn every_family_is_served_with_its_type_and_routes_are_templates() {
     assert_eq!(requests("/api/v1/surveys", "200"), Some(1.0), "{text}");
     assert_eq!(requests("/health/live", "200"), Some(1.0), "{text}");
     assert_eq!(requests("unmatched", "404"), Some(1.0), "{text}");
-    assert!(durations.iter().any(|s| s.labels.get("route") == Some("/api/v1/surveys/{surveyId}")));
-    for sample in &scrape.samples {
-        for (name, label) in sample.labels.iter() {
-            assert!(!label.contains("987654"), "{}{{{name}={label}}}: a raw path became a label", sample.metric);
+    let durations = family(&scrape, "canvass_http_request_duration_seconds").unwrap();
+    let routes =
+        |label: &str| durations.samples.iter().any(|s| s.labels.iter().any(|l| l.key == "route" && l.value == label));
+    assert!(routes("/api/v1/surveys/{surveyId}") && routes("unmatched"), "{text}");
+    for metric in &scrape.metrics {
+        for label in metric.samples.iter().flat_map(|sample| sample.labels.iter()) {
+            assert!(
+                !label.value.contains("987654"),
+                "{}{{{}={}}}: a raw path became a label",
+                metric.name,
+                label.key,
+                label.value
+            );
         }
     }
     assert!(!text.contains("987654"), "{text}");
@@ -118,7 +127,7 @@ async fn with_a_metrics_token_only_its_bearer_may_scrape() {
     }
     let (status, _, text) = get_metrics(&app, Some(TOKEN)).await;
     assert_eq!(status, 200, "{text}");
-    assert!(parse(&text).samples.iter().any(|s| s.metric == "canvass_outbox_pending"));
+    assert!(family(&parse(&text), "canvass_outbox_pending").is_some(), "{text}");
     // The token is not an API key: the API still wants its own.
     app.raw("GET", "/health/live", None, Vec::new()).await.expect(200);
 }
