@@ -193,3 +193,17 @@ async fn the_delivery_workers_rounds_are_counted_by_channel_and_outcome() {
     assert_eq!(sms, Some(0.0), "the email round counts nothing for SMS");
     assert_eq!(value(&after, "canvass_outbox_pending", &[]), Some(0.0), "the outbox drained");
 }
+
+#[tokio::test]
+async fn the_document_states_what_metrics_serves() {
+    let app = spawn_app().await;
+    let document: serde_json::Value =
+        app.client.get(format!("{}/api/openapi.json", app.address)).send().await.unwrap().json().await.unwrap();
+    let operation = &document["paths"]["/metrics"]["get"];
+    let responses = operation["responses"].as_object().unwrap();
+    let statuses: Vec<&String> = responses.keys().collect();
+    assert_eq!(statuses, ["200", "401"], "never a 503: {operation}");
+    assert!(responses["200"]["content"]["text/plain; version=0.0.4; charset=utf-8"].is_object(), "{operation}");
+    assert!(responses["401"]["content"]["application/problem+json"].is_object(), "{operation}");
+    assert!(responses["401"]["headers"]["WWW-Authenticate"].is_object(), "{operation}");
+}
