@@ -207,3 +207,26 @@ async fn the_document_states_what_metrics_serves() {
     assert!(responses["401"]["content"]["application/problem+json"].is_object(), "{operation}");
     assert!(responses["401"]["headers"]["WWW-Authenticate"].is_object(), "{operation}");
 }
+
+#[tokio::test]
+async fn the_servers_retention_runs_are_counted() {
+    // The retention timer is a task local to the server's thread, as under actix's runtime.
+    tokio::task::LocalSet::new().run_until(retention_runs_are_counted()).await;
+}
+
+async fn retention_runs_are_counted() {
+    let app = spawn_app_with(|settings| settings.retention_interval = Duration::from_secs(1)).await;
+    let started = Instant::now();
+    loop {
+        let (scrape, text) = scrape(&app).await;
+        let runs = |outcome: &str| value(&scrape, "canvass_retention_runs_total", &[("outcome", outcome)]);
+        if runs("ok").unwrap_or_default() >= 1.0 {
+            assert_eq!(runs("failed"), Some(0.0), "{text}");
+            let removed = value(&scrape, "canvass_retention_respondents_removed_total", &[]);
+            assert_eq!(removed, Some(0.0), "nothing to remove");
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "no retention run is counted:\n{text}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
