@@ -490,13 +490,17 @@ mod tests {
             "dsn-secret-value",
             "--sms-url",
             "https://sms.example/send?token=sms-url-token",
+            "--metrics-token",
+            "metrics-token-value",
         ])
         .unwrap();
         let shown = format!("{cli:?}");
-        for secret in ["relay-password", "sms-secret-value", "dsn-secret-value", "sms-url-token"] {
+        for secret in ["relay-password", "sms-secret-value", "dsn-secret-value", "sms-url-token", "metrics-token-value"]
+        {
             assert!(!shown.contains(secret), "{secret} in {shown}");
         }
         let Command::Serve(args) = cli.command else { panic!("serve") };
+        assert_eq!(args.metrics_token.as_ref().map(|token| token.expose_secret()), Some("metrics-token-value"));
         let settings = args.delivery.delivery();
         assert!(!format!("{settings:?}").contains("relay-password"));
         assert!(!format!("{settings:?}").contains("sms-url-token"));
