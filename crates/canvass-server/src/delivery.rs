@@ -96,7 +96,7 @@ pub fn channels(settings: &DeliverySettings) -> anyhow::Result<Channels> {
 }
 
 /// Rounds back to back until one is not full, or until `stop` answers true: due reminders enqueued, due messages
-/// sent, and their outcomes counted in `metrics`.
+/// sent, and each round's outcomes counted in `metrics` as soon as it is sent.
 fn rounds(
     store: &PgStore,
     channels: &Channels,
@@ -104,11 +104,13 @@ fn rounds(
     stop: &dyn Fn() -> bool,
     metrics: Option<&Metrics>,
 ) -> Result<(), String> {
-    let report = delivery::deliver_all_due(store, channels.transports(), &SystemClock, shape, stop)
+    let count = |sent: &delivery::DeliveryReport| {
+        if let Some(metrics) = metrics {
+            metrics.count_delivery(sent);
+        }
+    };
+    let report = delivery::deliver_all_due_observed(store, channels.transports(), &SystemClock, shape, stop, &count)
         .map_err(|e| e.to_string())?;
-    if let Some(metrics) = metrics {
-        metrics.count_delivery(&report);
-    }
     if report.claimed > 0 || report.reminders_enqueued > 0 {
         tracing::info!(
             delivery.claimed = report.claimed,

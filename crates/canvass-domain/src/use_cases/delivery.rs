@@ -198,6 +198,20 @@ pub fn deliver_all_due<L: DeliveryLender + ?Sized>(
     round: &Round,
     stop: &dyn Fn() -> bool,
 ) -> Result<DeliveryReport, DomainError> {
+    deliver_all_due_observed(store, transports, clock, round, stop, &|_| {})
+}
+
+/// [`deliver_all_due`], handing each round's report to `observe` as soon as the round has been sent (before it is
+/// recorded), so that a long run of full rounds shows its progress (the worker's metrics) while it goes on, and
+/// what was sent is seen even when recording, or the run, fails afterwards.
+pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
+    store: &L,
+    transports: Transports<'_>,
+    clock: &dyn Clock,
+    round: &Round,
+    stop: &dyn Fn() -> bool,
+    observe: &dyn Fn(&DeliveryReport),
+) -> Result<DeliveryReport, DomainError> {
     let mut total = DeliveryReport::default();
     let mut unrecorded: Vec<Sent> = Vec::new();
     let mut next = Some(claim(store, clock.now(), round)?);
@@ -217,6 +231,7 @@ pub fn deliver_all_due<L: DeliveryLender + ?Sized>(
             let sent = send(transports, current, &round.links);
             (sent, database.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
+        observe(&sent.report);
         total.add(&sent.report);
         unrecorded = kept;
         unrecorded.push(sent);

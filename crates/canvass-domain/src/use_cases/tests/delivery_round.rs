@@ -7,7 +7,9 @@ use time::Duration;
 
 use crate::delivery::{retry_delay, LinkBase, Outcome, Transports};
 use crate::distribution::{DispatchType, RespondentStatus};
-use crate::use_cases::delivery::{deliver_all_due, deliver_due, ChannelCounts, Round, LEASE};
+use crate::use_cases::delivery::{
+    deliver_all_due, deliver_all_due_observed, deliver_due, ChannelCounts, DeliveryReport, Round, LEASE,
+};
 
 use super::fakes::outbox::{due, Lent, Outbox, Recorder};
 use super::fakes::{At, NOW};
@@ -110,4 +112,25 @@ fn a_stop_claims_no_further_round_but_sends_and_records_the_rounds_it_holds() {
     assert_eq!(rounds, [2, 2], "both rounds held are sent and recorded");
     let last = store.state().messages.iter().find(|m| m.id == 5).map(|m| m.lease_until);
     assert_eq!(last, Some(None), "the fifth message is not claimed");
+}
+
+#[test]
+fn each_round_is_observed_as_soon_as_it_is_sent() {
+    let mut messages: Vec<_> = (1..=4).map(|id| due(id, DispatchType::Email, &format!("p{id}@example.com"))).collect();
+    messages.push(due(5, DispatchType::Sms, "+4790000005"));
+    let store = lent(messages);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    let seen: Mutex<Vec<DeliveryReport>> = Mutex::default();
+    let observe = |report: &DeliveryReport| seen.lock().unwrap().push(*report);
+
+    let transports = Transports { email: &mail, sms: &sms };
+    let total = deliver_all_due_observed(&store, transports, &At(NOW), &round(2), &|| false, &observe).unwrap();
+
+    let seen = seen.into_inner().unwrap();
+    let claimed: Vec<usize> = seen.iter().map(|report| report.claimed).collect();
+    assert_eq!(claimed, [2, 2, 1], "one report a round");
+    let email: usize = seen.iter().map(|report| report.email.sent).sum();
+    let texts: usize = seen.iter().map(|report| report.sms.sent).sum();
+    assert_eq!((email, texts), (total.email.sent, total.sms.sent));
+    assert_eq!((email, texts), (4, 1));
 }
