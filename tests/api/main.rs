@@ -22,6 +22,7 @@ mod health_and_docs;
 mod late_bounces;
 mod limits;
 mod long_lists;
+mod metrics;
 mod openapi_document;
 mod protection;
 mod questions;

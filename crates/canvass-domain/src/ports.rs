@@ -14,13 +14,13 @@ pub use crate::account::ports::AccountRepository;
 pub use crate::answer::ports::{AnswerRepository, RespondentPageRepository};
 pub use crate::category::ports::CategoryRepository;
 pub use crate::clock::Clock;
-pub use crate::delivery::ports::{OutboxRepository, SentLookup};
+pub use crate::delivery::ports::{OutboxBacklog, OutboxRepository, SentLookup};
 pub use crate::distribution::ports::{
     BlocklistRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
 };
 pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
 pub use crate::survey::ports::SurveyRepository;
-pub use store::{transaction, Readiness, Store, StoreExt, Transactional, UnitOfWork};
+pub use store::{transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};
 
 use crate::error::RepoError;
 

@@ -35,6 +35,7 @@ pub use statuses::is_keyed;
         (name = "Retention rules (v1.5)", description = "Retention rules, under /api/v1.5 only"),
         (name = "SMS", description = "Replies of TWOWAY respondents, from the SMS provider"),
         (name = "Health", description = "Liveness and readiness"),
+        (name = "Metrics", description = "Prometheus metrics for the operator (docs/operations.md)"),
     )
 )]
 struct ApiDoc;

@@ -9,6 +9,7 @@ pub mod dsn;
 pub mod erasure;
 pub mod frequency;
 pub mod health;
+pub mod metrics;
 pub mod questions;
 pub mod respondents;
 pub mod retention_policies;

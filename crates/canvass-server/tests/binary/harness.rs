@@ -47,6 +47,7 @@ pub fn settings(db: &TestDatabase) -> Settings {
         inbound_secret: Some(DSN_SECRET.into()),
         statement_timeout: Duration::from_secs(30),
         protection: canvass_server::Protection::default(),
+        metrics_token: None,
     }
 }
 
