@@ -50,6 +50,7 @@ fn main() {
             rate_limit_per_key: std::num::NonZeroU32::new(1_000_000).unwrap(),
             ..canvass_server::Protection::default()
         },
+        metrics_token: None,
         };
         let app = Application::build(&settings).unwrap();
         let address = format!("http://127.0.0.1:{}/api/v1", app.port());

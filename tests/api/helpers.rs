@@ -51,6 +51,7 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
         webhook_allow_private: false,
         statement_timeout: std::time::Duration::from_secs(30),
         protection: canvass_server::Protection::default(),
+        metrics_token: None,
     };
     configure(&mut settings);
     let app = Application::build(&settings).expect("build the application");

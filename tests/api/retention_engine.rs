@@ -16,7 +16,7 @@ fn run(app: &TestApp, now: OffsetDateTime, dry_run: bool) -> RetentionSummary {
 }
 
 /// A sendout of `survey` with one respondent who answered; returns `(sendout, respondent, answer set)`.
-async fn answered(app: &TestApp, survey: i64, tree: &Value, contact: &str) -> (i64, i64, i64) {
+pub async fn answered(app: &TestApp, survey: i64, tree: &Value, contact: &str) -> (i64, i64, i64) {
     let sendout = app.post(&format!("/surveys/{survey}/sendouts"), email_sendout()).await.expect(201)["sendoutId"]
         .as_i64()
         .unwrap();

@@ -14,14 +14,14 @@ pub use crate::account::ports::AccountRepository;
 pub use crate::answer::ports::{AnswerRepository, RespondentPageRepository};
 pub use crate::category::ports::CategoryRepository;
 pub use crate::clock::Clock;
-pub use crate::delivery::ports::{OutboxRepository, SentLookup};
+pub use crate::delivery::ports::{OutboxBacklog, OutboxRepository, SentLookup};
 pub use crate::distribution::ports::{
     BlocklistRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
 };
-pub use crate::governance::ports::{GovernanceRepository, RetentionRepository};
+pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
 pub use crate::survey::ports::SurveyRepository;
 pub use crate::webhook::ports::{WebhookEvents, WebhookRepository};
-pub use store::{transaction, Readiness, Store, StoreExt, Transactional, UnitOfWork};
+pub use store::{transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};
 
 use crate::error::RepoError;
 
@@ -43,6 +43,7 @@ pub trait Repositories:
     + OutboxRepository
     + RespondentPageRepository
     + SenderRepository
+    + ErasureRepository
     + WebhookEvents
     + WebhookRepository
 {
@@ -62,6 +63,7 @@ impl<T> Repositories for T where
         + OutboxRepository
         + RespondentPageRepository
         + SenderRepository
+        + ErasureRepository
         + WebhookEvents
         + WebhookRepository
 {

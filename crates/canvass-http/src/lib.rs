@@ -12,6 +12,7 @@ pub mod input;
 pub mod key_limits;
 pub mod logging;
 pub mod methods;
+pub mod metrics;
 pub mod openapi;
 pub mod problem;
 pub mod protection;
@@ -36,8 +37,8 @@ pub use state::AppState;
 /// Where the OpenAPI document is served.
 pub const OPENAPI_PATH: &str = "/api/openapi.json";
 
-/// Builds the application: the API under every version prefix, health, the OpenAPI document and its viewer at
-/// `/docs`, and problem+json answers for unknown routes.
+/// Builds the application: the API under every version prefix, health, metrics, the OpenAPI document and its
+/// viewer at `/docs`, and problem+json answers for unknown routes; every request is counted in the metrics.
 pub fn app(
     state: web::Data<AppState>,
 ) -> App<
@@ -57,6 +58,7 @@ pub fn app(
         .app_data(input::payload_config())
         .service(routes::health::live)
         .service(routes::health::ready)
+        .service(routes::metrics::metrics)
         .service(routes::sms::inbound)
         .service(routes::dsn::inbound_dsn);
     for version in routes::API_VERSIONS {
@@ -78,6 +80,7 @@ pub fn app(
         .wrap(from_fn(respondent::guard::guard))
         .wrap(from_fn(api_guard::guard))
         .wrap(from_fn(headers::security_headers))
+        .wrap(from_fn(metrics::observe))
         .wrap(TracingLogger::<logging::RedactedSpans>::new())
 }
 

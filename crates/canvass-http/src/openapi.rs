@@ -36,6 +36,7 @@ pub use statuses::is_keyed;
         (name = "Webhooks", description = "Signed webhooks: events POSTed to the account's URLs"),
         (name = "SMS", description = "Replies of TWOWAY respondents, from the SMS provider"),
         (name = "Health", description = "Liveness and readiness"),
+        (name = "Metrics", description = "Prometheus metrics for the operator (docs/operations.md)"),
     )
 )]
 struct ApiDoc;

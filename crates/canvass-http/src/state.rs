@@ -1,4 +1,4 @@
-//! What every handler shares: the store, the clock, the key cache and the limits with their counters.
+//! What every handler shares: the store, the clock, the key cache, the limits with their counters and the metrics.
 
 use std::sync::Arc;
 
@@ -9,6 +9,7 @@ use moka::sync::Cache;
 use tokio::sync::Semaphore;
 
 use crate::key_limits::KeyLimits;
+use crate::metrics::Metrics;
 use crate::protection::Protection;
 use crate::respondent::failures::Failures;
 
@@ -40,6 +41,10 @@ pub struct AppState {
     pub failures: Arc<Failures>,
     /// Admits requests to the blocking hop in arrival order, as many at once as the store has connections.
     pub store_gate: Arc<Semaphore>,
+    /// The Prometheus metrics `/metrics` serves; the server's worker loops count into them too.
+    pub metrics: Arc<Metrics>,
+    /// The bearer token `/metrics` requires (`METRICS_TOKEN`); none serves it without one.
+    pub metrics_token: Option<String>,
 }
 
 impl AppState {
@@ -62,6 +67,8 @@ impl AppState {
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
             store_gate: Arc::new(Semaphore::new(Semaphore::MAX_PERMITS)),
+            metrics: Arc::new(Metrics::new()),
+            metrics_token: None,
         }
     }
 

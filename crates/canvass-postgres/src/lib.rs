@@ -9,6 +9,7 @@ mod answers;
 mod blocklist;
 mod categories;
 mod counts;
+mod erasure;
 mod error;
 mod governance;
 mod keys;

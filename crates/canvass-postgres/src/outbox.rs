@@ -4,14 +4,29 @@
 use canvass_domain::delivery::{ClaimedMessage, Settled};
 use canvass_domain::distribution::{DispatchType, TokenContext};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
-use canvass_domain::ports::{OutboxRepository, RepoResult, SentLookup};
+use canvass_domain::ports::{OutboxBacklog, OutboxRepository, RepoResult, SentLookup};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamptz};
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
 use crate::named::Named;
+use crate::prepared::prepared;
 use crate::PgUnitOfWork;
+
+/// The backlog of every account: the Pending messages a worker would claim (those of active sending sendouts),
+/// read through the partial index of Pending messages, and the earliest due date among those due.
+const BACKLOG: &str = "SELECT count(*) AS pending, min(o.due_at) FILTER (WHERE o.due_at <= $1) AS oldest_due \
+     FROM outbox o JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
+     WHERE o.status = 'Pending' AND s.status = 'Active' AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY')";
+
+#[derive(QueryableByName)]
+struct BacklogRow {
+    #[diesel(sql_type = BigInt)]
+    pending: i64,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    oldest_due: Option<OffsetDateTime>,
+}
 
 #[derive(QueryableByName)]
 struct Count {
@@ -88,6 +103,11 @@ impl PgUnitOfWork<'_> {
 }
 
 impl OutboxRepository for PgUnitOfWork<'_> {
+    fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog> {
+        let row: BacklogRow = prepared(BACKLOG).bind::<Timestamptz, _>(now).get_result(self.conn).or_repo()?;
+        Ok(OutboxBacklog { pending: row.pending.max(0) as u64, oldest_due: row.oldest_due })
+    }
+
     fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64> {
         let row: Count = diesel::sql_query(
             "WITH due AS ( \

@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use canvass_domain::ports::{Readiness, Store, UnitOfWork};
+use canvass_domain::ports::{Connections, Readiness, Store, UnitOfWork};
 use canvass_domain::{DomainError, RepoError};
 use diesel::{Connection, ConnectionError, PgConnection};
 
@@ -60,5 +60,15 @@ impl Store for PgStore {
         };
         let pending_migrations = pending.map_err(|error| RepoError::Unavailable(error.to_string()))?;
         Ok(Readiness { pending_migrations })
+    }
+
+    fn connections(&self) -> Option<Connections> {
+        match &self.source {
+            Source::Pool(pool) => {
+                let state = pool.state();
+                Some(Connections { idle: state.idle_connections, in_use: state.connections - state.idle_connections })
+            }
+            Source::One(_) => None,
+        }
     }
 }

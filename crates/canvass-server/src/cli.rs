@@ -172,6 +172,10 @@ pub struct ServeArgs {
     /// behind a reverse proxy that writes those headers.
     #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
+    /// The bearer token GET /metrics requires (Authorization: Bearer <token>); without it the metrics are served
+    /// to anyone who reaches the port.
+    #[arg(long, env = "METRICS_TOKEN", hide_env_values = true, value_parser = secret)]
+    pub metrics_token: Option<SecretString>,
     /// Make sure a demo account with a sample survey exists and print a fresh key for it.
     #[arg(long)]
     pub demo: bool,
@@ -309,7 +313,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let webhook_store = canvass_postgres::PgStore::new(webhook_pool);
             let settings = args.delivery();
             let webhooks = crate::webhooks::spawn(webhook_store, args.webhook_allow_private, settings.poll)?;
-            let worker = crate::delivery::spawn(store, channels, public_url, settings)?;
+            // Alone, the worker serves no /metrics: its deliveries are counted only when it runs inside `serve`.
+            let worker = crate::delivery::spawn(crate::delivery::WorkerParts {
+                store,
+                channels,
+                public_url,
+                settings,
+                metrics: None,
+            })?;
             actix_web::rt::System::new().block_on(stop_signal()).context("cannot wait for SIGTERM or SIGINT")?;
             tracing::info!("stopping: the round in flight is finished first");
             worker.stop();
@@ -375,6 +386,7 @@ fn serve(database_url: String, statement_timeout: std::time::Duration, args: Ser
             trust_forwarded_for: args.trust_forwarded_for,
             ..canvass_http::Protection::default()
         },
+        metrics_token: args.metrics_token,
     };
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(&settings)?;
@@ -488,13 +500,17 @@ mod tests {
             "dsn-secret-value",
             "--sms-url",
             "https://sms.example/send?token=sms-url-token",
+            "--metrics-token",
+            "metrics-token-value",
         ])
         .unwrap();
         let shown = format!("{cli:?}");
-        for secret in ["relay-password", "sms-secret-value", "dsn-secret-value", "sms-url-token"] {
+        for secret in ["relay-password", "sms-secret-value", "dsn-secret-value", "sms-url-token", "metrics-token-value"]
+        {
             assert!(!shown.contains(secret), "{secret} in {shown}");
         }
         let Command::Serve(args) = cli.command else { panic!("serve") };
+        assert_eq!(args.metrics_token.as_ref().map(|token| token.expose_secret()), Some("metrics-token-value"));
         let settings = args.delivery.delivery();
         assert!(!format!("{settings:?}").contains("relay-password"));
         assert!(!format!("{settings:?}").contains("sms-url-token"));

@@ -13,6 +13,7 @@ use anyhow::Context;
 use canvass_domain::clock::SystemClock;
 use canvass_domain::delivery::{LinkBase, Mailer, SmsSender, Transports};
 use canvass_domain::use_cases::delivery::{self, Round};
+use canvass_http::metrics::Metrics;
 use canvass_mail::{FileMailer, SmtpMailer};
 use canvass_postgres::PgStore;
 use canvass_sms::{FileSmsSender, HttpSmsSender};
@@ -95,9 +96,20 @@ pub fn channels(settings: &DeliverySettings) -> anyhow::Result<Channels> {
 }
 
 /// Rounds back to back until one is not full, or until `stop` answers true: due reminders enqueued, due messages
-/// sent.
-fn rounds(store: &PgStore, channels: &Channels, shape: &Round, stop: &dyn Fn() -> bool) -> Result<(), String> {
-    let report = delivery::deliver_all_due(store, channels.transports(), &SystemClock, shape, stop)
+/// sent, and each round's outcomes counted in `metrics` as soon as it is sent.
+fn rounds(
+    store: &PgStore,
+    channels: &Channels,
+    shape: &Round,
+    stop: &dyn Fn() -> bool,
+    metrics: Option<&Metrics>,
+) -> Result<(), String> {
+    let count = |sent: &delivery::DeliveryReport| {
+        if let Some(metrics) = metrics {
+            metrics.count_delivery(sent);
+        }
+    };
+    let report = delivery::deliver_all_due_observed(store, channels.transports(), &SystemClock, shape, stop, &count)
         .map_err(|e| e.to_string())?;
     if report.claimed > 0 || report.reminders_enqueued > 0 {
         tracing::info!(
@@ -116,19 +128,13 @@ fn rounds(store: &PgStore, channels: &Channels, shape: &Round, stop: &dyn Fn() -
 
 /// Runs rounds until `stop` is set: back to back while they come back full, then again after `poll`. `wake` cuts
 /// the pause short when its sender is dropped. The round in flight when `stop` is set is sent and recorded first.
-fn run(
-    store: PgStore,
-    channels: Channels,
-    public_url: String,
-    settings: DeliverySettings,
-    stop: &AtomicBool,
-    wake: &Receiver<()>,
-) {
+fn run(worker: WorkerParts, stop: &AtomicBool, wake: &Receiver<()>) {
+    let WorkerParts { store, channels, public_url, settings, metrics } = worker;
     let lease = time::Duration::try_from(settings.lease).unwrap_or(delivery::LEASE);
     let shape = Round { limit: ROUND, lease, links: LinkBase::new(&public_url) };
     let stopping = || stop.load(Ordering::SeqCst);
     while !stopping() {
-        if let Err(error) = rounds(&store, &channels, &shape, &stopping) {
+        if let Err(error) = rounds(&store, &channels, &shape, &stopping, metrics.as_deref()) {
             tracing::error!(error.message = %error, "delivery round failed");
         }
         if !matches!(wake.recv_timeout(settings.poll), Err(RecvTimeoutError::Timeout)) {
@@ -182,12 +188,21 @@ impl Drop for Worker {
     }
 }
 
+/// What a worker runs with.
+pub struct WorkerParts {
+    /// The worker's own store.
+    pub store: PgStore,
+    /// Its transports.
+    pub channels: Channels,
+    /// Base of respondents' links.
+    pub public_url: String,
+    /// How it sends.
+    pub settings: DeliverySettings,
+    /// Where the outcomes of its rounds are counted (the server's `/metrics`); `None` counts them nowhere.
+    pub metrics: Option<Arc<Metrics>>,
+}
+
 /// Starts the worker on a thread of its own.
-pub fn spawn(
-    store: PgStore,
-    channels: Channels,
-    public_url: String,
-    settings: DeliverySettings,
-) -> std::io::Result<Worker> {
-    Worker::start("delivery", move |stop, wake| run(store, channels, public_url, settings, stop, wake))
+pub fn spawn(parts: WorkerParts) -> std::io::Result<Worker> {
+    Worker::start("delivery", move |stop, wake| run(parts, stop, wake))
 }

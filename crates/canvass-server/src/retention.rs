@@ -6,6 +6,7 @@ use std::time::Duration;
 use canvass_domain::ports::{Store, StoreExt, UnitOfWork};
 use canvass_domain::use_cases::retention::{self, RetentionSummary};
 use canvass_domain::DomainError;
+use canvass_http::metrics::Metrics;
 use serde_json::json;
 use time::OffsetDateTime;
 
@@ -70,7 +71,8 @@ pub fn summary_json(summary: &RetentionSummary, now: OffsetDateTime) -> serde_js
 }
 
 /// Runs the engine every `interval` on the blocking pool. A run that finds another job holding the lock skips.
-pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration) {
+/// Each run that ran is counted in `metrics`: `failed` when it failed, whole or for some account.
+pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration, metrics: Arc<Metrics>) {
     actix_web::rt::spawn(async move {
         let mut ticker = actix_web::rt::time::interval(interval);
         ticker.tick().await;
@@ -83,12 +85,30 @@ pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration) {
             .await;
             match outcome {
                 Ok(Ok(summary)) if !summary.ran => tracing::info!("retention run skipped: another run holds the lock"),
-                Ok(Ok(_)) => {} // failed accounts were logged by run_once
-                Ok(Err(error)) => tracing::error!(error.message = %error, "retention run failed"),
-                Err(error) => tracing::error!(error.message = %error, "retention task panicked"),
+                // Failed accounts were logged by run_once.
+                Ok(Ok(summary)) => metrics.count_retention_run(run_outcome(&summary)),
+                Ok(Err(error)) => {
+                    metrics.count_retention_run(Err(0));
+                    tracing::error!(error.message = %error, "retention run failed");
+                }
+                Err(error) => {
+                    metrics.count_retention_run(Err(0));
+                    tracing::error!(error.message = %error, "retention task panicked");
+                }
             }
         }
     });
+}
+
+/// How a run that ran counts: `Ok` with the respondents it removed (by a rule, or with their survey by a
+/// complete delete), or `Err` with them when it failed for an account.
+fn run_outcome(summary: &RetentionSummary) -> Result<u64, u64> {
+    let removed = summary.respondents_removed + summary.survey_respondents_removed;
+    if summary.failed_accounts.is_empty() {
+        Ok(removed)
+    } else {
+        Err(removed)
+    }
 }
 
 #[cfg(test)]
@@ -102,5 +122,14 @@ mod tests {
         assert_eq!(parse_interval("0"), Ok(Duration::ZERO));
         assert!(parse_interval("soon").is_err());
         assert!(parse_interval("5d").is_err());
+    }
+
+    #[test]
+    fn a_run_counts_every_respondent_it_removed_and_fails_when_an_account_failed() {
+        let mut summary =
+            RetentionSummary { respondents_removed: 2, survey_respondents_removed: 3, ran: true, ..Default::default() };
+        assert_eq!(run_outcome(&summary), Ok(5));
+        summary.failed_accounts.push((canvass_domain::AccountId::new(7), "timeout".into()));
+        assert_eq!(run_outcome(&summary), Err(5));
     }
 }

@@ -29,6 +29,8 @@ pub struct Settings {
     pub statement_timeout: std::time::Duration,
     /// Rate limits, failed-guess windows and the body read timeout.
     pub protection: canvass_http::Protection,
+    /// The bearer token `/metrics` requires (`METRICS_TOKEN`); none serves the metrics without one.
+    pub metrics_token: Option<secrecy::SecretString>,
 }
 
 /// The pool size when none is given: two connections per core, at least 4. More requests at the database at once

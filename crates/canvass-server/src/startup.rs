@@ -45,6 +45,8 @@ impl Application {
         state.sms_inbound_secret = configured(&settings.sms_inbound_secret);
         state.inbound_secret = configured(&settings.inbound_secret);
         state.webhook_allow_private = settings.webhook_allow_private;
+        state.metrics_token = configured(&settings.metrics_token);
+        let metrics = state.metrics.clone();
         let state = web::Data::new(state);
         // TCP_NODELAY: a streamed list leaves in several writes, and with Nagle's algorithm on (actix's default
         // leaves the system's) its last piece waited for the client's delayed ACK, 40 ms per short list.
@@ -71,15 +73,16 @@ impl Application {
                 settings.webhook_allow_private,
                 delivery.poll,
             )?);
-            worker = Some(crate::delivery::spawn(
-                PgStore::new(worker_pool),
+            worker = Some(crate::delivery::spawn(crate::delivery::WorkerParts {
+                store: PgStore::new(worker_pool),
                 channels,
-                public_url.clone(),
-                delivery.clone(),
-            )?);
+                public_url: public_url.clone(),
+                settings: delivery.clone(),
+                metrics: Some(metrics.clone()),
+            })?);
         }
         if !settings.retention_interval.is_zero() {
-            crate::retention::spawn_timer(store, settings.retention_interval);
+            crate::retention::spawn_timer(store, settings.retention_interval, metrics);
         }
         Ok(Self { port, server, worker, webhook_worker })
     }

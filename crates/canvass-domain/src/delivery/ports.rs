@@ -40,6 +40,20 @@ pub trait OutboxRepository {
         body: &str,
         now: OffsetDateTime,
     ) -> RepoResult<bool>;
+    /// How many messages of every account wait to be sent, and when the longest-waiting one came due, in one
+    /// cheap statement (for monitoring). Like [`Self::claim_due`], it spans accounts and counts only what a worker
+    /// would send: Pending messages of active EMAIL, SMS and TWOWAY sendouts (claimed ones still in flight
+    /// included), not those of a deactivated sendout, which wait for its next activation.
+    fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog>;
+}
+
+/// What [`OutboxRepository::backlog`] found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutboxBacklog {
+    /// Messages waiting to be sent.
+    pub pending: u64,
+    /// The earliest due date among them that has come by `now`; `None` when none is due yet.
+    pub oldest_due: Option<OffsetDateTime>,
 }
 
 /// What [`OutboxRepository::find_sent_by_token`] found.

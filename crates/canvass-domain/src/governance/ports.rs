@@ -98,3 +98,21 @@ pub trait RetentionRepository {
         dry_run: bool,
     ) -> RepoResult<u64>;
 }
+
+/// What erasing one person across an account removes (see [`ErasureRepository::erase_contact`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Erased {
+    /// Respondents removed, in every sendout of the account.
+    pub respondents: u64,
+    /// Their answer sets removed (only when answers were asked to go too).
+    pub answer_sets: u64,
+}
+
+/// Erasure of one person on request (a data-protection officer's call), across every sendout of an account.
+pub trait ErasureRepository {
+    /// Removes every respondent of the account whose contact key is `contact_key`, with their contact details,
+    /// background data cells, survey links and messages, and the permanent failures recorded for that address.
+    /// Their answer sets are removed with `include_answers`, and otherwise stay with no respondent. The blocklist
+    /// is not touched. Locks the sendouts concerned in id order before their respondents, as every removal does.
+    fn erase_contact(&mut self, account: AccountId, contact_key: &str, include_answers: bool) -> RepoResult<Erased>;
+}

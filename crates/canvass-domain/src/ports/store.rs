@@ -70,6 +70,21 @@ pub trait Store: Send + Sync {
 
     /// Whether the store is reachable, and how many migrations it still lacks.
     fn readiness(&self) -> Result<Readiness, DomainError>;
+
+    /// The store's connections now, idle and lent, for monitoring; `None` (the default) for a store that keeps no
+    /// pool. Cheap: it asks the pool, not the database.
+    fn connections(&self) -> Option<Connections> {
+        None
+    }
+}
+
+/// A pool's connections at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Connections {
+    /// Open and waiting to be lent.
+    pub idle: u32,
+    /// Lent to a unit of work now.
+    pub in_use: u32,
 }
 
 /// [`Store::lend`] for a closure that returns a value.

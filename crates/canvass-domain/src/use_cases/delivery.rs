@@ -42,12 +42,29 @@ pub struct DeliveryReport {
     pub failed: usize,
     /// Not sent: blocklisted or expired by now.
     pub cancelled: usize,
+    /// The outcomes of the email messages alone.
+    pub email: ChannelCounts,
+    /// The outcomes of the text messages alone (SMS and TWOWAY).
+    pub sms: ChannelCounts,
 }
 
-impl DeliveryReport {
-    fn add(&mut self, other: &DeliveryReport) {
-        self.reminders_enqueued += other.reminders_enqueued;
-        self.claimed += other.claimed;
+/// The outcomes of one channel's messages in a round.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ChannelCounts {
+    /// Handed to the relay or provider.
+    pub sent: usize,
+    /// Refused for good (bounces).
+    pub bounced: usize,
+    /// Due again later after a transient failure.
+    pub retried: usize,
+    /// Given up after the last attempt.
+    pub failed: usize,
+    /// Not sent: blocklisted or expired by now.
+    pub cancelled: usize,
+}
+
+impl ChannelCounts {
+    fn add(&mut self, other: &ChannelCounts) {
         self.sent += other.sent;
         self.bounced += other.bounced;
         self.retried += other.retried;
@@ -62,6 +79,36 @@ impl DeliveryReport {
             Outcome::Failed(_) => self.failed += 1,
             Outcome::DueAgain(..) => self.retried += 1,
             Outcome::Cancelled(_) => self.cancelled += 1,
+        }
+    }
+}
+
+impl DeliveryReport {
+    fn add(&mut self, other: &DeliveryReport) {
+        self.reminders_enqueued += other.reminders_enqueued;
+        self.claimed += other.claimed;
+        self.sent += other.sent;
+        self.bounced += other.bounced;
+        self.retried += other.retried;
+        self.failed += other.failed;
+        self.cancelled += other.cancelled;
+        self.email.add(&other.email);
+        self.sms.add(&other.sms);
+    }
+
+    /// Counts one message's outcome, in the totals and in its channel's counts (a LOGIN sendout sends nothing;
+    /// were one of its messages claimed, it would count as email).
+    fn count(&mut self, channel: DispatchType, outcome: &Outcome) {
+        match outcome {
+            Outcome::Sent => self.sent += 1,
+            Outcome::Bounced(_) => self.bounced += 1,
+            Outcome::Failed(_) => self.failed += 1,
+            Outcome::DueAgain(..) => self.retried += 1,
+            Outcome::Cancelled(_) => self.cancelled += 1,
+        }
+        match channel {
+            DispatchType::Sms | DispatchType::TwoWay => self.sms.count(outcome),
+            DispatchType::Email | DispatchType::Login => self.email.count(outcome),
         }
     }
 }
@@ -155,6 +202,20 @@ pub fn deliver_all_due<L: DeliveryLender + ?Sized>(
     round: &Round,
     stop: &dyn Fn() -> bool,
 ) -> Result<DeliveryReport, DomainError> {
+    deliver_all_due_observed(store, transports, clock, round, stop, &|_| {})
+}
+
+/// [`deliver_all_due`], handing each round's report to `observe` as soon as the round has been sent (before it is
+/// recorded), so that a long run of full rounds shows its progress (the worker's metrics) while it goes on, and
+/// what was sent is seen even when recording, or the run, fails afterwards.
+pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
+    store: &L,
+    transports: Transports<'_>,
+    clock: &dyn Clock,
+    round: &Round,
+    stop: &dyn Fn() -> bool,
+    observe: &dyn Fn(&DeliveryReport),
+) -> Result<DeliveryReport, DomainError> {
     let mut total = DeliveryReport::default();
     let mut unrecorded: Vec<Sent> = Vec::new();
     let mut next = Some(claim(store, clock.now(), round)?);
@@ -174,6 +235,7 @@ pub fn deliver_all_due<L: DeliveryLender + ?Sized>(
             let sent = send(transports, current, &round.links);
             (sent, database.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
+        observe(&sent.report);
         total.add(&sent.report);
         unrecorded = kept;
         unrecorded.push(sent);
@@ -233,7 +295,7 @@ fn send(transports: Transports<'_>, claimed: Claimed, links: &LinkBase) -> Sent 
     };
     let settled = send_round(transports, claimed.messages, &claimed.questions, claimed.at, links);
     for done in &settled {
-        report.count(&done.outcome);
+        report.count(done.message.channel, &done.outcome);
     }
     Sent { at: claimed.at, report, settled }
 }

@@ -8,6 +8,7 @@ pub mod answer_value;
 pub mod bgdata;
 pub mod blocklist;
 pub mod client_date;
+pub mod erasure;
 pub mod governance;
 pub mod respondent;
 pub mod schemas;

@@ -6,8 +6,10 @@ pub mod answers;
 pub mod bgdata;
 pub mod blocklist;
 pub mod dsn;
+pub mod erasure;
 pub mod frequency;
 pub mod health;
+pub mod metrics;
 pub mod questions;
 pub mod respondents;
 pub mod retention_policies;
@@ -60,6 +62,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(accounts::create_category)
         .service(accounts::list_users)
         .service(accounts::get_user)
+        .service(erasure::erase)
         .service(sendouts::list)
         .service(sendouts::create)
         .service(sendouts::get)

@@ -8,6 +8,12 @@ use subtle::ConstantTimeEq;
 
 use crate::problem::Problem;
 
+/// Whether `presented` is the `configured` secret, compared as SHA-256 digests in constant time (so neither the
+/// secret's length nor how much of it matched shows in the time taken).
+pub fn same_secret(configured: &str, presented: &str) -> bool {
+    Sha256::digest(configured.as_bytes()).ct_eq(&Sha256::digest(presented.as_bytes())).into()
+}
+
 /// Checks the secret the request carries in `header` against the configured one (compared as SHA-256 digests,
 /// in constant time). `setting` names the variable that turns the endpoint on, for the 404's detail.
 pub fn check(req: &HttpRequest, header: &str, configured: Option<&str>, setting: &str) -> Result<(), Problem> {
@@ -19,8 +25,7 @@ pub fn check(req: &HttpRequest, header: &str, configured: Option<&str>, setting:
         ));
     };
     let presented = req.headers().get(header).and_then(|v| v.to_str().ok()).unwrap_or_default();
-    let matches: bool = Sha256::digest(configured.as_bytes()).ct_eq(&Sha256::digest(presented.as_bytes())).into();
-    if matches {
+    if same_secret(configured, presented) {
         Ok(())
     } else {
         Err(Problem::new(StatusCode::UNAUTHORIZED, "unauthorized", format!("send the shared secret as {header}")))

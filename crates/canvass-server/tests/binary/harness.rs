@@ -48,6 +48,7 @@ pub fn settings(db: &TestDatabase) -> Settings {
         webhook_allow_private: false,
         statement_timeout: Duration::from_secs(30),
         protection: canvass_server::Protection::default(),
+        metrics_token: None,
     }
 }
 

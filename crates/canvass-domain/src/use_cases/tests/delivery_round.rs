@@ -7,7 +7,9 @@ use time::Duration;
 
 use crate::delivery::{retry_delay, LinkBase, Outcome, Transports};
 use crate::distribution::{DispatchType, RespondentStatus};
-use crate::use_cases::delivery::{deliver_all_due, deliver_due, Round, LEASE};
+use crate::use_cases::delivery::{
+    deliver_all_due, deliver_all_due_observed, deliver_due, ChannelCounts, DeliveryReport, Round, LEASE,
+};
 
 use super::fakes::outbox::{due, Lent, Outbox, Recorder};
 use super::fakes::{At, NOW};
@@ -45,6 +47,8 @@ fn each_message_goes_on_its_channel_and_every_outcome_is_recorded_together() {
     assert_eq!(sms.recipients(), ["+4790000006"]);
     assert_eq!((report.claimed, report.sent, report.bounced, report.retried), (6, 2, 1, 1));
     assert_eq!((report.cancelled, report.reminders_enqueued), (2, 2));
+    let email = ChannelCounts { sent: 1, bounced: 1, retried: 1, failed: 0, cancelled: 2 };
+    assert_eq!((report.email, report.sms), (email, ChannelCounts { sent: 1, ..ChannelCounts::default() }));
     let state = store.state();
     assert_eq!(state.recorded.len(), 1, "one round, recorded once");
     let outcome_of = |id: i64| state.recorded[0].iter().find(|s| s.message.id == id).map(|s| s.outcome.clone());
@@ -87,6 +91,7 @@ fn rounds_run_back_to_back_while_they_come_back_full() {
     let report = deliver_all_due(&store, transports, &At(NOW), &round(2), &|| false).unwrap();
 
     assert_eq!((report.claimed, report.sent), (5, 5));
+    assert_eq!((report.email.sent, report.sms.sent), (5, 0), "the channels' counts add up across rounds");
     let rounds: Vec<usize> = store.state().recorded.iter().map(Vec::len).collect();
     assert_eq!(rounds, [2, 2, 1]);
     assert_eq!(mail.recipients().len(), 5, "each message once");
@@ -107,4 +112,25 @@ fn a_stop_claims_no_further_round_but_sends_and_records_the_rounds_it_holds() {
     assert_eq!(rounds, [2, 2], "both rounds held are sent and recorded");
     let last = store.state().messages.iter().find(|m| m.id == 5).map(|m| m.lease_until);
     assert_eq!(last, Some(None), "the fifth message is not claimed");
+}
+
+#[test]
+fn each_round_is_observed_as_soon_as_it_is_sent() {
+    let mut messages: Vec<_> = (1..=4).map(|id| due(id, DispatchType::Email, &format!("p{id}@example.com"))).collect();
+    messages.push(due(5, DispatchType::Sms, "+4790000005"));
+    let store = lent(messages);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    let seen: Mutex<Vec<DeliveryReport>> = Mutex::default();
+    let observe = |report: &DeliveryReport| seen.lock().unwrap().push(*report);
+
+    let transports = Transports { email: &mail, sms: &sms };
+    let total = deliver_all_due_observed(&store, transports, &At(NOW), &round(2), &|| false, &observe).unwrap();
+
+    let seen = seen.into_inner().unwrap();
+    let claimed: Vec<usize> = seen.iter().map(|report| report.claimed).collect();
+    assert_eq!(claimed, [2, 2, 1], "one report a round");
+    let email: usize = seen.iter().map(|report| report.email.sent).sum();
+    let texts: usize = seen.iter().map(|report| report.sms.sent).sum();
+    assert_eq!((email, texts), (total.email.sent, total.sms.sent));
+    assert_eq!((email, texts), (4, 1));
 }

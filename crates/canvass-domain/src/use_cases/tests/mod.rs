@@ -6,6 +6,7 @@ mod add_batch;
 mod delivery_round;
 mod fakes;
 mod list_chunks;
+mod monitoring;
 mod page_flow;
 mod retention_engine;
 mod webhook_events;

@@ -13,7 +13,7 @@ use crate::delivery::{ClaimedMessage, Mailer, OutgoingMessage, SendError, Settle
 use crate::distribution::{DispatchType, TokenContext};
 use crate::error::DomainError;
 use crate::ids::{AccountId, RespondentId, SendoutId, SurveyId};
-use crate::ports::{OutboxRepository, RepoResult, SentLookup};
+use crate::ports::{OutboxBacklog, OutboxRepository, RepoResult, SentLookup};
 use crate::use_cases::delivery::DeliveryLender;
 
 /// What the fake holds; cloned for each transaction.
@@ -27,6 +27,8 @@ pub struct State {
     pub recorded: Vec<Vec<Settled>>,
     /// The surveys TWOWAY conversations start from.
     pub surveys: Surveys,
+    /// What `backlog` answers.
+    pub backlog: OutboxBacklog,
     /// The webhook events written.
     pub webhook_events: super::WebhookEvents,
 }
@@ -173,5 +175,10 @@ impl OutboxRepository for Outbox {
         _now: OffsetDateTime,
     ) -> RepoResult<bool> {
         unimplemented!("not used by these tests")
+    }
+
+    fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog> {
+        let _ = now;
+        Ok(self.state.backlog)
     }
 }

@@ -1,0 +1,89 @@
+//! Erasure of one person on request: every respondent of the account with that contact, in every sendout.
+
+use crate::distribution::contact_key;
+use crate::error::DomainError;
+use crate::ids::AccountId;
+use crate::limits::CONTACT;
+use crate::ports::{transaction, Erased, ErasureRepository, Transactional};
+
+/// Erases the person with `contact_details` from every sendout of the account, in one transaction: their
+/// respondents (contact details, background data, survey links, messages) and the permanent failures recorded for
+/// the address go; their answer sets go too with `include_answers`, and otherwise stay without a respondent. The
+/// blocklist keeps its entry, so the person is never contacted again. Email addresses compare case-insensitively,
+/// as everywhere. A repeat erases nothing and answers zeros.
+pub fn erase_person(
+    uow: &mut (impl ErasureRepository + Transactional + ?Sized),
+    account: AccountId,
+    contact_details: &str,
+    include_answers: bool,
+) -> Result<Erased, DomainError> {
+    let contact = contact_details.trim();
+    if contact.is_empty() || contact.chars().count() > CONTACT || contact.contains(char::is_control) {
+        return Err(DomainError::invalid("contactDetails", "must be 1 to 320 characters, none a control character"));
+    }
+    let key = contact_key(contact);
+    transaction(uow, |tx| Ok(tx.erase_contact(account, &key, include_answers)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ports::RepoResult;
+
+    /// Records what it was asked to erase and answers what it holds.
+    #[derive(Default)]
+    struct Recorder {
+        asked: Vec<(AccountId, String, bool)>,
+        committed: usize,
+        rolled_back: usize,
+    }
+
+    impl ErasureRepository for Recorder {
+        fn erase_contact(&mut self, account: AccountId, key: &str, include_answers: bool) -> RepoResult<Erased> {
+            self.asked.push((account, key.to_owned(), include_answers));
+            Ok(Erased { respondents: 2, answer_sets: u64::from(include_answers) })
+        }
+    }
+
+    impl Transactional for Recorder {
+        fn begin(&mut self) -> RepoResult<()> {
+            Ok(())
+        }
+        fn commit(&mut self) -> RepoResult<()> {
+            self.committed += 1;
+            Ok(())
+        }
+        fn rollback(&mut self) -> RepoResult<()> {
+            self.rolled_back += 1;
+            Ok(())
+        }
+    }
+
+    const ACCOUNT: AccountId = AccountId::new(7);
+
+    #[test]
+    fn an_email_address_is_erased_by_its_case_insensitive_key_in_one_transaction() {
+        let mut store = Recorder::default();
+        let erased = erase_person(&mut store, ACCOUNT, "  Kari.Nordmann@Example.NO ", true).unwrap();
+        assert_eq!(erased, Erased { respondents: 2, answer_sets: 1 });
+        assert_eq!(store.asked, [(ACCOUNT, "kari.nordmann@example.no".to_owned(), true)]);
+        assert_eq!((store.committed, store.rolled_back), (1, 0));
+    }
+
+    #[test]
+    fn a_phone_number_keeps_its_form_and_answers_stay_unless_asked() {
+        let mut store = Recorder::default();
+        erase_person(&mut store, ACCOUNT, "+4791234567", false).unwrap();
+        assert_eq!(store.asked, [(ACCOUNT, "+4791234567".to_owned(), false)]);
+    }
+
+    #[test]
+    fn an_empty_overlong_or_control_contact_is_refused_naming_the_field_and_erases_nothing() {
+        for bad in ["", "   ", "a\u{7}@example.com", &"x".repeat(CONTACT + 1)] {
+            let mut store = Recorder::default();
+            let error = erase_person(&mut store, ACCOUNT, bad, false).unwrap_err();
+            assert!(matches!(&error, DomainError::Invalid(fields) if fields[0].field == "contactDetails"), "{error:?}");
+            assert!(store.asked.is_empty());
+        }
+    }
+}

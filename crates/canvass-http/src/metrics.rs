@@ -1,0 +1,213 @@
+//! Prometheus metrics: one [`Metrics`] registry per application (not a process-wide recorder, so servers started
+//! side by side in one process count apart), shared through `Arc` by the request middleware, the delivery worker
+//! and the retention timer, and rendered in the text format by `GET /metrics`.
+//!
+//! Label values come only from fixed sets: route templates (never raw paths), known methods, status codes,
+//! channels and outcomes, so the number of series stays bounded whatever clients send.
+
+pub mod labels;
+mod observe;
+
+use std::time::Duration;
+
+use canvass_domain::ports::Connections;
+use canvass_domain::use_cases::delivery::{ChannelCounts, DeliveryReport};
+use canvass_domain::use_cases::monitoring::Backlog;
+use prometheus::core::Collector;
+use prometheus::{
+    Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
+};
+
+pub use observe::observe;
+
+/// The outcomes the delivery counter knows, in the order of [`ChannelCounts`]' fields.
+pub const DELIVERY_OUTCOMES: [&str; 5] = ["sent", "bounced", "retried", "failed", "cancelled"];
+/// The channels the delivery counter knows.
+pub const CHANNELS: [&str; 2] = ["email", "sms"];
+
+/// Every metric the service exports, in a registry of its own.
+pub struct Metrics {
+    registry: Registry,
+    http_requests: IntCounterVec,
+    http_duration: HistogramVec,
+    outbox_pending: IntGauge,
+    outbox_oldest_due_age: Gauge,
+    delivery_messages: IntCounterVec,
+    retention_removed: IntCounter,
+    retention_runs: IntCounterVec,
+    pool_connections: IntGaugeVec,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metrics").finish_non_exhaustive()
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What a scrape reads besides the counters: the outbox backlog (`None` when the database could not be asked)
+/// and the pool's connections (`None` for a store without a pool).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Scrape {
+    /// The backlog of every account.
+    pub backlog: Option<Backlog>,
+    /// The request pool's connections.
+    pub connections: Option<Connections>,
+}
+
+impl Metrics {
+    /// A fresh registry with every family registered, and the series of the fixed label sets (channels and
+    /// outcomes, run outcomes, connection states) present at zero, so that `rate()` and alerts see them from the
+    /// first scrape.
+    // The names, label names and buckets are constants that `every_family_is_exported` checks: building them
+    // cannot fail.
+    #[allow(clippy::expect_used)]
+    pub fn new() -> Self {
+        let registry = Registry::new();
+        let opts = |name: &str, help: &str| Opts::new(name, help);
+        let metrics = Self {
+            http_requests: IntCounterVec::new(
+                opts("canvass_http_requests_total", "HTTP requests answered, by method, route template and status."),
+                &["method", "route", "status"],
+            )
+            .expect("a valid counter"),
+            http_duration: HistogramVec::new(
+                HistogramOpts::new(
+                    "canvass_http_request_duration_seconds",
+                    "Time from a request's arrival until its answer's head is ready, by route template.",
+                ),
+                &["route"],
+            )
+            .expect("a valid histogram"),
+            outbox_pending: IntGauge::with_opts(opts(
+                "canvass_outbox_pending",
+                "Messages of every account waiting to be sent (those of active sendouts), read at scrape time.",
+            ))
+            .expect("a valid gauge"),
+            outbox_oldest_due_age: Gauge::with_opts(opts(
+                "canvass_outbox_oldest_due_age_seconds",
+                "How long the longest-waiting due message has been due; 0 when none is due.",
+            ))
+            .expect("a valid gauge"),
+            delivery_messages: IntCounterVec::new(
+                opts(
+                    "canvass_delivery_messages_total",
+                    "Messages the delivery worker settled, by channel and outcome.",
+                ),
+                &["channel", "outcome"],
+            )
+            .expect("a valid counter"),
+            retention_removed: IntCounter::with_opts(opts(
+                "canvass_retention_respondents_removed_total",
+                "Respondents the server's retention runs removed.",
+            ))
+            .expect("a valid counter"),
+            retention_runs: IntCounterVec::new(
+                opts("canvass_retention_runs_total", "The server's retention runs, by outcome (ok or failed)."),
+                &["outcome"],
+            )
+            .expect("a valid counter"),
+            pool_connections: IntGaugeVec::new(
+                opts("canvass_db_pool_connections", "The request pool's database connections, idle or in use."),
+                &["state"],
+            )
+            .expect("a valid gauge"),
+            registry,
+        };
+        let collectors: [Box<dyn Collector>; 8] = [
+            Box::new(metrics.http_requests.clone()),
+            Box::new(metrics.http_duration.clone()),
+            Box::new(metrics.outbox_pending.clone()),
+            Box::new(metrics.outbox_oldest_due_age.clone()),
+            Box::new(metrics.delivery_messages.clone()),
+            Box::new(metrics.retention_removed.clone()),
+            Box::new(metrics.retention_runs.clone()),
+            Box::new(metrics.pool_connections.clone()),
+        ];
+        for collector in collectors {
+            metrics.registry.register(collector).expect("distinct names");
+        }
+        for channel in CHANNELS {
+            for outcome in DELIVERY_OUTCOMES {
+                metrics.delivery_messages.with_label_values(&[channel, outcome]).reset();
+            }
+        }
+        for outcome in ["ok", "failed"] {
+            metrics.retention_runs.with_label_values(&[outcome]).reset();
+        }
+        for state in ["idle", "in_use"] {
+            metrics.pool_connections.with_label_values(&[state]).set(0);
+        }
+        metrics
+    }
+
+    /// Counts one answered request. `route` is a template or [`labels::UNMATCHED`], `method` one of
+    /// [`labels::method`]'s values: never raw client input.
+    pub fn observe_request(&self, method: &str, route: &str, status: &str, elapsed: Duration) {
+        if let Ok(counter) = self.http_requests.get_metric_with_label_values(&[method, route, status]) {
+            counter.inc();
+        }
+        if let Ok(histogram) = self.http_duration.get_metric_with_label_values(&[route]) {
+            histogram.observe(elapsed.as_secs_f64());
+        }
+    }
+
+    /// Counts what the delivery worker's rounds settled, per channel and outcome.
+    pub fn count_delivery(&self, report: &DeliveryReport) {
+        for (channel, counts) in CHANNELS.into_iter().zip([&report.email, &report.sms]) {
+            for (outcome, count) in DELIVERY_OUTCOMES.into_iter().zip(by_outcome(counts)) {
+                if count > 0 {
+                    if let Ok(counter) = self.delivery_messages.get_metric_with_label_values(&[channel, outcome]) {
+                        counter.inc_by(count as u64);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Counts a retention run of the server: `Ok(removed)` when it finished for every account, `Err(removed)`
+    /// when it failed, whole or for some account, after removing `removed` respondents.
+    pub fn count_retention_run(&self, outcome: Result<u64, u64>) {
+        let (label, removed) = match outcome {
+            Ok(removed) => ("ok", removed),
+            Err(removed) => ("failed", removed),
+        };
+        self.retention_removed.inc_by(removed);
+        if let Ok(counter) = self.retention_runs.get_metric_with_label_values(&[label]) {
+            counter.inc();
+        }
+    }
+
+    /// The text format of every family, with the scrape-time gauges set from `scrape`. Without a backlog the
+    /// outbox gauges are left out of this scrape rather than shown stale.
+    pub fn render(&self, scrape: Scrape) -> Result<String, prometheus::Error> {
+        if let Some(backlog) = scrape.backlog {
+            self.outbox_pending.set(i64::try_from(backlog.pending).unwrap_or(i64::MAX));
+            self.outbox_oldest_due_age.set(backlog.oldest_due_age.as_seconds_f64());
+        }
+        let connections = scrape.connections.unwrap_or(Connections { idle: 0, in_use: 0 });
+        for (state, count) in [("idle", connections.idle), ("in_use", connections.in_use)] {
+            if let Ok(gauge) = self.pool_connections.get_metric_with_label_values(&[state]) {
+                gauge.set(i64::from(count));
+            }
+        }
+        let mut families = self.registry.gather();
+        if scrape.backlog.is_none() {
+            families.retain(|family| !family.name().starts_with("canvass_outbox_"));
+        }
+        prometheus::TextEncoder::new().encode_to_string(&families)
+    }
+}
+
+/// A channel's counts in the order of [`DELIVERY_OUTCOMES`].
+fn by_outcome(counts: &ChannelCounts) -> [usize; 5] {
+    [counts.sent, counts.bounced, counts.retried, counts.failed, counts.cancelled]
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,106 @@
+//! The registry: every family exported with its type, the fixed series present from the start, counts landing on
+//! their labels.
+
+use std::time::Duration;
+
+use canvass_domain::ports::Connections;
+use canvass_domain::use_cases::delivery::{ChannelCounts, DeliveryReport};
+use canvass_domain::use_cases::monitoring::Backlog;
+
+use super::{Metrics, Scrape};
+
+fn scrape() -> Scrape {
+    Scrape {
+        backlog: Some(Backlog { pending: 3, oldest_due_age: time::Duration::seconds(42) }),
+        connections: Some(Connections { idle: 2, in_use: 1 }),
+    }
+}
+
+#[test]
+fn every_family_is_exported_with_its_type() {
+    let metrics = Metrics::new();
+    metrics.observe_request("GET", "/health/live", "200", Duration::from_millis(3));
+    let text = metrics.render(scrape()).unwrap();
+    for (family, kind) in [
+        ("canvass_http_requests_total", "counter"),
+        ("canvass_http_request_duration_seconds", "histogram"),
+        ("canvass_outbox_pending", "gauge"),
+        ("canvass_outbox_oldest_due_age_seconds", "gauge"),
+        ("canvass_delivery_messages_total", "counter"),
+        ("canvass_retention_respondents_removed_total", "counter"),
+        ("canvass_retention_runs_total", "counter"),
+        ("canvass_db_pool_connections", "gauge"),
+    ] {
+        assert!(text.contains(&format!("# TYPE {family} {kind}\n")), "{family} {kind}:\n{text}");
+    }
+    assert!(text.contains("canvass_outbox_pending 3\n"), "{text}");
+    assert!(text.contains("canvass_outbox_oldest_due_age_seconds 42\n"), "{text}");
+    assert!(text.contains("canvass_db_pool_connections{state=\"in_use\"} 1\n"), "{text}");
+    assert!(text.contains("canvass_db_pool_connections{state=\"idle\"} 2\n"), "{text}");
+    assert!(text.contains("canvass_delivery_messages_total{channel=\"sms\",outcome=\"bounced\"} 0\n"), "{text}");
+    assert!(text.contains("canvass_retention_runs_total{outcome=\"failed\"} 0\n"), "{text}");
+}
+
+#[test]
+fn requests_are_counted_by_method_route_and_status() {
+    let metrics = Metrics::new();
+    for _ in 0..2 {
+        metrics.observe_request("GET", "/api/v1/surveys/{surveyId}", "404", Duration::from_millis(2));
+    }
+    let text = metrics.render(scrape()).unwrap();
+    let series = "canvass_http_requests_total{method=\"GET\",route=\"/api/v1/surveys/{surveyId}\",status=\"404\"} 2";
+    assert!(text.contains(series), "{text}");
+    assert!(text.contains("canvass_http_request_duration_seconds_count{route=\"/api/v1/surveys/{surveyId}\"} 2"));
+}
+
+#[test]
+fn deliveries_count_per_channel_and_outcome() {
+    let metrics = Metrics::new();
+    let report = DeliveryReport {
+        email: ChannelCounts { sent: 3, bounced: 1, ..ChannelCounts::default() },
+        sms: ChannelCounts { retried: 2, cancelled: 1, ..ChannelCounts::default() },
+        ..DeliveryReport::default()
+    };
+    metrics.count_delivery(&report);
+    metrics.count_delivery(&report);
+    let text = metrics.render(scrape()).unwrap();
+    for (channel, outcome, count) in [
+        ("email", "sent", 6),
+        ("email", "bounced", 2),
+        ("email", "retried", 0),
+        ("sms", "retried", 4),
+        ("sms", "cancelled", 2),
+    ] {
+        let series =
+            format!("canvass_delivery_messages_total{{channel=\"{channel}\",outcome=\"{outcome}\"}} {count}\n");
+        assert!(text.contains(&series), "{series}in\n{text}");
+    }
+}
+
+#[test]
+fn retention_runs_count_their_outcome_and_what_they_removed() {
+    let metrics = Metrics::new();
+    metrics.count_retention_run(Ok(5));
+    metrics.count_retention_run(Err(2));
+    metrics.count_retention_run(Ok(0));
+    let text = metrics.render(scrape()).unwrap();
+    assert!(text.contains("canvass_retention_respondents_removed_total 7\n"), "{text}");
+    assert!(text.contains("canvass_retention_runs_total{outcome=\"ok\"} 2\n"), "{text}");
+    assert!(text.contains("canvass_retention_runs_total{outcome=\"failed\"} 1\n"), "{text}");
+}
+
+#[test]
+fn without_a_backlog_the_outbox_gauges_are_left_out_rather_than_stale() {
+    let metrics = Metrics::new();
+    assert!(metrics.render(scrape()).unwrap().contains("canvass_outbox_pending 3"));
+    let text = metrics.render(Scrape { backlog: None, connections: None }).unwrap();
+    assert!(!text.contains("canvass_outbox_"), "{text}");
+    assert!(text.contains("canvass_db_pool_connections{state=\"idle\"} 0\n"), "a store without a pool shows none");
+}
+
+#[test]
+fn two_registries_count_apart() {
+    let (one, other) = (Metrics::new(), Metrics::new());
+    one.count_retention_run(Ok(1));
+    assert!(other.render(scrape()).unwrap().contains("canvass_retention_respondents_removed_total 0\n"));
+}

@@ -1,0 +1,31 @@
+//! `/accounts/erasure`: erasing one person across the account on request.
+
+use actix_web::{post, web, HttpResponse};
+use canvass_domain::use_cases::erasure;
+
+use crate::auth::Authenticated;
+use crate::blocking;
+use crate::dto::erasure::{ErasureBody, ErasureResponse};
+use crate::input::Body;
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Erases every respondent of the account with this contact, in every sendout: contact details, background
+/// data, survey links and unsent messages, and the permanent failures recorded for the address. Answer sets stay
+/// without a respondent unless `includeAnswers` is true. The blocklist keeps its entry. A repeat answers zeros.
+#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])), request_body = ErasureBody,
+    responses((status = 200, body = ErasureResponse), (status = 400, body = Problem), (status = 401, body = Problem)))]
+#[post("/accounts/erasure")]
+pub async fn erase(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    body: Body<ErasureBody>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let body = body.0;
+    let erased = blocking::run(&state, move |uow, _| {
+        erasure::erase_person(uow, account, &body.contact_details, body.include_answers)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(ErasureResponse::from(erased)))
+}
