@@ -282,7 +282,7 @@ pub fn page_id(tree: &Value, page: usize) -> i64 {
 }
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 61] = [
+pub const ENDPOINTS: [(&str, &str); 62] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -324,6 +324,7 @@ pub const ENDPOINTS: [(&str, &str); 61] = [
     ("get", "/accounts/blocklist"),
     ("post", "/accounts/blocklist"),
     ("delete", "/accounts/blocklist/{contactDetails}"),
+    ("post", "/accounts/erasure"),
     ("get", "/email-bounces/permanent-failures"),
     ("post", "/email-bounces/permanent-failures"),
     ("get", "/webhooks"),
