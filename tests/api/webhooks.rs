@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use sha2::Sha256;
 use time::{Duration, OffsetDateTime};
 
-use crate::delivery::{activated, deliver_on};
+use crate::delivery::{activated, deliver_on, inbound};
 use crate::helpers::{spawn_app, spawn_app_with, TestApp};
 
 const EVENTS: [&str; 5] =
@@ -376,4 +376,34 @@ async fn the_servers_own_worker_delivers_events() {
     assert_eq!(received.len(), 1, "the worker in the server process delivered the test event");
     assert_eq!(verified(&received[0], &secret)["type"], "webhook.test");
     let _ = std::fs::remove_dir_all(outbox_dir);
+}
+
+#[tokio::test]
+async fn the_last_reply_of_a_twoway_conversation_completes_the_answer_set() {
+    let app = app_allowing_private().await;
+    let sink = WebhookSink::start();
+    let hook = create(&app, &app.key, &sink.url, &["answerSet.completed"]).await;
+    let body = json!({"name": "Chat", "pages": [{"items": [{"type": "SingleChoice", "text": "Happy?", "required": true,
+        "options": [{"value": "yes", "label": "Yes"}, {"value": "no", "label": "No"}]}]}]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let ours = "+4790000100";
+    app.provision_sender(app.account_id, ours);
+    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-01-01", "sender": ours, "message": "Hi! {{surveyLink}}"});
+    let sendout =
+        app.post(&format!("/surveys/{survey}/sendouts"), chat).await.expect(201)["sendoutId"].as_i64().unwrap();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let person = json!({"contactDetails": "+4791234567", "sendMail": true});
+    let respondent =
+        app.post(&format!("{base}/respondents"), person).await.expect(201)["respondentId"].as_i64().unwrap();
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let (smtp, sms) = (SmtpSink::start("", ""), SmsSink::start("", ""));
+    assert_eq!(deliver_on(&app, &smtp.url, &sms.url, OffsetDateTime::now_utc()).sent, 1);
+    let reply = json!({"from": "+4791234567", "to": ours, "text": "1"});
+    assert_eq!(inbound(&app, "inbound-secret", reply).await.1["outcome"], "recorded");
+
+    assert_eq!(deliver(&app, OffsetDateTime::now_utc(), true).await.delivered, 1);
+    let event = verified(&sink.received()[0], hook["secret"].as_str().unwrap());
+    assert_eq!(event["type"], "answerSet.completed");
+    assert_eq!((&event["data"]["respondentId"], &event["data"]["sendoutId"]), (&json!(respondent), &json!(sendout)));
+    assert!(event["data"]["answerSetId"].is_i64());
 }

@@ -49,13 +49,15 @@ pub struct Reply<'a> {
 
 /// Records a reply for the open TWOWAY conversation with that number, sent from the number the reply went to by
 /// the account that number is provisioned to, that was last sent a message. Replies to numbers provisioned to no
-/// account, and replies that do not name the number they went to, are ignored.
+/// account, and replies that do not name the number they went to, are ignored. The reply that completes the survey
+/// writes an `answerSet.completed` event in the same transaction.
 pub fn reply(
     uow: &mut (impl AnswerRepository
               + OutboxRepository
               + RespondentPageRepository
               + SurveyRepository
               + Transactional
+              + crate::ports::WebhookEvents
               + ?Sized),
     clock: &dyn Clock,
     reply: Reply<'_>,
@@ -117,6 +119,10 @@ pub fn reply(
             }
         };
         tx.save_progress(account, set.id, next.map(|(page, _)| page))?;
+        if completed {
+            let subject = super::answers::completed_subject(account, &set);
+            super::webhooks::emit(tx, crate::webhook::WebhookEvent::AnswerSetCompleted, &[subject], now)?;
+        }
         Ok(ReplyOutcome::Recorded { completed })
     })
 }
