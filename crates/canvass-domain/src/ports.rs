@@ -19,6 +19,7 @@ pub use crate::distribution::ports::{
     BlocklistRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
 };
 pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
+pub use crate::idempotency::ports::IdempotencyRepository;
 pub use crate::survey::ports::SurveyRepository;
 pub use store::{transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};
 
@@ -43,6 +44,7 @@ pub trait Repositories:
     + RespondentPageRepository
     + SenderRepository
     + ErasureRepository
+    + IdempotencyRepository
 {
 }
 
@@ -61,5 +63,6 @@ impl<T> Repositories for T where
         + RespondentPageRepository
         + SenderRepository
         + ErasureRepository
+        + IdempotencyRepository
 {
 }
