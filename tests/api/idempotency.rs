@@ -46,8 +46,7 @@ impl Answer {
 
 /// POSTs `body` to `/api/v1{path}` as the holder of `api_key`, with `key` as the Idempotency-Key (raw bytes).
 async fn post(app: &TestApp, api_key: &str, path: &str, key: Option<&[u8]>, body: &Value) -> Answer {
-    let mut request =
-        app.client.post(format!("{}/api/v1{path}", app.address)).header("X-API-KEY", api_key).json(body);
+    let mut request = app.client.post(format!("{}/api/v1{path}", app.address)).header("X-API-KEY", api_key).json(body);
     if let Some(key) = key {
         request = request.header("Idempotency-Key", HeaderValue::from_bytes(key).unwrap());
     }

@@ -245,7 +245,11 @@ mod tests {
 
     #[test]
     fn a_running_claim_is_abandoned_after_its_lease() {
-        let running = KeyRecord { fingerprint: Fingerprint::of("POST", "/p", "", b""), state: KeyState::Running, created_at: NOW };
+        let running = KeyRecord {
+            fingerprint: Fingerprint::of("POST", "/p", "", b""),
+            state: KeyState::Running,
+            created_at: NOW,
+        };
         assert!(!running.counts_as_absent(NOW + LEASE - Duration::seconds(1)));
         assert!(running.counts_as_absent(NOW + LEASE));
         let finished = done(running.fingerprint, NOW);

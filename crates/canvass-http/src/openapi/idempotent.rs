@@ -3,7 +3,7 @@
 //! be replayed (docs/idempotency.md).
 
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
-use utoipa::openapi::{HeaderBuilder, ObjectBuilder, OpenApi as Document, Required, RefOr, Schema, Type};
+use utoipa::openapi::{HeaderBuilder, ObjectBuilder, OpenApi as Document, RefOr, Required, Schema, Type};
 
 use super::statuses::{is_keyed, problem};
 

@@ -20,7 +20,11 @@ fn request(body: &str) -> Fingerprint {
 }
 
 fn answer(status: u16) -> KeptResponse {
-    KeptResponse { status, content_type: Some("application/json".into()), body: format!("{{\"s\":{status}}}").into_bytes() }
+    KeptResponse {
+        status,
+        content_type: Some("application/json".into()),
+        body: format!("{{\"s\":{status}}}").into_bytes(),
+    }
 }
 
 fn claim_at(keys: &mut Keys, at: OffsetDateTime, account: AccountId, fingerprint: &Fingerprint) -> Claim {

@@ -68,7 +68,8 @@ impl IdempotencyRepository for Keys {
         key: &IdempotencyKey,
         claimed_at: OffsetDateTime,
     ) -> RepoResult<bool> {
-        let held = self.row(account, key).is_some_and(|row| row.state == KeyState::Running && row.created_at == claimed_at);
+        let held =
+            self.row(account, key).is_some_and(|row| row.state == KeyState::Running && row.created_at == claimed_at);
         if held {
             self.rows.remove(&(account, key.as_str().to_owned()));
         }
