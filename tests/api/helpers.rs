@@ -281,7 +281,7 @@ pub fn page_id(tree: &Value, page: usize) -> i64 {
 }
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 55] = [
+pub const ENDPOINTS: [(&str, &str); 56] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -323,6 +323,7 @@ pub const ENDPOINTS: [(&str, &str); 55] = [
     ("get", "/accounts/blocklist"),
     ("post", "/accounts/blocklist"),
     ("delete", "/accounts/blocklist/{contactDetails}"),
+    ("post", "/accounts/erasure"),
     ("get", "/email-bounces/permanent-failures"),
     ("post", "/email-bounces/permanent-failures"),
     ("get", "/surveys/frequency"),
