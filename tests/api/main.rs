@@ -19,6 +19,7 @@ mod email_format;
 mod erasure;
 mod frequency;
 mod health_and_docs;
+mod idempotency;
 mod late_bounces;
 mod limits;
 mod long_lists;

@@ -15,6 +15,7 @@ pub mod delivery;
 pub mod distribution;
 pub mod error;
 pub mod governance;
+pub mod idempotency;
 pub mod ids;
 pub mod limits;
 pub mod paging;

@@ -19,6 +19,7 @@ pub use crate::distribution::ports::{
     BlocklistRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
 };
 pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
+pub use crate::idempotency::ports::IdempotencyRepository;
 pub use crate::survey::ports::SurveyRepository;
 pub use crate::webhook::ports::{WebhookEvents, WebhookRepository};
 pub use store::{transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};
@@ -44,6 +45,7 @@ pub trait Repositories:
     + RespondentPageRepository
     + SenderRepository
     + ErasureRepository
+    + IdempotencyRepository
     + WebhookEvents
     + WebhookRepository
 {
@@ -64,6 +66,7 @@ impl<T> Repositories for T where
         + RespondentPageRepository
         + SenderRepository
         + ErasureRepository
+        + IdempotencyRepository
         + WebhookEvents
         + WebhookRepository
 {

@@ -8,6 +8,7 @@ pub mod auth;
 pub mod blocking;
 pub mod dto;
 pub mod headers;
+pub mod idempotency;
 pub mod input;
 pub mod key_limits;
 pub mod logging;
@@ -78,6 +79,7 @@ pub fn app(
         .app_data(declared)
         .default_service(web::to(unknown_route))
         .wrap(from_fn(respondent::guard::guard))
+        .wrap(from_fn(idempotency::layer))
         .wrap(from_fn(api_guard::guard))
         .wrap(from_fn(headers::security_headers))
         .wrap(from_fn(metrics::observe))

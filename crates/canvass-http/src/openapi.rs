@@ -7,6 +7,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::routes::API_VERSIONS;
 
+mod idempotent;
 mod statuses;
 
 pub use statuses::is_keyed;
@@ -60,10 +61,12 @@ pub fn base() -> Document {
 }
 
 /// Finishes the generated document so that it states what is served: each endpoint once, and the statuses every
-/// operation shares (see [`statuses`]).
+/// operation shares (see [`statuses`]), and `Idempotency-Key` on every keyed POST (see [`idempotent`]).
 pub fn document_what_is_served(document: &mut Document) {
     list_each_endpoint_once(document);
+    idempotent::add_key_parameter(document);
     statuses::add_shared_statuses(document);
+    idempotent::add_key_responses(document);
 }
 
 /// Drops the copies of `/api/v1` endpoints under later versions: a path under `/api/v1.N` stays only when

@@ -12,6 +12,7 @@ mod counts;
 mod erasure;
 mod error;
 mod governance;
+mod idempotency;
 mod keys;
 mod migrate;
 mod named;

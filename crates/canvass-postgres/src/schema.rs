@@ -107,6 +107,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    idempotency_keys (account_id, key) {
+        account_id -> Int8,
+        key -> Text,
+        fingerprint -> Bytea,
+        state -> Text,
+        status -> Nullable<Int2>,
+        content_type -> Nullable<Text>,
+        body -> Nullable<Bytea>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     logic_rules (account_id, id) {
         account_id -> Int8,
         id -> Int8,
@@ -338,6 +351,7 @@ diesel::joinable!(account_frequency_settings -> accounts (account_id));
 diesel::joinable!(account_retention_policies -> accounts (account_id));
 diesel::joinable!(blocklist -> accounts (account_id));
 diesel::joinable!(categories -> accounts (account_id));
+diesel::joinable!(idempotency_keys -> accounts (account_id));
 diesel::joinable!(outbox -> accounts (account_id));
 diesel::joinable!(permanent_failures -> accounts (account_id));
 diesel::joinable!(retention_rules -> accounts (account_id));
@@ -358,6 +372,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     bg_labels,
     blocklist,
     categories,
+    idempotency_keys,
     logic_rules,
     outbox,
     permanent_failures,

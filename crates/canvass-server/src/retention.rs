@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use canvass_domain::ports::{Store, StoreExt, UnitOfWork};
+use canvass_domain::use_cases::idempotency;
 use canvass_domain::use_cases::retention::{self, RetentionSummary};
 use canvass_domain::DomainError;
 use canvass_http::metrics::Metrics;
@@ -70,8 +71,19 @@ pub fn summary_json(summary: &RetentionSummary, now: OffsetDateTime) -> serde_js
     })
 }
 
-/// Runs the engine every `interval` on the blocking pool. A run that finds another job holding the lock skips.
-/// Each run that ran is counted in `metrics`: `failed` when it failed, whole or for some account.
+/// Deletes the idempotency keys of every account that have expired as of `now` (docs/idempotency.md), logging
+/// how many or why it could not.
+pub fn purge_idempotency_keys(store: &dyn Store, now: OffsetDateTime) {
+    match store.with_uow(|uow| idempotency::purge(uow, now)) {
+        Ok(0) => {}
+        Ok(purged) => tracing::info!(idempotency.keys_purged = purged, "expired idempotency keys purged"),
+        Err(error) => tracing::error!(error.message = %error, "purging expired idempotency keys failed"),
+    }
+}
+
+/// Runs the engine every `interval` on the blocking pool, then purges expired idempotency keys. A run that finds
+/// another job holding the lock skips. Each run that ran is counted in `metrics`: `failed` when it failed, whole
+/// or for some account.
 pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration, metrics: Arc<Metrics>) {
     actix_web::rt::spawn(async move {
         let mut ticker = actix_web::rt::time::interval(interval);
@@ -80,7 +92,10 @@ pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration, metrics: Arc<Metri
             ticker.tick().await;
             let store = store.clone();
             let outcome = actix_web::rt::task::spawn_blocking(move || {
-                store.with_uow(|uow| run_once(uow, OffsetDateTime::now_utc(), false, false)).map_err(|e| e.to_string())
+                let now = OffsetDateTime::now_utc();
+                let summary = store.with_uow(|uow| run_once(uow, now, false, false)).map_err(|e| e.to_string());
+                purge_idempotency_keys(store.as_ref(), now);
+                summary
             })
             .await;
             match outcome {

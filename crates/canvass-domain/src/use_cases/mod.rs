@@ -10,6 +10,7 @@ pub mod categories;
 pub mod delivery;
 pub mod erasure;
 pub mod frequency;
+pub mod idempotency;
 pub mod monitoring;
 pub mod respondent_page;
 pub mod respondents;

@@ -94,7 +94,8 @@ fn problem_content() -> utoipa::openapi::Content {
     ContentBuilder::new().schema(Some(Ref::from_schema_name("Problem"))).build()
 }
 
-fn problem(description: &str) -> Response {
+/// An error response with a problem body.
+pub(super) fn problem(description: &str) -> Response {
     ResponseBuilder::new().description(description).content(PROBLEM_JSON, problem_content()).build()
 }
 

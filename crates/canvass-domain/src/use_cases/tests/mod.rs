@@ -5,6 +5,7 @@ mod activation;
 mod add_batch;
 mod delivery_round;
 mod fakes;
+mod idempotency;
 mod list_chunks;
 mod monitoring;
 mod page_flow;

@@ -3,6 +3,7 @@
 
 pub mod answer_sets;
 pub mod distribution;
+pub mod idempotency;
 pub mod outbox;
 pub mod pages;
 pub mod retention;
