@@ -111,10 +111,10 @@ impl From<ReminderRow> for Reminder {
 }
 
 impl PgUnitOfWork<'_> {
-    /// Copies the labels of sendout `from` to sendout `to` (two statements, whatever their number: the labels read, then
-    /// copied) and answers the
-    /// map from each old label id to its copy's, as a jsonb object of id strings (`{"12": "34"}`), the shape of the
-    /// keys of background data. Labels are matched by name, unique within a sendout.
+    /// Copies the labels of sendout `from` to sendout `to` in two statements, whatever their number (the labels
+    /// are read, then copied), and answers the map from each old label id to its copy's as a jsonb object of id
+    /// strings (`{"12": "34"}`), the shape of background data keys. Labels are matched by name, unique within a
+    /// sendout.
     fn copy_labels(&mut self, account: i64, from: i64, to: i64, now: OffsetDateTime) -> QueryResult<serde_json::Value> {
         #[derive(QueryableByName)]
         struct Copied {
