@@ -40,12 +40,20 @@ fn removal(table: &str, keys: &str, candidates: &str, dry_run: bool) -> String {
 
 /// The statement that removes (or, in a dry run, counts) the respondents whose ids `candidates` selects, and takes
 /// them off their sendouts' counts in the same statement. `candidates` is as for [`removal`].
+///
+/// Their answer sets stay, with no respondent: the statement clears `answer_sets.respondent_id` itself (the foreign
+/// key has no `ON DELETE SET NULL`, which Citus refuses; see docs/scaling.md). The batch is picked once
+/// (`picked`), so the sets cleared are those of the respondents deleted; the key's check runs at the end of the
+/// statement, after both.
 fn respondent_removal(candidates: &str, dry_run: bool) -> String {
     if dry_run {
         return removal("respondents", "id", candidates, true);
     }
     format!(
-        "WITH gone AS (DELETE FROM respondents WHERE account_id = $1 AND id IN ({candidates} LIMIT $9) \
+        "WITH picked AS MATERIALIZED ({candidates} LIMIT $9), \
+         detached AS (UPDATE answer_sets SET respondent_id = NULL \
+             WHERE account_id = $1 AND respondent_id IN (SELECT id FROM picked)), \
+         gone AS (DELETE FROM respondents WHERE account_id = $1 AND id IN (SELECT id FROM picked) \
              RETURNING sendout_id, status), \
          counted AS (UPDATE sendouts s SET respondent_count = s.respondent_count - g.removed, \
                  pending_count = s.pending_count - g.pending \

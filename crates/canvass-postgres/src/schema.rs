@@ -349,6 +349,7 @@ diesel::table! {
 
 diesel::joinable!(account_frequency_settings -> accounts (account_id));
 diesel::joinable!(account_retention_policies -> accounts (account_id));
+diesel::joinable!(api_keys -> accounts (account_id));
 diesel::joinable!(blocklist -> accounts (account_id));
 diesel::joinable!(categories -> accounts (account_id));
 diesel::joinable!(idempotency_keys -> accounts (account_id));

@@ -1,5 +1,7 @@
 //! Sendouts, labels, reminders and background data documents on PostgreSQL.
 
+use std::collections::HashMap;
+
 use canvass_domain::distribution::new_survey_link_token;
 use canvass_domain::distribution::{
     BgDocument, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, ReminderStatus, Sendout,
@@ -8,7 +10,7 @@ use canvass_domain::distribution::{
 use canvass_domain::ids::{AccountId, BgDocumentId, LabelId, ReminderId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, SendoutRepository};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Text, Timestamptz};
+use diesel::sql_types::{Array, BigInt, Jsonb, Text, Timestamptz};
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
@@ -109,6 +111,44 @@ impl From<ReminderRow> for Reminder {
 }
 
 impl PgUnitOfWork<'_> {
+    /// Copies the labels of sendout `from` to sendout `to` in two statements, whatever their number (the labels
+    /// are read, then copied), and answers the map from each old label id to its copy's as a jsonb object of id
+    /// strings (`{"12": "34"}`), the shape of background data keys. Labels are matched by name, unique within a
+    /// sendout.
+    fn copy_labels(&mut self, account: i64, from: i64, to: i64, now: OffsetDateTime) -> QueryResult<serde_json::Value> {
+        #[derive(QueryableByName)]
+        struct Copied {
+            #[diesel(sql_type = BigInt)]
+            id: i64,
+            #[diesel(sql_type = Text)]
+            name: String,
+        }
+        let originals: Vec<(i64, String)> = bg_labels::table
+            .filter(bg_labels::account_id.eq(account).and(bg_labels::sendout_id.eq(from)))
+            .order(bg_labels::id)
+            .select((bg_labels::id, bg_labels::name))
+            .load(self.conn)?;
+        // Exactly the labels read are copied, so a label added meanwhile cannot miss the map.
+        let ids: Vec<i64> = originals.iter().map(|(id, _)| *id).collect();
+        let copied: Vec<Copied> = diesel::sql_query(
+            "INSERT INTO bg_labels (account_id, sendout_id, name, label_type, function, created_at) \
+             SELECT account_id, $3, name, label_type, function, $4 FROM bg_labels \
+             WHERE account_id = $1 AND sendout_id = $2 AND id = ANY ($5) ORDER BY id RETURNING id, name",
+        )
+        .bind::<BigInt, _>(account)
+        .bind::<BigInt, _>(from)
+        .bind::<BigInt, _>(to)
+        .bind::<Timestamptz, _>(now)
+        .bind::<Array<BigInt>, _>(&ids)
+        .load(self.conn)?;
+        let copies: HashMap<&str, i64> = copied.iter().map(|label| (label.name.as_str(), label.id)).collect();
+        let map: serde_json::Map<String, serde_json::Value> = originals
+            .iter()
+            .filter_map(|(old, name)| copies.get(name.as_str()).map(|new| (old.to_string(), new.to_string().into())))
+            .collect();
+        Ok(serde_json::Value::Object(map))
+    }
+
     fn copy_sendout(&mut self, account: i64, from: i64, to: i64, id: i64, now: OffsetDateTime) -> QueryResult<()> {
         #[derive(QueryableByName)]
         struct NewId {
@@ -137,26 +177,19 @@ impl PgUnitOfWork<'_> {
             .select(respondents::id)
             .load(self.conn)?;
         let tokens: Vec<String> = originals.iter().map(|_| new_survey_link_token()).collect();
-        // Labels are copied first; the respondents' background data keys are then mapped from the old label ids
-        // to the new ones (matched by name, unique within a sendout). Keys of other sendouts' labels stay.
-        // Contacts on the blocklist are copied as Blocklisted, so an activation never releases them. The copy's
-        // counts are those of the rows inserted.
+        let label_map = self.copy_labels(account, id, copy.id, now)?;
+        // The respondents' background data keys are mapped from the old label ids to the new ones by one jsonb
+        // object looked up with `->>` (no join inside the subquery: Citus cannot plan `jsonb_each` joined to a
+        // CTE there). Keys of other sendouts' labels stay. Contacts on the blocklist are copied as Blocklisted, so
+        // an activation never releases them. The copy's counts are those of the rows inserted.
         diesel::sql_query(
-            "WITH copied AS ( \
-                 INSERT INTO bg_labels (account_id, sendout_id, name, label_type, function, created_at) \
-                 SELECT account_id, $3, name, label_type, function, $4 FROM bg_labels \
-                 WHERE account_id = $1 AND sendout_id = $2 ORDER BY id RETURNING id, name), \
-             label_map AS ( \
-                 SELECT old.id::text AS old_key, copied.id::text AS new_key \
-                 FROM bg_labels old JOIN copied ON copied.name = old.name \
-                 WHERE old.account_id = $1 AND old.sendout_id = $2), \
-             inserted AS ( \
+            "WITH inserted AS ( \
                  INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, \
                      background_data, status, token, added_at) \
                  SELECT r.account_id, $3, r.contact_details, r.contact_key, r.send_mail, \
-                     (SELECT coalesce(jsonb_object_agg(coalesce(m.new_key, cell.key), cell.value), '{}'::jsonb) \
-                      FROM jsonb_each(r.background_data) cell LEFT JOIN label_map m ON m.old_key = cell.key), \
-                     CASE WHEN EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id \
+                     (SELECT coalesce(jsonb_object_agg(coalesce($7 ->> cell.key, cell.key), cell.value), '{}'::jsonb) \
+                      FROM jsonb_each(r.background_data) AS cell), \
+                     CASE WHEN EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = $1 \
                          AND b.contact_key = r.contact_key) THEN 'Blocklisted' ELSE 'Pending' END, \
                      fresh.token, $4 \
                  FROM respondents r JOIN unnest($5::bigint[], $6::text[]) AS fresh (id, token) ON fresh.id = r.id \
@@ -171,6 +204,7 @@ impl PgUnitOfWork<'_> {
         .bind::<Timestamptz, _>(now)
         .bind::<Array<BigInt>, _>(&originals)
         .bind::<Array<Text>, _>(&tokens)
+        .bind::<Jsonb, _>(&label_map)
         .execute(self.conn)?;
         Ok(())
     }
