@@ -9,8 +9,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    BinaryOperator, Delete, Expr, FromTable, Insert, JoinConstraint, JoinOperator, ObjectName, Query, Select, SetExpr, Statement, TableFactor, TableObject, TableWithJoins, Update, UpdateTableFromKind, Value,
-    Visit, Visitor,
+    BinaryOperator, Delete, Expr, FromTable, Insert, JoinConstraint, JoinOperator, ObjectName, OrderBy, Query, Select,
+    SetExpr, Statement, TableFactor, TableObject, TableWithJoins, Update, UpdateTableFromKind, Value, Visit, Visitor,
 };
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
@@ -55,7 +55,14 @@ pub fn check_sql(sql: &str, accounts: &BTreeSet<String>) -> Vec<Finding> {
     for statement in &statements {
         checker.statement(statement, &Env::default());
     }
-    checker.findings.dedup();
+    let mut seen = Vec::new();
+    checker.findings.retain(|finding| {
+        let new = !seen.contains(finding);
+        if new {
+            seen.push(finding.clone());
+        }
+        new
+    });
     checker.findings
 }
 
@@ -120,19 +127,21 @@ impl Checker<'_> {
                 env.ctes.insert(cte.alias.name.value.to_lowercase());
             }
         }
-        self.set_expr(&query.body, &env);
-        let mut scope = Scope::default();
-        if let Some(order_by) = &query.order_by {
-            scope.collect_subqueries(order_by);
-        }
-        for nested in &scope.nested {
-            self.query(nested, &env);
+        match query.body.as_ref() {
+            // The ORDER BY of a plain SELECT may be correlated to its tables: it belongs to the SELECT's scope.
+            SetExpr::Select(select) => self.select(select, query.order_by.as_ref(), &env),
+            body => {
+                self.set_expr(body, &env);
+                let mut scope = Scope::default();
+                scope.collect_subqueries(&query.order_by);
+                self.finish(scope, &env);
+            }
         }
     }
 
     fn set_expr(&mut self, body: &SetExpr, env: &Env) {
         match body {
-            SetExpr::Select(select) => self.select(select, env),
+            SetExpr::Select(select) => self.select(select, None, env),
             SetExpr::Query(query) => self.query(query, env),
             SetExpr::SetOperation { left, right, .. } => {
                 self.set_expr(left, env);
@@ -154,7 +163,7 @@ impl Checker<'_> {
         }
     }
 
-    fn select(&mut self, select: &Select, env: &Env) {
+    fn select(&mut self, select: &Select, order_by: Option<&OrderBy>, env: &Env) {
         let mut scope = Scope::default();
         for from in &select.from {
             scope.add_from(from, env, self.accounts);
@@ -166,6 +175,9 @@ impl Checker<'_> {
         scope.collect_subqueries(&select.selection);
         scope.collect_subqueries(&select.having);
         scope.collect_subqueries(&select.group_by);
+        if let Some(order_by) = order_by {
+            scope.collect_subqueries(order_by);
+        }
         self.finish(scope, env);
     }
 
@@ -259,9 +271,7 @@ impl Scope {
     fn using_account_id(&mut self) {
         let Some((last, before)) = self.relations.split_last() else { return };
         for relation in before {
-            let column = |alias: &str| {
-                Expr::CompoundIdentifier(vec![alias.into(), "account_id".into()])
-            };
+            let column = |alias: &str| Expr::CompoundIdentifier(vec![alias.into(), "account_id".into()]);
             self.conditions.push(Expr::BinaryOp {
                 left: Box::new(column(&last.alias)),
                 op: BinaryOperator::Eq,

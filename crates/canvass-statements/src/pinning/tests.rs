@@ -17,9 +17,15 @@ fn unpinned(table: &str, alias: &str) -> Finding {
 #[test]
 fn select_update_delete_pinned_by_a_parameter_or_a_constant_pass() {
     assert_eq!(findings("SELECT id FROM respondents WHERE account_id = $1 AND id = ANY($2)"), vec![]);
-    assert_eq!(findings(r#"SELECT "respondents"."id" FROM "respondents" WHERE "respondents"."account_id" = $1"#), vec![]);
+    assert_eq!(
+        findings(r#"SELECT "respondents"."id" FROM "respondents" WHERE "respondents"."account_id" = $1"#),
+        vec![]
+    );
     assert_eq!(findings("SELECT r.id FROM respondents r WHERE r.account_id = $1::bigint ORDER BY r.id"), vec![]);
-    assert_eq!(findings("UPDATE sendouts SET respondent_count = respondent_count + 1 WHERE id = $2 AND account_id = 7"), vec![]);
+    assert_eq!(
+        findings("UPDATE sendouts SET respondent_count = respondent_count + 1 WHERE id = $2 AND account_id = 7"),
+        vec![]
+    );
     assert_eq!(findings("DELETE FROM respondents WHERE (account_id = $1) AND sendout_id = $2 RETURNING id"), vec![]);
 }
 
@@ -39,7 +45,10 @@ fn select_update_delete_without_their_account_fail() {
 
 #[test]
 fn inserts_must_give_the_account() {
-    assert_eq!(findings("INSERT INTO respondents (account_id, token) VALUES ($1, $2), ($3, $4) ON CONFLICT DO NOTHING"), vec![]);
+    assert_eq!(
+        findings("INSERT INTO respondents (account_id, token) VALUES ($1, $2), ($3, $4) ON CONFLICT DO NOTHING"),
+        vec![]
+    );
     assert_eq!(
         findings("INSERT INTO respondents (token) VALUES ($1)"),
         vec![Finding::InsertWithoutAccount("respondents".into())]
@@ -90,6 +99,9 @@ fn ctes_and_subqueries_are_scopes_of_their_own() {
     let loose = "SELECT s.id FROM sendouts s WHERE s.account_id = $1 AND EXISTS (SELECT 1 FROM respondents r \
                  WHERE r.sendout_id = s.id)";
     assert_eq!(findings(loose), vec![unpinned("respondents", "r")]);
+    let ordered = "SELECT r.id FROM respondents r WHERE r.account_id = $1 ORDER BY (SELECT max(o.id) FROM outbox o \
+                   WHERE o.account_id = r.account_id AND o.respondent_id = r.id) DESC";
+    assert_eq!(findings(ordered), vec![]);
     let union = "SELECT account_id FROM outbox WHERE account_id = $1 UNION SELECT account_id FROM sendouts";
     assert_eq!(findings(union), vec![unpinned("sendouts", "sendouts")]);
 }
