@@ -39,7 +39,8 @@ trap 'rm -f "$statements"' EXIT
 CANVASS_CAPTURE_STATEMENTS="$statements" scripts/with-test-db.sh cargo test --workspace --quiet
 
 echo "== one shard per statement: every statement on an account table names its account (docs/scaling.md)"
-cargo run --quiet -p canvass-statements -- "$statements" docs/citus-allowlist.txt
+# `cargo test --workspace` built the checker (its own tests run it); running it directly avoids a second build.
+"${CARGO_TARGET_DIR:-target}/debug/canvass-statements" "$statements" docs/citus-allowlist.txt
 
 echo "== fuzz: the served OpenAPI document against the service (time-boxed; \`just fuzz\` runs longer)"
 scripts/fuzz.sh "${FUZZ_SECONDS:-180}"
