@@ -80,11 +80,30 @@ struct Relation {
     table: Option<String>,
 }
 
+/// A condition of a scope: a filter (`WHERE`, an inner join's `ON`), or the `ON` of an outer join, which restricts
+/// only the rows of its nullable side: there it pins only the nullable side's aliases, and only from the other side.
+struct Condition {
+    expr: Expr,
+    /// The aliases of the nullable side of an outer join; `None` for a filter.
+    nullable: Option<HashSet<String>>,
+}
+
+impl Condition {
+    fn filter(expr: Expr) -> Self {
+        Self { expr, nullable: None }
+    }
+
+    /// Whether an equality in this condition can make `alias` pinned.
+    fn can_pin(&self, alias: &str) -> bool {
+        self.nullable.as_ref().is_none_or(|nullable| nullable.contains(alias))
+    }
+}
+
 /// The relations and `AND`-ed conditions of one scope, and the subqueries found in it.
 #[derive(Default)]
 struct Scope {
     relations: Vec<Relation>,
-    conditions: Vec<Expr>,
+    conditions: Vec<Condition>,
     /// Subqueries of the scope (in expressions, derived tables, function arguments): checked with its pins.
     nested: Vec<Query>,
 }
@@ -169,7 +188,7 @@ impl Checker<'_> {
             scope.add_from(from, env, self.accounts);
         }
         if let Some(selection) = &select.selection {
-            scope.conditions.push(selection.clone());
+            scope.conditions.push(Condition::filter(selection.clone()));
         }
         scope.collect_subqueries(&select.projection);
         scope.collect_subqueries(&select.selection);
@@ -190,7 +209,7 @@ impl Checker<'_> {
             }
         }
         if let Some(selection) = &update.selection {
-            scope.conditions.push(selection.clone());
+            scope.conditions.push(Condition::filter(selection.clone()));
         }
         scope.collect_subqueries(&update.assignments);
         scope.collect_subqueries(&update.selection);
@@ -205,7 +224,7 @@ impl Checker<'_> {
             scope.add_from(from, env, self.accounts);
         }
         if let Some(selection) = &delete.selection {
-            scope.conditions.push(selection.clone());
+            scope.conditions.push(Condition::filter(selection.clone()));
         }
         scope.collect_subqueries(&delete.selection);
         scope.collect_subqueries(&delete.returning);
@@ -251,33 +270,47 @@ impl Scope {
     fn add_from(&mut self, from: &TableWithJoins, env: &Env, accounts: &BTreeSet<String>) {
         self.add_factor(&from.relation, env, accounts);
         for join in &from.joins {
+            let before: HashSet<String> = self.relations.iter().map(|relation| relation.alias.clone()).collect();
             self.add_factor(&join.relation, env, accounts);
-            if let Some(constraint) = join_constraint(&join.join_operator) {
-                match constraint {
-                    JoinConstraint::On(condition) => {
-                        self.conditions.push(condition.clone());
-                        self.collect_subqueries(condition);
-                    }
-                    JoinConstraint::Using(columns) if columns.iter().any(|c| table_name(c) == "account_id") => {
-                        self.using_account_id();
-                    }
-                    _ => {}
+            let Some((constraint, side)) = join_constraint(&join.join_operator) else { continue };
+            let joined =
+                || self.relations.iter().map(|r| r.alias.clone()).filter(|alias| !before.contains(alias)).collect();
+            let nullable = match side {
+                Outer::None => None,
+                Outer::Left => Some(joined()),
+                Outer::Right => Some(before.clone()),
+                // Both sides keep their rows: the condition pins nothing.
+                Outer::Full => continue,
+            };
+            match constraint {
+                JoinConstraint::On(condition) => {
+                    self.conditions.push(Condition { expr: condition.clone(), nullable });
+                    self.collect_subqueries(condition);
                 }
+                JoinConstraint::Using(columns) if columns.iter().any(|c| table_name(c) == "account_id") => {
+                    self.using_account_id(nullable);
+                }
+                _ => {}
             }
         }
     }
 
     /// `JOIN … USING (account_id, …)`: the relation just added shares its account with every one before it.
-    fn using_account_id(&mut self) {
+    fn using_account_id(&mut self, nullable: Option<HashSet<String>>) {
         let Some((last, before)) = self.relations.split_last() else { return };
-        for relation in before {
-            let column = |alias: &str| Expr::CompoundIdentifier(vec![alias.into(), "account_id".into()]);
-            self.conditions.push(Expr::BinaryOp {
-                left: Box::new(column(&last.alias)),
-                op: BinaryOperator::Eq,
-                right: Box::new(column(&relation.alias)),
-            });
-        }
+        let column = |alias: &str| Expr::CompoundIdentifier(vec![alias.into(), "account_id".into()]);
+        let equalities: Vec<Condition> = before
+            .iter()
+            .map(|relation| Condition {
+                expr: Expr::BinaryOp {
+                    left: Box::new(column(&last.alias)),
+                    op: BinaryOperator::Eq,
+                    right: Box::new(column(&relation.alias)),
+                },
+                nullable: nullable.clone(),
+            })
+            .collect();
+        self.conditions.extend(equalities);
     }
 
     fn add_factor(&mut self, factor: &TableFactor, env: &Env, accounts: &BTreeSet<String>) {
@@ -330,20 +363,25 @@ impl Scope {
     fn pinned(&self, env: &Env) -> HashSet<String> {
         let mut constant = HashSet::new();
         let mut links: HashMap<String, Vec<String>> = HashMap::new();
-        let mut equalities = Vec::new();
         for condition in &self.conditions {
-            conjuncts(condition, &mut equalities);
-        }
-        for (left, right) in equalities {
-            match (self.side(left, env), self.side(right, env)) {
-                (Side::Local(alias), Side::Pin) | (Side::Pin, Side::Local(alias)) => {
-                    constant.insert(alias);
+            let mut equalities = Vec::new();
+            conjuncts(&condition.expr, &mut equalities);
+            for (left, right) in equalities {
+                match (self.side(left, env), self.side(right, env)) {
+                    (Side::Local(alias), Side::Pin) | (Side::Pin, Side::Local(alias)) if condition.can_pin(&alias) => {
+                        constant.insert(alias);
+                    }
+                    (Side::Local(a), Side::Local(b)) => {
+                        // An edge from a to b: when a is pinned, so is b.
+                        if condition.can_pin(&b) {
+                            links.entry(a.clone()).or_default().push(b.clone());
+                        }
+                        if condition.can_pin(&a) {
+                            links.entry(b).or_default().push(a);
+                        }
+                    }
+                    _ => {}
                 }
-                (Side::Local(a), Side::Local(b)) => {
-                    links.entry(a.clone()).or_default().push(b.clone());
-                    links.entry(b).or_default().push(a);
-                }
-                _ => {}
             }
         }
         let mut pinned = constant.clone();
@@ -436,16 +474,20 @@ fn table_alias(factor: &TableFactor) -> Option<String> {
     alias.map(|alias| alias.name.value.to_lowercase())
 }
 
-fn join_constraint(operator: &JoinOperator) -> Option<&JoinConstraint> {
+/// Which side of a join keeps its rows when the other has no match.
+enum Outer {
+    None,
+    Left,
+    Right,
+    Full,
+}
+
+fn join_constraint(operator: &JoinOperator) -> Option<(&JoinConstraint, Outer)> {
     match operator {
-        JoinOperator::Join(c)
-        | JoinOperator::Inner(c)
-        | JoinOperator::Left(c)
-        | JoinOperator::LeftOuter(c)
-        | JoinOperator::Right(c)
-        | JoinOperator::RightOuter(c)
-        | JoinOperator::FullOuter(c)
-        | JoinOperator::CrossJoin(c) => Some(c),
+        JoinOperator::Join(c) | JoinOperator::Inner(c) | JoinOperator::CrossJoin(c) => Some((c, Outer::None)),
+        JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => Some((c, Outer::Left)),
+        JoinOperator::Right(c) | JoinOperator::RightOuter(c) => Some((c, Outer::Right)),
+        JoinOperator::FullOuter(c) => Some((c, Outer::Full)),
         _ => None,
     }
 }

@@ -70,6 +70,19 @@ fn joins_are_pinned_transitively() {
     assert_eq!(findings(using), vec![]);
     let loose = "SELECT o.id FROM outbox o JOIN sendouts s ON s.id = o.sendout_id WHERE o.account_id = $1";
     assert_eq!(findings(loose), vec![unpinned("sendouts", "s")]);
+    // An outer join's ON restricts only its nullable side: it pins that side from the other, never the other.
+    let left = "SELECT o.id FROM outbox o LEFT JOIN sendouts s ON s.account_id = o.account_id AND s.id = \
+                o.sendout_id WHERE o.account_id = $1";
+    assert_eq!(findings(left), vec![]);
+    let left_only_on = "SELECT o.id FROM outbox o LEFT JOIN sendouts s ON s.account_id = o.account_id AND \
+                        o.account_id = $1";
+    // (`s` is in fact pinned through `o.account_id = $1` in the same ON; the check is conservative there.)
+    assert_eq!(findings(left_only_on), vec![unpinned("outbox", "o"), unpinned("sendouts", "s")]);
+    let right =
+        "SELECT o.id FROM outbox o RIGHT JOIN sendouts s ON s.account_id = o.account_id WHERE o.account_id = $1";
+    assert_eq!(findings(right), vec![unpinned("sendouts", "s")]);
+    let full = "SELECT 1 FROM outbox o FULL JOIN sendouts s ON s.account_id = o.account_id WHERE s.account_id = $1";
+    assert_eq!(findings(full), vec![unpinned("outbox", "o")]);
     let lock = "SELECT o.id FROM outbox o JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
                 WHERE o.status = 'Pending' AND o.due_at <= now() ORDER BY o.due_at LIMIT $1 FOR UPDATE OF o SKIP LOCKED";
     assert_eq!(findings(lock), vec![unpinned("outbox", "o"), unpinned("sendouts", "s")]);
