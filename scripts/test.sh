@@ -33,8 +33,14 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p canvass-domain
 
-echo "== tests"
-scripts/with-test-db.sh cargo test --workspace --quiet
+echo "== tests (each distinct statement the application sends to PostgreSQL is captured for the next check)"
+statements=$(mktemp "${TMPDIR:-/tmp}/canvass-statements.XXXXXX")
+trap 'rm -f "$statements"' EXIT
+CANVASS_CAPTURE_STATEMENTS="$statements" scripts/with-test-db.sh cargo test --workspace --quiet
+
+echo "== one shard per statement: every statement on an account table names its account (docs/scaling.md)"
+# `cargo test --workspace` built the checker (its own tests run it); running it directly avoids a second build.
+"${CARGO_TARGET_DIR:-target}/debug/canvass-statements" "$statements" docs/citus-allowlist.txt
 
 echo "== fuzz: the served OpenAPI document against the service (time-boxed; \`just fuzz\` runs longer)"
 scripts/fuzz.sh "${FUZZ_SECONDS:-180}"

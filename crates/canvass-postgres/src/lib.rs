@@ -7,6 +7,7 @@ mod accounts;
 mod answer_writes;
 mod answers;
 mod blocklist;
+mod capture;
 mod categories;
 mod counts;
 mod erasure;
@@ -33,6 +34,7 @@ mod surveys;
 mod unit_of_work;
 mod webhooks;
 
+pub use capture::CAPTURE_VARIABLE;
 pub use error::map_diesel_error;
 pub use migrate::{pending_migrations, run_migrations, MIGRATIONS};
 pub use pool::{

@@ -73,6 +73,7 @@ impl ManageConnection for PgManager {
 
     fn connect(&self) -> Result<PoolConnection, Self::Error> {
         let mut conn = self.inner.connect()?;
+        crate::capture::instrument(&mut conn);
         let millis = self.statement_timeout.as_millis().max(1);
         diesel::sql_query(format!("SET statement_timeout = {millis}"))
             .execute(&mut conn)

@@ -29,7 +29,8 @@ impl PgStore {
     /// A store over one connection to `database_url`, opened now (so a wrong URL fails at once) and without a
     /// statement timeout: for one-shot commands and tests. Units of work take turns on it.
     pub fn connect_one(database_url: &str) -> Result<Self, ConnectionError> {
-        let conn = PgConnection::establish(database_url)?;
+        let mut conn = PgConnection::establish(database_url)?;
+        crate::capture::instrument(&mut conn);
         Ok(Self { source: Source::One(Mutex::new(conn)) })
     }
 }
