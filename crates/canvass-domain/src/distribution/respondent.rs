@@ -229,8 +229,10 @@ mod tests {
     #[test]
     fn a_checked_respondent_has_a_key_and_a_unique_token() {
         let labels = HashSet::new();
-        let one = NewRespondent::check(AccountId::new(5), input(" Ann@Example.com "), DispatchType::Email, &labels, "").unwrap();
-        let two = NewRespondent::check(AccountId::new(5), input("ann@example.com"), DispatchType::Email, &labels, "").unwrap();
+        let one = NewRespondent::check(AccountId::new(5), input(" Ann@Example.com "), DispatchType::Email, &labels, "")
+            .unwrap();
+        let two = NewRespondent::check(AccountId::new(5), input("ann@example.com"), DispatchType::Email, &labels, "")
+            .unwrap();
         assert_eq!(one.contact_key(), two.contact_key());
         assert_eq!(one.contact_details(), "Ann@Example.com");
         assert_ne!(one.token(), two.token());
@@ -243,11 +245,12 @@ mod tests {
         let labels = HashSet::new();
         let mut bad = input("not-a-number");
         bad.background_data.insert(LabelId::new(3), "x".into());
-        let fields: Vec<_> = NewRespondent::check(AccountId::new(5), bad, DispatchType::Sms, &labels, "surveyRespondents[4].")
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields: Vec<_> =
+            NewRespondent::check(AccountId::new(5), bad, DispatchType::Sms, &labels, "surveyRespondents[4].")
+                .unwrap_err()
+                .into_iter()
+                .map(|e| e.field)
+                .collect();
         assert_eq!(fields, ["surveyRespondents[4].contactDetails", "surveyRespondents[4].backgroundData.3"]);
     }
 
