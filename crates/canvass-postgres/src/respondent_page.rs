@@ -71,15 +71,20 @@ const CONTEXT: (
 
 impl RespondentPageRepository for PgUnitOfWork<'_> {
     fn find_by_token(&mut self, route: LinkRoute, token: &str) -> RepoResult<Option<TokenContext>> {
-        let query = respondent_context!().filter(respondents::token.eq(token)).select(CONTEXT).into_boxed();
-        let query = match route {
+        let row: Option<TokenRow> = match route {
             // The token names its account: the whole token must match among that account's respondents.
-            LinkRoute::Account(account) => query.filter(respondents::account_id.eq(account.get())),
+            LinkRoute::Account(account) => respondent_context!()
+                .filter(respondents::account_id.eq(account.get()).and(respondents::token.eq(token)))
+                .select(CONTEXT)
+                .first(self.conn),
             // A token of the old form names none: the one look-up across accounts, by `respondents_token_idx`
             // (docs/scaling.md, "Public handles").
-            LinkRoute::AnyAccount => query,
-        };
-        let row: Option<TokenRow> = query.first(self.conn).optional().or_repo()?;
+            LinkRoute::AnyAccount => {
+                respondent_context!().filter(respondents::token.eq(token)).select(CONTEXT).first(self.conn)
+            }
+        }
+        .optional()
+        .or_repo()?;
         Ok(row.map(context_of))
     }
 
