@@ -88,7 +88,7 @@ fn main() {
             let values: Vec<String> = (0..BATCH)
                 .map(|n| {
                     let contact = format!("person{n}.r{round}@bench.example");
-                    let token = canvass_domain::distribution::new_survey_link_token();
+                    let token = canvass_domain::distribution::new_survey_link_token(canvass_domain::AccountId::new(account));
                     format!("({account}, {raw_sendout}, '{contact}', '{contact}', true, '{{}}', 'Pending', '{token}', now())")
                 })
                 .collect();
@@ -121,7 +121,7 @@ fn main() {
                 assert_eq!(outcome["added"].as_array().unwrap().len(), BATCH);
                 let values: Vec<String> = (0..BATCH)
                     .map(|n| {
-                        let token = canvass_domain::distribution::new_survey_link_token();
+                        let token = canvass_domain::distribution::new_survey_link_token(canvass_domain::AccountId::new(account));
                         format!("({account}, {raw_sendout}, '{0}', '{0}', true, '{{}}', 'Pending', '{token}', now())", contact(n))
                     })
                     .collect();

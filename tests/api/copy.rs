@@ -185,6 +185,7 @@ async fn copied_respondents_links_open_the_survey_and_opt_out() {
     for link in &links {
         let token = link.rsplit('/').next().unwrap();
         assert!(canvass_domain::distribution::is_survey_link_token(token), "{link}");
+        assert!(token.starts_with(&format!("{}-", app.account_id)), "a copied link names its account: {link}");
         let page = app.client.get(link).send().await.unwrap();
         assert_eq!(page.status().as_u16(), 200, "{link}");
         assert!(page.text().await.unwrap().contains("Page 1 of 3"));

@@ -26,6 +26,7 @@ mod long_lists;
 mod metrics;
 mod openapi_document;
 mod protection;
+mod public_handles;
 mod questions;
 mod rate_limits;
 mod relays;

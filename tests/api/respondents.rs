@@ -25,7 +25,9 @@ async fn a_respondent_is_added_pending_with_a_personal_link() {
     assert_eq!(added["sentAt"], Value::Null);
     let link = added["surveyLink"].as_str().unwrap();
     let token = link.strip_prefix(&format!("{}/r/", app.address)).expect("link under the public URL");
-    assert!(token.len() >= 32 && token.chars().all(|c| c.is_ascii_hexdigit()), "{token}");
+    let (account, random) = token.split_once('-').expect("the account, then the random part");
+    assert_eq!(account, app.account_id.to_string(), "the link names its account");
+    assert!(random.len() == 40 && random.chars().all(|c| c.is_ascii_hexdigit()), "{token}");
     assert_eq!(app.get(&format!("{base}/respondents")).await.expect(200), json!([added]));
     let sendout = app.get(&base).await.expect(200);
     assert_eq!((sendout["respondentCount"].clone(), sendout["pendingCount"].clone()), (json!(1), json!(1)));

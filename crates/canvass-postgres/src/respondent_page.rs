@@ -1,7 +1,7 @@
 //! The respondent page's reads and writes on PostgreSQL: respondents by link token, answer set progress.
 
 use canvass_domain::answer::AnswerSet;
-use canvass_domain::distribution::{DispatchType, SendoutStatus, TokenContext};
+use canvass_domain::distribution::{DispatchType, LinkRoute, SendoutStatus, TokenContext};
 use canvass_domain::ids::{AccountId, AnswerSetId, PageId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
 use diesel::prelude::*;
@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
 use crate::named::Named;
-use crate::schema::{answer_sets, outbox, respondents, sender_numbers, sendouts, surveys};
+use crate::schema::{answer_sets, login_sendouts, outbox, respondents, sender_numbers, sendouts, surveys};
 use crate::PgUnitOfWork;
 
 type TokenRow = (i64, i64, i64, i64, String, bool, Named<SendoutStatus>, Option<OffsetDateTime>, String, String);
@@ -70,18 +70,36 @@ const CONTEXT: (
 );
 
 impl RespondentPageRepository for PgUnitOfWork<'_> {
-    fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>> {
-        let row: Option<TokenRow> = respondent_context!()
-            .filter(respondents::token.eq(token))
-            .select(CONTEXT)
-            .first(self.conn)
-            .optional()
-            .or_repo()?;
+    fn find_by_token(&mut self, route: LinkRoute, token: &str) -> RepoResult<Option<TokenContext>> {
+        let row: Option<TokenRow> = match route {
+            // The token names its account: the whole token must match among that account's respondents.
+            LinkRoute::Account(account) => respondent_context!()
+                .filter(respondents::account_id.eq(account.get()).and(respondents::token.eq(token)))
+                .select(CONTEXT)
+                .first(self.conn),
+            // A token of the old form names none: the one look-up across accounts, by `respondents_token_idx`
+            // (docs/scaling.md, "Public handles").
+            LinkRoute::AnyAccount => {
+                respondent_context!().filter(respondents::token.eq(token)).select(CONTEXT).first(self.conn)
+            }
+        }
+        .optional()
+        .or_repo()?;
         Ok(row.map(context_of))
     }
 
     fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>> {
+        // The sendout's account from the map of LOGIN sendouts (a small table, a reference table under Citus);
+        // then the respondent within that account alone.
+        let account: Option<i64> = login_sendouts::table
+            .filter(login_sendouts::sendout_id.eq(sendout.get()))
+            .select(login_sendouts::account_id)
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        let Some(account) = account else { return Ok(None) };
         let row: Option<(String, TokenRow)> = respondent_context!()
+            .filter(respondents::account_id.eq(account))
             .filter(sendouts::id.eq(sendout.get()).and(sendouts::dispatch_type.eq(DispatchType::Login.as_str())))
             .filter(respondents::sendout_id.eq(sendout.get()).and(respondents::contact_key.eq(contact_key)))
             .select((respondents::token, CONTEXT))
@@ -92,18 +110,22 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
     }
 
     fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>> {
-        let last_message = outbox::table
-            .filter(outbox::account_id.eq(respondents::account_id).and(outbox::respondent_id.eq(respondents::id)))
-            .select(diesel::dsl::max(outbox::sent_at))
-            .single_value();
-        // The number's owner, through the unique key on the number; within that account the respondent is found
-        // through the `(account_id, contact_key)` index.
-        let owner = sender_numbers::table
+        // The number's owner, through the unique key on the number (`sender_numbers` is a reference table under
+        // Citus); none owns it: no conversation. Then the respondents within that account alone, through the
+        // `(account_id, contact_key)` index, with the account as a bound value.
+        let owner: Option<i64> = sender_numbers::table
             .filter(sender_numbers::number.eq(to))
             .select(sender_numbers::account_id)
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        let Some(account) = owner else { return Ok(Vec::new()) };
+        let last_message = outbox::table
+            .filter(outbox::account_id.eq(account).and(outbox::respondent_id.eq(respondents::id)))
+            .select(diesel::dsl::max(outbox::sent_at))
             .single_value();
         let rows: Vec<TokenRow> = respondent_context!()
-            .filter(respondents::account_id.nullable().eq(owner))
+            .filter(respondents::account_id.eq(account))
             .filter(respondents::contact_key.eq(contact_key))
             .filter(sendouts::dispatch_type.eq(DispatchType::TwoWay.as_str()))
             .filter(sendouts::sender.eq(to))

@@ -132,6 +132,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    login_sendouts (sendout_id) {
+        sendout_id -> Int8,
+        account_id -> Int8,
+    }
+}
+
+diesel::table! {
     outbox (account_id, id) {
         account_id -> Int8,
         id -> Int8,
@@ -353,6 +360,7 @@ diesel::joinable!(api_keys -> accounts (account_id));
 diesel::joinable!(blocklist -> accounts (account_id));
 diesel::joinable!(categories -> accounts (account_id));
 diesel::joinable!(idempotency_keys -> accounts (account_id));
+diesel::joinable!(login_sendouts -> accounts (account_id));
 diesel::joinable!(outbox -> accounts (account_id));
 diesel::joinable!(permanent_failures -> accounts (account_id));
 diesel::joinable!(retention_rules -> accounts (account_id));
@@ -375,6 +383,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     categories,
     idempotency_keys,
     logic_rules,
+    login_sendouts,
     outbox,
     permanent_failures,
     question_items,

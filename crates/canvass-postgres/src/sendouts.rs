@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
 use crate::named::Named;
-use crate::schema::{bg_documents, bg_labels, reminders, respondents, sendouts, surveys};
+use crate::schema::{bg_documents, bg_labels, login_sendouts, reminders, respondents, sendouts, surveys};
 use crate::PgUnitOfWork;
 
 #[derive(Queryable, Selectable)]
@@ -149,17 +149,27 @@ impl PgUnitOfWork<'_> {
         Ok(serde_json::Value::Object(map))
     }
 
+    /// Maps a new LOGIN sendout to its account in `login_sendouts`, so that its login page finds the account
+    /// before it reads the respondent (docs/scaling.md, "Public handles").
+    fn map_login_sendout(&mut self, account: i64, sendout: i64) -> QueryResult<usize> {
+        diesel::insert_into(login_sendouts::table)
+            .values((login_sendouts::sendout_id.eq(sendout), login_sendouts::account_id.eq(account)))
+            .execute(self.conn)
+    }
+
     fn copy_sendout(&mut self, account: i64, from: i64, to: i64, id: i64, now: OffsetDateTime) -> QueryResult<()> {
         #[derive(QueryableByName)]
         struct NewId {
             #[diesel(sql_type = BigInt)]
             id: i64,
+            #[diesel(sql_type = Text)]
+            dispatch_type: String,
         }
         let copy: NewId = diesel::sql_query(
             "INSERT INTO sendouts (account_id, survey_id, name, dispatch_type, status, send_date, sender, subject, \
                  message, expiry_date, created_at) \
              SELECT account_id, $2, name, dispatch_type, 'Draft', send_date, sender, subject, message, expiry_date, $4 \
-             FROM sendouts WHERE account_id = $1 AND id = $3 AND survey_id = $5 RETURNING id",
+             FROM sendouts WHERE account_id = $1 AND id = $3 AND survey_id = $5 RETURNING id, dispatch_type",
         )
         .bind::<BigInt, _>(account)
         .bind::<BigInt, _>(to)
@@ -170,13 +180,16 @@ impl PgUnitOfWork<'_> {
         diesel::insert_into(bg_documents::table)
             .values((bg_documents::account_id.eq(account), bg_documents::sendout_id.eq(copy.id)))
             .execute(self.conn)?;
+        if copy.dispatch_type == DispatchType::Login.as_str() {
+            self.map_login_sendout(account, copy.id)?;
+        }
         // Every copied respondent gets a link token of the domain's one generator, as added respondents do.
         let originals: Vec<i64> = respondents::table
             .filter(respondents::account_id.eq(account).and(respondents::sendout_id.eq(id)))
             .order(respondents::id)
             .select(respondents::id)
             .load(self.conn)?;
-        let tokens: Vec<String> = originals.iter().map(|_| new_survey_link_token()).collect();
+        let tokens: Vec<String> = originals.iter().map(|_| new_survey_link_token(AccountId::new(account))).collect();
         let label_map = self.copy_labels(account, id, copy.id, now)?;
         // The respondents' background data keys are mapped from the old label ids to the new ones by one jsonb
         // object looked up with `->>` (no join inside the subquery: Citus cannot plan `jsonb_each` joined to a
@@ -239,6 +252,9 @@ impl SendoutRepository for PgUnitOfWork<'_> {
             .values((bg_documents::account_id.eq(account.get()), bg_documents::sendout_id.eq(row.id)))
             .execute(self.conn)
             .or_repo()?;
+        if draft.kind() == DispatchType::Login {
+            self.map_login_sendout(account.get(), row.id).or_repo()?;
+        }
         Ok(row.into_sendout())
     }
 

@@ -6,7 +6,7 @@
 
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::chunks::ChunkRequest;
-use crate::distribution::TokenContext;
+use crate::distribution::{LinkRoute, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::RepoResult;
@@ -78,9 +78,11 @@ pub trait AnswerRepository {
 
 /// What the respondent page reads and keeps: the respondent behind a link token, and where it is in the survey.
 pub trait RespondentPageRepository {
-    /// The respondent (of any account) whose survey link has this token.
-    fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>>;
-    /// The link token and respondent of a LOGIN sendout (of any account) whose login identifier has this key.
+    /// The respondent whose survey link has this token, among the respondents of the account `route` names (of
+    /// any account for [`LinkRoute::AnyAccount`], a token of the old form).
+    fn find_by_token(&mut self, route: LinkRoute, token: &str) -> RepoResult<Option<TokenContext>>;
+    /// The link token and respondent of a LOGIN sendout (of any account: the store finds the sendout's account
+    /// first) whose login identifier has this key.
     fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
     /// The respondents whose number has this key in TWOWAY sendouts sent from the number `to`, of the account that
     /// `to` is provisioned to (no one's when it is provisioned to none), the one that was last sent a message

@@ -5,6 +5,7 @@ mod blocklist;
 mod bounce;
 mod contact;
 mod label;
+mod link_token;
 pub mod ports;
 mod reminder;
 mod respondent;
@@ -15,10 +16,11 @@ pub use blocklist::{BlocklistEntry, BlocklistKey, BlocklistType};
 pub use bounce::{BounceFilter, NewPermanentFailure, PermanentFailure};
 pub use contact::{check_contact, check_sms_sender, contact_key};
 pub use label::{BgDocument, Label, LabelDraft, LabelType, BACKGROUND_FUNCTION};
+pub use link_token::{is_survey_link_token, new_survey_link_token, survey_link_route, LinkRoute, ACCOUNT_SEPARATOR};
 pub use reminder::{Reminder, ReminderDraft, ReminderInput, ReminderStatus, SendoutLogic};
 pub use respondent::{
-    check_background_data, is_survey_link_token, new_survey_link_token, BackgroundData, NewRespondent, Respondent,
-    RespondentInput, RespondentStatus, TokenContext, ERASED_PREFIX, MAX_BATCH,
+    check_background_data, BackgroundData, NewRespondent, Respondent, RespondentInput, RespondentStatus, TokenContext,
+    ERASED_PREFIX, MAX_BATCH,
 };
 pub use sender::{ProvisionedSender, SenderNumber};
 pub use sendout::{

@@ -2,13 +2,13 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use rand::RngCore;
 use time::OffsetDateTime;
 
 use crate::error::FieldError;
-use crate::ids::{LabelId, RespondentId, SendoutId};
+use crate::ids::{AccountId, LabelId, RespondentId, SendoutId};
 
 use super::contact::{check_contact, contact_key};
+use super::link_token::new_survey_link_token;
 use super::sendout::DispatchType;
 
 /// Most respondents one batch may add.
@@ -134,9 +134,11 @@ pub struct NewRespondent {
 }
 
 impl NewRespondent {
-    /// Checks a respondent for a sendout of type `kind`; `labels` are the label ids background data may use.
-    /// Field paths are prefixed with `path` (empty for a single respondent).
+    /// Checks a respondent for a sendout of type `kind` of `account`; `labels` are the label ids background data
+    /// may use. Field paths are prefixed with `path` (empty for a single respondent). The link token names
+    /// `account`.
     pub fn check(
+        account: AccountId,
         input: RespondentInput,
         kind: DispatchType,
         labels: &HashSet<LabelId>,
@@ -155,7 +157,7 @@ impl NewRespondent {
             contact_details: input.contact_details.trim().to_owned(),
             send_mail: input.send_mail,
             background_data: input.background_data,
-            token: new_survey_link_token(),
+            token: new_survey_link_token(account),
         })
     }
 
@@ -212,30 +214,9 @@ pub fn check_background_data(data: &BackgroundData, labels: &HashSet<LabelId>, p
         .collect()
 }
 
-/// A new survey link token: 160 random bits as 40 hex digits.
-pub fn new_survey_link_token() -> String {
-    let mut bytes = [0u8; 20];
-    rand::rng().fill_bytes(&mut bytes);
-    hex::encode(bytes)
-}
-
 /// What a partial delete (retention) puts before the respondent id in the contact key and the link token of an
 /// erased respondent: `erased:<id>`. Neither leads to the respondent any more.
 pub const ERASED_PREFIX: &str = "erased:";
-
-/// Whether `text` has the shape of a survey link token (40 lowercase hex digits): anything else is no link, and
-/// is not looked up.
-///
-/// ```
-/// use canvass_domain::distribution::{is_survey_link_token, new_survey_link_token};
-///
-/// assert!(is_survey_link_token(&new_survey_link_token()));
-/// assert!(!is_survey_link_token("erased:42"));
-/// assert!(!is_survey_link_token("0000000000000000000000000000000000000\0\0\0"));
-/// ```
-pub fn is_survey_link_token(text: &str) -> bool {
-    text.len() == 40 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
 
 #[cfg(test)]
 mod tests {
@@ -248,12 +229,15 @@ mod tests {
     #[test]
     fn a_checked_respondent_has_a_key_and_a_unique_token() {
         let labels = HashSet::new();
-        let one = NewRespondent::check(input(" Ann@Example.com "), DispatchType::Email, &labels, "").unwrap();
-        let two = NewRespondent::check(input("ann@example.com"), DispatchType::Email, &labels, "").unwrap();
+        let one = NewRespondent::check(AccountId::new(5), input(" Ann@Example.com "), DispatchType::Email, &labels, "")
+            .unwrap();
+        let two = NewRespondent::check(AccountId::new(5), input("ann@example.com"), DispatchType::Email, &labels, "")
+            .unwrap();
         assert_eq!(one.contact_key(), two.contact_key());
         assert_eq!(one.contact_details(), "Ann@Example.com");
         assert_ne!(one.token(), two.token());
-        assert_eq!(one.token().len(), 40);
+        assert!(one.token().starts_with("5-"), "{}", one.token());
+        assert_eq!(one.token().len(), 42);
     }
 
     #[test]
@@ -261,11 +245,12 @@ mod tests {
         let labels = HashSet::new();
         let mut bad = input("not-a-number");
         bad.background_data.insert(LabelId::new(3), "x".into());
-        let fields: Vec<_> = NewRespondent::check(bad, DispatchType::Sms, &labels, "surveyRespondents[4].")
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields: Vec<_> =
+            NewRespondent::check(AccountId::new(5), bad, DispatchType::Sms, &labels, "surveyRespondents[4].")
+                .unwrap_err()
+                .into_iter()
+                .map(|e| e.field)
+                .collect();
         assert_eq!(fields, ["surveyRespondents[4].contactDetails", "surveyRespondents[4].backgroundData.3"]);
     }
 

@@ -138,7 +138,7 @@ pub fn add_row(
         let survey = document.survey_id;
         let sendout = super::sendouts::get(tx, account, survey, document.sendout_id)?;
         let input = RespondentInput { contact_details, send_mail: true, background_data: cells };
-        let checked = NewRespondent::check(input, sendout.kind, &labels, "").map_err(|errors| {
+        let checked = NewRespondent::check(account, input, sendout.kind, &labels, "").map_err(|errors| {
             DomainError::Invalid(
                 errors
                     .into_iter()

@@ -44,10 +44,9 @@ pub enum PageView {
 }
 
 fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> Result<TokenContext, DomainError> {
-    if !crate::distribution::is_survey_link_token(token) {
-        return Err(DomainError::NotFound("survey link"));
-    }
-    uow.find_by_token(token)?.ok_or(DomainError::NotFound("survey link"))
+    // A token names its account (or, sent before tokens did, any account); one of no form is not looked up.
+    let route = crate::distribution::survey_link_route(token).ok_or(DomainError::NotFound("survey link"))?;
+    uow.find_by_token(route, token)?.ok_or(DomainError::NotFound("survey link"))
 }
 
 fn is_open(context: &TokenContext, now: time::OffsetDateTime) -> bool {

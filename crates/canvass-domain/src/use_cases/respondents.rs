@@ -87,7 +87,7 @@ pub fn add(
     transaction(uow, |tx| {
         let kind = sendouts::kind_of(tx, account, survey, sendout)?;
         let labels: HashSet<LabelId> = tx.background_label_ids(account)?.into_iter().collect();
-        let respondent = NewRespondent::check(input, kind, &labels, "").map_err(DomainError::Invalid)?;
+        let respondent = NewRespondent::check(account, input, kind, &labels, "").map_err(DomainError::Invalid)?;
         add_checked(tx, clock, account, sendout, respondent)
     })
 }
@@ -159,7 +159,7 @@ pub fn add_read_batch(
         let mut checked = Vec::with_capacity(inputs.len());
         for (index, input) in inputs.into_iter().enumerate() {
             let checked_input =
-                input.and_then(|input| NewRespondent::check(input, kind, &labels, &format!("[{index}].")));
+                input.and_then(|input| NewRespondent::check(account, input, kind, &labels, &format!("[{index}].")));
             match checked_input {
                 Ok(respondent) => checked.push(respondent),
                 Err(item_errors) => errors.extend(item_errors),

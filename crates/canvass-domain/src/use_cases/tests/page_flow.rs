@@ -88,6 +88,20 @@ fn a_closed_sendout_takes_no_answers() {
 #[test]
 fn an_unknown_token_is_not_found() {
     let mut fake = four_pages();
-    let unknown = "00000000000000000000000000000000000000bb";
+    let unknown = "00000000000000000000000000000000000000cc";
     assert!(matches!(open(&mut fake, &At(NOW), unknown), Err(crate::DomainError::NotFound(_))));
+}
+
+#[test]
+fn a_link_is_looked_up_within_the_account_its_token_names_and_old_links_everywhere() {
+    let mut fake = four_pages();
+    assert_eq!(page_of(&open(&mut fake, &At(NOW), TOKEN).unwrap()), Some(1), "a token naming its account");
+    let old = super::fakes::pages::OLD_TOKEN;
+    assert_eq!(page_of(&open(&mut fake, &At(NOW), old).unwrap()), Some(1), "a token of the old form");
+    // The same random part under another account's id finds nothing: the whole token must match in that account.
+    let forged = TOKEN.replacen("1-", "2-", 1);
+    assert!(matches!(open(&mut fake, &At(NOW), &forged), Err(crate::DomainError::NotFound(_))), "{forged}");
+    for malformed in ["erased:7", "01-00000000000000000000000000000000000000aa", "1-"] {
+        assert!(matches!(open(&mut fake, &At(NOW), malformed), Err(crate::DomainError::NotFound(_))), "{malformed}");
+    }
 }

@@ -9,7 +9,7 @@ use super::surveys::{HoldsSurveys, Surveys};
 use super::Snapshots;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::chunks::ChunkRequest;
-use crate::distribution::TokenContext;
+use crate::distribution::{LinkRoute, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, RuleId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
@@ -18,8 +18,12 @@ use crate::survey::{LogicRule, QuestionItem, QuestionTree, QuestionType};
 /// The fake's one survey.
 pub const SURVEY: SurveyId = SurveyId::new(1);
 
-/// The link token of the fake's one respondent.
-pub const TOKEN: &str = "00000000000000000000000000000000000000aa";
+/// The link token of the fake's one respondent (of the fake's account).
+pub const TOKEN: &str = "1-00000000000000000000000000000000000000aa";
+
+/// The same respondent's link token of the old form (naming no account), as links sent before tokens named
+/// their account have.
+pub const OLD_TOKEN: &str = "00000000000000000000000000000000000000bb";
 
 /// What the fake holds; cloned for each transaction.
 #[derive(Debug, Clone)]
@@ -107,8 +111,13 @@ fn stored(draft: &AnswerSetDraft, respondent: Option<(RespondentId, SendoutId)>,
     }
 }
 impl RespondentPageRepository for Pages {
-    fn find_by_token(&mut self, token: &str) -> RepoResult<Option<TokenContext>> {
-        Ok((token == TOKEN).then(|| self.state.context.clone()))
+    fn find_by_token(&mut self, route: LinkRoute, token: &str) -> RepoResult<Option<TokenContext>> {
+        // A token is found within the account it names only; an old one within every account.
+        let found = match route {
+            LinkRoute::Account(account) => account == self.state.context.account_id && token == TOKEN,
+            LinkRoute::AnyAccount => token == OLD_TOKEN,
+        };
+        Ok(found.then(|| self.state.context.clone()))
     }
 
     fn find_login(&mut self, _sendout: SendoutId, _contact_key: &str) -> RepoResult<Option<(String, TokenContext)>> {
