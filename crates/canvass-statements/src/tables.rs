@@ -8,7 +8,7 @@ const SCHEMA: &str = include_str!("../../canvass-postgres/src/schema.rs");
 
 /// Tables with an `account_id` that a Citus deployment makes reference tables (docs/scaling.md): a statement on
 /// them is never sent to one shard, so it needs no account. Keep in step with docs/citus-distribute.sql.
-pub const REFERENCE_TABLES: &[&str] = &["accounts", "api_keys", "sender_numbers"];
+pub const REFERENCE_TABLES: &[&str] = &["accounts", "api_keys", "sender_numbers", "login_sendouts"];
 
 /// The account tables: distributed by `account_id` under Citus.
 pub fn account_tables() -> BTreeSet<String> {
