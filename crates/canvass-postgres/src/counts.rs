@@ -101,3 +101,17 @@ pub(crate) fn move_pending_contacts(
     .execute(conn)
     .map(drop)
 }
+
+/// The CTE `counted` that takes the respondents a statement's `gone` CTE deleted (`RETURNING sendout_id, status`)
+/// off their sendouts' stored counts, with `$1` the account: the one text every respondent removal shares, as a
+/// literal so that both `format!` and `concat!` (for a `prepared` statement) can use it.
+macro_rules! uncount_gone {
+    () => {
+        "counted AS (UPDATE sendouts s SET respondent_count = s.respondent_count - g.removed, \
+             pending_count = s.pending_count - g.pending \
+         FROM (SELECT sendout_id, count(*) AS removed, count(*) FILTER (WHERE status = 'Pending') AS pending \
+               FROM gone GROUP BY sendout_id) AS g \
+         WHERE s.account_id = $1 AND s.id = g.sendout_id)"
+    };
+}
+pub(crate) use uncount_gone;

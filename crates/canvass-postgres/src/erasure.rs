@@ -5,6 +5,7 @@ use canvass_domain::ports::{Erased, ErasureRepository, RepoResult};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 
+use crate::counts::uncount_gone;
 use crate::error::OrRepoError;
 use crate::prepared::prepared;
 use crate::PgUnitOfWork;
@@ -32,14 +33,11 @@ const DETACH_ANSWER_SETS: &str = "WITH kept AS (UPDATE answer_sets SET responden
      SELECT count(*) AS count FROM kept";
 
 /// Removes the respondents (their messages go with them) and takes them off their sendouts' stored counts.
-const DELETE_RESPONDENTS: &str = "WITH gone AS (DELETE FROM respondents WHERE account_id = $1 AND contact_key = $2 \
-         RETURNING sendout_id, status), \
-     counted AS (UPDATE sendouts s SET respondent_count = s.respondent_count - g.removed, \
-             pending_count = s.pending_count - g.pending \
-         FROM (SELECT sendout_id, count(*) AS removed, count(*) FILTER (WHERE status = 'Pending') AS pending \
-               FROM gone GROUP BY sendout_id) AS g \
-         WHERE s.account_id = $1 AND s.id = g.sendout_id) \
-     SELECT count(*) AS count FROM gone";
+const DELETE_RESPONDENTS: &str = concat!(
+    "WITH gone AS (DELETE FROM respondents WHERE account_id = $1 AND contact_key = $2 RETURNING sendout_id, status), ",
+    uncount_gone!(),
+    " SELECT count(*) AS count FROM gone"
+);
 
 /// Removes the permanent failures recorded for the address (they hold it).
 const DELETE_FAILURES: &str = "WITH gone AS (DELETE FROM permanent_failures WHERE account_id = $1 AND email_key = $2 \

@@ -7,6 +7,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Text, Timestamptz};
 use time::OffsetDateTime;
 
+use crate::counts::uncount_gone;
 use crate::error::OrRepoError;
 use crate::governance::{survey_policy_of, SURVEY_POLICY};
 use crate::schema::{sendouts, survey_retention_policies as survey_policies, surveys};
@@ -55,12 +56,9 @@ fn respondent_removal(candidates: &str, dry_run: bool) -> String {
              WHERE account_id = $1 AND respondent_id IN (SELECT id FROM picked)), \
          gone AS (DELETE FROM respondents WHERE account_id = $1 AND id IN (SELECT id FROM picked) \
              RETURNING sendout_id, status), \
-         counted AS (UPDATE sendouts s SET respondent_count = s.respondent_count - g.removed, \
-                 pending_count = s.pending_count - g.pending \
-             FROM (SELECT sendout_id, count(*) AS removed, count(*) FILTER (WHERE status = 'Pending') AS pending \
-                   FROM gone GROUP BY sendout_id) AS g \
-             WHERE s.account_id = $1 AND s.id = g.sendout_id) \
-         SELECT count(*) AS count FROM gone"
+         {counted} \
+         SELECT count(*) AS count FROM gone",
+        counted = uncount_gone!()
     )
 }
 
