@@ -88,7 +88,7 @@ fn no_key_citus_refuses_is_left() {
     let references: BTreeSet<&str> = REFERENCE_TABLES.iter().copied().collect();
     for key in keys() {
         assert!(
-            !(references.contains(key.table.as_str()) && !references.contains(key.references.as_str())),
+            !references.contains(key.table.as_str()) || references.contains(key.references.as_str()),
             "{} -> {}: Citus refuses a foreign key from a reference table to a distributed one",
             key.table,
             key.references
