@@ -209,6 +209,36 @@ async fn the_store_expires_keys_after_24_hours_and_purges_them() {
 }
 
 #[tokio::test]
+async fn the_purge_deletes_every_accounts_expired_keys_in_batches_and_keeps_live_ones() {
+    let app = spawn_app().await;
+    let store = app.db.store();
+    let (other, _) = app.new_account("Other", "owner@other.example");
+    let accounts = [AccountId::new(app.account_id), AccountId::new(other)];
+    let request = Fingerprint::of("POST", "/api/v1/surveys", "", b"{}");
+    let start = time::macros::datetime!(2026-11-25 09:00:00 UTC);
+    let claim = |account: AccountId, name: &str, at: OffsetDateTime| {
+        let key = IdempotencyKey::parse(name).unwrap();
+        store.with_uow(move |uow| idempotency::claim(uow, &At(at), account, &key, &request)).unwrap()
+    };
+    for name in ["a1", "a2", "a3"] {
+        assert!(matches!(claim(accounts[0], name, start), Claim::Run(_)));
+    }
+    for name in ["b1", "b2"] {
+        assert!(matches!(claim(accounts[1], name, start), Claim::Run(_)));
+    }
+    let fresh = start + time::Duration::hours(1);
+    assert!(matches!(claim(accounts[0], "live", fresh), Claim::Run(_)));
+    // As the purge sees it at `start + KEPT_FOR`: the keys claimed at `start` have expired, the live one has not.
+    let expired = start;
+    let batch = |limit: usize| store.with_uow(|uow| Ok(uow.purge_idempotency_keys(expired, limit)?)).unwrap();
+    assert_eq!(batch(4), 4, "a batch spans accounts up to its limit");
+    assert_eq!(batch(4), 1);
+    assert_eq!(batch(4), 0);
+    assert_eq!(claim(accounts[0], "live", fresh), Claim::InUse, "a live key of a purged account stays");
+    assert!(matches!(claim(accounts[1], "b1", fresh), Claim::Run(_)), "a purged key is claimed anew");
+}
+
+#[tokio::test]
 async fn every_post_under_api_documents_the_key_its_statuses_and_the_replay_header() {
     let app = spawn_app().await;
     let document: Value =

@@ -407,3 +407,40 @@ async fn the_last_reply_of_a_twoway_conversation_completes_the_answer_set() {
     assert_eq!((&event["data"]["respondentId"], &event["data"]["sendoutId"]), (&json!(respondent), &json!(sendout)));
     assert!(event["data"]["answerSetId"].is_i64());
 }
+
+#[tokio::test]
+async fn a_round_is_shared_over_the_accounts_with_due_deliveries() {
+    let app = app_allowing_private().await;
+    let (mine, theirs) = (WebhookSink::start(), WebhookSink::start());
+    let my_hook = create(&app, &app.key, &mine.url, &["sendout.activated"]).await;
+    let (_, other) = app.new_account("Other", "owner@other.example");
+    let their_hook = create(&app, &other, &theirs.url, &["sendout.activated"]).await;
+    let my_test = format!("/webhooks/{}/test", my_hook["webhookId"]);
+    let their_test = format!("/webhooks/{}/test", their_hook["webhookId"]);
+    for _ in 0..6 {
+        app.call_as(&app.key, "POST", &my_test, Some(json!({}))).await.expect(202);
+    }
+    for _ in 0..2 {
+        app.call_as(&other, "POST", &their_test, Some(json!({}))).await.expect(202);
+    }
+
+    let url = app.db.url().to_owned();
+    let round = move |limit: i64| {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            let store = PgStore::connect_one(&url).unwrap();
+            let sender = HttpWebhookSender::new(true).unwrap();
+            webhooks::deliver_due(&store, &sender, OffsetDateTime::now_utc(), limit, LEASE).unwrap()
+        })
+    };
+    let first = round(4).await.unwrap();
+    assert_eq!((first.claimed, first.delivered), (4, 4));
+    assert_eq!(
+        (mine.received().len(), theirs.received().len()),
+        (2, 2),
+        "the account with the older backlog does not take the whole round"
+    );
+    let second = round(100).await.unwrap();
+    assert_eq!(second.delivered, 4);
+    assert_eq!((mine.received().len(), theirs.received().len()), (6, 2));
+}

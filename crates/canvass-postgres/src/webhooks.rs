@@ -1,6 +1,10 @@
 //! Webhooks on PostgreSQL: `webhooks` (an account's subscriptions, with their secrets) and `webhook_deliveries`
 //! (one row per event and subscribed webhook, claimed under a lease like the outbox). Events are written with one
-//! `INSERT … SELECT` per kind, joining the subjects (unnested arrays) to the accounts' subscribed webhooks.
+//! `INSERT … SELECT` per kind and account, joining the subjects (unnested arrays) to the account's subscribed
+//! webhooks. Every statement names its account (`account_id = $n`), so that with Citus it goes to one shard,
+//! except the worker's list of accounts with due deliveries (docs/scaling.md).
+
+use std::collections::HashMap;
 
 use canvass_domain::ids::{AccountId, AnswerSetId, RespondentId, SendoutId, SurveyId, WebhookId};
 use canvass_domain::ports::{RepoResult, WebhookEvents, WebhookRepository};
@@ -20,6 +24,49 @@ use crate::PgUnitOfWork;
 
 /// A webhook's columns, as every read selects them.
 const WEBHOOK_COLUMNS: &str = "id, url, events, description, active, created_at";
+
+/// One account's events of one kind: a delivery for every subject and every active webhook of the account
+/// subscribed to the event. Pinned to the account (`$2`), so that Citus sends it to the account's shard.
+const ENQUEUE: &str = "INSERT INTO webhook_deliveries (account_id, webhook_id, message_id, event, survey_id, \
+         sendout_id, respondent_id, answer_set_id, occurred_at, due_at) \
+     SELECT w.account_id, w.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), $1, s.survey_id, \
+         s.sendout_id, s.respondent_id, s.answer_set_id, $7, $7 \
+     FROM unnest($3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) \
+         AS s (survey_id, sendout_id, respondent_id, answer_set_id) \
+     JOIN webhooks w ON w.account_id = $2 AND w.active AND $1 = ANY (w.events)";
+
+/// The accounts with claimable deliveries, the oldest due first, at most `$2` of them (a round gives each at least
+/// one). The one statement of the worker that spans accounts (docs/citus-allowlist.txt): it takes no lock and
+/// reads the due rows through the partial index `webhook_deliveries_due_idx`.
+const DUE_ACCOUNTS: &str = "SELECT account_id FROM webhook_deliveries \
+     WHERE status = 'Pending' AND due_at <= $1 AND (lease_until IS NULL OR lease_until < $1) \
+     GROUP BY account_id ORDER BY min(due_at), account_id LIMIT $2";
+
+/// Claims up to `$4` of one account's due deliveries, the oldest due first: locks them (skipping rows another
+/// worker holds), leases them until `$3` and counts the attempt, returning them with their webhook's URL and
+/// secret. Every table is pinned to the account `$1`.
+const CLAIM: &str = "UPDATE webhook_deliveries d SET lease_until = $3, attempts = d.attempts + 1 \
+     FROM webhooks w \
+     WHERE d.account_id = $1 AND w.account_id = $1 AND w.id = d.webhook_id AND d.id IN ( \
+         SELECT id FROM webhook_deliveries \
+         WHERE account_id = $1 AND status = 'Pending' AND due_at <= $2 \
+             AND (lease_until IS NULL OR lease_until < $2) \
+         ORDER BY due_at LIMIT $4 FOR UPDATE SKIP LOCKED) \
+     RETURNING d.account_id, d.id, d.message_id, w.url, w.secret, d.event, d.survey_id, d.sendout_id, \
+         d.respondent_id, d.answer_set_id, d.occurred_at, d.attempts, d.lease_until";
+
+/// Records one account's attempts: an attempt whose lease is no longer the delivery's changes nothing.
+const RECORD: &str = "UPDATE webhook_deliveries d SET status = r.status, due_at = coalesce(r.due_at, d.due_at), \
+         last_status_code = r.code, last_error = r.error, lease_until = NULL \
+     FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::timestamptz[], $6::integer[], $7::text[]) \
+         AS r (id, lease_until, status, due_at, code, error) \
+     WHERE d.account_id = $1 AND d.id = r.id AND d.lease_until = r.lease_until";
+
+#[derive(QueryableByName)]
+struct AccountRow {
+    #[diesel(sql_type = BigInt)]
+    account_id: i64,
+}
 
 #[derive(QueryableByName)]
 struct WebhookRow {
@@ -138,32 +185,22 @@ impl WebhookEvents for PgUnitOfWork<'_> {
         subjects: &[EventSubject],
         now: OffsetDateTime,
     ) -> RepoResult<()> {
-        if subjects.is_empty() {
-            return Ok(());
+        for (account, subjects) in by_account(subjects, |subject| subject.account_id) {
+            let surveys: Vec<Option<i64>> = subjects.iter().map(|s| s.survey_id.map(i64::from)).collect();
+            let sendouts: Vec<Option<i64>> = subjects.iter().map(|s| s.sendout_id.map(i64::from)).collect();
+            let respondents: Vec<Option<i64>> = subjects.iter().map(|s| s.respondent_id.map(i64::from)).collect();
+            let answer_sets: Vec<Option<i64>> = subjects.iter().map(|s| s.answer_set_id.map(i64::from)).collect();
+            prepared(ENQUEUE)
+                .bind::<Text, _>(event.as_str())
+                .bind::<BigInt, _>(account.get())
+                .bind::<Array<Nullable<BigInt>>, _>(&surveys)
+                .bind::<Array<Nullable<BigInt>>, _>(&sendouts)
+                .bind::<Array<Nullable<BigInt>>, _>(&respondents)
+                .bind::<Array<Nullable<BigInt>>, _>(&answer_sets)
+                .bind::<Timestamptz, _>(now)
+                .execute(self.conn)
+                .or_repo()?;
         }
-        let accounts: Vec<i64> = subjects.iter().map(|s| s.account_id.get()).collect();
-        let surveys: Vec<Option<i64>> = subjects.iter().map(|s| s.survey_id.map(i64::from)).collect();
-        let sendouts: Vec<Option<i64>> = subjects.iter().map(|s| s.sendout_id.map(i64::from)).collect();
-        let respondents: Vec<Option<i64>> = subjects.iter().map(|s| s.respondent_id.map(i64::from)).collect();
-        let answer_sets: Vec<Option<i64>> = subjects.iter().map(|s| s.answer_set_id.map(i64::from)).collect();
-        prepared(
-            "INSERT INTO webhook_deliveries (account_id, webhook_id, message_id, event, survey_id, sendout_id, \
-                 respondent_id, answer_set_id, occurred_at, due_at) \
-             SELECT w.account_id, w.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), $1, s.survey_id, \
-                 s.sendout_id, s.respondent_id, s.answer_set_id, $7, $7 \
-             FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) \
-                 AS s (account_id, survey_id, sendout_id, respondent_id, answer_set_id) \
-             JOIN webhooks w ON w.account_id = s.account_id AND w.active AND $1 = ANY (w.events)",
-        )
-        .bind::<Text, _>(event.as_str())
-        .bind::<Array<BigInt>, _>(&accounts)
-        .bind::<Array<Nullable<BigInt>>, _>(&surveys)
-        .bind::<Array<Nullable<BigInt>>, _>(&sendouts)
-        .bind::<Array<Nullable<BigInt>>, _>(&respondents)
-        .bind::<Array<Nullable<BigInt>>, _>(&answer_sets)
-        .bind::<Timestamptz, _>(now)
-        .execute(self.conn)
-        .or_repo()?;
         Ok(())
     }
 }
@@ -266,53 +303,97 @@ impl WebhookRepository for PgUnitOfWork<'_> {
         lease_until: OffsetDateTime,
         limit: i64,
     ) -> RepoResult<Vec<ClaimedDelivery>> {
-        let rows: Vec<ClaimedRow> = prepared(
-            "WITH claimable AS ( \
-                 SELECT account_id, id FROM webhook_deliveries \
-                 WHERE status = 'Pending' AND due_at <= $1 AND (lease_until IS NULL OR lease_until < $1) \
-                 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED), \
-             d AS ( \
-                 UPDATE webhook_deliveries d SET lease_until = $2, attempts = d.attempts + 1 FROM claimable c \
-                 WHERE d.account_id = c.account_id AND d.id = c.id RETURNING d.*) \
-             SELECT d.account_id, d.id, d.message_id, w.url, w.secret, d.event, d.survey_id, d.sendout_id, \
-                 d.respondent_id, d.answer_set_id, d.occurred_at, d.attempts, d.lease_until \
-             FROM d JOIN webhooks w ON w.account_id = d.account_id AND w.id = d.webhook_id ORDER BY d.id",
-        )
-        .bind::<Timestamptz, _>(now)
-        .bind::<Timestamptz, _>(lease_until)
-        .bind::<BigInt, _>(limit)
-        .load(self.conn)
-        .or_repo()?;
-        Ok(rows.into_iter().map(ClaimedDelivery::from).collect())
+        let accounts: Vec<AccountRow> =
+            prepared(DUE_ACCOUNTS).bind::<Timestamptz, _>(now).bind::<BigInt, _>(limit).load(self.conn).or_repo()?;
+        let mut claimed = Vec::new();
+        let mut remaining = limit;
+        for (index, account) in accounts.iter().enumerate() {
+            let share = fair_share(remaining, accounts.len() - index);
+            if share == 0 {
+                break;
+            }
+            let rows: Vec<ClaimedRow> = prepared(CLAIM)
+                .bind::<BigInt, _>(account.account_id)
+                .bind::<Timestamptz, _>(now)
+                .bind::<Timestamptz, _>(lease_until)
+                .bind::<BigInt, _>(share)
+                .load(self.conn)
+                .or_repo()?;
+            remaining -= i64::try_from(rows.len()).unwrap_or(share);
+            claimed.extend(rows.into_iter().map(ClaimedDelivery::from));
+        }
+        claimed.sort_by_key(|delivery| delivery.id);
+        Ok(claimed)
     }
 
     fn record_webhook_attempts(&mut self, attempts: &[AttemptRecord]) -> RepoResult<()> {
-        if attempts.is_empty() {
-            return Ok(());
+        for (account, attempts) in by_account(attempts, |attempt| attempt.account_id) {
+            let ids: Vec<i64> = attempts.iter().map(|a| a.id).collect();
+            let leases: Vec<OffsetDateTime> = attempts.iter().map(|a| a.lease_until).collect();
+            let statuses: Vec<&str> = attempts.iter().map(|a| a.status.as_str()).collect();
+            let due: Vec<Option<OffsetDateTime>> = attempts.iter().map(|a| a.due_at).collect();
+            let codes: Vec<Option<i32>> = attempts.iter().map(|a| a.status_code).collect();
+            let errors: Vec<Option<&str>> = attempts.iter().map(|a| a.error.as_deref()).collect();
+            prepared(RECORD)
+                .bind::<BigInt, _>(account.get())
+                .bind::<Array<BigInt>, _>(&ids)
+                .bind::<Array<Timestamptz>, _>(&leases)
+                .bind::<Array<Text>, _>(&statuses)
+                .bind::<Array<Nullable<Timestamptz>>, _>(&due)
+                .bind::<Array<Nullable<Integer>>, _>(&codes)
+                .bind::<Array<Nullable<Text>>, _>(&errors)
+                .execute(self.conn)
+                .or_repo()?;
         }
-        let accounts: Vec<i64> = attempts.iter().map(|a| a.account_id.get()).collect();
-        let ids: Vec<i64> = attempts.iter().map(|a| a.id).collect();
-        let leases: Vec<OffsetDateTime> = attempts.iter().map(|a| a.lease_until).collect();
-        let statuses: Vec<&str> = attempts.iter().map(|a| a.status.as_str()).collect();
-        let due: Vec<Option<OffsetDateTime>> = attempts.iter().map(|a| a.due_at).collect();
-        let codes: Vec<Option<i32>> = attempts.iter().map(|a| a.status_code).collect();
-        let errors: Vec<Option<&str>> = attempts.iter().map(|a| a.error.as_deref()).collect();
-        prepared(
-            "UPDATE webhook_deliveries d SET status = r.status, due_at = coalesce(r.due_at, d.due_at), \
-                 last_status_code = r.code, last_error = r.error, lease_until = NULL \
-             FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[], $4::text[], $5::timestamptz[], \
-                 $6::integer[], $7::text[]) AS r (account_id, id, lease_until, status, due_at, code, error) \
-             WHERE d.account_id = r.account_id AND d.id = r.id AND d.lease_until = r.lease_until",
-        )
-        .bind::<Array<BigInt>, _>(&accounts)
-        .bind::<Array<BigInt>, _>(&ids)
-        .bind::<Array<Timestamptz>, _>(&leases)
-        .bind::<Array<Text>, _>(&statuses)
-        .bind::<Array<Nullable<Timestamptz>>, _>(&due)
-        .bind::<Array<Nullable<Integer>>, _>(&codes)
-        .bind::<Array<Nullable<Text>>, _>(&errors)
-        .execute(self.conn)
-        .or_repo()?;
         Ok(())
+    }
+}
+
+/// Groups `items` by their account, in the order each account first appears, keeping the items' order within an
+/// account: each group becomes one statement pinned to its account.
+fn by_account<T>(items: &[T], account_of: impl Fn(&T) -> AccountId) -> Vec<(AccountId, Vec<&T>)> {
+    let mut groups: Vec<(AccountId, Vec<&T>)> = Vec::new();
+    let mut index: HashMap<AccountId, usize> = HashMap::new();
+    for item in items {
+        let account = account_of(item);
+        let at = *index.entry(account).or_insert_with(|| {
+            groups.push((account, Vec::new()));
+            groups.len() - 1
+        });
+        groups[at].1.push(item);
+    }
+    groups
+}
+
+/// How many of the `remaining` claims the next of `accounts` accounts may take: an equal share, rounded up, so a
+/// round's limit is spread over every due account, and what an account leaves unused goes to the ones after it.
+fn fair_share(remaining: i64, accounts: usize) -> i64 {
+    let accounts = i64::try_from(accounts.max(1)).unwrap_or(i64::MAX);
+    if remaining <= 0 {
+        return 0;
+    }
+    (remaining + accounts - 1) / accounts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_is_shared_over_its_accounts() {
+        assert_eq!(fair_share(10, 3), 4);
+        assert_eq!(fair_share(6, 2), 3);
+        assert_eq!(fair_share(3, 1), 3);
+        assert_eq!(fair_share(2, 5), 1);
+        assert_eq!(fair_share(0, 2), 0);
+    }
+
+    #[test]
+    fn grouping_by_account_keeps_first_appearance_and_order() {
+        let items = [(1, 'a'), (2, 'b'), (1, 'c')];
+        let groups = by_account(&items, |item| AccountId::new(item.0));
+        let groups: Vec<(i64, Vec<char>)> =
+            groups.into_iter().map(|(account, items)| (account.get(), items.iter().map(|i| i.1).collect())).collect();
+        assert_eq!(groups, vec![(1, vec!['a', 'c']), (2, vec!['b'])]);
     }
 }

@@ -3,6 +3,7 @@
 //! each reference to an account table must be pinned to one account in its scope.
 
 pub mod allowlist;
+pub mod distribute;
 pub mod normal;
 pub mod pinning;
 pub mod tables;

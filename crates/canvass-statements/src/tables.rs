@@ -15,6 +15,16 @@ pub fn account_tables() -> BTreeSet<String> {
     tables_with_account_id(SCHEMA).into_iter().filter(|table| !REFERENCE_TABLES.contains(&table.as_str())).collect()
 }
 
+/// Every table of the generated schema.
+pub fn schema_tables() -> BTreeSet<String> {
+    SCHEMA
+        .split("diesel::table! {")
+        .skip(1)
+        .filter_map(|block| block.split_whitespace().next())
+        .map(|name| name.split('(').next().unwrap_or_default().to_owned())
+        .collect()
+}
+
 /// The tables of a diesel `schema.rs` text that have an `account_id` column.
 fn tables_with_account_id(schema: &str) -> BTreeSet<String> {
     let mut tables = BTreeSet::new();

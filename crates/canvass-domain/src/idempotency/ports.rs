@@ -46,6 +46,7 @@ pub trait IdempotencyRepository {
     ) -> RepoResult<bool>;
 
     /// Across every account: deletes up to `limit` rows created at or before `expired_at_or_before`, and says how
-    /// many it deleted.
+    /// many it deleted. An adapter lists the accounts with expired keys first and deletes each account's keys in a
+    /// statement of its own, so that every delete names one account (docs/scaling.md).
     fn purge_idempotency_keys(&mut self, expired_at_or_before: OffsetDateTime, limit: usize) -> RepoResult<u64>;
 }

@@ -125,7 +125,7 @@ pub struct WebhookReport {
 }
 
 /// Runs one round at `now`: claims up to `limit` due deliveries under a lease of `lease`, sends them signed
-/// (holding no unit of work meanwhile), and records every attempt in one statement.
+/// (holding no unit of work meanwhile), and records every attempt in one unit of work.
 pub fn deliver_due<S: Store + ?Sized>(
     store: &S,
     sender: &dyn WebhookSender,

@@ -14,8 +14,9 @@ use crate::webhook::{
 /// Writes events, in the transaction of the change that causes them.
 pub trait WebhookEvents {
     /// Writes one pending delivery of `event`, due at `now`, for every subject and every active webhook of the
-    /// subject's account subscribed to `event`, in one statement whatever the number of subjects (each subject
-    /// names its account: a delivery round spans accounts). An account without webhooks costs one indexed read.
+    /// subject's account subscribed to `event`, in one statement per account whatever the number of subjects (each
+    /// subject names its account: a delivery round spans accounts, a request's change has one). An account without
+    /// webhooks costs one indexed read.
     fn enqueue_events(&mut self, event: WebhookEvent, subjects: &[EventSubject], now: OffsetDateTime)
         -> RepoResult<()>;
 }
@@ -42,14 +43,16 @@ pub trait WebhookRepository {
     /// The webhook's newest `limit` deliveries, newest first.
     fn list_deliveries(&mut self, account: AccountId, id: WebhookId, limit: i64) -> RepoResult<Vec<DeliveryView>>;
     /// Claims up to `limit` due pending deliveries of any account that no live lease holds, leasing them until
-    /// `lease_until` and counting the attempt. Concurrent workers never claim the same delivery.
+    /// `lease_until` and counting the attempt, in order of id. Concurrent workers never claim the same delivery.
+    /// The limit is shared over the accounts with due deliveries (the oldest due first), each claimed by a
+    /// statement of its own, so that every statement but the list of accounts names one account.
     fn claim_webhook_deliveries(
         &mut self,
         now: OffsetDateTime,
         lease_until: OffsetDateTime,
         limit: i64,
     ) -> RepoResult<Vec<ClaimedDelivery>>;
-    /// Records a round's attempts (of any account) in one statement; an attempt whose lease is no longer the
-    /// delivery's (another worker claimed it since) changes nothing.
+    /// Records a round's attempts (of any account) in one statement per account; an attempt whose lease is no
+    /// longer the delivery's (another worker claimed it since) changes nothing.
     fn record_webhook_attempts(&mut self, attempts: &[AttemptRecord]) -> RepoResult<()>;
 }
