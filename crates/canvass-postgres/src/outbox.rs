@@ -1,5 +1,6 @@
-//! The outbox on PostgreSQL: enqueueing invitations and reminders, claiming with `FOR UPDATE SKIP LOCKED` under
-//! a lease, and recording a round's outcomes with a fixed number of set-based statements.
+//! The outbox on PostgreSQL: enqueueing invitations and reminders (per account), claiming per account with
+//! `FOR UPDATE SKIP LOCKED` under a lease (`claim.rs`), and recording a round's outcomes with a fixed number of
+//! set-based statements per account (`outcomes.rs`).
 
 use canvass_domain::delivery::{ClaimedMessage, Settled};
 use canvass_domain::distribution::{DispatchType, TokenContext};
