@@ -17,6 +17,7 @@ mod delivery;
 mod dev_cluster;
 mod email_format;
 mod erasure;
+mod fair_claims;
 mod frequency;
 mod health_and_docs;
 mod idempotency;

@@ -9,6 +9,7 @@ mod answers;
 mod blocklist;
 mod capture;
 mod categories;
+mod claim;
 mod counts;
 mod erasure;
 mod error;

@@ -1,5 +1,6 @@
-//! The outbox on PostgreSQL: enqueueing invitations and reminders, claiming with `FOR UPDATE SKIP LOCKED` under
-//! a lease, and recording a round's outcomes with a fixed number of set-based statements.
+//! The outbox on PostgreSQL: enqueueing invitations and reminders (per account), claiming per account with
+//! `FOR UPDATE SKIP LOCKED` under a lease (`claim.rs`), and recording a round's outcomes with a fixed number of
+//! set-based statements per account (`outcomes.rs`).
 
 use canvass_domain::delivery::{ClaimedMessage, Settled};
 use canvass_domain::distribution::{DispatchType, TokenContext};
@@ -20,6 +21,36 @@ const BACKLOG: &str = "SELECT count(*) AS pending, min(o.due_at) FILTER (WHERE o
      FROM outbox o JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
      WHERE o.status = 'Pending' AND s.status = 'Active' AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY')";
 
+/// The accounts with reminders due by `$1`: the list of due accounts that spans accounts, without locks (the
+/// reminders still Scheduled, a small table), so that each account's reminders are then enqueued on its own.
+const REMINDER_ACCOUNTS: &str =
+    "SELECT DISTINCT account_id FROM reminders WHERE status = 'Scheduled' AND send_date <= $1 ORDER BY account_id";
+
+/// Marks one account's (`$2`) due reminders sent and queues their messages for the respondents their
+/// SendoutLogic selects; counts the messages queued.
+const ENQUEUE_REMINDERS: &str = "WITH due AS ( \
+         UPDATE reminders SET status = 'Sent' WHERE account_id = $2 AND status = 'Scheduled' AND send_date <= $1 \
+         RETURNING account_id, id, sendout_id, sendout_logic), \
+     queued AS ( \
+         INSERT INTO outbox (account_id, respondent_id, sendout_id, reminder_id, idempotency_key, status, due_at, created_at) \
+         SELECT r.account_id, r.id, r.sendout_id, due.id, 'rem-' || due.id || '-' || r.id, 'Pending', $1, $1 \
+         FROM due JOIN respondents r ON r.sendout_id = due.sendout_id \
+         WHERE r.account_id = $2 AND r.send_mail AND r.status = 'Sent' \
+           AND NOT EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id AND b.contact_key = r.contact_key) \
+           AND (due.sendout_logic = 'All' \
+             OR (due.sendout_logic = 'NotResponded' AND NOT EXISTS ( \
+                   SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id)) \
+             OR (due.sendout_logic = 'NotCompleted' AND NOT EXISTS ( \
+                   SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id AND a.completed))) \
+         ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING 1) \
+     SELECT count(*) AS count FROM queued";
+
+#[derive(QueryableByName)]
+struct Account {
+    #[diesel(sql_type = BigInt)]
+    account_id: i64,
+}
+
 #[derive(QueryableByName)]
 struct BacklogRow {
     #[diesel(sql_type = BigInt)]
@@ -34,8 +65,9 @@ struct Count {
     count: i64,
 }
 
+/// A claimed message's row, with its respondent, sendout and reminder.
 #[derive(QueryableByName)]
-struct ClaimedRow {
+pub(crate) struct ClaimedRow {
     #[diesel(sql_type = BigInt)]
     account_id: i64,
     #[diesel(sql_type = BigInt)]
@@ -109,28 +141,18 @@ impl OutboxRepository for PgUnitOfWork<'_> {
     }
 
     fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64> {
-        let row: Count = diesel::sql_query(
-            "WITH due AS ( \
-                 UPDATE reminders SET status = 'Sent' WHERE status = 'Scheduled' AND send_date <= $1 \
-                 RETURNING account_id, id, sendout_id, sendout_logic), \
-             queued AS ( \
-                 INSERT INTO outbox (account_id, respondent_id, sendout_id, reminder_id, idempotency_key, status, due_at, created_at) \
-                 SELECT r.account_id, r.id, r.sendout_id, due.id, 'rem-' || due.id || '-' || r.id, 'Pending', $1, $1 \
-                 FROM due JOIN respondents r ON r.account_id = due.account_id AND r.sendout_id = due.sendout_id \
-                 WHERE r.send_mail AND r.status = 'Sent' \
-                   AND NOT EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id AND b.contact_key = r.contact_key) \
-                   AND (due.sendout_logic = 'All' \
-                     OR (due.sendout_logic = 'NotResponded' AND NOT EXISTS ( \
-                           SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id)) \
-                     OR (due.sendout_logic = 'NotCompleted' AND NOT EXISTS ( \
-                           SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id AND a.completed))) \
-                 ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING 1) \
-             SELECT count(*) AS count FROM queued",
-        )
-        .bind::<Timestamptz, _>(now)
-        .get_result(self.conn)
-        .or_repo()?;
-        Ok(row.count.max(0) as u64)
+        let accounts: Vec<Account> =
+            prepared(REMINDER_ACCOUNTS).bind::<Timestamptz, _>(now).load(self.conn).or_repo()?;
+        let mut queued = 0;
+        for Account { account_id } in accounts {
+            let row: Count = prepared(ENQUEUE_REMINDERS)
+                .bind::<Timestamptz, _>(now)
+                .bind::<BigInt, _>(account_id)
+                .get_result(self.conn)
+                .or_repo()?;
+            queued += row.count.max(0) as u64;
+        }
+        Ok(queued)
     }
 
     fn claim_due(
@@ -139,25 +161,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         lease_until: OffsetDateTime,
         limit: i64,
     ) -> RepoResult<Vec<ClaimedMessage>> {
-        let rows: Vec<ClaimedRow> = diesel::sql_query(format!(
-            "WITH claimable AS ( \
-                 SELECT o.account_id, o.id FROM outbox o \
-                 JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
-                 WHERE o.status = 'Pending' AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1) \
-                   AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY') AND s.status = 'Active' \
-                 ORDER BY o.due_at LIMIT $3 FOR UPDATE OF o SKIP LOCKED), \
-             o AS ( \
-                 UPDATE outbox o SET lease_until = $2, attempts = o.attempts + 1 FROM claimable c \
-                 WHERE o.account_id = c.account_id AND o.id = c.id \
-                 RETURNING o.*) \
-             {MESSAGE_COLUMNS} ORDER BY o.id"
-        ))
-        .bind::<Timestamptz, _>(now)
-        .bind::<Timestamptz, _>(lease_until)
-        .bind::<BigInt, _>(limit)
-        .load(self.conn)
-        .or_repo()?;
-        Ok(rows.into_iter().map(claimed).collect())
+        crate::claim::claim_due(self.conn, now, lease_until, limit).or_repo()
     }
 
     fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()> {
@@ -219,7 +223,8 @@ const MESSAGE_COLUMNS: &str = "\
     JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
     LEFT JOIN reminders rem ON rem.account_id = o.account_id AND rem.id = o.reminder_id";
 
-fn claimed(row: ClaimedRow) -> ClaimedMessage {
+/// The message a row describes.
+pub(crate) fn claimed(row: ClaimedRow) -> ClaimedMessage {
     ClaimedMessage {
         channel: row.dispatch_type.0,
         account_id: AccountId::new(row.account_id),

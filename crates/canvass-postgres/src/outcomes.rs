@@ -1,17 +1,21 @@
-//! A delivery round's outcomes, recorded with at most five set-based statements whatever the round's size: the
-//! outbox rows (only those still held under the claim's lease), the respondents, and for bounces the permanent
-//! failures, the bounced respondents' queued messages and their status.
+//! A delivery round's outcomes, recorded per account with at most five set-based statements each whatever the
+//! round's size, every one pinned to its account (`account_id = $1`): the outbox rows (only those still held under
+//! the claim's lease), the respondents, and for bounces the permanent failures, the bounced respondents' queued
+//! messages and their status.
 
 use canvass_domain::delivery::{Outcome, Settled};
 use canvass_domain::distribution::RespondentStatus;
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Nullable, Text, Timestamptz};
+use std::collections::{BTreeMap, HashSet};
+
 use time::OffsetDateTime;
+
+use crate::prepared::prepared;
 
 /// Each outbox row's new state, and the lease it was claimed under.
 #[derive(Default)]
 struct OutboxRows {
-    accounts: Vec<i64>,
     ids: Vec<i64>,
     leases: Vec<Option<OffsetDateTime>>,
     statuses: Vec<&'static str>,
@@ -23,7 +27,6 @@ struct OutboxRows {
 /// Respondents whose status follows from their message (bounces apart).
 #[derive(Default)]
 struct RespondentRows {
-    accounts: Vec<i64>,
     ids: Vec<i64>,
     statuses: Vec<&'static str>,
     sent_at: Vec<Option<OffsetDateTime>>,
@@ -34,7 +37,6 @@ struct RespondentRows {
 /// The bounced messages' respondents, addresses and reasons.
 #[derive(Default)]
 struct BounceRows {
-    accounts: Vec<i64>,
     respondents: Vec<i64>,
     sendouts: Vec<i64>,
     addresses: Vec<String>,
@@ -44,14 +46,32 @@ struct BounceRows {
 
 /// Records every outcome of a round. Only messages still held under the lease they were claimed with (or, for a
 /// late bounce, still Sent) are recorded: a worker whose lease ran out, and whose messages another worker has
-/// claimed since, changes nothing.
+/// claimed since, changes nothing. The outcomes are grouped by account and each statement runs once per account;
+/// every account's outbox rows are recorded first, then the respondents, and bounces last.
 pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDateTime) -> QueryResult<()> {
-    let outbox = outbox_rows(settled, now);
-    let held: std::collections::HashSet<(i64, i64)> = update_outbox(conn, &outbox)?.into_iter().collect();
+    let mut by_account: BTreeMap<i64, Vec<&Settled>> = BTreeMap::new();
+    for done in settled {
+        by_account.entry(done.message.account_id.get()).or_default().push(done);
+    }
+    let mut rounds = Vec::with_capacity(by_account.len());
+    for (account, settled) in by_account {
+        let held: HashSet<i64> = update_outbox(conn, account, &outbox_rows(&settled, now))?.into_iter().collect();
+        rounds.push((account, respondent_rows(&settled, &held, now)));
+    }
+    for (account, (respondents, _)) in &rounds {
+        update_respondents(conn, *account, respondents)?;
+    }
+    for (account, (_, bounces)) in &rounds {
+        record_bounces(conn, *account, bounces, now)?;
+    }
+    Ok(())
+}
+
+/// The respondents and bounces that follow from one account's outcomes whose messages were still held.
+fn respondent_rows(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTime) -> (RespondentRows, BounceRows) {
     let (mut respondents, mut bounces) = (RespondentRows::default(), BounceRows::default());
-    for Settled { message, outcome } in settled {
-        let account = message.account_id.get();
-        if !held.contains(&(account, message.id)) {
+    for Settled { message, outcome } in settled.iter().copied() {
+        if !held.contains(&message.id) {
             continue;
         }
         let respondent = match outcome {
@@ -61,7 +81,6 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
                 Some((*status, None, false))
             }
             Outcome::Bounced(reason) => {
-                bounces.accounts.push(account);
                 bounces.respondents.push(message.respondent_id.get());
                 bounces.sendouts.push(message.sendout_id.get());
                 bounces.addresses.push(message.recipient.clone());
@@ -72,20 +91,18 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
             _ => None,
         };
         if let Some((status, sent_at, from_scheduled_only)) = respondent {
-            respondents.accounts.push(account);
             respondents.ids.push(message.respondent_id.get());
             respondents.statuses.push(status.as_str());
             respondents.sent_at.push(sent_at);
             respondents.from_scheduled_only.push(from_scheduled_only);
         }
     }
-    update_respondents(conn, &respondents)?;
-    record_bounces(conn, &bounces, now)
+    (respondents, bounces)
 }
 
-fn outbox_rows(settled: &[Settled], now: OffsetDateTime) -> OutboxRows {
+fn outbox_rows(settled: &[&Settled], now: OffsetDateTime) -> OutboxRows {
     let mut rows = OutboxRows::default();
-    for Settled { message, outcome } in settled {
+    for Settled { message, outcome } in settled.iter().copied() {
         let (status, error, sent_at, due_at) = match outcome {
             Outcome::Sent => ("Sent", None, Some(now), None),
             Outcome::Bounced(reason) => ("Bounced", Some(reason.clone()), None, None),
@@ -93,7 +110,6 @@ fn outbox_rows(settled: &[Settled], now: OffsetDateTime) -> OutboxRows {
             Outcome::DueAgain(at, error) => ("Pending", Some(error.clone()), None, Some(*at)),
             Outcome::Cancelled(status) => ("Cancelled", Some(status.as_str().to_owned()), None, None),
         };
-        rows.accounts.push(message.account_id.get());
         rows.ids.push(message.id);
         rows.leases.push(message.lease_until);
         rows.statuses.push(status);
@@ -107,8 +123,6 @@ fn outbox_rows(settled: &[Settled], now: OffsetDateTime) -> OutboxRows {
 #[derive(QueryableByName)]
 struct Held {
     #[diesel(sql_type = BigInt)]
-    account_id: i64,
-    #[diesel(sql_type = BigInt)]
     id: i64,
 }
 
@@ -116,22 +130,23 @@ fn sending_domain(sender: &str) -> String {
     sender.rsplit_once('@').map_or("", |(_, domain)| domain).to_lowercase()
 }
 
-/// Updates the rows still held under their claim's lease (a late bounce's row: still Sent); returns them.
-fn update_outbox(conn: &mut PgConnection, rows: &OutboxRows) -> QueryResult<Vec<(i64, i64)>> {
+/// Updates one account's rows still held under their claim's lease (a late bounce's row: still Sent); returns
+/// their ids.
+fn update_outbox(conn: &mut PgConnection, account: i64, rows: &OutboxRows) -> QueryResult<Vec<i64>> {
     if rows.ids.is_empty() {
         return Ok(Vec::new());
     }
-    let held: Vec<Held> = diesel::sql_query(
+    let held: Vec<Held> = prepared(
         "UPDATE outbox o SET status = u.status, last_error = u.error, sent_at = coalesce(u.sent_at, o.sent_at), \
              due_at = coalesce(u.due_at, o.due_at), lease_until = NULL \
-         FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::timestamptz[], \
-                     $7::timestamptz[]) AS u(account_id, id, lease_until, status, error, sent_at, due_at) \
-         WHERE o.account_id = u.account_id AND o.id = u.id \
+         FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[]) \
+             AS u(id, lease_until, status, error, sent_at, due_at) \
+         WHERE o.account_id = $1 AND o.id = u.id \
            AND CASE WHEN u.lease_until IS NULL THEN o.status = 'Sent' \
                     ELSE o.status = 'Pending' AND o.lease_until = u.lease_until END \
-         RETURNING o.account_id, o.id",
+         RETURNING o.id",
     )
-    .bind::<Array<BigInt>, _>(&rows.accounts)
+    .bind::<BigInt, _>(account)
     .bind::<Array<BigInt>, _>(&rows.ids)
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.leases)
     .bind::<Array<Text>, _>(&rows.statuses)
@@ -139,21 +154,21 @@ fn update_outbox(conn: &mut PgConnection, rows: &OutboxRows) -> QueryResult<Vec<
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.sent_at)
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.due_at)
     .load(conn)?;
-    Ok(held.into_iter().map(|row| (row.account_id, row.id)).collect())
+    Ok(held.into_iter().map(|row| row.id).collect())
 }
 
-fn update_respondents(conn: &mut PgConnection, rows: &RespondentRows) -> QueryResult<()> {
+fn update_respondents(conn: &mut PgConnection, account: i64, rows: &RespondentRows) -> QueryResult<()> {
     if rows.ids.is_empty() {
         return Ok(());
     }
-    diesel::sql_query(
+    prepared(
         "UPDATE respondents r SET status = u.status, sent_at = coalesce(u.sent_at, r.sent_at) \
-         FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::timestamptz[], $5::bool[]) \
-             AS u(account_id, id, status, sent_at, from_scheduled_only) \
-         WHERE r.account_id = u.account_id AND r.id = u.id \
+         FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::bool[]) \
+             AS u(id, status, sent_at, from_scheduled_only) \
+         WHERE r.account_id = $1 AND r.id = u.id \
            AND (r.status = 'Scheduled' OR (NOT u.from_scheduled_only AND r.status IN ('Sent', 'Released')))",
     )
-    .bind::<Array<BigInt>, _>(&rows.accounts)
+    .bind::<BigInt, _>(account)
     .bind::<Array<BigInt>, _>(&rows.ids)
     .bind::<Array<Text>, _>(&rows.statuses)
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.sent_at)
@@ -163,20 +178,20 @@ fn update_respondents(conn: &mut PgConnection, rows: &RespondentRows) -> QueryRe
 }
 
 /// A bounce records a permanent failure, cancels what is still queued for the respondent (nothing more goes to
-/// an address that refuses mail) and makes the respondent Bounced.
-fn record_bounces(conn: &mut PgConnection, rows: &BounceRows, now: OffsetDateTime) -> QueryResult<()> {
+/// an address that refuses mail) and makes the respondent Bounced: one account's bounces.
+fn record_bounces(conn: &mut PgConnection, account: i64, rows: &BounceRows, now: OffsetDateTime) -> QueryResult<()> {
     if rows.respondents.is_empty() {
         return Ok(());
     }
-    diesel::sql_query(
+    prepared(
         "INSERT INTO permanent_failures (account_id, email_address, email_key, sending_domain, failed_at, reason, \
              sendout_id, respondent_id) \
-         SELECT u.account_id, u.address, lower(u.address), u.domain, $7, u.reason, u.sendout_id, u.respondent_id \
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[]) \
-             AS u(account_id, address, domain, reason, sendout_id, respondent_id) \
+         SELECT $1, u.address, lower(u.address), u.domain, $7, u.reason, u.sendout_id, u.respondent_id \
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[]) \
+             AS u(address, domain, reason, sendout_id, respondent_id) \
          ON CONFLICT DO NOTHING",
     )
-    .bind::<Array<BigInt>, _>(&rows.accounts)
+    .bind::<BigInt, _>(account)
     .bind::<Array<Text>, _>(&rows.addresses)
     .bind::<Array<Text>, _>(&rows.domains)
     .bind::<Array<Text>, _>(&rows.reasons)
@@ -184,20 +199,18 @@ fn record_bounces(conn: &mut PgConnection, rows: &BounceRows, now: OffsetDateTim
     .bind::<Array<BigInt>, _>(&rows.respondents)
     .bind::<Timestamptz, _>(now)
     .execute(conn)?;
-    diesel::sql_query(
+    prepared(
         "UPDATE outbox o SET status = 'Cancelled', last_error = 'Bounced', lease_until = NULL \
-         FROM unnest($1::bigint[], $2::bigint[]) AS u(account_id, respondent_id) \
-         WHERE o.account_id = u.account_id AND o.respondent_id = u.respondent_id AND o.status = 'Pending'",
+         WHERE o.account_id = $1 AND o.respondent_id = ANY($2) AND o.status = 'Pending'",
     )
-    .bind::<Array<BigInt>, _>(&rows.accounts)
+    .bind::<BigInt, _>(account)
     .bind::<Array<BigInt>, _>(&rows.respondents)
     .execute(conn)?;
-    diesel::sql_query(
+    prepared(
         "UPDATE respondents r SET status = 'Bounced' \
-         FROM unnest($1::bigint[], $2::bigint[]) AS u(account_id, id) \
-         WHERE r.account_id = u.account_id AND r.id = u.id AND r.status IN ('Scheduled', 'Sent', 'Released')",
+         WHERE r.account_id = $1 AND r.id = ANY($2) AND r.status IN ('Scheduled', 'Sent', 'Released')",
     )
-    .bind::<Array<BigInt>, _>(&rows.accounts)
+    .bind::<BigInt, _>(account)
     .bind::<Array<BigInt>, _>(&rows.respondents)
     .execute(conn)
     .map(drop)

@@ -14,15 +14,17 @@ pub trait OutboxRepository {
     /// selects (released, sent to by the service, never blocklisted, bounced or failed); returns how many.
     fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64>;
     /// Claims up to `limit` due messages of any account that no live lease holds, leasing them until
-    /// `lease_until` and counting the attempt. Concurrent workers never claim the same message.
+    /// `lease_until` and counting the attempt. Concurrent workers never claim the same message. The limit is
+    /// shared fairly among the accounts with due messages (an account's backlog cannot hold another's messages
+    /// back; what one account leaves unused goes to the others), and an adapter may claim account by account.
     fn claim_due(
         &mut self,
         now: OffsetDateTime,
         lease_until: OffsetDateTime,
         limit: i64,
     ) -> RepoResult<Vec<ClaimedMessage>>;
-    /// Records what became of a round's messages, with a fixed number of set-based statements whatever their
-    /// count: Sent (and the respondent of an invitation), Bounced (a permanent failure with sendout and respondent,
+    /// Records what became of a round's messages, with a fixed number of set-based statements per account
+    /// whatever their count: Sent (and the respondent of an invitation), Bounced (a permanent failure with sendout and respondent,
     /// the respondent Bounced and its other queued messages Cancelled), due again, Failed (and the respondent of an
     /// invitation), or Cancelled (the respondent Blocklisted or Expired). Bounces are recorded last, so a bounce
     /// cancels a message of the same respondent that the same round put off.
