@@ -57,9 +57,17 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
     let app = Application::build(&settings).expect("build the application");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
-    let mut test_app = TestApp { address, key: String::new(), account_id: 0, client: reqwest::Client::new(), db };
+    let mut test_app = TestApp { address, key: String::new(), account_id: 0, client: test_client(), db };
     (test_app.account_id, test_app.key) = test_app.new_account("Acme", "owner@acme.example");
     test_app
+}
+
+/// The tests' HTTP client. It drops a pooled connection after a second idle, well inside the server's keep-alive
+/// (actix's 5 s): a test that works for seconds between two requests (filling a long list through the store on a
+/// loaded machine) would otherwise send its next request on a connection the server is closing at that moment, and
+/// read `IncompleteMessage`.
+fn test_client() -> reqwest::Client {
+    reqwest::Client::builder().pool_idle_timeout(std::time::Duration::from_secs(1)).build().expect("a client")
 }
 
 impl TestApp {
