@@ -7,9 +7,10 @@ use canvass_domain::distribution::{DispatchType, TokenContext};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{OutboxBacklog, OutboxRepository, RepoResult, SentLookup};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamptz};
+use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text, Timestamptz};
 use time::OffsetDateTime;
 
+use crate::claim::DETAILS;
 use crate::error::OrRepoError;
 use crate::named::Named;
 use crate::prepared::prepared;
@@ -169,15 +170,31 @@ impl OutboxRepository for PgUnitOfWork<'_> {
     }
 
     fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup> {
-        let row: Option<ClaimedRow> = diesel::sql_query(format!(
-            "WITH o AS (SELECT * FROM outbox WHERE message_token = $1 AND status IN ('Sent', 'Pending') \
-                 AND attempts > 0 ORDER BY status = 'Sent' DESC LIMIT 1) \
-             {MESSAGE_COLUMNS}"
-        ))
+        #[derive(QueryableByName)]
+        struct Found {
+            #[diesel(sql_type = BigInt)]
+            account_id: i64,
+            #[diesel(sql_type = BigInt)]
+            id: i64,
+        }
+        // A Message-ID names no account (the contract keeps it opaque), so the message is found by its token alone:
+        // one indexed row, the only statement of a late bounce that spans accounts. Its details are then read
+        // within that account.
+        let found: Option<Found> = diesel::sql_query(
+            "SELECT account_id, id FROM outbox WHERE message_token = $1 AND status IN ('Sent', 'Pending') \
+                 AND attempts > 0 ORDER BY status = 'Sent' DESC LIMIT 1",
+        )
         .bind::<Text, _>(message_token)
         .get_result(self.conn)
         .optional()
         .or_repo()?;
+        let Some(found) = found else { return Ok(SentLookup::Unknown) };
+        let row: Option<ClaimedRow> = prepared(DETAILS)
+            .bind::<BigInt, _>(found.account_id)
+            .bind::<Array<BigInt>, _>([found.id].as_slice())
+            .get_result(self.conn)
+            .optional()
+            .or_repo()?;
         Ok(match row {
             Some(row) if row.lease_until.is_none() && row.status == "Sent" => SentLookup::Sent(Box::new(claimed(row))),
             Some(_) => SentLookup::InFlight,
@@ -208,20 +225,6 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         Ok(queued == 1)
     }
 }
-
-/// The columns of a [`ClaimedMessage`], read from outbox rows named `o`: the respondent, its sendout and reminder.
-const MESSAGE_COLUMNS: &str = "\
-    SELECT o.account_id, o.id, o.respondent_id, o.sendout_id, s.survey_id, o.reminder_id IS NOT NULL AS is_reminder, \
-           o.body IS NOT NULL AS own_text, o.idempotency_key, o.message_token, o.attempts, o.lease_until, s.dispatch_type, \
-           r.contact_details AS recipient, r.token, coalesce(rem.sender, s.sender, '') AS sender, \
-           coalesce(rem.subject, s.subject) AS subject, coalesce(o.body, rem.message, s.message, '') AS template, \
-           s.expiry_date, \
-           EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = r.account_id AND b.contact_key = r.contact_key) \
-             AS blocklisted, o.status \
-    FROM o \
-    JOIN respondents r ON r.account_id = o.account_id AND r.id = o.respondent_id \
-    JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
-    LEFT JOIN reminders rem ON rem.account_id = o.account_id AND rem.id = o.reminder_id";
 
 /// The message a row describes.
 pub(crate) fn claimed(row: ClaimedRow) -> ClaimedMessage {
