@@ -94,7 +94,7 @@ async fn run_and_keep(
             return Err(actix_web::error::ErrorInternalServerError(error.to_string()));
         }
     };
-    let kept = (bytes.len() <= MAX_BODY_BYTES).then(|| KeptResponse {
+    let kept = keepable(head.headers(), bytes.len()).then(|| KeptResponse {
         status: head.status().as_u16(),
         content_type: head.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_owned),
         body: bytes.to_vec(),
@@ -123,6 +123,13 @@ async fn complete(
         Ok(false) => tracing::warn!("an idempotency claim was taken over before its request finished"),
         Err(problem) => tracing::warn!(error.detail = %problem.detail, "an idempotency key could not be completed"),
     }
+}
+
+/// Whether an answer may be kept at all (the domain's `keeps` then judges its status): not one over the body limit,
+/// and not one that asks for a retry (`Retry-After`: a write that lost a race to a concurrent change, a 503, a 429),
+/// whose key is released so that the retry runs again.
+fn keepable(headers: &header::HeaderMap, body_length: usize) -> bool {
+    body_length <= MAX_BODY_BYTES && !headers.contains_key(header::RETRY_AFTER)
 }
 
 /// The checked key of the request; a problem naming the header for one that is not 1 to 255 visible ASCII
@@ -177,6 +184,15 @@ mod tests {
             request = request.append_header((IDEMPOTENCY_KEY, HeaderValue::from_bytes(value).unwrap()));
         }
         key_of(&request.to_srv_request())
+    }
+
+    #[test]
+    fn answers_that_ask_for_a_retry_or_exceed_the_limit_are_not_kept() {
+        let lost_race = Problem::new(StatusCode::CONFLICT, crate::problem::CONCURRENT_CHANGE, "retry").error_response();
+        assert!(!keepable(lost_race.headers(), 10), "a concurrent change is retried, not replayed");
+        let duplicate = Problem::new(StatusCode::CONFLICT, "duplicate", "listed").error_response();
+        assert!(keepable(duplicate.headers(), 10), "a duplicate is the answer, replayed as it is");
+        assert!(!keepable(duplicate.headers(), MAX_BODY_BYTES + 1));
     }
 
     #[test]

@@ -11,6 +11,9 @@ use utoipa::ToSchema;
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// The problem type of a write refused by a concurrent change: a retry is the answer (`Retry-After: 1`).
+pub const CONCURRENT_CHANGE: &str = "concurrent-change";
+
 /// Seconds a client is asked to wait (`Retry-After`) before it retries a request answered 503.
 pub const UNAVAILABLE_RETRY_AFTER: u64 = 5;
 
@@ -129,6 +132,10 @@ impl ResponseError for Problem {
             }
             _ => {}
         }
+        if self.kind == CONCURRENT_CHANGE {
+            // A retry is the answer: say so, and say it is soon (an Idempotency-Key is then not kept either).
+            response.insert_header((header::RETRY_AFTER, HeaderValue::from(1u64)));
+        }
         response.body(serde_json::to_string(self).unwrap_or_default())
     }
 }
@@ -159,7 +166,7 @@ impl From<DomainError> for Problem {
                 tracing::info!(error.message = %cause, "write refused by a concurrent change");
                 Self::new(
                     StatusCode::CONFLICT,
-                    "concurrent-change",
+                    CONCURRENT_CHANGE,
                     "something this request relies on changed while it ran; retry it",
                 )
             }

@@ -59,7 +59,12 @@ pub fn add_key_responses(document: &mut Document) {
                 Some(RefOr::T(response)) => response.description = format!("{}; or: {described}", response.description),
                 Some(RefOr::Ref(_)) => {}
                 None => {
-                    responses.insert(status.to_owned(), RefOr::T(problem(described)));
+                    let mut response = problem(described);
+                    if status == "409" {
+                        let header = super::statuses::seconds_header("Seconds to wait before retrying");
+                        response.headers.insert("Retry-After".to_owned(), header);
+                    }
+                    responses.insert(status.to_owned(), RefOr::T(response));
                 }
             }
         }

@@ -68,8 +68,9 @@ fn add_to(path: &str, operation: &mut Operation) {
     if uses_database {
         add(503, unavailable);
     }
-    // A handler's own 503 or 429 keeps its description and gains the header every such answer carries.
-    for (status, header) in [("503", "Retry-After"), ("429", "Retry-After")] {
+    // A handler's own 503 or 429 keeps its description and gains the header every such answer carries; a 409 may
+    // carry it too (a `concurrent-change` problem: retry).
+    for (status, header) in [("503", "Retry-After"), ("429", "Retry-After"), ("409", "Retry-After")] {
         if let Some(RefOr::T(response)) = operation.responses.responses.get_mut(status) {
             response
                 .headers
@@ -99,7 +100,7 @@ pub(super) fn problem(description: &str) -> Response {
     ResponseBuilder::new().description(description).content(PROBLEM_JSON, problem_content()).build()
 }
 
-fn seconds_header(description: &str) -> utoipa::openapi::Header {
+pub(super) fn seconds_header(description: &str) -> utoipa::openapi::Header {
     HeaderBuilder::new().schema(Schema::Object(Object::with_type(Type::Integer))).description(Some(description)).build()
 }
 
