@@ -117,6 +117,46 @@ async fn bounce_reasons_and_addresses_have_limits() {
     let page = app.get("/email-bounces/permanent-failures?pageNumber=1&pageSize=10").await.expect(200);
     assert_eq!(page["totalCount"], 0);
     app.post("/email-bounces/permanent-failures", failure("r".repeat(2000), "acme.example".into())).await.expect(200);
+    let padded = format!("{}acme.example", " ".repeat(250));
+    let reply = app.post("/email-bounces/permanent-failures", failure("550".into(), padded)).await;
+    assert_eq!(reply.fields(), ["failures[0].sendingDomain"], "blanks count toward the published maxLength");
+}
+
+#[tokio::test]
+async fn the_failure_list_refuses_a_domain_filter_longer_than_a_dns_name() {
+    let app = spawn_app().await;
+    let list =
+        |domain: &str| format!("/email-bounces/permanent-failures?pageNumber=1&pageSize=10&sendingDomain={domain}");
+    let reply = app.get(&list(&"%C3%A9".repeat(254))).await;
+    assert_eq!(reply.fields(), ["sendingDomain"]);
+    reply.problem(400, "/validation");
+    let page = app.get(&list(&"%C3%A9".repeat(253))).await.expect(200);
+    assert_eq!(page["totalCount"], 0);
+}
+
+#[tokio::test]
+async fn names_and_contacts_are_measured_as_sent_before_blanks_are_trimmed() {
+    let app = spawn_app().await;
+    let padded = |text: &str, limit: usize| format!("{}{text}", " ".repeat(limit + 1 - text.len()));
+    let reply = app.post("/surveys", json!({"name": padded("Pulse", 500)})).await;
+    assert_eq!(reply.fields(), ["name"]);
+    let reply = app.post("/accounts/categories", json!({"name": padded("Staff", 200)})).await;
+    assert_eq!(reply.fields(), ["name"]);
+    let reply = app
+        .post("/accounts/blocklist", json!({"contactDetails": padded("ann@example.com", 320), "type": "Blocked"}))
+        .await;
+    assert_eq!(reply.fields(), ["contactDetails"]);
+    let reply =
+        app.post("/accounts/blocklist", json!({"contactDetails": "\tann@example.com", "type": "Blocked"})).await;
+    assert_eq!(reply.fields(), ["contactDetails"], "a control character is refused even where it would be trimmed");
+    let reply = app.post("/accounts/erasure", json!({"contactDetails": padded("ann@example.com", 320)})).await;
+    assert_eq!(reply.fields(), ["contactDetails"]);
+    let (survey, id) = survey_with_sendout(&app, email_sendout()).await;
+    let person = json!({"contactDetails": padded("ann@example.com", 320), "sendMail": false});
+    let reply = app.post(&format!("/surveys/{survey}/sendouts/{id}/respondents"), person).await;
+    assert_eq!(reply.fields(), ["contactDetails"]);
+    assert_eq!(app.get("/surveys").await.expect(200).as_array().unwrap().len(), 1, "only the set-up survey");
+    assert_eq!(app.get("/accounts/blocklist").await.expect(200), json!([]));
 }
 
 #[tokio::test]

@@ -33,13 +33,15 @@ impl CategoryName {
     ///
     /// assert_eq!(CategoryName::new(" Staff ").unwrap().as_str(), "Staff");
     /// assert!(CategoryName::new("").is_err());
+    /// assert!(CategoryName::new(&"x".repeat(200)).is_ok());
+    /// assert!(CategoryName::new(&format!(" {} ", "x".repeat(199))).is_err(), "201 characters as sent");
     /// ```
     pub fn new(name: &str) -> Result<Self, FieldError> {
-        let name = name.trim();
-        match name.chars().count() {
-            0 => Err(FieldError::new("name", "must not be empty")),
-            1..=crate::limits::SHORT_NAME => Ok(Self(name.to_owned())),
-            _ => Err(FieldError::new("name", format!("must be at most {} characters", crate::limits::SHORT_NAME))),
+        // The length counts what the client sent (the published maxLength), before trimming.
+        crate::limits::check_length("name", name, crate::limits::SHORT_NAME)?;
+        match name.trim() {
+            "" => Err(FieldError::new("name", "must not be empty")),
+            name => Ok(Self(name.to_owned())),
         }
     }
 

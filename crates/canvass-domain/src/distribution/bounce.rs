@@ -52,7 +52,12 @@ impl NewPermanentFailure {
         reason: &str,
         path: &str,
     ) -> Result<Self, Vec<FieldError>> {
+        use crate::limits::{push_length, DOMAIN, EMAIL, REASON};
         let mut errors = Vec::new();
+        // Lengths count what the client sent, as the published maxLength does, before any trimming.
+        push_length(&mut errors, format!("{path}emailAddress"), email_address, EMAIL);
+        push_length(&mut errors, format!("{path}sendingDomain"), sending_domain, DOMAIN);
+        push_length(&mut errors, format!("{path}reason"), reason, REASON);
         let email_address = email_address.trim();
         if !email_address.validate_email() {
             errors.push(FieldError::new(format!("{path}emailAddress"), "must be an email address"));
@@ -61,10 +66,6 @@ impl NewPermanentFailure {
         if sending_domain.is_empty() || sending_domain.contains(char::is_whitespace) {
             errors.push(FieldError::new(format!("{path}sendingDomain"), "must be a domain name"));
         }
-        use crate::limits::{push_length, DOMAIN, EMAIL, REASON};
-        push_length(&mut errors, format!("{path}emailAddress"), email_address, EMAIL);
-        push_length(&mut errors, format!("{path}sendingDomain"), sending_domain, DOMAIN);
-        push_length(&mut errors, format!("{path}reason"), reason, REASON);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -110,4 +111,47 @@ pub struct BounceFilter {
     pub sending_domain: Option<String>,
     /// Only failures at or after this time.
     pub from: Option<OffsetDateTime>,
+}
+
+impl BounceFilter {
+    /// The filter of a failure list: a blank domain filters nothing, and one longer than a DNS name is refused
+    /// (as `sendingDomain`).
+    ///
+    /// ```
+    /// use canvass_domain::distribution::BounceFilter;
+    ///
+    /// let blank = BounceFilter::new(Some("  ".into()), None).unwrap();
+    /// assert_eq!(blank.sending_domain, None);
+    /// assert!(BounceFilter::new(Some("a".repeat(254)), None).is_err());
+    /// ```
+    pub fn new(sending_domain: Option<String>, from: Option<OffsetDateTime>) -> Result<Self, FieldError> {
+        if let Some(domain) = &sending_domain {
+            crate::limits::check_length("sendingDomain", domain, crate::limits::DOMAIN)?;
+        }
+        Ok(Self { sending_domain: sending_domain.filter(|domain| !domain.trim().is_empty()), from })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+
+    #[test]
+    fn a_filter_takes_a_domain_of_253_characters_and_refuses_254() {
+        let longest = "é".repeat(253);
+        assert_eq!(BounceFilter::new(Some(longest.clone()), None).unwrap().sending_domain, Some(longest));
+        let error = BounceFilter::new(Some("é".repeat(254)), None).unwrap_err();
+        assert_eq!(error.field, "sendingDomain");
+    }
+
+    #[test]
+    fn lengths_count_the_untrimmed_input() {
+        let at = datetime!(2026-11-22 10:00 UTC);
+        let padded = format!("{}acme.example", " ".repeat(250));
+        let errors = NewPermanentFailure::check("ann@example.com", &padded, at, "", "f.").unwrap_err();
+        assert_eq!(errors[0].field, "f.sendingDomain");
+        assert!(NewPermanentFailure::check("ann@example.com", " acme.example ", at, "", "f.").is_ok());
+    }
 }

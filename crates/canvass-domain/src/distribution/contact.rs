@@ -42,6 +42,9 @@ pub(crate) fn is_e164(number: &str) -> bool {
 /// assert!(check_contact(DispatchType::Login, "employee-42").is_ok());
 /// ```
 pub fn check_contact(kind: DispatchType, contact: &str) -> Result<(), &'static str> {
+    if contact.chars().count() > crate::limits::CONTACT {
+        return Err("must be at most 320 characters");
+    }
     let contact = contact.trim();
     match kind {
         DispatchType::Email if contact.validate_email() => Ok(()),
@@ -51,6 +54,26 @@ pub fn check_contact(kind: DispatchType, contact: &str) -> Result<(), &'static s
         DispatchType::Login if (1..=255).contains(&contact.chars().count()) => Ok(()),
         DispatchType::Login => Err("must be a login identifier of 1 to 255 characters"),
     }
+}
+
+/// Checks contact details of any kind, as the blocklist and an erasure take them: 1 to 320 characters as sent,
+/// none a control character (not even in the blanks around them); returns them trimmed.
+///
+/// ```
+/// use canvass_domain::distribution::check_any_contact;
+///
+/// assert_eq!(check_any_contact(" Ann@Example.com ").unwrap(), "Ann@Example.com");
+/// assert!(check_any_contact("\tann@example.com").is_err());
+/// assert!(check_any_contact(" ").is_err());
+/// ```
+pub fn check_any_contact(contact: &str) -> Result<&str, crate::error::DomainError> {
+    let trimmed = contact.trim();
+    let fits = contact.chars().count() <= crate::limits::CONTACT;
+    if trimmed.is_empty() || !fits || contact.contains(char::is_control) {
+        let message = "must be 1 to 320 characters, none a control character";
+        return Err(crate::error::DomainError::invalid("contactDetails", message));
+    }
+    Ok(trimmed)
 }
 
 /// Checks an SMS sender: 1 to 11 ASCII letters and digits, or an E.164 number.
@@ -92,5 +115,8 @@ mod tests {
         assert!(check_contact(DispatchType::Login, " ").is_err());
         assert!(check_contact(DispatchType::Login, &"x".repeat(256)).is_err());
         assert!(check_contact(DispatchType::Login, &"x".repeat(255)).is_ok());
+        let padded = format!("{}{}", " ".repeat(66), "x".repeat(255));
+        assert!(check_contact(DispatchType::Login, &padded).is_err(), "321 characters as sent");
+        assert!(check_contact(DispatchType::Login, &padded[1..]).is_ok());
     }
 }

@@ -58,13 +58,14 @@ impl LabelDraft {
     ///
     /// assert!(LabelDraft::new(" Department ", LabelType::Text).is_ok());
     /// assert!(LabelDraft::new("", LabelType::Text).is_err());
+    /// assert!(LabelDraft::new(&format!("{}x", " ".repeat(200)), LabelType::Text).is_err(), "201 characters as sent");
     /// ```
     pub fn new(name: &str, label_type: LabelType) -> Result<Self, FieldError> {
-        let name = name.trim();
-        match name.chars().count() {
-            0 => Err(FieldError::new("name", "must not be empty")),
-            1..=crate::limits::SHORT_NAME => Ok(Self { name: name.to_owned(), label_type }),
-            _ => Err(FieldError::new("name", format!("must be at most {} characters", crate::limits::SHORT_NAME))),
+        // The length counts what the client sent (the published maxLength), before trimming.
+        crate::limits::check_length("name", name, crate::limits::SHORT_NAME)?;
+        match name.trim() {
+            "" => Err(FieldError::new("name", "must not be empty")),
+            name => Ok(Self { name: name.to_owned(), label_type }),
         }
     }
 

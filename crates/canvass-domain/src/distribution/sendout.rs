@@ -253,7 +253,7 @@ impl SendoutDraft {
         if input.name.trim().is_empty() {
             errors.push(FieldError::new("name", "must not be empty"));
         }
-        crate::limits::push_length(&mut errors, "name", input.name.trim(), crate::limits::NAME);
+        crate::limits::push_length(&mut errors, "name", &input.name, crate::limits::NAME);
         errors.extend(check_message(input.kind, &input.message));
         if let (Some(send), Some(expiry)) = (input.message.send_date, input.expiry_date) {
             if expiry <= send {
@@ -334,6 +334,16 @@ mod tests {
 
     fn fields(input: SendoutInput) -> Vec<String> {
         SendoutDraft::new(input).err().unwrap_or_default().into_iter().map(|e| e.field).collect()
+    }
+
+    #[test]
+    fn a_name_is_measured_as_sent_before_trimming() {
+        let padded = SendoutInput { name: format!("{} n", " ".repeat(crate::limits::NAME)), ..input_email() };
+        assert_eq!(fields(padded), ["name"]);
+    }
+
+    fn input_email() -> SendoutInput {
+        input(DispatchType::Email, "hr@acme.example", Some("Hi"), "Go: {{surveyLink}}")
     }
 
     #[test]

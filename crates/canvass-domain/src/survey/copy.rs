@@ -64,11 +64,14 @@ impl CopyPlan {
     /// ```
     pub fn new(source: &Survey, request: CopyRequest, now: OffsetDateTime) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
+        // The length counts what the client sent (the published maxLength), before trimming.
+        if let Some(name) = &request.name {
+            crate::limits::push_length(&mut errors, "surveyname", name, crate::limits::NAME);
+        }
         let name = request.name.map(|n| n.trim().to_owned()).unwrap_or_else(|| source.name.clone());
         if name.is_empty() {
             errors.push(FieldError::new("surveyname", "must not be empty"));
         }
-        crate::limits::push_length(&mut errors, "surveyname", &name, crate::limits::NAME);
         if let Some(description) = &request.description {
             crate::limits::push_length(&mut errors, "description", description, crate::limits::DESCRIPTION);
         }
@@ -174,6 +177,7 @@ pub const MAX_COPIED_SENDOUTS: usize = 100;
 /// `^[0-9 ,]*$` says: a tab or a vertical tab is refused), empty entries are not. An id named twice is copied
 /// once; at most [`MAX_COPIED_SENDOUTS`] different ids.
 fn parse_id_list(text: &str) -> Result<Vec<SendoutId>, String> {
+    crate::limits::check_length("", text, crate::limits::ID_LIST).map_err(|error| error.message)?;
     if text.trim_matches(' ').is_empty() {
         return Ok(Vec::new());
     }
@@ -229,6 +233,22 @@ mod tests {
         assert!(parse_id_list("\u{b}").is_err());
         assert!(parse_id_list("1,\t2").is_err());
         assert!(parse_id_list("+3").is_err());
+    }
+
+    #[test]
+    fn an_id_list_longer_than_its_limit_is_refused_even_when_blank_or_repeated() {
+        let limit = crate::limits::ID_LIST;
+        assert_eq!(parse_id_list(&" ".repeat(limit)), Ok(vec![]));
+        assert!(parse_id_list(&" ".repeat(limit + 1)).is_err());
+        assert!(parse_id_list(&"1,".repeat(limit / 2 + 1)).is_err());
+    }
+
+    #[test]
+    fn a_padded_name_is_measured_as_sent() {
+        let padded = format!("{}Copy", " ".repeat(crate::limits::NAME));
+        let request = CopyRequest { name: Some(padded), ..CopyRequest::default() };
+        let errors = CopyPlan::new(&source(), request, NOW).unwrap_err();
+        assert_eq!(errors[0].field, "surveyname");
     }
 
     #[test]

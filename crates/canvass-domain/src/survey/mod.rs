@@ -110,11 +110,11 @@ impl SurveyDraft {
     /// Applies the defaults and checks every rule of a new survey; `category_id` must already be resolved.
     pub fn new(input: SurveyInput, now: OffsetDateTime) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
+        // The length counts what the client sent (the published maxLength), before trimming.
+        crate::limits::push_length(&mut errors, "name", &input.name, crate::limits::NAME);
         let name = input.name.trim().to_owned();
         if name.is_empty() {
             errors.push(FieldError::new("name", "must not be empty"));
-        } else {
-            crate::limits::push_length(&mut errors, "name", &name, crate::limits::NAME);
         }
         if let Some(description) = &input.description {
             crate::limits::push_length(&mut errors, "description", description, crate::limits::DESCRIPTION);
@@ -197,6 +197,15 @@ mod tests {
             SurveyDraft::new(SurveyInput { name: "x".into(), start_date: Some(start), ..Default::default() }, NOW)
                 .unwrap();
         assert_eq!(draft.end_date(), datetime!(2027-01-15 00:00 UTC));
+    }
+
+    #[test]
+    fn a_name_is_measured_as_sent_before_trimming() {
+        let padded = |pad: usize| SurveyInput { name: format!("{}Pulse", " ".repeat(pad)), ..Default::default() };
+        let fits = crate::limits::NAME - "Pulse".len();
+        assert_eq!(SurveyDraft::new(padded(fits), NOW).unwrap().name(), "Pulse");
+        let errors = SurveyDraft::new(padded(fits + 1), NOW).unwrap_err();
+        assert_eq!(errors[0].field, "name");
     }
 
     #[test]

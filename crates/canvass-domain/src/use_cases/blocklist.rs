@@ -29,10 +29,7 @@ pub fn add(
     contact_details: &str,
     kind: BlocklistType,
 ) -> Result<BlocklistEntry, DomainError> {
-    let contact = contact_details.trim();
-    if contact.is_empty() || contact.chars().count() > crate::limits::CONTACT || contact.contains(char::is_control) {
-        return Err(DomainError::invalid("contactDetails", "must be 1 to 320 characters, none a control character"));
-    }
+    let contact = crate::distribution::check_any_contact(contact_details)?;
     transaction(uow, |tx| {
         tx.insert_blocklist(account, contact, &contact_key(contact), kind, clock.now())?
             .ok_or_else(|| DomainError::conflict(ConflictKind::Duplicate, "the contact is already on the blocklist"))

@@ -129,10 +129,10 @@ impl WebhookDraft {
         if events.contains(&WebhookEvent::Test) {
             errors.push(FieldError::new("events", "webhook.test is sent on request only and cannot be subscribed to"));
         }
-        let description = description.filter(|d| !d.trim().is_empty());
         if let Some(description) = &description {
             push_length(&mut errors, "description", description, DESCRIPTION_MAX);
         }
+        let description = description.filter(|d| !d.trim().is_empty());
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -76,6 +76,9 @@ fn every_broken_rule_is_reported_and_descriptions_are_bounded() {
     let blank =
         WebhookDraft::check("https://example.com", vec![WebhookEvent::RespondentBounced], Some(" ".into()), false);
     assert_eq!(blank.unwrap().description(), None);
+    let long_blank = Some(" ".repeat(DESCRIPTION_MAX + 1));
+    let refused = WebhookDraft::check("https://example.com", vec![WebhookEvent::RespondentBounced], long_blank, false);
+    assert_eq!(fields(refused.unwrap_err()), ["description"]);
 }
 
 #[test]

@@ -22,8 +22,12 @@ pub enum ClientDate {
 }
 
 impl ClientDate {
-    /// Reads a date, or `None` when `text` is neither form (or falls outside years 1 to 9999).
+    /// Reads a date, or `None` when `text` is neither form, falls outside years 1 to 9999, or is longer than the
+    /// published `maxLength` (blanks around it count).
     pub fn parse(text: &str) -> Option<Self> {
+        if canvass_domain::limits::check_length("", text, canvass_domain::limits::DATE_TEXT).is_err() {
+            return None;
+        }
         parse_date(text).map(Self::Day).or_else(|| parse_instant(text, DayEdge::Start).map(Self::At))
     }
 
@@ -127,5 +131,8 @@ mod tests {
         assert_eq!(read(r#"{"send": ""}"#).unwrap().send, None);
         assert_eq!(read(r#"{"send": null}"#).unwrap().send, None);
         assert!(read(r#"{"send": "soon"}"#).unwrap_err().contains(EXPECTED));
+        let padded = format!(r#"{{"at": "{}2026-11-22"}}"#, " ".repeat(54));
+        assert!(read(&padded).unwrap_err().contains(EXPECTED), "65 characters as sent");
+        assert!(read(&padded.replacen(' ', "", 1)).is_ok());
     }
 }

@@ -79,7 +79,7 @@ pub async fn list_failures(
     let page = PageRequest::new(query.page_number, query.page_size, "pageNumber", "pageSize");
     let page = page.map_err(Problem::invalid)?;
     let from = instant(query.from, DayEdge::Start);
-    let filter = BounceFilter { sending_domain: query.sending_domain.filter(|d| !d.trim().is_empty()), from };
+    let filter = BounceFilter::new(query.sending_domain, from).map_err(|error| Problem::invalid(vec![error]))?;
     let found = blocking::run(&state, move |uow, _| blocklist::page_failures(uow, account, &filter, page)).await?;
     Ok(HttpResponse::Ok().json(FailuresPageResponse::from(found)))
 }
