@@ -444,3 +444,21 @@ async fn a_round_is_shared_over_the_accounts_with_due_deliveries() {
     assert_eq!(second.delivered, 4);
     assert_eq!((mine.received().len(), theirs.received().len()), (6, 2));
 }
+
+#[tokio::test]
+async fn a_replacement_completes_a_set_once_and_a_repeat_sends_nothing() {
+    let app = app_allowing_private().await;
+    let sink = WebhookSink::start();
+    let hook = create(&app, &app.key, &sink.url, &["answerSet.completed"]).await;
+    let survey = app.post("/surveys", json!({"name": "Open"})).await.expect(201)["surveyId"].as_i64().unwrap();
+    let answers = format!("/surveys/{survey}/answers");
+    let set = app.post(&answers, json!({"completed": false, "answers": []})).await.expect(201)["answerSetId"].clone();
+    let one = format!("{answers}/{set}");
+    for completed in [false, true, true] {
+        app.put(&one, json!({"completed": completed, "answers": []})).await.expect(200);
+    }
+
+    assert_eq!(deliver(&app, OffsetDateTime::now_utc(), true).await.delivered, 1, "one event for one completion");
+    let event = verified(&sink.received()[0], hook["secret"].as_str().unwrap());
+    assert_eq!((&event["type"], &event["data"]["answerSetId"]), (&json!("answerSet.completed"), &set));
+}

@@ -52,6 +52,23 @@ pub struct AnswerSet {
     pub answers: Vec<Answer>,
 }
 
+/// An answer set as a replacement left it, and whether it had been completed before (read under the lock the
+/// replacement takes, so two replacements that complete one set do not both see it open).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplacedAnswerSet {
+    /// The set with its new answers and completed flag.
+    pub set: AnswerSet,
+    /// Whether it was completed before this replacement.
+    pub was_completed: bool,
+}
+
+impl ReplacedAnswerSet {
+    /// Whether this replacement completed a set that was open: the moment of an `answerSet.completed` event.
+    pub fn completes(&self) -> bool {
+        self.set.completed && !self.was_completed
+    }
+}
+
 /// Longest accepted OpenText answer, in characters.
 pub const MAX_TEXT_LEN: usize = 10_000;
 

@@ -88,25 +88,25 @@ pub(crate) fn insert_set(
         .get_result(conn)
 }
 
-/// Locks the survey's set until the transaction ends; `false` when the survey has no such set.
+/// Locks the survey's set until the transaction ends and reads its completed flag; `None` when the survey has no
+/// such set.
 pub(crate) fn lock_answer_set(
     conn: &mut PgConnection,
     account: AccountId,
     survey: SurveyId,
     id: AnswerSetId,
-) -> QueryResult<bool> {
-    let locked: Option<i64> = answer_sets::table
+) -> QueryResult<Option<bool>> {
+    answer_sets::table
         .filter(
             answer_sets::account_id
                 .eq(account.get())
                 .and(answer_sets::survey_id.eq(survey.get()))
                 .and(answer_sets::id.eq(id.get())),
         )
-        .select(answer_sets::id)
+        .select(answer_sets::completed)
         .for_update()
         .first(conn)
-        .optional()?;
-    Ok(locked.is_some())
+        .optional()
 }
 
 /// Replaces a locked set's answers and completed flag and moves its `updatedAt`; `None` when the survey has no

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue};
+use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue, ReplacedAnswerSet};
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::paging::{Page, PageRequest};
@@ -137,12 +137,13 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         id: AnswerSetId,
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
-    ) -> RepoResult<Option<AnswerSet>> {
-        if !answer_writes::lock_answer_set(self.conn, account, survey, id).or_repo()? {
+    ) -> RepoResult<Option<ReplacedAnswerSet>> {
+        let Some(was_completed) = answer_writes::lock_answer_set(self.conn, account, survey, id).or_repo()? else {
             return Ok(None);
-        }
+        };
         let row = answer_writes::replace_set(self.conn, account, survey, id, draft, now).or_repo()?;
-        Ok(row.map(|row| AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) }))
+        let set = |row| AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) };
+        Ok(row.map(|row| ReplacedAnswerSet { set: set(row), was_completed }))
     }
 
     fn answer_sets_chunk(

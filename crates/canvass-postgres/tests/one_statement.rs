@@ -117,7 +117,7 @@ fn each_write_is_one_prepared_statement_whatever_the_number_of_answers() {
         for kept in [count / 2, count] {
             let draft = answers(&tree, &items[count - kept..count], "again");
             let later = NOW + time::Duration::minutes(1);
-            let replaced = uow.replace_answers(acme, survey.id, set.id, &draft, later).unwrap().unwrap();
+            let replaced = uow.replace_answers(acme, survey.id, set.id, &draft, later).unwrap().unwrap().set;
             assert_eq!(replaced.answers, draft.answers());
             assert_eq!(uow.find_answer_set(acme, survey.id, set.id).unwrap().unwrap(), replaced);
         }
@@ -149,16 +149,20 @@ fn a_replacement_that_waited_for_another_replaces_the_whole_set() {
     let items: Vec<_> = tree.items().map(|i| i.id).collect();
     let set = uow.insert_answer_set(acme, survey.id, None, &answers(&tree, &items[..2], "start"), NOW).unwrap();
 
-    // The first replacement holds the set while the second one starts and waits for it.
+    // The first replacement completes the set and holds it while the second one starts and waits for it.
     uow.begin().unwrap();
-    uow.replace_answers(acme, survey.id, set.id, &answers(&tree, &items[2..], "first"), NOW).unwrap().unwrap();
+    let first_one = answers(&tree, &items[2..], "first").finished();
+    let replaced = uow.replace_answers(acme, survey.id, set.id, &first_one, NOW).unwrap().unwrap();
+    assert!(replaced.completes(), "the set was open before the first replacement");
     let last = answers(&tree, &items[..1], "second");
     let waiting = {
         let (tree_items, last) = (items.clone(), last.clone());
         std::thread::spawn(move || {
             let mut uow = PgUnitOfWork::new(&mut second);
             let replaced = transaction(&mut uow, |tx| Ok(tx.replace_answers(acme, survey.id, set.id, &last, NOW)?));
-            assert_eq!(replaced.unwrap().unwrap().answers[0].question_item_id, tree_items[0]);
+            let replaced = replaced.unwrap().unwrap();
+            assert_eq!(replaced.set.answers[0].question_item_id, tree_items[0]);
+            assert!(replaced.was_completed, "the waiting replacement sees the flag the first one committed");
         })
     };
     until_one_waits_for_a_lock(&mut watcher);

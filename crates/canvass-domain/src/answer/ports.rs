@@ -4,7 +4,7 @@
 //! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
 //! adapter follows are in [`crate::ports`].
 
-use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::ChunkRequest;
 use crate::distribution::{LinkRoute, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
@@ -23,9 +23,10 @@ pub trait AnswerRepository {
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
     ) -> RepoResult<AnswerSet>;
-    /// Replaces the answers and the completed flag of a set and moves its `updatedAt`; `None` when the survey
-    /// has no such set. Callers run it inside a transaction: the set stays locked until it ends, so that a
-    /// concurrent replacement of the same set waits and then replaces the whole of it.
+    /// Replaces the answers and the completed flag of a set and moves its `updatedAt`, and tells whether the set
+    /// was completed before; `None` when the survey has no such set. Callers run it inside a transaction: the set
+    /// stays locked until it ends, so that a concurrent replacement of the same set waits and then replaces the
+    /// whole of it, and sees the flag the first one left.
     fn replace_answers(
         &mut self,
         account: AccountId,
@@ -33,7 +34,7 @@ pub trait AnswerRepository {
         id: AnswerSetId,
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
-    ) -> RepoResult<Option<AnswerSet>>;
+    ) -> RepoResult<Option<ReplacedAnswerSet>>;
     /// One chunk of the survey's answer sets that pass the filter, in creation (id) order, without their answers:
     /// at most `request.size()` sets with ids after `request.after_key()`.
     fn answer_sets_chunk(

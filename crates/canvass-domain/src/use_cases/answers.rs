@@ -99,12 +99,13 @@ pub fn replace(
     };
     let now = clock.now();
     transaction(uow, |tx| {
-        let was_completed = completed && tx.find_answer_set(account, survey, id)?.is_some_and(|set| set.completed);
-        let set = tx.replace_answers(account, survey, id, &draft, now)?.ok_or(DomainError::NotFound("answer set"))?;
-        if set.completed && !was_completed {
-            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
+        let replaced =
+            tx.replace_answers(account, survey, id, &draft, now)?.ok_or(DomainError::NotFound("answer set"))?;
+        if replaced.completes() {
+            let subject = completed_subject(account, &replaced.set);
+            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[subject], now)?;
         }
-        Ok(set)
+        Ok(replaced.set)
     })
 }
 

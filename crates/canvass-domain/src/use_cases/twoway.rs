@@ -112,7 +112,8 @@ pub fn reply(
         let draft = if completed { draft.finished() } else { draft };
         let set = match progress {
             Some((set, _)) => {
-                tx.replace_answers(account, survey, set.id, &draft, now)?.ok_or(DomainError::NotFound("answer set"))?
+                let replaced = tx.replace_answers(account, survey, set.id, &draft, now)?;
+                replaced.ok_or(DomainError::NotFound("answer set"))?.set
             }
             None => {
                 tx.insert_answer_set(account, survey, Some((context.respondent_id, context.sendout_id)), &draft, now)?

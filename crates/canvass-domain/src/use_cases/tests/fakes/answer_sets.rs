@@ -7,7 +7,7 @@ use time::OffsetDateTime;
 
 use super::surveys::{HoldsSurveys, Surveys};
 use super::NOW;
-use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::ChunkRequest;
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
@@ -89,7 +89,7 @@ impl AnswerRepository for AnswerSets {
         _id: AnswerSetId,
         _draft: &AnswerSetDraft,
         _now: OffsetDateTime,
-    ) -> RepoResult<Option<AnswerSet>> {
+    ) -> RepoResult<Option<ReplacedAnswerSet>> {
         unimplemented!("not used by these tests")
     }
 

@@ -7,7 +7,7 @@ use time::OffsetDateTime;
 
 use super::surveys::{HoldsSurveys, Surveys};
 use super::Snapshots;
-use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::ChunkRequest;
 use crate::distribution::{LinkRoute, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, RuleId, SendoutId, SurveyId};
@@ -175,13 +175,14 @@ impl AnswerRepository for Pages {
         id: AnswerSetId,
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
-    ) -> RepoResult<Option<AnswerSet>> {
+    ) -> RepoResult<Option<ReplacedAnswerSet>> {
         let _ = (account, survey);
         let Some((set, _)) = self.state.progress.as_mut().filter(|(set, _)| set.id == id) else { return Ok(None) };
+        let was_completed = set.completed;
         set.answers = draft.answers().to_vec();
         set.completed = draft.completed();
         set.updated_at = now;
-        Ok(Some(set.clone()))
+        Ok(Some(ReplacedAnswerSet { set: set.clone(), was_completed }))
     }
 
     fn answer_sets_chunk(
