@@ -12,10 +12,10 @@ use time::OffsetDateTime;
 use crate::delivery::{activated, header, PUBLIC};
 use crate::helpers::{spawn_app, spawn_app_with, TestApp, DSN_SECRET};
 
-const USER_UNKNOWN: &str = "smtp; 550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown";
+pub(crate) const USER_UNKNOWN: &str = "smtp; 550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown";
 
 /// Sends the invitations of a new sendout to these contacts; returns the sendout's path and each Message-ID.
-async fn sent(app: &TestApp, contacts: &[&str]) -> (String, Vec<String>) {
+pub(crate) async fn sent(app: &TestApp, contacts: &[&str]) -> (String, Vec<String>) {
     let (_, base, _) = activated(app, contacts, None).await;
     let sink = SmtpSink::start("", "");
     let (mailer, sms) = (SmtpMailer::from_url(&sink.url).unwrap(), HttpSmsSender::new(&SmsSink::start("", "").url));
@@ -27,7 +27,7 @@ async fn sent(app: &TestApp, contacts: &[&str]) -> (String, Vec<String>) {
     (base, ids.into_iter().map(|(_, id)| id).collect())
 }
 
-async fn post_dsn(app: &TestApp, secret: Option<&str>, body: String) -> (u16, Value) {
+pub(crate) async fn post_dsn(app: &TestApp, secret: Option<&str>, body: String) -> (u16, Value) {
     let mut request =
         app.client.post(format!("{}/inbound/dsn", app.address)).header("Content-Type", "message/rfc822").body(body);
     if let Some(secret) = secret {

@@ -231,3 +231,18 @@ async fn retention_runs_are_counted() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+#[tokio::test]
+async fn a_late_bounce_counts_as_bounced_email_once() {
+    use crate::late_bounces::{post_dsn, sent, USER_UNKNOWN};
+    let app = spawn_app().await;
+    let (_, ids) = sent(&app, &["gone@example.com"]).await;
+    let email_bounced = [("channel", "email"), ("outcome", "bounced")];
+    assert_eq!(value(&scrape(&app).await.0, "canvass_delivery_messages_total", &email_bounced), Some(0.0));
+    let failed = canvass_sinks::postfix_dsn(&ids[0], "gone@example.com", "failed", "5.1.1", USER_UNKNOWN);
+    for _ in 0..2 {
+        assert_eq!(post_dsn(&app, Some(crate::helpers::DSN_SECRET), failed.clone()).await.0, 200);
+    }
+    let bounced = value(&scrape(&app).await.0, "canvass_delivery_messages_total", &email_bounced);
+    assert_eq!(bounced, Some(1.0), "the repeated report recorded, and so counted, nothing");
+}

@@ -170,6 +170,16 @@ impl Metrics {
         }
     }
 
+    /// Counts late bounces as bounced email: the recipients a delivery status notification reported failed for
+    /// good that were recorded (each once: a repeated report records, and so counts, nothing).
+    pub fn count_late_bounces(&self, recorded: usize) {
+        if recorded > 0 {
+            if let Ok(counter) = self.delivery_messages.get_metric_with_label_values(&["email", "bounced"]) {
+                counter.inc_by(recorded as u64);
+            }
+        }
+    }
+
     /// Counts a retention run of the server: `Ok(removed)` when it finished for every account, `Err(removed)`
     /// when it failed, whole or for some account, after removing `removed` respondents.
     pub fn count_retention_run(&self, outcome: Result<u64, u64>) {

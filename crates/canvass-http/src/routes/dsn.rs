@@ -56,6 +56,7 @@ pub async fn inbound_dsn(
     let report = canvass_mail::dsn::parse_report(&body).map_err(|e| Problem::invalid_field("body", e.to_string()))?;
     match blocking::run(&state, move |uow, clock| bounces::record_report(uow, clock, &report)).await? {
         ReportOutcome::Recorded { permanent_failures, ignored } => {
+            state.metrics.count_late_bounces(permanent_failures);
             Ok(HttpResponse::Ok().json(DsnResponse { permanent_failures, ignored }))
         }
         ReportOutcome::InFlight => {
