@@ -104,6 +104,7 @@ status=0
 (cd "$work" && PYTHONPATH="$OLDPWD/scripts" SCHEMATHESIS_HOOKS=fuzz_hooks "$OLDPWD/$venv/bin/schemathesis" \
   --config-file "$work/schemathesis.toml" run "$base/api/openapi.json" \
   --checks all --max-time "$max_time" --workers 2 ${FUZZ_SEED:+--seed "$FUZZ_SEED"} \
+  --header "X-Canvass-Inbound-Secret: fuzz-inbound-secret" --header "X-Canvass-Sms-Secret: fuzz-sms-secret" \
   --report junit --report-dir "$OLDPWD/$report" --output-truncate false "$@") || status=$?
 if grep -q "panicked" "$work/server.log"; then
   echo "fuzz: the server panicked:" >&2

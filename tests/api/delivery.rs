@@ -304,5 +304,7 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
     );
     let stranger = json!({"from": "+4799999999", "to": ours, "text": "hello"});
     assert_eq!(inbound(&app, "inbound-secret", stranger).await.1["outcome"], "ignored");
+    let (status, problem) = inbound(&app, "inbound-secret", json!({"from": "", "to": ours, "text": "1"})).await;
+    assert_eq!((status, &problem["errors"][0]["field"]), (400, &json!("from")), "no sender: {problem}");
     assert!(smtp.messages().is_empty());
 }

@@ -35,10 +35,13 @@ pub struct InboundBody {
 }
 
 impl InboundBody {
-    /// Refuses fields longer than their limits (docs/decisions.md), naming each.
+    /// Refuses an empty sender and fields longer than their limits (docs/decisions.md), naming each.
     fn check_lengths(&self) -> Result<(), Vec<canvass_domain::FieldError>> {
         use canvass_domain::limits::{push_length, MESSAGE_ID, PHONE, SMS_TEXT};
         let mut errors = Vec::new();
+        if self.from.is_empty() {
+            errors.push(canvass_domain::FieldError::new("from", "must not be empty"));
+        }
         push_length(&mut errors, "from", &self.from, PHONE);
         push_length(&mut errors, "to", self.to.as_deref().unwrap_or_default(), PHONE);
         push_length(&mut errors, "text", &self.text, SMS_TEXT);
