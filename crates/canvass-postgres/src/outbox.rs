@@ -165,7 +165,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         crate::claim::claim_due(self.conn, now, lease_until, limit).or_repo()
     }
 
-    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()> {
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<Vec<i64>> {
         crate::outcomes::record(self.conn, settled, now).or_repo()
     }
 
@@ -197,8 +197,9 @@ impl OutboxRepository for PgUnitOfWork<'_> {
             .or_repo()?;
         Ok(match row {
             Some(row) if row.lease_until.is_none() && row.status == "Sent" => SentLookup::Sent(Box::new(claimed(row))),
-            Some(_) => SentLookup::InFlight,
-            None => SentLookup::Unknown,
+            Some(row) if row.status == "Sent" || row.status == "Pending" => SentLookup::InFlight,
+            // Settled since the look-up (the same report, handed over at once, bounced it first): nothing to do.
+            Some(_) | None => SentLookup::Unknown,
         })
     }
 

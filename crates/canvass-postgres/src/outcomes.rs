@@ -47,16 +47,19 @@ struct BounceRows {
 /// Records every outcome of a round. Only messages still held under the lease they were claimed with (or, for a
 /// late bounce, still Sent) are recorded: a worker whose lease ran out, and whose messages another worker has
 /// claimed since, changes nothing. The outcomes are grouped by account and each statement runs once per account;
-/// every account's outbox rows are recorded first, then the respondents, and bounces last.
-pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDateTime) -> QueryResult<()> {
+/// every account's outbox rows are recorded first, then the respondents, and bounces last. Returns the ids of the
+/// outbox rows recorded.
+pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDateTime) -> QueryResult<Vec<i64>> {
     let mut by_account: BTreeMap<i64, Vec<&Settled>> = BTreeMap::new();
     for done in settled {
         by_account.entry(done.message.account_id.get()).or_default().push(done);
     }
     let mut rounds = Vec::with_capacity(by_account.len());
+    let mut recorded = Vec::with_capacity(settled.len());
     for (account, settled) in by_account {
         let held: HashSet<i64> = update_outbox(conn, account, &outbox_rows(&settled, now))?.into_iter().collect();
         rounds.push((account, respondent_rows(&settled, &held, now)));
+        recorded.extend(held);
     }
     for (account, (respondents, _)) in &rounds {
         update_respondents(conn, *account, respondents)?;
@@ -64,7 +67,7 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
     for (account, (_, bounces)) in &rounds {
         record_bounces(conn, *account, bounces, now)?;
     }
-    Ok(())
+    Ok(recorded)
 }
 
 /// The respondents and bounces that follow from one account's outcomes whose messages were still held.

@@ -27,8 +27,10 @@ pub trait OutboxRepository {
     /// whatever their count: Sent (and the respondent of an invitation), Bounced (a permanent failure with sendout and respondent,
     /// the respondent Bounced and its other queued messages Cancelled), due again, Failed (and the respondent of an
     /// invitation), or Cancelled (the respondent Blocklisted or Expired). Bounces are recorded last, so a bounce
-    /// cancels a message of the same respondent that the same round put off.
-    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()>;
+    /// cancels a message of the same respondent that the same round put off. Only messages still held under the
+    /// lease they were claimed with (a late bounce's: still Sent) are recorded; returns the outbox ids of those, so
+    /// that a worker whose lease ran out, or a report another one recorded first, writes no event.
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<Vec<i64>>;
     /// The message (of any account) with this Message-ID token: recorded as Sent, or still in a worker's hands
     /// (pending after an attempt: sent, perhaps, but not recorded yet), or neither (unknown, bounced already, or
     /// never sent).

@@ -46,7 +46,10 @@ pub fn record_report(
     };
     let settled = [Settled { message, outcome: Outcome::Bounced(truncated(failures.join("; "), REASON)) }];
     let now = clock.now();
-    transaction(uow, |tx| super::delivery::record_outcomes(tx, &settled, now))?;
+    if transaction(uow, |tx| super::delivery::record_outcomes(tx, &settled, now))? == 0 {
+        // The same report, handed over twice at once, was recorded by the other request.
+        return Ok(nothing);
+    }
     Ok(ReportOutcome::Recorded {
         permanent_failures: failures.len(),
         ignored: report.recipients.len() - failures.len(),

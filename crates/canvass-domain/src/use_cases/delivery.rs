@@ -5,7 +5,7 @@
 //! sent again with the same Message-ID and idempotency key.
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use time::{Duration, OffsetDateTime};
 
@@ -305,32 +305,30 @@ fn record<L: DeliveryLender + ?Sized>(store: &L, sent: &Sent) -> Result<(), Doma
     if sent.settled.is_empty() {
         return Ok(());
     }
-    store.step(|uow| transaction(uow, |tx| record_outcomes(tx, &sent.settled, sent.at)))
+    store.step(|uow| transaction(uow, |tx| record_outcomes(tx, &sent.settled, sent.at)).map(drop))
 }
 
 /// Records outcomes with [`OutboxRepository::record_round`] and writes their webhook events beside them, in the
 /// caller's transaction: `respondent.sent` for each invitation handed over, `respondent.bounced` for each bounce
-/// (one statement per kind, whatever the number of messages).
+/// (one statement per kind, whatever the number of messages). Only the messages the store recorded (still held
+/// under their lease) have events; returns how many were recorded.
 pub(crate) fn record_outcomes(
     tx: &mut (impl OutboxRepository + WebhookEvents + ?Sized),
     settled: &[Settled],
     now: OffsetDateTime,
-) -> Result<(), DomainError> {
-    tx.record_round(settled, now)?;
+) -> Result<usize, DomainError> {
+    let recorded: HashSet<i64> = tx.record_round(settled, now)?.into_iter().collect();
     let subject =
         |m: &ClaimedMessage| EventSubject::respondent(m.account_id, m.survey_id, m.sendout_id, m.respondent_id);
-    let sent: Vec<EventSubject> = settled
-        .iter()
-        .filter(|done| done.outcome == Outcome::Sent && done.message.is_invitation())
-        .map(|done| subject(&done.message))
-        .collect();
-    let bounced: Vec<EventSubject> = settled
-        .iter()
-        .filter(|done| matches!(done.outcome, Outcome::Bounced(_)))
-        .map(|done| subject(&done.message))
-        .collect();
+    let events = |wanted: fn(&Settled) -> bool| -> Vec<EventSubject> {
+        let held = settled.iter().filter(|done| recorded.contains(&done.message.id));
+        held.filter(|done| wanted(done)).map(|done| subject(&done.message)).collect()
+    };
+    let sent = events(|done| done.outcome == Outcome::Sent && done.message.is_invitation());
+    let bounced = events(|done| matches!(done.outcome, Outcome::Bounced(_)));
     super::webhooks::emit(tx, WebhookEvent::RespondentSent, &sent, now)?;
-    super::webhooks::emit(tx, WebhookEvent::RespondentBounced, &bounced, now)
+    super::webhooks::emit(tx, WebhookEvent::RespondentBounced, &bounced, now)?;
+    Ok(recorded.len())
 }
 
 /// The first question of every TWOWAY survey whose conversation starts in this round.

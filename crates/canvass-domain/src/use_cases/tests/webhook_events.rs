@@ -67,6 +67,22 @@ fn a_round_writes_respondent_sent_for_invitations_and_respondent_bounced_for_bou
 }
 
 #[test]
+fn a_message_whose_lease_ran_out_is_not_recorded_and_writes_no_event() {
+    let mut outbox = Outbox::default();
+    outbox.state.messages =
+        vec![due(1, DispatchType::Email, "ok@example.com"), due(2, DispatchType::Email, "bounce@example.com")];
+    outbox.state.lost_leases = vec![1, 2];
+    let store = Lent(Mutex::new(outbox));
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    let round = Round { limit: 10, lease: LEASE, links: LinkBase::new("https://survey.example") };
+
+    deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &round).unwrap();
+
+    assert_eq!(store.state().recorded.len(), 1, "the round was handed to the store");
+    assert!(store.state().webhook_events.is_empty(), "another worker holds them now: its round writes the events");
+}
+
+#[test]
 fn completing_the_survey_on_its_page_writes_answer_set_completed_once() {
     let mut fake = four_pages();
     let page = |n: i64| crate::ids::PageId::new(n);

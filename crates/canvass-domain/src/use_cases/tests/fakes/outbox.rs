@@ -25,6 +25,8 @@ pub struct State {
     pub reminders_due: u64,
     /// The rounds recorded, each as it was handed over.
     pub recorded: Vec<Vec<Settled>>,
+    /// Messages whose lease ran out before their round was recorded: `record_round` leaves them out.
+    pub lost_leases: Vec<i64>,
     /// The surveys TWOWAY conversations start from.
     pub surveys: Surveys,
     /// What `backlog` answers.
@@ -157,10 +159,10 @@ impl OutboxRepository for Outbox {
         Ok(claimed)
     }
 
-    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<()> {
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<Vec<i64>> {
         let _ = now;
         self.state.recorded.push(settled.to_vec());
-        Ok(())
+        Ok(settled.iter().map(|done| done.message.id).filter(|id| !self.state.lost_leases.contains(id)).collect())
     }
 
     fn find_sent_by_token(&mut self, _message_token: &str) -> RepoResult<SentLookup> {
