@@ -124,8 +124,8 @@ impl From<Webhook> for WebhookResponse {
     }
 }
 
-/// A webhook just created, with its signing secret: shown in this response only.
-#[derive(Debug, Serialize, ToSchema)]
+/// A webhook just created, with its signing secret: shown in this response only (its Debug output hides it).
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedWebhookResponse {
     /// Its id.
@@ -146,6 +146,17 @@ pub struct CreatedWebhookResponse {
     /// When it was created.
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
+}
+
+impl std::fmt::Debug for CreatedWebhookResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreatedWebhookResponse")
+            .field("webhook_id", &self.webhook_id)
+            .field("url", &self.url)
+            .field("events", &self.events)
+            .field("secret", &"[redacted]")
+            .finish_non_exhaustive()
+    }
 }
 
 impl From<CreatedWebhook> for CreatedWebhookResponse {
@@ -217,3 +228,23 @@ impl From<DeliveryView> for DeliveryResponse {
 }
 
 const _: () = assert!(URL_MAX == 2000 && DESCRIPTION_MAX == 500, "the schema's lengths follow the domain's");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_created_answer_hides_its_secret_in_debug_output() {
+        let created = CreatedWebhookResponse {
+            webhook_id: 1,
+            url: "https://hooks.example/in".into(),
+            events: vec![DeliveryEventBody::SendoutActivated],
+            description: None,
+            secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I=".into(),
+            active: true,
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        };
+        let shown = format!("{created:?}");
+        assert!(!shown.contains("whsec_") && shown.contains("[redacted]"), "{shown}");
+    }
+}
