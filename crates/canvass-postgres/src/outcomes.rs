@@ -4,7 +4,7 @@
 //! messages and their status.
 
 use canvass_domain::delivery::{Outcome, Settled};
-use canvass_domain::distribution::RespondentStatus;
+use canvass_domain::distribution::{contact_key, RespondentStatus};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Nullable, Text, Timestamptz};
 use std::collections::{BTreeMap, HashSet};
@@ -40,6 +40,9 @@ struct BounceRows {
     respondents: Vec<i64>,
     sendouts: Vec<i64>,
     addresses: Vec<String>,
+    /// Each address's comparison key, made by the domain's rule (not SQL `lower`, which under a C locale folds
+    /// ASCII only), so erasure's key finds it.
+    keys: Vec<String>,
     domains: Vec<String>,
     reasons: Vec<String>,
 }
@@ -87,6 +90,7 @@ fn respondent_rows(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTim
                 bounces.respondents.push(message.respondent_id.get());
                 bounces.sendouts.push(message.sendout_id.get());
                 bounces.addresses.push(message.recipient.clone());
+                bounces.keys.push(contact_key(&message.recipient));
                 bounces.domains.push(sending_domain(&message.sender));
                 bounces.reasons.push(reason.clone());
                 None
@@ -189,9 +193,9 @@ fn record_bounces(conn: &mut PgConnection, account: i64, rows: &BounceRows, now:
     prepared(
         "INSERT INTO permanent_failures (account_id, email_address, email_key, sending_domain, failed_at, reason, \
              sendout_id, respondent_id) \
-         SELECT $1, u.address, lower(u.address), u.domain, $7, u.reason, u.sendout_id, u.respondent_id \
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[]) \
-             AS u(address, domain, reason, sendout_id, respondent_id) \
+         SELECT $1, u.address, u.key, u.domain, $7, u.reason, u.sendout_id, u.respondent_id \
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $8::text[]) \
+             AS u(address, domain, reason, sendout_id, respondent_id, key) \
          ON CONFLICT DO NOTHING",
     )
     .bind::<BigInt, _>(account)
@@ -201,6 +205,7 @@ fn record_bounces(conn: &mut PgConnection, account: i64, rows: &BounceRows, now:
     .bind::<Array<BigInt>, _>(&rows.sendouts)
     .bind::<Array<BigInt>, _>(&rows.respondents)
     .bind::<Timestamptz, _>(now)
+    .bind::<Array<Text>, _>(&rows.keys)
     .execute(conn)?;
     prepared(
         "UPDATE outbox o SET status = 'Cancelled', last_error = 'Bounced', lease_until = NULL \
