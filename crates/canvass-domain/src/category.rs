@@ -37,12 +37,7 @@ impl CategoryName {
     /// assert!(CategoryName::new(&format!(" {} ", "x".repeat(199))).is_err(), "201 characters as sent");
     /// ```
     pub fn new(name: &str) -> Result<Self, FieldError> {
-        // The length counts what the client sent (the published maxLength), before trimming.
-        crate::limits::check_length("name", name, crate::limits::SHORT_NAME)?;
-        match name.trim() {
-            "" => Err(FieldError::new("name", "must not be empty")),
-            name => Ok(Self(name.to_owned())),
-        }
+        crate::limits::check_name("name", name, crate::limits::SHORT_NAME).map(|name| Self(name.to_owned()))
     }
 
     /// The name.

@@ -55,11 +55,41 @@ pub const ID_LIST: usize = 2_000;
 /// assert_eq!(check_length("name", &"x".repeat(501), 500).unwrap_err().field, "name");
 /// ```
 pub fn check_length(field: impl Into<String>, value: &str, max: usize) -> Result<(), FieldError> {
-    // `len` bounds the count from above: only long byte strings are counted.
-    if value.len() > max && value.chars().count() > max {
+    if !fits(value, max) {
         return Err(FieldError::new(field, format!("must be at most {max} characters")));
     }
     Ok(())
+}
+
+/// Whether `value`, as sent (blanks around it count, as JSON Schema's `maxLength` counts them), is at most `max`
+/// characters long.
+///
+/// ```
+/// use canvass_domain::limits::fits;
+///
+/// assert!(fits("é".repeat(3).as_str(), 3));
+/// assert!(!fits(" abc", 3));
+/// ```
+pub fn fits(value: &str, max: usize) -> bool {
+    // `len` bounds the count from above: only long byte strings are counted.
+    value.len() <= max || value.chars().count() <= max
+}
+
+/// A name as the rules take it: at most `max` characters as sent, not blank; returns it trimmed.
+///
+/// ```
+/// use canvass_domain::limits::check_name;
+///
+/// assert_eq!(check_name("name", " Staff ", 200).unwrap(), "Staff");
+/// assert!(check_name("name", "  ", 200).is_err());
+/// assert_eq!(check_name("name", &format!(" {} ", "x".repeat(199)), 200).unwrap_err().field, "name");
+/// ```
+pub fn check_name<'a>(field: &str, value: &'a str, max: usize) -> Result<&'a str, FieldError> {
+    check_length(field, value, max)?;
+    match value.trim() {
+        "" => Err(FieldError::new(field, "must not be empty")),
+        name => Ok(name),
+    }
 }
 
 /// Adds the error of [`check_length`] to `errors`.

@@ -173,11 +173,8 @@ impl Metrics {
     /// Counts late bounces as bounced email: the recipients a delivery status notification reported failed for
     /// good that were recorded (each once: a repeated report records, and so counts, nothing).
     pub fn count_late_bounces(&self, recorded: usize) {
-        if recorded > 0 {
-            if let Ok(counter) = self.delivery_messages.get_metric_with_label_values(&["email", "bounced"]) {
-                counter.inc_by(recorded as u64);
-            }
-        }
+        let email = ChannelCounts { bounced: recorded, ..ChannelCounts::default() };
+        self.count_delivery(&DeliveryReport { email, ..DeliveryReport::default() });
     }
 
     /// Counts a retention run of the server: `Ok(removed)` when it finished for every account, `Err(removed)`

@@ -42,7 +42,7 @@ pub(crate) fn is_e164(number: &str) -> bool {
 /// assert!(check_contact(DispatchType::Login, "employee-42").is_ok());
 /// ```
 pub fn check_contact(kind: DispatchType, contact: &str) -> Result<(), &'static str> {
-    if contact.chars().count() > crate::limits::CONTACT {
+    if !crate::limits::fits(contact, crate::limits::CONTACT) {
         return Err("must be at most 320 characters");
     }
     let contact = contact.trim();
@@ -68,8 +68,8 @@ pub fn check_contact(kind: DispatchType, contact: &str) -> Result<(), &'static s
 /// ```
 pub fn check_any_contact(contact: &str) -> Result<&str, crate::error::DomainError> {
     let trimmed = contact.trim();
-    let fits = contact.chars().count() <= crate::limits::CONTACT;
-    if trimmed.is_empty() || !fits || contact.contains(char::is_control) {
+    if trimmed.is_empty() || !crate::limits::fits(contact, crate::limits::CONTACT) || contact.contains(char::is_control)
+    {
         let message = "must be 1 to 320 characters, none a control character";
         return Err(crate::error::DomainError::invalid("contactDetails", message));
     }

@@ -61,12 +61,8 @@ impl LabelDraft {
     /// assert!(LabelDraft::new(&format!("{}x", " ".repeat(200)), LabelType::Text).is_err(), "201 characters as sent");
     /// ```
     pub fn new(name: &str, label_type: LabelType) -> Result<Self, FieldError> {
-        // The length counts what the client sent (the published maxLength), before trimming.
-        crate::limits::check_length("name", name, crate::limits::SHORT_NAME)?;
-        match name.trim() {
-            "" => Err(FieldError::new("name", "must not be empty")),
-            name => Ok(Self { name: name.to_owned(), label_type }),
-        }
+        let name = crate::limits::check_name("name", name, crate::limits::SHORT_NAME)?;
+        Ok(Self { name: name.to_owned(), label_type })
     }
 
     /// Non-empty name, trimmed, at most 200 characters.

@@ -250,10 +250,9 @@ impl SendoutDraft {
     /// ```
     pub fn new(input: SendoutInput) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
-        if input.name.trim().is_empty() {
-            errors.push(FieldError::new("name", "must not be empty"));
+        if let Err(error) = crate::limits::check_name("name", &input.name, crate::limits::NAME) {
+            errors.push(error);
         }
-        crate::limits::push_length(&mut errors, "name", &input.name, crate::limits::NAME);
         errors.extend(check_message(input.kind, &input.message));
         if let (Some(send), Some(expiry)) = (input.message.send_date, input.expiry_date) {
             if expiry <= send {

@@ -64,14 +64,15 @@ impl CopyPlan {
     /// ```
     pub fn new(source: &Survey, request: CopyRequest, now: OffsetDateTime) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
-        // The length counts what the client sent (the published maxLength), before trimming.
-        if let Some(name) = &request.name {
-            crate::limits::push_length(&mut errors, "surveyname", name, crate::limits::NAME);
-        }
-        let name = request.name.map(|n| n.trim().to_owned()).unwrap_or_else(|| source.name.clone());
-        if name.is_empty() {
-            errors.push(FieldError::new("surveyname", "must not be empty"));
-        }
+        let name =
+            match request.name.as_deref().map(|n| crate::limits::check_name("surveyname", n, crate::limits::NAME)) {
+                None => source.name.clone(),
+                Some(Ok(name)) => name.to_owned(),
+                Some(Err(error)) => {
+                    errors.push(error);
+                    String::new()
+                }
+            };
         if let Some(description) = &request.description {
             crate::limits::push_length(&mut errors, "description", description, crate::limits::DESCRIPTION);
         }
@@ -177,7 +178,9 @@ pub const MAX_COPIED_SENDOUTS: usize = 100;
 /// `^[0-9 ,]*$` says: a tab or a vertical tab is refused), empty entries are not. An id named twice is copied
 /// once; at most [`MAX_COPIED_SENDOUTS`] different ids.
 fn parse_id_list(text: &str) -> Result<Vec<SendoutId>, String> {
-    crate::limits::check_length("", text, crate::limits::ID_LIST).map_err(|error| error.message)?;
+    if !crate::limits::fits(text, crate::limits::ID_LIST) {
+        return Err(format!("must be at most {} characters", crate::limits::ID_LIST));
+    }
     if text.trim_matches(' ').is_empty() {
         return Ok(Vec::new());
     }

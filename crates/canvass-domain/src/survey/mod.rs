@@ -110,12 +110,13 @@ impl SurveyDraft {
     /// Applies the defaults and checks every rule of a new survey; `category_id` must already be resolved.
     pub fn new(input: SurveyInput, now: OffsetDateTime) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
-        // The length counts what the client sent (the published maxLength), before trimming.
-        crate::limits::push_length(&mut errors, "name", &input.name, crate::limits::NAME);
-        let name = input.name.trim().to_owned();
-        if name.is_empty() {
-            errors.push(FieldError::new("name", "must not be empty"));
-        }
+        let name = match crate::limits::check_name("name", &input.name, crate::limits::NAME) {
+            Ok(name) => name.to_owned(),
+            Err(error) => {
+                errors.push(error);
+                String::new()
+            }
+        };
         if let Some(description) = &input.description {
             crate::limits::push_length(&mut errors, "description", description, crate::limits::DESCRIPTION);
         }

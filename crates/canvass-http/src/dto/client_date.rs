@@ -25,7 +25,7 @@ impl ClientDate {
     /// Reads a date, or `None` when `text` is neither form, falls outside years 1 to 9999, or is longer than the
     /// published `maxLength` (blanks around it count).
     pub fn parse(text: &str) -> Option<Self> {
-        if canvass_domain::limits::check_length("", text, canvass_domain::limits::DATE_TEXT).is_err() {
+        if !canvass_domain::limits::fits(text, canvass_domain::limits::DATE_TEXT) {
             return None;
         }
         parse_date(text).map(Self::Day).or_else(|| parse_instant(text, DayEdge::Start).map(Self::At))

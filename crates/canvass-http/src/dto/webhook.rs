@@ -1,7 +1,7 @@
 //! Bodies of the webhook endpoints.
 
 use canvass_domain::webhook::{
-    CreatedWebhook, DeliveryStatus, DeliveryView, Webhook, WebhookEvent, DESCRIPTION_MAX, URL_MAX,
+    CreatedWebhook, DeliveryStatus, DeliveryView, Webhook, WebhookEvent, WebhookSecret, DESCRIPTION_MAX, URL_MAX,
 };
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -125,7 +125,7 @@ impl From<Webhook> for WebhookResponse {
 }
 
 /// A webhook just created, with its signing secret: shown in this response only (its Debug output hides it).
-#[derive(Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedWebhookResponse {
     /// Its id.
@@ -139,24 +139,14 @@ pub struct CreatedWebhookResponse {
     #[schema(max_length = 500)]
     pub description: Option<String>,
     /// The signing secret: `whsec_` and the base64 of 32 random bytes. Keep it: it is never shown again.
-    #[schema(pattern = "^whsec_[A-Za-z0-9+/]{43}=$")]
-    pub secret: String,
+    #[schema(value_type = String, pattern = "^whsec_[A-Za-z0-9+/]{43}=$")]
+    #[serde(serialize_with = "shown_once")]
+    pub secret: WebhookSecret,
     /// Whether events are delivered to it.
     pub active: bool,
     /// When it was created.
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
-}
-
-impl std::fmt::Debug for CreatedWebhookResponse {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CreatedWebhookResponse")
-            .field("webhook_id", &self.webhook_id)
-            .field("url", &self.url)
-            .field("events", &self.events)
-            .field("secret", &"[redacted]")
-            .finish_non_exhaustive()
-    }
 }
 
 impl From<CreatedWebhook> for CreatedWebhookResponse {
@@ -167,7 +157,7 @@ impl From<CreatedWebhook> for CreatedWebhookResponse {
             url: webhook.url,
             events: webhook.events,
             description: webhook.description,
-            secret: created.secret.expose().to_owned(),
+            secret: created.secret,
             active: webhook.active,
             created_at: webhook.created_at,
         }
@@ -227,6 +217,11 @@ impl From<DeliveryView> for DeliveryResponse {
     }
 }
 
+/// Writes the secret in the create answer, the one place it is shown.
+fn shown_once<S: serde::Serializer>(secret: &WebhookSecret, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(secret.expose())
+}
+
 const _: () = assert!(URL_MAX == 2000 && DESCRIPTION_MAX == 500, "the schema's lengths follow the domain's");
 
 #[cfg(test)]
@@ -240,11 +235,13 @@ mod tests {
             url: "https://hooks.example/in".into(),
             events: vec![DeliveryEventBody::SendoutActivated],
             description: None,
-            secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I=".into(),
+            secret: WebhookSecret::generate(),
             active: true,
             created_at: OffsetDateTime::UNIX_EPOCH,
         };
         let shown = format!("{created:?}");
-        assert!(!shown.contains("whsec_") && shown.contains("[redacted]"), "{shown}");
+        assert!(!shown.contains("whsec_") && shown.contains("<redacted>"), "{shown}");
+        let body = serde_json::to_value(&created).unwrap();
+        assert_eq!(body["secret"], created.secret.expose(), "the client sees it, once");
     }
 }
