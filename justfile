@@ -10,6 +10,12 @@ run bind="127.0.0.1:8080":
 test:
     scripts/test.sh
 
+# The black-box suite and the delivery worker tests on a real Citus cluster (a coordinator and two workers started
+# for the run). Needs citus.so installed (`scripts/citus.sh install SRC`, docs/scaling.md); says so and passes
+# without it. `just test-citus NAME` runs the tests whose names hold NAME.
+test-citus *args:
+    scripts/test-citus.sh {{args}}
+
 # Fuzz the served OpenAPI document with schemathesis (pinned, `--checks all`, two accounts as peers) against a real
 # `canvass serve` on a fresh database; fails on any failure. `just fuzz 60` bounds the run to 60 s (default 900).
 fuzz *args:

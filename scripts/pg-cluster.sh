@@ -7,7 +7,7 @@
 # initdb refuses to run as root: as root the cluster runs as the `postgres` OS user (runuser). When that user
 # cannot enter DIR (a checkout in a folder only root may enter, such as /root), the cluster's own files (data,
 # socket, server log) live in a folder of the postgres user under /var/tmp named after DIR, and DIR keeps only the
-# port; `destroy` removes both.
+# port; `destroy` removes both. PG_CLUSTER_OPTIONS adds server options to `start` (scripts/citus.sh preloads Citus).
 set -euo pipefail
 
 usage="usage: pg-cluster.sh start|stop|destroy|log DIR"
@@ -76,7 +76,7 @@ case "$cmd" in
       for attempt in 1 2 3 4 5 6 7 8; do
         port=$(( 20000 + (RANDOM % 20000) ))
         if as_owner "$(pg_bin pg_ctl)" -D "$data" -l "$home/server.log" -w -t 30 \
-             -o "-p $port -c listen_addresses=127.0.0.1 -k $home -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+             -o "-p $port -c listen_addresses=127.0.0.1 -k $home -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 ${PG_CLUSTER_OPTIONS:-}" \
              start >/dev/null 2>&1; then
           echo "$port" >"$dir/port"
           break

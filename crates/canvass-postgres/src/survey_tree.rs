@@ -1,14 +1,16 @@
-//! A survey and its whole question tree in one statement: the survey row, with its pages, items and logic rules
-//! each aggregated into one array of records in the order the tree keeps them.
+//! A survey and its whole question tree in one statement: the survey row, with each column of its pages, items and
+//! logic rules aggregated into one typed array, in the order the tree keeps them.
 //!
-//! Arrays of records come back in PostgreSQL's binary format and decode straight into typed tuples, with no JSON
-//! to parse; an aggregate without `GROUP BY` always yields one row, so a survey without pages reads as empty arrays
-//! while an unknown survey (or another account's) yields no row at all.
+//! Arrays of scalars come back in PostgreSQL's binary format and decode straight into vectors, with no JSON to
+//! parse; an aggregate without `GROUP BY` always yields one row, so a survey without pages reads as empty arrays
+//! while an unknown survey (or another account's) yields no row at all. One array per column, not one array of
+//! records: a Citus coordinator cannot read back the anonymous records a worker returns ("input of anonymous
+//! composite types is not implemented"; docs/scaling.md), and the statement check refuses them.
 
 use canvass_domain::ids::{AccountId, PageId, QuestionItemId, RuleId, SurveyId};
 use canvass_domain::survey::{LogicRule, QuestionTree, QuestionType, Survey};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Bool, Int4, Jsonb, Record, Text};
+use diesel::sql_types::{Array, BigInt, Bool, Int4, Jsonb, Text};
 use diesel::QueryResult;
 use serde_json::Value;
 
@@ -16,80 +18,157 @@ use crate::named::Named;
 use crate::prepared::prepared;
 use crate::surveys::{assemble_pages, ItemRow, PageRow, SurveyRow};
 
-/// The survey, then per table one array ordered as the tree is: pages and items by position (items are grouped by
-/// page afterwards), rules by position. `$1` is the account, `$2` the survey; every subselect names the account.
+/// The survey, then per table one array a column, each ordered as the tree is: pages by position, items by
+/// position and id (they are grouped by page afterwards), rules by position; the arrays of one table share their
+/// `ORDER BY`, so their n-th elements are one row's. `$1` is the account, `$2` the survey; every subselect names the
+/// account.
 const SURVEY_TREE: &str = "\
 SELECT s.id, s.name, s.description, s.start_date, s.end_date, s.category_id, s.active, s.created_at, s.updated_at,
-       p.pages, i.items, r.rules
+       p.page_ids, p.page_positions, p.page_titles,
+       i.item_ids, i.item_page_ids, i.item_positions, i.item_types, i.item_texts, i.item_required, i.item_options,
+       r.rule_ids, r.rule_item_ids, r.rule_equals, r.rule_go_to_page_ids
 FROM surveys s
 CROSS JOIN LATERAL (
-    SELECT coalesce(array_agg((id, position, title) ORDER BY position), '{}') AS pages
+    SELECT coalesce(array_agg(id ORDER BY position), '{}') AS page_ids,
+           coalesce(array_agg(position ORDER BY position), '{}') AS page_positions,
+           coalesce(array_agg(title ORDER BY position), '{}') AS page_titles
     FROM survey_pages WHERE account_id = $1 AND survey_id = s.id) p
 CROSS JOIN LATERAL (
-    SELECT coalesce(array_agg((id, page_id, position, item_type, text, required, options) ORDER BY position, id), '{}')
-        AS items
+    SELECT coalesce(array_agg(id ORDER BY position, id), '{}') AS item_ids,
+           coalesce(array_agg(page_id ORDER BY position, id), '{}') AS item_page_ids,
+           coalesce(array_agg(position ORDER BY position, id), '{}') AS item_positions,
+           coalesce(array_agg(item_type ORDER BY position, id), '{}') AS item_types,
+           coalesce(array_agg(text ORDER BY position, id), '{}') AS item_texts,
+           coalesce(array_agg(required ORDER BY position, id), '{}') AS item_required,
+           coalesce(array_agg(options ORDER BY position, id), '{}') AS item_options
     FROM question_items WHERE account_id = $1 AND survey_id = s.id) i
 CROSS JOIN LATERAL (
-    SELECT coalesce(array_agg((id, question_item_id, equals, go_to_page_id) ORDER BY position), '{}') AS rules
+    SELECT coalesce(array_agg(id ORDER BY position), '{}') AS rule_ids,
+           coalesce(array_agg(question_item_id ORDER BY position), '{}') AS rule_item_ids,
+           coalesce(array_agg(equals ORDER BY position), '{}') AS rule_equals,
+           coalesce(array_agg(go_to_page_id ORDER BY position), '{}') AS rule_go_to_page_ids
     FROM logic_rules WHERE account_id = $1 AND survey_id = s.id) r
 WHERE s.account_id = $1 AND s.id = $2";
 
-/// A page as the statement returns it: id, position, title.
-type PageRecord = Record<(BigInt, Int4, Text)>;
-/// An item: id, page id, position, type, text, required, options.
-type ItemRecord = Record<(BigInt, BigInt, Int4, Text, Text, Bool, Jsonb)>;
-/// A rule: id, item id, the value it tests, the page it goes to.
-type RuleRecord = Record<(BigInt, BigInt, Text, BigInt)>;
+/// The pages' columns of [`SURVEY_TREE`].
+#[derive(QueryableByName)]
+struct PageColumns {
+    #[diesel(sql_type = Array<BigInt>)]
+    page_ids: Vec<i64>,
+    #[diesel(sql_type = Array<Int4>)]
+    page_positions: Vec<i32>,
+    #[diesel(sql_type = Array<Text>)]
+    page_titles: Vec<String>,
+}
 
-/// A [`PageRecord`] read.
-type PageFields = (i64, i32, String);
-/// An [`ItemRecord`] read.
-type ItemFields = (i64, i64, i32, Named<QuestionType>, String, bool, Value);
-/// A [`RuleRecord`] read.
-type RuleFields = (i64, i64, String, i64);
+/// The items' columns of [`SURVEY_TREE`].
+#[derive(QueryableByName)]
+struct ItemColumns {
+    #[diesel(sql_type = Array<BigInt>)]
+    item_ids: Vec<i64>,
+    #[diesel(sql_type = Array<BigInt>)]
+    item_page_ids: Vec<i64>,
+    #[diesel(sql_type = Array<Int4>)]
+    item_positions: Vec<i32>,
+    #[diesel(sql_type = Array<Text>)]
+    item_types: Vec<Named<QuestionType>>,
+    #[diesel(sql_type = Array<Text>)]
+    item_texts: Vec<String>,
+    #[diesel(sql_type = Array<Bool>)]
+    item_required: Vec<bool>,
+    #[diesel(sql_type = Array<Jsonb>)]
+    item_options: Vec<Value>,
+}
+
+/// The rules' columns of [`SURVEY_TREE`].
+#[derive(QueryableByName)]
+struct RuleColumns {
+    #[diesel(sql_type = Array<BigInt>)]
+    rule_ids: Vec<i64>,
+    #[diesel(sql_type = Array<BigInt>)]
+    rule_item_ids: Vec<i64>,
+    #[diesel(sql_type = Array<Text>)]
+    rule_equals: Vec<String>,
+    #[diesel(sql_type = Array<BigInt>)]
+    rule_go_to_page_ids: Vec<i64>,
+}
 
 /// The one row of [`SURVEY_TREE`].
 #[derive(QueryableByName)]
 struct SurveyTreeRow {
     #[diesel(embed)]
     survey: SurveyRow,
-    #[diesel(sql_type = Array<PageRecord>)]
-    pages: Vec<PageFields>,
-    #[diesel(sql_type = Array<ItemRecord>)]
-    items: Vec<ItemFields>,
-    #[diesel(sql_type = Array<RuleRecord>)]
-    rules: Vec<RuleFields>,
+    #[diesel(embed)]
+    pages: PageColumns,
+    #[diesel(embed)]
+    items: ItemColumns,
+    #[diesel(embed)]
+    rules: RuleColumns,
 }
 
-impl SurveyTreeRow {
-    fn into_survey_tree(self) -> (Survey, QuestionTree) {
-        let survey = Survey::from(self.survey);
-        let pages = self.pages.into_iter().map(|(id, position, title)| PageRow { id, position, title }).collect();
-        let items = self
-            .items
+impl PageColumns {
+    fn into_rows(self) -> Vec<PageRow> {
+        let Self { page_ids, page_positions, page_titles } = self;
+        page_ids
             .into_iter()
-            .map(|(id, page_id, position, item_type, text, required, options)| ItemRow {
-                id,
-                page_id,
-                position,
-                item_type,
-                text,
-                required,
-                options,
+            .zip(page_positions)
+            .zip(page_titles)
+            .map(|((id, position), title)| PageRow { id, position, title })
+            .collect()
+    }
+}
+
+impl ItemColumns {
+    fn into_rows(self) -> Vec<ItemRow> {
+        let Self { item_ids, item_page_ids, item_positions, item_types, item_texts, item_required, item_options } =
+            self;
+        let mut types = item_types.into_iter();
+        let mut texts = item_texts.into_iter();
+        let mut required = item_required.into_iter();
+        let mut options = item_options.into_iter();
+        item_ids
+            .into_iter()
+            .zip(item_page_ids)
+            .zip(item_positions)
+            .map_while(|((id, page_id), position)| {
+                Some(ItemRow {
+                    id,
+                    page_id,
+                    position,
+                    item_type: types.next()?,
+                    text: texts.next()?,
+                    required: required.next()?,
+                    options: options.next()?,
+                })
             })
-            .collect();
-        let logic = self
-            .rules
+            .collect()
+    }
+}
+
+impl RuleColumns {
+    fn into_rules(self) -> Vec<LogicRule> {
+        let Self { rule_ids, rule_item_ids, rule_equals, rule_go_to_page_ids } = self;
+        rule_ids
             .into_iter()
-            .map(|(id, question_item_id, equals, go_to_page_id)| LogicRule {
+            .zip(rule_item_ids)
+            .zip(rule_equals)
+            .zip(rule_go_to_page_ids)
+            .map(|(((id, question_item_id), equals), go_to_page_id)| LogicRule {
                 id: RuleId::new(id),
                 question_item_id: QuestionItemId::new(question_item_id),
                 equals,
                 go_to_page_id: PageId::new(go_to_page_id),
                 broken: false,
             })
-            .collect();
-        let tree = QuestionTree::assemble(survey.id, assemble_pages(pages, items), logic);
+            .collect()
+    }
+}
+
+impl SurveyTreeRow {
+    fn into_survey_tree(self) -> (Survey, QuestionTree) {
+        let survey = Survey::from(self.survey);
+        let pages = assemble_pages(self.pages.into_rows(), self.items.into_rows());
+        let tree = QuestionTree::assemble(survey.id, pages, self.rules.into_rules());
         (survey, tree)
     }
 }

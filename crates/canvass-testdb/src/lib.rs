@@ -2,7 +2,10 @@
 //! lock, so parallel test processes agree); every [`TestDatabase`] is then a fresh `CREATE DATABASE ... TEMPLATE`
 //! copy, dropped when the handle drops. No test shares a database, none needs cleaning up after.
 //!
-//! The server is named by `TEST_DATABASE_URL`, else `DATABASE_URL` (`just test` sets one).
+//! The server is named by `TEST_DATABASE_URL`, else `DATABASE_URL` (`just test` sets one). With
+//! `TEST_CITUS_WORKERS` that server is a Citus coordinator and each database is made on every node ([`citus`]).
+
+mod citus;
 
 use std::sync::OnceLock;
 
@@ -26,11 +29,19 @@ impl TestDatabase {
     #[allow(clippy::expect_used)]
     pub fn new() -> Self {
         let server_url = server_url();
+        let name = format!("canvass_test_{}", Alphanumeric.sample_string(&mut rand::rng(), 12).to_lowercase());
+        if let Some(workers) = citus::workers() {
+            if let Err(error) = citus::create(&server_url, &workers, &name) {
+                citus::drop(&server_url, &workers, &name);
+                panic!("cannot prepare a test database on the Citus cluster: {error}");
+            }
+            let url = with_database(&server_url, &name);
+            return Self { name, url, server_url };
+        }
         let template_ready = TEMPLATE_READY.get_or_init(|| prepare_template(&server_url));
         if let Err(error) = template_ready {
             panic!("cannot prepare the test template database: {error}");
         }
-        let name = format!("canvass_test_{}", Alphanumeric.sample_string(&mut rand::rng(), 12).to_lowercase());
         let mut admin = PgConnection::establish(&server_url).expect("connect to the test server");
         diesel::sql_query(format!("CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
             .execute(&mut admin)
@@ -76,6 +87,9 @@ impl Default for TestDatabase {
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
+        if let Some(workers) = citus::workers() {
+            return citus::drop(&self.server_url, &workers, &self.name);
+        }
         if let Ok(mut admin) = PgConnection::establish(&self.server_url) {
             let _ =
                 diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)).execute(&mut admin);
