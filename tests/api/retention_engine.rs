@@ -207,13 +207,21 @@ async fn one_accounts_failure_does_not_stop_the_others() {
         app.versioned(key, "v1.5", "POST", "/data-retention/rules/account", rule.clone()).await.expect(200);
         sendouts.push((key.clone(), base));
     }
-    // The other account's respondents cannot be deleted: its part of the run fails.
-    let refuse = format!(
-        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk trouble'; END $$; \
-         CREATE TRIGGER refuse BEFORE DELETE ON respondents FOR EACH ROW WHEN (OLD.account_id = {other_account}) \
-         EXECUTE FUNCTION refuse();"
-    );
-    diesel::connection::SimpleConnection::batch_execute(&mut app.db.connect(), &refuse).unwrap();
+    // The other account's respondents cannot be deleted: its part of the run fails. On a Citus cluster a trigger on
+    // a distributed table needs `citus.enable_unsafe_triggers` (plain PostgreSQL takes the setting as a
+    // placeholder), and each statement goes alone: Citus sends a command's whole text on to the workers.
+    let mut conn = app.db.connect();
+    for statement in [
+        "SET citus.enable_unsafe_triggers = on".to_owned(),
+        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk trouble'; END $$"
+            .to_owned(),
+        format!(
+            "CREATE TRIGGER refuse BEFORE DELETE ON respondents FOR EACH ROW WHEN (OLD.account_id = {other_account}) \
+             EXECUTE FUNCTION refuse()"
+        ),
+    ] {
+        diesel::sql_query(statement).execute(&mut conn).unwrap();
+    }
 
     let summary = run(&app, now + Duration::days(2), false);
     assert_eq!(summary.respondents_removed, 1, "the first account's respondent is removed");
@@ -223,7 +231,7 @@ async fn one_accounts_failure_does_not_stop_the_others() {
         let respondents = app.call_as(key, "GET", &format!("{base}/respondents"), None).await.expect(200);
         assert_eq!(respondents.as_array().unwrap().len(), left, "{base}");
     }
-    diesel::sql_query("DROP TRIGGER refuse ON respondents").execute(&mut app.db.connect()).unwrap();
+    diesel::sql_query("DROP TRIGGER refuse ON respondents").execute(&mut conn).unwrap();
     let retried = run(&app, now + Duration::days(2), false);
     assert_eq!((retried.respondents_removed, retried.failed_accounts.len()), (1, 0), "the next run catches up");
 }

@@ -194,7 +194,10 @@ impl PgUnitOfWork<'_> {
         // The respondents' background data keys are mapped from the old label ids to the new ones by one jsonb
         // object looked up with `->>` (no join inside the subquery: Citus cannot plan `jsonb_each` joined to a
         // CTE there). Keys of other sendouts' labels stay. Contacts on the blocklist are copied as Blocklisted, so
-        // an activation never releases them. The copy's counts are those of the rows inserted.
+        // an activation never releases them; the blocklist joins the respondent on `account_id`, the distribution
+        // column, as well as naming the account: Citus pushes an INSERT ... SELECT down only when its tables are
+        // joined on it ("complex joins are only supported when ... joined on their distribution columns").
+        // The copy's counts are those of the rows inserted.
         diesel::sql_query(
             "WITH inserted AS ( \
                  INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, \
@@ -203,7 +206,7 @@ impl PgUnitOfWork<'_> {
                      (SELECT coalesce(jsonb_object_agg(coalesce($7 ->> cell.key, cell.key), cell.value), '{}'::jsonb) \
                       FROM jsonb_each(r.background_data) AS cell), \
                      CASE WHEN EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = $1 \
-                         AND b.contact_key = r.contact_key) THEN 'Blocklisted' ELSE 'Pending' END, \
+                         AND b.account_id = r.account_id AND b.contact_key = r.contact_key) THEN 'Blocklisted' ELSE 'Pending' END, \
                      fresh.token, $4 \
                  FROM respondents r JOIN unnest($5::bigint[], $6::text[]) AS fresh (id, token) ON fresh.id = r.id \
                  WHERE r.account_id = $1 AND r.sendout_id = $2 ORDER BY r.id RETURNING status) \
