@@ -9,6 +9,7 @@ use diesel::{Connection, PgConnection};
 use serde_json::{json, Value};
 
 use crate::cluster::exec;
+use crate::support::survey_body;
 
 /// What the endpoints are called with.
 pub struct Data {
@@ -46,22 +47,6 @@ pub fn endpoints(data: &Data) -> Vec<Endpoint> {
             body: Some(data.answers_body.clone()),
         },
     ]
-}
-
-fn survey_body(name: &str) -> Value {
-    let item = |i: usize| match i {
-        0 => json!({"type": "SingleChoice", "text": "How was it?",
-            "options": [{"value": "good", "label": "Good"}, {"value": "fair", "label": "Fair"}, {"value": "poor", "label": "Poor"}]}),
-        1 => json!({"type": "MultipleChoice", "text": "What did you use?",
-            "options": [{"value": "web", "label": "Web"}, {"value": "app", "label": "App"}, {"value": "phone", "label": "Phone"}]}),
-        2 => json!({"type": "OpenText", "text": "Tell us more"}),
-        3 => json!({"type": "Numeric", "text": "How many times?"}),
-        _ => json!({"type": "Rating", "text": "Rate us"}),
-    };
-    let pages: Vec<Value> = (0..4)
-        .map(|p| json!({"title": format!("Page {}", p + 1), "items": (0..5).map(item).collect::<Vec<_>>()}))
-        .collect();
-    json!({"name": name, "description": "Benchmark survey", "pages": pages})
 }
 
 /// An answer to every item of a question tree.

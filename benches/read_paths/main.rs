@@ -27,12 +27,11 @@ mod load;
 mod pgbench;
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cluster::Cluster;
 use load::{Load, Request};
-use support::{canvass_binary, Killed};
+use support::{canvass_binary, serve};
 
 /// The figures of one endpoint.
 struct Figures {
@@ -64,35 +63,6 @@ fn measured<T>(
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// Starts `canvass serve` on `database_url` and waits until it answers.
-fn serve(binary: &PathBuf, database_url: &str) -> (Killed, String) {
-    let port = free_port();
-    let child = Command::new(binary)
-        .arg("serve")
-        .env("DATABASE_URL", database_url)
-        .env("BIND", format!("127.0.0.1:{port}"))
-        .env("RETENTION_INTERVAL", "0")
-        // The benchmark measures the paths, not the per-key rate limit.
-        .env("RATE_LIMIT_PER_KEY", "100000000")
-        .env("OUTBOX_DIR", std::env::temp_dir().join("canvass-bench-read-outbox"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let server = Killed(child);
-    let base = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(30), "canvass serve did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (server, base)
 }
 
 /// The server's resident memory now and at its peak since the last reset, in MiB.

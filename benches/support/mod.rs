@@ -1,9 +1,22 @@
 //! What the benchmarks that run the real `canvass` binary share: building it, and child processes that are
 //! killed when the benchmark ends or panics.
 
+pub mod smtp;
+pub mod worker;
+
 use std::os::unix::fs::MetadataExt;
-use std::path::PathBuf;
-use std::process::{Child, Command};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use canvass_domain::clock::SystemClock;
+use canvass_domain::distribution::{DispatchType, MessageInput, RespondentInput, SendoutInput};
+use canvass_domain::ports::{StoreExt, UnitOfWork};
+use canvass_domain::survey::SurveyInput;
+use canvass_domain::use_cases::{accounts, respondents, sendouts, surveys};
+use canvass_testdb::TestDatabase;
+use serde_json::{json, Value};
+use time::OffsetDateTime;
 
 /// A child process killed and reaped when dropped, also when the benchmark panics.
 pub struct Killed(pub Child);
@@ -30,4 +43,82 @@ pub fn canvass_binary() -> PathBuf {
     assert!(status.success(), "cannot build the canvass binary");
     let exe = std::env::current_exe().unwrap();
     exe.parent().and_then(|deps| deps.parent()).unwrap().join("canvass")
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Starts `canvass serve` on `database_url` and waits until it answers.
+pub fn serve(binary: &Path, database_url: &str) -> (Killed, String) {
+    let port = free_port();
+    let child = Command::new(binary)
+        .arg("serve")
+        .env("DATABASE_URL", database_url)
+        .env("BIND", format!("127.0.0.1:{port}"))
+        .env("RETENTION_INTERVAL", "0")
+        // The benchmark measures the paths, not the per-key rate limit.
+        .env("RATE_LIMIT_PER_KEY", "100000000")
+        .env("OUTBOX_DIR", std::env::temp_dir().join("canvass-bench-read-outbox"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Killed(child);
+    let base = format!("http://127.0.0.1:{port}");
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(30), "canvass serve did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (server, base)
+}
+
+/// `db`, given one account with an activated EMAIL sendout of `count` respondents, its invitations due now.
+pub fn database_with_sendout(db: TestDatabase, count: usize) -> TestDatabase {
+    let clock = SystemClock;
+    let fill = |uow: &mut dyn UnitOfWork| {
+        let account = accounts::create_account(uow, &clock, "Bench", "b@bench.example")?.account_id;
+        let survey = surveys::create(uow, &clock, account, SurveyInput { name: "Bench".into(), ..Default::default() })?;
+        let message = MessageInput {
+            send_date: Some(OffsetDateTime::now_utc()),
+            sender: Some("hr@bench.example".into()),
+            subject: Some("Your view".into()),
+            message: Some("Hello, answer here: {{surveyLink}}\nOpt out: {{optOutLink}}".into()),
+        };
+        let input = SendoutInput { name: "Bench".into(), kind: DispatchType::Email, message, expiry_date: None };
+        let sendout = sendouts::create(uow, &clock, account, survey.id, input)?;
+        for chunk in (0..count).collect::<Vec<_>>().chunks(1000) {
+            let people = chunk
+                .iter()
+                .map(|n| RespondentInput {
+                    contact_details: format!("person{n}@bench.example"),
+                    send_mail: true,
+                    background_data: Default::default(),
+                })
+                .collect();
+            respondents::add_batch(uow, &clock, account, survey.id, sendout.id, people)?;
+        }
+        sendouts::activate(uow, &clock, account, survey.id, sendout.id)?;
+        Ok(())
+    };
+    db.store().with_uow(fill).unwrap();
+    db
+}
+
+/// A survey of 4 pages of 5 items of every kind, as `POST /surveys` takes it.
+pub fn survey_body(name: &str) -> Value {
+    let item = |i: usize| match i {
+        0 => json!({"type": "SingleChoice", "text": "How was it?",
+            "options": [{"value": "good", "label": "Good"}, {"value": "fair", "label": "Fair"}, {"value": "poor", "label": "Poor"}]}),
+        1 => json!({"type": "MultipleChoice", "text": "What did you use?",
+            "options": [{"value": "web", "label": "Web"}, {"value": "app", "label": "App"}, {"value": "phone", "label": "Phone"}]}),
+        2 => json!({"type": "OpenText", "text": "Tell us more"}),
+        3 => json!({"type": "Numeric", "text": "How many times?"}),
+        _ => json!({"type": "Rating", "text": "Rate us"}),
+    };
+    let pages: Vec<Value> = (0..4)
+        .map(|p| json!({"title": format!("Page {}", p + 1), "items": (0..5).map(item).collect::<Vec<_>>()}))
+        .collect();
+    json!({"name": name, "description": "Benchmark survey", "pages": pages})
 }

@@ -102,6 +102,41 @@ fn the_survey_and_its_tree_are_read_together_or_not_at_all() {
 }
 
 #[test]
+fn the_tree_comes_back_in_position_order_whatever_order_the_rows_are_stored_in() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let acme = account(&mut uow, "a@acme.example");
+    let (survey, inserted) = uow.insert_survey(acme, &draft(3, 3), NOW).unwrap();
+    let items: Vec<_> = inserted.items().map(|i| i.id).collect();
+    let rule = |item: QuestionItemId, page: usize| LogicRuleDraft {
+        question_item_id: item,
+        equals: format!("to {page}"),
+        go_to_page_id: inserted.pages[page].id,
+    };
+    let rules = LogicRules::check(vec![rule(items[0], 1), rule(items[1], 2), rule(items[2], 2)], &inserted).unwrap();
+    uow.replace_logic(acme, survey.id, &rules).unwrap();
+    // Every position reversed, the rows stored in their old order and read by sequential scans (no index hands
+    // them over in position order): the order comes from the positions, not from the plan.
+    diesel::sql_query("SET enable_indexscan = off").execute(&mut conn).unwrap();
+    diesel::sql_query("SET enable_bitmapscan = off").execute(&mut conn).unwrap();
+    for table in ["survey_pages", "question_items", "logic_rules"] {
+        diesel::sql_query(format!("UPDATE {table} SET position = 100 - position WHERE account_id = $1"))
+            .bind::<BigInt, _>(acme.get())
+            .execute(&mut conn)
+            .unwrap();
+    }
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let (_, tree) = uow.find_survey_tree(acme, survey.id).unwrap().unwrap();
+    let titles: Vec<_> = tree.pages.iter().map(|page| page.title.as_str()).collect();
+    assert_eq!(titles, ["page 2", "page 1", "page 0"]);
+    let texts: Vec<_> = tree.pages[0].items.iter().map(|item| item.text.as_str()).collect();
+    assert_eq!(texts, ["2.2", "2.1", "2.0"]);
+    let logic: Vec<_> = tree.logic.iter().map(|r| r.question_item_id).collect();
+    assert_eq!(logic, [items[2], items[1], items[0]]);
+}
+
+#[test]
 fn each_write_is_one_prepared_statement_whatever_the_number_of_answers() {
     let db = TestDatabase::new();
     let mut conn = db.connect();

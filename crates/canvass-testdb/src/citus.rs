@@ -18,8 +18,17 @@ pub(crate) fn workers() -> Option<Vec<String>> {
     (!workers.is_empty()).then_some(workers)
 }
 
-/// Makes `name` on the coordinator (`server_url`) and every worker, and leaves it migrated and distributed.
+/// Makes `name` on the coordinator (`server_url`) and every worker, and leaves it migrated and distributed; on
+/// failure, drops what it made.
 pub(crate) fn create(server_url: &str, workers: &[String], name: &str) -> Result<(), String> {
+    let made = make(server_url, workers, name);
+    if made.is_err() {
+        drop(server_url, workers, name);
+    }
+    made
+}
+
+fn make(server_url: &str, workers: &[String], name: &str) -> Result<(), String> {
     for server in std::iter::once(server_url).chain(workers.iter().map(String::as_str)) {
         let mut admin = connect(server)?;
         execute(&mut admin, &format!("CREATE DATABASE {name}"))?;

@@ -7,7 +7,8 @@
 
 mod citus;
 
-use std::sync::OnceLock;
+use std::collections::BTreeSet;
+use std::sync::Mutex;
 
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -22,32 +23,39 @@ pub struct TestDatabase {
     name: String,
     url: String,
     server_url: String,
+    /// The workers' server URLs when `server_url` is a Citus coordinator.
+    citus_workers: Option<Vec<String>>,
 }
 
 impl TestDatabase {
-    /// Creates a fresh, migrated database. Panics (failing the test) when no server is configured or reachable.
-    #[allow(clippy::expect_used)]
+    /// Creates a fresh, migrated database on the server the environment names (on every node of a Citus cluster
+    /// when `TEST_CITUS_WORKERS` is set). Panics (failing the test) when no server is configured or reachable.
     pub fn new() -> Self {
-        let server_url = server_url();
+        Self::on(&server_url(), citus::workers())
+    }
+
+    /// Creates a fresh, migrated database on `server_url`, a plain PostgreSQL server, or with `citus_workers` a
+    /// Citus coordinator whose workers' servers these are (the database is then also distributed). For a
+    /// benchmark that compares the two in one run.
+    #[allow(clippy::expect_used)]
+    pub fn on(server_url: &str, citus_workers: Option<Vec<String>>) -> Self {
         let name = format!("canvass_test_{}", Alphanumeric.sample_string(&mut rand::rng(), 12).to_lowercase());
-        if let Some(workers) = citus::workers() {
-            if let Err(error) = citus::create(&server_url, &workers, &name) {
-                citus::drop(&server_url, &workers, &name);
+        let url = with_database(server_url, &name);
+        let database = Self { name, url, server_url: server_url.to_owned(), citus_workers };
+        if let Some(workers) = &database.citus_workers {
+            if let Err(error) = citus::create(server_url, workers, &database.name) {
                 panic!("cannot prepare a test database on the Citus cluster: {error}");
             }
-            let url = with_database(&server_url, &name);
-            return Self { name, url, server_url };
+            return database;
         }
-        let template_ready = TEMPLATE_READY.get_or_init(|| prepare_template(&server_url));
-        if let Err(error) = template_ready {
+        if let Err(error) = prepare_template_once(server_url) {
             panic!("cannot prepare the test template database: {error}");
         }
-        let mut admin = PgConnection::establish(&server_url).expect("connect to the test server");
-        diesel::sql_query(format!("CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
+        let mut admin = PgConnection::establish(server_url).expect("connect to the test server");
+        diesel::sql_query(format!("CREATE DATABASE {} TEMPLATE {TEMPLATE}", database.name))
             .execute(&mut admin)
             .expect("create a test database");
-        let url = with_database(&server_url, &name);
-        Self { name, url, server_url }
+        database
     }
 
     /// The URL of this test's database.
@@ -87,8 +95,8 @@ impl Default for TestDatabase {
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
-        if let Some(workers) = citus::workers() {
-            return citus::drop(&self.server_url, &workers, &self.name);
+        if let Some(workers) = &self.citus_workers {
+            return citus::drop(&self.server_url, workers, &self.name);
         }
         if let Ok(mut admin) = PgConnection::establish(&self.server_url) {
             let _ =
@@ -97,7 +105,18 @@ impl Drop for TestDatabase {
     }
 }
 
-static TEMPLATE_READY: OnceLock<Result<(), String>> = OnceLock::new();
+/// The servers whose template this process has prepared.
+static TEMPLATES_READY: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+
+/// Prepares `server_url`'s template the first time this process uses that server.
+fn prepare_template_once(server_url: &str) -> Result<(), String> {
+    let mut ready = TEMPLATES_READY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !ready.contains(server_url) {
+        prepare_template(server_url)?;
+        ready.insert(server_url.to_owned());
+    }
+    Ok(())
+}
 
 #[allow(clippy::expect_used)]
 fn server_url() -> String {
