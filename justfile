@@ -23,7 +23,8 @@ fuzz *args:
 
 # Measure the hot paths against their baselines: raw SQL on the same database, and for delivery Postfix's
 # smtp-source to its smtp-sink (needs `apt-get install postfix`), the read paths under wrk against pgbench on their
-# own SQL (needs `apt-get install wrk`). Release build; see docs/benchmarks.md.
+# own SQL (needs `apt-get install wrk`), and Citus beside plain PostgreSQL when Citus is installed (`--bench citus`).
+# Release build; see docs/benchmarks.md.
 # `just bench --bench delivery` runs one; BENCH_MESSAGES and BENCH_CONCURRENCY size the delivery run.
 bench *args:
     scripts/with-test-db.sh cargo bench -p canvass-blackbox-tests {{args}}
