@@ -1,7 +1,8 @@
 //! `canvass-statements CAPTURED [ALLOWLIST]`: checks the statements captured under `CANVASS_CAPTURE_STATEMENTS`
-//! (one JSON string per line) and fails when one touches an account table without naming its account and is not
-//! on the allowlist (default `docs/citus-allowlist.txt`). `--list` prints every such statement as an allowlist
-//! line instead, allowed or not.
+//! (one JSON string per line) and fails when one has a finding (it touches an account table without naming its
+//! account, returns an anonymous record, or is an `INSERT … SELECT` Citus cannot push down) and is not on the
+//! allowlist (default `docs/citus-allowlist.txt`). `--list` prints every such statement as an allowlist line
+//! instead, allowed or not.
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -72,7 +73,7 @@ fn run(captured: &str, allowed: &str, list: bool) -> Result<bool, String> {
         }
     }
     println!(
-        "{} distinct statements, {} not pinned to one account: {} allowed ({}), {} new",
+        "{} distinct statements, {} with findings: {} allowed ({}), {} new",
         statements.len(),
         spanning.len(),
         spanning.len() - offenders.len(),
@@ -88,10 +89,11 @@ fn run(captured: &str, allowed: &str, list: bool) -> Result<bool, String> {
     }
     if !offenders.is_empty() {
         println!(
-            "\n{} statement(s) above touch an account table without naming its account, so Citus would send them \
-             to every shard. Make each scope filter on `account_id = $n` (or join on `account_id` to a table that \
-             does); see docs/scaling.md, \"Keeping every statement on one shard\". A statement that must span \
-             accounts goes on {allowed} under `== allowed` with its reason, as the line:",
+            "\n{} statement(s) above would not run on one shard under Citus, or not at all. Make each scope filter \
+             on `account_id = $n` (or join on `account_id` to a table that does), join every account table of an \
+             INSERT … SELECT to the others on `account_id`, and return no anonymous record; see docs/scaling.md, \
+             \"Keeping every statement on one shard\". A statement that must span accounts goes on {allowed} under \
+             `== allowed` with its reason, as the line:",
             offenders.len()
         );
         for (key, checked) in &offenders {

@@ -4,10 +4,14 @@
 //! scope or an enclosing one. An `INSERT` into an account table names `account_id` among its columns.
 //! CTEs, derived tables and subqueries are scopes of their own: each must pin its own account tables (a CTE's
 //! result is no pin for the query that reads it).
+//!
+//! The same walk checks that an `INSERT … SELECT` into an account table joins the account tables it reads on
+//! `account_id` (its `colocation` module); [`check_sql`] also applies [`crate::records`] to every statement.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::ControlFlow;
 
+use colocation::Colocation;
 use sqlparser::ast::{
     BinaryOperator, Delete, Expr, FromTable, Insert, JoinConstraint, JoinOperator, ObjectName, OrderBy, Query, Select,
     SetExpr, Statement, TableFactor, TableObject, TableWithJoins, Update, UpdateTableFromKind, Value, Visit, Visitor,
@@ -31,6 +35,16 @@ pub enum Finding {
     InsertWithoutAccount(String),
     /// A kind of statement the checker does not analyse names an account table.
     Unanalysed(String),
+    /// A statement returns an anonymous record (its SQL text), which a Citus coordinator cannot read back.
+    AnonymousRecord(String),
+    /// An account table read by an `INSERT … SELECT` into an account table is not joined to the others on
+    /// `account_id`, so Citus cannot push the statement down to the shards.
+    InsertSelectNotColocated {
+        /// The table.
+        table: String,
+        /// Its alias in the statement (the table's name when it has none).
+        alias: String,
+    },
 }
 
 impl std::fmt::Display for Finding {
@@ -41,6 +55,19 @@ impl std::fmt::Display for Finding {
             Self::Unpinned { table, alias } => write!(f, "`{table}` (as `{alias}`) is not pinned to one account"),
             Self::InsertWithoutAccount(table) => write!(f, "INSERT into `{table}` does not give `account_id`"),
             Self::Unanalysed(table) => write!(f, "a statement of a kind this check does not analyse names `{table}`"),
+            Self::AnonymousRecord(record) => write!(
+                f,
+                "returns an anonymous record, `{record}`, which a Citus coordinator cannot read back from a worker; \
+                 return its columns (one array each) or a named type"
+            ),
+            Self::InsertSelectNotColocated { table, alias } => {
+                let name = if table == alias { format!("`{table}`") } else { format!("`{table}` (as `{alias}`)") };
+                write!(
+                    f,
+                    "{name} is not joined on `account_id` to the other account tables of the INSERT … SELECT, \
+                     which Citus pushes down to the shards only when they all are"
+                )
+            }
         }
     }
 }
@@ -51,9 +78,10 @@ pub fn check_sql(sql: &str, accounts: &BTreeSet<String>) -> Vec<Finding> {
         Ok(statements) => statements,
         Err(error) => return vec![Finding::Unparsed(error.to_string())],
     };
-    let mut checker = Checker { accounts, findings: Vec::new() };
+    let mut checker = Checker { accounts, findings: Vec::new(), colocation: Colocation::default() };
     for statement in &statements {
         checker.statement(statement, &Env::default());
+        checker.findings.extend(crate::records::anonymous_records(statement).into_iter().map(Finding::AnonymousRecord));
     }
     let mut seen = Vec::new();
     checker.findings.retain(|finding| {
@@ -66,11 +94,14 @@ pub fn check_sql(sql: &str, accounts: &BTreeSet<String>) -> Vec<Finding> {
     checker.findings
 }
 
-/// What a scope sees of its enclosing scopes: the aliases pinned there, and the CTE names in force.
+/// What a scope sees of its enclosing scopes: the aliases pinned there, their relations' [`Colocation`] nodes, the
+/// CTE names in force, and how deep it is.
 #[derive(Clone, Default)]
 struct Env {
     pinned: HashSet<String>,
+    nodes: HashMap<String, usize>,
     ctes: HashSet<String>,
+    depth: usize,
 }
 
 /// A relation of one scope, by the name the scope knows it by.
@@ -111,6 +142,7 @@ struct Scope {
 struct Checker<'a> {
     accounts: &'a BTreeSet<String>,
     findings: Vec<Finding>,
+    colocation: Colocation,
 }
 
 impl Checker<'_> {
@@ -141,7 +173,7 @@ impl Checker<'_> {
         if let Some(with) = &query.with {
             for cte in &with.cte_tables {
                 // A CTE cannot see the pins of the query around it: it is planned on its own.
-                let cte_env = Env { pinned: HashSet::new(), ctes: env.ctes.clone() };
+                let cte_env = Env { ctes: env.ctes.clone(), depth: env.depth + 1, ..Env::default() };
                 self.query(&cte.query, &cte_env);
                 env.ctes.insert(cte.alias.name.value.to_lowercase());
             }
@@ -232,15 +264,25 @@ impl Checker<'_> {
     }
 
     fn insert(&mut self, insert: &Insert, env: &Env) {
+        let mut into_account_table = false;
         if let TableObject::TableName(name) = &insert.table {
             let table = table_name(name);
             let gives_account = insert.columns.iter().any(|column| table_name(column) == "account_id");
-            if self.accounts.contains(&table) && !env.ctes.contains(&table) && !gives_account {
+            into_account_table = self.accounts.contains(&table) && !env.ctes.contains(&table);
+            if into_account_table && !gives_account {
                 self.findings.push(Finding::InsertWithoutAccount(table));
             }
         }
         if let Some(source) = &insert.source {
-            self.query(source, env);
+            // `INSERT … VALUES` is routed by its values; an `INSERT … SELECT` must be pushed down as a whole.
+            if into_account_table && !matches!(source.body.as_ref(), SetExpr::Values(_)) {
+                let outer = self.colocation.begin();
+                self.query(source, env);
+                let findings = self.colocation.end(outer);
+                self.findings.extend(findings);
+            } else {
+                self.query(source, env);
+            }
         }
         let mut scope = Scope::default();
         scope.collect_subqueries(&insert.on);
@@ -248,18 +290,35 @@ impl Checker<'_> {
         self.finish(scope, env);
     }
 
-    /// Reports the scope's unpinned account tables, then checks its subqueries with its pins in force.
+    /// Reports the scope's unpinned account tables, records its joins on `account_id`, then checks its subqueries
+    /// with its pins and relations in force.
     fn finish(&mut self, scope: Scope, env: &Env) {
         let pinned = scope.pinned(env);
+        let mut nodes = HashMap::new();
         for relation in &scope.relations {
+            let node = self.colocation.node();
+            nodes.insert(relation.alias.clone(), node);
             if let Some(table) = &relation.table {
+                self.colocation.read(node, env.depth, table, &relation.alias);
                 if !pinned.contains(&relation.alias) {
                     self.findings.push(Finding::Unpinned { table: table.clone(), alias: relation.alias.clone() });
                 }
             }
         }
+        for (left, right, _) in scope.equalities() {
+            let node = |side: &Side| match side {
+                Side::Local(alias) => nodes.get(alias),
+                Side::Outer(alias) => env.nodes.get(alias),
+                Side::Value | Side::Other => None,
+            };
+            if let (Some(&a), Some(&b)) = (node(&left), node(&right)) {
+                self.colocation.join(a, b);
+            }
+        }
         let mut inner = env.clone();
         inner.pinned.extend(pinned);
+        inner.nodes.extend(nodes);
+        inner.depth += 1;
         for nested in &scope.nested {
             self.query(nested, &inner);
         }
@@ -279,8 +338,8 @@ impl Scope {
                 Outer::None => None,
                 Outer::Left => Some(joined()),
                 Outer::Right => Some(before.clone()),
-                // Both sides keep their rows: the condition pins nothing.
-                Outer::Full => continue,
+                // Both sides keep their rows: the condition pins nothing (it still joins them on `account_id`).
+                Outer::Full => Some(HashSet::new()),
             };
             match constraint {
                 JoinConstraint::On(condition) => {
@@ -359,29 +418,43 @@ impl Scope {
         let _ = node.visit(&mut Collect { depth: 0, found: &mut self.nested });
     }
 
-    /// The aliases of this scope pinned to one account, given the aliases pinned in the enclosing scopes.
-    fn pinned(&self, env: &Env) -> HashSet<String> {
-        let mut constant = HashSet::new();
-        let mut links: HashMap<String, Vec<String>> = HashMap::new();
+    /// The equalities among the `AND`-ed conditions of this scope, each side resolved, with its condition.
+    fn equalities(&self) -> Vec<(Side, Side, &Condition)> {
+        let mut found = Vec::new();
         for condition in &self.conditions {
             let mut equalities = Vec::new();
             conjuncts(&condition.expr, &mut equalities);
             for (left, right) in equalities {
-                match (self.side(left, env), self.side(right, env)) {
-                    (Side::Local(alias), Side::Pin) | (Side::Pin, Side::Local(alias)) if condition.can_pin(&alias) => {
-                        constant.insert(alias);
-                    }
-                    (Side::Local(a), Side::Local(b)) => {
-                        // An edge from a to b: when a is pinned, so is b.
-                        if condition.can_pin(&b) {
-                            links.entry(a.clone()).or_default().push(b.clone());
-                        }
-                        if condition.can_pin(&a) {
-                            links.entry(b).or_default().push(a);
-                        }
-                    }
-                    _ => {}
+                found.push((self.side(left), self.side(right), condition));
+            }
+        }
+        found
+    }
+
+    /// The aliases of this scope pinned to one account, given the aliases pinned in the enclosing scopes.
+    fn pinned(&self, env: &Env) -> HashSet<String> {
+        let mut constant = HashSet::new();
+        let mut links: HashMap<String, Vec<String>> = HashMap::new();
+        let is_pin = |side: &Side| match side {
+            Side::Value => true,
+            Side::Outer(alias) => env.pinned.contains(alias),
+            Side::Local(_) | Side::Other => false,
+        };
+        for (left, right, condition) in self.equalities() {
+            match (left, right) {
+                (Side::Local(alias), pin) | (pin, Side::Local(alias)) if is_pin(&pin) && condition.can_pin(&alias) => {
+                    constant.insert(alias);
                 }
+                (Side::Local(a), Side::Local(b)) => {
+                    // An edge from a to b: when a is pinned, so is b.
+                    if condition.can_pin(&b) {
+                        links.entry(a.clone()).or_default().push(b.clone());
+                    }
+                    if condition.can_pin(&a) {
+                        links.entry(b).or_default().push(a);
+                    }
+                }
+                _ => {}
             }
         }
         let mut pinned = constant.clone();
@@ -396,12 +469,12 @@ impl Scope {
         pinned
     }
 
-    /// What one side of an equality is: this scope's `account_id` of an alias, a pin (a parameter, a constant,
-    /// or a pinned enclosing alias's `account_id`), or something else.
-    fn side(&self, expr: &Expr, env: &Env) -> Side {
+    /// What one side of an equality is: the `account_id` of an alias of this scope or of an enclosing one, a
+    /// parameter or a constant, or something else.
+    fn side(&self, expr: &Expr) -> Side {
         match unwrap(expr) {
             Expr::Value(value) => match &value.value {
-                Value::Placeholder(_) | Value::Number(..) | Value::SingleQuotedString(_) => Side::Pin,
+                Value::Placeholder(_) | Value::Number(..) | Value::SingleQuotedString(_) => Side::Value,
                 _ => Side::Other,
             },
             Expr::CompoundIdentifier(parts) if parts.len() >= 2 => {
@@ -411,10 +484,8 @@ impl Scope {
                     Side::Other
                 } else if self.relations.iter().any(|relation| relation.alias == alias) {
                     Side::Local(alias)
-                } else if env.pinned.contains(&alias) {
-                    Side::Pin
                 } else {
-                    Side::Other
+                    Side::Outer(alias)
                 }
             }
             Expr::Identifier(ident) if ident.value.eq_ignore_ascii_case("account_id") => {
@@ -431,8 +502,12 @@ impl Scope {
 }
 
 enum Side {
+    /// The `account_id` of a relation of the scope.
     Local(String),
-    Pin,
+    /// The `account_id` of a relation of an enclosing scope.
+    Outer(String),
+    /// A parameter or a constant.
+    Value,
     Other,
 }
 
@@ -491,6 +566,8 @@ fn join_constraint(operator: &JoinOperator) -> Option<(&JoinConstraint, Outer)> 
         _ => None,
     }
 }
+
+mod colocation;
 
 #[cfg(test)]
 mod tests;

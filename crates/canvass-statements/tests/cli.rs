@@ -1,5 +1,6 @@
 //! The `canvass-statements` command on a small capture: green when every spanning statement is allowed, red with
-//! the allowlist line to add when one is new, and refusing a capture that holds nothing. `cargo test` also builds
+//! the allowlist line to add when one is new or returns an anonymous record, and refusing a capture that holds
+//! nothing. `cargo test` also builds
 //! the binary that `just test` runs after the suite.
 
 #![allow(clippy::unwrap_used)]
@@ -33,7 +34,7 @@ fn a_new_spanning_statement_fails_with_the_line_that_would_allow_it() {
     let output = check(&captured, &allowlist);
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("3 distinct statements, 1 not pinned"), "{stdout}");
+    assert!(stdout.contains("3 distinct statements, 1 with findings"), "{stdout}");
     assert!(stdout.contains("`respondents` is not pinned to one account"), "{stdout}");
     let line = stdout.lines().last().unwrap();
     assert!(line.ends_with("SELECT id FROM respondents WHERE token = $n"), "{line}");
@@ -43,6 +44,19 @@ fn a_new_spanning_statement_fails_with_the_line_that_would_allow_it() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(output.status.success(), "{stdout}");
     assert!(stdout.contains("1 allowed (1 allowed), 0 new"), "{stdout}");
+}
+
+#[test]
+fn a_statement_returning_an_anonymous_record_fails() {
+    let records = "SELECT coalesce(array_agg((id, position, title) ORDER BY position), '{}') AS pages \
+                   FROM survey_pages WHERE account_id = $1 AND survey_id = $2";
+    let captured = scratch("records.jsonl", &capture(&[PINNED, records]));
+    let allowlist = scratch("records.txt", "== allowed\n");
+    let output = check(&captured, &allowlist);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("2 distinct statements, 1 with findings"), "{stdout}");
+    assert!(stdout.contains("returns an anonymous record, `(id, position, title)`"), "{stdout}");
 }
 
 #[test]
