@@ -2,6 +2,7 @@
 # A private PostgreSQL cluster for development and tests, made with the PostgreSQL binaries on PATH.
 #   pg-cluster.sh start DIR     initialises DIR if needed, starts a server on a free 127.0.0.1 port, prints its URL
 #   pg-cluster.sh stop DIR      stops it
+#   pg-cluster.sh restart DIR   restarts it (fast shutdown: sessions are ended), on the same port
 #   pg-cluster.sh destroy DIR   stops it and removes its files
 #   pg-cluster.sh log DIR       prints the path of its server log
 # initdb refuses to run as root: as root the cluster runs as the `postgres` OS user (runuser). When that user
@@ -10,7 +11,7 @@
 # port; `destroy` removes both. PG_CLUSTER_OPTIONS adds server options to `start` (scripts/citus.sh preloads Citus).
 set -euo pipefail
 
-usage="usage: pg-cluster.sh start|stop|destroy|log DIR"
+usage="usage: pg-cluster.sh start|stop|restart|destroy|log DIR"
 cmd=${1:?$usage}
 dir=${2:?$usage}
 mkdir -p "$dir"
@@ -89,6 +90,9 @@ case "$cmd" in
     ;;
   stop)
     stop
+    ;;
+  restart)
+    as_owner "$(pg_bin pg_ctl)" -D "$data" -m fast -w -t 30 restart >/dev/null
     ;;
   log)
     echo "$home/server.log"

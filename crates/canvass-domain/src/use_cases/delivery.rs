@@ -14,7 +14,7 @@ use crate::delivery::{
     retry_delay, ClaimedMessage, LinkBase, Outcome, OutgoingMessage, SendError, Settled, Transports, MAX_ATTEMPTS,
 };
 use crate::distribution::{DispatchType, RespondentStatus};
-use crate::error::DomainError;
+use crate::error::{DomainError, RepoError};
 use crate::ids::{AccountId, SurveyId};
 use crate::limits::{truncated, REASON};
 use crate::ports::{
@@ -179,7 +179,7 @@ pub fn deliver_due<L: DeliveryLender + ?Sized>(
     round: &Round,
 ) -> Result<DeliveryReport, DomainError> {
     let sent = send(transports, claim(store, now, round)?, &round.links);
-    record(store, &sent)?;
+    record(store, &sent, round.lease)?;
     Ok(sent.report)
 }
 
@@ -188,9 +188,10 @@ pub fn deliver_due<L: DeliveryLender + ?Sized>(
 /// outcomes and claims the next round, so the transports never wait for the database. A round that waited for
 /// more than half its lease is not sent (its messages wait for their lease to run out) and a fresh one is claimed
 /// once what was sent is recorded, so that a lease does not run out while its message is sent as long as a round
-/// takes less than half a lease. Whatever fails, what was sent is recorded before this returns (a round whose
-/// recording failed is tried once more), so a worker repeats messages only when it is killed, or the database is
-/// lost for good: at most two rounds, the one sent but not recorded and the one in flight.
+/// takes less than half a lease. Whatever fails, what was sent is recorded before this returns (while the store is
+/// unavailable a round's record is tried again for up to half a lease, and a round whose recording failed is tried
+/// once more at the end), so a worker repeats messages only when it is killed, or the database stays away longer:
+/// at most two rounds, the one sent but not recorded and the one in flight.
 ///
 /// Once `stop` answers true no further round is claimed: the round on the network, and one claimed beside it
 /// (unless it waited more than half its lease, as above), are still sent and recorded before this returns, so a
@@ -228,7 +229,7 @@ pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
         let claim_next = current.messages.len() as i64 >= round.limit && !stop();
         let previous = std::mem::take(&mut unrecorded);
         let (sent, (kept, claimed)) = std::thread::scope(|scope| {
-            let database = scope.spawn(move || match record_all(store, &previous) {
+            let database = scope.spawn(move || match record_all(store, &previous, round.lease) {
                 Ok(()) => (Vec::new(), claim_next.then(|| claim(store, clock.now(), round)).transpose()),
                 Err(error) => (previous, Err(error)),
             });
@@ -248,7 +249,7 @@ pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
             // another worker send it too: it is left to its lease; what was sent is recorded, and a fresh round
             // claimed.
             let sent = std::mem::take(&mut unrecorded);
-            if let Err(error) = record_all(store, &sent) {
+            if let Err(error) = record_all(store, &sent, round.lease) {
                 unrecorded = sent;
                 break Err(error);
             }
@@ -261,14 +262,14 @@ pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
             };
         }
     };
-    record_all(store, &unrecorded).and(stopped).map(|()| total)
+    record_all(store, &unrecorded, round.lease).and(stopped).map(|()| total)
 }
 
 /// Records rounds, each in its own transaction; tries every one and answers the first failure.
-fn record_all<L: DeliveryLender + ?Sized>(store: &L, rounds: &[Sent]) -> Result<(), DomainError> {
+fn record_all<L: DeliveryLender + ?Sized>(store: &L, rounds: &[Sent], lease: Duration) -> Result<(), DomainError> {
     let mut first_failure = Ok(());
     for sent in rounds {
-        let recorded = record(store, sent);
+        let recorded = record(store, sent, lease);
         if first_failure.is_ok() {
             first_failure = recorded;
         }
@@ -300,12 +301,34 @@ fn send(transports: Transports<'_>, claimed: Claimed, links: &LinkBase) -> Sent 
     Sent { at: claimed.at, report, settled }
 }
 
-/// Records a round's outcomes in one transaction.
-fn record<L: DeliveryLender + ?Sized>(store: &L, sent: &Sent) -> Result<(), DomainError> {
+/// The first pause before a round's record is tried again while the store is unavailable; it doubles up to
+/// [`RECORD_RETRY_MAX_PAUSE`].
+pub const RECORD_RETRY_FIRST_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
+/// The longest pause between two tries of a round's record.
+pub const RECORD_RETRY_MAX_PAUSE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Records a round's outcomes in one transaction. Its messages have been handed over, so a store that is
+/// unavailable (a database restarting, a connection lost) does not lose the record: it is tried again with backoff
+/// ([`RECORD_RETRY_FIRST_PAUSE`], doubling up to [`RECORD_RETRY_MAX_PAUSE`]) for up to half the lease, which
+/// leaves the other half for the record to land while the messages are still leased to this worker. Only when the
+/// store stays away longer are they sent again, by whichever worker claims them after their lease. Any other
+/// failure is answered at once.
+fn record<L: DeliveryLender + ?Sized>(store: &L, sent: &Sent, lease: Duration) -> Result<(), DomainError> {
     if sent.settled.is_empty() {
         return Ok(());
     }
-    store.step(|uow| transaction(uow, |tx| record_outcomes(tx, &sent.settled, sent.at)).map(drop))
+    let patience = std::time::Duration::try_from(lease / 2).unwrap_or_default();
+    let started = std::time::Instant::now();
+    let mut pause = RECORD_RETRY_FIRST_PAUSE;
+    loop {
+        match store.step(|uow| transaction(uow, |tx| record_outcomes(tx, &sent.settled, sent.at)).map(drop)) {
+            Err(DomainError::Repo(RepoError::Unavailable(_))) if started.elapsed() + pause <= patience => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(RECORD_RETRY_MAX_PAUSE);
+            }
+            recorded => return recorded,
+        }
+    }
 }
 
 /// Records outcomes with [`OutboxRepository::record_round`] and writes their webhook events beside them, in the

@@ -68,8 +68,12 @@ pub struct Serving {
 /// Starts the server with settings changed by `configure`, on a fresh database, and creates an account with the
 /// binary. Its logs go to stderr when `TEST_LOG` is set.
 pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> (TestApp, Serving) {
+    spawn_app_on(TestDatabase::new(), configure).await
+}
+
+/// Starts the server with settings changed by `configure` on `db`, and creates an account with the binary.
+pub async fn spawn_app_on(db: TestDatabase, configure: impl FnOnce(&mut Settings)) -> (TestApp, Serving) {
     canvass_server::telemetry::init_for_tests();
-    let db = TestDatabase::new();
     let mut settings = settings(&db);
     configure(&mut settings);
     let app = Application::build(&settings).expect("build the application");

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod harness;
+mod private_cluster;
 
 mod commands;
 mod dsn;

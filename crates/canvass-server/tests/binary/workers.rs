@@ -1,5 +1,6 @@
-//! `canvass worker` processes: one killed in the middle of a sendout, two side by side, one given a relay with a
-//! private CA, one facing a relay it must not trust, and relay URLs refused at start.
+//! `canvass worker` processes: one killed in the middle of a sendout, one whose database restarts under it, two
+//! side by side, one given a relay with a private CA, one facing a relay it must not trust, and relay URLs refused
+//! at start.
 
 use std::collections::HashMap;
 use std::process::{Command, Stdio};
@@ -7,7 +8,10 @@ use std::time::{Duration, Instant};
 
 use canvass_sinks::{SmtpSink, TestCa};
 
-use crate::harness::{canvass_binary, contacts, header, spawn_app, PUBLIC};
+use canvass_testdb::TestDatabase;
+
+use crate::harness::{canvass_binary, contacts, header, spawn_app, spawn_app_on, PUBLIC};
+use crate::private_cluster::PrivateCluster;
 
 const USER: &str = "canvass";
 const PASSWORD: &str = "hunter2-relay";
@@ -60,6 +64,45 @@ async fn a_worker_killed_mid_sendout_loses_nothing_and_repeats_only_in_flight_me
     assert!(repeated.iter().all(|ids| ids.iter().all(|id| *id == ids[0])), "a repeat carries the same Message-ID");
     let in_flight = 2 * canvass_server::delivery::ROUND as usize;
     assert!(repeated.len() <= in_flight, "only the killed worker's two rounds repeat: {}", repeated.len());
+}
+
+#[tokio::test]
+async fn a_database_restart_in_the_middle_of_a_round_sends_no_one_twice() {
+    let cluster = PrivateCluster::start();
+    let (app, _serving) = spawn_app_on(TestDatabase::on(&cluster.url, None), |_| {}).await;
+    let sink = SmtpSink::with_delay("", "", Duration::from_millis(3));
+    let base = app.activated(&contacts("person", 1000)).await;
+    // The default lease (5 minutes): a round whose record were given up would wait that long to be sent again.
+    let smtp = [("SMTP_URL", sink.url.as_str()), ("DELIVERY_CONCURRENCY", "4")];
+    let mut worker = app.worker(&["--public-url", PUBLIC], &smtp);
+    let waited = Instant::now();
+    while sink.count() < 100 {
+        assert!(waited.elapsed() < Duration::from_secs(120), "the worker sends nothing");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    cluster.restart();
+    let restarted_after = sink.count();
+    loop {
+        // The API answers 503 while its pool finds its connections gone; the statuses are read once it answers.
+        let (status, list) = app.call_as(&app.key, "GET", &format!("{base}/respondents"), None).await;
+        let sent = list.as_array().map_or(0, |all| all.iter().filter(|r| r["status"] == "Sent").count());
+        if status == 200 && sent == 1000 {
+            break;
+        }
+        assert!(waited.elapsed() < Duration::from_secs(200), "not every invitation was recorded: {sent} Sent");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+
+    assert!(restarted_after < 1000, "the restart came before the last round was sent");
+    let mut received: HashMap<String, usize> = HashMap::new();
+    for message in sink.messages() {
+        *received.entry(header(&message, "To:").to_owned()).or_default() += 1;
+    }
+    assert_eq!(received.len(), 1000, "every respondent received the invitation");
+    let twice: Vec<_> = received.iter().filter(|(_, times)| **times > 1).collect();
+    assert!(twice.is_empty(), "{} received it more than once", twice.len());
 }
 
 #[tokio::test]

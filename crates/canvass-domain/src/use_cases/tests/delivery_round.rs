@@ -7,6 +7,7 @@ use time::Duration;
 
 use crate::delivery::{retry_delay, LinkBase, Outcome, Transports};
 use crate::distribution::{DispatchType, RespondentStatus};
+use crate::error::DomainError;
 use crate::use_cases::delivery::{
     deliver_all_due, deliver_all_due_observed, deliver_due, ChannelCounts, DeliveryReport, Round, LEASE,
 };
@@ -133,4 +134,42 @@ fn each_round_is_observed_as_soon_as_it_is_sent() {
     let texts: usize = seen.iter().map(|report| report.sms.sent).sum();
     assert_eq!((email, texts), (total.email.sent, total.sms.sent));
     assert_eq!((email, texts), (4, 1));
+}
+
+/// A round of three emails whose record fails `times` times with `error`, under a lease of `lease`.
+fn record_failing(
+    times: u32,
+    error: fn() -> crate::RepoError,
+    lease: Duration,
+) -> (Lent, Result<DeliveryReport, DomainError>) {
+    let messages = (1..=3).map(|id| due(id, DispatchType::Email, &format!("p{id}@example.com"))).collect();
+    let store = lent(messages);
+    store.0.lock().unwrap().failing_records = (times, Some(error));
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    let shape = Round { lease, ..round(10) };
+    let report = deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &shape);
+    assert_eq!(mail.recipients().len(), 3, "the round is sent once, whatever its record does");
+    (store, report)
+}
+
+#[test]
+fn a_round_whose_store_is_away_for_a_moment_is_recorded_once_it_is_back() {
+    let unavailable = || crate::RepoError::Unavailable("terminating connection due to administrator command".into());
+    let (store, report) = record_failing(3, unavailable, LEASE);
+    assert_eq!(report.unwrap().sent, 3);
+    assert_eq!(store.state().recorded.len(), 1, "recorded on the fourth try, once");
+}
+
+#[test]
+fn a_record_is_given_up_after_half_the_lease_and_other_failures_at_once() {
+    let unavailable = || crate::RepoError::Unavailable("the database system is shutting down".into());
+    let (store, report) = record_failing(u32::MAX, unavailable, Duration::seconds(1));
+    assert!(matches!(report, Err(DomainError::Repo(crate::RepoError::Unavailable(_)))), "{report:?}");
+    assert_eq!(store.state().recorded.len(), 0);
+    let tries_left = store.0.lock().unwrap().failing_records.0;
+    assert_eq!(u32::MAX - tries_left, 3, "pauses of 100 and 200 ms; a third of 400 ms would pass half the lease");
+
+    let (store, report) = record_failing(u32::MAX, || crate::RepoError::Other("a bug".into()), LEASE);
+    assert!(matches!(report, Err(DomainError::Repo(crate::RepoError::Other(_)))));
+    assert_eq!(u32::MAX - store.0.lock().unwrap().failing_records.0, 1, "not tried again");
 }

@@ -40,6 +40,9 @@ pub struct State {
 pub struct Outbox {
     pub state: State,
     pub transactions: Snapshots<State>,
+    /// How many more times `record_round` fails as a store that cannot be reached does (kept outside `state`, so
+    /// a rolled-back transaction does not give it back), and with what.
+    pub failing_records: (u32, Option<fn() -> crate::RepoError>),
 }
 
 /// Lends the outbox one step at a time, as a store lends a unit of work.
@@ -161,6 +164,10 @@ impl OutboxRepository for Outbox {
 
     fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<Vec<i64>> {
         let _ = now;
+        if let (left @ 1.., Some(error)) = &mut self.failing_records {
+            *left -= 1;
+            return Err(error());
+        }
         self.state.recorded.push(settled.to_vec());
         Ok(settled.iter().map(|done| done.message.id).filter(|id| !self.state.lost_leases.contains(id)).collect())
     }
