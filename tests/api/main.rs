@@ -30,6 +30,7 @@ mod protection;
 mod public_handles;
 mod questions;
 mod rate_limits;
+mod refusals;
 mod relays;
 mod respondent_page;
 mod respondents;

@@ -7,6 +7,7 @@ mod file;
 mod message;
 mod relay;
 mod smtp;
+mod staged;
 mod tls;
 
 pub use file::FileMailer;

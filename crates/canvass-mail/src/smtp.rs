@@ -8,7 +8,7 @@ use std::cell::{Cell, RefCell};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use canvass_domain::delivery::{Mailer, OutgoingMessage, SendError};
+use canvass_domain::delivery::{blame_smtp, Blame, Mailer, OutgoingMessage, SendError};
 use futures_util::future::join_all;
 use lettre::address::{Address, Envelope};
 use lettre::transport::smtp::authentication::DEFAULT_MECHANISMS;
@@ -21,6 +21,7 @@ use tokio::time::timeout;
 
 use crate::message::email;
 use crate::relay::{Relay, Security};
+use crate::staged::{self, Refusal};
 use crate::tls::{starttls_parameters, ImplicitTls};
 
 /// How long a relay may take to accept a connection, or to answer one step of a message.
@@ -254,7 +255,8 @@ impl Client {
                 }
             };
             let email = &round.emails[index];
-            let sent = timeout(NETWORK_TIMEOUT, open.connection.send(&email.envelope, &email.bytes)).await;
+            let sent =
+                timeout(NETWORK_TIMEOUT, staged::send(&mut open.connection, &email.envelope, &email.bytes)).await;
             // lettre closes a session whose transaction failed; one that timed out is in an unknown state.
             let broken = sent.is_err() || open.connection.has_broken();
             round.settle(index, outcome(sent));
@@ -318,17 +320,28 @@ impl Client {
     }
 }
 
-/// What became of a message the relay was given: a 5xx refuses it for good (a bounce); a fault of the client
-/// side (an address the relay cannot take, such as a non-ASCII one without SMTPUTF8) fails it without blaming the
-/// recipient; anything else may pass later.
-fn outcome(sent: Result<Result<Response, lettre::transport::smtp::Error>, Elapsed>) -> Result<(), SendError> {
+/// What became of a message the relay was given, judged by whom its refusal blames (the stage it answered and its
+/// enhanced status code: `blame_smtp`); a fault of this side (an address the relay cannot take, such as a non-ASCII
+/// one without SMTPUTF8) fails it without blaming the recipient; a connection that fails blames the relay.
+fn outcome(sent: Result<Result<Response, Refusal>, Elapsed>) -> Result<(), SendError> {
     match sent {
         Ok(Ok(_)) => Ok(()),
-        Ok(Err(error)) if error.is_permanent() => Err(SendError::Permanent(error.to_string())),
-        Ok(Err(error)) if error.is_client() => Err(SendError::Unsendable(error.to_string())),
-        Ok(Err(error)) => Err(SendError::Transient(error.to_string())),
+        Ok(Err(Refusal::Unsendable(reason))) => Err(SendError::Unsendable(reason.to_owned())),
+        Ok(Err(Refusal::At(stage, error))) => {
+            let reason = error.to_string();
+            let blame = match error.status() {
+                Some(code) => blame_smtp(stage, u16::from(code), reply_text(&reason)),
+                None => Blame::Relay,
+            };
+            Err(blame.error(reason))
+        }
         Err(_) => Err(SendError::Transient(format!("the relay did not answer within {} s", NETWORK_TIMEOUT.as_secs()))),
     }
+}
+
+/// The relay's own text in lettre's rendering of a refusal (`permanent error (550): 5.1.1 no such user`).
+fn reply_text(error: &str) -> &str {
+    error.split_once("): ").map_or(error, |(_, text)| text)
 }
 
 /// A round in progress: its messages, the next one to take, and the outcomes so far.

@@ -1,5 +1,5 @@
 //! The SMS sink: an HTTP endpoint that keeps every JSON body posted to it and answers recipients containing
-//! chosen text with 400 (refused for good) or 503 (try again later).
+//! chosen text with 400 (refused for good) or 503 (try again later), or every request with one status.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -16,6 +16,16 @@ pub struct SmsSink {
 impl SmsSink {
     /// Starts a sink; bodies containing `refuse` get 400, those containing `busy` get 503.
     pub fn start(refuse: &'static str, busy: &'static str) -> Self {
+        Self::serving(refuse, busy, None)
+    }
+
+    /// Starts a sink that answers every request with `status` (`401 Unauthorized`, say: a wrong token), keeping
+    /// nothing.
+    pub fn answering(status: &'static str) -> Self {
+        Self::serving("", "", Some(status))
+    }
+
+    fn serving(refuse: &'static str, busy: &'static str, every: Option<&'static str>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://127.0.0.1:{}/sms", listener.local_addr().unwrap().port());
         let bodies = Arc::new(Mutex::new(Vec::new()));
@@ -23,7 +33,7 @@ impl SmsSink {
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let kept = kept.clone();
-                std::thread::spawn(move || serve(stream, &kept, refuse, busy));
+                std::thread::spawn(move || serve(stream, &kept, (refuse, busy), every));
             }
         });
         Self { url, bodies }
@@ -35,7 +45,7 @@ impl SmsSink {
     }
 }
 
-fn serve(stream: TcpStream, kept: &Mutex<Vec<String>>, refuse: &str, busy: &str) {
+fn serve(stream: TcpStream, kept: &Mutex<Vec<String>>, (refuse, busy): (&str, &str), every: Option<&str>) {
     let mut writer = stream.try_clone().unwrap();
     let mut reader = BufReader::new(stream);
     loop {
@@ -60,7 +70,9 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<String>>, refuse: &str, busy: &str)
             return;
         }
         let body = String::from_utf8_lossy(&body).into_owned();
-        let status = if !refuse.is_empty() && body.contains(refuse) {
+        let status = if let Some(status) = every {
+            status
+        } else if !refuse.is_empty() && body.contains(refuse) {
             "400 Bad Request"
         } else if !busy.is_empty() && body.contains(busy) {
             "503 Service Unavailable"

@@ -91,6 +91,10 @@ enum TlsMode {
 pub struct SmtpSinkBuilder {
     refuse_5xx: String,
     refuse_4xx: String,
+    /// The reply to every `MAIL FROM`, when set.
+    refuse_mail: Option<String>,
+    /// Recipients containing the pattern get the reply at the end of `DATA`, after the message was sent.
+    refuse_data: Option<(String, String)>,
     delay: Duration,
     tls: TlsMode,
     auth: Option<(String, String)>,
@@ -107,6 +111,19 @@ impl SmtpSinkBuilder {
     /// Recipients containing `pattern` get `451 4.3.0` (empty: none).
     pub fn refuse_4xx(mut self, pattern: impl Into<String>) -> Self {
         self.refuse_4xx = pattern.into();
+        self
+    }
+
+    /// Answers every `MAIL FROM` with `reply` (`553 5.7.1 sender not owned`, say), as a relay that refuses the sender.
+    pub fn refuse_mail(mut self, reply: impl Into<String>) -> Self {
+        self.refuse_mail = Some(reply.into());
+        self
+    }
+
+    /// Answers the end of `DATA` with `reply` (`554 5.7.1 refused as spam`, say) for messages to a recipient
+    /// containing `pattern`, keeping nothing of them.
+    pub fn refuse_data(mut self, pattern: impl Into<String>, reply: impl Into<String>) -> Self {
+        self.refuse_data = Some((pattern.into(), reply.into()));
         self
     }
 
@@ -268,6 +285,8 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
     };
     let mut user: Option<String> = None;
     let mut mail_from = String::new();
+    // The recipients of the transaction, as their `RCPT TO` lines.
+    let mut rcpt_to = String::new();
     loop {
         let Some(line) = read_line(&mut reader) else { return };
         let tls = matches!(reader.get_ref(), Conn::Tls(_));
@@ -320,7 +339,10 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
             "530 5.7.0 Must issue a STARTTLS command first".into()
         } else if command.starts_with("MAIL") && config.auth.is_some() && user.is_none() {
             "530 5.7.0 Authentication required".into()
+        } else if let (true, Some(refusal)) = (command.starts_with("MAIL"), &config.refuse_mail) {
+            refusal.clone()
         } else if command.starts_with("MAIL") {
+            rcpt_to.clear();
             mail_from =
                 line.split_once('<').and_then(|(_, rest)| rest.split_once('>')).map_or("", |(a, _)| a).to_owned();
             "250 ok".into()
@@ -328,6 +350,9 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
             "550 5.1.1 no such user".into()
         } else if command.starts_with("RCPT") && !config.refuse_4xx.is_empty() && line.contains(&config.refuse_4xx) {
             "451 4.3.0 try again later".into()
+        } else if command.starts_with("RCPT") {
+            rcpt_to.push_str(&line);
+            "250 ok".into()
         } else if command == "DATA" {
             if reply(&mut reader, "354 go ahead").is_err() {
                 return;
@@ -342,8 +367,14 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
                 message.push_str(&data);
             }
             std::thread::sleep(config.delay);
-            kept.lock().unwrap().push(Received { message, tls, user: user.clone(), mail_from: mail_from.clone() });
-            "250 queued".into()
+            match &config.refuse_data {
+                Some((pattern, refusal)) if rcpt_to.contains(pattern.as_str()) => refusal.clone(),
+                _ => {
+                    let received = Received { message, tls, user: user.clone(), mail_from: mail_from.clone() };
+                    kept.lock().unwrap().push(received);
+                    "250 queued".into()
+                }
+            }
         } else if command == "QUIT" {
             let _ = reply(&mut reader, "221 bye");
             return;

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use canvass_domain::delivery::{OutgoingMessage, SendError, SmsSender};
+use canvass_domain::delivery::{blame_sms, OutgoingMessage, SendError, SmsSender};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::json;
 
@@ -106,11 +106,12 @@ impl SmsSender for HttpSmsSender {
             self.agent.post(self.endpoint.url.expose_secret()).send_json(payload(message)).map_err(|e| {
                 SendError::Transient(self.endpoint.redact(&format!("SMS endpoint {}: {e}", self.endpoint)))
             })?;
+        // Whom a refusal blames (`blame_sms`): 400 and 422 the number, 401/403/404/407 the configuration (never a
+        // bounce), 429 and 5xx a later try, any other status this message.
         let status = response.status();
         match status.as_u16() {
             200..=299 => Ok(()),
-            400..=499 => Err(SendError::Permanent(format!("SMS endpoint refused the message: {status}"))),
-            _ => Err(SendError::Transient(format!("SMS endpoint answered {status}"))),
+            code => Err(blame_sms(code).error(format!("SMS endpoint answered {status}"))),
         }
     }
 }

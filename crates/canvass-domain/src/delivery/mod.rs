@@ -1,5 +1,6 @@
 //! Delivery: the messages the outbox holds, how they are rendered, the mail port, and the retry policy.
 
+mod blame;
 pub mod dsn;
 pub mod ports;
 mod render;
@@ -9,6 +10,7 @@ use time::{Duration, OffsetDateTime};
 use crate::distribution::DispatchType;
 use crate::ids::{AccountId, RespondentId, SendoutId};
 
+pub use blame::{blame_sms, blame_smtp, Blame, SmtpStage};
 pub use render::{render, render_html, LinkBase, OPT_OUT_PLACEHOLDER};
 
 /// Attempts before a message that keeps failing transiently is given up as Failed.
@@ -158,8 +160,8 @@ pub enum SendError {
     Unsendable(String),
 }
 
-/// Hands email to a relay. Implementations MUST report a 5xx reply as [`SendError::Permanent`] and everything
-/// that may succeed later as [`SendError::Transient`].
+/// Hands email to a relay. Implementations MUST judge each refusal by whom it blames ([`blame_smtp`], from the
+/// stage it answered and its enhanced status code): only a refusal of the recipient is [`SendError::Permanent`].
 pub trait Mailer: Send + Sync {
     /// Sends one email.
     fn send(&self, message: &OutgoingMessage) -> Result<(), SendError>;
@@ -171,8 +173,8 @@ pub trait Mailer: Send + Sync {
     }
 }
 
-/// Hands text messages to an SMS provider. Implementations MUST report a refused number as
-/// [`SendError::Permanent`] and everything that may succeed later as [`SendError::Transient`].
+/// Hands text messages to an SMS provider. Implementations MUST judge each refusal by whom it blames
+/// ([`blame_sms`]): only a refused number is [`SendError::Permanent`].
 pub trait SmsSender: Send + Sync {
     /// Sends one text message (the subject, if any, is not part of it).
     fn send(&self, message: &OutgoingMessage) -> Result<(), SendError>;

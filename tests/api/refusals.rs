@@ -1,0 +1,66 @@
+//! Whom a refusal blames, end to end (the contract's "Whom a refusal blames"): a relay that refuses the sender, or
+//! an SMS endpoint that refuses the service's token, bounces no one and records no permanent failure; a message
+//! refused at the end of `DATA` fails without blaming its address unless the enhanced code names the recipient.
+
+use canvass_sinks::{SmsSink, SmtpSink};
+use serde_json::{json, Value};
+use time::OffsetDateTime;
+
+use crate::delivery::{activated, deliver_on};
+use crate::helpers::{spawn_app, TestApp};
+
+async fn permanent_failures(app: &TestApp) -> Value {
+    app.get("/email-bounces/permanent-failures?pageNumber=1&pageSize=10").await.expect(200)["totalCount"].clone()
+}
+
+#[tokio::test]
+async fn a_relay_that_refuses_the_sender_bounces_no_one() {
+    for refusal in ["553 5.7.1 sender not owned", "554 5.7.1 relay access denied"] {
+        let app = spawn_app().await;
+        let sink = SmtpSink::builder().refuse_mail(refusal).start();
+        let (_, base, _) = activated(&app, &["ann@example.com", "bob@example.com", "cy@example.com"], None).await;
+        let sms = SmsSink::start("", "");
+        let report = deliver_on(&app, &sink.url, &sms.url, OffsetDateTime::now_utc());
+        assert_eq!((report.sent, report.bounced, report.failed, report.retried), (0, 0, 0, 3), "{refusal}");
+        assert_eq!(app.statuses(&base).await, ["Scheduled"; 3], "{refusal}");
+        assert_eq!(permanent_failures(&app).await, 0, "{refusal}");
+        assert_eq!(sink.count(), 0);
+    }
+}
+
+#[tokio::test]
+async fn a_message_refused_at_data_fails_alone_unless_the_code_names_the_recipient() {
+    let app = spawn_app().await;
+    let spam = SmtpSink::builder().refuse_data("spam@", "554 5.7.1 refused as spam").start();
+    let (_, base, _) = activated(&app, &["ok@example.com", "spam@example.com"], None).await;
+    let report = deliver_on(&app, &spam.url, &SmsSink::start("", "").url, OffsetDateTime::now_utc());
+    assert_eq!((report.sent, report.bounced, report.failed), (1, 0, 1));
+    assert_eq!(app.statuses(&base).await, ["Sent", "Failed"]);
+    assert_eq!(permanent_failures(&app).await, 0, "the address stays usable");
+
+    let unknown = SmtpSink::builder().refuse_data("gone@", "550 5.1.1 mailbox unavailable").start();
+    let (_, base, _) = activated(&app, &["gone@example.com"], None).await;
+    let report = deliver_on(&app, &unknown.url, &SmsSink::start("", "").url, OffsetDateTime::now_utc());
+    assert_eq!((report.sent, report.bounced), (0, 1));
+    assert_eq!(app.statuses(&base).await, ["Bounced"]);
+    assert_eq!(permanent_failures(&app).await, 1, "5.1.1 after DATA blames the recipient");
+}
+
+#[tokio::test]
+async fn an_sms_endpoint_that_refuses_the_token_bounces_no_one() {
+    let app = spawn_app().await;
+    let sms = SmsSink::answering("401 Unauthorized");
+    let survey = app.post("/surveys", json!({"name": "Pulse"})).await.expect(201)["surveyId"].as_i64().unwrap();
+    let body = json!({"name": "Text", "type": "SMS", "sendDate": "2026-01-01", "sender": "Acme",
+        "message": "Answer: {{surveyLink}}"});
+    let sendout = app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].clone();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let people: Vec<Value> =
+        ["+4791234567", "+4791234568"].iter().map(|c| json!({"contactDetails": c, "sendMail": true})).collect();
+    app.post(&format!("{base}/respondents/batch"), json!({"surveyRespondents": people})).await.expect(200);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let report = deliver_on(&app, &SmtpSink::start("", "").url, &sms.url, OffsetDateTime::now_utc());
+    assert_eq!((report.sent, report.bounced, report.retried), (0, 0, 2));
+    assert_eq!(app.statuses(&base).await, ["Scheduled"; 2]);
+    assert!(sms.bodies().is_empty());
+}
