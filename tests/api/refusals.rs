@@ -1,10 +1,12 @@
 //! Whom a refusal blames, end to end (the contract's "Whom a refusal blames"): a relay that refuses the sender, or
-//! an SMS endpoint that refuses the service's token, bounces no one and records no permanent failure; a message
-//! refused at the end of `DATA` fails without blaming its address unless the enhanced code names the recipient.
+//! an SMS endpoint that refuses the service's token, bounces no one, records no permanent failure and holds the
+//! messages without counting attempts; a message refused at the end of `DATA` fails without blaming its address
+//! unless the enhanced code names the recipient.
 
+use canvass_domain::delivery::MAX_ATTEMPTS;
 use canvass_sinks::{SmsSink, SmtpSink};
 use serde_json::{json, Value};
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 use crate::delivery::{activated, deliver_on};
 use crate::helpers::{spawn_app, TestApp};
@@ -25,6 +27,18 @@ async fn a_relay_that_refuses_the_sender_bounces_no_one() {
         assert_eq!(app.statuses(&base).await, ["Scheduled"; 3], "{refusal}");
         assert_eq!(permanent_failures(&app).await, 0, "{refusal}");
         assert_eq!(sink.count(), 0);
+        // Held, not tried: however long the relay refuses, no attempt is counted and nothing fails.
+        let mut now = OffsetDateTime::now_utc();
+        for _ in 0..=MAX_ATTEMPTS + 1 {
+            now += Duration::hours(1);
+            let report = deliver_on(&app, &sink.url, &sms.url, now);
+            assert_eq!((report.claimed, report.retried, report.failed), (3, 3, 0), "{refusal}");
+        }
+        assert_eq!(app.statuses(&base).await, ["Scheduled"; 3], "{refusal}");
+        let fixed = SmtpSink::start("", "");
+        let report = deliver_on(&app, &fixed.url, &sms.url, now + Duration::hours(1));
+        assert_eq!(report.sent, 3, "once the sender is fixed every message goes");
+        assert_eq!(app.statuses(&base).await, ["Sent"; 3]);
     }
 }
 

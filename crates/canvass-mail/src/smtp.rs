@@ -222,7 +222,7 @@ impl Client {
     async fn lane(&self, mut session: Option<Session>, round: &Round<'_>) -> Option<Session> {
         while let Some(index) = round.take_next(session.is_some()).await {
             if let Some(reason) = round.relay_down.borrow().clone() {
-                round.settle(index, Err(SendError::Transient(reason)));
+                round.settle(index, Err(SendError::Held(reason)));
                 continue;
             }
             let had_session = session.is_some();
@@ -249,7 +249,8 @@ impl Client {
                         round.returned.borrow_mut().push(index);
                         return None;
                     }
-                    round.settle(index, Err(SendError::Transient(reason.clone())));
+                    // The session could not be opened: the relay is blamed, the message is held.
+                    round.settle(index, Err(SendError::Held(reason.clone())));
                     round.relay_down.replace(Some(reason));
                     continue;
                 }

@@ -34,7 +34,7 @@ const CLAIM: &str = "UPDATE outbox SET lease_until = $2, attempts = attempts + 1
 /// The details of one account's messages (claimed, or a late bounce's): the respondent, its sendout and reminder.
 pub(crate) const DETAILS: &str = "\
     SELECT o.account_id, o.id, o.respondent_id, o.sendout_id, s.survey_id, o.reminder_id IS NOT NULL AS is_reminder, \
-           o.body IS NOT NULL AS own_text, o.idempotency_key, o.message_token, o.attempts, o.lease_until, s.dispatch_type, \
+           o.body IS NOT NULL AS own_text, o.idempotency_key, o.message_token, o.attempts, o.holds, o.lease_until, s.dispatch_type, \
            r.contact_details AS recipient, r.token, coalesce(rem.sender, s.sender, '') AS sender, \
            coalesce(rem.subject, s.subject) AS subject, coalesce(o.body, rem.message, s.message, '') AS template, \
            s.expiry_date, \

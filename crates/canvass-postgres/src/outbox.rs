@@ -89,6 +89,8 @@ pub(crate) struct ClaimedRow {
     message_token: String,
     #[diesel(sql_type = Integer)]
     attempts: i32,
+    #[diesel(sql_type = Integer)]
+    holds: i32,
     #[diesel(sql_type = Nullable<Timestamptz>)]
     lease_until: Option<OffsetDateTime>,
     #[diesel(sql_type = Text)]
@@ -241,6 +243,7 @@ pub(crate) fn claimed(row: ClaimedRow) -> ClaimedMessage {
         idempotency_key: row.idempotency_key,
         message_token: row.message_token,
         attempts: row.attempts,
+        holds: row.holds,
         lease_until: row.lease_until,
         recipient: row.recipient,
         token: row.token,

@@ -6,7 +6,7 @@
 use canvass_domain::delivery::{Outcome, Settled};
 use canvass_domain::distribution::{contact_key, RespondentStatus};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Bool, Nullable, Text, Timestamptz};
+use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text, Timestamptz};
 use std::collections::{BTreeMap, HashSet};
 
 use time::OffsetDateTime;
@@ -22,6 +22,8 @@ struct OutboxRows {
     errors: Vec<Option<String>>,
     sent_at: Vec<Option<OffsetDateTime>>,
     due_at: Vec<Option<OffsetDateTime>>,
+    /// 1 for a held message (its attempt is given back and its hold counted), else 0.
+    held: Vec<i32>,
 }
 
 /// Respondents whose status follows from their message (bounces apart).
@@ -114,7 +116,9 @@ fn outbox_rows(settled: &[&Settled], now: OffsetDateTime) -> OutboxRows {
             Outcome::Sent => ("Sent", None, Some(now), None),
             Outcome::Bounced(reason) => ("Bounced", Some(reason.clone()), None, None),
             Outcome::Failed(error) => ("Failed", Some(error.clone()), None, None),
-            Outcome::DueAgain(at, error) => ("Pending", Some(error.clone()), None, Some(*at)),
+            Outcome::DueAgain(at, error) | Outcome::Held(at, error) => {
+                ("Pending", Some(error.clone()), None, Some(*at))
+            }
             Outcome::Cancelled(status) => ("Cancelled", Some(status.as_str().to_owned()), None, None),
         };
         rows.ids.push(message.id);
@@ -123,6 +127,7 @@ fn outbox_rows(settled: &[&Settled], now: OffsetDateTime) -> OutboxRows {
         rows.errors.push(error);
         rows.sent_at.push(sent_at);
         rows.due_at.push(due_at);
+        rows.held.push(i32::from(matches!(outcome, Outcome::Held(..))));
     }
     rows
 }
@@ -145,9 +150,11 @@ fn update_outbox(conn: &mut PgConnection, account: i64, rows: &OutboxRows) -> Qu
     }
     let held: Vec<Held> = prepared(
         "UPDATE outbox o SET status = u.status, last_error = u.error, sent_at = coalesce(u.sent_at, o.sent_at), \
-             due_at = coalesce(u.due_at, o.due_at), lease_until = NULL \
-         FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[]) \
-             AS u(id, lease_until, status, error, sent_at, due_at) \
+             due_at = coalesce(u.due_at, o.due_at), lease_until = NULL, attempts = o.attempts - u.held, \
+             holds = o.holds + u.held \
+         FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], \
+                     $8::int[]) \
+             AS u(id, lease_until, status, error, sent_at, due_at, held) \
          WHERE o.account_id = $1 AND o.id = u.id \
            AND CASE WHEN u.lease_until IS NULL THEN o.status = 'Sent' \
                     ELSE o.status = 'Pending' AND o.lease_until = u.lease_until END \
@@ -160,6 +167,7 @@ fn update_outbox(conn: &mut PgConnection, account: i64, rows: &OutboxRows) -> Qu
     .bind::<Array<Nullable<Text>>, _>(&rows.errors)
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.sent_at)
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.due_at)
+    .bind::<Array<Integer>, _>(&rows.held)
     .load(conn)?;
     Ok(held.into_iter().map(|row| row.id).collect())
 }

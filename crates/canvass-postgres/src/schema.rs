@@ -155,6 +155,7 @@ diesel::table! {
         sent_at -> Nullable<Timestamptz>,
         body -> Nullable<Text>,
         message_token -> Text,
+        holds -> Int4,
     }
 }
 

@@ -102,10 +102,10 @@ impl HttpSmsSender {
 
 impl SmsSender for HttpSmsSender {
     fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
-        let response =
-            self.agent.post(self.endpoint.url.expose_secret()).send_json(payload(message)).map_err(|e| {
-                SendError::Transient(self.endpoint.redact(&format!("SMS endpoint {}: {e}", self.endpoint)))
-            })?;
+        let response = self.agent.post(self.endpoint.url.expose_secret()).send_json(payload(message)).map_err(|e| {
+            // The endpoint cannot be reached (connection, TLS): the configuration is blamed, the message held.
+            SendError::Held(self.endpoint.redact(&format!("SMS endpoint {}: {e}", self.endpoint)))
+        })?;
         // Whom a refusal blames (`blame_sms`): 400 and 422 the number, 401/403/404/407 the configuration (never a
         // bounce), 429 and 5xx a later try, any other status this message.
         let status = response.status();

@@ -72,13 +72,14 @@ pub fn blame_sms(status: u16) -> Blame {
 }
 
 impl Blame {
-    /// The transport's error for a refusal blamed so, with `reason` (the reply). Relay and sender trouble is worth
-    /// trying again, as a transient failure of the message is, and blames no recipient.
+    /// The transport's error for a refusal blamed so, with `reason` (the reply): relay and sender trouble holds
+    /// the message without counting an attempt.
     pub fn error(self, reason: String) -> SendError {
         match self {
             Self::Recipient => SendError::Permanent(reason),
             Self::Message => SendError::Unsendable(reason),
-            Self::Relay | Self::Sender | Self::Transient => SendError::Transient(reason),
+            Self::Relay | Self::Sender => SendError::Held(reason),
+            Self::Transient => SendError::Transient(reason),
         }
     }
 }
@@ -167,5 +168,8 @@ mod tests {
             assert!(!matches!(blame.error("reply".into()), SendError::Permanent(_)), "{blame:?}");
         }
         assert_eq!(Blame::Recipient.error("550".into()), SendError::Permanent("550".into()));
+        assert_eq!(Blame::Sender.error("553".into()), SendError::Held("553".into()));
+        assert_eq!(Blame::Relay.error("421".into()), SendError::Held("421".into()));
+        assert_eq!(Blame::Transient.error("451".into()), SendError::Transient("451".into()));
     }
 }

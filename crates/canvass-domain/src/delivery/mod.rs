@@ -32,6 +32,22 @@ pub fn retry_delay(attempts: i32) -> Duration {
     Duration::seconds(30 * 2i64.pow(doublings)).min(Duration::hours(1))
 }
 
+/// How long a message held by relay or sender trouble waits after its `holds`-th hold (counted from 0): 5 s,
+/// doubling, at most 5 minutes (the contract's "Whom a refusal blames").
+///
+/// ```
+/// use canvass_domain::delivery::hold_delay;
+/// use time::Duration;
+///
+/// assert_eq!(hold_delay(0), Duration::seconds(5));
+/// assert_eq!(hold_delay(3), Duration::seconds(40));
+/// assert_eq!(hold_delay(40), Duration::minutes(5));
+/// ```
+pub fn hold_delay(holds: i32) -> Duration {
+    let doublings = holds.clamp(0, 16) as u32;
+    Duration::seconds(5 * 2i64.pow(doublings)).min(Duration::minutes(5))
+}
+
 /// A message claimed from the outbox, with what sending it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClaimedMessage {
@@ -55,6 +71,9 @@ pub struct ClaimedMessage {
     pub message_token: String,
     /// Attempts so far, this one included.
     pub attempts: i32,
+    /// Times it was held so far (relay or sender trouble, which counts no attempt): its next hold waits
+    /// [`hold_delay`] of this.
+    pub holds: i32,
     /// Until when this worker holds the message (`None` for a message already sent): its outcome is recorded
     /// only while the lease is still this one, so a worker whose lease ran out never overwrites another's record.
     pub lease_until: Option<OffsetDateTime>,
@@ -132,6 +151,8 @@ pub enum Outcome {
     Failed(String),
     /// A transient failure: due again at this time.
     DueAgain(OffsetDateTime, String),
+    /// Relay or sender trouble: due again at this time, and the attempt is not counted.
+    Held(OffsetDateTime, String),
     /// Not sent: the respondent is Blocklisted or Expired by now.
     Cancelled(crate::distribution::RespondentStatus),
 }
@@ -151,9 +172,14 @@ pub enum SendError {
     /// The relay refused the recipient for good (SMTP 5xx): a bounce.
     #[error("permanent failure: {0}")]
     Permanent(String),
-    /// Worth trying again later (SMTP 4xx, connection trouble).
+    /// Worth trying this message again later (a 4xx reply to `RCPT TO` or `DATA`).
     #[error("transient failure: {0}")]
     Transient(String),
+    /// The relay or the sender is in trouble (a connection, TLS, greeting, `EHLO`, `STARTTLS`, `AUTH` or `MAIL FROM`
+    /// refusal, `421`/`454`, an SMS endpoint refusing the service): the message waits, no attempt is counted and no
+    /// recipient is blamed.
+    #[error("relay or sender trouble: {0}")]
+    Held(String),
     /// The message cannot be sent as written (its sender address, say), whoever receives it: it fails at once,
     /// and the recipient is not blamed with a bounce.
     #[error("unsendable: {0}")]

@@ -11,7 +11,8 @@ use time::{Duration, OffsetDateTime};
 
 use crate::clock::Clock;
 use crate::delivery::{
-    retry_delay, ClaimedMessage, LinkBase, Outcome, OutgoingMessage, SendError, Settled, Transports, MAX_ATTEMPTS,
+    hold_delay, retry_delay, ClaimedMessage, LinkBase, Outcome, OutgoingMessage, SendError, Settled, Transports,
+    MAX_ATTEMPTS,
 };
 use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::{DomainError, RepoError};
@@ -77,7 +78,7 @@ impl ChannelCounts {
             Outcome::Sent => self.sent += 1,
             Outcome::Bounced(_) => self.bounced += 1,
             Outcome::Failed(_) => self.failed += 1,
-            Outcome::DueAgain(..) => self.retried += 1,
+            Outcome::DueAgain(..) | Outcome::Held(..) => self.retried += 1,
             Outcome::Cancelled(_) => self.cancelled += 1,
         }
     }
@@ -103,7 +104,7 @@ impl DeliveryReport {
             Outcome::Sent => self.sent += 1,
             Outcome::Bounced(_) => self.bounced += 1,
             Outcome::Failed(_) => self.failed += 1,
-            Outcome::DueAgain(..) => self.retried += 1,
+            Outcome::DueAgain(..) | Outcome::Held(..) => self.retried += 1,
             Outcome::Cancelled(_) => self.cancelled += 1,
         }
         match channel {
@@ -422,5 +423,6 @@ fn outcome(message: &ClaimedMessage, result: Result<(), SendError>, now: OffsetD
         Err(SendError::Unsendable(error)) => Outcome::Failed(error),
         Err(SendError::Transient(error)) if message.attempts >= MAX_ATTEMPTS => Outcome::Failed(error),
         Err(SendError::Transient(error)) => Outcome::DueAgain(now + retry_delay(message.attempts), error),
+        Err(SendError::Held(reason)) => Outcome::Held(now + hold_delay(message.holds), reason),
     }
 }

@@ -173,3 +173,24 @@ fn a_record_is_given_up_after_half_the_lease_and_other_failures_at_once() {
     assert!(matches!(report, Err(DomainError::Repo(crate::RepoError::Other(_)))));
     assert_eq!(u32::MAX - store.0.lock().unwrap().failing_records.0, 1, "not tried again");
 }
+
+#[test]
+fn relay_or_sender_trouble_holds_a_message_without_counting_an_attempt() {
+    let mut held = due(1, DispatchType::Email, "held@example.com");
+    held.attempts = crate::delivery::MAX_ATTEMPTS;
+    held.holds = 2;
+    let mut later = due(2, DispatchType::Email, "later@example.com");
+    later.attempts = crate::delivery::MAX_ATTEMPTS;
+    let store = lent(vec![held, later]);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+
+    let report = deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &round(10)).unwrap();
+
+    assert_eq!((report.retried, report.failed, report.bounced), (1, 1, 0));
+    let recorded = &store.state().recorded[0];
+    let outcome_of = |id: i64| recorded.iter().find(|s| s.message.id == id).map(|s| s.outcome.clone());
+    let wait = crate::delivery::hold_delay(2);
+    assert_eq!(wait, Duration::seconds(20));
+    assert!(matches!(outcome_of(1), Some(Outcome::Held(at, reason)) if at == NOW + wait && reason.starts_with("553")));
+    assert!(matches!(outcome_of(2), Some(Outcome::Failed(_))), "a transient refusal still counts its attempts");
+}

@@ -78,6 +78,7 @@ pub fn due(id: i64, channel: DispatchType, recipient: &str) -> ClaimedMessage {
         idempotency_key: format!("key-{id}"),
         message_token: format!("{id:032x}"),
         attempts: 0,
+        holds: 0,
         lease_until: None,
         channel,
         recipient: recipient.into(),
@@ -91,7 +92,7 @@ pub fn due(id: i64, channel: DispatchType, recipient: &str) -> ClaimedMessage {
 }
 
 /// A transport that records each message and refuses recipients that say so: `bounce` permanently, `later` for
-/// now.
+/// now, `held` as a relay refusing the sender does.
 #[derive(Debug, Default)]
 pub struct Recorder(pub Mutex<Vec<OutgoingMessage>>);
 
@@ -103,7 +104,9 @@ impl Recorder {
         if message.to.contains("bounce") {
             Err(SendError::Permanent("550 5.1.1 no such user".into()))
         } else if message.to.contains("later") {
-            Err(SendError::Transient("421 try again later".into()))
+            Err(SendError::Transient("451 4.3.0 try again later".into()))
+        } else if message.to.contains("held") {
+            Err(SendError::Held("553 5.7.1 sender not owned".into()))
         } else {
             Ok(())
         }
