@@ -329,20 +329,17 @@ fn outcome(sent: Result<Result<Response, Refusal>, Elapsed>) -> Result<(), SendE
         Ok(Ok(_)) => Ok(()),
         Ok(Err(Refusal::Unsendable(reason))) => Err(SendError::Unsendable(reason.to_owned())),
         Ok(Err(Refusal::At(stage, error))) => {
-            let reason = error.to_string();
-            let blame = match error.status() {
-                Some(code) => blame_smtp(stage, u16::from(code), reply_text(&reason)),
-                None => Blame::Relay,
+            // A reply's own text (`5.1.1 no such user`) is the error's source; a connection error has no status.
+            let blame = match (error.status(), std::error::Error::source(&error)) {
+                (Some(code), reply) => {
+                    blame_smtp(stage, u16::from(code), &reply.map(ToString::to_string).unwrap_or_default())
+                }
+                (None, _) => Blame::Relay,
             };
-            Err(blame.error(reason))
+            Err(blame.error(error.to_string()))
         }
         Err(_) => Err(SendError::Transient(format!("the relay did not answer within {} s", NETWORK_TIMEOUT.as_secs()))),
     }
-}
-
-/// The relay's own text in lettre's rendering of a refusal (`permanent error (550): 5.1.1 no such user`).
-fn reply_text(error: &str) -> &str {
-    error.split_once("): ").map_or(error, |(_, text)| text)
 }
 
 /// A round in progress: its messages, the next one to take, and the outcomes so far.
