@@ -31,6 +31,7 @@ SELECT create_reference_table('accounts');
 SELECT create_reference_table('api_keys');
 SELECT create_reference_table('sender_numbers');
 SELECT create_reference_table('login_sendouts');
+SELECT create_reference_table('delivery_pace');
 
 -- Account tables: distributed by account_id, all in one co-location group (colocate_with => 'users'), so that an
 -- account's rows of every table live on one node and the joins and foreign keys between them stay on it. Each

@@ -2,11 +2,12 @@
 //! cancelled when blocklisted or expired, reminders for those their SendoutLogic names, and claims that two
 //! workers never share.
 
-use canvass_domain::delivery::{Transports, MAX_ATTEMPTS};
+use canvass_domain::delivery::{LinkBase, RetryPolicy, Transports};
 use canvass_domain::ports::{StoreExt, UnitOfWork};
-use canvass_domain::use_cases::delivery::DeliveryReport;
+use canvass_domain::use_cases::delivery::{DeliveryReport, Round, LEASE};
 use canvass_mail::SmtpMailer;
 use serde_json::{json, Value};
+use time::format_description::well_known::Rfc3339;
 use time::{Duration, OffsetDateTime};
 
 use crate::helpers::{item_id, spawn_app, TestApp};
@@ -73,12 +74,27 @@ async fn invitations_are_sent_bounced_retried_and_failed() {
     assert_eq!(failures["failures"][0]["sendoutId"], added[1]["sendoutId"]);
 
     assert_eq!(deliver(&app, &sink, now).claimed, 0, "a retry waits for its backoff");
+    let later = app.get(&format!("{base}/respondents")).await.expect(200)[2].clone();
+    assert_eq!((later["deliveryAttempts"].clone(), later["status"].clone()), (json!(1), json!("Scheduled")));
+    assert!(later["lastDeliveryError"].as_str().is_some_and(|error| error.contains("451")), "{later}");
+    let next = OffsetDateTime::parse(later["nextAttemptAt"].as_str().unwrap(), &Rfc3339).unwrap();
+    assert!((next - now - Duration::seconds(30)).abs() < Duration::seconds(1), "the first retry waits 30 s: {next}");
+    // Its lifetime (here ten minutes, retries at most four apart) counts only the waits between its tries.
+    let mut round = Round::new(100, LEASE, LinkBase::new(PUBLIC));
+    round.retry = RetryPolicy { max_age: Duration::minutes(10), max_backoff: Duration::minutes(4) };
+    let mailer = SmtpMailer::from_url(&sink.url).unwrap();
+    let sms = HttpSmsSender::new("http://127.0.0.1:9/");
     let mut at = now;
-    for attempt in 2..=MAX_ATTEMPTS {
-        at += Duration::hours(1);
-        let report = deliver(&app, &sink, at);
-        assert_eq!(report.claimed, 1, "attempt {attempt}");
+    let mut tries = 1;
+    while app.statuses(&base).await[2] == "Scheduled" {
+        at += Duration::minutes(5);
+        let report = app.deliver_shaped(Transports { email: &mailer, sms: &sms }, at, &round);
+        assert_eq!(report.claimed, 1);
+        tries += 1;
+        assert!(tries < 20, "the lifetime ends the retries");
     }
+    // Waits of 30 s, 1, 2 and 4 minutes, then 2.5 (cut to end the ten): the sixth try is the last.
+    assert_eq!(tries, 6, "five waits fill the lifetime and the sixth try is the last");
     assert_eq!(app.statuses(&base).await, ["Sent", "Bounced", "Failed"]);
     assert_eq!(deliver(&app, &sink, at + Duration::days(1)).claimed, 0, "nothing is sent twice");
     assert_eq!(sink.messages().len(), 1);

@@ -80,9 +80,12 @@ impl TestApp {
         public_url: &str,
         limit: i64,
     ) -> DeliveryReport {
-        let store = self.db.store();
-        let round = Round { limit, lease: LEASE, links: LinkBase::new(public_url) };
-        deliver_due(&store, transports, now, &round).unwrap()
+        self.deliver_shaped(transports, now, &Round::new(limit, LEASE, LinkBase::new(public_url)))
+    }
+
+    /// Runs one delivery round of this shape (its retry policy and pace) on the app's database.
+    pub fn deliver_shaped(&self, transports: Transports<'_>, now: OffsetDateTime, round: &Round) -> DeliveryReport {
+        deliver_due(&self.db.store(), transports, now, round).unwrap()
     }
 }
 

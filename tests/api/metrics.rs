@@ -169,6 +169,10 @@ async fn the_delivery_workers_rounds_are_counted_by_channel_and_outcome() {
             outbox_dir: outbox_dir.clone(),
             poll: Duration::from_millis(50),
             lease: Duration::from_secs(300),
+            rate: None,
+            daily_limit: None,
+            max_age: Duration::from_secs(5 * 86_400),
+            max_backoff: Duration::from_secs(3600),
         });
     })
     .await;

@@ -17,8 +17,14 @@ use time::{Duration, OffsetDateTime};
 use crate::delivery::{activated, deliver_on, inbound};
 use crate::helpers::{spawn_app, spawn_app_with, TestApp};
 
-const EVENTS: [&str; 5] =
-    ["answerSet.completed", "respondent.sent", "respondent.bounced", "respondent.optedOut", "sendout.activated"];
+const EVENTS: [&str; 6] = [
+    "answerSet.completed",
+    "respondent.sent",
+    "respondent.bounced",
+    "respondent.optedOut",
+    "sendout.activated",
+    "sendout.deliveryHeld",
+];
 
 /// A server whose webhooks may point at this machine, where the test receivers listen.
 async fn app_allowing_private() -> TestApp {
@@ -359,6 +365,10 @@ async fn the_servers_own_worker_delivers_events() {
             outbox_dir: outbox_dir.clone(),
             poll: std::time::Duration::from_millis(50),
             lease: std::time::Duration::from_secs(300),
+            rate: None,
+            daily_limit: None,
+            max_age: std::time::Duration::from_secs(5 * 86_400),
+            max_backoff: std::time::Duration::from_secs(3600),
         });
     })
     .await;

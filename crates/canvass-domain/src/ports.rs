@@ -14,7 +14,9 @@ pub use crate::account::ports::AccountRepository;
 pub use crate::answer::ports::{AnswerRepository, RespondentPageRepository};
 pub use crate::category::ports::CategoryRepository;
 pub use crate::clock::Clock;
-pub use crate::delivery::ports::{OutboxBacklog, OutboxRepository, SentLookup};
+pub use crate::delivery::ports::{
+    HoldStarted, OutboxBacklog, OutboxRepository, PaceRepository, RecordedRound, SentLookup,
+};
 pub use crate::distribution::ports::{
     BlocklistRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
 };
@@ -42,6 +44,7 @@ pub trait Repositories:
     + ReleaseRepository
     + RetentionRepository
     + OutboxRepository
+    + PaceRepository
     + RespondentPageRepository
     + SenderRepository
     + ErasureRepository
@@ -63,6 +66,7 @@ impl<T> Repositories for T where
         + ReleaseRepository
         + RetentionRepository
         + OutboxRepository
+        + PaceRepository
         + RespondentPageRepository
         + SenderRepository
         + ErasureRepository

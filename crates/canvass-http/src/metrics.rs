@@ -32,6 +32,9 @@ pub struct Metrics {
     http_duration: HistogramVec,
     outbox_pending: IntGauge,
     outbox_oldest_due_age: Gauge,
+    outbox_held: IntGauge,
+    relay_up: IntGauge,
+    delivery_pace: Gauge,
     delivery_messages: IntCounterVec,
     retention_removed: IntCounter,
     retention_runs: IntCounterVec,
@@ -94,6 +97,23 @@ impl Metrics {
                 "How long the longest-waiting due message has been due; 0 when none is due.",
             ))
             .expect("a valid gauge"),
+            outbox_held: IntGauge::with_opts(opts(
+                "canvass_outbox_held",
+                "Waiting messages held by relay or sender trouble (no attempt counted), read at scrape time.",
+            ))
+            .expect("a valid gauge"),
+            relay_up: IntGauge::with_opts(opts(
+                "canvass_relay_up",
+                "1 when the delivery worker's last try to open a session with the mail relay succeeded (or none \
+                 was tried yet), else 0.",
+            ))
+            .expect("a valid gauge"),
+            delivery_pace: Gauge::with_opts(opts(
+                "canvass_delivery_pace_per_second",
+                "The messages a second the shared pace allows now (DELIVERY_RATE under a throttle's ceiling); \
+                 +Inf (written inf, which Prometheus reads) when nothing limits it.",
+            ))
+            .expect("a valid gauge"),
             delivery_messages: IntCounterVec::new(
                 opts(
                     "canvass_delivery_messages_total",
@@ -119,11 +139,14 @@ impl Metrics {
             .expect("a valid gauge"),
             registry,
         };
-        let collectors: [Box<dyn Collector>; 8] = [
+        let collectors: [Box<dyn Collector>; 11] = [
             Box::new(metrics.http_requests.clone()),
             Box::new(metrics.http_duration.clone()),
             Box::new(metrics.outbox_pending.clone()),
             Box::new(metrics.outbox_oldest_due_age.clone()),
+            Box::new(metrics.outbox_held.clone()),
+            Box::new(metrics.relay_up.clone()),
+            Box::new(metrics.delivery_pace.clone()),
             Box::new(metrics.delivery_messages.clone()),
             Box::new(metrics.retention_removed.clone()),
             Box::new(metrics.retention_runs.clone()),
@@ -143,6 +166,8 @@ impl Metrics {
         for state in ["idle", "in_use"] {
             metrics.pool_connections.with_label_values(&[state]).set(0);
         }
+        metrics.relay_up.set(1);
+        metrics.delivery_pace.set(f64::INFINITY);
         metrics
     }
 
@@ -157,8 +182,15 @@ impl Metrics {
         }
     }
 
-    /// Counts what the delivery worker's rounds settled, per channel and outcome.
+    /// Counts what the delivery worker's rounds settled, per channel and outcome, and sets the relay's state and
+    /// the pace from the last round that saw them.
     pub fn count_delivery(&self, report: &DeliveryReport) {
+        if let Some(up) = report.relay_up {
+            self.relay_up.set(i64::from(up));
+        }
+        if let Some(pace) = report.pace_per_second {
+            self.delivery_pace.set(pace);
+        }
         for (channel, counts) in CHANNELS.into_iter().zip([&report.email, &report.sms]) {
             for (outcome, count) in DELIVERY_OUTCOMES.into_iter().zip(by_outcome(counts)) {
                 if count > 0 {
@@ -196,6 +228,7 @@ impl Metrics {
         if let Some(backlog) = scrape.backlog {
             self.outbox_pending.set(i64::try_from(backlog.pending).unwrap_or(i64::MAX));
             self.outbox_oldest_due_age.set(backlog.oldest_due_age.as_seconds_f64());
+            self.outbox_held.set(i64::try_from(backlog.held).unwrap_or(i64::MAX));
         }
         let connections = scrape.connections.unwrap_or(Connections { idle: 0, in_use: 0 });
         for (state, count) in [("idle", connections.idle), ("in_use", connections.in_use)] {

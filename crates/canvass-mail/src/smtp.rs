@@ -8,7 +8,7 @@ use std::cell::{Cell, RefCell};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use canvass_domain::delivery::{blame_smtp, Blame, Mailer, OutgoingMessage, SendError};
+use canvass_domain::delivery::{blame_smtp, Blame, Hold, HoldKind, Mailer, OutgoingMessage, SendError, SmtpStage};
 use futures_util::future::join_all;
 use lettre::address::{Address, Envelope};
 use lettre::transport::smtp::authentication::DEFAULT_MECHANISMS;
@@ -272,7 +272,7 @@ impl Client {
     }
 
     /// A session ready to carry a message: the one given, if it is still open, else a new one.
-    async fn ready(&self, session: Option<Session>) -> Result<Session, String> {
+    async fn ready(&self, session: Option<Session>) -> Result<Session, Hold> {
         if let Some(mut session) = session {
             if session.last_used.elapsed() < CHECK_AFTER_IDLE
                 || timeout(NETWORK_TIMEOUT, session.connection.test_connected()).await.unwrap_or(false)
@@ -280,15 +280,23 @@ impl Client {
                 return Ok(session);
             }
         }
-        let connection = timeout(NETWORK_TIMEOUT, self.open())
-            .await
-            .map_err(|_| format!("the relay did not answer within {} s", NETWORK_TIMEOUT.as_secs()))??;
+        let connection = timeout(NETWORK_TIMEOUT, self.open()).await.map_err(|_| {
+            Hold::new(HoldKind::Relay, format!("the relay did not answer within {} s", NETWORK_TIMEOUT.as_secs()))
+        })??;
         Ok(Session { connection, last_used: Instant::now() })
     }
 
     /// Opens a session: TCP without Nagle's delay, TLS as the URL asks, EHLO, and AUTH when there are credentials.
-    async fn open(&self) -> Result<AsyncSmtpConnection, String> {
-        let failed = |step: &str, error: &dyn std::fmt::Display| format!("{step}: {error}");
+    async fn open(&self) -> Result<AsyncSmtpConnection, Hold> {
+        let failed = |step: &str, error: &dyn std::fmt::Display| Hold::new(HoldKind::Relay, format!("{step}: {error}"));
+        // A relay that answers 421 or 454 while the session opens asks to slow down; any other refusal is its own.
+        let refused = |step: &str, error: &lettre::transport::smtp::Error| {
+            let kind = match error.status().map(u16::from) {
+                Some(code) if blame_smtp(SmtpStage::Session, code, "") == Blame::Throttled => HoldKind::Throttled,
+                _ => HoldKind::Relay,
+            };
+            Hold::new(kind, format!("{step}: {error}"))
+        };
         let tcp = TcpStream::connect((self.relay.host.as_str(), self.relay.port))
             .await
             .map_err(|e| failed("cannot connect to the relay", &e))?;
@@ -302,20 +310,24 @@ impl Client {
                 AsyncSmtpConnection::connect_with_transport(Box::new(tcp), &self.hello).await
             }
         }
-        .map_err(|e| failed("the relay refused the session", &e))?;
+        .map_err(|e| refused("the relay refused the session", &e))?;
         if let RelayTls::StartTls(parameters) = &self.tls {
             let required = self.relay.security == Security::StartTlsRequired;
             if connection.can_starttls() {
                 connection
                     .starttls(parameters.clone(), &self.hello)
                     .await
-                    .map_err(|e| failed("STARTTLS with the relay failed", &e))?;
+                    .map_err(|e| refused("STARTTLS with the relay failed", &e))?;
             } else if required {
-                return Err("the relay does not offer STARTTLS, which SMTP_URL requires (tls=required)".into());
+                let reason = "the relay does not offer STARTTLS, which SMTP_URL requires (tls=required)";
+                return Err(Hold::new(HoldKind::Relay, reason));
             }
         }
         if let Some(credentials) = &self.relay.credentials {
-            connection.auth(DEFAULT_MECHANISMS, credentials).await.map_err(|e| failed("the relay refused AUTH", &e))?;
+            connection
+                .auth(DEFAULT_MECHANISMS, credentials)
+                .await
+                .map_err(|e| refused("the relay refused AUTH", &e))?;
         }
         Ok(connection)
     }
@@ -356,7 +368,7 @@ struct Round<'a> {
     /// Messages given back by a lane that could not open a session.
     returned: RefCell<Vec<usize>>,
     /// Set when no lane could open a session: the rest of the round is put off instead of trying each message.
-    relay_down: RefCell<Option<String>>,
+    relay_down: RefCell<Option<Hold>>,
 }
 
 impl Round<'_> {

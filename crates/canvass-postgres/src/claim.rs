@@ -21,20 +21,26 @@ const DUE_ACCOUNTS: &str = "SELECT o.account_id FROM outbox o \
 
 /// Claims up to `$4` of one account's claimable messages, oldest due first, skipping those another worker is
 /// claiming: leases them until `$2` and counts the attempt.
-const CLAIM: &str = "UPDATE outbox SET lease_until = $2, attempts = attempts + 1 \
-     WHERE account_id = $3 AND id IN ( \
+///
+/// The rows are picked in a materialized CTE, run once: a `LIMIT ... SKIP LOCKED` subquery under `IN` may be
+/// run again for each row the planner joins it to, and each run skips the rows the last one locked, so the
+/// update would take more than `$4` rows.
+const CLAIM: &str = "WITH picked AS MATERIALIZED ( \
          SELECT o.id FROM outbox o \
          JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
          WHERE o.account_id = $3 AND o.status = 'Pending' AND o.due_at <= $1 \
            AND (o.lease_until IS NULL OR o.lease_until < $1) \
            AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY') AND s.status = 'Active' \
          ORDER BY o.due_at LIMIT $4 FOR UPDATE OF o SKIP LOCKED) \
+     UPDATE outbox SET lease_until = $2, attempts = attempts + 1 \
+     WHERE account_id = $3 AND id IN (SELECT id FROM picked) \
      RETURNING id";
 
 /// The details of one account's messages (claimed, or a late bounce's): the respondent, its sendout and reminder.
 pub(crate) const DETAILS: &str = "\
     SELECT o.account_id, o.id, o.respondent_id, o.sendout_id, s.survey_id, o.reminder_id IS NOT NULL AS is_reminder, \
-           o.body IS NOT NULL AS own_text, o.idempotency_key, o.message_token, o.attempts, o.holds, o.lease_until, s.dispatch_type, \
+           o.body IS NOT NULL AS own_text, o.idempotency_key, o.message_token, o.attempts, o.holds, o.aged_ms, \
+           s.delivery_issue_since IS NOT NULL AS sendout_held, o.lease_until, s.dispatch_type, \
            r.contact_details AS recipient, r.token, coalesce(rem.sender, s.sender, '') AS sender, \
            coalesce(rem.subject, s.subject) AS subject, coalesce(o.body, rem.message, s.message, '') AS template, \
            s.expiry_date, \

@@ -5,7 +5,7 @@
 use canvass_domain::delivery::{ClaimedMessage, Settled};
 use canvass_domain::distribution::{DispatchType, TokenContext};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
-use canvass_domain::ports::{OutboxBacklog, OutboxRepository, RepoResult, SentLookup};
+use canvass_domain::ports::{OutboxBacklog, OutboxRepository, RecordedRound, RepoResult, SentLookup};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text, Timestamptz};
 use time::OffsetDateTime;
@@ -18,7 +18,8 @@ use crate::PgUnitOfWork;
 
 /// The backlog of every account: the Pending messages a worker would claim (those of active sending sendouts),
 /// read through the partial index of Pending messages, and the earliest due date among those due.
-const BACKLOG: &str = "SELECT count(*) AS pending, min(o.due_at) FILTER (WHERE o.due_at <= $1) AS oldest_due \
+const BACKLOG: &str = "SELECT count(*) AS pending, count(o.hold_kind) AS held, \
+         min(o.due_at) FILTER (WHERE o.due_at <= $1) AS oldest_due \
      FROM outbox o JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
      WHERE o.status = 'Pending' AND s.status = 'Active' AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY')";
 
@@ -56,6 +57,8 @@ struct Account {
 struct BacklogRow {
     #[diesel(sql_type = BigInt)]
     pending: i64,
+    #[diesel(sql_type = BigInt)]
+    held: i64,
     #[diesel(sql_type = Nullable<Timestamptz>)]
     oldest_due: Option<OffsetDateTime>,
 }
@@ -91,6 +94,10 @@ pub(crate) struct ClaimedRow {
     attempts: i32,
     #[diesel(sql_type = Integer)]
     holds: i32,
+    #[diesel(sql_type = BigInt)]
+    aged_ms: i64,
+    #[diesel(sql_type = Bool)]
+    sendout_held: bool,
     #[diesel(sql_type = Nullable<Timestamptz>)]
     lease_until: Option<OffsetDateTime>,
     #[diesel(sql_type = Text)]
@@ -140,7 +147,11 @@ impl PgUnitOfWork<'_> {
 impl OutboxRepository for PgUnitOfWork<'_> {
     fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog> {
         let row: BacklogRow = prepared(BACKLOG).bind::<Timestamptz, _>(now).get_result(self.conn).or_repo()?;
-        Ok(OutboxBacklog { pending: row.pending.max(0) as u64, oldest_due: row.oldest_due })
+        Ok(OutboxBacklog {
+            pending: row.pending.max(0) as u64,
+            held: row.held.max(0) as u64,
+            oldest_due: row.oldest_due,
+        })
     }
 
     fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64> {
@@ -167,7 +178,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         crate::claim::claim_due(self.conn, now, lease_until, limit).or_repo()
     }
 
-    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<Vec<i64>> {
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<RecordedRound> {
         crate::outcomes::record(self.conn, settled, now).or_repo()
     }
 
@@ -244,6 +255,8 @@ pub(crate) fn claimed(row: ClaimedRow) -> ClaimedMessage {
         message_token: row.message_token,
         attempts: row.attempts,
         holds: row.holds,
+        aged: time::Duration::milliseconds(row.aged_ms),
+        sendout_held: row.sendout_held,
         lease_until: row.lease_until,
         recipient: row.recipient,
         token: row.token,

@@ -3,8 +3,10 @@
 //! the claim's lease), the respondents, and for bounces the permanent failures, the bounced respondents' queued
 //! messages and their status.
 
-use canvass_domain::delivery::{Outcome, Settled};
+use canvass_domain::delivery::{HoldKind, Outcome, Settled};
 use canvass_domain::distribution::{contact_key, RespondentStatus};
+use canvass_domain::ids::{AccountId, SendoutId, SurveyId};
+use canvass_domain::ports::{HoldStarted, RecordedRound};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text, Timestamptz};
 use std::collections::{BTreeMap, HashSet};
@@ -24,6 +26,19 @@ struct OutboxRows {
     due_at: Vec<Option<OffsetDateTime>>,
     /// 1 for a held message (its attempt is given back and its hold counted), else 0.
     held: Vec<i32>,
+    /// Whose trouble holds it now, if anything does.
+    hold_kinds: Vec<Option<&'static str>>,
+    /// Milliseconds of its lifetime this outcome uses: the wait before its next try after a transient failure.
+    aged_ms: Vec<i64>,
+}
+
+/// What a round's outcomes make of their sendouts' delivery issues: set by a hold, cleared by a hand-over.
+#[derive(Default)]
+struct SendoutIssues {
+    /// Each held sendout once, with the last hold's kind and reply.
+    held: BTreeMap<i64, (i64, HoldKind, String)>,
+    /// Sendouts with an issue whose message was handed over (and none held in this round).
+    cleared: Vec<i64>,
 }
 
 /// Respondents whose status follows from their message (bounces apart).
@@ -54,17 +69,19 @@ struct BounceRows {
 /// claimed since, changes nothing. The outcomes are grouped by account and each statement runs once per account;
 /// every account's outbox rows are recorded first, then the respondents, and bounces last. Returns the ids of the
 /// outbox rows recorded.
-pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDateTime) -> QueryResult<Vec<i64>> {
+pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDateTime) -> QueryResult<RecordedRound> {
     let mut by_account: BTreeMap<i64, Vec<&Settled>> = BTreeMap::new();
     for done in settled {
         by_account.entry(done.message.account_id.get()).or_default().push(done);
     }
     let mut rounds = Vec::with_capacity(by_account.len());
-    let mut recorded = Vec::with_capacity(settled.len());
+    let mut recorded = RecordedRound { ids: Vec::with_capacity(settled.len()), holds_started: Vec::new() };
     for (account, settled) in by_account {
         let held: HashSet<i64> = update_outbox(conn, account, &outbox_rows(&settled, now))?.into_iter().collect();
+        let issues = sendout_issues(&settled, &held);
+        recorded.holds_started.extend(update_sendout_issues(conn, account, &issues, now)?);
         rounds.push((account, respondent_rows(&settled, &held, now)));
-        recorded.extend(held);
+        recorded.ids.extend(held);
     }
     for (account, (respondents, _)) in &rounds {
         update_respondents(conn, *account, respondents)?;
@@ -116,9 +133,8 @@ fn outbox_rows(settled: &[&Settled], now: OffsetDateTime) -> OutboxRows {
             Outcome::Sent => ("Sent", None, Some(now), None),
             Outcome::Bounced(reason) => ("Bounced", Some(reason.clone()), None, None),
             Outcome::Failed(error) => ("Failed", Some(error.clone()), None, None),
-            Outcome::DueAgain(at, error) | Outcome::Held(at, error) => {
-                ("Pending", Some(error.clone()), None, Some(*at))
-            }
+            Outcome::DueAgain(at, error) => ("Pending", Some(error.clone()), None, Some(*at)),
+            Outcome::Held(at, hold) => ("Pending", Some(hold.reason.clone()), None, Some(*at)),
             Outcome::Cancelled(status) => ("Cancelled", Some(status.as_str().to_owned()), None, None),
         };
         rows.ids.push(message.id);
@@ -128,8 +144,102 @@ fn outbox_rows(settled: &[&Settled], now: OffsetDateTime) -> OutboxRows {
         rows.sent_at.push(sent_at);
         rows.due_at.push(due_at);
         rows.held.push(i32::from(matches!(outcome, Outcome::Held(..))));
+        rows.hold_kinds.push(match outcome {
+            Outcome::Held(_, hold) => Some(hold.kind.as_str()),
+            _ => None,
+        });
+        rows.aged_ms.push(match outcome {
+            Outcome::DueAgain(at, _) => (*at - now).whole_milliseconds().clamp(0, i64::MAX.into()) as i64,
+            _ => 0,
+        });
     }
     rows
+}
+
+/// The delivery issues one account's recorded outcomes set or clear.
+fn sendout_issues(settled: &[&Settled], recorded: &HashSet<i64>) -> SendoutIssues {
+    let mut issues = SendoutIssues::default();
+    let mut handed_over = Vec::new();
+    for Settled { message, outcome } in settled.iter().copied().filter(|done| recorded.contains(&done.message.id)) {
+        match outcome {
+            Outcome::Held(_, hold) => {
+                let entry = (message.survey_id.get(), hold.kind, hold.reason.clone());
+                issues.held.insert(message.sendout_id.get(), entry);
+            }
+            Outcome::Sent if message.sendout_held => handed_over.push(message.sendout_id.get()),
+            _ => {}
+        }
+    }
+    handed_over.sort_unstable();
+    handed_over.dedup();
+    handed_over.retain(|sendout| !issues.held.contains_key(sendout));
+    issues.cleared = handed_over;
+    issues
+}
+
+#[derive(QueryableByName)]
+struct IssueSet {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = BigInt)]
+    survey_id: i64,
+    #[diesel(sql_type = Text)]
+    kind: String,
+    /// Whether the sendout had no issue before: its hold starts now.
+    #[diesel(sql_type = Bool)]
+    started: bool,
+}
+
+/// Sets one account's held sendouts' delivery issue (kind and reply; since kept from the hold's start) and clears
+/// the issue of those a hand-over ended; returns the sendouts whose hold starts now (their issue was unset).
+fn update_sendout_issues(
+    conn: &mut PgConnection,
+    account: i64,
+    issues: &SendoutIssues,
+    now: OffsetDateTime,
+) -> QueryResult<Vec<HoldStarted>> {
+    if !issues.cleared.is_empty() {
+        prepared(
+            "UPDATE sendouts SET delivery_issue_kind = NULL, delivery_issue_reply = NULL, delivery_issue_since = NULL \
+             WHERE account_id = $1 AND id = ANY($2) AND delivery_issue_since IS NOT NULL",
+        )
+        .bind::<BigInt, _>(account)
+        .bind::<Array<BigInt>, _>(&issues.cleared)
+        .execute(conn)?;
+    }
+    if issues.held.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<i64> = issues.held.keys().copied().collect();
+    let kinds: Vec<&str> = issues.held.values().map(|(_, kind, _)| kind.as_str()).collect();
+    let replies: Vec<&str> = issues.held.values().map(|(_, _, reply)| reply.as_str()).collect();
+    let set: Vec<IssueSet> = prepared(
+        "WITH before AS ( \
+             SELECT id, delivery_issue_since FROM sendouts WHERE account_id = $1 AND id = ANY($2) FOR UPDATE) \
+         UPDATE sendouts s SET delivery_issue_kind = u.kind, delivery_issue_reply = u.reply, \
+             delivery_issue_since = coalesce(s.delivery_issue_since, $5) \
+         FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(id, kind, reply), before b \
+         WHERE s.account_id = $1 AND s.id = u.id AND b.id = u.id \
+         RETURNING s.id, s.survey_id, s.delivery_issue_kind AS kind, b.delivery_issue_since IS NULL AS started",
+    )
+    .bind::<BigInt, _>(account)
+    .bind::<Array<BigInt>, _>(&ids)
+    .bind::<Array<Text>, _>(&kinds)
+    .bind::<Array<Text>, _>(&replies)
+    .bind::<Timestamptz, _>(now)
+    .load(conn)?;
+    Ok(set
+        .into_iter()
+        .filter(|row| row.started)
+        .filter_map(|row| {
+            Some(HoldStarted {
+                account_id: AccountId::new(account),
+                survey_id: SurveyId::new(row.survey_id),
+                sendout_id: SendoutId::new(row.id),
+                kind: HoldKind::parse(&row.kind)?,
+            })
+        })
+        .collect())
 }
 
 #[derive(QueryableByName)]
@@ -151,10 +261,10 @@ fn update_outbox(conn: &mut PgConnection, account: i64, rows: &OutboxRows) -> Qu
     let held: Vec<Held> = prepared(
         "UPDATE outbox o SET status = u.status, last_error = u.error, sent_at = coalesce(u.sent_at, o.sent_at), \
              due_at = coalesce(u.due_at, o.due_at), lease_until = NULL, attempts = o.attempts - u.held, \
-             holds = o.holds + u.held \
+             holds = o.holds + u.held, hold_kind = u.hold_kind, aged_ms = o.aged_ms + u.aged_ms \
          FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], \
-                     $8::int[]) \
-             AS u(id, lease_until, status, error, sent_at, due_at, held) \
+                     $8::int[], $9::text[], $10::bigint[]) \
+             AS u(id, lease_until, status, error, sent_at, due_at, held, hold_kind, aged_ms) \
          WHERE o.account_id = $1 AND o.id = u.id \
            AND CASE WHEN u.lease_until IS NULL THEN o.status = 'Sent' \
                     ELSE o.status = 'Pending' AND o.lease_until = u.lease_until END \
@@ -168,6 +278,8 @@ fn update_outbox(conn: &mut PgConnection, account: i64, rows: &OutboxRows) -> Qu
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.sent_at)
     .bind::<Array<Nullable<Timestamptz>>, _>(&rows.due_at)
     .bind::<Array<Integer>, _>(&rows.held)
+    .bind::<Array<Nullable<Text>>, _>(&rows.hold_kinds)
+    .bind::<Array<BigInt>, _>(&rows.aged_ms)
     .load(conn)?;
     Ok(held.into_iter().map(|row| row.id).collect())
 }

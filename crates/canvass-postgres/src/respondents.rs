@@ -1,7 +1,7 @@
 //! Respondents on PostgreSQL: bulk inserts that skip duplicates (and count what they add), background data cells.
 
 use canvass_domain::chunks::ChunkRequest;
-use canvass_domain::distribution::{BackgroundData, NewRespondent, Respondent, RespondentStatus};
+use canvass_domain::distribution::{BackgroundData, InvitationDelivery, NewRespondent, Respondent, RespondentStatus};
 use canvass_domain::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, RespondentRepository};
 use diesel::prelude::*;
@@ -44,6 +44,7 @@ impl From<RespondentRow> for Respondent {
             token: row.token,
             added_at: row.added_at,
             sent_at: row.sent_at,
+            delivery: InvitationDelivery::default(),
         }
     }
 }
@@ -143,7 +144,9 @@ impl RespondentRepository for PgUnitOfWork<'_> {
             .select(RespondentRow::as_select())
             .load(self.conn)
             .or_repo()?;
-        Ok(rows.into_iter().map(Respondent::from).collect())
+        let mut respondents: Vec<Respondent> = rows.into_iter().map(Respondent::from).collect();
+        crate::invitations::fill(self.conn, account, &mut respondents).or_repo()?;
+        Ok(respondents)
     }
 
     fn find_respondent(
@@ -163,7 +166,9 @@ impl RespondentRepository for PgUnitOfWork<'_> {
             .first(self.conn)
             .optional()
             .or_repo()?;
-        Ok(row.map(Respondent::from))
+        let mut respondents: Vec<Respondent> = row.into_iter().map(Respondent::from).collect();
+        crate::invitations::fill(self.conn, account, &mut respondents).or_repo()?;
+        Ok(respondents.pop())
     }
 
     fn respondent_sendout(

@@ -107,6 +107,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    delivery_pace (id) {
+        id -> Int2,
+        tokens -> Float8,
+        refilled_at -> Timestamptz,
+        ceiling -> Nullable<Float8>,
+        ceiling_at -> Nullable<Timestamptz>,
+        day -> Date,
+        day_sent -> Int8,
+        day_full_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
     idempotency_keys (account_id, key) {
         account_id -> Int8,
         key -> Text,
@@ -156,6 +169,8 @@ diesel::table! {
         body -> Nullable<Text>,
         message_token -> Text,
         holds -> Int4,
+        aged_ms -> Int8,
+        hold_kind -> Nullable<Text>,
     }
 }
 
@@ -258,6 +273,9 @@ diesel::table! {
         activated_at -> Nullable<Timestamptz>,
         respondent_count -> Int8,
         pending_count -> Int8,
+        delivery_issue_kind -> Nullable<Text>,
+        delivery_issue_reply -> Nullable<Text>,
+        delivery_issue_since -> Nullable<Timestamptz>,
     }
 }
 
@@ -339,6 +357,7 @@ diesel::table! {
         lease_until -> Nullable<Timestamptz>,
         last_status_code -> Nullable<Int4>,
         last_error -> Nullable<Text>,
+        hold_kind -> Nullable<Text>,
     }
 }
 
@@ -382,6 +401,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     bg_labels,
     blocklist,
     categories,
+    delivery_pace,
     idempotency_keys,
     logic_rules,
     login_sendouts,

@@ -4,8 +4,9 @@ use std::collections::HashMap;
 
 use canvass_domain::distribution::new_survey_link_token;
 use canvass_domain::distribution::{
-    BgDocument, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft, ReminderStatus, Sendout,
-    SendoutDraft, SendoutLogic, SendoutStatus, Transition, BACKGROUND_FUNCTION,
+    BgDocument, DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft,
+    ReminderStatus, Sendout, SendoutDelivery, SendoutDraft, SendoutLogic, SendoutStatus, Transition,
+    BACKGROUND_FUNCTION,
 };
 use canvass_domain::ids::{AccountId, BgDocumentId, LabelId, ReminderId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, SendoutRepository};
@@ -35,6 +36,9 @@ struct SendoutRow {
     activated_at: Option<OffsetDateTime>,
     respondent_count: i64,
     pending_count: i64,
+    delivery_issue_kind: Option<String>,
+    delivery_issue_reply: Option<String>,
+    delivery_issue_since: Option<OffsetDateTime>,
 }
 
 impl SendoutRow {
@@ -54,6 +58,15 @@ impl SendoutRow {
             activated_at: self.activated_at,
             respondent_count: self.respondent_count,
             pending_count: self.pending_count,
+            delivery: SendoutDelivery::default(),
+            delivery_issue: match (self.delivery_issue_kind, self.delivery_issue_reply, self.delivery_issue_since) {
+                (Some(kind), reply, Some(since)) => kind.parse().ok().map(|kind: DeliveryIssueKind| DeliveryIssue {
+                    kind,
+                    reply: reply.unwrap_or_default(),
+                    since,
+                }),
+                _ => None,
+            },
         }
     }
 }
@@ -277,7 +290,9 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         if rows.is_empty() {
             return Ok(None);
         }
-        Ok(Some(rows.into_iter().flatten().map(SendoutRow::into_sendout).collect()))
+        let mut sendouts: Vec<Sendout> = rows.into_iter().flatten().map(SendoutRow::into_sendout).collect();
+        crate::sendout_delivery::fill(self.conn, account, &mut sendouts).or_repo()?;
+        Ok(Some(sendouts))
     }
 
     fn find_sendout(
@@ -295,12 +310,14 @@ impl SendoutRepository for PgUnitOfWork<'_> {
                     .and(sendouts::id.eq(id.get())),
             )
             .select(SendoutRow::as_select());
-        let row: Option<SendoutRow> = if lock {
-            query.for_update().first(self.conn).optional().or_repo()?
-        } else {
-            query.first(self.conn).optional().or_repo()?
-        };
-        Ok(row.map(SendoutRow::into_sendout))
+        if lock {
+            let row: Option<SendoutRow> = query.for_update().first(self.conn).optional().or_repo()?;
+            return Ok(row.map(SendoutRow::into_sendout));
+        }
+        let row: Option<SendoutRow> = query.first(self.conn).optional().or_repo()?;
+        let mut sendouts: Vec<Sendout> = row.into_iter().map(SendoutRow::into_sendout).collect();
+        crate::sendout_delivery::fill(self.conn, account, &mut sendouts).or_repo()?;
+        Ok(sendouts.pop())
     }
 
     fn sendout_kind(

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use canvass_domain::delivery::HoldKind;
 use canvass_domain::ids::{AccountId, AnswerSetId, RespondentId, SendoutId, SurveyId, WebhookId};
 use canvass_domain::ports::{RepoResult, WebhookEvents, WebhookRepository};
 use canvass_domain::webhook::{
@@ -28,11 +29,11 @@ const WEBHOOK_COLUMNS: &str = "id, url, events, description, active, created_at"
 /// One account's events of one kind: a delivery for every subject and every active webhook of the account
 /// subscribed to the event. Pinned to the account (`$2`), so that Citus sends it to the account's shard.
 const ENQUEUE: &str = "INSERT INTO webhook_deliveries (account_id, webhook_id, message_id, event, survey_id, \
-         sendout_id, respondent_id, answer_set_id, occurred_at, due_at) \
+         sendout_id, respondent_id, answer_set_id, hold_kind, occurred_at, due_at) \
      SELECT w.account_id, w.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), $1, s.survey_id, \
-         s.sendout_id, s.respondent_id, s.answer_set_id, $7, $7 \
-     FROM unnest($3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) \
-         AS s (survey_id, sendout_id, respondent_id, answer_set_id) \
+         s.sendout_id, s.respondent_id, s.answer_set_id, s.hold_kind, $7, $7 \
+     FROM unnest($3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $8::text[]) \
+         AS s (survey_id, sendout_id, respondent_id, answer_set_id, hold_kind) \
      JOIN webhooks w ON w.account_id = $2 AND w.active AND $1 = ANY (w.events)";
 
 /// The accounts with claimable deliveries, the oldest due first, at most `$2` of them (a round gives each at least
@@ -44,16 +45,19 @@ const DUE_ACCOUNTS: &str = "SELECT account_id FROM webhook_deliveries \
 
 /// Claims up to `$4` of one account's due deliveries, the oldest due first: locks them (skipping rows another
 /// worker holds), leases them until `$3` and counts the attempt, returning them with their webhook's URL and
-/// secret. Every table is pinned to the account `$1`.
-const CLAIM: &str = "UPDATE webhook_deliveries d SET lease_until = $3, attempts = d.attempts + 1 \
-     FROM webhooks w \
-     WHERE d.account_id = $1 AND w.account_id = $1 AND w.id = d.webhook_id AND d.id IN ( \
+/// secret. Every table is pinned to the account `$1`. The rows are picked once, in a materialized CTE (see the
+/// outbox claim: a `LIMIT ... SKIP LOCKED` subquery under `IN` may run again per joined row and take more).
+const CLAIM: &str = "WITH picked AS MATERIALIZED ( \
          SELECT id FROM webhook_deliveries \
          WHERE account_id = $1 AND status = 'Pending' AND due_at <= $2 \
              AND (lease_until IS NULL OR lease_until < $2) \
          ORDER BY due_at LIMIT $4 FOR UPDATE SKIP LOCKED) \
+     UPDATE webhook_deliveries d SET lease_until = $3, attempts = d.attempts + 1 \
+     FROM webhooks w \
+     WHERE d.account_id = $1 AND w.account_id = $1 AND w.id = d.webhook_id \
+         AND d.id IN (SELECT id FROM picked) \
      RETURNING d.account_id, d.id, d.message_id, w.url, w.secret, d.event, d.survey_id, d.sendout_id, \
-         d.respondent_id, d.answer_set_id, d.occurred_at, d.attempts, d.lease_until";
+         d.respondent_id, d.answer_set_id, d.hold_kind, d.occurred_at, d.attempts, d.lease_until";
 
 /// Records one account's attempts: an attempt whose lease is no longer the delivery's changes nothing.
 const RECORD: &str = "UPDATE webhook_deliveries d SET status = r.status, due_at = coalesce(r.due_at, d.due_at), \
@@ -146,6 +150,8 @@ struct ClaimedRow {
     respondent_id: Option<i64>,
     #[diesel(sql_type = Nullable<BigInt>)]
     answer_set_id: Option<i64>,
+    #[diesel(sql_type = Nullable<Text>)]
+    hold_kind: Option<String>,
     #[diesel(sql_type = Timestamptz)]
     occurred_at: OffsetDateTime,
     #[diesel(sql_type = Integer)]
@@ -170,6 +176,7 @@ impl From<ClaimedRow> for ClaimedDelivery {
                 sendout_id: row.sendout_id.map(SendoutId::new),
                 respondent_id: row.respondent_id.map(RespondentId::new),
                 answer_set_id: row.answer_set_id.map(AnswerSetId::new),
+                hold: row.hold_kind.as_deref().and_then(HoldKind::parse),
             },
             occurred_at: row.occurred_at,
             attempts: row.attempts,
@@ -190,6 +197,7 @@ impl WebhookEvents for PgUnitOfWork<'_> {
             let sendouts: Vec<Option<i64>> = subjects.iter().map(|s| s.sendout_id.map(i64::from)).collect();
             let respondents: Vec<Option<i64>> = subjects.iter().map(|s| s.respondent_id.map(i64::from)).collect();
             let answer_sets: Vec<Option<i64>> = subjects.iter().map(|s| s.answer_set_id.map(i64::from)).collect();
+            let holds: Vec<Option<&str>> = subjects.iter().map(|s| s.hold.map(HoldKind::as_str)).collect();
             prepared(ENQUEUE)
                 .bind::<Text, _>(event.as_str())
                 .bind::<BigInt, _>(account.get())
@@ -198,6 +206,7 @@ impl WebhookEvents for PgUnitOfWork<'_> {
                 .bind::<Array<Nullable<BigInt>>, _>(&respondents)
                 .bind::<Array<Nullable<BigInt>>, _>(&answer_sets)
                 .bind::<Timestamptz, _>(now)
+                .bind::<Array<Nullable<Text>>, _>(&holds)
                 .execute(self.conn)
                 .or_repo()?;
         }

@@ -2,6 +2,8 @@
 //! `sender list`, `sender remove`, `retention run`, `dsn`. Every command reads `DATABASE_URL`; logs go to stderr, and stdout carries only each command's JSON
 //! output. Settings that hold secrets are read as [`SecretString`], which never shows in Debug output or logs.
 
+use std::sync::Arc;
+
 use anyhow::{anyhow, Context};
 use canvass_domain::clock::SystemClock;
 use canvass_domain::ports::{StoreExt, UnitOfWork};
@@ -105,6 +107,35 @@ pub struct WorkerArgs {
     /// Let webhook URLs name private, loopback and link-local addresses (a receiver on the same host or network).
     #[arg(long, env = "WEBHOOK_ALLOW_PRIVATE")]
     pub webhook_allow_private: bool,
+    /// Messages per second all workers on the database hand the relay together (e.g. 14 for a new Amazon SES
+    /// account, 0.5 for a Microsoft 365 mailbox); without it, as fast as the relay takes them.
+    #[arg(long, env = "DELIVERY_RATE", value_parser = positive_rate)]
+    pub delivery_rate: Option<f64>,
+    /// Messages per UTC day over all workers (e.g. 10000 for Microsoft 365); the rest wait for the next day.
+    #[arg(long, env = "DELIVERY_DAILY_LIMIT", value_parser = clap::value_parser!(u64).range(1..))]
+    pub delivery_daily_limit: Option<u64>,
+    /// How long a message that keeps failing transiently is retried (only time it could have been sent counts),
+    /// e.g. `5d`, `1h`, `90s`; then it becomes Failed.
+    #[arg(long, env = "DELIVERY_MAX_AGE", default_value = "5d", value_parser = positive_interval)]
+    pub delivery_max_age: std::time::Duration,
+    /// The longest wait between two tries of a message after a transient failure, e.g. `1h`, `10m`.
+    #[arg(long, env = "DELIVERY_MAX_BACKOFF", default_value = "1h", value_parser = positive_interval)]
+    pub delivery_max_backoff: std::time::Duration,
+    /// Where `canvass worker` serves GET /metrics (e.g. 127.0.0.1:9187); `serve` has its own on its port.
+    #[arg(long, env = "METRICS_BIND")]
+    pub metrics_bind: Option<String>,
+    /// The bearer token GET /metrics requires (Authorization: Bearer <token>); without it the metrics are served
+    /// to anyone who reaches the port.
+    #[arg(long, env = "METRICS_TOKEN", hide_env_values = true, value_parser = secret)]
+    pub metrics_token: Option<SecretString>,
+}
+
+/// Reads a rate of messages per second: a positive number.
+fn positive_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(rate) if rate.is_finite() && rate > 0.0 => Ok(rate),
+        _ => Err(format!("`{text}` is not a positive number of messages per second, such as 14 or 0.5")),
+    }
 }
 
 impl WorkerArgs {
@@ -118,6 +149,10 @@ impl WorkerArgs {
             outbox_dir: self.outbox_dir.clone(),
             poll: std::time::Duration::from_secs(1),
             lease: std::time::Duration::from_secs(self.lease_seconds.max(1)),
+            rate: self.delivery_rate,
+            daily_limit: self.delivery_daily_limit,
+            max_age: self.delivery_max_age,
+            max_backoff: self.delivery_max_backoff,
         }
     }
 }
@@ -172,10 +207,6 @@ pub struct ServeArgs {
     /// behind a reverse proxy that writes those headers.
     #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
-    /// The bearer token GET /metrics requires (Authorization: Bearer <token>); without it the metrics are served
-    /// to anyone who reaches the port.
-    #[arg(long, env = "METRICS_TOKEN", hide_env_values = true, value_parser = secret)]
-    pub metrics_token: Option<SecretString>,
     /// Make sure a demo account with a sample survey exists and print a fresh key for it.
     #[arg(long)]
     pub demo: bool,
@@ -313,15 +344,39 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let webhook_store = canvass_postgres::PgStore::new(webhook_pool);
             let settings = args.delivery();
             let webhooks = crate::webhooks::spawn(webhook_store, args.webhook_allow_private, settings.poll)?;
-            // Alone, the worker serves no /metrics: its deliveries are counted only when it runs inside `serve`.
+            // Alone, the worker serves /metrics on METRICS_BIND when it is set, with a connection of its own.
+            let metrics = args.metrics_bind.as_ref().map(|_| Arc::new(canvass_http::metrics::Metrics::new()));
             let worker = crate::delivery::spawn(crate::delivery::WorkerParts {
                 store,
                 channels,
                 public_url,
                 settings,
-                metrics: None,
+                metrics: metrics.clone(),
             })?;
-            actix_web::rt::System::new().block_on(stop_signal()).context("cannot wait for SIGTERM or SIGINT")?;
+            actix_web::rt::System::new()
+                .block_on(async {
+                    let served = match (&args.metrics_bind, metrics) {
+                        (Some(bind), Some(metrics)) => {
+                            let pool =
+                                canvass_postgres::connect_pool_with_timeout(&database_url, 1, cli.statement_timeout)
+                                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                            let store = canvass_postgres::PgStore::new(pool);
+                            let token = args.metrics_token.clone();
+                            Some(crate::worker_metrics::serve(bind, metrics, store, token)?)
+                        }
+                        _ => None,
+                    };
+                    let handle = served.as_ref().map(actix_web::dev::Server::handle);
+                    if let Some(server) = served {
+                        actix_web::rt::spawn(server);
+                    }
+                    stop_signal().await?;
+                    if let Some(handle) = handle {
+                        handle.stop(true).await;
+                    }
+                    Ok::<(), std::io::Error>(())
+                })
+                .context("cannot serve the worker's metrics or wait for SIGTERM or SIGINT")?;
             tracing::info!("stopping: the round in flight is finished first");
             worker.stop();
             webhooks.stop();
@@ -386,7 +441,7 @@ fn serve(database_url: String, statement_timeout: std::time::Duration, args: Ser
             trust_forwarded_for: args.trust_forwarded_for,
             ..canvass_http::Protection::default()
         },
-        metrics_token: args.metrics_token,
+        metrics_token: args.delivery.metrics_token,
     };
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(&settings)?;
@@ -510,7 +565,10 @@ mod tests {
             assert!(!shown.contains(secret), "{secret} in {shown}");
         }
         let Command::Serve(args) = cli.command else { panic!("serve") };
-        assert_eq!(args.metrics_token.as_ref().map(|token| token.expose_secret()), Some("metrics-token-value"));
+        assert_eq!(
+            args.delivery.metrics_token.as_ref().map(|token| token.expose_secret()),
+            Some("metrics-token-value")
+        );
         let settings = args.delivery.delivery();
         assert!(!format!("{settings:?}").contains("relay-password"));
         assert!(!format!("{settings:?}").contains("sms-url-token"));

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use canvass_domain::clock::SystemClock;
-use canvass_domain::delivery::{LinkBase, Mailer, SmsSender, Transports};
+use canvass_domain::delivery::{LinkBase, Mailer, PaceLimits, RetryPolicy, SmsSender, Transports};
 use canvass_domain::use_cases::delivery::{self, Round};
 use canvass_http::metrics::Metrics;
 use canvass_mail::{FileMailer, SmtpMailer};
@@ -45,6 +45,33 @@ pub struct DeliverySettings {
     pub poll: Duration,
     /// How long a claimed message is reserved for this worker.
     pub lease: Duration,
+    /// `DELIVERY_RATE`: messages per second over all workers; `None` for no limit.
+    pub rate: Option<f64>,
+    /// `DELIVERY_DAILY_LIMIT`: messages per UTC day over all workers; `None` for no limit.
+    pub daily_limit: Option<u64>,
+    /// `DELIVERY_MAX_AGE`: how long a transiently failing message is retried.
+    pub max_age: Duration,
+    /// `DELIVERY_MAX_BACKOFF`: the longest wait between its tries.
+    pub max_backoff: Duration,
+}
+
+impl DeliverySettings {
+    /// The shape of this worker's rounds.
+    pub fn round(&self, public_url: &str) -> Round {
+        let lease = time::Duration::try_from(self.lease).unwrap_or(delivery::LEASE);
+        let mut round = Round::new(ROUND, lease, LinkBase::new(public_url));
+        let defaults = RetryPolicy::default();
+        round.retry = RetryPolicy {
+            max_age: time::Duration::try_from(self.max_age).unwrap_or(defaults.max_age),
+            max_backoff: time::Duration::try_from(self.max_backoff).unwrap_or(defaults.max_backoff),
+        };
+        round.pace = PaceLimits {
+            rate: self.rate,
+            burst: i64::try_from(self.concurrency).unwrap_or(ROUND).clamp(1, ROUND),
+            daily: self.daily_limit.map(|limit| i64::try_from(limit).unwrap_or(i64::MAX)),
+        };
+        round
+    }
 }
 
 /// The worker's transports, one per channel.
@@ -130,8 +157,7 @@ fn rounds(
 /// the pause short when its sender is dropped. The round in flight when `stop` is set is sent and recorded first.
 fn run(worker: WorkerParts, stop: &AtomicBool, wake: &Receiver<()>) {
     let WorkerParts { store, channels, public_url, settings, metrics } = worker;
-    let lease = time::Duration::try_from(settings.lease).unwrap_or(delivery::LEASE);
-    let shape = Round { limit: ROUND, lease, links: LinkBase::new(&public_url) };
+    let shape = settings.round(&public_url);
     let stopping = || stop.load(Ordering::SeqCst);
     while !stopping() {
         if let Err(error) = rounds(&store, &channels, &shape, &stopping, metrics.as_deref()) {

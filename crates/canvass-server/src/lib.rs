@@ -9,6 +9,7 @@ pub mod settings;
 pub mod startup;
 pub mod telemetry;
 pub mod webhooks;
+mod worker_metrics;
 
 pub use canvass_http::{FailureWindow, Protection};
 pub use settings::Settings;

@@ -11,18 +11,23 @@ use canvass_http::metrics::Metrics;
 use serde_json::json;
 use time::OffsetDateTime;
 
-/// Reads an interval such as `1h`, `30m`, `90s` or `0`.
+/// Reads an interval such as `5d`, `1h`, `30m`, `90s` or `0`.
 pub fn parse_interval(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len()));
     let number: u64 = number.parse().map_err(|_| format!("`{text}` is not an interval such as 1h, 30m or 90s"))?;
-    let seconds = match unit {
-        "" | "s" => number,
-        "m" => number * 60,
-        "h" => number * 3600,
-        _ => return Err(format!("`{text}`: the unit must be s, m or h")),
+    let unit_seconds = match unit {
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => return Err(format!("`{text}`: the unit must be s, m, h or d")),
     };
-    Ok(Duration::from_secs(seconds))
+    // At most ten years: beyond that the setting is a typo, and time arithmetic would overflow.
+    match number.checked_mul(unit_seconds) {
+        Some(seconds) if seconds <= 10 * 366 * 86_400 => Ok(Duration::from_secs(seconds)),
+        _ => Err(format!("`{text}` is longer than ten years")),
+    }
 }
 
 /// Runs the engine once as of `now`; with `wait` it waits for a job another process is running. Progress goes

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use canvass_domain::delivery::{blame_sms, OutgoingMessage, SendError, SmsSender};
+use canvass_domain::delivery::{blame_sms, Hold, HoldKind, OutgoingMessage, SendError, SmsSender};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::json;
 
@@ -104,14 +104,25 @@ impl SmsSender for HttpSmsSender {
     fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
         let response = self.agent.post(self.endpoint.url.expose_secret()).send_json(payload(message)).map_err(|e| {
             // The endpoint cannot be reached (connection, TLS): the configuration is blamed, the message held.
-            SendError::Held(self.endpoint.redact(&format!("SMS endpoint {}: {e}", self.endpoint)))
+            let reason = self.endpoint.redact(&format!("SMS endpoint {}: {e}", self.endpoint));
+            SendError::Held(Hold::new(HoldKind::Relay, reason))
         })?;
         // Whom a refusal blames (`blame_sms`): 400 and 422 the number, 401/403/404/407 the configuration (never a
-        // bounce), 429 and 5xx a later try, any other status this message.
+        // bounce), 429 and 503 a slow-down (after the endpoint's `Retry-After`, in seconds), other 5xx a later try,
+        // any other status this message.
         let status = response.status();
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.trim().parse::<u32>().ok())
+            .map(|seconds| time::Duration::seconds(i64::from(seconds)));
         match status.as_u16() {
             200..=299 => Ok(()),
-            code => Err(blame_sms(code).error(format!("SMS endpoint answered {status}"))),
+            code => match blame_sms(code).error(format!("SMS endpoint answered {status}")) {
+                SendError::Held(hold) => Err(SendError::Held(Hold { retry_after, ..hold })),
+                other => Err(other),
+            },
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Whom a refusal blames (the contract's "Whom a refusal blames"): a relay's reply judged by the SMTP stage it
 //! answers (RFC 5321) and its enhanced status code (RFC 3463), and an SMS endpoint's by its HTTP status.
 
-use super::SendError;
+use super::{Hold, HoldKind, SendError};
 
 /// The SMTP stage a reply answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,8 +24,10 @@ pub enum Blame {
     /// This message, for good (refused as spam, too big): it fails; the address stays usable.
     Message,
     /// The relay or the service's configuration (a connection, TLS, greeting, `EHLO`, `STARTTLS` or `AUTH` refusal,
-    /// `421`/`454`, an SMS endpoint's 401): never the recipient.
+    /// an SMS endpoint's 401): never the recipient.
     Relay,
+    /// The relay asks to slow down (`421`, `454`, an SMS 429 or 503): never the recipient, and the pace halves.
+    Throttled,
     /// The envelope sender (a refusal of `MAIL FROM`): never the recipient.
     Sender,
     /// Worth trying this message again later.
@@ -44,7 +46,7 @@ pub enum Blame {
 pub fn blame_smtp(stage: SmtpStage, code: u16, text: &str) -> Blame {
     let permanent = (500..600).contains(&code);
     match stage {
-        _ if code == 421 || code == 454 => Blame::Relay,
+        _ if code == 421 || code == 454 => Blame::Throttled,
         SmtpStage::Session => Blame::Relay,
         SmtpStage::MailFrom => Blame::Sender,
         SmtpStage::RcptTo if permanent => Blame::Recipient,
@@ -66,19 +68,22 @@ pub fn blame_sms(status: u16) -> Blame {
     match status {
         400 | 422 => Blame::Recipient,
         401 | 403 | 404 | 407 => Blame::Relay,
-        429 | 500..=599 => Blame::Transient,
+        429 | 503 => Blame::Throttled,
+        500..=599 => Blame::Transient,
         _ => Blame::Message,
     }
 }
 
 impl Blame {
-    /// The transport's error for a refusal blamed so, with `reason` (the reply): relay and sender trouble holds
-    /// the message without counting an attempt.
+    /// The transport's error for a refusal blamed so, with `reason` (the reply): relay and sender trouble, and a
+    /// relay asking to slow down, hold the message without counting an attempt.
     pub fn error(self, reason: String) -> SendError {
         match self {
             Self::Recipient => SendError::Permanent(reason),
             Self::Message => SendError::Unsendable(reason),
-            Self::Relay | Self::Sender => SendError::Held(reason),
+            Self::Relay => SendError::Held(Hold::new(HoldKind::Relay, reason)),
+            Self::Sender => SendError::Held(Hold::new(HoldKind::Sender, reason)),
+            Self::Throttled => SendError::Held(Hold::new(HoldKind::Throttled, reason)),
             Self::Transient => SendError::Transient(reason),
         }
     }
@@ -119,9 +124,10 @@ mod tests {
             (MailFrom, 553, "5.7.1 sender not owned", Blame::Sender),
             (MailFrom, 554, "5.7.1 relay access denied", Blame::Sender),
             (MailFrom, 451, "4.3.0 try again later", Blame::Sender),
-            (RcptTo, 421, "4.7.0 too many connections", Blame::Relay),
-            (Data, 454, "4.7.0 Throttling failure: maximum sending rate exceeded", Blame::Relay),
-            (MailFrom, 421, "4.3.2 shutting down", Blame::Relay),
+            (RcptTo, 421, "4.7.0 too many connections", Blame::Throttled),
+            (Data, 454, "4.7.0 Throttling failure: maximum sending rate exceeded", Blame::Throttled),
+            (MailFrom, 421, "4.3.2 shutting down", Blame::Throttled),
+            (Session, 421, "4.7.0 try again later", Blame::Throttled),
             // Transient for this message: any other 4xx to RCPT TO or DATA.
             (RcptTo, 451, "4.3.0 try again later", Blame::Transient),
             (RcptTo, 450, "4.2.1 mailbox busy", Blame::Transient),
@@ -141,8 +147,9 @@ mod tests {
             (403, Blame::Relay),
             (404, Blame::Relay),
             (407, Blame::Relay),
-            (429, Blame::Transient),
-            (503, Blame::Transient),
+            (429, Blame::Throttled),
+            (503, Blame::Throttled),
+            (502, Blame::Transient),
             (500, Blame::Transient),
             (413, Blame::Message),
         ];
@@ -164,12 +171,13 @@ mod tests {
 
     #[test]
     fn a_refusal_that_blames_no_recipient_is_never_a_bounce() {
-        for blame in [Blame::Relay, Blame::Sender, Blame::Transient, Blame::Message] {
+        for blame in [Blame::Relay, Blame::Sender, Blame::Throttled, Blame::Transient, Blame::Message] {
             assert!(!matches!(blame.error("reply".into()), SendError::Permanent(_)), "{blame:?}");
         }
         assert_eq!(Blame::Recipient.error("550".into()), SendError::Permanent("550".into()));
-        assert_eq!(Blame::Sender.error("553".into()), SendError::Held("553".into()));
-        assert_eq!(Blame::Relay.error("421".into()), SendError::Held("421".into()));
+        assert_eq!(Blame::Sender.error("553".into()), SendError::Held(Hold::new(HoldKind::Sender, "553")));
+        assert_eq!(Blame::Relay.error("535".into()), SendError::Held(Hold::new(HoldKind::Relay, "535")));
+        assert_eq!(Blame::Throttled.error("421".into()), SendError::Held(Hold::new(HoldKind::Throttled, "421")));
         assert_eq!(Blame::Transient.error("451".into()), SendError::Transient("451".into()));
     }
 }

@@ -2,6 +2,7 @@
 
 mod blame;
 pub mod dsn;
+mod pace;
 pub mod ports;
 mod render;
 
@@ -11,10 +12,8 @@ use crate::distribution::DispatchType;
 use crate::ids::{AccountId, RespondentId, SendoutId};
 
 pub use blame::{blame_sms, blame_smtp, Blame, SmtpStage};
+pub use pace::{Pace, PaceGrant, PaceLimits, THROTTLE_STEP};
 pub use render::{render, render_html, LinkBase, OPT_OUT_PLACEHOLDER};
-
-/// Attempts before a message that keeps failing transiently is given up as Failed.
-pub const MAX_ATTEMPTS: i32 = 5;
 
 /// How long to wait before attempt `attempts + 1` after `attempts` transient failures: 30 s doubled each time,
 /// at most one hour.
@@ -28,8 +27,50 @@ pub const MAX_ATTEMPTS: i32 = 5;
 /// assert_eq!(retry_delay(20), Duration::hours(1));
 /// ```
 pub fn retry_delay(attempts: i32) -> Duration {
-    let doublings = attempts.saturating_sub(1).clamp(0, 16) as u32;
-    Duration::seconds(30 * 2i64.pow(doublings)).min(Duration::hours(1))
+    backoff(Duration::seconds(30), attempts.saturating_sub(1), Duration::hours(1))
+}
+
+/// `first` doubled `doublings` times, at most `cap`.
+fn backoff(first: Duration, doublings: i32, cap: Duration) -> Duration {
+    (first * 2i32.pow(doublings.clamp(0, 20) as u32)).min(cap)
+}
+
+/// How long a message keeps being retried, and how far apart: the contract's `DELIVERY_MAX_AGE` (default five
+/// days, as Postfix's `maximal_queue_lifetime`) and `DELIVERY_MAX_BACKOFF` (default one hour).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// The sendable time a message may spend waiting for its retries before it fails.
+    pub max_age: Duration,
+    /// The longest wait between two tries after a transient failure.
+    pub max_backoff: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self { max_age: Duration::days(5), max_backoff: Duration::hours(1) }
+    }
+}
+
+impl RetryPolicy {
+    /// What follows a transient failure of a message that has used `aged` of its lifetime in `attempts` tries
+    /// (this one included): the wait before the next try (30 s, doubling, at most `max_backoff`, and never past
+    /// the end of its lifetime), or `None` when its lifetime is used up.
+    ///
+    /// ```
+    /// use canvass_domain::delivery::RetryPolicy;
+    /// use time::Duration;
+    ///
+    /// let policy = RetryPolicy { max_age: Duration::minutes(10), max_backoff: Duration::minutes(4) };
+    /// assert_eq!(policy.next_try(1, Duration::ZERO), Some(Duration::seconds(30)));
+    /// assert_eq!(policy.next_try(6, Duration::minutes(3)), Some(Duration::minutes(4)));
+    /// assert_eq!(policy.next_try(7, Duration::minutes(7)), Some(Duration::minutes(3)));
+    /// assert_eq!(policy.next_try(8, Duration::minutes(10)), None);
+    /// ```
+    pub fn next_try(&self, attempts: i32, aged: Duration) -> Option<Duration> {
+        let left = self.max_age - aged;
+        (left > Duration::ZERO)
+            .then(|| backoff(Duration::seconds(30), attempts.saturating_sub(1), self.max_backoff).min(left))
+    }
 }
 
 /// How long a message held by relay or sender trouble waits after its `holds`-th hold (counted from 0): 5 s,
@@ -44,8 +85,66 @@ pub fn retry_delay(attempts: i32) -> Duration {
 /// assert_eq!(hold_delay(40), Duration::minutes(5));
 /// ```
 pub fn hold_delay(holds: i32) -> Duration {
-    let doublings = holds.clamp(0, 16) as u32;
-    Duration::seconds(5 * 2i64.pow(doublings)).min(Duration::minutes(5))
+    backoff(Duration::seconds(5), holds, Duration::minutes(5))
+}
+
+/// Whose trouble holds a message (the contract's `deliveryIssue.kind`, the pace's daily limit apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HoldKind {
+    /// The relay or the SMS endpoint: a connection, certificate, greeting, `EHLO`, `STARTTLS` or `AUTH` failure,
+    /// an SMS endpoint refusing the service's credentials.
+    Relay,
+    /// The envelope sender: a refusal of `MAIL FROM`.
+    Sender,
+    /// The relay asks to slow down: `421`, `454`, an SMS 429 or 503.
+    Throttled,
+}
+
+impl HoldKind {
+    /// The name the API shows.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Relay => "relay",
+            Self::Sender => "sender",
+            Self::Throttled => "throttled",
+        }
+    }
+
+    /// The kind named so.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Relay, Self::Sender, Self::Throttled].into_iter().find(|kind| kind.as_str() == name)
+    }
+}
+
+/// Relay or sender trouble that holds a message: whose it is, the reply, and how long the relay asked to be left
+/// alone (an SMS endpoint's `Retry-After`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hold {
+    /// Whose trouble.
+    pub kind: HoldKind,
+    /// The relay's reply or the failure (never a password).
+    pub reason: String,
+    /// The relay's own `Retry-After`, when it gave one.
+    pub retry_after: Option<Duration>,
+}
+
+impl Hold {
+    /// A hold of this kind for `reason`, with no `Retry-After`.
+    pub fn new(kind: HoldKind, reason: impl Into<String>) -> Self {
+        Self { kind, reason: reason.into(), retry_after: None }
+    }
+
+    /// When a message held `holds` times before is due again: after the relay's `Retry-After` when it gave one
+    /// (at most an hour), else after [`hold_delay`].
+    pub fn due_again(&self, holds: i32, now: OffsetDateTime) -> OffsetDateTime {
+        now + self.retry_after.map_or_else(|| hold_delay(holds), |wait| wait.clamp(Duration::SECOND, Duration::HOUR))
+    }
+}
+
+impl std::fmt::Display for Hold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
 }
 
 /// A message claimed from the outbox, with what sending it needs.
@@ -74,6 +173,11 @@ pub struct ClaimedMessage {
     /// Times it was held so far (relay or sender trouble, which counts no attempt): its next hold waits
     /// [`hold_delay`] of this.
     pub holds: i32,
+    /// The part of its lifetime used so far: the waits between its tries after transient failures (holds and the
+    /// pace use none).
+    pub aged: Duration,
+    /// Whether its sendout has a delivery issue now (a hand-over clears it).
+    pub sendout_held: bool,
     /// Until when this worker holds the message (`None` for a message already sent): its outcome is recorded
     /// only while the lease is still this one, so a worker whose lease ran out never overwrites another's record.
     pub lease_until: Option<OffsetDateTime>,
@@ -152,7 +256,7 @@ pub enum Outcome {
     /// A transient failure: due again at this time.
     DueAgain(OffsetDateTime, String),
     /// Relay or sender trouble: due again at this time, and the attempt is not counted.
-    Held(OffsetDateTime, String),
+    Held(OffsetDateTime, Hold),
     /// Not sent: the respondent is Blocklisted or Expired by now.
     Cancelled(crate::distribution::RespondentStatus),
 }
@@ -179,7 +283,7 @@ pub enum SendError {
     /// refusal, `421`/`454`, an SMS endpoint refusing the service): the message waits, no attempt is counted and no
     /// recipient is blamed.
     #[error("relay or sender trouble: {0}")]
-    Held(String),
+    Held(Hold),
     /// The message cannot be sent as written (its sender address, say), whoever receives it: it fails at once,
     /// and the recipient is not blamed with a bounce.
     #[error("unsendable: {0}")]

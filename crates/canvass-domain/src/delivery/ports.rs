@@ -3,8 +3,9 @@
 //! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
 //! adapter follows are in [`crate::ports`].
 
-use crate::delivery::{ClaimedMessage, Settled};
+use crate::delivery::{ClaimedMessage, HoldKind, Pace, Settled};
 use crate::distribution::TokenContext;
+use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::ports::RepoResult;
 use time::OffsetDateTime;
 
@@ -30,7 +31,11 @@ pub trait OutboxRepository {
     /// cancels a message of the same respondent that the same round put off. Only messages still held under the
     /// lease they were claimed with (a late bounce's: still Sent) are recorded; returns the outbox ids of those, so
     /// that a worker whose lease ran out, or a report another one recorded first, writes no event.
-    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<Vec<i64>>;
+    ///
+    /// A held message (relay or sender trouble) sets its sendout's delivery issue (kind, reply, and since when,
+    /// kept from the hold's start) and a message handed over clears it; the sendouts whose hold starts with this
+    /// round are returned beside the ids, once per hold.
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<RecordedRound>;
     /// The message (of any account) with this Message-ID token: recorded as Sent, or still in a worker's hands
     /// (pending after an attempt: sent, perhaps, but not recorded yet), or neither (unknown, bounced already, or
     /// never sent).
@@ -51,11 +56,43 @@ pub trait OutboxRepository {
     fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog>;
 }
 
+/// What [`OutboxRepository::record_round`] recorded.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordedRound {
+    /// The outbox ids of the messages recorded.
+    pub ids: Vec<i64>,
+    /// The sendouts whose hold started with this round, and whose trouble it is.
+    pub holds_started: Vec<HoldStarted>,
+}
+
+/// A sendout whose messages began to wait on relay or sender trouble.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HoldStarted {
+    /// The owning account.
+    pub account_id: AccountId,
+    /// The sendout's survey.
+    pub survey_id: SurveyId,
+    /// The sendout.
+    pub sendout_id: SendoutId,
+    /// Whose trouble.
+    pub kind: HoldKind,
+}
+
+/// The pace all workers sharing the database keep together: one row, spanning accounts.
+pub trait PaceRepository {
+    /// The shared pace, locked until the transaction ends when `lock` is set; `None` before it is first saved.
+    fn pace(&mut self, lock: bool) -> RepoResult<Option<Pace>>;
+    /// Stores the shared pace.
+    fn save_pace(&mut self, pace: &Pace) -> RepoResult<()>;
+}
+
 /// What [`OutboxRepository::backlog`] found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OutboxBacklog {
     /// Messages waiting to be sent.
     pub pending: u64,
+    /// Those among them held by relay or sender trouble.
+    pub held: u64,
     /// The earliest due date among them that has come by `now`; `None` when none is due yet.
     pub oldest_due: Option<OffsetDateTime>,
 }

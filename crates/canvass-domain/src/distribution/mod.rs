@@ -19,10 +19,11 @@ pub use label::{BgDocument, Label, LabelDraft, LabelType, BACKGROUND_FUNCTION};
 pub use link_token::{is_survey_link_token, new_survey_link_token, survey_link_route, LinkRoute, ACCOUNT_SEPARATOR};
 pub use reminder::{Reminder, ReminderDraft, ReminderInput, ReminderStatus, SendoutLogic};
 pub use respondent::{
-    check_background_data, BackgroundData, NewRespondent, Respondent, RespondentInput, RespondentStatus, TokenContext,
-    ERASED_PREFIX, MAX_BATCH,
+    check_background_data, BackgroundData, InvitationDelivery, NewRespondent, Respondent, RespondentInput,
+    RespondentStatus, TokenContext, ERASED_PREFIX, MAX_BATCH,
 };
 pub use sender::{ProvisionedSender, SenderNumber};
 pub use sendout::{
-    DispatchType, MessageInput, Sendout, SendoutDraft, SendoutInput, SendoutStatus, Transition, SURVEY_LINK_PLACEHOLDER,
+    DeliveryIssue, DeliveryIssueKind, DispatchType, MessageInput, Sendout, SendoutDelivery, SendoutDraft, SendoutInput,
+    SendoutStatus, Transition, SURVEY_LINK_PLACEHOLDER,
 };

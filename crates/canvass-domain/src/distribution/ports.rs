@@ -29,6 +29,8 @@ pub trait SendoutRepository {
     /// (one read answers both).
     fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>>;
     /// One sendout of the survey, with its counts; with `lock`, its row stays locked until the transaction ends.
+    /// Read without `lock` (and in [`Self::list_sendouts`]) it carries its delivery (counts of its messages by
+    /// where they stand) and its delivery issue, `dailyLimit` included; locked, only the issue its row holds.
     fn find_sendout(
         &mut self,
         account: AccountId,

@@ -84,6 +84,19 @@ pub struct Respondent {
     pub added_at: OffsetDateTime,
     /// When its invitation was sent.
     pub sent_at: Option<OffsetDateTime>,
+    /// How its invitation's delivery stands.
+    pub delivery: InvitationDelivery,
+}
+
+/// How a respondent's invitation stands with the relay (the contract's "Sending at the relay's pace").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InvitationDelivery {
+    /// Hand-overs that reached the recipient stage, the successful one included (holds and pace waits count none).
+    pub attempts: i32,
+    /// The relay's last refusal, if any.
+    pub last_error: Option<String>,
+    /// When it is tried next, while it waits to be sent.
+    pub next_attempt_at: Option<OffsetDateTime>,
 }
 
 /// The respondent behind a survey link token, and what the respondent page needs to know about it.

@@ -140,6 +140,72 @@ pub struct Sendout {
     pub respondent_count: i64,
     /// Respondents waiting for the next activation.
     pub pending_count: i64,
+    /// Where its messages stand (read with the sendout alone, not where sendouts are only checked).
+    pub delivery: SendoutDelivery,
+    /// What holds its messages back now, if anything.
+    pub delivery_issue: Option<DeliveryIssue>,
+}
+
+/// Counts of a sendout's invitation and reminder messages by where they stand.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SendoutDelivery {
+    /// Waiting to be sent (held ones included).
+    pub queued: i64,
+    /// Handed to the relay or provider.
+    pub sent: i64,
+    /// Refused for good, blaming the recipient.
+    pub bounced: i64,
+    /// Given up (refused as a message, or its lifetime used up).
+    pub failed: i64,
+    /// Not sent: the sendout expired first.
+    pub expired: i64,
+    /// Queued and waiting on relay or sender trouble.
+    pub held: i64,
+}
+
+/// Why a sendout's messages wait (the contract's `deliveryIssue.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::VariantArray)]
+pub enum DeliveryIssueKind {
+    /// The relay or SMS endpoint: connection, certificate, greeting, `EHLO`, `STARTTLS`, `AUTH`, credentials.
+    #[strum(serialize = "relay")]
+    Relay,
+    /// The envelope sender, refused at `MAIL FROM`.
+    #[strum(serialize = "sender")]
+    Sender,
+    /// The relay asks to slow down (`421`, `454`, SMS 429).
+    #[strum(serialize = "throttled")]
+    Throttled,
+    /// `DELIVERY_DAILY_LIMIT` is reached for the UTC day.
+    #[strum(serialize = "dailyLimit")]
+    DailyLimit,
+}
+
+impl DeliveryIssueKind {
+    /// The name the API shows.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+impl From<crate::delivery::HoldKind> for DeliveryIssueKind {
+    fn from(kind: crate::delivery::HoldKind) -> Self {
+        match kind {
+            crate::delivery::HoldKind::Relay => Self::Relay,
+            crate::delivery::HoldKind::Sender => Self::Sender,
+            crate::delivery::HoldKind::Throttled => Self::Throttled,
+        }
+    }
+}
+
+/// What holds a sendout's messages back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryIssue {
+    /// Whose trouble.
+    pub kind: DeliveryIssueKind,
+    /// The relay's last reply line (never a password), or what the limit is.
+    pub reply: String,
+    /// Since when.
+    pub since: OffsetDateTime,
 }
 
 /// The message fields shared by sendouts and reminders, as a client gives them.

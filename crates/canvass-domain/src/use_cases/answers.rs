@@ -71,6 +71,7 @@ pub(crate) fn completed_subject(account: AccountId, set: &AnswerSet) -> EventSub
         sendout_id: set.sendout_id,
         respondent_id: set.respondent_id,
         answer_set_id: Some(set.id),
+        hold: None,
     }
 }
 

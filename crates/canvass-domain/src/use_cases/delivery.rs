@@ -11,15 +11,16 @@ use time::{Duration, OffsetDateTime};
 
 use crate::clock::Clock;
 use crate::delivery::{
-    hold_delay, retry_delay, ClaimedMessage, LinkBase, Outcome, OutgoingMessage, SendError, Settled, Transports,
-    MAX_ATTEMPTS,
+    ClaimedMessage, HoldKind, LinkBase, Outcome, OutgoingMessage, Pace, PaceGrant, PaceLimits, RetryPolicy, SendError,
+    Settled, Transports,
 };
 use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::{DomainError, RepoError};
 use crate::ids::{AccountId, SurveyId};
 use crate::limits::{truncated, REASON};
 use crate::ports::{
-    transaction, OutboxRepository, Store, StoreExt, SurveyRepository, Transactional, UnitOfWork, WebhookEvents,
+    transaction, OutboxRepository, PaceRepository, Store, StoreExt, SurveyRepository, Transactional, UnitOfWork,
+    WebhookEvents,
 };
 use crate::webhook::{EventSubject, WebhookEvent};
 
@@ -27,7 +28,7 @@ use crate::webhook::{EventSubject, WebhookEvent};
 pub const LEASE: Duration = Duration::minutes(5);
 
 /// What one round of the worker did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct DeliveryReport {
     /// Reminder messages written to the outbox.
     pub reminders_enqueued: u64,
@@ -47,6 +48,11 @@ pub struct DeliveryReport {
     pub email: ChannelCounts,
     /// The outcomes of the text messages alone (SMS and TWOWAY).
     pub sms: ChannelCounts,
+    /// Whether the mail relay took a session in the last round that tried to open one (`None`: no email went).
+    pub relay_up: Option<bool>,
+    /// The shared pace the last round was claimed under, in messages a second (infinite when nothing limits it;
+    /// `None`: no round was claimed).
+    pub pace_per_second: Option<f64>,
 }
 
 /// The outcomes of one channel's messages in a round.
@@ -95,6 +101,8 @@ impl DeliveryReport {
         self.cancelled += other.cancelled;
         self.email.add(&other.email);
         self.sms.add(&other.sms);
+        self.relay_up = other.relay_up.or(self.relay_up);
+        self.pace_per_second = other.pace_per_second.or(self.pace_per_second);
     }
 
     /// Counts one message's outcome, in the totals and in its channel's counts (a LOGIN sendout sends nothing;
@@ -114,11 +122,14 @@ impl DeliveryReport {
     }
 }
 
-/// The ports a delivery round uses: the outbox, the question trees TWOWAY conversations start with, and the
-/// webhook events its outcomes write.
-pub trait DeliveryPorts: OutboxRepository + SurveyRepository + Transactional + WebhookEvents {}
+/// The ports a delivery round uses: the outbox, the shared pace, the question trees TWOWAY conversations start
+/// with, and the webhook events its outcomes write.
+pub trait DeliveryPorts: OutboxRepository + PaceRepository + SurveyRepository + Transactional + WebhookEvents {}
 
-impl<T: OutboxRepository + SurveyRepository + Transactional + WebhookEvents + ?Sized> DeliveryPorts for T {}
+impl<T: OutboxRepository + PaceRepository + SurveyRepository + Transactional + WebhookEvents + ?Sized> DeliveryPorts
+    for T
+{
+}
 
 /// Lends units of work with the delivery ports one step at a time, so that a round holds no connection while its
 /// messages are on the network. Every [`Store`] is one; a test lends a fake of just these ports.
@@ -141,7 +152,7 @@ impl<S: Store + ?Sized> DeliveryLender for S {
 }
 
 /// The shape of a round: how many messages it claims, how long it leases them, where their links point.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Round {
     /// Messages claimed at most.
     pub limit: i64,
@@ -149,6 +160,23 @@ pub struct Round {
     pub lease: Duration,
     /// Where links point, and the Message-IDs' domain.
     pub links: LinkBase,
+    /// How long a failing message is retried, and how far apart.
+    pub retry: RetryPolicy,
+    /// The pace shared with every worker on the database.
+    pub pace: PaceLimits,
+}
+
+impl Round {
+    /// A round of `limit` messages leased for `lease`, links under `links`, the default retry policy and no pace.
+    pub fn new(limit: i64, lease: Duration, links: LinkBase) -> Self {
+        Self {
+            limit,
+            lease,
+            links,
+            retry: RetryPolicy::default(),
+            pace: PaceLimits { rate: None, burst: limit, daily: None },
+        }
+    }
 }
 
 /// The first question of each TWOWAY survey met in a round, read once per survey.
@@ -160,6 +188,10 @@ struct Claimed {
     reminders_enqueued: u64,
     messages: Vec<ClaimedMessage>,
     questions: FirstQuestions,
+    /// What the shared pace granted, when it limited the round.
+    paced: Option<PaceGrant>,
+    /// The pace it was claimed under, in messages a second (infinite for none).
+    per_second: f64,
 }
 
 /// A sent round: what it did, and each message's outcome to record as of the instant it was claimed.
@@ -167,6 +199,8 @@ struct Sent {
     at: OffsetDateTime,
     report: DeliveryReport,
     settled: Vec<Settled>,
+    /// Whether the relay asked to slow down (`421`, `454`, an SMS 429 or 503).
+    throttled: bool,
 }
 
 /// Runs one round at `now`: enqueues due reminders, claims up to `round.limit` due messages under a lease, sends
@@ -179,8 +213,11 @@ pub fn deliver_due<L: DeliveryLender + ?Sized>(
     now: OffsetDateTime,
     round: &Round,
 ) -> Result<DeliveryReport, DomainError> {
-    let sent = send(transports, claim(store, now, round)?, &round.links);
+    let sent = send(transports, claim(store, now, round)?, round);
     record(store, &sent, round.lease)?;
+    if sent.throttled {
+        slow_down(store, now, sent.report.claimed as f64, &round.pace)?;
+    }
     Ok(sent.report)
 }
 
@@ -218,9 +255,14 @@ pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
     stop: &dyn Fn() -> bool,
     observe: &dyn Fn(&DeliveryReport),
 ) -> Result<DeliveryReport, DomainError> {
+    let first = claim(store, clock.now(), round)?;
+    if first.paced.is_some() {
+        return paced_rounds(store, transports, clock, round, stop, observe, first);
+    }
+    let started = clock.now();
     let mut total = DeliveryReport::default();
     let mut unrecorded: Vec<Sent> = Vec::new();
-    let mut next = Some(claim(store, clock.now(), round)?);
+    let mut next = Some(first);
     let stopped = loop {
         let Some(current) = next.take() else { break Ok(()) };
         if current.messages.is_empty() {
@@ -234,17 +276,24 @@ pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
                 Ok(()) => (Vec::new(), claim_next.then(|| claim(store, clock.now(), round)).transpose()),
                 Err(error) => (previous, Err(error)),
             });
-            let sent = send(transports, current, &round.links);
+            let sent = send(transports, current, round);
             (sent, database.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
         observe(&sent.report);
         total.add(&sent.report);
         unrecorded = kept;
+        let throttled = sent.throttled;
         unrecorded.push(sent);
         next = match claimed {
             Ok(claimed) => claimed,
             Err(error) => break Err(error),
         };
+        if throttled {
+            // The relay asks to slow down: the pace halves, the round claimed beside this one goes back unsent
+            // (held, no attempt counted), and the next claim is paced. Both are recorded below.
+            unrecorded.extend(next.take().map(|claimed| put_back(claimed, "waiting for the relay's pace")));
+            break slow_down(store, clock.now(), measured(&total, started, clock.now()), &round.pace);
+        }
         if next.as_ref().is_some_and(|claimed| clock.now() - claimed.at > round.lease / 2) {
             // The last round took so long to send that this one's lease could run out while it is sent, and
             // another worker send it too: it is left to its lease; what was sent is recorded, and a fresh round
@@ -266,6 +315,124 @@ pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
     record_all(store, &unrecorded, round.lease).and(stopped).map(|()| total)
 }
 
+/// A claimed round that is not sent: every message held without an attempt counted, due again at once.
+fn put_back(claimed: Claimed, reason: &str) -> Sent {
+    let hold = crate::delivery::Hold::new(HoldKind::Throttled, reason);
+    let settled: Vec<Settled> = claimed
+        .messages
+        .into_iter()
+        .map(|message| Settled { message, outcome: Outcome::Held(claimed.at, hold.clone()) })
+        .collect();
+    let mut report = DeliveryReport::default();
+    for done in &settled {
+        report.count(done.message.channel, &done.outcome);
+    }
+    Sent { at: claimed.at, report, settled, throttled: false }
+}
+
+/// The messages a second this worker handed over since `started`.
+fn measured(total: &DeliveryReport, started: OffsetDateTime, now: OffsetDateTime) -> f64 {
+    total.claimed as f64 / (now - started).as_seconds_f64().max(1.0)
+}
+
+/// Rounds one after another under the shared pace: each claims what the pace grants, is sent and recorded before
+/// the next is claimed (so that no more messages are on the network than the pace let out), and when the pace has
+/// no slot the worker waits for the next one. It stops when a round finds fewer messages than it was granted (no
+/// more are due), when the day's limit is reached, or when `stop` answers true.
+fn paced_rounds<L: DeliveryLender + ?Sized>(
+    store: &L,
+    transports: Transports<'_>,
+    clock: &dyn Clock,
+    round: &Round,
+    stop: &dyn Fn() -> bool,
+    observe: &dyn Fn(&DeliveryReport),
+    first: Claimed,
+) -> Result<DeliveryReport, DomainError> {
+    let started = clock.now();
+    let mut total = DeliveryReport::default();
+    let mut claimed = first;
+    loop {
+        let grant = claimed.paced.unwrap_or(PaceGrant { slots: round.limit, wait: None });
+        let found_all = claimed.messages.len() as i64 >= grant.slots;
+        if claimed.messages.is_empty() {
+            total.reminders_enqueued += claimed.reminders_enqueued;
+        } else {
+            let sent = send(transports, claimed, round);
+            observe(&sent.report);
+            total.add(&sent.report);
+            record(store, &sent, round.lease)?;
+            if sent.throttled {
+                slow_down(store, clock.now(), measured(&total, started, clock.now()), &round.pace)?;
+            }
+        }
+        match grant.wait {
+            _ if stop() || !found_all => break,
+            Some(wait) if wait > PACE_WAIT_MOST => break,
+            Some(wait) => std::thread::sleep(std::time::Duration::try_from(wait).unwrap_or_default()),
+            None => {}
+        }
+        claimed = claim(store, clock.now(), round)?;
+    }
+    Ok(total)
+}
+
+/// The longest a paced worker sleeps for its next slot before it hands back to its caller's poll (a day's limit
+/// reached waits for the next day there).
+pub const PACE_WAIT_MOST: Duration = Duration::seconds(5);
+
+/// The relay asked to slow down: halves the shared pace, in a transaction of its own.
+fn slow_down<L: DeliveryLender + ?Sized>(
+    store: &L,
+    now: OffsetDateTime,
+    measured: f64,
+    limits: &PaceLimits,
+) -> Result<(), DomainError> {
+    store.step(|uow| {
+        transaction(uow, |tx| {
+            let mut pace = tx.pace(true)?.unwrap_or_else(|| Pace::new(now, limits));
+            pace.throttle(now, measured, limits);
+            Ok(tx.save_pace(&pace)?)
+        })
+    })
+}
+
+/// Takes the round's slots from the shared pace: `None` when neither a limit nor a throttle's ceiling applies
+/// (the round takes its whole limit, and the pace is only read), else what the pace granted; beside it the pace in
+/// messages a second (infinite for none).
+fn take_slots(
+    uow: &mut (impl PaceRepository + Transactional + ?Sized),
+    now: OffsetDateTime,
+    round: &Round,
+) -> Result<(Option<PaceGrant>, f64), DomainError> {
+    let unpaced = |pace: &Option<Pace>| !round.pace.is_limited() && pace.is_none_or(|pace| pace.ceiling.is_none());
+    if unpaced(&uow.pace(false)?) {
+        return Ok((None, f64::INFINITY));
+    }
+    transaction(uow, |tx| {
+        let mut pace = tx.pace(true)?.unwrap_or_else(|| Pace::new(now, &round.pace));
+        let grant = pace.take(now, round.limit, &round.pace);
+        tx.save_pace(&pace)?;
+        Ok((Some(grant), pace.per_second(&round.pace).unwrap_or(f64::INFINITY)))
+    })
+}
+
+/// Gives back the slots a round was granted and did not use.
+fn give_back(
+    uow: &mut (impl PaceRepository + Transactional + ?Sized),
+    now: OffsetDateTime,
+    unused: i64,
+    limits: &PaceLimits,
+) -> Result<(), DomainError> {
+    if unused <= 0 {
+        return Ok(());
+    }
+    transaction(uow, |tx| {
+        let mut pace = tx.pace(true)?.unwrap_or_else(|| Pace::new(now, limits));
+        pace.give_back(unused, limits);
+        Ok(tx.save_pace(&pace)?)
+    })
+}
+
 /// Records rounds, each in its own transaction; tries every one and answers the first failure.
 fn record_all<L: DeliveryLender + ?Sized>(store: &L, rounds: &[Sent], lease: Duration) -> Result<(), DomainError> {
     let mut first_failure = Ok(());
@@ -282,24 +449,47 @@ fn record_all<L: DeliveryLender + ?Sized>(store: &L, rounds: &[Sent], lease: Dur
 fn claim<L: DeliveryLender + ?Sized>(store: &L, now: OffsetDateTime, round: &Round) -> Result<Claimed, DomainError> {
     store.step(|uow| {
         let reminders_enqueued = transaction(uow, |tx| Ok(tx.enqueue_due_reminders(now)?))?;
-        let messages = transaction(uow, |tx| Ok(tx.claim_due(now, now + round.lease, round.limit)?))?;
+        let (paced, per_second) = take_slots(uow, now, round)?;
+        let limit = paced.map_or(round.limit, |grant| grant.slots);
+        let messages = match limit {
+            0 => Vec::new(),
+            _ => transaction(uow, |tx| Ok(tx.claim_due(now, now + round.lease, limit)?))?,
+        };
+        if paced.is_some() {
+            give_back(uow, now, limit - messages.len() as i64, &round.pace)?;
+        }
         let questions = first_questions(uow, &messages)?;
-        Ok(Claimed { at: now, reminders_enqueued, messages, questions })
+        Ok(Claimed { at: now, reminders_enqueued, messages, questions, paced, per_second })
     })
 }
 
 /// Sends a claimed round.
-fn send(transports: Transports<'_>, claimed: Claimed, links: &LinkBase) -> Sent {
+fn send(transports: Transports<'_>, claimed: Claimed, round: &Round) -> Sent {
     let mut report = DeliveryReport {
         reminders_enqueued: claimed.reminders_enqueued,
         claimed: claimed.messages.len(),
+        pace_per_second: Some(claimed.per_second),
         ..Default::default()
     };
-    let settled = send_round(transports, claimed.messages, &claimed.questions, claimed.at, links);
+    let settled = send_round(transports, claimed.messages, &claimed.questions, claimed.at, round);
     for done in &settled {
         report.count(done.message.channel, &done.outcome);
     }
-    Sent { at: claimed.at, report, settled }
+    let throttled =
+        settled.iter().any(|done| matches!(&done.outcome, Outcome::Held(_, hold) if hold.kind == HoldKind::Throttled));
+    report.relay_up = relay_up(&settled);
+    Sent { at: claimed.at, report, settled, throttled }
+}
+
+/// Whether the mail relay took a session in this round: no when an email was held because the relay could not be
+/// reached or refused the session, yes when one reached the recipient stage or beyond; `None` when no email went.
+fn relay_up(settled: &[Settled]) -> Option<bool> {
+    let emails = settled.iter().filter(|done| done.message.channel == DispatchType::Email);
+    emails.fold(None, |up, done| match &done.outcome {
+        Outcome::Held(_, hold) if hold.kind == HoldKind::Relay => Some(false),
+        Outcome::Sent | Outcome::Bounced(_) | Outcome::DueAgain(..) | Outcome::Failed(_) => up.or(Some(true)),
+        _ => up,
+    })
 }
 
 /// The first pause before a round's record is tried again while the store is unavailable; it doubles up to
@@ -341,7 +531,8 @@ pub(crate) fn record_outcomes(
     settled: &[Settled],
     now: OffsetDateTime,
 ) -> Result<usize, DomainError> {
-    let recorded: HashSet<i64> = tx.record_round(settled, now)?.into_iter().collect();
+    let round = tx.record_round(settled, now)?;
+    let recorded: HashSet<i64> = round.ids.iter().copied().collect();
     let subject =
         |m: &ClaimedMessage| EventSubject::respondent(m.account_id, m.survey_id, m.sendout_id, m.respondent_id);
     let events = |wanted: fn(&Settled) -> bool| -> Vec<EventSubject> {
@@ -352,6 +543,12 @@ pub(crate) fn record_outcomes(
     let bounced = events(|done| matches!(done.outcome, Outcome::Bounced(_)));
     super::webhooks::emit(tx, WebhookEvent::RespondentSent, &sent, now)?;
     super::webhooks::emit(tx, WebhookEvent::RespondentBounced, &bounced, now)?;
+    let held: Vec<EventSubject> = round
+        .holds_started
+        .iter()
+        .map(|hold| EventSubject::held_sendout(hold.account_id, hold.survey_id, hold.sendout_id, hold.kind))
+        .collect();
+    super::webhooks::emit(tx, WebhookEvent::SendoutDeliveryHeld, &held, now)?;
     Ok(recorded.len())
 }
 
@@ -375,7 +572,7 @@ fn send_round(
     claimed: Vec<ClaimedMessage>,
     questions: &FirstQuestions,
     now: OffsetDateTime,
-    links: &LinkBase,
+    round: &Round,
 ) -> Vec<Settled> {
     let mut settled = Vec::with_capacity(claimed.len());
     let mut to_send = Vec::with_capacity(claimed.len());
@@ -385,10 +582,11 @@ fn send_round(
             None => to_send.push(message),
         }
     }
-    let outgoing = to_send.iter().map(|message| (message.channel, outgoing(message, questions, links))).collect();
+    let outgoing =
+        to_send.iter().map(|message| (message.channel, outgoing(message, questions, &round.links))).collect();
     let results = transports.send_all(outgoing);
     settled.extend(to_send.into_iter().zip(results).map(|(message, result)| {
-        let outcome = outcome(&message, result, now);
+        let outcome = outcome(&message, result, now, &round.retry);
         Settled { message, outcome }
     }));
     settled
@@ -416,13 +614,25 @@ fn outgoing(message: &ClaimedMessage, questions: &FirstQuestions, links: &LinkBa
     outgoing
 }
 
-fn outcome(message: &ClaimedMessage, result: Result<(), SendError>, now: OffsetDateTime) -> Outcome {
+/// What a transport's answer makes of a message: a transient failure waits for its next try until its lifetime
+/// ([`RetryPolicy`]) is used up, and relay or sender trouble holds it without using any.
+fn outcome(
+    message: &ClaimedMessage,
+    result: Result<(), SendError>,
+    now: OffsetDateTime,
+    retry: &RetryPolicy,
+) -> Outcome {
     match result {
         Ok(()) => Outcome::Sent,
         Err(SendError::Permanent(reason)) => Outcome::Bounced(truncated(reason, REASON)),
-        Err(SendError::Unsendable(error)) => Outcome::Failed(error),
-        Err(SendError::Transient(error)) if message.attempts >= MAX_ATTEMPTS => Outcome::Failed(error),
-        Err(SendError::Transient(error)) => Outcome::DueAgain(now + retry_delay(message.attempts), error),
-        Err(SendError::Held(reason)) => Outcome::Held(now + hold_delay(message.holds), reason),
+        Err(SendError::Unsendable(error)) => Outcome::Failed(truncated(error, REASON)),
+        Err(SendError::Transient(error)) => match retry.next_try(message.attempts, message.aged) {
+            Some(wait) => Outcome::DueAgain(now + wait, truncated(error, REASON)),
+            None => Outcome::Failed(truncated(error, REASON)),
+        },
+        Err(SendError::Held(hold)) => {
+            let at = hold.due_again(message.holds, now);
+            Outcome::Held(at, crate::delivery::Hold { reason: truncated(hold.reason, REASON), ..hold })
+        }
     }
 }

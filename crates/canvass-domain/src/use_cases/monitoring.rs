@@ -11,6 +11,8 @@ use crate::ports::OutboxRepository;
 pub struct Backlog {
     /// Messages of every account waiting to be sent.
     pub pending: u64,
+    /// Those among them held by relay or sender trouble.
+    pub held: u64,
     /// How long the longest-waiting due message has been due; zero when none is due.
     pub oldest_due_age: Duration,
 }
@@ -21,5 +23,5 @@ pub fn outbox_backlog(uow: &mut (impl OutboxRepository + ?Sized), clock: &dyn Cl
     let now = clock.now();
     let found = uow.backlog(now)?;
     let oldest_due_age = found.oldest_due.map_or(Duration::ZERO, |due| (now - due).max(Duration::ZERO));
-    Ok(Backlog { pending: found.pending, oldest_due_age })
+    Ok(Backlog { pending: found.pending, held: found.held, oldest_due_age })
 }

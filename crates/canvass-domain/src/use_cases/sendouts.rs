@@ -107,6 +107,7 @@ pub fn activate(
             sendout_id: Some(id),
             respondent_id: None,
             answer_set_id: None,
+            hold: None,
         };
         super::webhooks::emit(tx, WebhookEvent::SendoutActivated, &[subject], now)?;
         get(tx, account, survey, id)

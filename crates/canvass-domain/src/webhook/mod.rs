@@ -42,6 +42,9 @@ pub enum WebhookEvent {
     /// A sendout was activated.
     #[strum(serialize = "sendout.activated")]
     SendoutActivated,
+    /// A sendout's messages began to wait on relay or sender trouble (once per hold; `data.kind` says whose).
+    #[strum(serialize = "sendout.deliveryHeld")]
+    SendoutDeliveryHeld,
     /// A test the account asked for (`POST /webhooks/{id}/test`); never subscribed to.
     #[strum(serialize = "webhook.test")]
     Test,
@@ -202,6 +205,8 @@ pub struct EventSubject {
     pub respondent_id: Option<RespondentId>,
     /// The answer set, where one applies.
     pub answer_set_id: Option<AnswerSetId>,
+    /// Whose trouble holds a sendout's delivery (`sendout.deliveryHeld`).
+    pub hold: Option<crate::delivery::HoldKind>,
 }
 
 impl EventSubject {
@@ -213,6 +218,24 @@ impl EventSubject {
             sendout_id: Some(sendout),
             respondent_id: Some(respondent),
             answer_set_id: None,
+            hold: None,
+        }
+    }
+
+    /// A sendout whose delivery a hold of this kind began to hold back.
+    pub fn held_sendout(
+        account: AccountId,
+        survey: SurveyId,
+        sendout: SendoutId,
+        kind: crate::delivery::HoldKind,
+    ) -> Self {
+        Self {
+            account_id: account,
+            survey_id: Some(survey),
+            sendout_id: Some(sendout),
+            respondent_id: None,
+            answer_set_id: None,
+            hold: Some(kind),
         }
     }
 
@@ -224,7 +247,11 @@ impl EventSubject {
             ("respondentId", self.respondent_id.map(i64::from)),
             ("answerSetId", self.answer_set_id.map(i64::from)),
         ];
-        let fields: Vec<String> = ids.iter().filter_map(|(name, id)| id.map(|id| format!("\"{name}\":{id}"))).collect();
+        let mut fields: Vec<String> =
+            ids.iter().filter_map(|(name, id)| id.map(|id| format!("\"{name}\":{id}"))).collect();
+        if let Some(kind) = self.hold {
+            fields.push(format!("\"kind\":\"{}\"", kind.as_str()));
+        }
         format!("{{{}}}", fields.join(","))
     }
 }
@@ -285,6 +312,7 @@ impl ClaimedDelivery {
     ///     sendout_id: Some(SendoutId::new(9)),
     ///     respondent_id: None,
     ///     answer_set_id: None,
+    ///     hold: None,
     /// };
     /// let delivery = ClaimedDelivery {
     ///     account_id: AccountId::new(1),

@@ -92,6 +92,7 @@ fn event_names_are_those_of_the_contract() {
             "respondent.bounced",
             "respondent.optedOut",
             "sendout.activated",
+            "sendout.deliveryHeld",
             "webhook.test"
         ]
     );
@@ -154,6 +155,7 @@ fn the_body_holds_type_timestamp_and_only_ids_and_is_signed_per_attempt() {
         sendout_id: None,
         respondent_id: None,
         answer_set_id: None,
+        hold: None,
     };
     assert_eq!(empty.data_json(), "{}");
 }

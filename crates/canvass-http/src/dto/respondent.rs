@@ -133,6 +133,15 @@ pub struct RespondentResponse {
     /// When its invitation was sent.
     #[serde(with = "time::serde::rfc3339::option")]
     pub sent_at: Option<OffsetDateTime>,
+    /// Hand-overs of its invitation that reached the recipient stage, the successful one included (holds and pace
+    /// waits count none).
+    #[schema(minimum = 0)]
+    pub delivery_attempts: i32,
+    /// The relay's last refusal of its invitation (never a password), or null.
+    pub last_delivery_error: Option<String>,
+    /// When its invitation is tried next, while it waits to be sent; else null.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub next_attempt_at: Option<OffsetDateTime>,
 }
 
 impl RespondentResponse {
@@ -148,6 +157,9 @@ impl RespondentResponse {
             survey_link: format!("{public_url}/r/{}", r.token),
             added_at: r.added_at,
             sent_at: r.sent_at,
+            delivery_attempts: r.delivery.attempts,
+            last_delivery_error: r.delivery.last_error,
+            next_attempt_at: r.delivery.next_attempt_at,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Bodies of the sendout endpoints: sendouts, labels and reminders.
 
 use canvass_domain::distribution::{
-    DispatchType, Label, LabelType, MessageInput, Reminder, ReminderInput, Sendout, SendoutInput, SendoutLogic,
-    SendoutStatus,
+    DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelType, MessageInput, Reminder, ReminderInput, Sendout,
+    SendoutInput, SendoutLogic, SendoutStatus,
 };
 use canvass_domain::timestamp::DayEdge;
 use serde::{Deserialize, Serialize};
@@ -156,6 +156,73 @@ pub struct SendoutResponse {
     pub respondent_count: i64,
     /// Respondents waiting for the next activation.
     pub pending_count: i64,
+    /// Its invitation and reminder messages by where they stand.
+    pub delivery: SendoutDeliveryBody,
+    /// What holds its messages back now, or null.
+    pub delivery_issue: Option<DeliveryIssueBody>,
+}
+
+/// A sendout's invitation and reminder messages by where they stand.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct SendoutDeliveryBody {
+    /// Waiting to be sent (held ones included).
+    #[schema(minimum = 0)]
+    pub queued: i64,
+    /// Handed to the relay or provider.
+    #[schema(minimum = 0)]
+    pub sent: i64,
+    /// Refused for good, blaming the recipient.
+    #[schema(minimum = 0)]
+    pub bounced: i64,
+    /// Given up: refused as a message, or unsent when their lifetime (`DELIVERY_MAX_AGE`) ended.
+    #[schema(minimum = 0)]
+    pub failed: i64,
+    /// Not sent: the sendout's expiry date passed first.
+    #[schema(minimum = 0)]
+    pub expired: i64,
+    /// Queued and waiting on relay or sender trouble.
+    #[schema(minimum = 0)]
+    pub held: i64,
+}
+
+/// Whose trouble holds a sendout's messages back.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum DeliveryIssueKindBody {
+    /// The relay or SMS endpoint: a connection, certificate, greeting, EHLO, STARTTLS or AUTH failure, or refused
+    /// credentials.
+    Relay,
+    /// The envelope sender, refused at MAIL FROM.
+    Sender,
+    /// The relay asks to slow down (421, 454, SMS 429).
+    Throttled,
+    /// DELIVERY_DAILY_LIMIT is reached for the UTC day.
+    DailyLimit,
+}
+
+/// What holds a sendout's messages back.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryIssueBody {
+    /// Whose trouble.
+    pub kind: DeliveryIssueKindBody,
+    /// The relay's last reply line (never a password), or what the limit is.
+    pub reply: String,
+    /// Since when.
+    #[serde(with = "time::serde::rfc3339")]
+    pub since: OffsetDateTime,
+}
+
+impl From<DeliveryIssue> for DeliveryIssueBody {
+    fn from(issue: DeliveryIssue) -> Self {
+        let kind = match issue.kind {
+            DeliveryIssueKind::Relay => DeliveryIssueKindBody::Relay,
+            DeliveryIssueKind::Sender => DeliveryIssueKindBody::Sender,
+            DeliveryIssueKind::Throttled => DeliveryIssueKindBody::Throttled,
+            DeliveryIssueKind::DailyLimit => DeliveryIssueKindBody::DailyLimit,
+        };
+        Self { kind, reply: issue.reply, since: issue.since }
+    }
 }
 
 impl From<Sendout> for SendoutResponse {
@@ -175,6 +242,15 @@ impl From<Sendout> for SendoutResponse {
             activated_at: s.activated_at,
             respondent_count: s.respondent_count,
             pending_count: s.pending_count,
+            delivery: SendoutDeliveryBody {
+                queued: s.delivery.queued,
+                sent: s.delivery.sent,
+                bounced: s.delivery.bounced,
+                failed: s.delivery.failed,
+                expired: s.delivery.expired,
+                held: s.delivery.held,
+            },
+            delivery_issue: s.delivery_issue.map(DeliveryIssueBody::from),
         }
     }
 }

@@ -25,6 +25,9 @@ pub enum EventBody {
     /// A sendout was activated.
     #[serde(rename = "sendout.activated")]
     SendoutActivated,
+    /// A sendout's messages began to wait on relay or sender trouble (once per hold; `data.kind` says whose).
+    #[serde(rename = "sendout.deliveryHeld")]
+    SendoutDeliveryHeld,
 }
 
 impl From<EventBody> for WebhookEvent {
@@ -35,6 +38,7 @@ impl From<EventBody> for WebhookEvent {
             EventBody::RespondentBounced => Self::RespondentBounced,
             EventBody::RespondentOptedOut => Self::RespondentOptedOut,
             EventBody::SendoutActivated => Self::SendoutActivated,
+            EventBody::SendoutDeliveryHeld => Self::SendoutDeliveryHeld,
         }
     }
 }
@@ -57,6 +61,9 @@ pub enum DeliveryEventBody {
     /// A sendout was activated.
     #[serde(rename = "sendout.activated")]
     SendoutActivated,
+    /// A sendout's messages began to wait on relay or sender trouble.
+    #[serde(rename = "sendout.deliveryHeld")]
+    SendoutDeliveryHeld,
     /// A test asked for with `POST /webhooks/{webhookId}/test`.
     #[serde(rename = "webhook.test")]
     Test,
@@ -70,6 +77,7 @@ impl From<WebhookEvent> for DeliveryEventBody {
             WebhookEvent::RespondentBounced => Self::RespondentBounced,
             WebhookEvent::RespondentOptedOut => Self::RespondentOptedOut,
             WebhookEvent::SendoutActivated => Self::SendoutActivated,
+            WebhookEvent::SendoutDeliveryHeld => Self::SendoutDeliveryHeld,
             WebhookEvent::Test => Self::Test,
         }
     }

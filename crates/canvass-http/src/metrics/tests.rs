@@ -11,7 +11,7 @@ use super::{Metrics, Scrape};
 
 fn scrape() -> Scrape {
     Scrape {
-        backlog: Some(Backlog { pending: 3, oldest_due_age: time::Duration::seconds(42) }),
+        backlog: Some(Backlog { pending: 3, held: 2, oldest_due_age: time::Duration::seconds(42) }),
         connections: Some(Connections { idle: 2, in_use: 1 }),
     }
 }
@@ -30,11 +30,17 @@ fn every_family_is_exported_with_its_type() {
         ("canvass_retention_respondents_removed_total", "counter"),
         ("canvass_retention_runs_total", "counter"),
         ("canvass_db_pool_connections", "gauge"),
+        ("canvass_outbox_held", "gauge"),
+        ("canvass_relay_up", "gauge"),
+        ("canvass_delivery_pace_per_second", "gauge"),
     ] {
         assert!(text.contains(&format!("# TYPE {family} {kind}\n")), "{family} {kind}:\n{text}");
     }
     assert!(text.contains("canvass_outbox_pending 3\n"), "{text}");
     assert!(text.contains("canvass_outbox_oldest_due_age_seconds 42\n"), "{text}");
+    assert!(text.contains("canvass_outbox_held 2\n"), "{text}");
+    assert!(text.contains("canvass_relay_up 1\n"), "no session has failed yet: {text}");
+    assert!(text.contains("canvass_delivery_pace_per_second inf\n"), "nothing limits the pace: {text}");
     assert!(text.contains("canvass_db_pool_connections{state=\"in_use\"} 1\n"), "{text}");
     assert!(text.contains("canvass_db_pool_connections{state=\"idle\"} 2\n"), "{text}");
     assert!(text.contains("canvass_delivery_messages_total{channel=\"sms\",outcome=\"bounced\"} 0\n"), "{text}");
@@ -103,4 +109,16 @@ fn two_registries_count_apart() {
     let (one, other) = (Metrics::new(), Metrics::new());
     one.count_retention_run(Ok(1));
     assert!(other.render(scrape()).unwrap().contains("canvass_retention_respondents_removed_total 0\n"));
+}
+
+#[test]
+fn the_relay_state_and_the_pace_follow_the_last_round_that_saw_them() {
+    let metrics = Metrics::new();
+    metrics.count_delivery(&DeliveryReport { relay_up: Some(false), pace_per_second: Some(7.0), ..Default::default() });
+    metrics.count_delivery(&DeliveryReport::default());
+    let text = metrics.render(scrape()).unwrap();
+    assert!(text.contains("canvass_relay_up 0\n"), "{text}");
+    assert!(text.contains("canvass_delivery_pace_per_second 7\n"), "{text}");
+    metrics.count_delivery(&DeliveryReport { relay_up: Some(true), ..Default::default() });
+    assert!(metrics.render(scrape()).unwrap().contains("canvass_relay_up 1\n"));
 }

@@ -60,6 +60,10 @@ async fn the_servers_delivery_worker_finishes_its_round_when_the_server_stops() 
             outbox_dir: outbox_dir.clone(),
             poll: Duration::from_millis(50),
             lease: Duration::from_secs(300),
+            rate: None,
+            daily_limit: None,
+            max_age: Duration::from_secs(5 * 86_400),
+            max_backoff: Duration::from_secs(3600),
         });
     })
     .await;

@@ -16,7 +16,7 @@ use super::fakes::outbox::{due, Lent, Outbox, Recorder};
 use super::fakes::{At, NOW};
 
 fn round(limit: i64) -> Round {
-    Round { limit, lease: LEASE, links: LinkBase::new("https://survey.example") }
+    Round::new(limit, LEASE, LinkBase::new("https://survey.example"))
 }
 
 fn lent(messages: Vec<crate::delivery::ClaimedMessage>) -> Lent {
@@ -176,11 +176,14 @@ fn a_record_is_given_up_after_half_the_lease_and_other_failures_at_once() {
 
 #[test]
 fn relay_or_sender_trouble_holds_a_message_without_counting_an_attempt() {
+    let retry = crate::delivery::RetryPolicy::default();
     let mut held = due(1, DispatchType::Email, "held@example.com");
-    held.attempts = crate::delivery::MAX_ATTEMPTS;
+    held.attempts = 40;
+    held.aged = retry.max_age;
     held.holds = 2;
     let mut later = due(2, DispatchType::Email, "later@example.com");
-    later.attempts = crate::delivery::MAX_ATTEMPTS;
+    later.attempts = 40;
+    later.aged = retry.max_age;
     let store = lent(vec![held, later]);
     let (mail, sms) = (Recorder::default(), Recorder::default());
 
@@ -191,6 +194,62 @@ fn relay_or_sender_trouble_holds_a_message_without_counting_an_attempt() {
     let outcome_of = |id: i64| recorded.iter().find(|s| s.message.id == id).map(|s| s.outcome.clone());
     let wait = crate::delivery::hold_delay(2);
     assert_eq!(wait, Duration::seconds(20));
-    assert!(matches!(outcome_of(1), Some(Outcome::Held(at, reason)) if at == NOW + wait && reason.starts_with("553")));
-    assert!(matches!(outcome_of(2), Some(Outcome::Failed(_))), "a transient refusal still counts its attempts");
+    assert!(matches!(outcome_of(1), Some(Outcome::Held(at, hold))
+        if at == NOW + wait && hold.reason.starts_with("553") && hold.kind == crate::delivery::HoldKind::Sender));
+    assert!(matches!(outcome_of(2), Some(Outcome::Failed(_))), "a transient refusal ends with its lifetime");
+    let events = &store.state().webhook_events;
+    let held: Vec<_> =
+        events.iter().filter(|(event, _)| *event == crate::webhook::WebhookEvent::SendoutDeliveryHeld).collect();
+    assert_eq!(held.len(), 1, "the hold is announced once");
+    assert_eq!(held[0].1.hold, Some(crate::delivery::HoldKind::Sender));
+}
+
+#[test]
+fn a_transient_failure_waits_within_its_lifetime_and_fails_when_it_is_used_up() {
+    let mut round = round(10);
+    round.retry = crate::delivery::RetryPolicy { max_age: Duration::minutes(10), max_backoff: Duration::minutes(4) };
+    let mut young = due(1, DispatchType::Email, "later@example.com");
+    young.attempts = 6;
+    young.aged = Duration::minutes(8);
+    let store = lent(vec![young]);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &round).unwrap();
+    let recorded = store.state().recorded[0][0].outcome.clone();
+    assert!(matches!(recorded, Outcome::DueAgain(at, _) if at == NOW + Duration::minutes(2)), "{recorded:?}");
+}
+
+#[test]
+fn a_paced_worker_claims_only_the_slots_the_shared_pace_grants() {
+    let messages = (1..=30).map(|id| due(id, DispatchType::Email, &format!("p{id}@example.com"))).collect();
+    let store = lent(messages);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    let mut round = round(200);
+    round.pace = crate::delivery::PaceLimits { rate: Some(1000.0), burst: 4, daily: Some(10) };
+    let clock = super::fakes::Ticking::default();
+    let report = deliver_all_due(&store, Transports { email: &mail, sms: &sms }, &clock, &round, &|| false).unwrap();
+    assert_eq!(report.sent, 10, "the day's limit holds the rest");
+    let state = store.state();
+    assert!(state.recorded.iter().all(|recorded| recorded.len() <= 4), "no round above the burst");
+    let pace = state.pace.unwrap();
+    assert_eq!(pace.day_sent, 10);
+    assert!(pace.day_full_at.is_some());
+}
+
+#[test]
+fn a_throttle_halves_the_shared_pace_and_puts_the_next_round_back_unsent() {
+    let mut messages: Vec<_> =
+        (1..=4).map(|id| due(id, DispatchType::Email, &format!("slow{id}@example.com"))).collect();
+    messages.extend((5..=8).map(|id| due(id, DispatchType::Email, &format!("ok{id}@example.com"))));
+    let store = lent(messages);
+    let (mail, sms) = (Recorder::default(), Recorder::default());
+    let report =
+        deliver_all_due(&store, Transports { email: &mail, sms: &sms }, &At(NOW), &round(4), &|| false).unwrap();
+    assert_eq!((report.claimed, report.sent), (4, 0), "the round beside the throttled one is not sent");
+    assert_eq!(mail.recipients().len(), 4);
+    let state = store.state();
+    let put_back = state.recorded.iter().flatten().filter(|done| done.message.id > 4);
+    assert!(
+        put_back.clone().count() == 4 && put_back.into_iter().all(|done| matches!(done.outcome, Outcome::Held(..)))
+    );
+    assert!(state.pace.is_some_and(|pace| pace.ceiling.is_some()), "the pace has a ceiling now");
 }

@@ -16,14 +16,14 @@ fn backlog(found: OutboxBacklog) -> Backlog {
 
 #[test]
 fn the_oldest_due_age_is_how_long_the_earliest_due_message_has_waited() {
-    let found = OutboxBacklog { pending: 7, oldest_due: Some(NOW - Duration::seconds(90)) };
-    assert_eq!(backlog(found), Backlog { pending: 7, oldest_due_age: Duration::seconds(90) });
+    let found = OutboxBacklog { pending: 7, held: 0, oldest_due: Some(NOW - Duration::seconds(90)) };
+    assert_eq!(backlog(found), Backlog { pending: 7, held: 0, oldest_due_age: Duration::seconds(90) });
 }
 
 #[test]
 fn nothing_due_is_an_age_of_zero() {
-    let waiting = OutboxBacklog { pending: 3, oldest_due: None };
-    assert_eq!(backlog(waiting), Backlog { pending: 3, oldest_due_age: Duration::ZERO });
-    let clock_behind = OutboxBacklog { pending: 1, oldest_due: Some(NOW + Duration::seconds(5)) };
+    let waiting = OutboxBacklog { pending: 3, held: 0, oldest_due: None };
+    assert_eq!(backlog(waiting), Backlog { pending: 3, held: 0, oldest_due_age: Duration::ZERO });
+    let clock_behind = OutboxBacklog { pending: 1, held: 0, oldest_due: Some(NOW + Duration::seconds(5)) };
     assert_eq!(backlog(clock_behind).oldest_due_age, Duration::ZERO, "never negative");
 }

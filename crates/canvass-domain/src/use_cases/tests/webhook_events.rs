@@ -28,6 +28,7 @@ fn an_activation_writes_sendout_activated() {
         sendout_id: Some(sendout),
         respondent_id: None,
         answer_set_id: None,
+        hold: None,
     };
     assert_eq!(fake.state.webhook_events, [(WebhookEvent::SendoutActivated, subject)]);
 }
@@ -52,7 +53,7 @@ fn a_round_writes_respondent_sent_for_invitations_and_respondent_bounced_for_bou
     ];
     let store = Lent(Mutex::new(outbox));
     let (mail, sms) = (Recorder::default(), Recorder::default());
-    let round = Round { limit: 10, lease: LEASE, links: LinkBase::new("https://survey.example") };
+    let round = Round::new(10, LEASE, LinkBase::new("https://survey.example"));
 
     deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &round).unwrap();
 
@@ -74,7 +75,7 @@ fn a_message_whose_lease_ran_out_is_not_recorded_and_writes_no_event() {
     outbox.state.lost_leases = vec![1, 2];
     let store = Lent(Mutex::new(outbox));
     let (mail, sms) = (Recorder::default(), Recorder::default());
-    let round = Round { limit: 10, lease: LEASE, links: LinkBase::new("https://survey.example") };
+    let round = Round::new(10, LEASE, LinkBase::new("https://survey.example"));
 
     deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &round).unwrap();
 
@@ -97,6 +98,7 @@ fn completing_the_survey_on_its_page_writes_answer_set_completed_once() {
         sendout_id: Some(context.sendout_id),
         respondent_id: Some(context.respondent_id),
         answer_set_id: Some(set.id),
+        hold: None,
     };
     assert_eq!(fake.state.webhook_events, [(WebhookEvent::AnswerSetCompleted, subject)]);
 }

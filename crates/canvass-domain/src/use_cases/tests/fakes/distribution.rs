@@ -123,6 +123,8 @@ fn sendout_row(id: SendoutId, survey: SurveyId, kind: DispatchType) -> Sendout {
         activated_at: None,
         respondent_count: 0,
         pending_count: 0,
+        delivery: Default::default(),
+        delivery_issue: None,
     }
 }
 
@@ -137,6 +139,7 @@ fn respondent_row(id: RespondentId, sendout: SendoutId, contact: &str, at: Offse
         token: format!("{:040x}", id.get()),
         added_at: at,
         sent_at: None,
+        delivery: Default::default(),
     }
 }
 

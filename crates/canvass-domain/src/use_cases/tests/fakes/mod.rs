@@ -25,6 +25,17 @@ impl Clock for At {
     }
 }
 
+/// A clock that moves on by a tenth of a second each time it is read, from [`NOW`].
+#[derive(Default)]
+pub struct Ticking(std::sync::atomic::AtomicI64);
+
+impl Clock for Ticking {
+    fn now(&self) -> OffsetDateTime {
+        let reads = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        NOW + time::Duration::milliseconds(100 * reads)
+    }
+}
+
 /// Implements `Transactional` for a fake with fields `state` and `transactions: Snapshots<_>`.
 macro_rules! snapshot_transactions {
     ($fake:ty) => {

@@ -9,11 +9,15 @@ use time::OffsetDateTime;
 
 use super::surveys::{HoldsSurveys, Surveys};
 use super::Snapshots;
-use crate::delivery::{ClaimedMessage, Mailer, OutgoingMessage, SendError, Settled, SmsSender};
+use crate::delivery::{
+    ClaimedMessage, Hold, HoldKind, Mailer, Outcome, OutgoingMessage, Pace, SendError, Settled, SmsSender,
+};
 use crate::distribution::{DispatchType, TokenContext};
 use crate::error::DomainError;
 use crate::ids::{AccountId, RespondentId, SendoutId, SurveyId};
-use crate::ports::{OutboxBacklog, OutboxRepository, RepoResult, SentLookup};
+use crate::ports::{
+    HoldStarted, OutboxBacklog, OutboxRepository, PaceRepository, RecordedRound, RepoResult, SentLookup,
+};
 use crate::use_cases::delivery::DeliveryLender;
 
 /// What the fake holds; cloned for each transaction.
@@ -33,6 +37,10 @@ pub struct State {
     pub backlog: OutboxBacklog,
     /// The webhook events written.
     pub webhook_events: super::WebhookEvents,
+    /// The shared pace.
+    pub pace: Option<Pace>,
+    /// The sendouts held now (a message of theirs was held, and none sent since).
+    pub held_sendouts: Vec<SendoutId>,
 }
 
 /// The outbox fake: its state and its transactions.
@@ -79,6 +87,8 @@ pub fn due(id: i64, channel: DispatchType, recipient: &str) -> ClaimedMessage {
         message_token: format!("{id:032x}"),
         attempts: 0,
         holds: 0,
+        aged: time::Duration::ZERO,
+        sendout_held: false,
         lease_until: None,
         channel,
         recipient: recipient.into(),
@@ -106,7 +116,9 @@ impl Recorder {
         } else if message.to.contains("later") {
             Err(SendError::Transient("451 4.3.0 try again later".into()))
         } else if message.to.contains("held") {
-            Err(SendError::Held("553 5.7.1 sender not owned".into()))
+            Err(SendError::Held(Hold::new(HoldKind::Sender, "553 5.7.1 sender not owned")))
+        } else if message.to.contains("slow") {
+            Err(SendError::Held(Hold::new(HoldKind::Throttled, "454 4.7.0 Throttling failure")))
         } else {
             Ok(())
         }
@@ -138,6 +150,17 @@ impl HoldsSurveys for Outbox {
         &mut self.state.surveys
     }
 }
+impl PaceRepository for Outbox {
+    fn pace(&mut self, _lock: bool) -> RepoResult<Option<Pace>> {
+        Ok(self.state.pace)
+    }
+
+    fn save_pace(&mut self, pace: &Pace) -> RepoResult<()> {
+        self.state.pace = Some(*pace);
+        Ok(())
+    }
+}
+
 impl OutboxRepository for Outbox {
     fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64> {
         let _ = now;
@@ -165,14 +188,33 @@ impl OutboxRepository for Outbox {
         Ok(claimed)
     }
 
-    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<Vec<i64>> {
+    fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<RecordedRound> {
         let _ = now;
         if let (left @ 1.., Some(error)) = &mut self.failing_records {
             *left -= 1;
             return Err(error());
         }
         self.state.recorded.push(settled.to_vec());
-        Ok(settled.iter().map(|done| done.message.id).filter(|id| !self.state.lost_leases.contains(id)).collect())
+        let ids: Vec<i64> =
+            settled.iter().map(|done| done.message.id).filter(|id| !self.state.lost_leases.contains(id)).collect();
+        let mut holds_started = Vec::new();
+        for Settled { message, outcome } in settled.iter().filter(|done| ids.contains(&done.message.id)) {
+            let held = &mut self.state.held_sendouts;
+            match outcome {
+                Outcome::Held(_, hold) if !held.contains(&message.sendout_id) => {
+                    held.push(message.sendout_id);
+                    holds_started.push(HoldStarted {
+                        account_id: message.account_id,
+                        survey_id: message.survey_id,
+                        sendout_id: message.sendout_id,
+                        kind: hold.kind,
+                    });
+                }
+                Outcome::Sent => held.retain(|sendout| *sendout != message.sendout_id),
+                _ => {}
+            }
+        }
+        Ok(RecordedRound { ids, holds_started })
     }
 
     fn find_sent_by_token(&mut self, _message_token: &str) -> RepoResult<SentLookup> {

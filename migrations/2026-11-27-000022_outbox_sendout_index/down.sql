@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS outbox_sendout_status_idx;
