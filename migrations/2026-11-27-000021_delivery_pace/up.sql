@@ -25,3 +25,9 @@ CREATE TABLE delivery_pace (
     day_sent    bigint           NOT NULL,
     day_full_at timestamptz
 );
+
+-- The event sendout.deliveryHeld. NOT VALID: no row breaks it, and the table is not scanned under its lock.
+ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_event_check;
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_event_check CHECK (event IN ('answerSet.completed',
+    'respondent.sent', 'respondent.bounced', 'respondent.optedOut', 'sendout.activated', 'sendout.deliveryHeld',
+    'webhook.test')) NOT VALID;

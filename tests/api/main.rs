@@ -20,6 +20,7 @@ mod erasure;
 mod fair_claims;
 mod frequency;
 mod health_and_docs;
+mod holds;
 mod idempotency;
 mod late_bounces;
 mod limits;

@@ -21,6 +21,8 @@ pub struct SmtpSink {
     port: u16,
     received: Arc<Mutex<Vec<Received>>>,
     connections: Arc<AtomicUsize>,
+    /// While set, every new session is greeted with this reply and closed (a relay in maintenance).
+    refusing: Arc<Mutex<Option<String>>>,
 }
 
 /// A message the sink kept, and how it came.
@@ -34,6 +36,8 @@ pub struct Received {
     pub user: Option<String>,
     /// The envelope sender (`MAIL FROM`), where bounces go.
     pub mail_from: String,
+    /// When it arrived.
+    pub at: std::time::SystemTime,
 }
 
 impl SmtpSink {
@@ -50,6 +54,12 @@ impl SmtpSink {
     /// A sink to configure: refusals, delay, TLS and AUTH.
     pub fn builder() -> SmtpSinkBuilder {
         SmtpSinkBuilder::default()
+    }
+
+    /// From now on greets every new session with `greeting` (`421 4.3.2 maintenance`, say) and closes it, as a
+    /// relay that refuses for a while; `None` takes sessions again.
+    pub fn refuse_sessions(&self, greeting: Option<&str>) {
+        *self.refusing.lock().unwrap() = greeting.map(str::to_owned);
     }
 
     /// The local port the sink listens on (on 127.0.0.1).
@@ -95,6 +105,10 @@ pub struct SmtpSinkBuilder {
     refuse_mail: Option<String>,
     /// Recipients containing the pattern get the reply at the end of `DATA`, after the message was sent.
     refuse_data: Option<(String, String)>,
+    /// Recipients containing the pattern get the reply to `RCPT TO`.
+    refuse_rcpt: Option<(String, String)>,
+    /// At most this many messages a second; recipients beyond get `454 4.7.0 Throttling failure`.
+    throttle: Option<usize>,
     delay: Duration,
     tls: TlsMode,
     auth: Option<(String, String)>,
@@ -124,6 +138,20 @@ impl SmtpSinkBuilder {
     /// containing `pattern`, keeping nothing of them.
     pub fn refuse_data(mut self, pattern: impl Into<String>, reply: impl Into<String>) -> Self {
         self.refuse_data = Some((pattern.into(), reply.into()));
+        self
+    }
+
+    /// Answers `RCPT TO` with `reply` (`454 4.7.0 Throttling failure`, `452 4.2.2 mailbox full`, say) for
+    /// recipients containing `pattern`.
+    pub fn refuse_rcpt(mut self, pattern: impl Into<String>, reply: impl Into<String>) -> Self {
+        self.refuse_rcpt = Some((pattern.into(), reply.into()));
+        self
+    }
+
+    /// Takes at most `per_second` messages in any second, as Amazon SES does; a recipient beyond that gets
+    /// `454 4.7.0 Throttling failure: Maximum sending rate exceeded.`.
+    pub fn throttle(mut self, per_second: usize) -> Self {
+        self.throttle = Some(per_second);
         self
     }
 
@@ -169,13 +197,18 @@ impl SmtpSinkBuilder {
             port,
             received: Arc::new(Mutex::new(Vec::new())),
             connections: Arc::new(AtomicUsize::new(0)),
+            refusing: Arc::new(Mutex::new(None)),
         };
         let config = Arc::new(self);
-        let (kept, connections) = (sink.received.clone(), sink.connections.clone());
+        let (kept, connections, refusing) = (sink.received.clone(), sink.connections.clone(), sink.refusing.clone());
         let active = Arc::new(AtomicUsize::new(0));
         std::thread::spawn(move || {
             for mut stream in listener.incoming().flatten() {
                 connections.fetch_add(1, Ordering::SeqCst);
+                if let Some(greeting) = refusing.lock().unwrap().clone() {
+                    let _ = stream.write_all(format!("{greeting}\r\n").as_bytes());
+                    continue;
+                }
                 if config.max_sessions.is_some_and(|max| active.load(Ordering::SeqCst) >= max) {
                     let _ = stream.write_all(b"421 4.7.0 Too many connections\r\n");
                     continue;
@@ -346,6 +379,13 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
             mail_from =
                 line.split_once('<').and_then(|(_, rest)| rest.split_once('>')).map_or("", |(a, _)| a).to_owned();
             "250 ok".into()
+        } else if let (true, Some((_, refusal))) = (
+            command.starts_with("RCPT"),
+            config.refuse_rcpt.as_ref().filter(|(pattern, _)| line.contains(pattern.as_str())),
+        ) {
+            refusal.clone()
+        } else if command.starts_with("RCPT") && over_the_rate(kept, config.throttle) {
+            "454 4.7.0 Throttling failure: Maximum sending rate exceeded.".into()
         } else if command.starts_with("RCPT") && !config.refuse_5xx.is_empty() && line.contains(&config.refuse_5xx) {
             "550 5.1.1 no such user".into()
         } else if command.starts_with("RCPT") && !config.refuse_4xx.is_empty() && line.contains(&config.refuse_4xx) {
@@ -370,7 +410,8 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
             match &config.refuse_data {
                 Some((pattern, refusal)) if rcpt_to.contains(pattern.as_str()) => refusal.clone(),
                 _ => {
-                    let received = Received { message, tls, user: user.clone(), mail_from: mail_from.clone() };
+                    let at = std::time::SystemTime::now();
+                    let received = Received { message, tls, user: user.clone(), mail_from: mail_from.clone(), at };
                     kept.lock().unwrap().push(received);
                     "250 queued".into()
                 }
@@ -385,6 +426,14 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
             return;
         }
     }
+}
+
+/// Whether `per_second` messages or more arrived within the last second.
+fn over_the_rate(kept: &Mutex<Vec<Received>>, per_second: Option<usize>) -> bool {
+    let Some(per_second) = per_second else { return false };
+    let now = std::time::SystemTime::now();
+    let recent = |received: &&Received| now.duration_since(received.at).is_ok_and(|ago| ago < Duration::from_secs(1));
+    kept.lock().unwrap().iter().rev().filter(recent).count() >= per_second
 }
 
 /// Runs an `AUTH PLAIN` or `AUTH LOGIN` exchange that began with `command`: the answer and, on success, the user;

@@ -128,14 +128,14 @@ impl Pace {
     }
 
     /// The relay asked to slow down at `now` while this worker was sending `measured` messages a second: the pace
-    /// halves, at most once every [`THROTTLE_STEP`].
+    /// (the configured one under its ceiling, or without one what was measured) halves, at most once every
+    /// [`THROTTLE_STEP`].
     pub fn throttle(&mut self, now: OffsetDateTime, measured: f64, limits: &PaceLimits) {
         if self.ceiling_at.is_some_and(|at| now - at < THROTTLE_STEP) && self.ceiling.is_some() {
             return;
         }
-        let allowed = self.per_second(limits).unwrap_or(f64::INFINITY);
-        let current = if measured > 0.0 { allowed.min(measured) } else { allowed };
-        let current = if current.is_finite() { current } else { limits.burst as f64 };
+        let current = self.per_second(limits).unwrap_or(measured);
+        let current = if current.is_finite() && current > 0.0 { current } else { limits.burst as f64 };
         self.ceiling = Some((current / 2.0).max(SLOWEST));
         self.ceiling_at = Some(now);
         self.tokens = self.tokens.min(1.0);
