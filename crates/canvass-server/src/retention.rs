@@ -141,7 +141,9 @@ mod tests {
         assert_eq!(parse_interval("30m"), Ok(Duration::from_secs(1800)));
         assert_eq!(parse_interval("0"), Ok(Duration::ZERO));
         assert!(parse_interval("soon").is_err());
-        assert!(parse_interval("5d").is_err());
+        assert_eq!(parse_interval("5d"), Ok(Duration::from_secs(5 * 86_400)));
+        assert!(parse_interval("5w").is_err());
+        assert!(parse_interval("99999999999999d").is_err(), "an overflow is refused, not wrapped");
     }
 
     #[test]

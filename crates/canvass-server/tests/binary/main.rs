@@ -8,5 +8,6 @@ mod private_cluster;
 
 mod commands;
 mod dsn;
+mod pace;
 mod shutdown;
 mod workers;
