@@ -6,9 +6,10 @@ use std::collections::BTreeSet;
 /// The generated schema of the PostgreSQL adapter: read at compile time, so a new table is checked at once.
 const SCHEMA: &str = include_str!("../../canvass-postgres/src/schema.rs");
 
-/// Tables with an `account_id` that a Citus deployment makes reference tables (docs/scaling.md): a statement on
-/// them is never sent to one shard, so it needs no account. Keep in step with docs/citus-distribute.sql.
-pub const REFERENCE_TABLES: &[&str] = &["accounts", "api_keys", "sender_numbers", "login_sendouts"];
+/// Tables that a Citus deployment makes reference tables (docs/scaling.md): those with an `account_id` below, and
+/// `delivery_pace`, the one row of the pace all workers share, which has none. A statement on them is never sent
+/// to one shard, so it needs no account. Keep in step with docs/citus-distribute.sql.
+pub const REFERENCE_TABLES: &[&str] = &["accounts", "api_keys", "sender_numbers", "login_sendouts", "delivery_pace"];
 
 /// The account tables: distributed by `account_id` under Citus.
 pub fn account_tables() -> BTreeSet<String> {
