@@ -11,7 +11,7 @@ use time::{Duration, OffsetDateTime};
 
 use crate::clock::Clock;
 use crate::delivery::{
-    ClaimedMessage, HoldKind, LinkBase, Outcome, OutgoingMessage, Pace, PaceGrant, PaceLimits, RetryPolicy, SendError,
+    ClaimedMessage, HoldKind, LinkBase, Outcome, OutgoingMessage, PaceGrant, PaceLimits, RetryPolicy, SendError,
     Settled, Transports,
 };
 use crate::distribution::{DispatchType, RespondentStatus};
@@ -24,103 +24,15 @@ use crate::ports::{
 };
 use crate::webhook::{EventSubject, WebhookEvent};
 
+mod paced;
+mod report;
+
+pub use paced::PACE_WAIT_MOST;
+use paced::{give_back, measured, paced_rounds, put_back, slow_down, take_slots};
+pub use report::{ChannelCounts, DeliveryReport};
+
 /// How long a claimed message is reserved for the worker that claimed it, unless the worker says otherwise.
 pub const LEASE: Duration = Duration::minutes(5);
-
-/// What one round of the worker did.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct DeliveryReport {
-    /// Reminder messages written to the outbox.
-    pub reminders_enqueued: u64,
-    /// Messages claimed.
-    pub claimed: usize,
-    /// Handed to the relay.
-    pub sent: usize,
-    /// Refused for good (bounces).
-    pub bounced: usize,
-    /// Due again later after a transient failure.
-    pub retried: usize,
-    /// Given up after the last attempt.
-    pub failed: usize,
-    /// Not sent: blocklisted or expired by now.
-    pub cancelled: usize,
-    /// The outcomes of the email messages alone.
-    pub email: ChannelCounts,
-    /// The outcomes of the text messages alone (SMS and TWOWAY).
-    pub sms: ChannelCounts,
-    /// Whether the mail relay took a session in the last round that tried to open one (`None`: no email went).
-    pub relay_up: Option<bool>,
-    /// The shared pace the last round was claimed under, in messages a second (infinite when nothing limits it;
-    /// `None`: no round was claimed).
-    pub pace_per_second: Option<f64>,
-}
-
-/// The outcomes of one channel's messages in a round.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ChannelCounts {
-    /// Handed to the relay or provider.
-    pub sent: usize,
-    /// Refused for good (bounces).
-    pub bounced: usize,
-    /// Due again later after a transient failure.
-    pub retried: usize,
-    /// Given up after the last attempt.
-    pub failed: usize,
-    /// Not sent: blocklisted or expired by now.
-    pub cancelled: usize,
-}
-
-impl ChannelCounts {
-    fn add(&mut self, other: &ChannelCounts) {
-        self.sent += other.sent;
-        self.bounced += other.bounced;
-        self.retried += other.retried;
-        self.failed += other.failed;
-        self.cancelled += other.cancelled;
-    }
-
-    fn count(&mut self, outcome: &Outcome) {
-        match outcome {
-            Outcome::Sent => self.sent += 1,
-            Outcome::Bounced(_) => self.bounced += 1,
-            Outcome::Failed(_) => self.failed += 1,
-            Outcome::DueAgain(..) | Outcome::Held(..) => self.retried += 1,
-            Outcome::Cancelled(_) => self.cancelled += 1,
-        }
-    }
-}
-
-impl DeliveryReport {
-    fn add(&mut self, other: &DeliveryReport) {
-        self.reminders_enqueued += other.reminders_enqueued;
-        self.claimed += other.claimed;
-        self.sent += other.sent;
-        self.bounced += other.bounced;
-        self.retried += other.retried;
-        self.failed += other.failed;
-        self.cancelled += other.cancelled;
-        self.email.add(&other.email);
-        self.sms.add(&other.sms);
-        self.relay_up = other.relay_up.or(self.relay_up);
-        self.pace_per_second = other.pace_per_second.or(self.pace_per_second);
-    }
-
-    /// Counts one message's outcome, in the totals and in its channel's counts (a LOGIN sendout sends nothing;
-    /// were one of its messages claimed, it would count as email).
-    fn count(&mut self, channel: DispatchType, outcome: &Outcome) {
-        match outcome {
-            Outcome::Sent => self.sent += 1,
-            Outcome::Bounced(_) => self.bounced += 1,
-            Outcome::Failed(_) => self.failed += 1,
-            Outcome::DueAgain(..) | Outcome::Held(..) => self.retried += 1,
-            Outcome::Cancelled(_) => self.cancelled += 1,
-        }
-        match channel {
-            DispatchType::Sms | DispatchType::TwoWay => self.sms.count(outcome),
-            DispatchType::Email | DispatchType::Login => self.email.count(outcome),
-        }
-    }
-}
 
 /// The ports a delivery round uses: the outbox, the shared pace, the question trees TWOWAY conversations start
 /// with, and the webhook events its outcomes write.
@@ -313,124 +225,6 @@ pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
         }
     };
     record_all(store, &unrecorded, round.lease).and(stopped).map(|()| total)
-}
-
-/// A claimed round that is not sent: every message held without an attempt counted, due again at once.
-fn put_back(claimed: Claimed, reason: &str) -> Sent {
-    let hold = crate::delivery::Hold::new(HoldKind::Throttled, reason);
-    let settled: Vec<Settled> = claimed
-        .messages
-        .into_iter()
-        .map(|message| Settled { message, outcome: Outcome::Held(claimed.at, hold.clone()) })
-        .collect();
-    let mut report = DeliveryReport::default();
-    for done in &settled {
-        report.count(done.message.channel, &done.outcome);
-    }
-    Sent { at: claimed.at, report, settled, throttled: false }
-}
-
-/// The messages a second this worker handed over since `started`.
-fn measured(total: &DeliveryReport, started: OffsetDateTime, now: OffsetDateTime) -> f64 {
-    total.claimed as f64 / (now - started).as_seconds_f64().max(1.0)
-}
-
-/// Rounds one after another under the shared pace: each claims what the pace grants, is sent and recorded before
-/// the next is claimed (so that no more messages are on the network than the pace let out), and when the pace has
-/// no slot the worker waits for the next one. It stops when a round finds fewer messages than it was granted (no
-/// more are due), when the day's limit is reached, or when `stop` answers true.
-fn paced_rounds<L: DeliveryLender + ?Sized>(
-    store: &L,
-    transports: Transports<'_>,
-    clock: &dyn Clock,
-    round: &Round,
-    stop: &dyn Fn() -> bool,
-    observe: &dyn Fn(&DeliveryReport),
-    first: Claimed,
-) -> Result<DeliveryReport, DomainError> {
-    let started = clock.now();
-    let mut total = DeliveryReport::default();
-    let mut claimed = first;
-    loop {
-        let grant = claimed.paced.unwrap_or(PaceGrant { slots: round.limit, wait: None });
-        let found_all = claimed.messages.len() as i64 >= grant.slots;
-        if claimed.messages.is_empty() {
-            total.reminders_enqueued += claimed.reminders_enqueued;
-        } else {
-            let sent = send(transports, claimed, round);
-            observe(&sent.report);
-            total.add(&sent.report);
-            record(store, &sent, round.lease)?;
-            if sent.throttled {
-                slow_down(store, clock.now(), measured(&total, started, clock.now()), &round.pace)?;
-            }
-        }
-        match grant.wait {
-            _ if stop() || !found_all => break,
-            Some(wait) if wait > PACE_WAIT_MOST => break,
-            Some(wait) => std::thread::sleep(std::time::Duration::try_from(wait).unwrap_or_default()),
-            None => {}
-        }
-        claimed = claim(store, clock.now(), round)?;
-    }
-    Ok(total)
-}
-
-/// The longest a paced worker sleeps for its next slot before it hands back to its caller's poll (a day's limit
-/// reached waits for the next day there).
-pub const PACE_WAIT_MOST: Duration = Duration::seconds(5);
-
-/// The relay asked to slow down: halves the shared pace, in a transaction of its own.
-fn slow_down<L: DeliveryLender + ?Sized>(
-    store: &L,
-    now: OffsetDateTime,
-    measured: f64,
-    limits: &PaceLimits,
-) -> Result<(), DomainError> {
-    store.step(|uow| {
-        transaction(uow, |tx| {
-            let mut pace = tx.pace(true)?.unwrap_or_else(|| Pace::new(now, limits));
-            pace.throttle(now, measured, limits);
-            Ok(tx.save_pace(&pace)?)
-        })
-    })
-}
-
-/// Takes the round's slots from the shared pace: `None` when neither a limit nor a throttle's ceiling applies
-/// (the round takes its whole limit, and the pace is only read), else what the pace granted; beside it the pace in
-/// messages a second (infinite for none).
-fn take_slots(
-    uow: &mut (impl PaceRepository + Transactional + ?Sized),
-    now: OffsetDateTime,
-    round: &Round,
-) -> Result<(Option<PaceGrant>, f64), DomainError> {
-    let unpaced = |pace: &Option<Pace>| !round.pace.is_limited() && pace.is_none_or(|pace| pace.ceiling.is_none());
-    if unpaced(&uow.pace(false)?) {
-        return Ok((None, f64::INFINITY));
-    }
-    transaction(uow, |tx| {
-        let mut pace = tx.pace(true)?.unwrap_or_else(|| Pace::new(now, &round.pace));
-        let grant = pace.take(now, round.limit, &round.pace);
-        tx.save_pace(&pace)?;
-        Ok((Some(grant), pace.per_second(&round.pace).unwrap_or(f64::INFINITY)))
-    })
-}
-
-/// Gives back the slots a round was granted and did not use.
-fn give_back(
-    uow: &mut (impl PaceRepository + Transactional + ?Sized),
-    now: OffsetDateTime,
-    unused: i64,
-    limits: &PaceLimits,
-) -> Result<(), DomainError> {
-    if unused <= 0 {
-        return Ok(());
-    }
-    transaction(uow, |tx| {
-        let mut pace = tx.pace(true)?.unwrap_or_else(|| Pace::new(now, limits));
-        pace.give_back(unused, limits);
-        Ok(tx.save_pace(&pace)?)
-    })
 }
 
 /// Records rounds, each in its own transaction; tries every one and answers the first failure.
