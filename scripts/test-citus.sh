@@ -24,7 +24,7 @@ failed=0
 echo "== black-box suite on the coordinator"
 cargo test -p canvass-blackbox-tests --test api "$@" || failed=1
 echo "== delivery worker tests on the coordinator"
-cargo test -p canvass-server --test binary workers:: || failed=1
+cargo test -p canvass-server --test binary -- workers:: pace:: || failed=1
 if [ "$failed" = 1 ]; then
   echo "== errors the coordinator logged, by message (its log: $(scripts/pg-cluster.sh log "$cluster/coordinator"))"
   grep -h 'ERROR:' "$(scripts/pg-cluster.sh log "$cluster/coordinator")" | sed -E 's/^.*ERROR: +//' | sort | uniq -c \

@@ -42,6 +42,36 @@ async fn a_relay_that_refuses_the_sender_bounces_no_one() {
 }
 
 #[tokio::test]
+async fn a_refused_sender_holds_its_sendouts_invitations_together_and_no_other_sendout() {
+    let app = spawn_app().await;
+    let refusing = SmtpSink::builder().refuse_mail("553 5.7.1 sender not owned").start();
+    let (_, held, _) = activated(&app, &["ann@example.com", "bob@example.com", "cy@example.com"], None).await;
+    let sms = SmsSink::start("", "");
+    let now = OffsetDateTime::now_utc();
+    let mailer = canvass_mail::SmtpMailer::from_url(&refusing.url).unwrap();
+    let sender = canvass_sms::HttpSmsSender::new(&sms.url);
+    let one = |at| {
+        app.deliver_round(
+            canvass_domain::delivery::Transports { email: &mailer, sms: &sender },
+            at,
+            "https://survey.example",
+            1,
+        )
+    };
+    assert_eq!(one(now).retried, 1, "one invitation tried and refused at MAIL FROM");
+    assert_eq!(one(now + Duration::seconds(1)).claimed, 0, "the others wait with it, untried");
+    let sendout = app.get(&held).await.expect(200);
+    assert_eq!(sendout["delivery"]["held"], 3, "{sendout}");
+    assert_eq!(sendout["deliveryIssue"]["kind"], "sender");
+    let respondents = app.get(&format!("{held}/respondents")).await.expect(200);
+    for respondent in respondents.as_array().unwrap() {
+        assert_eq!(respondent["deliveryAttempts"], 0, "{respondent}");
+        assert!(respondent["lastDeliveryError"].as_str().is_some_and(|reply| reply.contains("553")), "{respondent}");
+    }
+    assert_eq!(refusing.count(), 0);
+}
+
+#[tokio::test]
 async fn a_message_refused_at_data_fails_alone_unless_the_code_names_the_recipient() {
     let app = spawn_app().await;
     let spam = SmtpSink::builder().refuse_data("spam@", "554 5.7.1 refused as spam").start();

@@ -14,6 +14,7 @@ mod counts;
 mod erasure;
 mod error;
 mod governance;
+mod holds;
 mod idempotency;
 mod invitations;
 mod keys;

@@ -3,10 +3,9 @@
 //! the claim's lease), the respondents, and for bounces the permanent failures, the bounced respondents' queued
 //! messages and their status.
 
-use canvass_domain::delivery::{HoldKind, Outcome, Settled};
+use canvass_domain::delivery::{Outcome, Settled};
 use canvass_domain::distribution::{contact_key, RespondentStatus};
-use canvass_domain::ids::{AccountId, SendoutId, SurveyId};
-use canvass_domain::ports::{HoldStarted, RecordedRound};
+use canvass_domain::ports::RecordedRound;
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text, Timestamptz};
 use std::collections::{BTreeMap, HashSet};
@@ -30,15 +29,6 @@ struct OutboxRows {
     hold_kinds: Vec<Option<&'static str>>,
     /// Milliseconds of its lifetime this outcome uses: the wait before its next try after a transient failure.
     aged_ms: Vec<i64>,
-}
-
-/// What a round's outcomes make of their sendouts' delivery issues: set by a hold, cleared by a hand-over.
-#[derive(Default)]
-struct SendoutIssues {
-    /// Each held sendout once, with the last hold's kind and reply.
-    held: BTreeMap<i64, (i64, HoldKind, String)>,
-    /// Sendouts with an issue whose message was handed over (and none held in this round).
-    cleared: Vec<i64>,
 }
 
 /// Respondents whose status follows from their message (bounces apart).
@@ -78,8 +68,9 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
     let mut recorded = RecordedRound { ids: Vec::with_capacity(settled.len()), holds_started: Vec::new() };
     for (account, settled) in by_account {
         let held: HashSet<i64> = update_outbox(conn, account, &outbox_rows(&settled, now))?.into_iter().collect();
-        let issues = sendout_issues(&settled, &held);
-        recorded.holds_started.extend(update_sendout_issues(conn, account, &issues, now)?);
+        let issues = crate::holds::sendout_issues(&settled, &held);
+        recorded.holds_started.extend(crate::holds::update_sendout_issues(conn, account, &issues, now)?);
+        crate::holds::hold_senders_together(conn, account, &settled, &held, now)?;
         rounds.push((account, respondent_rows(&settled, &held, now)));
         recorded.ids.extend(held);
     }
@@ -154,92 +145,6 @@ fn outbox_rows(settled: &[&Settled], now: OffsetDateTime) -> OutboxRows {
         });
     }
     rows
-}
-
-/// The delivery issues one account's recorded outcomes set or clear.
-fn sendout_issues(settled: &[&Settled], recorded: &HashSet<i64>) -> SendoutIssues {
-    let mut issues = SendoutIssues::default();
-    let mut handed_over = Vec::new();
-    for Settled { message, outcome } in settled.iter().copied().filter(|done| recorded.contains(&done.message.id)) {
-        match outcome {
-            Outcome::Held(_, hold) => {
-                let entry = (message.survey_id.get(), hold.kind, hold.reason.clone());
-                issues.held.insert(message.sendout_id.get(), entry);
-            }
-            Outcome::Sent if message.sendout_held => handed_over.push(message.sendout_id.get()),
-            _ => {}
-        }
-    }
-    handed_over.sort_unstable();
-    handed_over.dedup();
-    handed_over.retain(|sendout| !issues.held.contains_key(sendout));
-    issues.cleared = handed_over;
-    issues
-}
-
-#[derive(QueryableByName)]
-struct IssueSet {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
-    #[diesel(sql_type = BigInt)]
-    survey_id: i64,
-    #[diesel(sql_type = Text)]
-    kind: String,
-    /// Whether the sendout had no issue before: its hold starts now.
-    #[diesel(sql_type = Bool)]
-    started: bool,
-}
-
-/// Sets one account's held sendouts' delivery issue (kind and reply; since kept from the hold's start) and clears
-/// the issue of those a hand-over ended; returns the sendouts whose hold starts now (their issue was unset).
-fn update_sendout_issues(
-    conn: &mut PgConnection,
-    account: i64,
-    issues: &SendoutIssues,
-    now: OffsetDateTime,
-) -> QueryResult<Vec<HoldStarted>> {
-    if !issues.cleared.is_empty() {
-        prepared(
-            "UPDATE sendouts SET delivery_issue_kind = NULL, delivery_issue_reply = NULL, delivery_issue_since = NULL \
-             WHERE account_id = $1 AND id = ANY($2) AND delivery_issue_since IS NOT NULL",
-        )
-        .bind::<BigInt, _>(account)
-        .bind::<Array<BigInt>, _>(&issues.cleared)
-        .execute(conn)?;
-    }
-    if issues.held.is_empty() {
-        return Ok(Vec::new());
-    }
-    let ids: Vec<i64> = issues.held.keys().copied().collect();
-    let kinds: Vec<&str> = issues.held.values().map(|(_, kind, _)| kind.as_str()).collect();
-    let replies: Vec<&str> = issues.held.values().map(|(_, _, reply)| reply.as_str()).collect();
-    let set: Vec<IssueSet> = prepared(
-        "WITH before AS ( \
-             SELECT id, delivery_issue_since FROM sendouts WHERE account_id = $1 AND id = ANY($2) FOR UPDATE) \
-         UPDATE sendouts s SET delivery_issue_kind = u.kind, delivery_issue_reply = u.reply, \
-             delivery_issue_since = coalesce(s.delivery_issue_since, $5) \
-         FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(id, kind, reply), before b \
-         WHERE s.account_id = $1 AND s.id = u.id AND b.id = u.id \
-         RETURNING s.id, s.survey_id, s.delivery_issue_kind AS kind, b.delivery_issue_since IS NULL AS started",
-    )
-    .bind::<BigInt, _>(account)
-    .bind::<Array<BigInt>, _>(&ids)
-    .bind::<Array<Text>, _>(&kinds)
-    .bind::<Array<Text>, _>(&replies)
-    .bind::<Timestamptz, _>(now)
-    .load(conn)?;
-    Ok(set
-        .into_iter()
-        .filter(|row| row.started)
-        .filter_map(|row| {
-            Some(HoldStarted {
-                account_id: AccountId::new(account),
-                survey_id: SurveyId::new(row.survey_id),
-                sendout_id: SendoutId::new(row.id),
-                kind: HoldKind::parse(&row.kind)?,
-            })
-        })
-        .collect())
 }
 
 #[derive(QueryableByName)]
