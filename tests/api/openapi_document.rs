@@ -184,3 +184,26 @@ async fn object_keys_are_documented_as_strings() {
     non_string_property_names(&document, "", &mut found);
     assert!(found.is_empty(), "propertyNames that no JSON key can match: {found:?}");
 }
+
+#[tokio::test]
+async fn delivery_state_is_stated_on_sendouts_and_respondents() {
+    let document = document().await;
+    let schemas = &document["components"]["schemas"];
+    let sendout = resolve(&document, &schemas["SendoutResponse"]);
+    let required: Vec<&str> = sendout["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(required.contains(&"delivery"), "{sendout}");
+    let delivery = resolve(&document, &sendout["properties"]["delivery"]);
+    for count in ["queued", "sent", "bounced", "failed", "expired", "held"] {
+        assert_eq!(delivery["properties"][count]["minimum"], 0, "{count}: {delivery}");
+    }
+    let issue = serde_json::to_string(&sendout["properties"]["deliveryIssue"]).unwrap();
+    assert!(issue.contains("DeliveryIssueBody") && issue.contains("null"), "nullable: {issue}");
+    let kind = resolve(&document, &schemas["DeliveryIssueBody"]["properties"]["kind"]);
+    assert_eq!(kind["enum"], serde_json::json!(["relay", "sender", "throttled", "dailyLimit"]));
+    let respondent = resolve(&document, &schemas["RespondentResponse"]);
+    assert_eq!(respondent["properties"]["nextAttemptAt"]["format"], "date-time", "{respondent}");
+    assert!(
+        respondent["properties"]["deliveryAttempts"].is_object()
+            && respondent["properties"]["lastDeliveryError"].is_object()
+    );
+}
