@@ -1,5 +1,6 @@
-//! How respondents' invitations stand with the relay: their outbox rows, found by their stable idempotency keys
-//! (`inv-<account>-<respondent>`) through the outbox's unique key index, one statement for a page of respondents.
+//! How respondents' invitations stand with the relay: their outbox rows (the one message of each respondent that
+//! is neither a reminder nor a message of its own text), found through the outbox's respondent index, one
+//! statement for a page of respondents.
 
 use std::collections::HashMap;
 
@@ -16,7 +17,7 @@ use crate::prepared::prepared;
 const INVITATIONS: &str = "SELECT respondent_id, attempts, \
          CASE WHEN status IN ('Pending', 'Bounced', 'Failed') THEN last_error END AS last_error, \
          CASE WHEN status = 'Pending' THEN due_at END AS next_attempt_at \
-     FROM outbox WHERE account_id = $1 AND idempotency_key = ANY($2)";
+     FROM outbox WHERE account_id = $1 AND respondent_id = ANY($2) AND reminder_id IS NULL AND body IS NULL";
 
 #[derive(QueryableByName)]
 struct Invitation {
@@ -35,9 +36,9 @@ pub(crate) fn fill(conn: &mut PgConnection, account: AccountId, respondents: &mu
     if respondents.is_empty() {
         return Ok(());
     }
-    let keys: Vec<String> = respondents.iter().map(|r| format!("inv-{}-{}", account.get(), r.id.get())).collect();
+    let ids: Vec<i64> = respondents.iter().map(|respondent| respondent.id.get()).collect();
     let rows: Vec<Invitation> =
-        prepared(INVITATIONS).bind::<BigInt, _>(account.get()).bind::<Array<Text>, _>(&keys).load(conn)?;
+        prepared(INVITATIONS).bind::<BigInt, _>(account.get()).bind::<Array<BigInt>, _>(&ids).load(conn)?;
     let mut found: HashMap<i64, Invitation> = rows.into_iter().map(|row| (row.respondent_id, row)).collect();
     for respondent in respondents {
         if let Some(row) = found.remove(&respondent.id.get()) {
