@@ -25,6 +25,10 @@ CREATE TABLE delivery_pace (
     day_sent    bigint           NOT NULL,
     day_full_at timestamptz
 );
+-- The row exists from the start, with an empty bucket, so that two workers starting at once lock the same row
+-- instead of each making a full bucket of its own.
+INSERT INTO delivery_pace (id, tokens, refilled_at, day, day_sent)
+VALUES (1, 0, now(), (now() AT TIME ZONE 'UTC')::date, 0);
 
 -- The event sendout.deliveryHeld. NOT VALID: no row breaks it, and the table is not scanned under its lock.
 ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_event_check;
