@@ -1,7 +1,9 @@
 //! A delivery round's outcomes, recorded per account with at most five set-based statements each whatever the
 //! round's size, every one pinned to its account (`account_id = $1`): the outbox rows (only those still held under
 //! the claim's lease), the respondents, and for bounces the permanent failures, the bounced respondents' queued
-//! messages and their status.
+//! messages and their status. The outbox and respondent updates name their rows' ids twice, joined to the
+//! round's arrays and as `id = ANY($2)`, so that they reach them by primary key whatever the statistics say (a
+//! sendout activated a moment ago is not in them yet).
 
 use canvass_domain::delivery::{Outcome, Settled};
 use canvass_domain::distribution::{contact_key, RespondentStatus};
@@ -170,7 +172,7 @@ fn update_outbox(conn: &mut PgConnection, account: i64, rows: &OutboxRows) -> Qu
          FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], \
                      $8::int[], $9::text[], $10::bigint[]) \
              AS u(id, lease_until, status, error, sent_at, due_at, held, hold_kind, aged_ms) \
-         WHERE o.account_id = $1 AND o.id = u.id \
+         WHERE o.account_id = $1 AND o.id = ANY($2) AND o.id = u.id \
            AND CASE WHEN u.lease_until IS NULL THEN o.status = 'Sent' \
                     ELSE o.status = 'Pending' AND o.lease_until = u.lease_until END \
          RETURNING o.id",
@@ -197,7 +199,7 @@ fn update_respondents(conn: &mut PgConnection, account: i64, rows: &RespondentRo
         "UPDATE respondents r SET status = u.status, sent_at = coalesce(u.sent_at, r.sent_at) \
          FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::bool[]) \
              AS u(id, status, sent_at, from_scheduled_only) \
-         WHERE r.account_id = $1 AND r.id = u.id \
+         WHERE r.account_id = $1 AND r.id = ANY($2) AND r.id = u.id \
            AND (r.status = 'Scheduled' OR (NOT u.from_scheduled_only AND r.status IN ('Sent', 'Released')))",
     )
     .bind::<BigInt, _>(account)
