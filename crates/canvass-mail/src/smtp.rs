@@ -39,9 +39,11 @@ struct Prepared {
     bytes: Vec<u8>,
 }
 
-/// A round for the session thread, and where its outcomes go.
+/// A round for the session thread, and where its outcomes go. Its messages are put on the wire by the lanes that
+/// send them, so that the first goes out at once and the rest are formatted while the relay answers.
 struct Job {
-    emails: Vec<Prepared>,
+    messages: Vec<OutgoingMessage>,
+    bounce_address: Option<Address>,
     reply: mpsc::Sender<Vec<Result<(), SendError>>>,
 }
 
@@ -97,17 +99,17 @@ impl SmtpMailer {
     pub fn from_url(url: &str) -> Result<Self, String> {
         Self::new(url, None, 1)
     }
+}
 
-    /// The email on the wire and its envelope: from the bounce address when there is one, else from the sender.
-    fn prepare(&self, message: &OutgoingMessage) -> Result<Prepared, SendError> {
-        let email = email(message)?;
-        let envelope = match &self.bounce_address {
-            Some(sender) => Envelope::new(Some(sender.clone()), email.envelope().to().to_vec())
-                .map_err(|e| SendError::Unsendable(format!("envelope: {e}")))?,
-            None => email.envelope().clone(),
-        };
-        Ok(Prepared { envelope, bytes: email.formatted() })
-    }
+/// The email on the wire and its envelope: from the bounce address when there is one, else from the sender.
+fn prepare(message: &OutgoingMessage, bounce_address: Option<&Address>) -> Result<Prepared, SendError> {
+    let email = email(message)?;
+    let envelope = match bounce_address {
+        Some(sender) => Envelope::new(Some(sender.clone()), email.envelope().to().to_vec())
+            .map_err(|e| SendError::Unsendable(format!("envelope: {e}")))?,
+        None => email.envelope().clone(),
+    };
+    Ok(Prepared { envelope, bytes: email.formatted() })
 }
 
 impl Mailer for SmtpMailer {
@@ -116,31 +118,15 @@ impl Mailer for SmtpMailer {
     }
 
     fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<(), SendError>> {
-        let mut outcomes: Vec<Result<(), SendError>> = Vec::with_capacity(messages.len());
-        let mut emails = Vec::with_capacity(messages.len());
-        let mut positions = Vec::with_capacity(messages.len());
-        for (position, message) in messages.iter().enumerate() {
-            match self.prepare(message) {
-                Ok(prepared) => {
-                    outcomes.push(Err(stopped()));
-                    emails.push(prepared);
-                    positions.push(position);
-                }
-                Err(error) => outcomes.push(Err(error)),
-            }
-        }
-        if emails.is_empty() {
-            return outcomes;
+        if messages.is_empty() {
+            return Vec::new();
         }
         let (reply, replied) = mpsc::channel();
-        if self.jobs.send(Job { emails, reply }).is_ok() {
-            if let Ok(sent) = replied.recv() {
-                for (position, outcome) in positions.into_iter().zip(sent) {
-                    outcomes[position] = outcome;
-                }
-            }
+        let job = Job { messages: messages.to_vec(), bounce_address: self.bounce_address.clone(), reply };
+        match self.jobs.send(job).ok().and_then(|()| replied.recv().ok()) {
+            Some(outcomes) => outcomes,
+            None => messages.iter().map(|_| Err(stopped())).collect(),
         }
-        outcomes
     }
 }
 
@@ -184,23 +170,29 @@ impl Client {
         };
         let mut idle = Vec::new();
         while let Ok(job) = jobs.recv() {
-            let outcomes = runtime.block_on(self.send_round(&mut idle, &job.emails));
+            let outcomes = runtime.block_on(self.send_round(&mut idle, &job.messages, job.bounce_address.as_ref()));
             let _ = job.reply.send(outcomes);
         }
     }
 
     /// Sends a round through up to `lanes` sessions at once; each lane takes the next message when it is free.
-    async fn send_round(&self, idle: &mut Vec<Session>, emails: &[Prepared]) -> Vec<Result<(), SendError>> {
+    async fn send_round(
+        &self,
+        idle: &mut Vec<Session>,
+        messages: &[OutgoingMessage],
+        bounce_address: Option<&Address>,
+    ) -> Vec<Result<(), SendError>> {
         let cap = match self.accepted.get() {
             Some((sessions, since)) if since.elapsed() < RELAY_LIMIT_MEMORY => sessions.max(1),
             _ => self.lanes,
         };
-        let lanes = self.lanes.min(cap).min(emails.len());
+        let lanes = self.lanes.min(cap).min(messages.len());
         let sessions: Vec<Option<Session>> = (0..lanes).map(|_| idle.pop()).collect();
         let round = Round {
-            emails,
+            messages,
+            bounce_address,
             next: Cell::new(0),
-            outcomes: RefCell::new(vec![None; emails.len()]),
+            outcomes: RefCell::new(vec![None; messages.len()]),
             open: Cell::new(sessions.iter().flatten().count()),
             opening: Cell::new(0),
             most_open: Cell::new(sessions.iter().flatten().count()),
@@ -221,6 +213,14 @@ impl Client {
     /// than `DELIVERY_CONCURRENCY`); when no lane has one, the rest of the round is put off.
     async fn lane(&self, mut session: Option<Session>, round: &Round<'_>) -> Option<Session> {
         while let Some(index) = round.take_next(session.is_some()).await {
+            // A message this side cannot put on the wire fails whatever the relay's state.
+            let email = match prepare(&round.messages[index], round.bounce_address) {
+                Ok(email) => email,
+                Err(error) => {
+                    round.settle(index, Err(error));
+                    continue;
+                }
+            };
             if let Some(reason) = round.relay_down.borrow().clone() {
                 round.settle(index, Err(SendError::Held(reason)));
                 continue;
@@ -255,7 +255,6 @@ impl Client {
                     continue;
                 }
             };
-            let email = &round.emails[index];
             let sent =
                 timeout(NETWORK_TIMEOUT, staged::send(&mut open.connection, &email.envelope, &email.bytes)).await;
             // lettre closes a session whose transaction failed; one that timed out is in an unknown state.
@@ -356,7 +355,8 @@ fn outcome(sent: Result<Result<Response, Refusal>, Elapsed>) -> Result<(), SendE
 
 /// A round in progress: its messages, the next one to take, and the outcomes so far.
 struct Round<'a> {
-    emails: &'a [Prepared],
+    messages: &'a [OutgoingMessage],
+    bounce_address: Option<&'a Address>,
     next: Cell<usize>,
     outcomes: RefCell<Vec<Option<Result<(), SendError>>>>,
     /// Lanes holding an open session, and lanes opening one now.
@@ -381,7 +381,7 @@ impl Round<'_> {
                 return Some(index);
             }
             let index = self.next.get();
-            if index < self.emails.len() {
+            if index < self.messages.len() {
                 self.next.set(index + 1);
                 return Some(index);
             }
