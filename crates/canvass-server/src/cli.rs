@@ -54,7 +54,7 @@ pub enum Command {
     #[command(subcommand)]
     Retention(RetentionCommand),
     /// Run only the delivery worker: send due invitations and reminders.
-    Worker(WorkerArgs),
+    Worker(WorkerCommandArgs),
     /// Record one delivery status notification (a late bounce) read from stdin; prints {"permanentFailures","ignored"}.
     Dsn,
 }
@@ -121,13 +121,22 @@ pub struct WorkerArgs {
     /// The longest wait between two tries of a message after a transient failure, e.g. `1h`, `10m`.
     #[arg(long, env = "DELIVERY_MAX_BACKOFF", default_value = "1h", value_parser = positive_interval)]
     pub delivery_max_backoff: std::time::Duration,
-    /// Where `canvass worker` serves GET /metrics (e.g. 127.0.0.1:9187); `serve` has its own on its port.
-    #[arg(long, env = "METRICS_BIND")]
-    pub metrics_bind: Option<String>,
     /// The bearer token GET /metrics requires (Authorization: Bearer <token>); without it the metrics are served
     /// to anyone who reaches the port.
     #[arg(long, env = "METRICS_TOKEN", hide_env_values = true, value_parser = secret)]
     pub metrics_token: Option<SecretString>,
+}
+
+/// Options of `worker`: how messages are sent, and where the worker alone serves its metrics.
+#[derive(Debug, Args)]
+pub struct WorkerCommandArgs {
+    /// How messages are sent.
+    #[command(flatten)]
+    pub delivery: WorkerArgs,
+    /// Where `canvass worker` serves GET /metrics (e.g. 127.0.0.1:9187); `serve` has its own on its port. An
+    /// address that cannot be bound stops the start before anything is sent.
+    #[arg(long, env = "METRICS_BIND")]
+    pub metrics_bind: Option<String>,
 }
 
 /// Reads a rate of messages per second: a positive number.
@@ -327,7 +336,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let caller = found.ok_or_else(|| anyhow!("the new key cannot be read back"))?;
             print_json(&json!({ "accountId": caller.account_id.get(), "userId": user.get(), "apiKey": key.secret() }))
         }
-        Command::Worker(args) => {
+        Command::Worker(WorkerCommandArgs { delivery: args, metrics_bind }) => {
             let channels = crate::delivery::channels(&args.delivery())?;
             let pool = canvass_postgres::connect_pool_with_timeout(
                 &database_url,
@@ -336,51 +345,50 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             )
             .context("cannot connect to the database")?;
             let public_url = args.public_url.clone().unwrap_or_else(|| "http://127.0.0.1:8080".into());
-            tracing::info!("delivery worker started");
             let store = canvass_postgres::PgStore::new(pool);
             let public_url = public_url.trim_end_matches('/').to_owned();
             let webhook_pool = canvass_postgres::connect_pool_with_timeout(&database_url, 1, cli.statement_timeout)
                 .context("cannot connect to the database")?;
             let webhook_store = canvass_postgres::PgStore::new(webhook_pool);
             let settings = args.delivery();
-            let webhooks = crate::webhooks::spawn(webhook_store, args.webhook_allow_private, settings.poll)?;
-            // Alone, the worker serves /metrics on METRICS_BIND when it is set, with a connection of its own.
-            let metrics = args.metrics_bind.as_ref().map(|_| Arc::new(canvass_http::metrics::Metrics::new()));
-            let worker = crate::delivery::spawn(crate::delivery::WorkerParts {
-                store,
-                channels,
-                public_url,
-                settings,
-                metrics: metrics.clone(),
-            })?;
-            actix_web::rt::System::new()
-                .block_on(async {
-                    let served = match (&args.metrics_bind, metrics) {
-                        (Some(bind), Some(metrics)) => {
-                            let pool =
-                                canvass_postgres::connect_pool_with_timeout(&database_url, 1, cli.statement_timeout)
-                                    .map_err(|e| std::io::Error::other(e.to_string()))?;
-                            let store = canvass_postgres::PgStore::new(pool);
-                            let token = args.metrics_token.clone();
-                            Some(crate::worker_metrics::serve(bind, metrics, store, token)?)
-                        }
-                        _ => None,
-                    };
-                    let handle = served.as_ref().map(actix_web::dev::Server::handle);
-                    if let Some(server) = served {
-                        actix_web::rt::spawn(server);
+            actix_web::rt::System::new().block_on(async {
+                // Alone, the worker serves /metrics on METRICS_BIND when it is set, with a connection of its own;
+                // the address is bound before anything is sent, so a taken one stops the start.
+                let metrics = metrics_bind.as_ref().map(|_| Arc::new(canvass_http::metrics::Metrics::new()));
+                let served = match (&metrics_bind, &metrics) {
+                    (Some(bind), Some(metrics)) => {
+                        let pool = canvass_postgres::connect_pool_with_timeout(&database_url, 1, cli.statement_timeout)
+                            .context("cannot connect to the database")?;
+                        let store = canvass_postgres::PgStore::new(pool);
+                        let token = args.metrics_token.clone();
+                        let server = crate::worker_metrics::serve(bind, Arc::clone(metrics), store, token)
+                            .with_context(|| format!("cannot serve the worker's metrics on METRICS_BIND {bind}"))?;
+                        Some(server)
                     }
-                    stop_signal().await?;
-                    if let Some(handle) = handle {
-                        handle.stop(true).await;
-                    }
-                    Ok::<(), std::io::Error>(())
-                })
-                .context("cannot serve the worker's metrics or wait for SIGTERM or SIGINT")?;
-            tracing::info!("stopping: the round in flight is finished first");
-            worker.stop();
-            webhooks.stop();
-            Ok(())
+                    _ => None,
+                };
+                let handle = served.as_ref().map(actix_web::dev::Server::handle);
+                if let Some(server) = served {
+                    actix_web::rt::spawn(server);
+                }
+                let webhooks = crate::webhooks::spawn(webhook_store, args.webhook_allow_private, settings.poll)?;
+                let worker = crate::delivery::spawn(crate::delivery::WorkerParts {
+                    store,
+                    channels,
+                    public_url,
+                    settings,
+                    metrics,
+                })?;
+                tracing::info!("delivery worker started");
+                let waited = stop_signal().await.context("cannot wait for SIGTERM or SIGINT");
+                if let Some(handle) = handle {
+                    handle.stop(true).await;
+                }
+                tracing::info!("stopping: the round in flight is finished first");
+                worker.stop();
+                webhooks.stop();
+                waited
+            })
         }
         Command::Dsn => dsn(&database_url),
         Command::Sender(command) => sender(&database_url, command),

@@ -1,5 +1,6 @@
 //! Two `canvass worker` processes keeping one `DELIVERY_RATE` between them (the relay's clock says so: the sink
-//! records when each message arrived), and `canvass worker` alone serving its metrics on `METRICS_BIND`.
+//! records when each message arrived), and `canvass worker` alone serving its metrics on `METRICS_BIND` (bound
+//! before anything is sent; an option of `worker` only).
 
 use std::time::{Duration, Instant, SystemTime};
 
@@ -72,4 +73,30 @@ async fn a_worker_alone_serves_its_metrics_on_metrics_bind() {
     ] {
         assert!(text.lines().any(|served| served == line), "{line} in:\n{text}");
     }
+}
+
+#[tokio::test]
+async fn a_worker_whose_metrics_address_is_taken_stops_before_sending() {
+    let app = spawn_app().await;
+    let sink = SmtpSink::start("", "");
+    app.activated(&contacts("unmetered", 2)).await;
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let bind = taken.local_addr().unwrap().to_string();
+    let envs = [("SMTP_URL", sink.url.as_str()), ("METRICS_BIND", bind.as_str())];
+    let worker = app.worker(&["--public-url", PUBLIC], &envs);
+    let output = tokio::task::spawn_blocking(move || worker.wait_with_output()).await.unwrap().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "the start fails: {stderr}");
+    assert!(stderr.contains(&format!("METRICS_BIND {bind}")), "the error names the address: {stderr}");
+    assert_eq!(sink.count(), 0, "nothing was sent");
+}
+
+#[test]
+fn serve_does_not_offer_the_workers_metrics_address() {
+    let help = |command: &str| {
+        let output = std::process::Command::new(crate::harness::canvass_binary()).args([command, "--help"]).output();
+        String::from_utf8(output.unwrap().stdout).unwrap()
+    };
+    assert!(help("worker").contains("--metrics-bind"));
+    assert!(!help("serve").contains("--metrics-bind"), "serve serves /metrics on its own port");
 }
