@@ -74,7 +74,7 @@ pub fn canvass_worker(binary: &Path, port: u16, db: TestDatabase, count: usize, 
         // count reads all of them (a few milliseconds at 20,000), so it is taken only until the first message is
         // seen sent and then once a second, to see progress: the benchmark's polling costs the database it
         // measures next to nothing. Nothing fails here, so every message no longer pending was recorded as sent.
-        let counted = first.is_none() || polls % COUNT_EVERY == 0;
+        let counted = first.is_none() || polls.is_multiple_of(COUNT_EVERY);
         polls += 1;
         if !counted {
             if !any_pending(&mut conn) {
