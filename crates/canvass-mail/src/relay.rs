@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use lettre::transport::smtp::authentication::Credentials;
+use mail_send::Credentials;
 use percent_encoding::percent_decode_str;
 
 /// How the connection to the relay is secured.
@@ -28,7 +28,7 @@ pub struct Relay {
     pub port: u16,
     /// How the connection is secured.
     pub security: Security,
-    pub(crate) credentials: Option<Credentials>,
+    pub(crate) credentials: Option<Credentials<String>>,
 }
 
 impl fmt::Debug for Relay {
@@ -90,7 +90,7 @@ impl Relay {
     }
 }
 
-fn credentials(url: &url::Url) -> Result<Option<Credentials>, String> {
+fn credentials(url: &url::Url) -> Result<Option<Credentials<String>>, String> {
     if url.username().is_empty() && url.password().is_none() {
         return Ok(None);
     }
@@ -118,7 +118,7 @@ mod tests {
         let opportunistic = Relay::parse("smtp://relay.example:587?tls=opportunistic").unwrap();
         assert_eq!(opportunistic.security, Security::StartTlsOpportunistic);
         let required = Relay::parse("smtp://a%40b:p%3Aw@relay.example:587?tls=required").unwrap();
-        assert_eq!(required.credentials, Some(Credentials::new("a@b".into(), "p:w".into())));
+        assert!(required.credentials == Some(Credentials::new("a@b".into(), "p:w".into())), "percent-decoded");
         let implicit = Relay::parse("smtps://user:pw@[::1]:4650").unwrap();
         assert_eq!((implicit.host.as_str(), implicit.port, implicit.security), ("::1", 4650, Security::Implicit));
     }

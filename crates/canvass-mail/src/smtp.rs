@@ -11,18 +11,18 @@ use std::time::{Duration, Instant};
 use canvass_domain::delivery::{blame_smtp, Blame, Hold, HoldKind, Mailer, OutgoingMessage, SendError, SmtpStage};
 use futures_util::future::join_all;
 use lettre::address::{Address, Envelope};
-use lettre::transport::smtp::authentication::DEFAULT_MECHANISMS;
-use lettre::transport::smtp::client::{AsyncSmtpConnection, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
-use lettre::transport::smtp::response::Response;
+use mail_send::SmtpClient;
+use smtp_proto::{EXT_8BIT_MIME, EXT_PIPELINING, EXT_SMTP_UTF8, EXT_START_TLS};
+use tokio::io::BufStream;
 use tokio::net::TcpStream;
 use tokio::time::error::Elapsed;
 use tokio::time::timeout;
 
 use crate::message::email;
 use crate::relay::{Relay, Security};
-use crate::staged::{self, Refusal};
-use crate::tls::{starttls_parameters, ImplicitTls};
+use crate::staged::{Connection, Failure, Io, Offers, Refusal, Stream};
+use crate::tls::RelayTls;
 
 /// How long a relay may take to accept a connection, or to answer one step of a message.
 const NETWORK_TIMEOUT: Duration = Duration::from_secs(30);
@@ -67,11 +67,11 @@ impl SmtpMailer {
     pub fn new(url: &str, ca_pem: Option<&[u8]>, concurrency: usize) -> Result<Self, String> {
         let relay = Relay::parse(url)?;
         let tls = match relay.security {
-            Security::Plain => RelayTls::None,
+            Security::Plain => Secured::None,
             Security::StartTlsRequired | Security::StartTlsOpportunistic => {
-                RelayTls::StartTls(starttls_parameters(&relay.host, ca_pem)?)
+                Secured::StartTls(RelayTls::new(&relay.host, ca_pem)?)
             }
-            Security::Implicit => RelayTls::Implicit(ImplicitTls::new(&relay.host, ca_pem)?),
+            Security::Implicit => Secured::Implicit(RelayTls::new(&relay.host, ca_pem)?),
         };
         let client = Client {
             relay: relay.clone(),
@@ -135,22 +135,22 @@ fn stopped() -> SendError {
 }
 
 /// How sessions to the relay are encrypted.
-enum RelayTls {
+enum Secured {
     None,
-    StartTls(TlsParameters),
-    Implicit(ImplicitTls),
+    StartTls(RelayTls),
+    Implicit(RelayTls),
 }
 
 /// An open session and when it last carried a message.
 struct Session {
-    connection: AsyncSmtpConnection,
+    connection: Connection,
     last_used: Instant,
 }
 
 /// The session thread's side: opens, reuses and drops sessions, and sends rounds through them.
 struct Client {
     relay: Relay,
-    tls: RelayTls,
+    tls: Secured,
     hello: ClientId,
     lanes: usize,
     /// How many sessions the relay took when it last refused one more, and when: rounds open no more than that
@@ -255,9 +255,8 @@ impl Client {
                     continue;
                 }
             };
-            let sent =
-                timeout(NETWORK_TIMEOUT, staged::send(&mut open.connection, &email.envelope, &email.bytes)).await;
-            // lettre closes a session whose transaction failed; one that timed out is in an unknown state.
+            let sent = timeout(NETWORK_TIMEOUT, open.connection.send(&email.envelope, &email.bytes)).await;
+            // A session whose connection failed is closed; one that timed out is in an unknown state.
             let broken = sent.is_err() || open.connection.has_broken();
             round.settle(index, outcome(sent));
             if broken {
@@ -286,68 +285,92 @@ impl Client {
     }
 
     /// Opens a session: TCP without Nagle's delay, TLS as the URL asks, EHLO, and AUTH when there are credentials.
-    async fn open(&self) -> Result<AsyncSmtpConnection, Hold> {
+    async fn open(&self) -> Result<Connection, Hold> {
         let failed = |step: &str, error: &dyn std::fmt::Display| Hold::new(HoldKind::Relay, format!("{step}: {error}"));
-        // A relay that answers 421 or 454 while the session opens asks to slow down; any other refusal is its own.
-        let refused = |step: &str, error: &lettre::transport::smtp::Error| {
-            let kind = match error.status().map(u16::from) {
-                Some(code) if blame_smtp(SmtpStage::Session, code, "") == Blame::Throttled => HoldKind::Throttled,
-                _ => HoldKind::Relay,
-            };
-            Hold::new(kind, format!("{step}: {error}"))
-        };
         let tcp = TcpStream::connect((self.relay.host.as_str(), self.relay.port))
             .await
             .map_err(|e| failed("cannot connect to the relay", &e))?;
         tcp.set_nodelay(true).map_err(|e| failed("cannot set up the connection", &e))?;
-        let mut connection = match &self.tls {
-            RelayTls::Implicit(tls) => {
-                let stream = tls.connect(tcp).await.map_err(|e| failed("TLS with the relay failed", &e))?;
-                AsyncSmtpConnection::connect_with_transport(Box::new(stream), &self.hello).await
+        let stream: Box<dyn Io> = match &self.tls {
+            Secured::Implicit(tls) => {
+                Box::new(tls.connect(tcp).await.map_err(|e| failed("TLS with the relay failed", &e))?)
             }
-            RelayTls::None | RelayTls::StartTls(_) => {
-                AsyncSmtpConnection::connect_with_transport(Box::new(tcp), &self.hello).await
-            }
+            Secured::None | Secured::StartTls(_) => Box::new(tcp),
+        };
+        let mut client = client(stream);
+        let greeting = client.read().await.map_err(|e| failed("the relay refused the session", &e))?;
+        if greeting.code != 220 {
+            return Err(refused("the relay refused the session", greeting));
         }
-        .map_err(|e| refused("the relay refused the session", &e))?;
-        if let RelayTls::StartTls(parameters) = &self.tls {
-            let required = self.relay.security == Security::StartTlsRequired;
-            if connection.can_starttls() {
-                connection
-                    .starttls(parameters.clone(), &self.hello)
-                    .await
-                    .map_err(|e| refused("STARTTLS with the relay failed", &e))?;
-            } else if required {
+        let hello = self.hello.to_string();
+        let mut ehlo = client.ehlo(&hello).await.map_err(|e| refused_with("the relay refused EHLO", e))?;
+        if let Secured::StartTls(tls) = &self.tls {
+            if ehlo.has_capability(EXT_START_TLS) {
+                let reply =
+                    client.cmd(b"STARTTLS\r\n").await.map_err(|e| failed("STARTTLS with the relay failed", &e))?;
+                if reply.code != 220 {
+                    return Err(refused("STARTTLS with the relay failed", reply));
+                }
+                let plain = client.stream.into_inner();
+                let secured = tls.connect(plain).await.map_err(|e| failed("STARTTLS with the relay failed", &e))?;
+                client = self::client(Box::new(secured));
+                ehlo = client.ehlo(&hello).await.map_err(|e| refused_with("the relay refused EHLO", e))?;
+            } else if self.relay.security == Security::StartTlsRequired {
                 let reason = "the relay does not offer STARTTLS, which SMTP_URL requires (tls=required)";
                 return Err(Hold::new(HoldKind::Relay, reason));
             }
         }
         if let Some(credentials) = &self.relay.credentials {
-            connection
-                .auth(DEFAULT_MECHANISMS, credentials)
-                .await
-                .map_err(|e| refused("the relay refused AUTH", &e))?;
+            client.authenticate(credentials, &ehlo).await.map_err(|e| refused_with("the relay refused AUTH", e))?;
         }
-        Ok(connection)
+        let offers = Offers {
+            pipelining: ehlo.has_capability(EXT_PIPELINING),
+            smtputf8: ehlo.has_capability(EXT_SMTP_UTF8),
+            eight_bit_mime: ehlo.has_capability(EXT_8BIT_MIME),
+        };
+        Ok(Connection::new(client, offers))
+    }
+}
+
+/// A client over `stream`, buffered so that a pipelined group leaves in one write.
+fn client(stream: Box<dyn Io>) -> SmtpClient<Stream> {
+    SmtpClient { stream: BufStream::new(stream), timeout: NETWORK_TIMEOUT }
+}
+
+/// A relay's refusal while a session opens: a `421` or `454` asks to slow down; any other refusal is its own.
+fn refused(step: &str, reply: smtp_proto::Response<String>) -> Hold {
+    let failure = Failure::Reply(reply);
+    let kind = match failure.code() {
+        Some(code) if blame_smtp(SmtpStage::Session, code, "") == Blame::Throttled => HoldKind::Throttled,
+        _ => HoldKind::Relay,
+    };
+    Hold::new(kind, format!("{step}: {failure}"))
+}
+
+/// [`refused`] for an error of mail-send's: a reply it did not expect, or the connection failing.
+fn refused_with(step: &str, error: mail_send::Error) -> Hold {
+    match error {
+        mail_send::Error::UnexpectedReply(reply) | mail_send::Error::AuthenticationFailed(reply) => {
+            refused(step, reply)
+        }
+        other => Hold::new(HoldKind::Relay, format!("{step}: {other}")),
     }
 }
 
 /// What became of a message the relay was given, judged by whom its refusal blames (the stage it answered and its
 /// enhanced status code: `blame_smtp`); a fault of this side (an address the relay cannot take, such as a non-ASCII
 /// one without SMTPUTF8) fails it without blaming the recipient; a connection that fails blames the relay.
-fn outcome(sent: Result<Result<Response, Refusal>, Elapsed>) -> Result<(), SendError> {
+fn outcome(sent: Result<Result<(), Refusal>, Elapsed>) -> Result<(), SendError> {
     match sent {
-        Ok(Ok(_)) => Ok(()),
+        Ok(Ok(())) => Ok(()),
         Ok(Err(Refusal::Unsendable(reason))) => Err(SendError::Unsendable(reason.to_owned())),
-        Ok(Err(Refusal::At(stage, error))) => {
-            // A reply's own text (`5.1.1 no such user`) is the error's source; a connection error has no status.
-            let blame = match (error.status(), std::error::Error::source(&error)) {
-                (Some(code), reply) => {
-                    blame_smtp(stage, u16::from(code), &reply.map(ToString::to_string).unwrap_or_default())
-                }
-                (None, _) => Blame::Relay,
+        Ok(Err(Refusal::At(stage, failure))) => {
+            // A reply's own text (`5.1.1 no such user`) decides with its code; a failed connection has neither.
+            let blame = match failure.code() {
+                Some(code) => blame_smtp(stage, code, &failure.reply_text()),
+                None => Blame::Relay,
             };
-            Err(blame.error(error.to_string()))
+            Err(blame.error(failure.to_string()))
         }
         Err(_) => Err(SendError::Transient(format!("the relay did not answer within {} s", NETWORK_TIMEOUT.as_secs()))),
     }

@@ -1,40 +1,25 @@
 //! TLS to the relay with rustls: certificates are checked against the system's roots plus the PEM file
-//! `SMTP_CA_FILE` (a relay with a private CA). STARTTLS goes through lettre's parameters; a connection that is TLS
-//! from the first byte (`smtps://`) is made here, so that its socket can be set up like any other.
+//! `SMTP_CA_FILE` (a relay with a private CA). The same connector secures a connection from the first byte
+//! (`smtps://`) and one that a `STARTTLS` upgrades.
 
 use std::io;
-use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
-use lettre::transport::smtp::client::{AsyncTokioStream, Certificate, TlsParameters};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{ClientConfig, RootCertStore};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_rustls::client::TlsStream;
 use tokio_rustls::TlsConnector;
 
-/// The parameters of a STARTTLS upgrade: the relay's name and the roots its certificate must chain to.
-pub(crate) fn starttls_parameters(host: &str, ca_pem: Option<&[u8]>) -> Result<TlsParameters, String> {
-    let mut builder = TlsParameters::builder(host.to_owned());
-    if let Some(pem) = ca_pem {
-        let certificate = Certificate::from_pem(pem).map_err(|e| format!("SMTP_CA_FILE: {e}"))?;
-        builder = builder.add_root_certificate(certificate);
-    }
-    builder.build_rustls().map_err(|e| format!("cannot set up TLS to the relay: {e}"))
-}
-
-/// Opens TLS connections to a relay from the first byte.
+/// Opens TLS over a connection to the relay.
 #[derive(Clone)]
-pub(crate) struct ImplicitTls {
+pub(crate) struct RelayTls {
     connector: TlsConnector,
     name: ServerName<'static>,
 }
 
-impl ImplicitTls {
+impl RelayTls {
     /// TLS to `host`, trusting the system's roots and those of `ca_pem`.
     pub(crate) fn new(host: &str, ca_pem: Option<&[u8]>) -> Result<Self, String> {
         let mut roots = RootCertStore::empty();
@@ -54,38 +39,8 @@ impl ImplicitTls {
         Ok(Self { connector: TlsConnector::from(Arc::new(config)), name })
     }
 
-    /// Runs the TLS handshake over `tcp`; a certificate that fails the check is an error.
-    pub(crate) async fn connect(&self, tcp: TcpStream) -> io::Result<TlsRelayStream> {
-        Ok(TlsRelayStream(self.connector.connect(self.name.clone(), tcp).await?))
-    }
-}
-
-/// A TLS connection to the relay, in the form lettre's SMTP client takes.
-#[derive(Debug)]
-pub(crate) struct TlsRelayStream(TlsStream<TcpStream>);
-
-impl AsyncRead for TlsRelayStream {
-    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.0).poll_read(cx, buf)
-    }
-}
-
-impl AsyncWrite for TlsRelayStream {
-    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.0).poll_write(cx, buf)
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.0).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.0).poll_shutdown(cx)
-    }
-}
-
-impl AsyncTokioStream for TlsRelayStream {
-    fn peer_addr(&self) -> io::Result<SocketAddr> {
-        self.0.get_ref().0.peer_addr()
+    /// Runs the TLS handshake over `io`; a certificate that fails the check is an error.
+    pub(crate) async fn connect<IO: AsyncRead + AsyncWrite + Unpin>(&self, io: IO) -> io::Result<TlsStream<IO>> {
+        self.connector.connect(self.name.clone(), io).await
     }
 }

@@ -320,13 +320,16 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
     let mut mail_from = String::new();
     // The recipients of the transaction, as their `RCPT TO` lines.
     let mut rcpt_to = String::new();
+    // Whether a `MAIL FROM` was taken and its transaction not yet ended.
+    let mut in_transaction = false;
     loop {
         let Some(line) = read_line(&mut reader) else { return };
         let tls = matches!(reader.get_ref(), Conn::Tls(_));
         let command = line.trim_end().to_ascii_uppercase();
         let tls_missing = starttls.is_some() && !tls;
         let answer: String = if command.starts_with("EHLO") {
-            let mut features = vec!["sink"];
+            // PIPELINING as real relays offer it: the client may send MAIL, RCPT and DATA in one write.
+            let mut features = vec!["sink", "PIPELINING"];
             if tls_missing {
                 features.push("STARTTLS");
             } else if config.auth.is_some() {
@@ -373,12 +376,16 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
         } else if command.starts_with("MAIL") && config.auth.is_some() && user.is_none() {
             "530 5.7.0 Authentication required".into()
         } else if let (true, Some(refusal)) = (command.starts_with("MAIL"), &config.refuse_mail) {
+            (mail_from, in_transaction) = (String::new(), false);
             refusal.clone()
         } else if command.starts_with("MAIL") {
             rcpt_to.clear();
+            in_transaction = true;
             mail_from =
                 line.split_once('<').and_then(|(_, rest)| rest.split_once('>')).map_or("", |(a, _)| a).to_owned();
             "250 ok".into()
+        } else if command.starts_with("RCPT") && !in_transaction {
+            "503 5.5.1 need MAIL command".into()
         } else if let (true, Some((_, refusal))) = (
             command.starts_with("RCPT"),
             config.refuse_rcpt.as_ref().filter(|(pattern, _)| line.contains(pattern.as_str())),
@@ -393,6 +400,9 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
         } else if command.starts_with("RCPT") {
             rcpt_to.push_str(&line);
             "250 ok".into()
+        } else if command == "DATA" && rcpt_to.is_empty() {
+            // As Postfix answers DATA when no recipient was taken (a pipelining client sends it regardless).
+            "554 5.5.1 no valid recipients".into()
         } else if command == "DATA" {
             if reply(&mut reader, "354 go ahead").is_err() {
                 return;
@@ -407,7 +417,7 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
                 message.push_str(&data);
             }
             std::thread::sleep(config.delay);
-            match &config.refuse_data {
+            let answer = match &config.refuse_data {
                 Some((pattern, refusal)) if rcpt_to.contains(pattern.as_str()) => refusal.clone(),
                 _ => {
                     let at = std::time::SystemTime::now();
@@ -415,7 +425,12 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
                     kept.lock().unwrap().push(received);
                     "250 queued".into()
                 }
-            }
+            };
+            (in_transaction, rcpt_to) = (false, String::new());
+            answer
+        } else if command == "RSET" {
+            (in_transaction, rcpt_to) = (false, String::new());
+            "250 ok".into()
         } else if command == "QUIT" {
             let _ = reply(&mut reader, "221 bye");
             return;
