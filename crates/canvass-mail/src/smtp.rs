@@ -1,5 +1,6 @@
-//! Sending over SMTP to a relay. A mailer keeps up to `concurrency` SMTP sessions open, reuses them across
-//! messages and rounds, and sends a round through all of them at once. Each session's socket sends without
+//! Sending over SMTP to a relay. A mailer keeps up to `concurrency` SMTP sessions open (mail-send's client),
+//! reuses them across messages and rounds, pipelines each message's commands when the relay offers PIPELINING
+//! (`staged.rs`), and sends a round through all of them at once. Each session's socket sends without
 //! Nagle's delay, so the end of a message (`.`) leaves at once instead of waiting for the relay's delayed ACK.
 //! The sessions live on a thread of the mailer's own with a single-threaded tokio runtime; [`Mailer::send_all`]
 //! hands it a round and waits for the outcomes, so callers need no runtime.
