@@ -107,3 +107,20 @@ async fn an_sms_endpoint_that_refuses_the_token_bounces_no_one() {
     assert_eq!(app.statuses(&base).await, ["Scheduled"; 2]);
     assert!(sms.bodies().is_empty());
 }
+
+#[tokio::test]
+async fn a_relay_that_takes_data_after_refusing_the_recipient_bounces_only_that_recipient() {
+    let app = spawn_app().await;
+    // A pipelining client sends DATA with the refused RCPT; this relay answers 354 all the same, so the client ends
+    // the empty message, resets, and goes on in the same session.
+    let careless = SmtpSink::builder().refuse_5xx("gone@").take_data_without_recipients().start();
+    let (_, base, _) = activated(&app, &["gone@example.com", "here@example.com"], None).await;
+    let report = deliver_on(&app, &careless.url, &SmsSink::start("", "").url, OffsetDateTime::now_utc());
+    assert_eq!((report.sent, report.bounced, report.failed), (1, 1, 0));
+    let mut statuses = app.statuses(&base).await;
+    statuses.sort();
+    assert_eq!(statuses, ["Bounced", "Sent"]);
+    let kept = careless.messages();
+    assert_eq!(kept.iter().filter(|message| message.contains("here@example.com")).count(), 1, "{kept:?}");
+    assert!(kept.iter().all(|message| !message.contains("gone@example.com")), "nothing reached the refused address");
+}

@@ -113,9 +113,18 @@ pub struct SmtpSinkBuilder {
     tls: TlsMode,
     auth: Option<(String, String)>,
     max_sessions: Option<usize>,
+    /// Answers `DATA` with 354 even when no recipient was taken, as a careless server does.
+    data_without_recipients: bool,
 }
 
 impl SmtpSinkBuilder {
+    /// Answers `DATA` with `354` even when no recipient was taken (and keeps the empty message that follows), as a
+    /// careless server does; by default `DATA` without recipients gets `554`, as from Postfix.
+    pub fn take_data_without_recipients(mut self) -> Self {
+        self.data_without_recipients = true;
+        self
+    }
+
     /// Recipients containing `pattern` get `550 5.1.1` (empty: none).
     pub fn refuse_5xx(mut self, pattern: impl Into<String>) -> Self {
         self.refuse_5xx = pattern.into();
@@ -400,7 +409,7 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
         } else if command.starts_with("RCPT") {
             rcpt_to.push_str(&line);
             "250 ok".into()
-        } else if command == "DATA" && rcpt_to.is_empty() {
+        } else if command == "DATA" && rcpt_to.is_empty() && !config.data_without_recipients {
             // As Postfix answers DATA when no recipient was taken (a pipelining client sends it regardless).
             "554 5.5.1 no valid recipients".into()
         } else if command == "DATA" {
