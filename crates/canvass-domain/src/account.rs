@@ -171,6 +171,12 @@ pub fn is_well_formed_key(presented: &str) -> bool {
     })
 }
 
+/// Whether `presented` is the `configured` secret (a shared secret, a metrics token), compared as SHA-256 digests
+/// in constant time, so neither the secret's length nor how much of it matched shows in the time taken.
+pub fn same_secret(configured: &str, presented: &str) -> bool {
+    ApiKeyHash::of(configured).matches(presented)
+}
+
 /// A stored key as the store returns it when looked up by prefix.
 #[derive(Debug, Clone)]
 pub struct StoredKey {

@@ -8,10 +8,10 @@ use canvass_domain::ports::Store;
 use moka::sync::Cache;
 use tokio::sync::Semaphore;
 
-use crate::key_limits::KeyLimits;
-use crate::metrics::Metrics;
+use crate::middleware::key_limits::KeyLimits;
+use crate::pages::failures::Failures;
 use crate::protection::Protection;
-use crate::respondent::failures::Failures;
+use canvass_metrics::Metrics;
 
 /// Shared application state.
 #[derive(Clone)]

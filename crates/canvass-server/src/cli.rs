@@ -354,7 +354,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             actix_web::rt::System::new().block_on(async {
                 // Alone, the worker serves /metrics on METRICS_BIND when it is set, with a connection of its own;
                 // the address is bound before anything is sent, so a taken one stops the start.
-                let metrics = metrics_bind.as_ref().map(|_| Arc::new(canvass_http::metrics::Metrics::new()));
+                let metrics = metrics_bind.as_ref().map(|_| Arc::new(canvass_metrics::Metrics::new()));
                 let served = match (&metrics_bind, &metrics) {
                     (Some(bind), Some(metrics)) => {
                         let pool = canvass_postgres::connect_pool_with_timeout(&database_url, 1, cli.statement_timeout)

@@ -7,7 +7,7 @@ use canvass_domain::ports::{Store, StoreExt, UnitOfWork};
 use canvass_domain::use_cases::idempotency;
 use canvass_domain::use_cases::retention::{self, RetentionSummary};
 use canvass_domain::DomainError;
-use canvass_http::metrics::Metrics;
+use canvass_metrics::Metrics;
 use serde_json::json;
 use time::OffsetDateTime;
 

@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
+use actix_web::http::header::AUTHORIZATION;
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
 use canvass_domain::clock::SystemClock;
 use canvass_domain::ports::StoreExt;
 use canvass_domain::use_cases::monitoring;
-use canvass_http::metrics::{Metrics, Scrape};
-use canvass_http::routes::metrics::{authorized, TEXT_FORMAT};
+use canvass_metrics::{scrape_authorized, Metrics, Scrape, TEXT_FORMAT};
 use canvass_postgres::PgStore;
 use secrecy::{ExposeSecret, SecretString};
 
@@ -21,7 +21,8 @@ struct Source {
 }
 
 async fn scrape(req: HttpRequest, source: web::Data<Source>) -> HttpResponse {
-    if !authorized(req.headers(), source.token.as_ref().map(|token| token.expose_secret())) {
+    let authorization = req.headers().get(AUTHORIZATION).and_then(|value| value.to_str().ok());
+    if !scrape_authorized(authorization, source.token.as_ref().map(|token| token.expose_secret())) {
         return HttpResponse::Unauthorized()
             .insert_header(("WWW-Authenticate", "Bearer"))
             .body("send the metrics token (METRICS_TOKEN) as Authorization: Bearer <token>\n");

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 #[allow(unused_imports)] // named only in schema attributes
 use super::schemas::BackgroundValues;
 
-use crate::input::from_value_at;
+use crate::extract::body::from_value_at;
 
 /// A respondent to add (also an element of a batch: RespondentRequest).
 #[derive(Debug, Deserialize, ToSchema)]

@@ -4,10 +4,10 @@ use actix_web::{get, post, web, HttpResponse};
 use canvass_domain::ids::{CategoryId, UserId};
 use canvass_domain::use_cases::{accounts, categories};
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::account::{CategoryResponse, CreateCategoryBody, UserResponse};
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

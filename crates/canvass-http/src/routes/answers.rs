@@ -9,12 +9,12 @@ use canvass_domain::ports::UnitOfWork;
 use canvass_domain::use_cases::answers::{self, AnswerSetInput};
 use canvass_domain::DomainError;
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::answer::{
     AnswerBody, AnswerFilterQuery, AnswerPageQuery, AnswerSetBody, AnswerSetPageResponse, AnswerSetResponse,
 };
-use crate::input::{Body, QueryOf};
+use crate::extract::{body::Body, query::QueryOf};
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 use crate::streamed::List;

@@ -4,12 +4,12 @@ use actix_web::{delete, get, post, put, web, HttpResponse};
 use canvass_domain::ids::{BgDocumentId, LabelId, RespondentId};
 use canvass_domain::use_cases::bgdata;
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::bgdata::{BgDocumentResponse, CellDataBody, NewRowBody, RowLabelsBody, RowResponse};
 use crate::dto::cells_to_domain;
 use crate::dto::sendout::LabelResponse;
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -9,13 +9,13 @@ use canvass_domain::timestamp::{parse_instant, DayEdge};
 use canvass_domain::use_cases::blocklist;
 use canvass_domain::{DomainError, FieldError};
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::blocklist::{
     BlocklistBody, BlocklistResponse, FailuresBody, FailuresPageResponse, FailuresQuery, RecordedResponse,
 };
 use crate::dto::client_date::instant;
-use crate::input::{Body, QueryOf};
+use crate::extract::{body::Body, query::QueryOf};
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 use crate::streamed::List;

@@ -9,7 +9,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::blocking;
-use crate::input::read_body;
+use crate::extract::body::read_body;
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -3,10 +3,10 @@
 use actix_web::{post, web, HttpResponse};
 use canvass_domain::use_cases::erasure;
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::erasure::{ErasureBody, ErasureResponse};
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -6,11 +6,11 @@ use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::frequency;
 use canvass_domain::AccountId;
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::governance::{frequency_field, FrequencyBody, FrequencyResponse};
 use crate::dto::on_the_wire;
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -5,10 +5,10 @@ use canvass_domain::ids::{QuestionItemId, SurveyId};
 use canvass_domain::survey::LogicRuleDraft;
 use canvass_domain::use_cases::surveys;
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::survey::{LogicRuleBody, QuestionTreeResponse};
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -6,10 +6,10 @@ use canvass_domain::ids::{RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::UnitOfWork;
 use canvass_domain::use_cases::respondents;
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::respondent::{under_batch_list, BatchBody, BatchResponse, RespondentBody, RespondentResponse};
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 use crate::streamed::List;

@@ -4,13 +4,13 @@ use actix_web::{get, post, web, HttpResponse};
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::retention_policies;
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::error_on_the_wire;
 use crate::dto::governance::{
     survey_policy_field, AccountPolicyBody, AccountPolicyResponse, SurveyPolicyBody, SurveyPolicyResponse,
 };
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -6,10 +6,10 @@ use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::retention_rules;
 use canvass_domain::{AccountId, DomainError};
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::governance::{RuleBody, RulePatchBody, RuleResponse};
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

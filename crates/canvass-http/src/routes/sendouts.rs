@@ -4,12 +4,12 @@ use actix_web::{get, post, web, HttpResponse};
 use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::sendouts;
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::sendout::{
     CreateLabelBody, CreateReminderBody, CreateSendoutBody, LabelResponse, ReminderResponse, SendoutResponse,
 };
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -3,16 +3,9 @@
 
 use actix_web::http::StatusCode;
 use actix_web::HttpRequest;
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
+use canvass_domain::account::same_secret;
 
 use crate::problem::Problem;
-
-/// Whether `presented` is the `configured` secret, compared as SHA-256 digests in constant time (so neither the
-/// secret's length nor how much of it matched shows in the time taken).
-pub fn same_secret(configured: &str, presented: &str) -> bool {
-    Sha256::digest(configured.as_bytes()).ct_eq(&Sha256::digest(presented.as_bytes())).into()
-}
 
 /// Checks the secret the request carries in `header` against the configured one (compared as SHA-256 digests,
 /// in constant time). `setting` names the variable that turns the endpoint on, for the 404's detail.

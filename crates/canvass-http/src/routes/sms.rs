@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::blocking;
-use crate::input::read_json;
+use crate::extract::body::read_json;
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -4,10 +4,10 @@ use actix_web::{get, post, web, HttpResponse};
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::surveys;
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::survey::{CopyQuery, CreateSurveyBody, SurveyResponse};
-use crate::input::{Body, QueryOf};
+use crate::extract::{body::Body, query::QueryOf};
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -4,10 +4,10 @@ use actix_web::{delete, get, post, web, HttpResponse};
 use canvass_domain::ids::WebhookId;
 use canvass_domain::use_cases::webhooks::{self, WebhookInput};
 
-use crate::auth::Authenticated;
 use crate::blocking;
 use crate::dto::webhook::{CreateWebhookBody, CreatedWebhookResponse, DeliveryResponse, WebhookResponse};
-use crate::input::Body;
+use crate::extract::body::Body;
+use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 

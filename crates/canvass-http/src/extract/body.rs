@@ -1,7 +1,7 @@
-//! Extractors for request bodies and query strings that answer every malformed input with a problem naming the
-//! field, and the limits on what a request may carry.
+//! Request bodies: JSON read into request types with every malformed input answered by a problem naming the
+//! field, bytes for forms and documents, and the limits on what a body may be (its size, how long it may take).
 
-use std::future::{ready, Future, Ready};
+use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
@@ -11,9 +11,10 @@ use serde::de::DeserializeOwned;
 
 use canvass_domain::FieldError;
 
+use super::reader::{self, Mode};
+use super::{located, problem_of};
 use crate::problem::Problem;
 use crate::protection::Protection;
-use crate::reader::{self, Mode, ReadError};
 use crate::state::AppState;
 
 /// Largest accepted request body.
@@ -113,28 +114,6 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
     reader::read(&value, Mode::Json).map_err(|error| problem_of(&error))
 }
 
-/// Where a read failed, relative to what was read (`None`: the whole of it), and what is wrong there.
-fn located(error: &serde_path_to_error::Error<ReadError>) -> (Option<String>, String) {
-    let path = error.path().to_string();
-    let path = (path != ".").then_some(path);
-    match error.inner() {
-        ReadError::Missing(name) => {
-            (Some(path.map_or_else(|| (*name).to_owned(), |path| format!("{path}.{name}"))), "is mandatory".into())
-        }
-        other => (path, other.to_string()),
-    }
-}
-
-/// The validation problem of a failed read, with the names an enum takes where one was expected.
-fn problem_of(error: &serde_path_to_error::Error<ReadError>) -> Problem {
-    let (field, message) = located(error);
-    let problem = Problem::invalid_field(field.unwrap_or_else(|| "body".into()), message);
-    match error.inner() {
-        ReadError::NotOneOf(names) => problem.with_supported_values(names.iter().copied()),
-        _ => problem,
-    }
-}
-
 /// Refuses urlencoded pairs (a form) with a NUL in a value, which PostgreSQL text cannot hold, naming the first
 /// such field.
 fn refuse_nul(pairs: form_urlencoded::Parse<'_>) -> Result<(), Problem> {
@@ -150,23 +129,6 @@ pub fn form_fields(body: &[u8]) -> Result<Vec<(String, String)>, Problem> {
     Ok(form_urlencoded::parse(body).into_owned().collect())
 }
 
-/// A query string, read with the name of any offending parameter (a repeated parameter counts once: its last
-/// value).
-#[derive(Debug)]
-pub struct QueryOf<T>(pub T);
-
-impl<T: DeserializeOwned> FromRequest for QueryOf<T> {
-    type Error = Problem;
-    type Future = Ready<Result<Self, Problem>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let pairs = form_urlencoded::parse(req.query_string().as_bytes());
-        let fields = pairs.into_owned().map(|(name, value)| (name, serde_json::Value::String(value))).collect();
-        let query = reader::read(&serde_json::Value::Object(fields), Mode::Text);
-        ready(query.map(QueryOf).map_err(|error| problem_of(&error)))
-    }
-}
-
 /// Reads one element of a JSON body on its own, naming the offending field under `at` (`[3]`), so that a list
 /// can report every malformed element instead of the first.
 pub fn from_value_at<T: DeserializeOwned>(value: serde_json::Value, at: &str) -> Result<T, FieldError> {
@@ -174,12 +136,6 @@ pub fn from_value_at<T: DeserializeOwned>(value: serde_json::Value, at: &str) ->
         let (field, message) = located(&error);
         FieldError::new(field.map_or_else(|| at.to_owned(), |field| format!("{at}.{field}")), message)
     })
-}
-
-/// Answers malformed path parameters (`/surveys/abc`) with a 400 problem.
-pub fn path_config() -> web::PathConfig {
-    web::PathConfig::default()
-        .error_handler(|error, _| Problem::invalid_field("path", format!("invalid path parameter: {error}")).into())
 }
 
 /// Caps bodies read as bytes.

@@ -7,7 +7,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, ResponseError};
 
-use crate::auth::{authenticate, presented_key};
+use crate::middleware::auth::{authenticate, presented_key};
 use crate::problem::Problem;
 use crate::state::AppState;
 use crate::OPENAPI_PATH;

@@ -1,15 +1,14 @@
 //! Prometheus metrics: one [`Metrics`] registry per application (not a process-wide recorder, so servers started
-//! side by side in one process count apart), shared through `Arc` by the request middleware, the delivery worker
-//! and the retention timer, and rendered in the text format by `GET /metrics`.
+//! side by side in one process count apart), shared through `Arc` by the HTTP server's request middleware, the
+//! delivery worker and the retention timer, and rendered in the text format by the server's and the worker's
+//! `GET /metrics`. A crate of its own so that no worker depends on the HTTP adapter.
 //!
 //! Label values come only from fixed sets: route templates (never raw paths), known methods, status codes,
 //! channels and outcomes, so the number of series stays bounded whatever clients send.
 
-pub mod labels;
-mod observe;
-
 use std::time::Duration;
 
+use canvass_domain::account::same_secret;
 use canvass_domain::ports::Connections;
 use canvass_domain::use_cases::delivery::{ChannelCounts, DeliveryReport};
 use canvass_domain::use_cases::monitoring::Backlog;
@@ -18,7 +17,19 @@ use prometheus::{
     Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
 };
 
-pub use observe::observe;
+/// The media type of the Prometheus text format.
+pub const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// Whether a scrape may read the metrics: always when no token is configured, else only with an `Authorization`
+/// header of `Bearer <token>` (the scheme in any case), compared in constant time.
+pub fn scrape_authorized(authorization: Option<&str>, token: Option<&str>) -> bool {
+    let Some(token) = token else { return true };
+    let presented = authorization
+        .and_then(|value| value.trim().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, presented)| presented.trim());
+    presented.is_some_and(|presented| same_secret(token, presented))
+}
 
 /// The outcomes the delivery counter knows, in the order of [`ChannelCounts`]' fields.
 pub const DELIVERY_OUTCOMES: [&str; 5] = ["sent", "bounced", "retried", "failed", "cancelled"];
@@ -171,8 +182,8 @@ impl Metrics {
         metrics
     }
 
-    /// Counts one answered request. `route` is a template or [`labels::UNMATCHED`], `method` one of
-    /// [`labels::method`]'s values: never raw client input.
+    /// Counts one answered request. `route` is a route template or `unmatched`, `method` a standard method's name
+    /// or `OTHER`: never raw client input.
     pub fn observe_request(&self, method: &str, route: &str, status: &str, elapsed: Duration) {
         if let Ok(counter) = self.http_requests.get_metric_with_label_values(&[method, route, status]) {
             counter.inc();

@@ -16,7 +16,7 @@ use maud::{html as markup, Markup};
 
 use self::guard::UnknownCredential;
 use crate::blocking;
-use crate::input::{form_fields, RawBody};
+use crate::extract::body::{form_fields, RawBody};
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -7,6 +7,7 @@ pub mod bgdata;
 pub mod blocklist;
 pub mod dsn;
 pub mod erasure;
+pub mod fallback;
 pub mod frequency;
 pub mod health;
 pub mod metrics;

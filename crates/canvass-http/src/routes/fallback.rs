@@ -1,10 +1,10 @@
-//! Undeclared methods: a request whose path is an endpoint of the OpenAPI document but whose method is not
-//! declared there answers 405 problem+json with an `Allow` header listing the declared methods.
+//! What answers a request no route took: a path that is an endpoint of the OpenAPI document with a method not
+//! declared there answers 405 problem+json with an `Allow` header listing the declared methods; any other path 404.
 
 use actix_web::dev::ResourceDef;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, ResponseError};
+use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use utoipa::openapi::OpenApi as Document;
 
 use crate::Problem;
@@ -59,4 +59,21 @@ pub fn not_allowed(method: &str, allow: &str) -> HttpResponse {
         response.headers_mut().insert(header::ALLOW, value);
     }
     response
+}
+
+/// The default service: 405 for an undeclared method of a served path, else 404 (pointing at version 1.5 for the
+/// retention rule endpoints asked for under an earlier version).
+pub async fn unknown_route(req: HttpRequest, declared: web::Data<DeclaredMethods>) -> HttpResponse {
+    if let Some(allow) = declared.allowed(req.path()) {
+        return not_allowed(req.method().as_str(), allow);
+    }
+    let detail = if req.path().starts_with("/api/v1") && req.path().contains("/data-retention/rules") {
+        format!(
+            "the retention rule endpoints need API version 1.5: use {}/data-retention/rules...",
+            super::RULES_VERSION
+        )
+    } else {
+        "no such endpoint".to_owned()
+    };
+    Problem::new(StatusCode::NOT_FOUND, "not-found", detail).error_response()
 }

@@ -15,7 +15,7 @@ use canvass_domain::AccountId;
 use sha2::{Digest, Sha256};
 
 use crate::blocking;
-use crate::key_limits::KeyDigest;
+use crate::middleware::key_limits::KeyDigest;
 use crate::problem::Problem;
 use crate::state::AppState;
 

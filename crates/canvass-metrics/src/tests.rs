@@ -7,7 +7,7 @@ use canvass_domain::ports::Connections;
 use canvass_domain::use_cases::delivery::{ChannelCounts, DeliveryReport};
 use canvass_domain::use_cases::monitoring::Backlog;
 
-use super::{Metrics, Scrape};
+use super::{scrape_authorized, Metrics, Scrape};
 
 fn scrape() -> Scrape {
     Scrape {
@@ -121,4 +121,23 @@ fn the_relay_state_and_the_pace_follow_the_last_round_that_saw_them() {
     assert!(text.contains("canvass_delivery_pace_per_second 7\n"), "{text}");
     metrics.count_delivery(&DeliveryReport { relay_up: Some(true), ..Default::default() });
     assert!(metrics.render(scrape()).unwrap().contains("canvass_relay_up 1\n"));
+}
+
+#[test]
+fn without_a_token_anyone_may_scrape() {
+    assert!(scrape_authorized(None, None));
+    assert!(scrape_authorized(Some("Bearer whatever"), None));
+}
+
+#[test]
+fn with_a_token_only_its_bearer_may_scrape() {
+    let token = Some("s3cret-token");
+    assert!(scrape_authorized(Some("Bearer s3cret-token"), token));
+    assert!(scrape_authorized(Some("bearer  s3cret-token "), token), "the scheme in any case");
+    assert!(!scrape_authorized(None, token), "none");
+    assert!(!scrape_authorized(Some("Bearer s3cret"), token), "a prefix");
+    assert!(!scrape_authorized(Some("Bearer s3cret-token2"), token), "a longer one");
+    assert!(!scrape_authorized(Some("Basic s3cret-token"), token), "another scheme");
+    assert!(!scrape_authorized(Some("s3cret-token"), token), "no scheme");
+    assert!(!scrape_authorized(Some("Bearer "), token), "empty");
 }

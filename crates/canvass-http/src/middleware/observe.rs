@@ -7,7 +7,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::web;
 
-use super::labels;
+use super::metric_labels as labels;
 use crate::state::AppState;
 
 /// Counts the request once its answer's head is ready (an error answer included). The route is the template the

@@ -1,4 +1,4 @@
-//! `Idempotency-Key` on every POST under `/api` (docs/idempotency.md). Runs inside [`crate::api_guard`], so the
+//! `Idempotency-Key` on every POST under `/api` (docs/idempotency.md). Runs inside [`crate::middleware::api_guard`], so the
 //! caller is known (a 401 stays a 401 whatever the key). A POST without the header passes through untouched. With
 //! one, the middleware reads the body, fingerprints the request, claims the key in one blocking hop, and then either
 //! answers from the kept answer (`Idempotent-Replayed: true`), answers 409 (still running) or 422 (another
@@ -16,7 +16,7 @@ use canvass_domain::use_cases::idempotency;
 use canvass_domain::AccountId;
 
 use crate::blocking;
-use crate::input::{read_body, MAX_BODY_BYTES};
+use crate::extract::body::{read_body, MAX_BODY_BYTES};
 use crate::problem::Problem;
 use crate::state::AppState;
 

@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 
 /// The pages' Content-Security-Policy.
 pub static PAGE_CSP: LazyLock<String> = LazyLock::new(|| {
-    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(crate::respondent::STYLE.as_bytes()));
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(crate::pages::STYLE.as_bytes()));
     format!(
         "default-src 'none'; style-src 'sha256-{hash}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     )
