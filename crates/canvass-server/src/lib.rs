@@ -10,6 +10,7 @@ pub mod startup;
 pub mod telemetry;
 pub mod webhooks;
 mod worker_metrics;
+mod workers;
 
 pub use canvass_http::{FailureWindow, Protection};
 pub use settings::Settings;

@@ -13,15 +13,14 @@ use canvass_postgres::{connect_pool_with_timeout, PgStore};
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::settings::Settings;
+use crate::workers::{spawn_workers, WorkerSetup, Workers};
 
 /// A bound, not yet awaited, server.
 pub struct Application {
     port: u16,
     server: Server,
-    /// The delivery worker, stopped when the server stops.
-    worker: Option<crate::delivery::Worker>,
-    /// The webhook worker, stopped when the server stops.
-    webhook_worker: Option<crate::delivery::Worker>,
+    /// The delivery and webhook workers, stopped when the server stops.
+    workers: Option<Workers>,
 }
 
 impl Application {
@@ -55,36 +54,23 @@ impl Application {
             server = server.workers(workers);
         }
         let server = server.listen(listener)?.run();
-        let (mut worker, mut webhook_worker) = (None, None);
-        if let Some(delivery) = &settings.delivery {
-            let channels = crate::delivery::channels(delivery)?;
-            // The worker's own pool: a round never waits for, or holds, a connection that requests need.
-            let worker_pool = connect_pool_with_timeout(
-                &settings.database_url,
-                crate::delivery::POOL_SIZE,
-                settings.statement_timeout,
-            )
-            .context("cannot connect to the database")?;
-            // The webhook worker's own connection: a round uses one at a time, and none while it is on the network.
-            let webhook_pool = connect_pool_with_timeout(&settings.database_url, 1, settings.statement_timeout)
-                .context("cannot connect to the database")?;
-            webhook_worker = Some(crate::webhooks::spawn(
-                PgStore::new(webhook_pool),
-                settings.webhook_allow_private,
-                delivery.poll,
-            )?);
-            worker = Some(crate::delivery::spawn(crate::delivery::WorkerParts {
-                store: PgStore::new(worker_pool),
-                channels,
-                public_url: public_url.clone(),
-                settings: delivery.clone(),
-                metrics: Some(metrics.clone()),
-            })?);
-        }
+        let workers = match &settings.delivery {
+            Some(delivery) => {
+                let setup = WorkerSetup::connect(
+                    &settings.database_url,
+                    settings.statement_timeout,
+                    delivery.clone(),
+                    public_url,
+                    settings.webhook_allow_private,
+                )?;
+                Some(spawn_workers(setup, Some(metrics.clone()))?)
+            }
+            None => None,
+        };
         if !settings.retention_interval.is_zero() {
             crate::retention::spawn_timer(store, settings.retention_interval, metrics);
         }
-        Ok(Self { port, server, worker, webhook_worker })
+        Ok(Self { port, server, workers })
     }
 
     /// The port the server listens on.
@@ -97,15 +83,12 @@ impl Application {
         self.server.handle()
     }
 
-    /// Serves until the server is stopped (SIGINT, SIGTERM or [`Self::handle`]), then stops the delivery worker
-    /// and waits until it has recorded the round it was sending.
+    /// Serves until the server is stopped (SIGINT, SIGTERM or [`Self::handle`]), then stops the delivery and
+    /// webhook workers and waits until they have recorded the rounds they were sending.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let served = self.server.await;
-        if let Some(worker) = self.worker {
-            actix_web::rt::task::spawn_blocking(move || worker.stop()).await.map_err(std::io::Error::other)?;
-        }
-        if let Some(worker) = self.webhook_worker {
-            actix_web::rt::task::spawn_blocking(move || worker.stop()).await.map_err(std::io::Error::other)?;
+        if let Some(workers) = self.workers {
+            actix_web::rt::task::spawn_blocking(move || workers.stop()).await.map_err(std::io::Error::other)?;
         }
         served
     }
