@@ -1,5 +1,6 @@
-//! RFC 9457 problem details: the one error type of the HTTP layer, and the one place where domain errors become
-//! HTTP statuses.
+//! RFC 9457 problem details: the one error type of the HTTP layer, every kind of problem it answers with
+//! ([`ProblemKind`], whose names are the ends of the `type` URIs and whose statuses are fixed), and the one place
+//! where domain errors become HTTP statuses.
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
@@ -11,8 +12,88 @@ use utoipa::ToSchema;
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
-/// The problem type of a write refused by a concurrent change: a retry is the answer (`Retry-After: 1`).
-pub const CONCURRENT_CHANGE: &str = "concurrent-change";
+/// Every kind of problem the service answers with: the end of its `type` URI (`/problems/not-found`), stable, what
+/// a client branches on, and its one HTTP status. The README's error table lists exactly these (a test compares).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumIter, strum::Display)]
+#[strum(serialize_all = "kebab-case")]
+pub enum ProblemKind {
+    /// 400: a broken rule, a wrong type or a missing field, naming each field.
+    Validation,
+    /// 400: the body is not JSON.
+    MalformedJson,
+    /// 400: the body could not be read at all.
+    MalformedRequest,
+    /// 401: no key, an unknown or revoked one, or a wrong shared secret or metrics token.
+    Unauthorized,
+    /// 404: nothing of the caller's account at this path.
+    NotFound,
+    /// 405: a served path asked with a method it does not declare.
+    MethodNotAllowed,
+    /// 408: the body did not arrive in time.
+    RequestTimeout,
+    /// 409: copying logic that names a deleted item or page.
+    BrokenLogic,
+    /// 409: something of that name or contact is there already.
+    Duplicate,
+    /// 409: the contact is on the blocklist.
+    Blocklisted,
+    /// 409: deactivating a sendout that was never activated.
+    NotActivated,
+    /// 409: a sender number provisioned to another account.
+    SenderTaken,
+    /// 409: a TWOWAY sendout whose sender is not provisioned to the account.
+    SenderNotProvisioned,
+    /// 409: a write refused by a concurrent change: a retry is the answer (`Retry-After: 1`).
+    ConcurrentChange,
+    /// 409: an `Idempotency-Key` whose first request is still running.
+    IdempotencyKeyInUse,
+    /// 413: a body over the limit.
+    PayloadTooLarge,
+    /// 415: a body declared as anything but JSON.
+    UnsupportedMediaType,
+    /// 422: an `Idempotency-Key` reused for another request.
+    IdempotencyKeyReused,
+    /// 429: over the key's request rate.
+    RateLimited,
+    /// 500: an unexpected failure, its cause in the log only.
+    Internal,
+    /// 503: the database cannot be reached now.
+    Unavailable,
+    /// 503: a delivery report about a message still being sent.
+    MessageInFlight,
+}
+
+impl ProblemKind {
+    /// The HTTP status every problem of this kind answers with.
+    pub fn status(self) -> StatusCode {
+        match self {
+            Self::Validation | Self::MalformedJson | Self::MalformedRequest => StatusCode::BAD_REQUEST,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            Self::BrokenLogic
+            | Self::Duplicate
+            | Self::Blocklisted
+            | Self::NotActivated
+            | Self::SenderTaken
+            | Self::SenderNotProvisioned
+            | Self::ConcurrentChange
+            | Self::IdempotencyKeyInUse => StatusCode::CONFLICT,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Unavailable | Self::MessageInFlight => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The end of the `type` URI: `not-found` for `/problems/not-found`.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
 
 /// Seconds a client is asked to wait (`Retry-After`) before it retries a request answered 503.
 pub const UNAVAILABLE_RETRY_AFTER: u64 = 5;
@@ -34,7 +115,7 @@ pub struct Problem {
     /// `not-found`, ...).
     #[serde(rename = "type", serialize_with = "type_uri")]
     #[schema(value_type = String)]
-    pub kind: &'static str,
+    pub kind: ProblemKind,
     /// Short summary of the status.
     pub title: &'static str,
     /// The HTTP status.
@@ -50,8 +131,9 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// A problem of kind `slug` with this status and detail.
-    pub fn new(status: StatusCode, kind: &'static str, detail: impl Into<String>) -> Self {
+    /// A problem of this kind, with its status, and this detail.
+    pub fn new(kind: ProblemKind, detail: impl Into<String>) -> Self {
+        let status = kind.status();
         Self {
             kind,
             title: status.canonical_reason().unwrap_or("Error"),
@@ -68,7 +150,7 @@ impl Problem {
             [one] => format!("{}: {}", one.field, one.message),
             many => format!("{} fields are invalid", many.len()),
         };
-        let mut problem = Self::new(StatusCode::BAD_REQUEST, "validation", detail);
+        let mut problem = Self::new(ProblemKind::Validation, detail);
         problem.errors = errors.into_iter().map(|e| ProblemField { field: e.field, message: e.message }).collect();
         problem
     }
@@ -80,18 +162,18 @@ impl Problem {
 
     /// 404 for a missing resource.
     pub fn not_found(what: &str) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not-found", format!("{what} not found"))
+        Self::new(ProblemKind::NotFound, format!("{what} not found"))
     }
 
     /// 503: the database cannot be reached now.
     pub fn unavailable() -> Self {
-        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "the service cannot reach its database; retry later")
+        Self::new(ProblemKind::Unavailable, "the service cannot reach its database; retry later")
     }
 
     /// 500 for an unexpected failure. The cause is logged here, once, and never sent to the client.
     pub fn internal(cause: &dyn std::fmt::Display) -> Self {
         tracing::error!(error.message = %cause, "request failed");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "an unexpected error occurred")
+        Self::new(ProblemKind::Internal, "an unexpected error occurred")
     }
 
     /// Adds the accepted values.
@@ -101,7 +183,7 @@ impl Problem {
     }
 }
 
-fn type_uri<S: serde::Serializer>(kind: &&'static str, serializer: S) -> Result<S::Ok, S::Error> {
+fn type_uri<S: serde::Serializer>(kind: &ProblemKind, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(&format_args!("/problems/{kind}"))
 }
 
@@ -132,7 +214,7 @@ impl ResponseError for Problem {
             }
             _ => {}
         }
-        if self.kind == CONCURRENT_CHANGE {
+        if self.kind == ProblemKind::ConcurrentChange {
             // A retry is the answer: say so, and say it is soon (an Idempotency-Key is then not kept either).
             response.insert_header((header::RETRY_AFTER, HeaderValue::from(1u64)));
         }
@@ -140,15 +222,15 @@ impl ResponseError for Problem {
     }
 }
 
-/// The problem type of each kind of conflict: the end of its `/problems/<kind>` URI.
-fn conflict_type(kind: ConflictKind) -> &'static str {
+/// The problem kind of each kind of conflict.
+fn conflict_kind(kind: ConflictKind) -> ProblemKind {
     match kind {
-        ConflictKind::BrokenLogic => "broken-logic",
-        ConflictKind::Duplicate => "duplicate",
-        ConflictKind::Blocklisted => "blocklisted",
-        ConflictKind::NotActivated => "not-activated",
-        ConflictKind::SenderTaken => "sender-taken",
-        ConflictKind::SenderNotProvisioned => "sender-not-provisioned",
+        ConflictKind::BrokenLogic => ProblemKind::BrokenLogic,
+        ConflictKind::Duplicate => ProblemKind::Duplicate,
+        ConflictKind::Blocklisted => ProblemKind::Blocklisted,
+        ConflictKind::NotActivated => ProblemKind::NotActivated,
+        ConflictKind::SenderTaken => ProblemKind::SenderTaken,
+        ConflictKind::SenderNotProvisioned => ProblemKind::SenderNotProvisioned,
     }
 }
 
@@ -157,7 +239,7 @@ impl From<DomainError> for Problem {
         match error {
             DomainError::NotFound(what) => Self::not_found(what),
             DomainError::Invalid(errors) => Self::invalid(errors),
-            DomainError::Conflict { kind, detail } => Self::new(StatusCode::CONFLICT, conflict_type(kind), detail),
+            DomainError::Conflict { kind, detail } => Self::new(conflict_kind(kind), detail),
             DomainError::Repo(RepoError::Unavailable(cause)) => {
                 tracing::warn!(error.message = %cause, "database unavailable");
                 Self::unavailable()
@@ -165,8 +247,7 @@ impl From<DomainError> for Problem {
             DomainError::Repo(RepoError::Concurrent(cause)) => {
                 tracing::info!(error.message = %cause, "write refused by a concurrent change");
                 Self::new(
-                    StatusCode::CONFLICT,
-                    CONCURRENT_CHANGE,
+                    ProblemKind::ConcurrentChange,
                     "something this request relies on changed while it ran; retry it",
                 )
             }
@@ -184,10 +265,50 @@ mod tests {
         let problem = Problem::from(DomainError::conflict(ConflictKind::SenderNotProvisioned, "not ours"));
         assert_eq!(
             (problem.status, problem.kind, problem.detail.as_str()),
-            (409, "sender-not-provisioned", "not ours")
+            (409, ProblemKind::SenderNotProvisioned, "not ours")
         );
         let json = serde_json::to_value(Problem::from(DomainError::conflict(ConflictKind::BrokenLogic, "x")))
             .unwrap_or_default();
         assert_eq!(json["type"], "/problems/broken-logic");
+    }
+
+    /// The rows of the README's error table: `| status | `kind` | when |`.
+    fn readme_error_table() -> Vec<(u16, String)> {
+        let readme = include_str!("../../../README.md");
+        let section = readme.split("\n## Errors\n").nth(1).unwrap_or_default();
+        let section = section.split("\n## ").next().unwrap_or_default();
+        section
+            .lines()
+            .filter_map(|line| {
+                let mut cells = line.split('|').map(str::trim).skip(1);
+                let status = cells.next()?.parse().ok()?;
+                let kind = cells.next()?.trim_matches('`').to_owned();
+                Some((status, kind))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_readme_lists_every_problem_kind_with_its_status_and_no_other() {
+        use strum::IntoEnumIterator;
+        let mut served: Vec<(u16, String)> =
+            ProblemKind::iter().map(|kind| (kind.status().as_u16(), kind.name().to_owned())).collect();
+        let mut documented = readme_error_table();
+        served.sort();
+        documented.sort();
+        assert!(documented.len() > 10, "the README's error table was not found");
+        assert_eq!(documented, served, "README.md, \"## Errors\": one row per ProblemKind, with its status");
+    }
+
+    #[test]
+    fn a_kind_is_served_with_its_own_status_and_type() {
+        for kind in [ProblemKind::RateLimited, ProblemKind::IdempotencyKeyReused, ProblemKind::MethodNotAllowed] {
+            let problem = Problem::new(kind, "x");
+            let json = serde_json::to_value(&problem).unwrap_or_default();
+            assert_eq!(json["type"], format!("/problems/{}", kind.name()));
+            assert_eq!(json["status"], kind.status().as_u16());
+            assert_eq!(problem.error_response().status(), kind.status());
+        }
+        assert_eq!(ProblemKind::IdempotencyKeyInUse.name(), "idempotency-key-in-use");
     }
 }

@@ -95,7 +95,11 @@ where
                     Err(problem) => {
                         cursor.over = true;
                         // The cause was logged where it became a problem; this says what the client saw.
-                        tracing::warn!(list.name = list.name, error.kind = problem.kind, "a streamed list broke off");
+                        tracing::warn!(
+                            list.name = list.name,
+                            error.kind = problem.kind.name(),
+                            "a streamed list broke off"
+                        );
                         Err(ListBroken(list.name))
                     }
                 };

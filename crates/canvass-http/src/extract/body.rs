@@ -13,7 +13,7 @@ use canvass_domain::FieldError;
 
 use super::reader::{self, Mode};
 use super::{located, problem_of};
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::protection::Protection;
 use crate::state::AppState;
 
@@ -44,8 +44,7 @@ pub async fn read_json<T: DeserializeOwned>(req: &HttpRequest, payload: Payload)
     };
     if !content_type_ok {
         return Err(Problem::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported-media-type",
+            ProblemKind::UnsupportedMediaType,
             "the body must be JSON (Content-Type: application/json)",
         ));
     }
@@ -67,13 +66,12 @@ pub async fn read_body(req: &HttpRequest, mut payload: Payload) -> Result<web::B
     let read = web::Bytes::from_request(req, &mut payload);
     match actix_web::rt::time::timeout(timeout, read).await {
         Err(_) => Err(Problem::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "request-timeout",
+            ProblemKind::RequestTimeout,
             format!("the body did not arrive within {} s", timeout.as_secs_f64()),
         )),
         Ok(Err(error)) => Err(match error.as_response_error().status_code() {
             StatusCode::PAYLOAD_TOO_LARGE => too_large(),
-            _ => Problem::new(StatusCode::BAD_REQUEST, "malformed-request", "the body could not be read"),
+            _ => Problem::new(ProblemKind::MalformedRequest, "the body could not be read"),
         }),
         Ok(Ok(bytes)) => Ok(bytes),
     }
@@ -101,16 +99,15 @@ fn is_json_media_type(value: &str) -> bool {
 
 /// 413: a body over [`MAX_BODY_BYTES`].
 pub fn too_large() -> Problem {
-    Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large", format!("the body exceeds {MAX_BODY_BYTES} bytes"))
+    Problem::new(ProblemKind::PayloadTooLarge, format!("the body exceeds {MAX_BODY_BYTES} bytes"))
 }
 
 /// Deserializes a JSON body: parsed once into a JSON value (a body that is not JSON, with a syntax error anywhere,
 /// truncated or with trailing data, is a `malformed-json` problem), then read into `T` by [`reader`], so a wrong,
 /// missing or NUL-holding field, or an array where an object belongs, is a validation problem naming it.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|error| {
-        Problem::new(StatusCode::BAD_REQUEST, "malformed-json", format!("the body is not valid JSON: {error}"))
-    })?;
+    let value: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|error| Problem::new(ProblemKind::MalformedJson, format!("the body is not valid JSON: {error}")))?;
     reader::read(&value, Mode::Json).map_err(|error| problem_of(&error))
 }
 
@@ -192,7 +189,7 @@ mod tests {
             [&br#"{"bodies":[{"kind":"SMS"},{"kind":5}]}"#[..], br#"{"bodies":[{"kind":"SMS"},{"kind":true}]}"#]
         {
             let problem = parse_json::<Outer>(not_a_name).unwrap_err();
-            assert_eq!((problem.kind, problem.errors[0].field.as_str()), ("validation", "bodies[1].kind"));
+            assert_eq!((problem.kind, problem.errors[0].field.as_str()), (ProblemKind::Validation, "bodies[1].kind"));
             assert_eq!(problem.supported_values, ["EMAIL", "SMS"]);
             assert_eq!(problem.errors[0].message, "must be one of EMAIL, SMS");
         }
@@ -203,7 +200,7 @@ mod tests {
     fn arrays_and_scalars_are_refused_where_an_object_belongs() {
         for body in [&br#"["x", []]"#[..], b"[]", b"7", b"\"x\"", b"null", b"true"] {
             let problem = parse_json::<Outer>(body).unwrap_err();
-            assert_eq!((problem.kind, problem.errors[0].field.as_str()), ("validation", "body"), "{body:?}");
+            assert_eq!((problem.kind, problem.errors[0].field.as_str()), (ProblemKind::Validation, "body"), "{body:?}");
         }
         let list = parse_json::<Vec<Item>>(br#"[{"required":true}]"#).unwrap();
         assert_eq!(list.len(), 1, "array bodies stay arrays");
@@ -227,14 +224,14 @@ mod tests {
         ];
         for body in [&b"{"[..], b"", b"nul", br#"{"name":"x","items":[]} {}"#].into_iter().chain(inside) {
             let problem = parse_json::<Outer>(body).unwrap_err();
-            assert_eq!(problem.kind, "malformed-json", "{body:?}");
+            assert_eq!(problem.kind, ProblemKind::MalformedJson, "{body:?}");
         }
     }
 
     #[test]
     fn nul_is_refused_where_it_stands_and_an_escaped_backslash_is_not_nul() {
         let problem = parse_json::<Outer>(br#"{"name":"a\u0000b","items":[]}"#).unwrap_err();
-        assert_eq!((problem.kind, problem.errors[0].field.as_str()), ("validation", "name"));
+        assert_eq!((problem.kind, problem.errors[0].field.as_str()), (ProblemKind::Validation, "name"));
         assert!(parse_json::<Outer>(br#"{"name":"a\\u0000b","items":[]}"#).is_ok());
     }
 

@@ -7,7 +7,6 @@ use std::future::{ready, Ready};
 
 use actix_web::dev::Payload;
 use actix_web::http::header::HeaderMap;
-use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest};
 use canvass_domain::account::{is_well_formed_key, Caller};
 use canvass_domain::use_cases::accounts;
@@ -16,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use crate::blocking;
 use crate::middleware::key_limits::KeyDigest;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
 
 /// The authenticated caller of a request.
@@ -31,7 +30,7 @@ impl Authenticated {
 }
 
 fn unauthorized(detail: &str) -> Problem {
-    Problem::new(StatusCode::UNAUTHORIZED, "unauthorized", detail)
+    Problem::new(ProblemKind::Unauthorized, detail)
 }
 
 /// The key a request presents, from `X-API-KEY` or `Authorization: Bearer`.

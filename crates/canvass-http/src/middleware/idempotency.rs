@@ -17,7 +17,7 @@ use canvass_domain::AccountId;
 
 use crate::blocking;
 use crate::extract::body::{read_body, MAX_BODY_BYTES};
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
 
 /// The request header that carries the key.
@@ -157,8 +157,7 @@ fn replay(kept: KeptResponse) -> HttpResponse {
 /// 409: the first request with the key is still running.
 fn in_use() -> Problem {
     Problem::new(
-        StatusCode::CONFLICT,
-        "idempotency-key-in-use",
+        ProblemKind::IdempotencyKeyInUse,
         "a request with this Idempotency-Key is still running; retry when it has finished",
     )
 }
@@ -166,8 +165,7 @@ fn in_use() -> Problem {
 /// 422: the key was used for another request.
 fn mismatch() -> Problem {
     Problem::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "idempotency-key-reused",
+        ProblemKind::IdempotencyKeyReused,
         "this Idempotency-Key was used for another request (method, path, query or body differ)",
     )
 }
@@ -188,9 +186,9 @@ mod tests {
 
     #[test]
     fn answers_that_ask_for_a_retry_or_exceed_the_limit_are_not_kept() {
-        let lost_race = Problem::new(StatusCode::CONFLICT, crate::problem::CONCURRENT_CHANGE, "retry").error_response();
+        let lost_race = Problem::new(ProblemKind::ConcurrentChange, "retry").error_response();
         assert!(!keepable(lost_race.headers(), 10), "a concurrent change is retried, not replayed");
-        let duplicate = Problem::new(StatusCode::CONFLICT, "duplicate", "listed").error_response();
+        let duplicate = Problem::new(ProblemKind::Duplicate, "listed").error_response();
         assert!(keepable(duplicate.headers(), 10), "a duplicate is the answer, replayed as it is");
         assert!(!keepable(duplicate.headers(), MAX_BODY_BYTES + 1));
     }

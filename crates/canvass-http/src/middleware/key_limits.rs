@@ -5,13 +5,12 @@ use std::num::NonZeroU32;
 use std::time::Duration;
 
 use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue, RETRY_AFTER};
-use actix_web::http::StatusCode;
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
 use governor::state::keyed::DashMapStateStore;
 use governor::{Quota, RateLimiter};
 
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 
 /// The SHA-256 of a presented key: what the limiter counts by (the key itself is never kept).
 pub type KeyDigest = [u8; 32];
@@ -57,8 +56,7 @@ impl Standing {
     pub fn too_many_requests(&self) -> actix_web::HttpResponse {
         let seconds = self.retry_after.unwrap_or(1);
         let problem = Problem::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate-limited",
+            ProblemKind::RateLimited,
             format!("this API key made more than {} requests at once; retry after {seconds} s", self.limit),
         );
         let mut response = actix_web::ResponseError::error_response(&problem);

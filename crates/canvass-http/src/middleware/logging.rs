@@ -38,7 +38,7 @@ impl RootSpanBuilder for RedactedSpans {
         span.record("otel.status_code", if failed { "ERROR" } else { "OK" });
         if let Some(error) = error {
             let kind = match error.as_error::<Problem>() {
-                Some(problem) => problem.kind,
+                Some(problem) => problem.kind.name(),
                 None => status.canonical_reason().unwrap_or("error"),
             };
             span.record("exception.message", kind);

@@ -2,7 +2,6 @@
 //! (RFC 3464) with a shared secret; each recipient that failed for good is recorded as a permanent failure.
 
 use actix_web::http::header::{HeaderValue, RETRY_AFTER};
-use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use canvass_domain::use_cases::bounces::{self, ReportOutcome};
 use serde::Serialize;
@@ -10,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::blocking;
 use crate::extract::body::read_body;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
 
 /// The header that carries the shared secret.
@@ -61,8 +60,7 @@ pub async fn inbound_dsn(
         }
         ReportOutcome::InFlight => {
             let problem = Problem::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "message-in-flight",
+                ProblemKind::MessageInFlight,
                 "the message this report is about is still being sent; hand the report over again later",
             );
             let mut response = actix_web::ResponseError::error_response(&problem);

@@ -3,11 +3,10 @@
 
 use actix_web::dev::ResourceDef;
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use utoipa::openapi::OpenApi as Document;
 
-use crate::Problem;
+use crate::problem::{Problem, ProblemKind};
 
 /// The declared methods of every path of the document, most specific pattern first.
 pub struct DeclaredMethods {
@@ -49,11 +48,7 @@ impl DeclaredMethods {
 
 /// 405 naming the allowed methods.
 pub fn not_allowed(method: &str, allow: &str) -> HttpResponse {
-    let problem = Problem::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method-not-allowed",
-        format!("{method} is not served here; allowed: {allow}"),
-    );
+    let problem = Problem::new(ProblemKind::MethodNotAllowed, format!("{method} is not served here; allowed: {allow}"));
     let mut response = problem.error_response();
     if let Ok(value) = HeaderValue::from_str(allow) {
         response.headers_mut().insert(header::ALLOW, value);
@@ -75,5 +70,5 @@ pub async fn unknown_route(req: HttpRequest, declared: web::Data<DeclaredMethods
     } else {
         "no such endpoint".to_owned()
     };
-    Problem::new(StatusCode::NOT_FOUND, "not-found", detail).error_response()
+    Problem::new(ProblemKind::NotFound, detail).error_response()
 }

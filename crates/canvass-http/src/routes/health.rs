@@ -5,7 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::blocking;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
 
 /// A health answer.
@@ -31,8 +31,7 @@ pub async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, Problem> 
     match readiness.pending_migrations {
         0 => Ok(HttpResponse::Ok().json(Health { status: "ok" })),
         count => Err(Problem::new(
-            actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
+            ProblemKind::Unavailable,
             format!("{count} migrations are not applied; run `canvass migrate`"),
         )),
     }

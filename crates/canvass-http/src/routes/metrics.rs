@@ -2,13 +2,12 @@
 //! it takes `Authorization: Bearer <METRICS_TOKEN>`, else 401.
 
 use actix_web::http::header::AUTHORIZATION;
-use actix_web::http::StatusCode;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use canvass_domain::use_cases::monitoring;
 use canvass_metrics::{scrape_authorized, Scrape, TEXT_FORMAT};
 
 use crate::blocking;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
 
 /// The service's metrics in the Prometheus text format: request counts and durations by route template, the
@@ -25,8 +24,7 @@ pub async fn metrics(req: HttpRequest, state: web::Data<AppState>) -> Result<Htt
     let authorization = req.headers().get(AUTHORIZATION).and_then(|value| value.to_str().ok());
     if !scrape_authorized(authorization, state.metrics_token.as_deref()) {
         return Err(Problem::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
+            ProblemKind::Unauthorized,
             "send the metrics token (METRICS_TOKEN) as Authorization: Bearer <token>",
         ));
     }
@@ -35,7 +33,7 @@ pub async fn metrics(req: HttpRequest, state: web::Data<AppState>) -> Result<Htt
     let backlog = match blocking::run(&state, |uow, clock| monitoring::outbox_backlog(uow, clock)).await {
         Ok(backlog) => Some(backlog),
         Err(problem) => {
-            tracing::warn!(problem.kind = problem.kind, "metrics served without the outbox backlog");
+            tracing::warn!(problem.kind = problem.kind.name(), "metrics served without the outbox backlog");
             None
         }
     };
