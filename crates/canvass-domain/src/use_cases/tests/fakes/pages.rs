@@ -1,11 +1,8 @@
 //! A fake of the respondent page's ports: one respondent's link, the survey's question tree, and the answer set
 //! with the page the respondent left off on.
 
-#![allow(clippy::unimplemented)]
-
 use time::OffsetDateTime;
 
-use super::surveys::{HoldsSurveys, Surveys};
 use super::Snapshots;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::ChunkRequest;
@@ -14,6 +11,7 @@ use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, R
 use crate::paging::{Page, PageRequest};
 use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
 use crate::survey::{LogicRule, QuestionItem, QuestionTree, QuestionType};
+use crate::testing::{staff_survey, HoldsSurveys, Surveys};
 
 /// The fake's one survey.
 pub const SURVEY: SurveyId = SurveyId::new(1);
@@ -77,11 +75,11 @@ pub fn four_pages() -> Pages {
         contact_key: "ann@example.com".into(),
     };
     let state = State {
-        context,
         surveys: Surveys {
+            rows: vec![(context.account_id, staff_survey(SURVEY))],
             trees: vec![QuestionTree::assemble(SURVEY, (1..=4).map(page).collect(), vec![rule])],
-            ..Surveys::default()
         },
+        context,
         progress: None,
         locked: false,
         webhook_events: Vec::new(),
@@ -120,14 +118,6 @@ impl RespondentPageRepository for Pages {
         Ok(found.then(|| self.state.context.clone()))
     }
 
-    fn find_login(&mut self, _sendout: SendoutId, _contact_key: &str) -> RepoResult<Option<(String, TokenContext)>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn find_conversations(&mut self, _contact_key: &str, _to: &str) -> RepoResult<Vec<TokenContext>> {
-        unimplemented!("not used by these tests")
-    }
-
     fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()> {
         self.state.locked = account == self.state.context.account_id && respondent == self.state.context.respondent_id;
         Ok(())
@@ -150,6 +140,11 @@ impl RespondentPageRepository for Pages {
             *left_on = page;
         }
         Ok(())
+    }
+
+    super::not_kept! {
+        fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
+        fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>>;
     }
 }
 
@@ -185,51 +180,11 @@ impl AnswerRepository for Pages {
         Ok(Some(ReplacedAnswerSet { set: set.clone(), was_completed }))
     }
 
-    fn answer_sets_chunk(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _filter: &AnswerFilter,
-        _request: &ChunkRequest<AnswerSetId>,
-    ) -> RepoResult<Vec<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn page_answer_sets(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _filter: &AnswerFilter,
-        _page: PageRequest,
-    ) -> RepoResult<Page<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn find_answer_set(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _id: AnswerSetId,
-    ) -> RepoResult<Option<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn answer_sets_of_respondent(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _respondent: RespondentId,
-    ) -> RepoResult<Vec<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn copy_answer_sets(
-        &mut self,
-        _account: AccountId,
-        _from: SurveyId,
-        _to: SurveyId,
-        _items: &[(QuestionItemId, QuestionItemId)],
-    ) -> RepoResult<u64> {
-        unimplemented!("not used by these tests")
+    super::not_kept! {
+        fn answer_sets_chunk(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
+        fn page_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<AnswerSet>>;
+        fn find_answer_set(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId) -> RepoResult<Option<AnswerSet>>;
+        fn answer_sets_of_respondent(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Vec<AnswerSet>>;
+        fn copy_answer_sets(&mut self, account: AccountId, from: SurveyId, to: SurveyId, items: &[(QuestionItemId, QuestionItemId)]) -> RepoResult<u64>;
     }
 }
