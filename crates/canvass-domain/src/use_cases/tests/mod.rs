@@ -4,6 +4,7 @@
 mod accounts;
 mod activation;
 mod add_batch;
+mod bounces;
 mod categories;
 mod delivery_round;
 mod fakes;
@@ -17,5 +18,6 @@ mod retention_policies;
 mod retention_rules;
 mod senders;
 mod surveys;
+mod twoway;
 mod webhook_events;
 mod webhooks;

@@ -215,13 +215,25 @@ impl OutboxRepository for Outbox {
         Ok(RecordedRound { ids, holds_started })
     }
 
+    fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup> {
+        let Some(message) = self.state.messages.iter().find(|m| m.message_token == message_token) else {
+            return Ok(SentLookup::Unknown);
+        };
+        // What the last round that recorded the message made of it; claimed and not recorded yet: in flight.
+        let last = self.state.recorded.iter().flatten().rev().find(|done| done.message.id == message.id);
+        Ok(match last.map(|done| &done.outcome) {
+            Some(Outcome::Sent) => SentLookup::Sent(Box::new(message.clone())),
+            None if message.lease_until.is_some() => SentLookup::InFlight,
+            _ => SentLookup::Unknown,
+        })
+    }
+
     fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog> {
         let _ = now;
         Ok(self.state.backlog)
     }
 
     super::not_kept! {
-        fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup>;
         fn enqueue_message(&mut self, context: &TokenContext, key: &str, body: &str, now: OffsetDateTime) -> RepoResult<bool>;
     }
 }

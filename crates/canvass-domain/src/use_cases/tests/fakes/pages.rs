@@ -1,15 +1,18 @@
-//! A fake of the respondent page's ports: one respondent's link, the survey's question tree, and the answer set
-//! with the page the respondent left off on.
+//! A fake of the respondent page's ports: one respondent's link (and TWOWAY conversation), the survey's question
+//! tree, the answer set with the page the respondent left off on, and the messages written to the respondent.
 
 use time::OffsetDateTime;
 
 use super::Snapshots;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::ChunkRequest;
+use crate::delivery::{ClaimedMessage, Settled};
 use crate::distribution::{LinkRoute, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, RuleId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
-use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
+use crate::ports::{
+    AnswerRepository, OutboxBacklog, OutboxRepository, RecordedRound, RepoResult, RespondentPageRepository, SentLookup,
+};
 use crate::survey::{LogicRule, QuestionItem, QuestionTree, QuestionType};
 use crate::testing::{staff_survey, HoldsSurveys, Surveys};
 
@@ -34,6 +37,10 @@ pub struct State {
     pub locked: bool,
     /// The webhook events written.
     pub webhook_events: super::WebhookEvents,
+    /// The number the respondent's TWOWAY conversation is sent from, if it has one.
+    pub conversation_from: Option<String>,
+    /// The messages written to the respondent, as (key, text).
+    pub messages: Vec<(String, String)>,
 }
 
 /// The fake: its state and its transactions.
@@ -83,6 +90,8 @@ pub fn four_pages() -> Pages {
         progress: None,
         locked: false,
         webhook_events: Vec::new(),
+        conversation_from: None,
+        messages: Vec::new(),
     };
     Pages { state, transactions: Snapshots::default() }
 }
@@ -144,7 +153,37 @@ impl RespondentPageRepository for Pages {
 
     super::not_kept! {
         fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
-        fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>>;
+    }
+
+    fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>> {
+        let context = &self.state.context;
+        let ours = context.contact_key == contact_key && self.state.conversation_from.as_deref() == Some(to);
+        Ok(if ours { vec![context.clone()] } else { Vec::new() })
+    }
+}
+
+impl OutboxRepository for Pages {
+    fn enqueue_message(
+        &mut self,
+        context: &TokenContext,
+        key: &str,
+        body: &str,
+        now: OffsetDateTime,
+    ) -> RepoResult<bool> {
+        let _ = (context, now);
+        if self.state.messages.iter().any(|(held, _)| held == key) {
+            return Ok(false);
+        }
+        self.state.messages.push((key.to_owned(), body.to_owned()));
+        Ok(true)
+    }
+
+    super::not_kept! {
+        fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64>;
+        fn claim_due(&mut self, now: OffsetDateTime, lease_until: OffsetDateTime, limit: i64) -> RepoResult<Vec<ClaimedMessage>>;
+        fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<RecordedRound>;
+        fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup>;
+        fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog>;
     }
 }
 
