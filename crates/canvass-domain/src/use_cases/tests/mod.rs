@@ -4,6 +4,7 @@
 mod accounts;
 mod activation;
 mod add_batch;
+mod bgdata;
 mod bounces;
 mod categories;
 mod delivery_round;

@@ -10,8 +10,8 @@ use super::{Snapshots, NOW};
 use crate::chunks::ChunkRequest;
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, DispatchType, Label,
-    LabelDraft, NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft,
-    Respondent, RespondentStatus, SenderNumber, Sendout, SendoutDraft, SendoutStatus, Transition,
+    LabelDraft, LabelType, NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder,
+    ReminderDraft, Respondent, RespondentStatus, SenderNumber, Sendout, SendoutDraft, SendoutStatus, Transition,
 };
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId, SendoutId, SurveyId};
@@ -182,6 +182,34 @@ impl SendoutRepository for Distribution {
         Ok(())
     }
 
+    fn list_labels(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Label>> {
+        // The account's background data labels are every sendout's labels.
+        let label = |id: &LabelId| Label {
+            id: *id,
+            sendout_id: sendout,
+            name: format!("Label {id}"),
+            label_type: LabelType::Text,
+            function: crate::distribution::BACKGROUND_FUNCTION,
+        };
+        Ok(if Self::is_ours(account) { self.state.labels.iter().map(label).collect() } else { Vec::new() })
+    }
+
+    fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>> {
+        // Each sendout's document has the sendout's id.
+        let document = |s: &Sendout| BgDocument {
+            id: BgDocumentId::new(s.id.get()),
+            sendout_id: s.id,
+            survey_id: s.survey_id,
+            name: s.name.clone(),
+            row_count: s.respondent_count,
+        };
+        Ok(self.state.sendouts.iter().filter(|_| Self::is_ours(account)).map(document).collect())
+    }
+
+    fn find_document(&mut self, account: AccountId, id: BgDocumentId) -> RepoResult<Option<BgDocument>> {
+        Ok(self.list_documents(account)?.into_iter().find(|document| document.id == id))
+    }
+
     fn background_label_ids(&mut self, account: AccountId) -> RepoResult<Vec<LabelId>> {
         Ok(if Self::is_ours(account) { self.state.labels.clone() } else { Vec::new() })
     }
@@ -191,11 +219,8 @@ impl SendoutRepository for Distribution {
         fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>>;
         fn copy_sendouts(&mut self, account: AccountId, from: SurveyId, to: SurveyId, ids: &[SendoutId], now: OffsetDateTime) -> RepoResult<()>;
         fn insert_label(&mut self, account: AccountId, sendout: SendoutId, draft: &LabelDraft, now: OffsetDateTime) -> RepoResult<Label>;
-        fn list_labels(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Label>>;
         fn insert_reminder(&mut self, account: AccountId, sendout: SendoutId, draft: &ReminderDraft, now: OffsetDateTime) -> RepoResult<Reminder>;
         fn list_reminders(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Reminder>>;
-        fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>>;
-        fn find_document(&mut self, account: AccountId, id: BgDocumentId) -> RepoResult<Option<BgDocument>>;
     }
 }
 
@@ -251,6 +276,31 @@ impl RespondentRepository for Distribution {
         Ok(added)
     }
 
+    fn find_respondent(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        id: RespondentId,
+    ) -> RepoResult<Option<Respondent>> {
+        let found = self.state.respondents.iter().find(|r| r.sendout_id == sendout && r.id == id);
+        Ok(found.filter(|_| Self::is_ours(account)).cloned())
+    }
+
+    fn update_background_data(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        respondent: RespondentId,
+        set: &BackgroundData,
+        remove: &[LabelId],
+    ) -> RepoResult<Option<BackgroundData>> {
+        let found = self.state.respondents.iter_mut().find(|r| r.sendout_id == sendout && r.id == respondent);
+        let Some(row) = found.filter(|_| Self::is_ours(account)) else { return Ok(None) };
+        row.background_data.extend(set.iter().map(|(label, value)| (*label, value.clone())));
+        row.background_data.retain(|label, _| !remove.contains(label));
+        Ok(Some(row.background_data.clone()))
+    }
+
     fn respondents_chunk(
         &mut self,
         account: AccountId,
@@ -271,9 +321,7 @@ impl RespondentRepository for Distribution {
     }
 
     super::not_kept! {
-        fn find_respondent(&mut self, account: AccountId, sendout: SendoutId, id: RespondentId) -> RepoResult<Option<Respondent>>;
         fn respondent_sendout(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Option<SendoutId>>;
-        fn update_background_data(&mut self, account: AccountId, sendout: SendoutId, respondent: RespondentId, set: &BackgroundData, remove: &[LabelId]) -> RepoResult<Option<BackgroundData>>;
     }
 }
 
