@@ -21,6 +21,8 @@ pub mod limits;
 pub mod paging;
 pub mod ports;
 pub mod survey;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod timestamp;
 pub mod use_cases;
 pub mod webhook;

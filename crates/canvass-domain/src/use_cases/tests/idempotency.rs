@@ -3,10 +3,10 @@
 
 use time::{Duration, OffsetDateTime};
 
-use super::fakes::idempotency::Keys;
 use super::fakes::{At, NOW};
 use crate::idempotency::{Claim, Claimed, Fingerprint, IdempotencyKey, KeptResponse, LEASE};
 use crate::ids::AccountId;
+use crate::testing::Keys;
 use crate::use_cases::idempotency::{claim, complete, purge};
 
 const ACCOUNT: AccountId = AccountId::new(1);

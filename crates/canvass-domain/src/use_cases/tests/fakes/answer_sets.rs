@@ -1,18 +1,16 @@
 //! A fake of the answer set port for listing: one account's surveys and their answer sets (without answers), read
 //! in chunks with the filter applied as the real adapter's SQL does. Writes are not implemented.
 
-#![allow(clippy::unimplemented)]
-
 use time::OffsetDateTime;
 
-use super::surveys::{HoldsSurveys, Surveys};
+use super::distribution::ACCOUNT;
 use super::NOW;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::ChunkRequest;
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{AnswerRepository, RepoResult};
-use crate::survey::Survey;
+use crate::testing::{staff_survey, HoldsSurveys, Surveys};
 
 /// The fake: surveys, answer sets, and how many chunks were read.
 #[derive(Debug, Default)]
@@ -29,17 +27,7 @@ impl AnswerSets {
     pub fn with_sets(count: i64) -> (Self, SurveyId) {
         let survey = SurveyId::new(1);
         let mut fake = Self::default();
-        fake.surveys.rows.push(Survey {
-            id: survey,
-            name: "Staff".into(),
-            description: String::new(),
-            start_date: NOW,
-            end_date: NOW + time::Duration::days(14),
-            category_id: None,
-            active: true,
-            created_at: NOW,
-            updated_at: NOW,
-        });
+        fake.surveys.rows.push((ACCOUNT, staff_survey(survey)));
         for id in 1..=count {
             let at = NOW + time::Duration::minutes(id);
             fake.sets.push(AnswerSet {
@@ -71,28 +59,6 @@ fn passes(set: &AnswerSet, filter: &AnswerFilter) -> bool {
 }
 
 impl AnswerRepository for AnswerSets {
-    fn insert_answer_set(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _respondent: Option<(RespondentId, SendoutId)>,
-        _draft: &AnswerSetDraft,
-        _now: OffsetDateTime,
-    ) -> RepoResult<AnswerSet> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn replace_answers(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _id: AnswerSetId,
-        _draft: &AnswerSetDraft,
-        _now: OffsetDateTime,
-    ) -> RepoResult<Option<ReplacedAnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
     fn answer_sets_chunk(
         &mut self,
         account: AccountId,
@@ -105,7 +71,9 @@ impl AnswerRepository for AnswerSets {
         let mut found: Vec<AnswerSet> = self
             .sets
             .iter()
-            .filter(|set| account == self.surveys.owner && set.survey_id == survey && passes(set, filter))
+            .filter(|set| {
+                self.surveys.find(account, survey).is_some() && set.survey_id == survey && passes(set, filter)
+            })
             .filter(|set| after.is_none_or(|after| set.id > after))
             .cloned()
             .collect();
@@ -114,41 +82,12 @@ impl AnswerRepository for AnswerSets {
         Ok(found)
     }
 
-    fn page_answer_sets(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _filter: &AnswerFilter,
-        _page: PageRequest,
-    ) -> RepoResult<Page<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn find_answer_set(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _id: AnswerSetId,
-    ) -> RepoResult<Option<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn answer_sets_of_respondent(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _respondent: RespondentId,
-    ) -> RepoResult<Vec<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn copy_answer_sets(
-        &mut self,
-        _account: AccountId,
-        _from: SurveyId,
-        _to: SurveyId,
-        _items: &[(QuestionItemId, QuestionItemId)],
-    ) -> RepoResult<u64> {
-        unimplemented!("not used by these tests")
+    super::not_kept! {
+        fn insert_answer_set(&mut self, account: AccountId, survey: SurveyId, respondent: Option<(RespondentId, SendoutId)>, draft: &AnswerSetDraft, now: OffsetDateTime) -> RepoResult<AnswerSet>;
+        fn replace_answers(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId, draft: &AnswerSetDraft, now: OffsetDateTime) -> RepoResult<Option<ReplacedAnswerSet>>;
+        fn page_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<AnswerSet>>;
+        fn find_answer_set(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId) -> RepoResult<Option<AnswerSet>>;
+        fn answer_sets_of_respondent(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Vec<AnswerSet>>;
+        fn copy_answer_sets(&mut self, account: AccountId, from: SurveyId, to: SurveyId, items: &[(QuestionItemId, QuestionItemId)]) -> RepoResult<u64>;
     }
 }

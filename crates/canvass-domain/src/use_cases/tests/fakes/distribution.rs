@@ -2,19 +2,16 @@
 //! and sender numbers) for adding respondents and activating sendouts. It holds one account's data; the other
 //! surveys' counts per respondent, which the real adapter computes with SQL, are given by the test.
 
-#![allow(clippy::unimplemented)]
-
 use std::collections::HashMap;
 
 use time::OffsetDateTime;
 
-use super::surveys::{HoldsSurveys, Surveys};
 use super::{Snapshots, NOW};
 use crate::chunks::ChunkRequest;
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, DispatchType, Label,
-    LabelDraft, NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder, ReminderDraft,
-    Respondent, RespondentStatus, SenderNumber, Sendout, SendoutDraft, SendoutStatus, Transition,
+    LabelDraft, LabelType, NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder,
+    ReminderDraft, Respondent, RespondentStatus, SenderNumber, Sendout, SendoutDraft, SendoutStatus, Transition,
 };
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId, SendoutId, SurveyId};
@@ -23,7 +20,7 @@ use crate::ports::{
     BlocklistRepository, GovernanceRepository, ReleaseRepository, RepoResult, RespondentRepository, SenderRepository,
     SendoutRepository,
 };
-use crate::survey::Survey;
+use crate::testing::{staff_survey, HoldsSurveys, Surveys};
 
 /// The one account the fake holds.
 pub const ACCOUNT: AccountId = AccountId::new(1);
@@ -66,7 +63,7 @@ impl Distribution {
     pub fn with_sendout(kind: DispatchType) -> (Self, SurveyId, SendoutId) {
         let mut fake = Self::default();
         let survey = SurveyId::new(fake.next_id());
-        fake.state.surveys.rows.push(survey_row(survey));
+        fake.state.surveys.rows.push((ACCOUNT, staff_survey(survey)));
         let sendout = SendoutId::new(fake.next_id());
         fake.state.sendouts.push(sendout_row(sendout, survey, kind));
         (fake, survey, sendout)
@@ -90,20 +87,6 @@ impl Distribution {
 
     fn sendout_mut(&mut self, id: SendoutId) -> Option<&mut Sendout> {
         self.state.sendouts.iter_mut().find(|s| s.id == id)
-    }
-}
-
-fn survey_row(id: SurveyId) -> Survey {
-    Survey {
-        id,
-        name: "Staff".into(),
-        description: String::new(),
-        start_date: NOW,
-        end_date: NOW + time::Duration::days(14),
-        category_id: None,
-        active: true,
-        created_at: NOW,
-        updated_at: NOW,
     }
 }
 
@@ -160,20 +143,6 @@ impl Distribution {
     }
 }
 impl SendoutRepository for Distribution {
-    fn insert_sendout(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _draft: &SendoutDraft,
-        _now: OffsetDateTime,
-    ) -> RepoResult<Sendout> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn list_sendouts(&mut self, _account: AccountId, _survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>> {
-        unimplemented!("not used by these tests")
-    }
-
     fn find_sendout(
         &mut self,
         account: AccountId,
@@ -213,55 +182,45 @@ impl SendoutRepository for Distribution {
         Ok(())
     }
 
-    fn copy_sendouts(
-        &mut self,
-        _account: AccountId,
-        _from: SurveyId,
-        _to: SurveyId,
-        _ids: &[SendoutId],
-        _now: OffsetDateTime,
-    ) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
+    fn list_labels(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Label>> {
+        // The account's background data labels are every sendout's labels.
+        let label = |id: &LabelId| Label {
+            id: *id,
+            sendout_id: sendout,
+            name: format!("Label {id}"),
+            label_type: LabelType::Text,
+            function: crate::distribution::BACKGROUND_FUNCTION,
+        };
+        Ok(if Self::is_ours(account) { self.state.labels.iter().map(label).collect() } else { Vec::new() })
     }
 
-    fn insert_label(
-        &mut self,
-        _account: AccountId,
-        _sendout: SendoutId,
-        _draft: &LabelDraft,
-        _now: OffsetDateTime,
-    ) -> RepoResult<Label> {
-        unimplemented!("not used by these tests")
+    fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>> {
+        // Each sendout's document has the sendout's id.
+        let document = |s: &Sendout| BgDocument {
+            id: BgDocumentId::new(s.id.get()),
+            sendout_id: s.id,
+            survey_id: s.survey_id,
+            name: s.name.clone(),
+            row_count: s.respondent_count,
+        };
+        Ok(self.state.sendouts.iter().filter(|_| Self::is_ours(account)).map(document).collect())
     }
 
-    fn list_labels(&mut self, _account: AccountId, _sendout: SendoutId) -> RepoResult<Vec<Label>> {
-        unimplemented!("not used by these tests")
+    fn find_document(&mut self, account: AccountId, id: BgDocumentId) -> RepoResult<Option<BgDocument>> {
+        Ok(self.list_documents(account)?.into_iter().find(|document| document.id == id))
     }
 
     fn background_label_ids(&mut self, account: AccountId) -> RepoResult<Vec<LabelId>> {
         Ok(if Self::is_ours(account) { self.state.labels.clone() } else { Vec::new() })
     }
 
-    fn insert_reminder(
-        &mut self,
-        _account: AccountId,
-        _sendout: SendoutId,
-        _draft: &ReminderDraft,
-        _now: OffsetDateTime,
-    ) -> RepoResult<Reminder> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn list_reminders(&mut self, _account: AccountId, _sendout: SendoutId) -> RepoResult<Vec<Reminder>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn list_documents(&mut self, _account: AccountId) -> RepoResult<Vec<BgDocument>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn find_document(&mut self, _account: AccountId, _id: BgDocumentId) -> RepoResult<Option<BgDocument>> {
-        unimplemented!("not used by these tests")
+    super::not_kept! {
+        fn insert_sendout(&mut self, account: AccountId, survey: SurveyId, draft: &SendoutDraft, now: OffsetDateTime) -> RepoResult<Sendout>;
+        fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>>;
+        fn copy_sendouts(&mut self, account: AccountId, from: SurveyId, to: SurveyId, ids: &[SendoutId], now: OffsetDateTime) -> RepoResult<()>;
+        fn insert_label(&mut self, account: AccountId, sendout: SendoutId, draft: &LabelDraft, now: OffsetDateTime) -> RepoResult<Label>;
+        fn insert_reminder(&mut self, account: AccountId, sendout: SendoutId, draft: &ReminderDraft, now: OffsetDateTime) -> RepoResult<Reminder>;
+        fn list_reminders(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Reminder>>;
     }
 }
 
@@ -317,6 +276,31 @@ impl RespondentRepository for Distribution {
         Ok(added)
     }
 
+    fn find_respondent(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        id: RespondentId,
+    ) -> RepoResult<Option<Respondent>> {
+        let found = self.state.respondents.iter().find(|r| r.sendout_id == sendout && r.id == id);
+        Ok(found.filter(|_| Self::is_ours(account)).cloned())
+    }
+
+    fn update_background_data(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        respondent: RespondentId,
+        set: &BackgroundData,
+        remove: &[LabelId],
+    ) -> RepoResult<Option<BackgroundData>> {
+        let found = self.state.respondents.iter_mut().find(|r| r.sendout_id == sendout && r.id == respondent);
+        let Some(row) = found.filter(|_| Self::is_ours(account)) else { return Ok(None) };
+        row.background_data.extend(set.iter().map(|(label, value)| (*label, value.clone())));
+        row.background_data.retain(|label, _| !remove.contains(label));
+        Ok(Some(row.background_data.clone()))
+    }
+
     fn respondents_chunk(
         &mut self,
         account: AccountId,
@@ -336,33 +320,8 @@ impl RespondentRepository for Distribution {
         Ok(found)
     }
 
-    fn find_respondent(
-        &mut self,
-        _account: AccountId,
-        _sendout: SendoutId,
-        _id: RespondentId,
-    ) -> RepoResult<Option<Respondent>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn respondent_sendout(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _respondent: RespondentId,
-    ) -> RepoResult<Option<SendoutId>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn update_background_data(
-        &mut self,
-        _account: AccountId,
-        _sendout: SendoutId,
-        _respondent: RespondentId,
-        _set: &BackgroundData,
-        _remove: &[LabelId],
-    ) -> RepoResult<Option<BackgroundData>> {
-        unimplemented!("not used by these tests")
+    super::not_kept! {
+        fn respondent_sendout(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Option<SendoutId>>;
     }
 }
 
@@ -395,32 +354,11 @@ impl BlocklistRepository for Distribution {
         Ok(found)
     }
 
-    fn insert_blocklist(
-        &mut self,
-        _account: AccountId,
-        _contact_details: &str,
-        _contact_key: &str,
-        _kind: BlocklistType,
-        _now: OffsetDateTime,
-    ) -> RepoResult<Option<BlocklistEntry>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn delete_blocklist(&mut self, _account: AccountId, _contact_key: &str) -> RepoResult<bool> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn record_failures(&mut self, _account: AccountId, _failures: &[NewPermanentFailure]) -> RepoResult<u64> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn page_failures(
-        &mut self,
-        _account: AccountId,
-        _filter: &BounceFilter,
-        _page: PageRequest,
-    ) -> RepoResult<Page<PermanentFailure>> {
-        unimplemented!("not used by these tests")
+    super::not_kept! {
+        fn insert_blocklist(&mut self, account: AccountId, contact_details: &str, contact_key: &str, kind: BlocklistType, now: OffsetDateTime) -> RepoResult<Option<BlocklistEntry>>;
+        fn delete_blocklist(&mut self, account: AccountId, contact_key: &str) -> RepoResult<bool>;
+        fn record_failures(&mut self, account: AccountId, failures: &[NewPermanentFailure]) -> RepoResult<u64>;
+        fn page_failures(&mut self, account: AccountId, filter: &BounceFilter, page: PageRequest) -> RepoResult<Page<PermanentFailure>>;
     }
 }
 
@@ -429,51 +367,16 @@ impl GovernanceRepository for Distribution {
         Ok(self.state.frequency.iter().find(|f| Self::is_ours(account) && f.survey_id == survey).cloned())
     }
 
-    fn save_frequency(&mut self, _account: AccountId, _setting: &FrequencySetting) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn list_rules(&mut self, _account: AccountId) -> RepoResult<Vec<RetentionRule>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn save_rule(&mut self, _account: AccountId, _rule: &RetentionRule, _now: OffsetDateTime) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn delete_rule(&mut self, _account: AccountId, _scope: RuleScope, _action: RetentionAction) -> RepoResult<bool> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn account_policy(&mut self, _account: AccountId) -> RepoResult<Option<AccountPolicy>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn save_account_policy(
-        &mut self,
-        _account: AccountId,
-        _policy: &AccountPolicy,
-        _now: OffsetDateTime,
-    ) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn survey_policy(&mut self, _account: AccountId, _survey: SurveyId) -> RepoResult<Option<SurveyPolicy>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn save_survey_policy(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _policy: &SurveyPolicy,
-        _now: OffsetDateTime,
-    ) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn label_functions(&mut self, _account: AccountId, _labels: &[LabelId]) -> RepoResult<Vec<(LabelId, i16)>> {
-        unimplemented!("not used by these tests")
+    super::not_kept! {
+        fn save_frequency(&mut self, account: AccountId, setting: &FrequencySetting) -> RepoResult<()>;
+        fn list_rules(&mut self, account: AccountId) -> RepoResult<Vec<RetentionRule>>;
+        fn save_rule(&mut self, account: AccountId, rule: &RetentionRule, now: OffsetDateTime) -> RepoResult<()>;
+        fn delete_rule(&mut self, account: AccountId, scope: RuleScope, action: RetentionAction) -> RepoResult<bool>;
+        fn account_policy(&mut self, account: AccountId) -> RepoResult<Option<AccountPolicy>>;
+        fn save_account_policy(&mut self, account: AccountId, policy: &AccountPolicy, now: OffsetDateTime) -> RepoResult<()>;
+        fn survey_policy(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<SurveyPolicy>>;
+        fn save_survey_policy(&mut self, account: AccountId, survey: SurveyId, policy: &SurveyPolicy, now: OffsetDateTime) -> RepoResult<()>;
+        fn label_functions(&mut self, account: AccountId, labels: &[LabelId]) -> RepoResult<Vec<(LabelId, i16)>>;
     }
 }
 
@@ -536,24 +439,13 @@ impl ReleaseRepository for Distribution {
 }
 
 impl SenderRepository for Distribution {
-    fn provision_sender(
-        &mut self,
-        _account: AccountId,
-        _number: &SenderNumber,
-        _now: OffsetDateTime,
-    ) -> RepoResult<Option<AccountId>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn list_senders(&mut self, _account: AccountId) -> RepoResult<Vec<ProvisionedSender>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn remove_sender(&mut self, _account: AccountId, _number: &SenderNumber) -> RepoResult<bool> {
-        unimplemented!("not used by these tests")
-    }
-
     fn holds_sender(&mut self, account: AccountId, number: &str) -> RepoResult<bool> {
         Ok(Self::is_ours(account) && self.state.senders.iter().any(|n| n == number))
+    }
+
+    super::not_kept! {
+        fn provision_sender(&mut self, account: AccountId, number: &SenderNumber, now: OffsetDateTime) -> RepoResult<Option<AccountId>>;
+        fn list_senders(&mut self, account: AccountId) -> RepoResult<Vec<ProvisionedSender>>;
+        fn remove_sender(&mut self, account: AccountId, number: &SenderNumber) -> RepoResult<bool>;
     }
 }

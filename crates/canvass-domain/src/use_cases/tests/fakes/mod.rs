@@ -1,63 +1,16 @@
 //! In-memory fakes of the ports, one per area of flows, and the values tests build them from. A fake keeps its
-//! state in one `Clone` value so that a transaction is a snapshot: `rollback` puts it back.
+//! state in one `Clone` value so that a transaction is a snapshot: `rollback` puts it back. They share what
+//! [`crate::testing`] keeps (surveys, idempotency keys, clocks, snapshots) and stub what they do not use with its
+//! `not_kept!`.
 
 pub mod answer_sets;
 pub mod distribution;
-pub mod idempotency;
 pub mod outbox;
 pub mod pages;
 pub mod retention;
-pub mod surveys;
 
-use time::OffsetDateTime;
-
-use crate::clock::Clock;
-
-/// A fixed instant, 2026-11-25 09:00 UTC.
-pub const NOW: OffsetDateTime = time::macros::datetime!(2026-11-25 09:00 UTC);
-
-/// A clock that always reads the instant it holds.
-pub struct At(pub OffsetDateTime);
-
-impl Clock for At {
-    fn now(&self) -> OffsetDateTime {
-        self.0
-    }
-}
-
-/// A clock that moves on by a tenth of a second each time it is read, from [`NOW`].
-#[derive(Default)]
-pub struct Ticking(std::sync::atomic::AtomicI64);
-
-impl Clock for Ticking {
-    fn now(&self) -> OffsetDateTime {
-        let reads = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        NOW + time::Duration::milliseconds(100 * reads)
-    }
-}
-
-/// Implements `Transactional` for a fake with fields `state` and `transactions: Snapshots<_>`.
-macro_rules! snapshot_transactions {
-    ($fake:ty) => {
-        impl $crate::ports::Transactional for $fake {
-            fn begin(&mut self) -> $crate::ports::RepoResult<()> {
-                self.transactions.begin(&self.state);
-                Ok(())
-            }
-
-            fn commit(&mut self) -> $crate::ports::RepoResult<()> {
-                self.transactions.commit();
-                Ok(())
-            }
-
-            fn rollback(&mut self) -> $crate::ports::RepoResult<()> {
-                self.transactions.rollback(&mut self.state);
-                Ok(())
-            }
-        }
-    };
-}
-pub(crate) use snapshot_transactions;
+pub(crate) use crate::testing::{not_kept, snapshot_transactions};
+pub use crate::testing::{At, Snapshots, Ticking, NOW};
 
 /// Implements `WebhookEvents` for a fake whose `state` has `webhook_events: Vec<(WebhookEvent, EventSubject)>`:
 /// every event written, in order (rolled back with the rest of the state).
@@ -81,39 +34,26 @@ pub(crate) use record_webhook_events;
 /// The events a fake recorded.
 pub type WebhookEvents = Vec<(crate::webhook::WebhookEvent, crate::webhook::EventSubject)>;
 
-/// Snapshots of a fake's state, taken by `begin` and put back by `rollback`.
-#[derive(Debug)]
-pub struct Snapshots<S> {
-    open: Vec<S>,
-    /// Transactions committed, for tests that check the boundary.
-    pub committed: usize,
-    /// Transactions rolled back.
-    pub rolled_back: usize,
+/// A store in memory with two accounts made by the use case: Acme (its first user, `owner@acme.example`) and
+/// Other.
+pub fn two_accounts() -> (crate::testing::Memory, crate::AccountId, crate::AccountId) {
+    let mut memory = crate::testing::Memory::default();
+    let mut create = |name: &str, email: &str| {
+        crate::use_cases::accounts::create_account(&mut memory, &At(NOW), name, email).unwrap().account_id
+    };
+    let (acme, other) = (create("Acme", "owner@acme.example"), create("Other", "owner@other.example"));
+    (memory, acme, other)
 }
 
-impl<S> Default for Snapshots<S> {
-    fn default() -> Self {
-        Self { open: Vec::new(), committed: 0, rolled_back: 0 }
+/// The fields a validation error names, in order; panics on any other outcome.
+pub fn invalid_fields<T: std::fmt::Debug>(result: Result<T, crate::DomainError>) -> Vec<String> {
+    match result {
+        Err(crate::DomainError::Invalid(errors)) => errors.into_iter().map(|e| e.field).collect(),
+        other => panic!("expected a validation error, got {other:?}"),
     }
 }
 
-impl<S: Clone> Snapshots<S> {
-    /// Opens a transaction over `state`.
-    pub fn begin(&mut self, state: &S) {
-        self.open.push(state.clone());
-    }
-
-    /// Keeps the innermost transaction's changes.
-    pub fn commit(&mut self) {
-        self.open.pop();
-        self.committed += 1;
-    }
-
-    /// Puts `state` back as it was when the innermost transaction began.
-    pub fn rollback(&mut self, state: &mut S) {
-        if let Some(before) = self.open.pop() {
-            *state = before;
-        }
-        self.rolled_back += 1;
-    }
+/// Whether `result` is `NotFound` of `what`.
+pub fn not_found<T>(result: &Result<T, crate::DomainError>, what: &str) -> bool {
+    matches!(result, Err(crate::DomainError::NotFound(found)) if *found == what)
 }

@@ -1,13 +1,10 @@
 //! A fake of the delivery ports (the outbox, and the surveys TWOWAY conversations start from), lent one step at a
 //! time like a store, and transports that record what they were given.
 
-#![allow(clippy::unimplemented)]
-
 use std::sync::Mutex;
 
 use time::OffsetDateTime;
 
-use super::surveys::{HoldsSurveys, Surveys};
 use super::Snapshots;
 use crate::delivery::{
     ClaimedMessage, Hold, HoldKind, Mailer, Outcome, OutgoingMessage, Pace, SendError, Settled, SmsSender,
@@ -18,6 +15,7 @@ use crate::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use crate::ports::{
     HoldStarted, OutboxBacklog, OutboxRepository, PaceRepository, RecordedRound, RepoResult, SentLookup,
 };
+use crate::testing::{HoldsSurveys, Surveys};
 use crate::use_cases::delivery::DeliveryLender;
 
 /// What the fake holds; cloned for each transaction.
@@ -217,22 +215,25 @@ impl OutboxRepository for Outbox {
         Ok(RecordedRound { ids, holds_started })
     }
 
-    fn find_sent_by_token(&mut self, _message_token: &str) -> RepoResult<SentLookup> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn enqueue_message(
-        &mut self,
-        _context: &TokenContext,
-        _key: &str,
-        _body: &str,
-        _now: OffsetDateTime,
-    ) -> RepoResult<bool> {
-        unimplemented!("not used by these tests")
+    fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup> {
+        let Some(message) = self.state.messages.iter().find(|m| m.message_token == message_token) else {
+            return Ok(SentLookup::Unknown);
+        };
+        // What the last round that recorded the message made of it; claimed and not recorded yet: in flight.
+        let last = self.state.recorded.iter().flatten().rev().find(|done| done.message.id == message.id);
+        Ok(match last.map(|done| &done.outcome) {
+            Some(Outcome::Sent) => SentLookup::Sent(Box::new(message.clone())),
+            None if message.lease_until.is_some() => SentLookup::InFlight,
+            _ => SentLookup::Unknown,
+        })
     }
 
     fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog> {
         let _ = now;
         Ok(self.state.backlog)
+    }
+
+    super::not_kept! {
+        fn enqueue_message(&mut self, context: &TokenContext, key: &str, body: &str, now: OffsetDateTime) -> RepoResult<bool>;
     }
 }

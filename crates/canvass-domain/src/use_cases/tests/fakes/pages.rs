@@ -1,19 +1,20 @@
-//! A fake of the respondent page's ports: one respondent's link, the survey's question tree, and the answer set
-//! with the page the respondent left off on.
-
-#![allow(clippy::unimplemented)]
+//! A fake of the respondent page's ports: one respondent's link (and TWOWAY conversation), the survey's question
+//! tree, the answer set with the page the respondent left off on, and the messages written to the respondent.
 
 use time::OffsetDateTime;
 
-use super::surveys::{HoldsSurveys, Surveys};
 use super::Snapshots;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::ChunkRequest;
+use crate::delivery::{ClaimedMessage, Settled};
 use crate::distribution::{LinkRoute, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, RuleId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
-use crate::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
+use crate::ports::{
+    AnswerRepository, OutboxBacklog, OutboxRepository, RecordedRound, RepoResult, RespondentPageRepository, SentLookup,
+};
 use crate::survey::{LogicRule, QuestionItem, QuestionTree, QuestionType};
+use crate::testing::{staff_survey, HoldsSurveys, Surveys};
 
 /// The fake's one survey.
 pub const SURVEY: SurveyId = SurveyId::new(1);
@@ -36,6 +37,10 @@ pub struct State {
     pub locked: bool,
     /// The webhook events written.
     pub webhook_events: super::WebhookEvents,
+    /// The number the respondent's TWOWAY conversation is sent from, if it has one.
+    pub conversation_from: Option<String>,
+    /// The messages written to the respondent, as (key, text).
+    pub messages: Vec<(String, String)>,
 }
 
 /// The fake: its state and its transactions.
@@ -77,14 +82,16 @@ pub fn four_pages() -> Pages {
         contact_key: "ann@example.com".into(),
     };
     let state = State {
-        context,
         surveys: Surveys {
+            rows: vec![(context.account_id, staff_survey(SURVEY))],
             trees: vec![QuestionTree::assemble(SURVEY, (1..=4).map(page).collect(), vec![rule])],
-            ..Surveys::default()
         },
+        context,
         progress: None,
         locked: false,
         webhook_events: Vec::new(),
+        conversation_from: None,
+        messages: Vec::new(),
     };
     Pages { state, transactions: Snapshots::default() }
 }
@@ -120,14 +127,6 @@ impl RespondentPageRepository for Pages {
         Ok(found.then(|| self.state.context.clone()))
     }
 
-    fn find_login(&mut self, _sendout: SendoutId, _contact_key: &str) -> RepoResult<Option<(String, TokenContext)>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn find_conversations(&mut self, _contact_key: &str, _to: &str) -> RepoResult<Vec<TokenContext>> {
-        unimplemented!("not used by these tests")
-    }
-
     fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()> {
         self.state.locked = account == self.state.context.account_id && respondent == self.state.context.respondent_id;
         Ok(())
@@ -150,6 +149,41 @@ impl RespondentPageRepository for Pages {
             *left_on = page;
         }
         Ok(())
+    }
+
+    super::not_kept! {
+        fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
+    }
+
+    fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>> {
+        let context = &self.state.context;
+        let ours = context.contact_key == contact_key && self.state.conversation_from.as_deref() == Some(to);
+        Ok(if ours { vec![context.clone()] } else { Vec::new() })
+    }
+}
+
+impl OutboxRepository for Pages {
+    fn enqueue_message(
+        &mut self,
+        context: &TokenContext,
+        key: &str,
+        body: &str,
+        now: OffsetDateTime,
+    ) -> RepoResult<bool> {
+        let _ = (context, now);
+        if self.state.messages.iter().any(|(held, _)| held == key) {
+            return Ok(false);
+        }
+        self.state.messages.push((key.to_owned(), body.to_owned()));
+        Ok(true)
+    }
+
+    super::not_kept! {
+        fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64>;
+        fn claim_due(&mut self, now: OffsetDateTime, lease_until: OffsetDateTime, limit: i64) -> RepoResult<Vec<ClaimedMessage>>;
+        fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<RecordedRound>;
+        fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup>;
+        fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog>;
     }
 }
 
@@ -185,51 +219,11 @@ impl AnswerRepository for Pages {
         Ok(Some(ReplacedAnswerSet { set: set.clone(), was_completed }))
     }
 
-    fn answer_sets_chunk(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _filter: &AnswerFilter,
-        _request: &ChunkRequest<AnswerSetId>,
-    ) -> RepoResult<Vec<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn page_answer_sets(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _filter: &AnswerFilter,
-        _page: PageRequest,
-    ) -> RepoResult<Page<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn find_answer_set(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _id: AnswerSetId,
-    ) -> RepoResult<Option<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn answer_sets_of_respondent(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _respondent: RespondentId,
-    ) -> RepoResult<Vec<AnswerSet>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn copy_answer_sets(
-        &mut self,
-        _account: AccountId,
-        _from: SurveyId,
-        _to: SurveyId,
-        _items: &[(QuestionItemId, QuestionItemId)],
-    ) -> RepoResult<u64> {
-        unimplemented!("not used by these tests")
+    super::not_kept! {
+        fn answer_sets_chunk(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
+        fn page_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<AnswerSet>>;
+        fn find_answer_set(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId) -> RepoResult<Option<AnswerSet>>;
+        fn answer_sets_of_respondent(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Vec<AnswerSet>>;
+        fn copy_answer_sets(&mut self, account: AccountId, from: SurveyId, to: SurveyId, items: &[(QuestionItemId, QuestionItemId)]) -> RepoResult<u64>;
     }
 }

@@ -1,8 +1,6 @@
 //! A fake of the governance and retention ports for the retention engine: accounts with rules and policies,
 //! respondents by sendout and when they were added, and answer sets and open-text answers counted by survey.
 
-#![allow(clippy::unimplemented)]
-
 use time::OffsetDateTime;
 
 use super::Snapshots;
@@ -103,60 +101,24 @@ impl Retention {
 
 super::snapshot_transactions!(Retention);
 impl GovernanceRepository for Retention {
-    fn find_frequency(
-        &mut self,
-        _account: AccountId,
-        _survey: Option<SurveyId>,
-    ) -> RepoResult<Option<FrequencySetting>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn save_frequency(&mut self, _account: AccountId, _setting: &FrequencySetting) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
     fn list_rules(&mut self, account: AccountId) -> RepoResult<Vec<RetentionRule>> {
         self.check(account)?;
         Ok(self.state.rules.iter().filter(|(a, _)| *a == account).map(|(_, rule)| *rule).collect())
-    }
-
-    fn save_rule(&mut self, _account: AccountId, _rule: &RetentionRule, _now: OffsetDateTime) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn delete_rule(&mut self, _account: AccountId, _scope: RuleScope, _action: RetentionAction) -> RepoResult<bool> {
-        unimplemented!("not used by these tests")
     }
 
     fn account_policy(&mut self, account: AccountId) -> RepoResult<Option<AccountPolicy>> {
         Ok(self.state.account_policies.iter().find(|(a, _)| *a == account).map(|(_, policy)| *policy))
     }
 
-    fn save_account_policy(
-        &mut self,
-        _account: AccountId,
-        _policy: &AccountPolicy,
-        _now: OffsetDateTime,
-    ) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn survey_policy(&mut self, _account: AccountId, _survey: SurveyId) -> RepoResult<Option<SurveyPolicy>> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn save_survey_policy(
-        &mut self,
-        _account: AccountId,
-        _survey: SurveyId,
-        _policy: &SurveyPolicy,
-        _now: OffsetDateTime,
-    ) -> RepoResult<()> {
-        unimplemented!("not used by these tests")
-    }
-
-    fn label_functions(&mut self, _account: AccountId, _labels: &[LabelId]) -> RepoResult<Vec<(LabelId, i16)>> {
-        unimplemented!("not used by these tests")
+    super::not_kept! {
+        fn find_frequency(&mut self, account: AccountId, survey: Option<SurveyId>) -> RepoResult<Option<FrequencySetting>>;
+        fn save_frequency(&mut self, account: AccountId, setting: &FrequencySetting) -> RepoResult<()>;
+        fn save_rule(&mut self, account: AccountId, rule: &RetentionRule, now: OffsetDateTime) -> RepoResult<()>;
+        fn delete_rule(&mut self, account: AccountId, scope: RuleScope, action: RetentionAction) -> RepoResult<bool>;
+        fn save_account_policy(&mut self, account: AccountId, policy: &AccountPolicy, now: OffsetDateTime) -> RepoResult<()>;
+        fn survey_policy(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<SurveyPolicy>>;
+        fn save_survey_policy(&mut self, account: AccountId, survey: SurveyId, policy: &SurveyPolicy, now: OffsetDateTime) -> RepoResult<()>;
+        fn label_functions(&mut self, account: AccountId, labels: &[LabelId]) -> RepoResult<Vec<(LabelId, i16)>>;
     }
 }
 

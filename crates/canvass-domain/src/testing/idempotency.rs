@@ -1,4 +1,5 @@
-//! An in-memory idempotency key store, keyed by account and key, with the adapter's claim semantics.
+//! Idempotency keys in memory, keyed by account and key, with the adapter's claim semantics: a store keeps
+//! [`Keys`] in its state and says where ([`HoldsKeys`]).
 
 use std::collections::BTreeMap;
 
@@ -10,7 +11,7 @@ use crate::ids::AccountId;
 use crate::ports::RepoResult;
 
 /// Keys by (account, key).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Keys {
     /// The stored rows.
     pub rows: BTreeMap<(AccountId, String), KeyRecord>,
@@ -22,7 +23,19 @@ impl Keys {
     }
 }
 
-impl IdempotencyRepository for Keys {
+/// A store whose state holds [`Keys`].
+pub trait HoldsKeys {
+    /// Where they are.
+    fn keys(&mut self) -> &mut Keys;
+}
+
+impl HoldsKeys for Keys {
+    fn keys(&mut self) -> &mut Keys {
+        self
+    }
+}
+
+impl<T: HoldsKeys + ?Sized> IdempotencyRepository for T {
     fn claim_idempotency_key(
         &mut self,
         account: AccountId,
@@ -31,19 +44,19 @@ impl IdempotencyRepository for Keys {
         at: OffsetDateTime,
         stale: Staleness,
     ) -> RepoResult<bool> {
-        let taken = self.row(account, key).is_some_and(|row| {
+        let taken = self.keys().row(account, key).is_some_and(|row| {
             row.created_at > stale.expired_at_or_before
                 && !(row.state == KeyState::Running && row.created_at <= stale.abandoned_at_or_before)
         });
         if !taken {
             let record = KeyRecord { fingerprint: *fingerprint, state: KeyState::Running, created_at: at };
-            self.rows.insert((account, key.as_str().to_owned()), record);
+            self.keys().rows.insert((account, key.as_str().to_owned()), record);
         }
         Ok(!taken)
     }
 
     fn find_idempotency_key(&mut self, account: AccountId, key: &IdempotencyKey) -> RepoResult<Option<KeyRecord>> {
-        Ok(self.row(account, key).cloned())
+        Ok(self.keys().row(account, key).cloned())
     }
 
     fn finish_idempotency_key(
@@ -53,7 +66,7 @@ impl IdempotencyRepository for Keys {
         claimed_at: OffsetDateTime,
         response: &KeptResponse,
     ) -> RepoResult<bool> {
-        match self.row(account, key) {
+        match self.keys().row(account, key) {
             Some(row) if row.state == KeyState::Running && row.created_at == claimed_at => {
                 row.state = KeyState::Done(response.clone());
                 Ok(true)
@@ -68,16 +81,19 @@ impl IdempotencyRepository for Keys {
         key: &IdempotencyKey,
         claimed_at: OffsetDateTime,
     ) -> RepoResult<bool> {
-        let held =
-            self.row(account, key).is_some_and(|row| row.state == KeyState::Running && row.created_at == claimed_at);
+        let held = self
+            .keys()
+            .row(account, key)
+            .is_some_and(|row| row.state == KeyState::Running && row.created_at == claimed_at);
         if held {
-            self.rows.remove(&(account, key.as_str().to_owned()));
+            self.keys().rows.remove(&(account, key.as_str().to_owned()));
         }
         Ok(held)
     }
 
     fn purge_idempotency_keys(&mut self, expired_at_or_before: OffsetDateTime, limit: usize) -> RepoResult<u64> {
-        let expired: Vec<_> = self
+        let keys = self.keys();
+        let expired: Vec<_> = keys
             .rows
             .iter()
             .filter(|(_, row)| row.created_at <= expired_at_or_before)
@@ -85,7 +101,7 @@ impl IdempotencyRepository for Keys {
             .take(limit)
             .collect();
         for id in &expired {
-            self.rows.remove(id);
+            keys.rows.remove(id);
         }
         Ok(expired.len() as u64)
     }

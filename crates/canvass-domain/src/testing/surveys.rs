@@ -1,0 +1,180 @@
+//! Surveys and their question trees in memory, and the one [`SurveyRepository`] every in-memory store shares: a
+//! store keeps [`Surveys`] in its state and says where ([`HoldsSurveys`]). Another account's surveys answer as
+//! missing ones do.
+
+use time::OffsetDateTime;
+
+use crate::ids::{AccountId, PageId, QuestionItemId, RuleId, SurveyId};
+use crate::ports::{RepoResult, SurveyRepository};
+use crate::survey::{LogicRule, LogicRules, Page, QuestionItem, QuestionTree, Survey, SurveyDraft};
+
+/// Surveys by account, and their question trees.
+#[derive(Debug, Clone, Default)]
+pub struct Surveys {
+    /// The survey records, each with its account, in creation order.
+    pub rows: Vec<(AccountId, Survey)>,
+    /// The question trees, by their `survey_id`; a survey without one has no pages.
+    pub trees: Vec<QuestionTree>,
+}
+
+impl Surveys {
+    /// The survey, when it is one of the account's.
+    pub fn find(&self, account: AccountId, id: SurveyId) -> Option<&Survey> {
+        self.rows.iter().find(|(owner, survey)| *owner == account && survey.id == id).map(|(_, survey)| survey)
+    }
+
+    /// The survey's tree (empty when it has none), when the survey is one of the account's.
+    pub fn tree(&self, account: AccountId, id: SurveyId) -> Option<QuestionTree> {
+        self.find(account, id)?;
+        let tree = self.trees.iter().find(|tree| tree.survey_id == id).cloned();
+        Some(tree.unwrap_or_else(|| QuestionTree::assemble(id, Vec::new(), Vec::new())))
+    }
+
+    /// Stores the tree in place of the survey's, marking rules that name missing items or pages as broken.
+    fn put_tree(&mut self, tree: QuestionTree) {
+        let tree = QuestionTree::assemble(tree.survey_id, tree.pages, tree.logic);
+        self.trees.retain(|held| held.survey_id != tree.survey_id);
+        self.trees.push(tree);
+    }
+
+    /// An id above every id held, of any kind (surveys, pages, items and rules share the sequence).
+    fn next_id(&self) -> i64 {
+        let surveys = self.rows.iter().map(|(_, survey)| survey.id.get());
+        let pages = self.trees.iter().flat_map(|tree| tree.pages.iter().map(|page| page.id.get()));
+        let items = self.trees.iter().flat_map(|tree| tree.items().map(|item| item.id.get()));
+        let rules = self.trees.iter().flat_map(|tree| tree.logic.iter().map(|rule| rule.id.get()));
+        surveys.chain(pages).chain(items).chain(rules).max().unwrap_or(0) + 1
+    }
+}
+
+/// A survey to seed a store with: "Staff", active, from [`super::NOW`] for 14 days, in no category.
+pub fn staff_survey(id: SurveyId) -> Survey {
+    Survey {
+        id,
+        name: "Staff".into(),
+        description: String::new(),
+        start_date: super::NOW,
+        end_date: super::NOW + time::Duration::days(14),
+        category_id: None,
+        active: true,
+        created_at: super::NOW,
+        updated_at: super::NOW,
+    }
+}
+
+/// A store whose state holds [`Surveys`].
+pub trait HoldsSurveys {
+    /// Where they are.
+    fn surveys(&mut self) -> &mut Surveys;
+}
+
+impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
+    fn list_surveys(&mut self, account: AccountId) -> RepoResult<Vec<Survey>> {
+        let held = self.surveys();
+        Ok(held.rows.iter().filter(|(owner, _)| *owner == account).map(|(_, survey)| survey.clone()).collect())
+    }
+
+    fn find_survey(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<Survey>> {
+        Ok(self.surveys().find(account, id).cloned())
+    }
+
+    fn insert_survey(
+        &mut self,
+        account: AccountId,
+        draft: &SurveyDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<(Survey, QuestionTree)> {
+        let held = self.surveys();
+        let mut next = held.next_id();
+        let mut take = || {
+            next += 1;
+            next - 1
+        };
+        let survey = Survey {
+            id: SurveyId::new(take()),
+            name: draft.name().to_owned(),
+            description: draft.description().to_owned(),
+            start_date: draft.start_date(),
+            end_date: draft.end_date(),
+            category_id: draft.category_id(),
+            active: draft.active(),
+            created_at: now,
+            updated_at: now,
+        };
+        let mut pages = Vec::with_capacity(draft.pages().len());
+        for page in draft.pages() {
+            let page_id = PageId::new(take());
+            let items = page
+                .items
+                .iter()
+                .map(|item| QuestionItem {
+                    id: QuestionItemId::new(take()),
+                    page_id,
+                    kind: item.kind,
+                    text: item.text.clone(),
+                    required: item.required,
+                    options: item.options.clone(),
+                })
+                .collect();
+            pages.push(Page { id: page_id, title: page.title.clone(), items });
+        }
+        let tree = QuestionTree::assemble(survey.id, pages, Vec::new());
+        held.rows.push((account, survey.clone()));
+        held.put_tree(tree.clone());
+        Ok((survey, tree))
+    }
+
+    fn find_survey_tree(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<(Survey, QuestionTree)>> {
+        let held = self.surveys();
+        Ok(held.find(account, id).cloned().zip(held.tree(account, id)))
+    }
+
+    fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree> {
+        Ok(self
+            .surveys()
+            .tree(account, survey)
+            .unwrap_or_else(|| QuestionTree::assemble(survey, Vec::new(), Vec::new())))
+    }
+
+    fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()> {
+        let held = self.surveys();
+        let Some(mut tree) = held.tree(account, survey) else { return Ok(()) };
+        let first = held.next_id();
+        tree.logic = rules
+            .as_slice()
+            .iter()
+            .zip(first..)
+            .map(|(rule, id)| LogicRule {
+                id: RuleId::new(id),
+                question_item_id: rule.question_item_id,
+                equals: rule.equals.clone(),
+                go_to_page_id: rule.go_to_page_id,
+                broken: false,
+            })
+            .collect();
+        held.put_tree(tree);
+        Ok(())
+    }
+
+    fn delete_question_item(&mut self, account: AccountId, survey: SurveyId, item: QuestionItemId) -> RepoResult<bool> {
+        let held = self.surveys();
+        let Some(mut tree) = held.tree(account, survey) else { return Ok(false) };
+        if tree.item(item).is_none() {
+            return Ok(false);
+        }
+        for page in &mut tree.pages {
+            page.items.retain(|held| held.id != item);
+        }
+        held.put_tree(tree);
+        Ok(true)
+    }
+
+    fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()> {
+        let held = self.surveys();
+        let found = held.rows.iter_mut().find(|(owner, row)| *owner == account && row.id == survey);
+        if let Some((_, row)) = found {
+            row.updated_at = now;
+        }
+        Ok(())
+    }
+}

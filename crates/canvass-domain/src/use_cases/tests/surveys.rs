@@ -1,0 +1,157 @@
+//! Surveys: a new survey and its category are checked together, each account reads its own surveys only, logic
+//! must lead to a later page, deleting an item breaks the rules that named it, and a copy takes the tree along
+//! (with its logic only when that logic is whole).
+
+use crate::error::{ConflictKind, DomainError};
+use crate::ids::{QuestionItemId, SurveyId};
+use crate::survey::{CopyRequest, LogicRuleDraft, PageDraft, QuestionItemDraft, QuestionTree, SurveyInput};
+use crate::testing::Memory;
+use crate::use_cases::{categories, surveys};
+use crate::AccountId;
+
+use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
+
+/// Three pages of one open-text item each.
+fn three_pages(name: &str) -> SurveyInput {
+    let page = |n: usize| PageDraft {
+        title: format!("Page {n}"),
+        items: vec![QuestionItemDraft { text: format!("Question {n}"), ..QuestionItemDraft::default() }],
+    };
+    SurveyInput { name: name.into(), pages: (1..=3).map(page).collect(), ..SurveyInput::default() }
+}
+
+fn created(memory: &mut Memory, account: AccountId) -> (SurveyId, QuestionTree) {
+    let survey = surveys::create(memory, &At(NOW), account, three_pages("Staff")).unwrap();
+    (survey.id, surveys::question_tree(memory, account, survey.id).unwrap())
+}
+
+/// A rule: answering `equals` to the first page's item goes to page `to` (0-based).
+fn rule(tree: &QuestionTree, equals: &str, to: usize) -> LogicRuleDraft {
+    LogicRuleDraft {
+        question_item_id: tree.pages[0].items[0].id,
+        equals: equals.into(),
+        go_to_page_id: tree.pages[to].id,
+    }
+}
+
+#[test]
+fn every_broken_rule_of_a_new_survey_is_named_and_nothing_is_stored() {
+    let (mut memory, acme, _) = two_accounts();
+    let mut input = three_pages(" ");
+    input.end_date = Some(NOW - time::Duration::days(1));
+    input.pages[1].items[0].text = String::new();
+    let fields = invalid_fields(surveys::create(&mut memory, &At(NOW), acme, input));
+    assert_eq!(fields, ["name", "endDate", "pages[1].items[0].text"]);
+    assert!(surveys::list(&mut memory, acme).unwrap().is_empty());
+    assert_eq!(memory.transactions.rolled_back, 1);
+}
+
+#[test]
+fn a_category_must_be_one_of_the_accounts() {
+    let (mut memory, acme, other) = two_accounts();
+    let theirs = categories::create(&mut memory, &At(NOW), other, "Theirs").unwrap();
+    let ours = categories::create(&mut memory, &At(NOW), acme, "Ours").unwrap();
+
+    let input = SurveyInput { category_id: Some(theirs.id), ..three_pages("Staff") };
+    assert_eq!(invalid_fields(surveys::create(&mut memory, &At(NOW), acme, input)), ["categoryId"]);
+    // The category is looked up only once the rest of the survey is valid.
+    let input = SurveyInput { category_id: Some(theirs.id), ..three_pages("") };
+    assert_eq!(invalid_fields(surveys::create(&mut memory, &At(NOW), acme, input)), ["name"]);
+
+    let input = SurveyInput { category_id: Some(ours.id), ..three_pages("Staff") };
+    assert_eq!(surveys::create(&mut memory, &At(NOW), acme, input).unwrap().category_id, Some(ours.id));
+}
+
+#[test]
+fn a_survey_is_read_with_its_tree_within_its_account_only() {
+    let (mut memory, acme, other) = two_accounts();
+    let (survey, tree) = created(&mut memory, acme);
+
+    let texts: Vec<&str> = tree.items().map(|item| item.text.as_str()).collect();
+    assert_eq!(texts, ["Question 1", "Question 2", "Question 3"], "pages and items keep their order");
+    assert_eq!(surveys::get(&mut memory, acme, survey).unwrap().name, "Staff");
+    assert!(not_found(&surveys::get(&mut memory, other, survey), "survey"));
+    assert!(not_found(&surveys::get_with_tree(&mut memory, other, survey), "survey"));
+    assert!(not_found(&surveys::question_tree(&mut memory, other, survey), "survey"));
+    assert!(surveys::list(&mut memory, other).unwrap().is_empty());
+}
+
+#[test]
+fn logic_must_lead_from_an_item_to_a_later_page() {
+    let (mut memory, acme, other) = two_accounts();
+    let (survey, tree) = created(&mut memory, acme);
+    let later = At(NOW + time::Duration::hours(1));
+
+    let backwards = vec![rule(&tree, "skip", 0)];
+    assert_eq!(invalid_fields(surveys::set_logic(&mut memory, &later, acme, survey, backwards)), ["[0].goToPageId"]);
+    let unknown = LogicRuleDraft { question_item_id: QuestionItemId::new(999), ..rule(&tree, "skip", 2) };
+    let fields = invalid_fields(surveys::set_logic(&mut memory, &later, acme, survey, vec![unknown]));
+    assert_eq!(fields, ["[0].questionItemId"]);
+    assert!(surveys::question_tree(&mut memory, acme, survey).unwrap().logic.is_empty(), "nothing is stored");
+
+    let result = surveys::set_logic(&mut memory, &later, other, survey, vec![rule(&tree, "skip", 2)]);
+    assert!(not_found(&result, "survey"), "another account's survey");
+
+    let stored = surveys::set_logic(&mut memory, &later, acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+    assert_eq!(stored.logic.len(), 1);
+    assert_eq!((stored.logic[0].go_to_page_id, stored.logic[0].broken), (tree.pages[2].id, false));
+    assert_eq!(surveys::get(&mut memory, acme, survey).unwrap().updated_at, later.0, "the survey is touched");
+}
+
+#[test]
+fn deleting_an_item_breaks_the_rules_that_named_it() {
+    let (mut memory, acme, other) = two_accounts();
+    let (survey, tree) = created(&mut memory, acme);
+    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+    let item = tree.pages[0].items[0].id;
+
+    assert!(not_found(&surveys::delete_question_item(&mut memory, &At(NOW), other, survey, item), "survey"));
+    let unknown = QuestionItemId::new(999);
+    assert!(not_found(&surveys::delete_question_item(&mut memory, &At(NOW), acme, survey, unknown), "question item"));
+
+    surveys::delete_question_item(&mut memory, &At(NOW), acme, survey, item).unwrap();
+    let after = surveys::question_tree(&mut memory, acme, survey).unwrap();
+    assert!(after.item(item).is_none());
+    assert!(after.logic[0].broken, "the rule stays and reads as broken");
+    assert!(after.has_broken_logic());
+}
+
+#[test]
+fn a_copy_takes_the_tree_and_its_logic_along_under_new_ids() {
+    let (mut memory, acme, _) = two_accounts();
+    let (survey, tree) = created(&mut memory, acme);
+    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+
+    let request = CopyRequest { name: Some("Staff again".into()), copy_logic: Some(true), ..CopyRequest::default() };
+    let copy = surveys::copy(&mut memory, &At(NOW), acme, survey, request).unwrap();
+
+    assert_ne!(copy.id, survey);
+    assert_eq!(copy.name, "Staff again");
+    let copied = surveys::question_tree(&mut memory, acme, copy.id).unwrap();
+    let texts: Vec<&str> = copied.items().map(|item| item.text.as_str()).collect();
+    assert_eq!(texts, ["Question 1", "Question 2", "Question 3"]);
+    assert!(copied.items().all(|item| tree.item(item.id).is_none()), "new item ids");
+    assert_eq!(copied.logic.len(), 1);
+    assert_eq!(copied.logic[0].question_item_id, copied.pages[0].items[0].id, "the rule names the copied item");
+    assert_eq!(copied.logic[0].go_to_page_id, copied.pages[2].id, "and the copied page");
+}
+
+#[test]
+fn a_copy_with_broken_logic_or_unknown_sendouts_is_refused() {
+    let (mut memory, acme, other) = two_accounts();
+    let (survey, tree) = created(&mut memory, acme);
+    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+    surveys::delete_question_item(&mut memory, &At(NOW), acme, survey, tree.pages[0].items[0].id).unwrap();
+
+    let with_logic = CopyRequest { copy_logic: Some(true), ..CopyRequest::default() };
+    let broken = surveys::copy(&mut memory, &At(NOW), acme, survey, with_logic);
+    assert!(matches!(broken, Err(DomainError::Conflict { kind: ConflictKind::BrokenLogic, .. })), "{broken:?}");
+
+    let sendouts = CopyRequest { sendout_ids: Some("12345".into()), ..CopyRequest::default() };
+    assert_eq!(invalid_fields(surveys::copy(&mut memory, &At(NOW), acme, survey, sendouts)), ["copysendoutids"]);
+    assert!(not_found(&surveys::copy(&mut memory, &At(NOW), other, survey, CopyRequest::default()), "survey"));
+    assert_eq!(surveys::list(&mut memory, acme).unwrap().len(), 1, "no copy was made");
+
+    let without_logic = surveys::copy(&mut memory, &At(NOW), acme, survey, CopyRequest::default()).unwrap();
+    assert!(surveys::question_tree(&mut memory, acme, without_logic.id).unwrap().logic.is_empty());
+}
