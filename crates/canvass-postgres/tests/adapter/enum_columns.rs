@@ -1,8 +1,6 @@
 //! Every enum column's CHECK constraint accepts exactly the names of its domain enum: each name the code writes
 //! passes, and the constraint names nothing the enum lacks.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-
 use canvass_domain::distribution::{
     BlocklistType, DispatchType, LabelType, ReminderStatus, RespondentStatus, SendoutLogic, SendoutStatus,
 };

@@ -2,8 +2,6 @@
 //! handles"): `login_sendouts` and `sender_numbers` become Citus reference tables, so they may reference only
 //! reference tables; the migration maps the LOGIN sendouts that exist to their accounts.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-
 use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::ports::{AccountRepository, SurveyRepository};
 use canvass_domain::survey::{SurveyDraft, SurveyInput};

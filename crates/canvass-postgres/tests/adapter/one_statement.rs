@@ -1,8 +1,6 @@
 //! The question tree read in one statement, and answer sets written in one: what they read and write, that each is
 //! one cached prepared statement whatever the number of answers, and that two replacements of one set do not mix.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-
 use std::time::{Duration, Instant};
 
 use canvass_domain::account::{ApiKey, NewAccount};

@@ -1,7 +1,5 @@
 //! The PostgreSQL adapter against a real database: order, tenancy, transactions, bulk copies.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-
 use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
 use canvass_domain::chunks::ChunkRequest;

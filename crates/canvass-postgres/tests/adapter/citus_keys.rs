@@ -1,8 +1,6 @@
 //! The foreign keys Citus refuses stay out of the schema (migration `2026-11-25-000018_citus_keys`), and the
 //! respondent removals clear `answer_sets.respondent_id` themselves, the key checking that none is left behind.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
-
 use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::ids::{AccountId, SendoutId};
 use canvass_domain::ports::{AccountRepository, RetentionRepository, SurveyRepository};
