@@ -5,6 +5,8 @@
 
 mod citus_keys;
 mod enum_columns;
+mod fair_claims;
+mod idempotency;
 mod one_statement;
 mod public_handles;
 mod repositories;
