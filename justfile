@@ -6,7 +6,7 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 run bind="127.0.0.1:8080":
     scripts/run.sh {{bind}}
 
-# Run every test: layering check, formatting, clippy, unit, adapter and black-box HTTP tests.
+# Run every test: layering check, formatting, clippy, unit, adapter and black-box tests (API, security, system).
 test:
     scripts/test.sh
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `just test-citus`: the black-box suite (tests/api) and the delivery worker tests on a real Citus cluster, a
+# `just test-citus`: the black-box suite (tests/) and the delivery worker tests on a real Citus cluster, a
 # coordinator and two workers started for this run and removed afterwards (scripts/citus.sh). Each test database is
 # made on all three nodes, migrated and distributed with docs/citus-distribute.sql (crates/canvass-testdb).
 # Without citus.so installed it says so in one line and exits 0: see docs/scaling.md, "Testing on a real Citus
@@ -22,7 +22,7 @@ echo "== Citus cluster: coordinator ${nodes[0]}, workers ${nodes[*]:1}"
 
 failed=0
 echo "== black-box suite on the coordinator"
-cargo test -p canvass-blackbox-tests --test api "$@" || failed=1
+cargo test -p canvass-blackbox-tests --test blackbox "$@" || failed=1
 echo "== delivery worker tests on the coordinator"
 cargo test -p canvass-server --test binary -- workers:: pace:: || failed=1
 if [ "$failed" = 1 ]; then

@@ -22,6 +22,14 @@ refuse() { # crate dependency...
 refuse canvass-domain diesel actix-web tokio
 refuse canvass-http canvass-postgres diesel r2d2 pq-sys
 
+echo "== the API and security tests speak HTTP only (docs/ARCHITECTURE.md, \"Testing\")"
+# What needs the domain, the adapter or SQL goes to crates/canvass-postgres/tests or tests/system; the operator's
+# actions (accounts, keys, sender numbers) are in tests/helpers.rs.
+if grep -rlE 'canvass_domain|canvass_postgres|diesel|sql_query|\.db\.' tests/api.rs tests/api tests/security.rs tests/security; then
+  echo "these black-box tests use more than HTTP" >&2
+  exit 1
+fi
+
 echo "== unused dependencies (cargo-machete)"
 cargo machete
 

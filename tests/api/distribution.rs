@@ -1,0 +1,9 @@
+//! Distribution: sendouts and their state machine, respondents, background data, the blocklist, frequency limits
+//! and the counts a sendout keeps.
+
+mod bgdata;
+mod blocklist;
+mod frequency;
+mod respondents;
+pub(crate) mod sendout_counts;
+mod sendouts;

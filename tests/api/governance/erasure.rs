@@ -1,0 +1,110 @@
+//! `POST /accounts/erasure`: one person erased across every sendout of the account, answers kept or deleted, the
+//! blocklist kept, repeats harmless, other accounts untouched.
+
+use serde_json::{json, Value};
+
+use crate::helpers::{answered, spawn_app, TestApp};
+
+const PERSON: &str = "Kari.Nordmann@Example.com";
+
+/// The person in two sendouts of two surveys, written in different case, each with an answer set, beside another
+/// respondent who answered too; returns the person's answer sets and the other's, as `(survey, set)` pairs.
+async fn two_sendouts(app: &TestApp) -> (Vec<(i64, i64)>, (i64, i64), [(i64, i64); 2]) {
+    let (first, first_tree) = app.sample_survey().await;
+    let (second, second_tree) = app.sample_survey().await;
+    let (sendout_a, _, set_a) = answered(app, first, &first_tree, PERSON).await;
+    let (sendout_b, _, set_b) = answered(app, second, &second_tree, "kari.nordmann@EXAMPLE.COM").await;
+    let other = app
+        .post(
+            &format!("/surveys/{first}/sendouts/{sendout_a}/respondents"),
+            json!({"contactDetails": "ola@example.com", "sendMail": true}),
+        )
+        .await
+        .expect(201)["respondentId"]
+        .as_i64()
+        .unwrap();
+    let answers = json!({"respondentId": other, "answers": [{"questionItemId": crate::helpers::item_id(&first_tree, 0, 0), "value": "no"}]});
+    let other_set =
+        app.post(&format!("/surveys/{first}/answers"), answers).await.expect(201)["answerSetId"].as_i64().unwrap();
+    (vec![(first, set_a), (second, set_b)], (first, other_set), [(first, sendout_a), (second, sendout_b)])
+}
+
+async fn contacts(app: &TestApp, (survey, sendout): (i64, i64)) -> Vec<Value> {
+    let list = app.get(&format!("/surveys/{survey}/sendouts/{sendout}/respondents")).await.expect(200);
+    list.as_array().unwrap().iter().map(|r| r["contactDetails"].clone()).collect()
+}
+
+async fn respondent_count(app: &TestApp, (survey, sendout): (i64, i64)) -> Value {
+    app.get(&format!("/surveys/{survey}/sendouts/{sendout}")).await.expect(200)["respondentCount"].clone()
+}
+
+#[tokio::test]
+async fn the_person_goes_from_every_sendout_whatever_the_case_and_their_answers_stay_without_them() {
+    let app = spawn_app().await;
+    let (sets, other_set, sendouts) = two_sendouts(&app).await;
+    app.post("/accounts/blocklist", json!({"contactDetails": PERSON, "type": "OptedOut"})).await.expect(201);
+    let failure = json!({"failures": [{"emailAddress": "kari.nordmann@example.com", "sendingDomain": "acme.example",
+        "failedAt": "2026-11-20T10:00:00Z", "reason": "550 no such user"}]});
+    app.post("/email-bounces/permanent-failures", failure).await.expect(200);
+
+    let erased =
+        app.post("/accounts/erasure", json!({"contactDetails": "KARI.nordmann@example.com"})).await.expect(200);
+    assert_eq!(erased, json!({"respondentsErased": 2, "answerSetsDeleted": 0}));
+
+    assert_eq!(contacts(&app, sendouts[0]).await, [json!("ola@example.com")]);
+    assert!(contacts(&app, sendouts[1]).await.is_empty());
+    assert_eq!(respondent_count(&app, sendouts[0]).await, 1, "the stored count follows");
+    for (survey, set) in sets {
+        let kept = app.get(&format!("/surveys/{survey}/answers/{set}")).await.expect(200);
+        assert_eq!(kept["respondentId"], Value::Null, "the answers stay, without the person");
+        assert!(!kept["answers"].as_array().unwrap().is_empty());
+    }
+    let other = app.get(&format!("/surveys/{}/answers/{}", other_set.0, other_set.1)).await.expect(200);
+    assert!(other["respondentId"].is_i64(), "another respondent keeps their answers and link");
+    let blocklist = app.get("/accounts/blocklist").await.expect(200);
+    assert_eq!(blocklist[0]["contactDetails"], PERSON, "the blocklist entry stays, so they are never contacted");
+    let failures = app.get("/email-bounces/permanent-failures?pageNumber=1&pageSize=10").await.expect(200);
+    assert_eq!(failures["totalCount"], 0, "the bounce records held the address");
+
+    let again = app.post("/accounts/erasure", json!({"contactDetails": PERSON})).await.expect(200);
+    assert_eq!(again, json!({"respondentsErased": 0, "answerSetsDeleted": 0}), "a repeat is harmless");
+}
+
+#[tokio::test]
+async fn with_include_answers_the_answer_sets_go_too() {
+    let app = spawn_app().await;
+    let (sets, other_set, _) = two_sendouts(&app).await;
+
+    let body = json!({"contactDetails": PERSON, "includeAnswers": true});
+    let erased = app.post("/accounts/erasure", body.clone()).await.expect(200);
+    assert_eq!(erased, json!({"respondentsErased": 2, "answerSetsDeleted": 2}));
+    for (survey, set) in sets {
+        app.get(&format!("/surveys/{survey}/answers/{set}")).await.expect(404);
+    }
+    app.get(&format!("/surveys/{}/answers/{}", other_set.0, other_set.1)).await.expect(200);
+    assert_eq!(app.post("/accounts/erasure", body).await.expect(200)["answerSetsDeleted"], 0);
+}
+
+#[tokio::test]
+async fn another_account_with_the_same_contact_is_untouched() {
+    let app = spawn_app().await;
+    let (_, other_key) = app.new_account("Globex", "owner@globex.example");
+    let (_, _, sendouts) = two_sendouts(&app).await;
+
+    let call = |body: Value| app.call_as(&other_key, "POST", "/accounts/erasure", Some(body));
+    let erased = call(json!({"contactDetails": PERSON, "includeAnswers": true})).await.expect(200);
+    assert_eq!(erased, json!({"respondentsErased": 0, "answerSetsDeleted": 0}));
+    assert_eq!(contacts(&app, sendouts[0]).await.len(), 2, "the first account keeps its respondents");
+    assert_eq!(contacts(&app, sendouts[1]).await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_missing_or_empty_contact_is_a_400_naming_the_field() {
+    let app = spawn_app().await;
+    for body in [json!({}), json!({"contactDetails": ""}), json!({"contactDetails": "  "})] {
+        let problem = app.post("/accounts/erasure", body).await.problem(400, "/validation");
+        assert!(problem["errors"].to_string().contains("contactDetails"), "{problem}");
+    }
+    let problem = app.post("/accounts/erasure", json!({"contactDetails": PERSON, "includeAnswers": "yes"})).await;
+    assert!(problem.problem(400, "/validation")["errors"].to_string().contains("includeAnswers"));
+}

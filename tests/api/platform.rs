@@ -1,0 +1,11 @@
+//! What every endpoint shares: health, the OpenAPI document, bad input, length limits, idempotency keys, metrics
+//! and unpaged lists streamed in chunks.
+
+pub(crate) mod long_lists;
+
+mod bad_input;
+mod health_and_docs;
+mod idempotency;
+mod limits;
+mod metrics;
+mod openapi_document;

@@ -1,0 +1,5 @@
+//! What a respondent meets: the survey pages behind a link or a login, and the public handles that find them.
+
+pub(crate) mod public_handles;
+
+mod respondent_page;

@@ -1,0 +1,10 @@
+//! Security: authentication and keys, one account never seeing another's data, protection of the server (keys and
+//! secrets before bodies, slow bodies), browser defences and rate limits. HTTP only, like [`crate::api`]; what
+//! needs the database taken away or locked is in `system/outages.rs`.
+
+mod auth;
+mod browser_defences;
+mod protection;
+mod rate_limits;
+mod tenancy;
+mod tenancy_distribution;

@@ -1,0 +1,21 @@
+//! The whole system: what needs more than HTTP. The delivery worker's rounds against the SMTP and SMS sinks, driven
+//! by their `now` (delivery, relays, holds, refusals, late bounces, two-way conversations), the webhook worker, the
+//! retention engine, a real browser, the database taken away or locked (outages), states the API cannot reach
+//! planted with SQL, long lists filled through the store, and the scripts (`scripts/pg-cluster.sh`). Each file says
+//! what it touches besides HTTP and why.
+
+mod browser;
+mod delivery;
+mod dev_cluster;
+mod email_format;
+mod holds;
+mod late_bounces;
+mod long_lists;
+mod outages;
+mod planted_rows;
+mod refusals;
+mod relays;
+mod retention_engine;
+mod sendout_counts;
+mod twoway_senders;
+mod webhook_delivery;
