@@ -15,9 +15,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-#[path = "../support/mod.rs"]
-#[allow(dead_code)]
-mod support;
+/// The benches' shared support (`benches/support.rs`), reached from this folder.
+#[path = ".."]
+mod benches {
+    #[allow(dead_code)]
+    pub mod support;
+}
+use benches::support;
 
 mod capture;
 mod cluster;
