@@ -7,9 +7,9 @@
 //! hides them (TCP_QUICKACK) and is not used. `smtp-source` runs with `-d` (a session sends message after message,
 //! as Canvass's worker does) and, for reference, without it (a new connection per message).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![expect(clippy::unwrap_used)]
 
-#[allow(dead_code)]
+#[expect(dead_code)]
 mod support;
 
 use std::path::Path;

@@ -5,7 +5,7 @@
 //! raw, comparing the last five batches with the first five: a batch must cost the same however many respondents
 //! the sendout already has (target: last ≤ 1.2 × first).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![expect(clippy::unwrap_used)]
 
 use std::time::{Duration, Instant};
 

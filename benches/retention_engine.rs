@@ -1,7 +1,7 @@
 //! Benchmark: the retention engine removing 1,000,000 expired respondents, against one raw `DELETE` of the same
 //! rows on the same database. Run with `just bench`; `BENCH_RESPONDENTS` sets the count (default 1,000,000).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![expect(clippy::unwrap_used)]
 
 use std::time::Instant;
 

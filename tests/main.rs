@@ -7,7 +7,7 @@
 //! - [`system`]: the whole system: the delivery and webhook workers against the sinks, the retention engine, the
 //!   browser, outages, states planted with SQL, and the scripts. These may drive the workers and poke the database.
 //! - [`helpers`]: starting the server, the operator's actions (accounts, keys, sender numbers) and a JSON client.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![expect(clippy::unwrap_used, clippy::expect_used)]
 
 mod helpers;
 

@@ -13,18 +13,18 @@
 //!
 //! Needs citus.so (`scripts/citus.sh install`; without it the benchmark says so and exits), wrk and Postfix.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![expect(clippy::unwrap_used)]
 
 /// The benches' shared support (`benches/support.rs`), reached from this folder.
 #[path = ".."]
 mod benches {
-    #[allow(dead_code)]
+    #[expect(dead_code)]
     pub mod support;
 }
 use benches::support;
 
 #[path = "../read_paths/load.rs"]
-#[allow(dead_code)]
+#[expect(dead_code)]
 mod load;
 
 mod nodes;

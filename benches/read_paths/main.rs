@@ -13,12 +13,12 @@
 //! reads the server's peak resident memory (VmHWM, reset before the load). Needs `wrk` and `pgbench`.
 //! `BENCH_ONLY=survey` measures only the endpoints whose name contains `survey`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![expect(clippy::unwrap_used, clippy::expect_used)]
 
 /// The benches' shared support (`benches/support.rs`), reached from this folder.
 #[path = ".."]
 mod benches {
-    #[allow(dead_code)]
+    #[expect(dead_code)]
     pub mod support;
 }
 use benches::support;

@@ -33,7 +33,6 @@ pub(crate) fn email(message: &OutgoingMessage) -> Result<Message, SendError> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     pub(crate) fn message(from: &str, to: &str) -> OutgoingMessage {

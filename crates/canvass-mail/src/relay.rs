@@ -107,7 +107,6 @@ fn credentials(url: &url::Url) -> Result<Option<Credentials<String>>, String> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

@@ -80,7 +80,7 @@ impl Metrics {
     /// first scrape.
     // The names, label names and buckets are constants that `every_family_is_exported` checks: building them
     // cannot fail.
-    #[allow(clippy::expect_used)]
+    #[expect(clippy::expect_used)]
     pub fn new() -> Self {
         let registry = Registry::new();
         let opts = |name: &str, help: &str| Opts::new(name, help);

@@ -155,7 +155,6 @@ pub fn spawn(store: PgStore, allow_private: bool, poll: Duration) -> anyhow::Res
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
 
     use super::*;
 

@@ -1,7 +1,7 @@
 //! Sinks for tests and benchmarks: an SMTP server, an SMS provider endpoint and a webhook receiver on local ports
 //! that keep what they receive and refuse chosen recipients or requests, permanently or for now.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![expect(clippy::unwrap_used)]
 
 mod dsn;
 mod http;

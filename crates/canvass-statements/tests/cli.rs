@@ -3,7 +3,7 @@
 //! nothing. `cargo test` also builds
 //! the binary that `just test` runs after the suite.
 
-#![allow(clippy::unwrap_used)]
+#![expect(clippy::unwrap_used)]
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -3,7 +3,7 @@
 //! group, and every table comes after the tables its foreign keys reference. A new table without its line, or a
 //! line out of order, fails `just test`.
 
-#![allow(clippy::unwrap_used)]
+#![expect(clippy::unwrap_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

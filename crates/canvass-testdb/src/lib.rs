@@ -37,7 +37,7 @@ impl TestDatabase {
     /// Creates a fresh, migrated database on `server_url`, a plain PostgreSQL server, or with `citus_workers` a
     /// Citus coordinator whose workers' servers these are (the database is then also distributed). For a
     /// benchmark that compares the two in one run.
-    #[allow(clippy::expect_used)]
+    #[expect(clippy::expect_used)]
     pub fn on(server_url: &str, citus_workers: Option<Vec<String>>) -> Self {
         let name = format!("canvass_test_{}", Alphanumeric.sample_string(&mut rand::rng(), 12).to_lowercase());
         let url = with_database(server_url, &name);
@@ -69,19 +69,19 @@ impl TestDatabase {
     }
 
     /// A new connection to the server's own database (not this test's), for what cannot be done from inside it.
-    #[allow(clippy::expect_used)]
+    #[expect(clippy::expect_used)]
     pub fn connect_admin(&self) -> PgConnection {
         PgConnection::establish(&self.server_url).expect("connect to the test server")
     }
 
     /// A new connection to this test's database.
-    #[allow(clippy::expect_used)]
+    #[expect(clippy::expect_used)]
     pub fn connect(&self) -> PgConnection {
         PgConnection::establish(&self.url).expect("connect to the test database")
     }
 
     /// A store over a new connection to this test's database: how tests open units of work, as the server does.
-    #[allow(clippy::expect_used)]
+    #[expect(clippy::expect_used)]
     pub fn store(&self) -> canvass_postgres::PgStore {
         canvass_postgres::PgStore::connect_one(&self.url).expect("connect to the test database")
     }
@@ -118,7 +118,7 @@ fn prepare_template_once(server_url: &str) -> Result<(), String> {
     Ok(())
 }
 
-#[allow(clippy::expect_used)]
+#[expect(clippy::expect_used)]
 fn server_url() -> String {
     std::env::var("TEST_DATABASE_URL")
         .or_else(|_| std::env::var("DATABASE_URL"))

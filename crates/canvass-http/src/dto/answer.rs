@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
-#[allow(unused_imports)] // named only in schema attributes
 use super::schemas::{AnswerValueSchema, DateText};
 
 use super::answer_value::AnswerValueBody;

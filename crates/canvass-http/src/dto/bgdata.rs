@@ -7,7 +7,6 @@ use canvass_domain::use_cases::bgdata::Row;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-#[allow(unused_imports)] // named only in schema attributes
 use super::schemas::BackgroundValues;
 
 /// A background data document.

@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
-#[allow(unused_imports)] // named only in schema attributes
 use super::schemas::DateText;
 
 use super::client_date::ClientDate;

@@ -1,6 +1,5 @@
 //! Bodies of the data governance endpoints: survey frequency, retention rules and retention policies.
 
-#[allow(unused_imports)] // named only in schema attributes
 use super::schemas::DateText;
 use canvass_domain::governance::{
     AccountPolicy, AccountPolicyInput, FrequencySetting, Patch, RetentionAction, RetentionRule, RuleStatus,

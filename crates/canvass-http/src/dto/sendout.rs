@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-#[allow(unused_imports)] // named only in schema attributes
 use super::schemas::{DateOrEmptyText, DateText};
 
 use super::client_date::{empty_is_none, instant, ClientDate};

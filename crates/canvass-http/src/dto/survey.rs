@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
-#[allow(unused_imports)] // named only in schema attributes
 use super::schemas::{DateText, EqualsSchema};
 
 use super::client_date::{instant, ClientDate};

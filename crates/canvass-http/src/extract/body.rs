@@ -145,13 +145,13 @@ mod tests {
     use super::*;
 
     #[derive(Debug, serde::Deserialize)]
-    #[allow(dead_code)]
+    #[expect(dead_code)]
     struct Item {
         required: bool,
     }
 
     #[derive(Debug, serde::Deserialize)]
-    #[allow(dead_code)]
+    #[expect(dead_code)]
     struct Outer {
         name: String,
         items: Vec<Item>,
@@ -173,12 +173,12 @@ mod tests {
             Sms,
         }
         #[derive(Debug, serde::Deserialize)]
-        #[allow(dead_code)]
+        #[expect(dead_code)]
         struct Body {
             kind: Kind,
         }
         #[derive(Debug, serde::Deserialize)]
-        #[allow(dead_code)]
+        #[expect(dead_code)]
         struct Outer {
             bodies: Vec<Body>,
         }

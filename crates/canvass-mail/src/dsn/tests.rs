@@ -1,6 +1,5 @@
 //! Tests of the delivery status notification reader, on reports written the way Postfix writes them.
 
-#![allow(clippy::unwrap_used)]
 use super::*;
 
 /// A bounce as Postfix's bounce daemon writes it, with the original's headers only.

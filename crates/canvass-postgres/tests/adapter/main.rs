@@ -1,7 +1,7 @@
 //! The PostgreSQL adapter against a real database, in one test binary: each test makes its own database
 //! (crates/canvass-testdb) and drives the adapter through the domain's ports, or reads the schema with SQL. Tests
 //! about what SQL the adapter sends, what it stores and what the schema allows live here, nowhere else.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![expect(clippy::unwrap_used)]
 
 mod citus_keys;
 mod enum_columns;

@@ -248,7 +248,6 @@ pub enum SenderCommand {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use secrecy::ExposeSecret;
 
