@@ -69,13 +69,6 @@ pub fn parse_day(text: &str) -> Option<Date> {
     })
 }
 
-/// Rounds an instant down to the microsecond, the precision PostgreSQL stores, so that what a use case returns
-/// equals what a later read returns.
-pub fn to_storage_precision(instant: OffsetDateTime) -> OffsetDateTime {
-    let micros = instant.microsecond();
-    instant.replace_microsecond(micros).unwrap_or(instant)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,11 +94,5 @@ mod tests {
         }
         assert_eq!(parse_instant("9999-12-31", DayEdge::End), Some(datetime!(9999-12-31 23:59:59.999999 UTC)));
         assert_eq!(parse_instant("0001-01-01T00:00:00+00:00", DayEdge::Start), Some(datetime!(0001-01-01 00:00 UTC)));
-    }
-
-    #[test]
-    fn storage_precision_drops_nanoseconds() {
-        let instant = datetime!(2026-01-01 00:00:00.123456789 UTC);
-        assert_eq!(to_storage_precision(instant), datetime!(2026-01-01 00:00:00.123456 UTC));
     }
 }

@@ -42,9 +42,6 @@ mod webhooks;
 pub use capture::CAPTURE_VARIABLE;
 pub use error::map_diesel_error;
 pub use migrate::{pending_migrations, run_migrations, MIGRATIONS};
-pub use pool::{
-    connect_pool, connect_pool_with_timeout, PgManager, PgPool, PoolConnection, PoolError, PooledConn,
-    DEFAULT_STATEMENT_TIMEOUT,
-};
+pub use pool::{connect_pool_with_timeout, PgManager, PgPool, PoolConnection, PoolError};
 pub use store::PgStore;
 pub use unit_of_work::PgUnitOfWork;

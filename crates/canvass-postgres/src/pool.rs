@@ -5,20 +5,15 @@ use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
 use canvass_domain::{DomainError, RepoError};
-use diesel::r2d2::{ConnectionManager, ManageConnection, Pool, PooledConnection};
+use diesel::r2d2::{ConnectionManager, ManageConnection, Pool};
 use diesel::{PgConnection, RunQueryDsl};
 
 use crate::PgUnitOfWork;
 
 /// The pool every request and job takes its connection from.
 pub type PgPool = Pool<PgManager>;
-/// A connection taken from the pool; it goes back when dropped (unless it was lost).
-pub type PooledConn = PooledConnection<PgManager>;
 /// Why the pool could not be built or hand out a connection.
 pub use diesel::r2d2::PoolError;
-
-/// The longest a statement may run unless the pool is built with another limit (`STATEMENT_TIMEOUT`).
-pub const DEFAULT_STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Opens PostgreSQL connections for the pool with `statement_timeout` set, and tells r2d2 which ones are broken.
 #[derive(Debug)]
@@ -88,11 +83,6 @@ impl ManageConnection for PgManager {
     fn has_broken(&self, conn: &mut PoolConnection) -> bool {
         conn.lost || self.inner.has_broken(&mut conn.conn)
     }
-}
-
-/// Builds a pool of `size` connections to `database_url` with the default statement timeout.
-pub fn connect_pool(database_url: &str, size: u32) -> Result<PgPool, PoolError> {
-    connect_pool_with_timeout(database_url, size, DEFAULT_STATEMENT_TIMEOUT)
 }
 
 /// Builds a pool of `size` connections to `database_url` whose statements are cancelled after

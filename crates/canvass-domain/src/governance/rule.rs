@@ -187,11 +187,6 @@ impl RetentionRule {
         self.status
     }
 
-    /// When a respondent added at `added_at` expires under this rule.
-    pub fn expires_at(&self, added_at: OffsetDateTime) -> OffsetDateTime {
-        added_at + Duration::days(i64::from(self.retention_days))
-    }
-
     /// The instant before which respondents were added long enough ago to expire at `now`.
     pub fn cutoff(&self, now: OffsetDateTime) -> OffsetDateTime {
         now - Duration::days(i64::from(self.retention_days))
@@ -358,7 +353,6 @@ mod tests {
         let rule =
             RetentionRule { scope: RuleScope::Account, action: ACTION, retention_days: 2, status: RuleStatus::Active };
         let added = time::macros::datetime!(2026-01-01 12:00 UTC);
-        assert_eq!(rule.expires_at(added), time::macros::datetime!(2026-01-03 12:00 UTC));
         assert_eq!(rule.cutoff(time::macros::datetime!(2026-01-03 12:00 UTC)), added);
     }
 }
