@@ -6,9 +6,9 @@ mod policy;
 pub mod ports;
 mod rule;
 
-pub use frequency::{effective_frequency, FrequencyLimits, FrequencySetting};
+pub use frequency::{effective_frequency, FrequencyField, FrequencyLimits, FrequencySetting};
 pub use policy::{
-    policy_deadlines, AccountPolicy, AccountPolicyInput, Deadlines, Patch, SurveyPolicy, SurveyPolicyInput,
+    policy_deadlines, AccountPolicy, AccountPolicyInput, Deadlines, Patch, PolicyField, SurveyPolicy, SurveyPolicyInput,
 };
 pub use rule::{
     effective_rule, RetentionAction, RetentionRule, RuleInput, RulePatch, RuleScope, RuleStatus, ScopeKind,

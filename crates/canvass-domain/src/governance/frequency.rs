@@ -3,6 +3,17 @@
 use crate::error::FieldError;
 use crate::ids::SurveyId;
 
+/// A field of the frequency limits, named as the domain names it; where it stands in a request is the web layer's
+/// business.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::EnumIter)]
+#[strum(serialize_all = "snake_case")]
+pub enum FrequencyField {
+    /// The window, in days.
+    NumberOfDays,
+    /// The most surveys within the window.
+    MaxSurveys,
+}
+
 /// The limits of a frequency setting: at most `max_surveys` surveys within `number_of_days`, each 1 to 32767.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FrequencyLimits {
@@ -17,20 +28,20 @@ impl FrequencyLimits {
     /// use canvass_domain::governance::FrequencyLimits;
     ///
     /// assert!(FrequencyLimits::new(30, 2).is_ok());
-    /// assert_eq!(FrequencyLimits::new(0, 2).unwrap_err()[0].field, "numberOfDays");
-    /// assert_eq!(FrequencyLimits::new(30, 40000).unwrap_err()[0].field, "maxNumberOfSurveys");
+    /// assert_eq!(FrequencyLimits::new(0, 2).unwrap_err()[0].field, "number_of_days");
+    /// assert_eq!(FrequencyLimits::new(30, 40000).unwrap_err()[0].field, "max_surveys");
     /// ```
     pub fn new(number_of_days: i64, max_surveys: i64) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
-        let check = |value: i64, field: &str, errors: &mut Vec<FieldError>| match i16::try_from(value) {
+        let check = |value: i64, field: FrequencyField, errors: &mut Vec<FieldError>| match i16::try_from(value) {
             Ok(value) if value >= 1 => Some(value),
             _ => {
-                errors.push(FieldError::new(field, "must be between 1 and 32767"));
+                errors.push(FieldError::new(<&str>::from(field), "must be between 1 and 32767"));
                 None
             }
         };
-        let days = check(number_of_days, "numberOfDays", &mut errors);
-        let max = check(max_surveys, "maxNumberOfSurveys", &mut errors);
+        let days = check(number_of_days, FrequencyField::NumberOfDays, &mut errors);
+        let max = check(max_surveys, FrequencyField::MaxSurveys, &mut errors);
         match (days, max) {
             (Some(number_of_days), Some(max_surveys)) => Ok(Self { number_of_days, max_surveys }),
             _ => Err(errors),

@@ -28,14 +28,40 @@ impl<T: Copy> Patch<T> {
     }
 }
 
-fn positive_days(patch: Patch<i64>, field: &str, errors: &mut Vec<FieldError>) -> Patch<i32> {
+/// A field of a retention policy change, named as the domain names it (its field in [`AccountPolicyInput`] or
+/// [`SurveyPolicyInput`]); where it stands in a request is the web layer's business.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::EnumIter)]
+#[strum(serialize_all = "snake_case")]
+pub enum PolicyField {
+    /// The account's days to the partial delete.
+    PartialDeleteAfterDays,
+    /// The account's days to the complete delete.
+    CompleteDeleteAfterDays,
+    /// A survey's date of the partial delete.
+    PartialDeleteDate,
+    /// A survey's date of the complete delete.
+    CompleteDeleteDate,
+    /// A survey's days from a respondent's entry to the partial delete.
+    RespondentPartialDeleteAfterDays,
+    /// A survey's days from a respondent's entry to the complete delete.
+    RespondentCompleteDeleteAfterDays,
+}
+
+impl PolicyField {
+    /// The name a [`FieldError`] of this field carries.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+fn positive_days(patch: Patch<i64>, field: PolicyField, errors: &mut Vec<FieldError>) -> Patch<i32> {
     match patch {
         Patch::Keep => Patch::Keep,
         Patch::Clear => Patch::Clear,
         Patch::Set(days) => match i32::try_from(days) {
             Ok(days) if days > 0 => Patch::Set(days),
             _ => {
-                errors.push(FieldError::new(field, "must be a positive number of days, or null"));
+                errors.push(FieldError::new(field.name(), "must be a positive number of days, or null"));
                 Patch::Keep
             }
         },
@@ -76,12 +102,13 @@ impl AccountPolicyInput {
     /// let after = change.apply(stored).unwrap();
     /// assert_eq!((after.partial_delete_after_days, after.complete_delete_after_days), (None, Some(90)));
     /// let zero = AccountPolicyInput { complete_delete_after_days: Patch::Set(0), ..Default::default() };
-    /// assert_eq!(zero.apply(stored).unwrap_err()[0].field, "completeDeleteAfterDays");
+    /// assert_eq!(zero.apply(stored).unwrap_err()[0].field, "complete_delete_after_days");
     /// ```
     pub fn apply(self, current: AccountPolicy) -> Result<AccountPolicy, Vec<FieldError>> {
         let mut errors = Vec::new();
-        let partial = positive_days(self.partial_delete_after_days, "partialDeleteAfterDays", &mut errors);
-        let complete = positive_days(self.complete_delete_after_days, "completeDeleteAfterDays", &mut errors);
+        let partial = positive_days(self.partial_delete_after_days, PolicyField::PartialDeleteAfterDays, &mut errors);
+        let complete =
+            positive_days(self.complete_delete_after_days, PolicyField::CompleteDeleteAfterDays, &mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -134,19 +161,27 @@ impl SurveyPolicyInput {
     pub fn apply(self, current: SurveyPolicy, survey_end: OffsetDateTime) -> Result<SurveyPolicy, Vec<FieldError>> {
         let mut errors = Vec::new();
         let end_date = survey_end.date();
-        for (patch, field) in
-            [(self.partial_delete_date, "partialDeleteDate"), (self.complete_delete_date, "completeDeleteDate")]
-        {
+        for (patch, field) in [
+            (self.partial_delete_date, PolicyField::PartialDeleteDate),
+            (self.complete_delete_date, PolicyField::CompleteDeleteDate),
+        ] {
             if let Patch::Set(date) = patch {
                 if date <= end_date {
-                    errors.push(FieldError::new(field, format!("must be after the survey's end date {end_date}")));
+                    errors
+                        .push(FieldError::new(field.name(), format!("must be after the survey's end date {end_date}")));
                 }
             }
         }
-        let partial =
-            positive_days(self.respondent_partial_delete_after_days, "respondentPartialDeleteAfterDays", &mut errors);
-        let complete =
-            positive_days(self.respondent_complete_delete_after_days, "respondentCompleteDeleteAfterDays", &mut errors);
+        let partial = positive_days(
+            self.respondent_partial_delete_after_days,
+            PolicyField::RespondentPartialDeleteAfterDays,
+            &mut errors,
+        );
+        let complete = positive_days(
+            self.respondent_complete_delete_after_days,
+            PolicyField::RespondentCompleteDeleteAfterDays,
+            &mut errors,
+        );
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -251,7 +286,7 @@ mod tests {
             ..Default::default()
         };
         let errors = input.apply(SurveyPolicy::default(), END).unwrap_err();
-        assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["partialDeleteDate"]);
+        assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["partial_delete_date"]);
     }
 
     #[test]

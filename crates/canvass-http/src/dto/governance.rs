@@ -2,8 +2,8 @@
 
 use super::schemas::DateText;
 use canvass_domain::governance::{
-    AccountPolicy, AccountPolicyInput, FrequencySetting, Patch, RetentionAction, RetentionRule, RuleStatus,
-    SurveyPolicy, SurveyPolicyInput,
+    AccountPolicy, AccountPolicyInput, FrequencyField, FrequencySetting, Patch, PolicyField, RetentionAction,
+    RetentionRule, RuleStatus, SurveyPolicy, SurveyPolicyInput,
 };
 use canvass_domain::ids::{LabelId, SendoutId, SurveyId};
 use canvass_domain::timestamp::parse_day;
@@ -32,19 +32,27 @@ pub struct FrequencyLimitsBody {
     pub max_number_of_surveys: i64,
 }
 
-/// Where a field of the frequency limits stands in [`FrequencyBody`]: under `settings`.
+/// Where a field of the frequency limits stands in [`FrequencyBody`]: under `settings`. Another name passes
+/// unchanged.
 pub fn frequency_field(field: &str) -> String {
-    format!("settings.{field}")
+    match field.parse::<FrequencyField>() {
+        Ok(FrequencyField::NumberOfDays) => "settings.numberOfDays".into(),
+        Ok(FrequencyField::MaxSurveys) => "settings.maxNumberOfSurveys".into(),
+        Err(_) => field.into(),
+    }
 }
 
-/// Where a field of a survey's policy stands in [`SurveyPolicyBody`]: its dates under `surveyPolicy`, its days
-/// under `respondentPolicy`.
-pub fn survey_policy_field(field: &str) -> String {
-    match field {
-        "partialDeleteDate" | "completeDeleteDate" => format!("surveyPolicy.{field}"),
-        "respondentPartialDeleteAfterDays" => "respondentPolicy.partialDeleteAfterDays".into(),
-        "respondentCompleteDeleteAfterDays" => "respondentPolicy.completeDeleteAfterDays".into(),
-        other => other.into(),
+/// Where a field of a retention policy stands in [`AccountPolicyBody`] and [`SurveyPolicyBody`]: a survey's dates
+/// under `surveyPolicy`, its days under `respondentPolicy`. Another name passes unchanged.
+pub fn policy_field(field: &str) -> String {
+    match field.parse::<PolicyField>() {
+        Ok(PolicyField::PartialDeleteAfterDays) => "partialDeleteAfterDays".into(),
+        Ok(PolicyField::CompleteDeleteAfterDays) => "completeDeleteAfterDays".into(),
+        Ok(PolicyField::PartialDeleteDate) => "surveyPolicy.partialDeleteDate".into(),
+        Ok(PolicyField::CompleteDeleteDate) => "surveyPolicy.completeDeleteDate".into(),
+        Ok(PolicyField::RespondentPartialDeleteAfterDays) => "respondentPolicy.partialDeleteAfterDays".into(),
+        Ok(PolicyField::RespondentCompleteDeleteAfterDays) => "respondentPolicy.completeDeleteAfterDays".into(),
+        Err(_) => field.into(),
     }
 }
 

@@ -7,7 +7,7 @@ use canvass_domain::use_cases::retention_policies;
 use crate::blocking;
 use crate::dto::error_on_the_wire;
 use crate::dto::governance::{
-    survey_policy_field, AccountPolicyBody, AccountPolicyResponse, SurveyPolicyBody, SurveyPolicyResponse,
+    policy_field, AccountPolicyBody, AccountPolicyResponse, SurveyPolicyBody, SurveyPolicyResponse,
 };
 use crate::extract::body::Body;
 use crate::middleware::auth::Authenticated;
@@ -35,8 +35,11 @@ pub async fn set_account(
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let input = body.0.into();
-    let policy =
-        blocking::run(&state, move |uow, clock| retention_policies::set_account(uow, clock, account, input)).await?;
+    let policy = blocking::run(&state, move |uow, clock| {
+        retention_policies::set_account(uow, clock, account, input)
+            .map_err(|error| error_on_the_wire(error, policy_field))
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(AccountPolicyResponse::from(policy)))
 }
 
@@ -70,7 +73,7 @@ pub async fn set_survey(
     let input = body.0.into_domain().map_err(Problem::invalid)?;
     let policy = blocking::run(&state, move |uow, clock| {
         retention_policies::set_survey(uow, clock, account, survey, input)
-            .map_err(|error| error_on_the_wire(error, survey_policy_field))
+            .map_err(|error| error_on_the_wire(error, policy_field))
     })
     .await?;
     Ok(HttpResponse::Ok().json(SurveyPolicyResponse::from(policy)))

@@ -37,7 +37,7 @@ fn days_that_are_not_positive_are_refused_and_nothing_changes() {
     let (mut memory, acme, _) = two_accounts();
     let zero = AccountPolicyInput { complete_delete_after_days: Patch::Set(0), ..AccountPolicyInput::default() };
     let fields = invalid_fields(retention_policies::set_account(&mut memory, &At(NOW), acme, zero));
-    assert_eq!(fields, ["completeDeleteAfterDays"]);
+    assert_eq!(fields, ["complete_delete_after_days"]);
     assert_eq!(retention_policies::account(&mut memory, acme).unwrap(), AccountPolicy::default());
 }
 
@@ -55,7 +55,7 @@ fn a_surveys_policy_is_checked_against_its_end_and_the_accounts_labels() {
         ..SurveyPolicyInput::default()
     };
     let fields = invalid_fields(retention_policies::set_survey(&mut memory, &At(NOW), acme, survey.id, too_early));
-    assert_eq!(fields, ["partialDeleteDate", "excludedBgDataLabelIds[0]"]);
+    assert_eq!(fields, ["partial_delete_date", "excludedBgDataLabelIds[0]"]);
 
     let later = survey.end_date.date().next_day().unwrap();
     let fine = SurveyPolicyInput { complete_delete_date: Patch::Set(later), ..SurveyPolicyInput::default() };
