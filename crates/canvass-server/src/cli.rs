@@ -14,6 +14,9 @@ mod serve;
 mod settings;
 mod worker;
 
+#[cfg(test)]
+mod readme;
+
 pub use args::{
     AccountCommand, Cli, Command, KeyCommand, RetentionCommand, SenderCommand, ServeArgs, WorkerArgs, WorkerCommandArgs,
 };
