@@ -80,7 +80,9 @@ fn the_configuration_table_names_each_flag_with_its_variable_on_its_commands() {
             used_by.split(", ").map(|command| command.trim_matches('`')).collect()
         };
         for words in commands {
-            let Some((command, _)) = command_and_flags(&root, words) else { panic!("{variable}: no command `{words}`") };
+            let Some((command, _)) = command_and_flags(&root, words) else {
+                panic!("{variable}: no command `{words}`")
+            };
             let argument = root
                 .get_arguments()
                 .chain(command.get_arguments())
