@@ -36,7 +36,7 @@ fn leaves(command: &Command, prefix: &str, into: &mut BTreeSet<String>) {
 fn command_and_flags<'a>(root: &'a Command, words: &str) -> Option<(&'a Command, BTreeSet<String>)> {
     let mut command = root;
     let mut flags: BTreeSet<String> = BTreeSet::new();
-    let mut add = |command: &Command, flags: &mut BTreeSet<String>| {
+    let add = |command: &Command, flags: &mut BTreeSet<String>| {
         flags.extend(command.get_arguments().filter_map(|arg| arg.get_long()).map(str::to_owned));
     };
     add(root, &mut flags);
