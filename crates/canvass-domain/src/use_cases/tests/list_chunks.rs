@@ -102,10 +102,10 @@ fn rows_added_while_a_list_is_read_appear_only_beyond_the_cursor() {
     let first = answers::list_chunk(&mut fake, ACCOUNT, survey, &filter, &ChunkRequest::first(2)).unwrap();
     assert_eq!(ids(&first.items), [1, 2]);
     // Between two chunks, a set is added (id 5) and set 1, already read, is removed.
-    let mut added = fake.sets[3].clone();
+    let mut added = fake.state.sets[3].clone();
     added.id = AnswerSetId::new(5);
-    fake.sets.push(added);
-    fake.sets.remove(0);
+    fake.state.sets.push(added);
+    fake.state.sets.remove(0);
     let (rest, _) = read_on(first.next, |request| answers::list_chunk(&mut fake, ACCOUNT, survey, &filter, request));
     assert_eq!(ids(&rest), [3, 4, 5], "each set once, in id order, the new one included");
 }

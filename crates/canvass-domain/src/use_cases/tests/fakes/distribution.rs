@@ -1,6 +1,8 @@
-//! A fake of the distribution ports (surveys, sendouts, respondents, the blocklist, frequency settings, releasing
-//! and sender numbers) for adding respondents and activating sendouts. It holds one account's data; the other
-//! surveys' counts per respondent, which the real adapter computes with SQL, are given by the test.
+//! A fake of the distribution ports (surveys, sendouts with their labels and reminders, respondents, the blocklist
+//! and permanent failures, frequency settings, releasing and sender numbers) for adding respondents, activating
+//! sendouts and keeping the blocklist. It holds one account's data: another account reads nothing, and what it
+//! writes is not kept. The other surveys' counts per respondent, which the real adapter computes with SQL, are given
+//! by the test.
 
 use std::collections::HashMap;
 
@@ -11,16 +13,18 @@ use crate::chunks::ChunkRequest;
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, DispatchType, Label,
     LabelDraft, LabelType, NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder,
-    ReminderDraft, Respondent, RespondentStatus, SenderNumber, Sendout, SendoutDraft, SendoutStatus, Transition,
+    ReminderDraft, ReminderStatus, Respondent, RespondentStatus, SenderNumber, Sendout, SendoutDraft, SendoutStatus,
+    Transition, BACKGROUND_FUNCTION,
 };
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
-use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId, SendoutId, SurveyId};
+use crate::ids::{AccountId, BgDocumentId, LabelId, ReminderId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
     BlocklistRepository, GovernanceRepository, ReleaseRepository, RepoResult, RespondentRepository, SenderRepository,
     SendoutRepository,
 };
 use crate::testing::{staff_survey, HoldsSurveys, Surveys};
+use crate::RepoError;
 
 /// The one account the fake holds.
 pub const ACCOUNT: AccountId = AccountId::new(1);
@@ -35,7 +39,14 @@ pub struct State {
     pub blocked: Vec<String>,
     /// Entries of the blocklist, for the flows that list it.
     pub blocklist: Vec<BlocklistEntry>,
+    /// Background data labels of the account seeded by a test: each is listed on every sendout.
     pub labels: Vec<LabelId>,
+    /// Labels made through a sendout (`insert_label`): each is listed on its own sendout only.
+    pub sendout_labels: Vec<Label>,
+    /// Reminders of the sendouts.
+    pub reminders: Vec<Reminder>,
+    /// Permanent failures recorded, in the order they were recorded.
+    pub failures: Vec<PermanentFailure>,
     /// Frequency settings: the account's (`survey_id: None`) and surveys' own.
     pub frequency: Vec<FrequencySetting>,
     /// What `pending_other_surveys` answers: each pending respondent's releases in other surveys.
@@ -80,9 +91,42 @@ impl Distribution {
         id
     }
 
+    /// Adds a Draft sendout of `kind` to `survey`; returns its id.
+    pub fn another_sendout(&mut self, survey: SurveyId, kind: DispatchType) -> SendoutId {
+        let sendout = SendoutId::new(self.next_id());
+        self.state.sendouts.push(sendout_row(sendout, survey, kind));
+        sendout
+    }
+
     fn next_id(&mut self) -> i64 {
         self.state.next_id += 1;
         self.state.next_id
+    }
+
+    /// Whether the contact key is on the blocklist (seeded as a key or as an entry).
+    fn is_blocked(&self, key: &str) -> bool {
+        self.state.blocked.iter().any(|k| k == key)
+            || self.state.blocklist.iter().any(|e| crate::distribution::contact_key(&e.contact_details) == key)
+    }
+
+    /// Moves the respondents with one of these contact keys from a status `from` picks to `to`, as the adapter
+    /// does: the Pending ones leave their sendouts' pending counts.
+    fn move_contacts(&mut self, keys: &[&str], from: impl Fn(RespondentStatus) -> bool, to: RespondentStatus) {
+        let mut left_pending: Vec<SendoutId> = Vec::new();
+        for respondent in self.state.respondents.iter_mut() {
+            let key = crate::distribution::contact_key(&respondent.contact_details);
+            if keys.contains(&key.as_str()) && from(respondent.status) {
+                if respondent.status == RespondentStatus::Pending {
+                    left_pending.push(respondent.sendout_id);
+                }
+                respondent.status = to;
+            }
+        }
+        for sendout in left_pending {
+            if let Some(row) = self.sendout_mut(sendout) {
+                row.pending_count -= 1;
+            }
+        }
     }
 
     fn sendout_mut(&mut self, id: SendoutId) -> Option<&mut Sendout> {
@@ -183,15 +227,74 @@ impl SendoutRepository for Distribution {
     }
 
     fn list_labels(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Label>> {
-        // The account's background data labels are every sendout's labels.
+        // The seeded background data labels are every sendout's labels; those made through a sendout its own.
         let label = |id: &LabelId| Label {
             id: *id,
             sendout_id: sendout,
             name: format!("Label {id}"),
             label_type: LabelType::Text,
-            function: crate::distribution::BACKGROUND_FUNCTION,
+            function: BACKGROUND_FUNCTION,
         };
-        Ok(if Self::is_ours(account) { self.state.labels.iter().map(label).collect() } else { Vec::new() })
+        if !Self::is_ours(account) {
+            return Ok(Vec::new());
+        }
+        let made = self.state.sendout_labels.iter().filter(|l| l.sendout_id == sendout).cloned();
+        Ok(self.state.labels.iter().map(label).chain(made).collect())
+    }
+
+    fn insert_label(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        draft: &LabelDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Label> {
+        let _ = now;
+        let taken = self.state.sendout_labels.iter().any(|l| l.sendout_id == sendout && l.name == draft.name());
+        if Self::is_ours(account) && taken {
+            // UNIQUE (account_id, sendout_id, name)
+            return Err(RepoError::Duplicate("bg_labels_account_id_sendout_id_name_key".into()));
+        }
+        let label = Label {
+            id: LabelId::new(self.next_id()),
+            sendout_id: sendout,
+            name: draft.name().to_owned(),
+            label_type: draft.label_type(),
+            function: BACKGROUND_FUNCTION,
+        };
+        if Self::is_ours(account) {
+            self.state.sendout_labels.push(label.clone());
+        }
+        Ok(label)
+    }
+
+    fn insert_reminder(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        draft: &ReminderDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Reminder> {
+        let reminder = Reminder {
+            id: ReminderId::new(self.next_id()),
+            sendout_id: sendout,
+            sendout_logic: draft.sendout_logic(),
+            send_date: draft.send_date(),
+            sender: draft.sender().to_owned(),
+            subject: draft.subject().map(str::to_owned),
+            message: draft.message().to_owned(),
+            status: ReminderStatus::Scheduled,
+            created_at: now,
+        };
+        if Self::is_ours(account) {
+            self.state.reminders.push(reminder.clone());
+        }
+        Ok(reminder)
+    }
+
+    fn list_reminders(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Reminder>> {
+        let ours = self.state.reminders.iter().filter(|r| Self::is_ours(account) && r.sendout_id == sendout);
+        Ok(ours.cloned().collect())
     }
 
     fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>> {
@@ -211,16 +314,14 @@ impl SendoutRepository for Distribution {
     }
 
     fn background_label_ids(&mut self, account: AccountId) -> RepoResult<Vec<LabelId>> {
-        Ok(if Self::is_ours(account) { self.state.labels.clone() } else { Vec::new() })
+        let made = self.state.sendout_labels.iter().filter(|l| l.function == BACKGROUND_FUNCTION).map(|l| l.id);
+        Ok(if Self::is_ours(account) { self.state.labels.iter().copied().chain(made).collect() } else { Vec::new() })
     }
 
     super::not_kept! {
         fn insert_sendout(&mut self, account: AccountId, survey: SurveyId, draft: &SendoutDraft, now: OffsetDateTime) -> RepoResult<Sendout>;
         fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>>;
         fn copy_sendouts(&mut self, account: AccountId, from: SurveyId, to: SurveyId, ids: &[SendoutId], now: OffsetDateTime) -> RepoResult<()>;
-        fn insert_label(&mut self, account: AccountId, sendout: SendoutId, draft: &LabelDraft, now: OffsetDateTime) -> RepoResult<Label>;
-        fn insert_reminder(&mut self, account: AccountId, sendout: SendoutId, draft: &ReminderDraft, now: OffsetDateTime) -> RepoResult<Reminder>;
-        fn list_reminders(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Reminder>>;
     }
 }
 
@@ -327,7 +428,7 @@ impl RespondentRepository for Distribution {
 
 impl BlocklistRepository for Distribution {
     fn blocked_keys(&mut self, account: AccountId, keys: &[String]) -> RepoResult<Vec<String>> {
-        Ok(keys.iter().filter(|k| Self::is_ours(account) && self.state.blocked.contains(k)).cloned().collect())
+        Ok(keys.iter().filter(|k| Self::is_ours(account) && self.is_blocked(k)).cloned().collect())
     }
 
     fn blocklist_chunk(
@@ -354,11 +455,94 @@ impl BlocklistRepository for Distribution {
         Ok(found)
     }
 
-    super::not_kept! {
-        fn insert_blocklist(&mut self, account: AccountId, contact_details: &str, contact_key: &str, kind: BlocklistType, now: OffsetDateTime) -> RepoResult<Option<BlocklistEntry>>;
-        fn delete_blocklist(&mut self, account: AccountId, contact_key: &str) -> RepoResult<bool>;
-        fn record_failures(&mut self, account: AccountId, failures: &[NewPermanentFailure]) -> RepoResult<u64>;
-        fn page_failures(&mut self, account: AccountId, filter: &BounceFilter, page: PageRequest) -> RepoResult<Page<PermanentFailure>>;
+    fn insert_blocklist(
+        &mut self,
+        account: AccountId,
+        contact_details: &str,
+        contact_key: &str,
+        kind: BlocklistType,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<BlocklistEntry>> {
+        let entry = BlocklistEntry { contact_details: contact_details.to_owned(), kind, created_at: now };
+        if !Self::is_ours(account) {
+            return Ok(Some(entry)); // another account's list, which the fake does not hold
+        }
+        if self.is_blocked(contact_key) {
+            return Ok(None); // ON CONFLICT DO NOTHING
+        }
+        self.state.blocked.push(contact_key.to_owned());
+        self.state.blocklist.push(entry.clone());
+        // Respondents not yet sent to are never sent to now.
+        let not_yet_sent =
+            |s| matches!(s, RespondentStatus::Pending | RespondentStatus::Scheduled | RespondentStatus::Released);
+        self.move_contacts(&[contact_key], not_yet_sent, RespondentStatus::Blocklisted);
+        Ok(Some(entry))
+    }
+
+    fn delete_blocklist(&mut self, account: AccountId, contact_key: &str) -> RepoResult<bool> {
+        if !Self::is_ours(account) || !self.is_blocked(contact_key) {
+            return Ok(false);
+        }
+        self.state.blocked.retain(|k| k != contact_key);
+        self.state.blocklist.retain(|e| crate::distribution::contact_key(&e.contact_details) != contact_key);
+        Ok(true)
+    }
+
+    fn record_failures(&mut self, account: AccountId, failures: &[NewPermanentFailure]) -> RepoResult<u64> {
+        if !Self::is_ours(account) {
+            return Ok(failures.len() as u64); // another account's failures, which the fake does not hold
+        }
+        let mut recorded = 0;
+        for failure in failures {
+            // UNIQUE (account_id, email_key, failed_at), ON CONFLICT DO NOTHING
+            let known =
+                self.state.failures.iter().any(|f| {
+                    f.email_address.to_lowercase() == failure.email_key() && f.failed_at == failure.failed_at()
+                });
+            if known {
+                continue;
+            }
+            self.state.failures.push(PermanentFailure {
+                email_address: failure.email_address().to_owned(),
+                sending_domain: failure.sending_domain().to_owned(),
+                failed_at: failure.failed_at(),
+                reason: failure.reason().to_owned(),
+                sendout_id: None,
+                respondent_id: None,
+            });
+            recorded += 1;
+        }
+        // Every respondent with the address is Bounced, unless it is Blocklisted.
+        let keys: Vec<&str> = failures.iter().map(NewPermanentFailure::email_key).collect();
+        let bounces = |s| !matches!(s, RespondentStatus::Blocklisted | RespondentStatus::Bounced);
+        self.move_contacts(&keys, bounces, RespondentStatus::Bounced);
+        Ok(recorded)
+    }
+
+    fn page_failures(
+        &mut self,
+        account: AccountId,
+        filter: &BounceFilter,
+        page: PageRequest,
+    ) -> RepoResult<Page<PermanentFailure>> {
+        let domain = filter.sending_domain.as_deref().map(|d| d.trim().to_lowercase());
+        let mut passing: Vec<&PermanentFailure> = self
+            .state
+            .failures
+            .iter()
+            .filter(|_| Self::is_ours(account))
+            .filter(|f| domain.as_deref().is_none_or(|d| f.sending_domain == d))
+            .filter(|f| filter.from.is_none_or(|from| f.failed_at >= from))
+            .collect();
+        // By failure time, then in the order recorded (the id); the sort is stable.
+        passing.sort_by_key(|f| f.failed_at);
+        let items = passing
+            .iter()
+            .skip(usize::try_from(page.offset()).unwrap_or(usize::MAX))
+            .take(usize::try_from(page.size()).unwrap_or(0))
+            .map(|f| (*f).clone())
+            .collect();
+        Ok(Page { request: page, items, total_count: passing.len() as i64 })
     }
 }
 
