@@ -10,7 +10,7 @@ run bind="127.0.0.1:8080":
 test:
     scripts/test.sh
 
-# The black-box suite and the delivery worker tests on a real Citus cluster (a coordinator and two workers started
+# The black-box suite, the adapter's tests and the delivery worker tests on a real Citus cluster (a coordinator and two workers started
 # for the run). Needs citus.so installed (`scripts/citus.sh install SRC`, docs/scaling.md); says so and passes
 # without it. `just test-citus NAME` runs the tests whose names hold NAME.
 test-citus *args:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `just test-citus`: the black-box suite (tests/) and the delivery worker tests on a real Citus cluster, a
+# `just test-citus`: the black-box suite (tests/), the adapter's tests and the delivery worker tests on a real Citus cluster, a
 # coordinator and two workers started for this run and removed afterwards (scripts/citus.sh). Each test database is
 # made on all three nodes, migrated and distributed with docs/citus-distribute.sql (crates/canvass-testdb).
 # Without citus.so installed it says so in one line and exits 0: see docs/scaling.md, "Testing on a real Citus
@@ -23,6 +23,12 @@ echo "== Citus cluster: coordinator ${nodes[0]}, workers ${nodes[*]:1}"
 failed=0
 echo "== black-box suite on the coordinator"
 cargo test -p canvass-blackbox-tests --test blackbox "$@" || failed=1
+echo "== the adapter's tests on the coordinator"
+# Two are about a single PostgreSQL node: one replays a migration step by step on a test database, one watches a
+# lock wait in the coordinator's pg_stat_activity (on Citus the wait happens on a worker).
+cargo test -p canvass-postgres --test adapter -- \
+  --skip public_handles::the_migration_maps_every_login_sendout_that_exists_and_no_other \
+  --skip one_statement::a_replacement_that_waited_for_another_replaces_the_whole_set || failed=1
 echo "== delivery worker tests on the coordinator"
 cargo test -p canvass-server --test binary -- workers:: pace:: || failed=1
 if [ "$failed" = 1 ]; then
