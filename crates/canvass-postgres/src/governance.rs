@@ -1,5 +1,8 @@
 //! Frequency settings, retention rules and retention policies on PostgreSQL.
 
+mod erasure;
+mod retention;
+
 use canvass_domain::governance::{
     AccountPolicy, FrequencyLimits, FrequencySetting, RetentionAction, RetentionRule, RuleScope, RuleStatus, ScopeKind,
     SurveyPolicy,

@@ -2,42 +2,34 @@
 //! migrations of the top-level `migrations/` folder.
 //!
 //! A request takes one pooled connection, wraps it in a [`PgUnitOfWork`] and runs a whole use case on it.
+//!
+//! The SQL of each port lives in the module of the domain area whose `ports.rs` declares it: `account`,
+//! `category`, `survey` (with the whole-tree read), `answer` (answer sets, their one-statement writes, the
+//! respondent page), `distribution` (sendouts, respondents, the blocklist, releasing, sender numbers, the counts a
+//! sendout row keeps), `delivery` (the outbox, its claim, a round's outcomes, holds, the shared pace),
+//! `governance` (frequency, rules, policies, the retention engine, erasure), `idempotency`, `webhook`. The rest is
+//! the plumbing they share: `pool`, `store`, `unit_of_work`, `error`, `schema`, `named`, `keys`, `prepared`,
+//! `capture`, `migrate`.
 
-mod accounts;
-mod answer_writes;
-mod answers;
-mod blocklist;
+mod account;
+mod answer;
 mod capture;
-mod categories;
-mod claim;
-mod counts;
-mod erasure;
+mod category;
+mod delivery;
+mod distribution;
 mod error;
 mod governance;
-mod holds;
 mod idempotency;
-mod invitations;
 mod keys;
 mod migrate;
 mod named;
-mod outbox;
-mod outcomes;
-mod pace;
 mod pool;
 pub mod prepared;
-mod release;
-mod respondent_page;
-mod respondents;
-mod retention;
 mod schema;
-mod senders;
-mod sendout_delivery;
-mod sendouts;
 mod store;
-mod survey_tree;
-mod surveys;
+mod survey;
 mod unit_of_work;
-mod webhooks;
+mod webhook;
 
 pub use capture::CAPTURE_VARIABLE;
 pub use error::map_diesel_error;

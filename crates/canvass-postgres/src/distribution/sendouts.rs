@@ -291,7 +291,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
             return Ok(None);
         }
         let mut sendouts: Vec<Sendout> = rows.into_iter().flatten().map(SendoutRow::into_sendout).collect();
-        crate::sendout_delivery::fill(self.conn, account, &mut sendouts).or_repo()?;
+        crate::delivery::sendout_delivery::fill(self.conn, account, &mut sendouts).or_repo()?;
         Ok(Some(sendouts))
     }
 
@@ -316,7 +316,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
         }
         let row: Option<SendoutRow> = query.first(self.conn).optional().or_repo()?;
         let mut sendouts: Vec<Sendout> = row.into_iter().map(SendoutRow::into_sendout).collect();
-        crate::sendout_delivery::fill(self.conn, account, &mut sendouts).or_repo()?;
+        crate::delivery::sendout_delivery::fill(self.conn, account, &mut sendouts).or_repo()?;
         Ok(sendouts.pop())
     }
 

@@ -70,9 +70,9 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
     let mut recorded = RecordedRound { ids: Vec::with_capacity(settled.len()), holds_started: Vec::new() };
     for (account, settled) in by_account {
         let held: HashSet<i64> = update_outbox(conn, account, &outbox_rows(&settled, now))?.into_iter().collect();
-        let issues = crate::holds::sendout_issues(&settled, &held);
-        recorded.holds_started.extend(crate::holds::update_sendout_issues(conn, account, &issues, now)?);
-        crate::holds::hold_senders_together(conn, account, &settled, &held, now)?;
+        let issues = super::holds::sendout_issues(&settled, &held);
+        recorded.holds_started.extend(super::holds::update_sendout_issues(conn, account, &issues, now)?);
+        super::holds::hold_senders_together(conn, account, &settled, &held, now)?;
         rounds.push((account, respondent_rows(&settled, &held, now)));
         recorded.ids.extend(held);
     }

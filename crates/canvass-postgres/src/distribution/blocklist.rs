@@ -11,7 +11,7 @@ use diesel::pg::Pg;
 use diesel::prelude::*;
 use time::OffsetDateTime;
 
-use crate::counts;
+use super::counts;
 use crate::error::OrRepoError;
 use crate::named::Named;
 use crate::schema::{blocklist, permanent_failures, respondents};

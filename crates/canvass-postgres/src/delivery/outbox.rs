@@ -10,7 +10,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text, Timestamptz};
 use time::OffsetDateTime;
 
-use crate::claim::DETAILS;
+use super::claim::DETAILS;
 use crate::error::OrRepoError;
 use crate::named::Named;
 use crate::prepared::prepared;
@@ -175,11 +175,11 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         lease_until: OffsetDateTime,
         limit: i64,
     ) -> RepoResult<Vec<ClaimedMessage>> {
-        crate::claim::claim_due(self.conn, now, lease_until, limit).or_repo()
+        super::claim::claim_due(self.conn, now, lease_until, limit).or_repo()
     }
 
     fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<RecordedRound> {
-        crate::outcomes::record(self.conn, settled, now).or_repo()
+        super::outcomes::record(self.conn, settled, now).or_repo()
     }
 
     fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup> {

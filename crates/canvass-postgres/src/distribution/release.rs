@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamptz};
 use time::OffsetDateTime;
 
-use crate::counts;
+use super::counts;
 use crate::error::OrRepoError;
 use crate::keys::keys;
 use crate::schema::{blocklist, respondents};

@@ -1,5 +1,7 @@
 //! Surveys and their question trees on PostgreSQL.
 
+mod tree;
+
 use std::collections::HashMap;
 
 use canvass_domain::ids::{AccountId, CategoryId, PageId, QuestionItemId, SurveyId};
@@ -14,7 +16,7 @@ use time::OffsetDateTime;
 use crate::error::OrRepoError;
 use crate::named::Named;
 use crate::schema::{logic_rules, question_items, survey_pages, surveys};
-use crate::{survey_tree, PgUnitOfWork};
+use crate::PgUnitOfWork;
 
 /// Rows per multi-row INSERT: well under PostgreSQL's 65,535 bind parameters for every table here.
 const ROWS_PER_INSERT: usize = 1000;
@@ -222,12 +224,12 @@ impl SurveyRepository for PgUnitOfWork<'_> {
     }
 
     fn find_survey_tree(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<(Survey, QuestionTree)>> {
-        survey_tree::find_survey_tree(self.conn, account, id).or_repo()
+        tree::find_survey_tree(self.conn, account, id).or_repo()
     }
 
     /// The same one statement as [`Self::find_survey_tree`]; a survey that is not there has an empty tree.
     fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree> {
-        let found = survey_tree::find_survey_tree(self.conn, account, survey).or_repo()?;
+        let found = tree::find_survey_tree(self.conn, account, survey).or_repo()?;
         Ok(found.map_or_else(|| QuestionTree::assemble(survey, Vec::new(), Vec::new()), |(_, tree)| tree))
     }
 

@@ -12,7 +12,7 @@ use diesel::QueryResult;
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use crate::answers::AnswerSetRow;
+use super::AnswerSetRow;
 use crate::prepared::prepared;
 use crate::schema::answer_sets;
 

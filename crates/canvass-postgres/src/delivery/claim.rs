@@ -13,7 +13,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamptz};
 use time::OffsetDateTime;
 
-use crate::outbox::{claimed, ClaimedRow};
+use super::outbox::{claimed, ClaimedRow};
 use crate::prepared::prepared;
 
 /// The details of a message as a worker sends it, read from the outbox rows named `o` (a CTE the statement

@@ -5,7 +5,7 @@ use canvass_domain::ports::{Erased, ErasureRepository, RepoResult};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 
-use crate::counts::uncount_gone;
+use crate::distribution::counts::uncount_gone;
 use crate::error::OrRepoError;
 use crate::prepared::prepared;
 use crate::PgUnitOfWork;

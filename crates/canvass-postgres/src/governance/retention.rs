@@ -7,9 +7,9 @@ use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Text, Timestamptz};
 use time::OffsetDateTime;
 
-use crate::counts::uncount_gone;
+use super::{survey_policy_of, SURVEY_POLICY};
+use crate::distribution::counts::uncount_gone;
 use crate::error::OrRepoError;
-use crate::governance::{survey_policy_of, SURVEY_POLICY};
 use crate::schema::{sendouts, survey_retention_policies as survey_policies, surveys};
 use crate::PgUnitOfWork;
 

@@ -9,7 +9,7 @@ use diesel::sql_types::{Array, BigInt, Jsonb, Text};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
-use crate::counts;
+use super::counts;
 use crate::error::OrRepoError;
 use crate::named::Named;
 use crate::schema::{respondents, sendouts};
@@ -145,7 +145,7 @@ impl RespondentRepository for PgUnitOfWork<'_> {
             .load(self.conn)
             .or_repo()?;
         let mut respondents: Vec<Respondent> = rows.into_iter().map(Respondent::from).collect();
-        crate::invitations::fill(self.conn, account, &mut respondents).or_repo()?;
+        crate::delivery::invitations::fill(self.conn, account, &mut respondents).or_repo()?;
         Ok(respondents)
     }
 
@@ -167,7 +167,7 @@ impl RespondentRepository for PgUnitOfWork<'_> {
             .optional()
             .or_repo()?;
         let mut respondents: Vec<Respondent> = row.into_iter().map(Respondent::from).collect();
-        crate::invitations::fill(self.conn, account, &mut respondents).or_repo()?;
+        crate::delivery::invitations::fill(self.conn, account, &mut respondents).or_repo()?;
         Ok(respondents.pop())
     }
 

@@ -14,9 +14,9 @@ use diesel::sql_types::{Array, BigInt, Bool, Int4, Jsonb, Text};
 use diesel::QueryResult;
 use serde_json::Value;
 
+use super::{assemble_pages, ItemRow, PageRow, SurveyRow};
 use crate::named::Named;
 use crate::prepared::prepared;
-use crate::surveys::{assemble_pages, ItemRow, PageRow, SurveyRow};
 
 /// The survey, then per table one array a column. The aggregates of one subselect are fed the same rows in the
 /// same order, so the n-th elements of its arrays are one row's; the rows are sorted in Rust afterwards (rules by

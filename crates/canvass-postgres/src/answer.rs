@@ -1,5 +1,8 @@
 //! Answer sets and answers on PostgreSQL.
 
+mod page;
+mod writes;
+
 use std::collections::HashMap;
 
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue, ReplacedAnswerSet};
@@ -16,7 +19,7 @@ use time::OffsetDateTime;
 use crate::error::OrRepoError;
 use crate::prepared::prepared;
 use crate::schema::{answer_sets, answers, question_items, survey_pages};
-use crate::{answer_writes, PgUnitOfWork};
+use crate::PgUnitOfWork;
 
 /// An answer set's row, as the DSL selects it and as hand-written statements return it.
 #[derive(Queryable, Selectable, QueryableByName)]
@@ -125,11 +128,11 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
     ) -> RepoResult<AnswerSet> {
-        let row = answer_writes::insert_set(self.conn, account, survey, respondent, draft, now).or_repo()?;
+        let row = writes::insert_set(self.conn, account, survey, respondent, draft, now).or_repo()?;
         Ok(AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) })
     }
 
-    /// Two statements: the set's lock, then one that writes the set and its answers (see [`answer_writes`]).
+    /// Two statements: the set's lock, then one that writes the set and its answers (see [`writes`]).
     fn replace_answers(
         &mut self,
         account: AccountId,
@@ -138,10 +141,10 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
     ) -> RepoResult<Option<ReplacedAnswerSet>> {
-        let Some(was_completed) = answer_writes::lock_answer_set(self.conn, account, survey, id).or_repo()? else {
+        let Some(was_completed) = writes::lock_answer_set(self.conn, account, survey, id).or_repo()? else {
             return Ok(None);
         };
-        let row = answer_writes::replace_set(self.conn, account, survey, id, draft, now).or_repo()?;
+        let row = writes::replace_set(self.conn, account, survey, id, draft, now).or_repo()?;
         let set = |row| AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) };
         Ok(row.map(|row| ReplacedAnswerSet { set: set(row), was_completed }))
     }

@@ -1,0 +1,10 @@
+//! The delivery ports on PostgreSQL: the outbox and its claim, a round's outcomes and the holds they start, the
+//! shared pace, and how invitations and a sendout's messages stand for the API.
+
+mod claim;
+mod holds;
+pub(crate) mod invitations;
+mod outbox;
+mod outcomes;
+mod pace;
+pub(crate) mod sendout_delivery;

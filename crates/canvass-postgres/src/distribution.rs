@@ -1,0 +1,10 @@
+//! The distribution ports on PostgreSQL: sendouts with their labels, reminders and documents, respondents, the
+//! blocklist and permanent failures, releasing respondents on activation, sender numbers, and the counts each
+//! sendout row keeps.
+
+mod blocklist;
+pub(crate) mod counts;
+mod release;
+mod respondents;
+mod senders;
+mod sendouts;
