@@ -3,12 +3,13 @@
 //! from the embedded migrations the database still lacks.
 
 use std::sync::Mutex;
+use std::time::Duration;
 
 use canvass_domain::ports::{Connections, Readiness, Store, UnitOfWork};
 use canvass_domain::{DomainError, RepoError};
 use diesel::{Connection, ConnectionError, PgConnection};
 
-use crate::{PgPool, PgUnitOfWork};
+use crate::{PgPool, PgUnitOfWork, PoolError};
 
 /// Lends a [`PgUnitOfWork`] for one step at a time.
 pub struct PgStore {
@@ -24,6 +25,13 @@ impl PgStore {
     /// A store over `pool`.
     pub fn new(pool: PgPool) -> Self {
         Self { source: Source::Pool(pool) }
+    }
+
+    /// A store over a pool of `size` connections to `database_url` whose statements are cancelled after
+    /// `statement_timeout` (`pool::connect_pool_with_timeout`): the server's
+    /// requests and each worker.
+    pub fn pooled(database_url: &str, size: u32, statement_timeout: Duration) -> Result<Self, PoolError> {
+        crate::pool::connect_pool_with_timeout(database_url, size, statement_timeout).map(Self::new)
     }
 
     /// A store over one connection to `database_url`, opened now (so a wrong URL fails at once) and without a

@@ -9,7 +9,7 @@ use anyhow::Context;
 use canvass_domain::clock::SystemClock;
 use canvass_domain::ports::Store;
 use canvass_http::AppState;
-use canvass_postgres::{connect_pool_with_timeout, PgStore};
+use canvass_postgres::PgStore;
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::settings::Settings;
@@ -26,9 +26,9 @@ pub struct Application {
 impl Application {
     /// Connects the pool and binds the listener (port 0 picks a free port).
     pub fn build(settings: &Settings) -> anyhow::Result<Self> {
-        let pool = connect_pool_with_timeout(&settings.database_url, settings.pool_size, settings.statement_timeout)
+        let store = PgStore::pooled(&settings.database_url, settings.pool_size, settings.statement_timeout)
             .context("cannot connect to the database")?;
-        let store: Arc<dyn Store> = Arc::new(PgStore::new(pool));
+        let store: Arc<dyn Store> = Arc::new(store);
         let listener =
             TcpListener::bind(&settings.bind).with_context(|| format!("cannot listen on {}", settings.bind))?;
         let address = listener.local_addr()?;

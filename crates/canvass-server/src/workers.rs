@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use canvass_postgres::{connect_pool_with_timeout, PgStore};
+use canvass_postgres::PgStore;
 
 use crate::delivery::{Channels, DeliverySettings, Worker, WorkerParts};
 
@@ -30,19 +30,12 @@ impl WorkerSetup {
     ) -> anyhow::Result<Self> {
         let channels = crate::delivery::channels(&settings)?;
         // The delivery worker's own pool: a round never waits for, or holds, a connection that requests need.
-        let delivery_pool = connect_pool_with_timeout(database_url, crate::delivery::POOL_SIZE, statement_timeout)
+        let delivery_store = PgStore::pooled(database_url, crate::delivery::POOL_SIZE, statement_timeout)
             .context("cannot connect to the database")?;
         // The webhook worker's own connection: a round uses one at a time, and none while it is on the network.
-        let webhook_pool =
-            connect_pool_with_timeout(database_url, 1, statement_timeout).context("cannot connect to the database")?;
-        Ok(Self {
-            channels,
-            delivery_store: PgStore::new(delivery_pool),
-            webhook_store: PgStore::new(webhook_pool),
-            settings,
-            public_url,
-            webhook_allow_private,
-        })
+        let webhook_store =
+            PgStore::pooled(database_url, 1, statement_timeout).context("cannot connect to the database")?;
+        Ok(Self { channels, delivery_store, webhook_store, settings, public_url, webhook_allow_private })
     }
 }
 

@@ -62,9 +62,8 @@ fn serve_metrics(
     metrics: Arc<Metrics>,
     token: Option<SecretString>,
 ) -> anyhow::Result<actix_web::dev::Server> {
-    let pool = canvass_postgres::connect_pool_with_timeout(database_url, 1, statement_timeout)
+    let store = canvass_postgres::PgStore::pooled(database_url, 1, statement_timeout)
         .context("cannot connect to the database")?;
-    let store = canvass_postgres::PgStore::new(pool);
     crate::worker_metrics::serve(bind, metrics, store, token)
         .with_context(|| format!("cannot serve the worker's metrics on METRICS_BIND {bind}"))
 }
