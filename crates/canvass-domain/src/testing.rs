@@ -1,5 +1,5 @@
-//! A second store for tests: [`MemoryStore`] keeps every port in memory, scoped by account as the ports demand,
-//! so that a web layer's handlers or another crate's flows can run in-process without a database.
+//! A second store for tests: [`MemoryStore`] implements every port in memory, scoped by account as the ports
+//! demand, so that a web layer's handlers or another crate's flows can run in-process without a database.
 //!
 //! Built for this crate's own tests and, with the cargo feature `testing`, for other crates' tests. Not for
 //! production: it holds everything in one mutex and forgets it when dropped.
