@@ -270,7 +270,8 @@ pub fn answer_from_form(kind: QuestionType, values: &[String]) -> Result<Option<
     }
 }
 
-/// The date filters of the answer lists, checked: `updated` stands alone, and `from` is not after `to`.
+/// The filters of the answer lists, results and exports, checked: `updated` stands alone, and `from` is not after
+/// `to`. Results and exports also take a sendout ([`AnswerFilter::of_sendout`]); the lists take none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct AnswerFilter {
     /// Created at or after.
@@ -281,6 +282,8 @@ pub struct AnswerFilter {
     pub updated_since: Option<OffsetDateTime>,
     /// Completed sets only.
     pub completed_only: bool,
+    /// The sets of this sendout's respondents only (a sendout of the survey, checked by the use case).
+    pub sendout_id: Option<SendoutId>,
 }
 
 impl AnswerFilter {
@@ -309,7 +312,12 @@ impl AnswerFilter {
                 return Err(FieldError::new("from", "must not be later than to"));
             }
         }
-        Ok(Self { created_from, created_to, updated_since, completed_only })
+        Ok(Self { created_from, created_to, updated_since, completed_only, sendout_id: None })
+    }
+
+    /// The same filter, narrowed to the sets of one sendout's respondents when `sendout` is given.
+    pub fn of_sendout(self, sendout: Option<SendoutId>) -> Self {
+        Self { sendout_id: sendout, ..self }
     }
 }
 

@@ -60,10 +60,10 @@ fn value_of(json: Value) -> AnswerValue {
     }
 }
 
-type BoxedSets<'a> = answer_sets::BoxedQuery<'a, Pg>;
+pub(crate) type BoxedSets<'a> = answer_sets::BoxedQuery<'a, Pg>;
 
 /// The answer sets of a survey that pass the filter.
-fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> BoxedSets<'static> {
+pub(crate) fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> BoxedSets<'static> {
     let mut query = answer_sets::table
         .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::survey_id.eq(survey.get())))
         .into_boxed();
@@ -78,6 +78,9 @@ fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> Boxe
     }
     if filter.completed_only {
         query = query.filter(answer_sets::completed.eq(true));
+    }
+    if let Some(sendout) = filter.sendout_id {
+        query = query.filter(answer_sets::sendout_id.eq(sendout.get()));
     }
     query
 }
@@ -244,11 +247,11 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         let copied = prepared(
             "WITH source AS MATERIALIZED ( \
                  SELECT id AS old_id, nextval(pg_get_serial_sequence('answer_sets', 'id')) AS new_id, \
-                        completed, created_at, updated_at \
+                        completed, created_at, updated_at, completed_at \
                  FROM answer_sets WHERE account_id = $1 AND survey_id = $2 ORDER BY id), \
              sets AS ( \
-                 INSERT INTO answer_sets (account_id, id, survey_id, completed, created_at, updated_at) \
-                 SELECT $1, new_id, $3, completed, created_at, updated_at FROM source ORDER BY old_id) \
+                 INSERT INTO answer_sets (account_id, id, survey_id, completed, created_at, updated_at, completed_at) \
+                 SELECT $1, new_id, $3, completed, created_at, updated_at, completed_at FROM source ORDER BY old_id) \
              INSERT INTO answers (account_id, answer_set_id, question_item_id, value) \
              SELECT $1, source.new_id, item_map.new_id, answers.value \
              FROM answers \

@@ -43,6 +43,7 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         current_page_id -> Nullable<Int8>,
+        completed_at -> Nullable<Timestamptz>,
     }
 }
 
@@ -231,6 +232,7 @@ diesel::table! {
         added_at -> Timestamptz,
         released_at -> Nullable<Timestamptz>,
         sent_at -> Nullable<Timestamptz>,
+        opted_out_at -> Nullable<Timestamptz>,
     }
 }
 

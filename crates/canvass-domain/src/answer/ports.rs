@@ -98,6 +98,9 @@ pub trait RespondentPageRepository {
         survey: SurveyId,
         respondent: RespondentId,
     ) -> RepoResult<Option<(AnswerSet, Option<PageId>)>>;
+    /// Marks that the respondent opted out through its own link at `now`; a respondent marked before keeps the
+    /// first time (a sendout's statistics count the respondents opted out through its links).
+    fn mark_opted_out(&mut self, account: AccountId, respondent: RespondentId, now: OffsetDateTime) -> RepoResult<()>;
     /// Stores the page an answer set was left on (`None` once completed).
     fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()>;
 }

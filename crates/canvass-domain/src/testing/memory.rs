@@ -552,6 +552,7 @@ impl RespondentPageRepository for Memory {
         fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>>;
         fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()>;
         fn progress(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Option<(AnswerSet, Option<PageId>)>>;
+        fn mark_opted_out(&mut self, account: AccountId, respondent: RespondentId, now: OffsetDateTime) -> RepoResult<()>;
         fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()>;
     }
 }

@@ -7,7 +7,8 @@ use crate::error::DomainError;
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
-    transaction, AnswerRepository, RespondentRepository, SurveyRepository, Transactional, WebhookEvents,
+    transaction, AnswerRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
+    WebhookEvents,
 };
 use crate::webhook::{EventSubject, WebhookEvent};
 
@@ -173,4 +174,20 @@ pub fn of_respondent(
     surveys::get(uow, account, survey)?;
     uow.respondent_sendout(account, survey, respondent)?.ok_or(DomainError::NotFound("respondent"))?;
     Ok(uow.answer_sets_of_respondent(account, survey, respondent)?)
+}
+
+/// Checks the sendout a filter of results or exports names: a sendout of another survey or account (or none at all)
+/// is invalid, naming `sendoutId`. Callers check the survey first, so an unknown survey stays `NotFound`.
+pub fn check_filter_sendout(
+    uow: &mut (impl SendoutRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    filter: &AnswerFilter,
+) -> Result<(), DomainError> {
+    match filter.sendout_id {
+        Some(sendout) if uow.sendout_kind(account, survey, sendout)?.is_none() => {
+            Err(DomainError::invalid("sendoutId", format!("{sendout} is not a sendout of survey {survey}")))
+        }
+        _ => Ok(()),
+    }
 }

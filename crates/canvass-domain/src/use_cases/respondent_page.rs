@@ -204,8 +204,9 @@ pub fn login(
 }
 
 /// Opts the link's contact out: it joins the account's blocklist as OptedOut (nothing changes when it is
-/// already there). Returns the survey's name. A contact that joins the blocklist writes a `respondent.optedOut`
-/// event for the link's respondent in the same transaction.
+/// already there), and the link's respondent is marked as opted out through its sendout (the first time is kept).
+/// Returns the survey's name. A contact that joins the blocklist writes a `respondent.optedOut` event for the
+/// link's respondent in the same transaction.
 pub fn opt_out(
     uow: &mut (impl BlocklistRepository + RespondentPageRepository + Transactional + WebhookEvents + ?Sized),
     clock: &dyn Clock,
@@ -215,6 +216,7 @@ pub fn opt_out(
         let context = context(tx, token)?;
         if !context.contact_details.is_empty() {
             let (kind, now) = (BlocklistType::OptedOut, clock.now());
+            tx.mark_opted_out(context.account_id, context.respondent_id, now)?;
             let added =
                 tx.insert_blocklist(context.account_id, &context.contact_details, &context.contact_key, kind, now)?;
             if added.is_some() {

@@ -154,6 +154,11 @@ impl AnswerFilterQuery {
     }
 }
 
+/// The checked filter of results and exports: the answer list's filters, and a sendout (`sendoutId`).
+pub fn filter_with_sendout(filter: AnswerFilterQuery, sendout: Option<i64>) -> Result<AnswerFilter, Vec<FieldError>> {
+    Ok(filter.into_domain()?.of_sendout(sendout.map(SendoutId::new)))
+}
+
 /// Paging and filters of `GET /surveys/{surveyId}/answersWithData`.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

@@ -162,6 +162,16 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
         Ok(Some((set, page.map(PageId::new))))
     }
 
+    fn mark_opted_out(&mut self, account: AccountId, respondent: RespondentId, now: OffsetDateTime) -> RepoResult<()> {
+        diesel::update(respondents::table)
+            .filter(respondents::account_id.eq(account.get()).and(respondents::id.eq(respondent.get())))
+            .filter(respondents::opted_out_at.is_null())
+            .set(respondents::opted_out_at.eq(now))
+            .execute(self.conn)
+            .or_repo()?;
+        Ok(())
+    }
+
     fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()> {
         diesel::update(answer_sets::table)
             .filter(answer_sets::account_id.eq(account.get()).and(answer_sets::id.eq(answer_set.get())))

@@ -19,8 +19,9 @@ use crate::schema::answer_sets;
 /// `$1` account, `$2` survey, `$3` respondent, `$4` sendout, `$5` completed, `$6` now, `$7` item ids, `$8` values.
 const INSERT_SET: &str = "\
 WITH answer_set AS (
-    INSERT INTO answer_sets (account_id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $6)
+    INSERT INTO answer_sets
+        (account_id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at, completed_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $6, CASE WHEN $5 THEN $6 END)
     RETURNING id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at),
 stored AS (
     INSERT INTO answers (account_id, answer_set_id, question_item_id, value)
@@ -30,6 +31,8 @@ SELECT id, survey_id, respondent_id, sendout_id, completed, created_at, updated_
 
 /// `$1` account, `$2` survey, `$3` set, `$4` completed, `$5` now, `$6` item ids, `$7` values.
 ///
+/// `completed_at` keeps the set's first completion: a set reopened and completed again keeps the first time.
+///
 /// Answers to items no longer given are deleted, the given ones inserted or overwritten: the two touch different
 /// rows, so it does not matter in which order PostgreSQL runs them. The delete sees only what was committed when
 /// the statement began, so the set must be locked by an earlier statement of the transaction
@@ -37,7 +40,8 @@ SELECT id, survey_id, respondent_id, sendout_id, completed, created_at, updated_
 /// answers behind.
 const REPLACE_SET: &str = "\
 WITH answer_set AS (
-    UPDATE answer_sets SET completed = $4, updated_at = $5
+    UPDATE answer_sets
+    SET completed = $4, updated_at = $5, completed_at = coalesce(completed_at, CASE WHEN $4 THEN $5 END)
     WHERE account_id = $1 AND survey_id = $2 AND id = $3
     RETURNING id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at),
 given AS (

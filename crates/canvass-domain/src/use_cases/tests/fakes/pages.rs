@@ -41,6 +41,8 @@ pub struct State {
     pub conversation_from: Option<String>,
     /// The messages written to the respondent, as (key, text).
     pub messages: Vec<(String, String)>,
+    /// When the respondent was marked as opted out through its link.
+    pub opted_out_at: Option<OffsetDateTime>,
 }
 
 /// The fake: its state and its transactions.
@@ -92,6 +94,7 @@ pub fn four_pages() -> Pages {
         webhook_events: Vec::new(),
         conversation_from: None,
         messages: Vec::new(),
+        opted_out_at: None,
     };
     Pages { state, transactions: Snapshots::default() }
 }
@@ -141,6 +144,14 @@ impl RespondentPageRepository for Pages {
         let context = &self.state.context;
         let ours = account == context.account_id && survey == SURVEY && respondent == context.respondent_id;
         Ok(self.state.progress.clone().filter(|_| ours))
+    }
+
+    fn mark_opted_out(&mut self, account: AccountId, respondent: RespondentId, now: OffsetDateTime) -> RepoResult<()> {
+        let context = &self.state.context;
+        if (account, respondent) == (context.account_id, context.respondent_id) {
+            self.state.opted_out_at.get_or_insert(now);
+        }
+        Ok(())
     }
 
     fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()> {
