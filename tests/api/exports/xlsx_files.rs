@@ -99,3 +99,18 @@ async fn an_xlsx_export_takes_the_layout_parameters_and_of_no_sets_is_its_headin
     let labels = xlsx_rows(export_as(&app, &app.key, survey, "format=xlsx&bom=true").await.body);
     assert_eq!(labels[1][7], text("'=Team; Pay"), "bom is for CSV; a workbook is the same with it");
 }
+
+#[tokio::test]
+async fn a_survey_wider_than_a_sheet_is_refused_as_xlsx_before_the_file_starts() {
+    let app = spawn_app().await;
+    // Six fixed columns and 16,379 items: one column more than a sheet's 16,384.
+    let items: Vec<Value> = (0..16_379).map(|n| json!({"type": "Numeric", "text": format!("q{n}")})).collect();
+    let body = json!({"name": "Wide", "pages": [{"items": items}]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let reply = app.get(&format!("/surveys/{survey}/answers/export?format=xlsx")).await;
+    assert_eq!(reply.fields(), ["format"]);
+    reply.problem(400, "/validation");
+    let csv = export_as(&app, &app.key, survey, "format=csv").await;
+    assert_eq!(csv.status, 200);
+    assert_eq!(super::csv_records(&csv.body)[0].len(), 16_385, "CSV has no such limit");
+}

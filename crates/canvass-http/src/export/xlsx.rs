@@ -24,6 +24,12 @@ pub const SHEET: &str = "Answers";
 /// How the times are shown.
 pub const DATE_FORMAT: &str = "yyyy-mm-dd hh:mm:ss";
 
+/// The most columns a sheet holds (Excel's limit): the six fixed ones and 16,378 items.
+pub const MAX_COLUMNS: usize = 16_384;
+
+/// The most rows a sheet holds (Excel's limit): the headings and 1,048,575 answer sets.
+const MAX_ROWS: RowNum = 1_048_576;
+
 /// The longest text a cell holds, in UTF-16 code units (Excel's limit).
 const MAX_CELL_TEXT: usize = 32_767;
 
@@ -87,6 +93,9 @@ impl RowWriter<AnswerSet> for XlsxWriter {
 
     fn row(&mut self, set: AnswerSet, _: &mut Vec<u8>) -> Result<(), WriteError> {
         let row = self.next_row;
+        if row >= MAX_ROWS {
+            return Err("an XLSX sheet holds at most 1,048,575 answer sets; the export has more".into());
+        }
         let cells = self.table.row(&set);
         let (sheet, date) = (self.workbook.worksheet_from_index(0)?, &self.date);
         for (column, cell) in cells.iter().enumerate() {

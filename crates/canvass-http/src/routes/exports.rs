@@ -15,7 +15,7 @@ use crate::blocking;
 use crate::dto::export::{ExportFile, ExportFormat, ExportQuery};
 use crate::export::csv::CsvWriter;
 use crate::export::jsonl::JsonLines;
-use crate::export::xlsx::XlsxWriter;
+use crate::export::xlsx::{self, XlsxWriter};
 use crate::extract::query::QueryOf;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
@@ -38,7 +38,7 @@ use crate::streamed::Streamed;
             headers(("Content-Disposition" = String, description = "attachment; filename=\"survey-<surveyId>-answers.<ext>\"")),
             content((ExportFile = "text/csv"), (ExportFile = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
                 (ExportFile = "application/jsonl"))),
-        (status = 400, body = Problem, description = "A bad parameter (`supportedValues` lists an enum's names), or a sendout of another survey"),
+        (status = 400, body = Problem, description = "A bad parameter (`supportedValues` lists an enum's names), a sendout of another survey, or XLSX of a survey with more items than a sheet has columns"),
         (status = 404, body = Problem, description = "No such survey in the account")))]
 #[get("/surveys/{surveyId}/answers/export")]
 pub async fn export(
@@ -64,6 +64,11 @@ pub async fn export(
     };
     let format = query.format.unwrap_or_default();
     let table = ExportTable::new(&tree, query.headings(), query.choice_values());
+    if format == ExportFormat::Xlsx && table.width() > xlsx::MAX_COLUMNS {
+        let message =
+            format!("an XLSX sheet holds at most {} columns; this survey needs {}", xlsx::MAX_COLUMNS, table.width());
+        return Err(Problem::invalid_field("format", message));
+    }
     let body = match format {
         ExportFormat::Csv => {
             let writer = CsvWriter::new(table, query.bom.unwrap_or(false));
