@@ -7,6 +7,7 @@
 
 pub(crate) mod accounts;
 pub(crate) mod distribution;
+mod exports;
 mod governance;
 pub(crate) mod platform;
 pub(crate) mod respondent;

@@ -292,7 +292,7 @@ pub fn page_id(tree: &Value, page: usize) -> i64 {
 }
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 62] = [
+pub const ENDPOINTS: [(&str, &str); 63] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -306,6 +306,7 @@ pub const ENDPOINTS: [(&str, &str); 62] = [
     ("get", "/surveys/{surveyId}/answers/{answerSetId}"),
     ("put", "/surveys/{surveyId}/answers/{answerSetId}"),
     ("get", "/surveys/{surveyId}/answers/respondent/{respondentId}"),
+    ("get", "/surveys/{surveyId}/answers/export"),
     ("get", "/surveys/{surveyId}/answers/{answerSetId}/questionitem/{questionItemId}"),
     ("get", "/accounts/categories"),
     ("post", "/accounts/categories"),

@@ -1,6 +1,7 @@
 //! Answer sets: the answers one respondent gave to one survey, the per-type rules an answer must obey, and the
 //! date filters of the answer lists.
 
+pub mod export;
 pub mod ports;
 
 use std::collections::{HashMap, HashSet};

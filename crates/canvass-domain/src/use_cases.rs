@@ -9,6 +9,7 @@ pub mod bounces;
 pub mod categories;
 pub mod delivery;
 pub mod erasure;
+pub mod exports;
 pub mod frequency;
 pub mod idempotency;
 pub mod monitoring;

@@ -9,6 +9,7 @@ pub mod bgdata;
 pub mod blocklist;
 pub mod client_date;
 pub mod erasure;
+pub mod export;
 pub mod governance;
 pub mod respondent;
 pub mod schemas;

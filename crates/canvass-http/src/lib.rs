@@ -8,6 +8,7 @@
 
 pub mod blocking;
 pub mod dto;
+pub mod export;
 pub mod extract;
 pub mod middleware;
 pub mod openapi;

@@ -7,6 +7,7 @@ pub mod bgdata;
 pub mod blocklist;
 pub mod dsn;
 pub mod erasure;
+pub mod exports;
 pub mod fallback;
 pub mod frequency;
 pub mod health;
@@ -54,6 +55,8 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(answers::list)
         .service(answers::page)
         .service(answers::of_respondent)
+        // Before `answers::get`, whose `{answerSetId}` would otherwise take `export` (and refuse it as no number).
+        .service(exports::export)
         .service(answers::get)
         .service(answers::item_answer)
         .service(answers::record)

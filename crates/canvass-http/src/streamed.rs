@@ -1,14 +1,22 @@
-//! Long lists answered as one JSON array streamed chunk by chunk, so that a reader costs one chunk of rows and no
-//! database connection while it reads.
+//! Bodies streamed from lists read in chunks, so that a reader costs one chunk of rows and no database connection
+//! while it reads: the long JSON lists, and the answer exports (CSV, XLSX, JSON Lines).
 //!
 //! The first chunk is read before the response starts, by the use case that also checks what the path names, so
-//! every error a client can cause still gets its status. Then the body yields `[`, the rows joined by commas and
-//! `]`, in pieces of about 16 KiB written from the rows in hand when actix asks for more body (that is, once the
-//! piece before went out to the socket); when the rows in hand are written, the next chunk is read in a blocking
-//! hop of its own (borrow a unit of work, read, give it back). A chunk that cannot be read ends the body with an
-//! error: actix then closes the connection, so the client sees a truncated body, never a well-formed list that
-//! lacks rows.
+//! every error a client can cause still gets its status. Then the body is written by a [`RowWriter`] (bytes before
+//! the first row, each row's bytes, bytes after the last), in pieces of about 16 KiB written from the rows in hand
+//! when actix asks for more body (that is, once the piece before went out to the socket); when the rows in hand
+//! are written, the next chunk is read in a blocking hop of its own (wait for a turn at the store, borrow a unit of
+//! work, read, give it back). A writer that works on files ([`RowWriter::ON_FILES`], the XLSX workbook) writes each
+//! chunk's rows on the blocking pool, in a hop after the one that read them, and may end with a file whose bytes
+//! end the body, read in pieces the same way. A chunk that cannot be read, or a row that cannot be written, ends
+//! the body with an error: actix then closes the connection, so the client sees a truncated body, never a
+//! well-formed one that lacks rows. A client that stops reading is no longer asked for; one that goes away drops
+//! the body, and with it the rows in hand and any file.
 
+mod body;
+mod json_array;
+
+use std::fs::File;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -17,15 +25,101 @@ use actix_web::HttpResponse;
 use canvass_domain::chunks::{Chunk, ChunkRequest, CHUNK_SIZE};
 use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::DomainError;
-use futures_util::stream;
+use futures_util::Stream;
 use serde::Serialize;
-use tracing::Instrument;
 
 use crate::blocking;
 use crate::problem::Problem;
 use crate::state::AppState;
 
-/// How a list of rows `T` with keys `K` is read (`R`) and written (`W`, to DTOs `D`).
+pub use json_array::JsonArray;
+
+/// Why a writer could not write: logged where the body breaks off, never sent (the response has started).
+pub type WriteError = Box<dyn std::error::Error + Send + Sync>;
+
+/// How a streamed body writes rows `T`.
+pub trait RowWriter<T>: Send + 'static {
+    /// Whether the writer works on files rather than in memory: then every call runs on the blocking pool, one
+    /// chunk's rows at a time, never on the server's workers.
+    const ON_FILES: bool = false;
+
+    /// Writes what comes before the first row.
+    fn header(&mut self, out: &mut Vec<u8>) -> Result<(), WriteError>;
+
+    /// Writes one row.
+    fn row(&mut self, row: T, out: &mut Vec<u8>) -> Result<(), WriteError>;
+
+    /// Writes what comes after the last row; a writer that built a file returns it, read from its start, and its
+    /// bytes end the body.
+    fn footer(&mut self, out: &mut Vec<u8>) -> Result<Option<File>, WriteError>;
+}
+
+/// What reads one chunk of a list through a use case, in a unit of work lent for it (the first chunk's read also
+/// checks what the path names).
+pub trait ReadChunk<T, K>:
+    Fn(&mut dyn UnitOfWork, &ChunkRequest<K>) -> Result<Chunk<T, K>, DomainError> + Send + Sync + 'static
+{
+}
+
+impl<T, K, F> ReadChunk<T, K> for F where
+    F: Fn(&mut dyn UnitOfWork, &ChunkRequest<K>) -> Result<Chunk<T, K>, DomainError> + Send + Sync + 'static
+{
+}
+
+/// The error that ends a body whose next chunk could not be read or written; the cause was logged where it was
+/// met.
+#[derive(Debug)]
+pub struct ListBroken(&'static str);
+
+impl std::fmt::Display for ListBroken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the list of {} ended early: a chunk could not be read or written", self.0)
+    }
+}
+
+impl std::error::Error for ListBroken {}
+
+/// A list whose first chunk is read, and how the rest is read (`R`) and written (`W`).
+pub struct Streamed<T, K, R, W> {
+    name: &'static str,
+    first: Chunk<T, K>,
+    read: Arc<R>,
+    writer: W,
+}
+
+impl<T, K, R, W> Streamed<T, K, R, W>
+where
+    T: Send + 'static,
+    K: Send + 'static,
+    R: ReadChunk<T, K>,
+    W: RowWriter<T>,
+{
+    /// A list named `name` in logs (never a key: a blocklist key is a contact), whose `first` chunk the handler
+    /// read, whose later chunks `read` reads through a use case, and which `writer` writes.
+    pub fn new(name: &'static str, first: Chunk<T, K>, read: R, writer: W) -> Self {
+        Self { name, first, read: Arc::new(read), writer }
+    }
+
+    /// The body: the first chunk's rows, then each later chunk's as the client reads on.
+    pub fn body(self, state: web::Data<AppState>) -> impl Stream<Item = Result<Bytes, ListBroken>> + 'static {
+        body::stream(self.name, self.first, self.read, self.writer, state)
+    }
+}
+
+/// Reads the chunk `request` names in a blocking hop of its own: wait for a turn at the store, borrow a unit of
+/// work, read, give it back.
+async fn read_chunk<T, K, R>(state: &AppState, read: Arc<R>, request: ChunkRequest<K>) -> Result<Chunk<T, K>, Problem>
+where
+    T: Send + 'static,
+    K: Send + 'static,
+    R: ReadChunk<T, K>,
+{
+    let store = state.store.clone();
+    let _turn = blocking::turn(state).await?;
+    blocking::in_span(move || Ok(store.with_uow(|uow| read(uow, &request))?)).await
+}
+
+/// A long list answered as one JSON array: rows `T` with keys `K`, read by `R` and written by `W` as DTOs `D`.
 pub struct List<T, K, D, R, W> {
     name: &'static str,
     read: R,
@@ -33,42 +127,13 @@ pub struct List<T, K, D, R, W> {
     rows: PhantomData<fn(T, K) -> D>,
 }
 
-/// About how many bytes of JSON one piece of the body holds: a piece never grows actix's write buffer (32 KiB)
-/// much past its limit, and needs no large allocation.
-const PIECE_BYTES: usize = 16 * 1024;
-
-/// Where the body is: the rows of the chunk in hand and what comes after them.
-struct Cursor<T, K> {
-    /// The rows of the chunk in hand not yet written.
-    rows: std::vec::IntoIter<T>,
-    /// The chunk after them; `None` when they are the last rows of the list.
-    next: Option<ChunkRequest<K>>,
-    /// Whether `[` is written.
-    opened: bool,
-    /// Whether a row is written, so that the next one takes a comma.
-    wrote_row: bool,
-    /// Whether the body is over: `]` is written, or the list broke off.
-    over: bool,
-}
-
-/// The error that ends a body whose next chunk could not be read; the cause was logged where it was met.
-#[derive(Debug)]
-pub struct ListBroken(&'static str);
-
-impl std::fmt::Display for ListBroken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the list of {} ended early: a chunk could not be read", self.0)
-    }
-}
-
-impl std::error::Error for ListBroken {}
-
-impl<T: Send + 'static, K, D: 'static, R, W> List<T, K, D, R, W>
+impl<T, K, D, R, W> List<T, K, D, R, W>
 where
-    R: Fn(&mut dyn UnitOfWork, &ChunkRequest<K>) -> Result<Chunk<T, K>, DomainError> + Send + Sync + 'static,
-    W: Fn(T) -> D + Send + Sync + 'static,
+    T: Send + 'static,
     K: Send + 'static,
-    D: Serialize,
+    D: Serialize + 'static,
+    R: ReadChunk<T, K>,
+    W: Fn(T) -> D + Send + Sync + 'static,
 {
     /// A list named `name` in logs (never a key: a blocklist key is a contact), whose chunks `read` reads through a
     /// use case (the first one also checks what the path names), and whose rows `write` turns into their DTOs.
@@ -79,75 +144,9 @@ where
     /// Reads the first chunk (an error answers as a problem, before anything is sent), then answers 200 with the
     /// whole list as a streamed JSON array.
     pub async fn respond(self, state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
-        let list = Arc::new(self);
-        let span = tracing::Span::current();
-        let first = list.clone().read_chunk(&state, ChunkRequest::first(CHUNK_SIZE)).await?;
-        let cursor =
-            Cursor { rows: first.items.into_iter(), next: first.next, opened: false, wrote_row: false, over: false };
-        let body = stream::unfold(cursor, move |mut cursor| {
-            let (list, state, span) = (list.clone(), state.clone(), span.clone());
-            async move {
-                if cursor.over {
-                    return None;
-                }
-                let piece = match list.clone().next_piece(&state, &mut cursor).instrument(span).await {
-                    Ok(piece) => Ok(piece),
-                    Err(problem) => {
-                        cursor.over = true;
-                        // The cause was logged where it became a problem; this says what the client saw.
-                        tracing::warn!(
-                            list.name = list.name,
-                            error.kind = problem.kind.name(),
-                            "a streamed list broke off"
-                        );
-                        Err(ListBroken(list.name))
-                    }
-                };
-                Some((piece, cursor))
-            }
-        });
+        let read = Arc::new(self.read);
+        let first = read_chunk(&state, read.clone(), ChunkRequest::first(CHUNK_SIZE)).await?;
+        let body = body::stream(self.name, first, read, JsonArray::new(self.write), state);
         Ok(HttpResponse::Ok().content_type("application/json").streaming(body))
-    }
-
-    /// The next piece of the array: once the rows in hand are written, the next chunk is read first.
-    async fn next_piece(self: Arc<Self>, state: &AppState, cursor: &mut Cursor<T, K>) -> Result<Bytes, Problem> {
-        if cursor.rows.len() == 0 {
-            if let Some(request) = cursor.next.take() {
-                let chunk = self.clone().read_chunk(state, request).await?;
-                (cursor.rows, cursor.next) = (chunk.items.into_iter(), chunk.next);
-            }
-        }
-        self.write_piece(cursor)
-    }
-
-    /// Reads the chunk `request` names in a blocking hop of its own: borrow a unit of work, read, give it back.
-    async fn read_chunk(self: Arc<Self>, state: &AppState, request: ChunkRequest<K>) -> Result<Chunk<T, K>, Problem> {
-        let store = state.store.clone();
-        let _turn = blocking::turn(state).await?;
-        blocking::in_span(move || Ok(store.with_uow(|uow| (self.read)(uow, &request))?)).await
-    }
-
-    /// Writes rows in hand until the piece holds about [`PIECE_BYTES`]: `[` before the first row of the list, a
-    /// comma before every other row, `]` after the last. A chunk goes on only after a full one, so the rows in hand
-    /// are empty only at the end of the list.
-    fn write_piece(&self, cursor: &mut Cursor<T, K>) -> Result<Bytes, Problem> {
-        let mut bytes = Vec::with_capacity(PIECE_BYTES + PIECE_BYTES / 8);
-        if !cursor.opened {
-            bytes.push(b'[');
-            cursor.opened = true;
-        }
-        while bytes.len() < PIECE_BYTES {
-            let Some(row) = cursor.rows.next() else { break };
-            if cursor.wrote_row {
-                bytes.push(b',');
-            }
-            serde_json::to_writer(&mut bytes, &(self.write)(row)).map_err(|error| Problem::internal(&error))?;
-            cursor.wrote_row = true;
-        }
-        if cursor.rows.len() == 0 && cursor.next.is_none() {
-            bytes.push(b']');
-            cursor.over = true;
-        }
-        Ok(Bytes::from(bytes))
     }
 }

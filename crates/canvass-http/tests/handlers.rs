@@ -11,6 +11,8 @@ mod support;
 
 #[path = "handlers/auth.rs"]
 mod auth;
+#[path = "handlers/exports.rs"]
+mod exports;
 #[path = "handlers/headers.rs"]
 mod headers;
 #[path = "handlers/idempotency.rs"]

@@ -86,6 +86,25 @@ pub(crate) fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilt
 }
 
 impl PgUnitOfWork<'_> {
+    /// The rows of one chunk of the survey's sets that pass the filter, in id order.
+    fn chunk_rows(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        request: &ChunkRequest<AnswerSetId>,
+    ) -> RepoResult<Vec<AnswerSetRow>> {
+        // The first chunk starts after the smallest id, so that every chunk of a filter is one statement text.
+        let after = request.after_key().map_or(i64::MIN, |id| id.get());
+        filtered(account, survey, filter)
+            .filter(answer_sets::id.gt(after))
+            .order(answer_sets::id)
+            .limit(request.limit())
+            .select(AnswerSetRow::as_select())
+            .load(self.conn)
+            .or_repo()
+    }
+
     /// Loads the answers of these sets in one query and attaches them, in question tree order.
     fn with_answers(&mut self, account: AccountId, rows: Vec<AnswerSetRow>) -> RepoResult<Vec<AnswerSet>> {
         let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
@@ -159,16 +178,20 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         filter: &AnswerFilter,
         request: &ChunkRequest<AnswerSetId>,
     ) -> RepoResult<Vec<AnswerSet>> {
-        // The first chunk starts after the smallest id, so that every chunk of a filter is one statement text.
-        let after = request.after_key().map_or(i64::MIN, |id| id.get());
-        let rows: Vec<AnswerSetRow> = filtered(account, survey, filter)
-            .filter(answer_sets::id.gt(after))
-            .order(answer_sets::id)
-            .limit(request.limit())
-            .select(AnswerSetRow::as_select())
-            .load(self.conn)
-            .or_repo()?;
+        let rows = self.chunk_rows(account, survey, filter, request)?;
         Ok(rows.into_iter().map(AnswerSet::from).collect())
+    }
+
+    /// Two statements: the chunk's sets, then all their answers ([`PgUnitOfWork::with_answers`]).
+    fn answer_sets_chunk_with_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        request: &ChunkRequest<AnswerSetId>,
+    ) -> RepoResult<Vec<AnswerSet>> {
+        let rows = self.chunk_rows(account, survey, filter, request)?;
+        self.with_answers(account, rows)
     }
 
     fn page_answer_sets(

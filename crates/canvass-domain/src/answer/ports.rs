@@ -44,6 +44,14 @@ pub trait AnswerRepository {
         filter: &AnswerFilter,
         request: &ChunkRequest<AnswerSetId>,
     ) -> RepoResult<Vec<AnswerSet>>;
+    /// [`Self::answer_sets_chunk`] with each set's answers, in question tree order: what an export writes.
+    fn answer_sets_chunk_with_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        request: &ChunkRequest<AnswerSetId>,
+    ) -> RepoResult<Vec<AnswerSet>>;
     /// One page of the survey's answer sets that pass the filter, in creation order, with their answers.
     fn page_answer_sets(
         &mut self,

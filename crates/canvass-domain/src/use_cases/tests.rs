@@ -10,6 +10,7 @@ mod blocklist;
 mod bounces;
 mod categories;
 mod delivery_round;
+mod exports;
 mod fakes;
 mod frequency;
 mod idempotency;

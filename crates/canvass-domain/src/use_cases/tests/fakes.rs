@@ -5,6 +5,7 @@
 
 pub mod answer_sets;
 pub mod distribution;
+pub mod exports;
 pub mod outbox;
 pub mod pages;
 pub mod retention;

@@ -42,7 +42,7 @@ pub struct State {
 pub struct AnswerSets {
     pub state: State,
     pub transactions: Snapshots<State>,
-    /// How many times `answer_sets_chunk` ran.
+    /// How many times `answer_sets_chunk` or `answer_sets_chunk_with_answers` ran.
     pub chunks_read: usize,
     /// Whether writing a webhook event fails (the store went away, say).
     pub events_fail: bool,
@@ -119,6 +119,7 @@ fn passes(set: &AnswerSet, filter: &AnswerFilter) -> bool {
         && filter.created_to.is_none_or(|to| set.created_at <= to)
         && filter.updated_since.is_none_or(|since| set.updated_at >= since)
         && (!filter.completed_only || set.completed)
+        && filter.sendout_id.is_none_or(|sendout| set.sendout_id == Some(sendout))
 }
 
 /// The chunk listing returns sets without their answers, as the adapter does.
@@ -185,6 +186,21 @@ impl AnswerRepository for AnswerSets {
             self.sets_of(account, survey, |set| passes(set, filter) && after.is_none_or(|after| set.id > after));
         found.truncate(request.size());
         Ok(found.into_iter().map(without_answers).collect())
+    }
+
+    fn answer_sets_chunk_with_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        request: &ChunkRequest<AnswerSetId>,
+    ) -> RepoResult<Vec<AnswerSet>> {
+        self.chunks_read += 1;
+        let after = request.after_key().copied();
+        let mut found =
+            self.sets_of(account, survey, |set| passes(set, filter) && after.is_none_or(|after| set.id > after));
+        found.truncate(request.size());
+        Ok(found)
     }
 
     fn page_answer_sets(

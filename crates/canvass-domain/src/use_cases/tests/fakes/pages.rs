@@ -232,6 +232,7 @@ impl AnswerRepository for Pages {
 
     super::not_kept! {
         fn answer_sets_chunk(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
+        fn answer_sets_chunk_with_answers(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
         fn page_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<AnswerSet>>;
         fn find_answer_set(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId) -> RepoResult<Option<AnswerSet>>;
         fn answer_sets_of_respondent(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Vec<AnswerSet>>;

@@ -1,0 +1,393 @@
+//! The wide table of an answer export: one row per answer set, the six columns every set has, then one column per
+//! answering question item of the survey in tree order; each cell typed (text, number, boolean, timestamp or
+//! empty) so that each file format writes it as its own kind of value. Also the guard against formulas that a
+//! spreadsheet would run (CSV injection), for the formats that end up in one.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use time::OffsetDateTime;
+
+use super::{AnswerSet, AnswerValue};
+use crate::ids::{QuestionItemId, RespondentId, SendoutId};
+use crate::survey::QuestionTree;
+
+/// The names of the columns every answer set has, in order, before the item columns.
+pub const FIXED_COLUMNS: [&str; 6] =
+    ["answerSetId", "respondentId", "sendoutId", "completed", "createdAt", "updatedAt"];
+
+/// What joins the options chosen in a MultipleChoice answer.
+pub const CHOICE_SEPARATOR: &str = "; ";
+
+/// How the item columns are headed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Headings {
+    /// By the item's text.
+    #[default]
+    Texts,
+    /// By `q<questionItemId>`.
+    Ids,
+}
+
+/// How the options of choice answers are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChoiceValues {
+    /// The option's label (a value the item does not have, as itself).
+    #[default]
+    Labels,
+    /// The option's value, as stored.
+    Codes,
+}
+
+/// One cell of the table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell<'a> {
+    /// No value: an item the set does not answer, or a set of no respondent or sendout.
+    Empty,
+    /// Text: open text, option labels or codes.
+    Text(Cow<'a, str>),
+    /// An id.
+    Integer(i64),
+    /// The number of a Numeric or Rating answer.
+    Number(f64),
+    /// Whether the set is completed.
+    Bool(bool),
+    /// When the set was created or last updated.
+    Timestamp(OffsetDateTime),
+}
+
+/// The column of one answering item: its id, its heading and, for choice items, its options' labels by value.
+#[derive(Debug, Clone)]
+struct ItemColumn {
+    id: QuestionItemId,
+    text: String,
+    labels: HashMap<String, String>,
+}
+
+/// The columns of an export of one survey, and how its answers are written.
+///
+/// ```
+/// use canvass_domain::answer::export::{Cell, ChoiceValues, ExportTable, Headings};
+/// use canvass_domain::answer::{Answer, AnswerSet, AnswerValue};
+/// use canvass_domain::ids::{AnswerSetId, PageId, QuestionItemId, SurveyId};
+/// use canvass_domain::survey::{ChoiceOption, Page, QuestionItem, QuestionTree, QuestionType};
+///
+/// let item = QuestionItem { id: QuestionItemId::new(7), page_id: PageId::new(1), kind: QuestionType::SingleChoice,
+///     text: "Happy?".into(), required: false,
+///     options: vec![ChoiceOption { value: "y".into(), label: "Yes".into() }] };
+/// let tree = QuestionTree::assemble(SurveyId::new(1), vec![Page { id: PageId::new(1), title: String::new(), items: vec![item] }], vec![]);
+/// let table = ExportTable::new(&tree, Headings::Ids, ChoiceValues::Labels);
+/// assert_eq!(table.headings().last().unwrap(), "q7");
+/// let at = time::macros::datetime!(2026-11-22 10:00 UTC);
+/// let set = AnswerSet { id: AnswerSetId::new(3), survey_id: SurveyId::new(1), respondent_id: None, sendout_id: None,
+///     completed: true, created_at: at, updated_at: at,
+///     answers: vec![Answer { question_item_id: QuestionItemId::new(7), value: AnswerValue::Text("y".into()) }] };
+/// assert_eq!(table.row(&set).last(), Some(&Cell::Text("Yes".into())));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ExportTable {
+    headings: Headings,
+    values: ChoiceValues,
+    items: Vec<ItemColumn>,
+    /// Where each item's column is among the item columns.
+    positions: HashMap<QuestionItemId, usize>,
+}
+
+impl ExportTable {
+    /// The table of a survey with this tree: a column per item that takes an answer (Info items have none), in
+    /// tree order.
+    pub fn new(tree: &QuestionTree, headings: Headings, values: ChoiceValues) -> Self {
+        let items: Vec<ItemColumn> = tree
+            .items()
+            .filter(|item| item.kind.takes_answer())
+            .map(|item| ItemColumn {
+                id: item.id,
+                text: item.text.clone(),
+                labels: item.options.iter().map(|o| (o.value.clone(), o.label.clone())).collect(),
+            })
+            .collect();
+        let positions = items.iter().enumerate().map(|(position, item)| (item.id, position)).collect();
+        Self { headings, values, items, positions }
+    }
+
+    /// How many columns a row has.
+    pub fn width(&self) -> usize {
+        FIXED_COLUMNS.len() + self.items.len()
+    }
+
+    /// The heading of every column, in order: the fixed columns' names, then each item's text (or `q<id>`).
+    pub fn headings(&self) -> impl Iterator<Item = Cow<'_, str>> {
+        let items = self.items.iter().map(|item| match self.headings {
+            Headings::Texts => Cow::Borrowed(item.text.as_str()),
+            Headings::Ids => Cow::Owned(format!("q{}", item.id)),
+        });
+        FIXED_COLUMNS.into_iter().map(Cow::Borrowed).chain(items)
+    }
+
+    /// The row of one answer set, [`Self::width`] cells: its ids, completion and times, then its answer to each
+    /// item (an answer to an item that is no longer in the survey has no column and is left out).
+    pub fn row<'a>(&'a self, set: &'a AnswerSet) -> Vec<Cell<'a>> {
+        let mut cells = Vec::with_capacity(self.width());
+        cells.extend([
+            Cell::Integer(set.id.get()),
+            set.respondent_id.map_or(Cell::Empty, |id| Cell::Integer(RespondentId::get(id))),
+            set.sendout_id.map_or(Cell::Empty, |id| Cell::Integer(SendoutId::get(id))),
+            Cell::Bool(set.completed),
+            Cell::Timestamp(set.created_at),
+            Cell::Timestamp(set.updated_at),
+        ]);
+        cells.resize(self.width(), Cell::Empty);
+        for answer in &set.answers {
+            if let Some(&position) = self.positions.get(&answer.question_item_id) {
+                cells[FIXED_COLUMNS.len() + position] = self.cell(&self.items[position], &answer.value);
+            }
+        }
+        cells
+    }
+
+    /// One answer's cell: numbers as numbers, open text as text, options by label or code, the options of a
+    /// multiple choice joined with [`CHOICE_SEPARATOR`] in the order the answer gives them.
+    fn cell<'a>(&'a self, item: &'a ItemColumn, value: &'a AnswerValue) -> Cell<'a> {
+        match value {
+            AnswerValue::Number(number) => Cell::Number(*number),
+            AnswerValue::Text(text) => Cell::Text(Cow::Borrowed(self.option(item, text))),
+            AnswerValue::Choices(choices) => {
+                let mut joined = String::new();
+                for (index, choice) in choices.iter().enumerate() {
+                    if index > 0 {
+                        joined.push_str(CHOICE_SEPARATOR);
+                    }
+                    joined.push_str(self.option(item, choice));
+                }
+                Cell::Text(Cow::Owned(joined))
+            }
+        }
+    }
+
+    /// How an option value is written: its label, or the value itself (with `values=codes`, for a value the item
+    /// has no option of, and for open text, whose item has no options).
+    fn option<'a>(&'a self, item: &'a ItemColumn, value: &'a str) -> &'a str {
+        match self.values {
+            ChoiceValues::Labels => item.labels.get(value).map_or(value, String::as_str),
+            ChoiceValues::Codes => value,
+        }
+    }
+}
+
+/// The text of a spreadsheet cell, made harmless: a text that starts with `=`, `+`, `-`, `@`, a tab or a carriage
+/// return, which a spreadsheet program would read as a formula, gets a leading `'`. For the formats that end up in
+/// a spreadsheet (CSV, XLSX); JSON keeps the text as it is.
+///
+/// ```
+/// use canvass_domain::answer::export::guarded;
+///
+/// assert_eq!(guarded("=1+1"), "'=1+1");
+/// assert_eq!(guarded("1+1="), "1+1=");
+/// ```
+pub fn guarded(text: &str) -> Cow<'_, str> {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+    use crate::answer::Answer;
+    use crate::ids::{AnswerSetId, PageId, SurveyId};
+    use crate::survey::{ChoiceOption, Page, QuestionItem, QuestionType};
+
+    const AT: OffsetDateTime = datetime!(2026-11-22 10:00:00.5 UTC);
+
+    fn item(id: i64, page: i64, kind: QuestionType, text: &str) -> QuestionItem {
+        let options = if kind.has_options() {
+            [("pay", "Pay"), ("team", "The team"), ("desk", "=Desk")]
+                .iter()
+                .map(|(value, label)| ChoiceOption { value: (*value).into(), label: (*label).into() })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        QuestionItem {
+            id: QuestionItemId::new(id),
+            page_id: PageId::new(page),
+            kind,
+            text: text.into(),
+            required: false,
+            options,
+        }
+    }
+
+    /// Two pages: a single choice, an Info item and a multiple choice; then a number, a rating and open text.
+    fn tree() -> QuestionTree {
+        let first = Page {
+            id: PageId::new(1),
+            title: String::new(),
+            items: vec![
+                item(30, 1, QuestionType::SingleChoice, "Why stay?"),
+                item(10, 1, QuestionType::Info, "Next, numbers."),
+                item(20, 1, QuestionType::MultipleChoice, "What helps?"),
+            ],
+        };
+        let second = Page {
+            id: PageId::new(2),
+            title: String::new(),
+            items: vec![
+                item(5, 2, QuestionType::Numeric, "Hours?"),
+                item(6, 2, QuestionType::Rating, "Rate us"),
+                item(4, 2, QuestionType::OpenText, "Anything else?"),
+            ],
+        };
+        QuestionTree::assemble(SurveyId::new(1), vec![first, second], vec![])
+    }
+
+    fn set(answers: Vec<(i64, AnswerValue)>) -> AnswerSet {
+        AnswerSet {
+            id: AnswerSetId::new(41),
+            survey_id: SurveyId::new(1),
+            respondent_id: Some(RespondentId::new(8)),
+            sendout_id: Some(SendoutId::new(9)),
+            completed: true,
+            created_at: AT,
+            updated_at: AT + time::Duration::minutes(3),
+            answers: answers
+                .into_iter()
+                .map(|(id, value)| Answer { question_item_id: QuestionItemId::new(id), value })
+                .collect(),
+        }
+    }
+
+    fn text(value: &str) -> Cell<'static> {
+        Cell::Text(Cow::Owned(value.to_owned()))
+    }
+
+    fn choices(values: &[&str]) -> AnswerValue {
+        AnswerValue::Choices(values.iter().map(|v| (*v).to_owned()).collect())
+    }
+
+    #[test]
+    fn the_columns_are_the_fixed_six_then_each_answering_item_in_tree_order() {
+        let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
+        let headings: Vec<_> = table.headings().collect();
+        assert_eq!(
+            headings,
+            [
+                "answerSetId",
+                "respondentId",
+                "sendoutId",
+                "completed",
+                "createdAt",
+                "updatedAt",
+                "Why stay?",
+                "What helps?",
+                "Hours?",
+                "Rate us",
+                "Anything else?"
+            ]
+        );
+        assert_eq!(table.width(), 11);
+        let ids = ExportTable::new(&tree(), Headings::Ids, ChoiceValues::Labels);
+        let headings: Vec<_> = ids.headings().skip(6).collect();
+        assert_eq!(headings, ["q30", "q20", "q5", "q6", "q4"], "the Info item (10) has no column");
+    }
+
+    #[test]
+    fn a_row_holds_typed_cells_in_column_order_whatever_order_the_answers_come_in() {
+        let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
+        let answered = set(vec![
+            (4, AnswerValue::Text("Fine, \"mostly\"".into())),
+            (6, AnswerValue::Number(9.0)),
+            (30, AnswerValue::Text("team".into())),
+            (5, AnswerValue::Number(37.5)),
+        ]);
+        let row = table.row(&answered);
+        assert_eq!(
+            row,
+            [
+                Cell::Integer(41),
+                Cell::Integer(8),
+                Cell::Integer(9),
+                Cell::Bool(true),
+                Cell::Timestamp(AT),
+                Cell::Timestamp(datetime!(2026-11-22 10:03:00.5 UTC)),
+                text("The team"),
+                Cell::Empty,
+                Cell::Number(37.5),
+                Cell::Number(9.0),
+                text("Fine, \"mostly\""),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_set_of_no_respondent_leaves_its_ids_empty_and_an_unanswered_survey_leaves_every_item_empty() {
+        let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
+        let anonymous = AnswerSet { respondent_id: None, sendout_id: None, completed: false, ..set(vec![]) };
+        let row = table.row(&anonymous);
+        assert_eq!(row[..4], [Cell::Integer(41), Cell::Empty, Cell::Empty, Cell::Bool(false)]);
+        assert!(row[6..].iter().all(|cell| *cell == Cell::Empty));
+    }
+
+    #[test]
+    fn chosen_options_are_joined_in_the_order_given_by_label_or_by_code() {
+        let answered = set(vec![(20, choices(&["desk", "pay", "team"])), (30, AnswerValue::Text("pay".into()))]);
+        let labels = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
+        let row = labels.row(&answered);
+        assert_eq!((&row[6], &row[7]), (&text("Pay"), &text("=Desk; Pay; The team")));
+        let codes = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Codes);
+        let row = codes.row(&answered);
+        assert_eq!((&row[6], &row[7]), (&text("pay"), &text("desk; pay; team")));
+        let none = set(vec![(20, choices(&[]))]);
+        assert_eq!(labels.row(&none)[7], text(""), "an empty choice is an empty text, not a missing answer");
+    }
+
+    #[test]
+    fn a_value_the_item_has_no_option_of_is_written_as_itself() {
+        let answered = set(vec![(20, choices(&["gone", "pay"])), (30, AnswerValue::Text("retired".into()))]);
+        let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
+        let row = table.row(&answered);
+        assert_eq!((&row[6], &row[7]), (&text("retired"), &text("gone; Pay")));
+    }
+
+    #[test]
+    fn answers_to_items_outside_the_tree_and_to_info_items_have_no_column() {
+        let answered = set(vec![(10, AnswerValue::Text("x".into())), (99, AnswerValue::Number(1.0))]);
+        let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
+        let row = table.row(&answered);
+        assert_eq!(row.len(), 11);
+        assert!(row[6..].iter().all(|cell| *cell == Cell::Empty));
+    }
+
+    #[test]
+    fn open_text_is_never_read_as_an_option() {
+        // An open text that happens to equal an option value of another item stays as written.
+        let answered = set(vec![(4, AnswerValue::Text("pay".into()))]);
+        let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
+        let row = table.row(&answered);
+        assert_eq!(row[10], text("pay"));
+    }
+
+    #[test]
+    fn texts_a_spreadsheet_would_run_get_a_leading_quote() {
+        for (given, written) in [
+            ("=1+1", "'=1+1"),
+            ("+46 70 123", "'+46 70 123"),
+            ("-2", "'-2"),
+            ("@x", "'@x"),
+            ("\tcalc", "'\tcalc"),
+            ("\rcalc", "'\rcalc"),
+            ("'=already", "'=already"),
+            ("a=1", "a=1"),
+            (" =1", " =1"),
+            ("", ""),
+            ("åäö 🎉", "åäö 🎉"),
+        ] {
+            assert_eq!(guarded(given), written, "{given:?}");
+        }
+        assert!(matches!(guarded("plain"), Cow::Borrowed(_)), "a harmless text is not copied");
+    }
+}

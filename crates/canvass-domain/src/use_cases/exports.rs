@@ -1,0 +1,44 @@
+//! Answer exports: every answer set of a survey that passes the filter, with its answers, read in chunks so that a
+//! streamed file holds one chunk at a time.
+
+use crate::answer::{AnswerFilter, AnswerSet};
+use crate::chunks::{Chunk, ChunkRequest};
+use crate::error::DomainError;
+use crate::ids::{AccountId, AnswerSetId, SurveyId};
+use crate::ports::{AnswerRepository, SendoutRepository, SurveyRepository};
+use crate::survey::QuestionTree;
+
+use super::{answers, surveys};
+
+/// One chunk of an export's answer sets; the first also brings the survey's question tree, whose items head the
+/// columns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportChunk {
+    /// The survey's question tree, read with the first chunk only.
+    pub tree: Option<QuestionTree>,
+    /// The answer sets, with their answers, in id order.
+    pub chunk: Chunk<AnswerSet, AnswerSetId>,
+}
+
+/// One chunk of the survey's answer sets that pass the filter, with their answers, in creation (id) order.
+///
+/// The first chunk checks that the survey is the account's (`NotFound` otherwise), then the sendout the filter
+/// names (`Invalid` naming `sendoutId` for a sendout of another survey or account), and reads the survey's tree; a
+/// later one only reads on after its cursor (the read is scoped to the account and the survey), without the tree.
+pub fn export_chunk(
+    uow: &mut (impl AnswerRepository + SendoutRepository + SurveyRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    filter: &AnswerFilter,
+    request: &ChunkRequest<AnswerSetId>,
+) -> Result<ExportChunk, DomainError> {
+    let tree = if request.is_first() {
+        let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
+        answers::check_filter_sendout(uow, account, survey, filter)?;
+        Some(tree)
+    } else {
+        None
+    };
+    let sets = uow.answer_sets_chunk_with_answers(account, survey, filter, request)?;
+    Ok(ExportChunk { tree, chunk: Chunk::of(sets, request, |set| set.id) })
+}

@@ -1,0 +1,112 @@
+//! Reading an export in chunks: the first chunk checks the survey (404 for unknown and other accounts' surveys, before
+//! anything else) and the filter's sendout (400 naming `sendoutId`), and brings the question tree; the chunks
+//! together give every set that passes the filter once, in id order, with its answers.
+
+use crate::answer::{Answer, AnswerFilter, AnswerValue};
+use crate::chunks::ChunkRequest;
+use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, SendoutId, SurveyId};
+use crate::survey::{Page, QuestionItem, QuestionTree, QuestionType};
+use crate::use_cases::exports::{export_chunk, ExportChunk};
+
+use super::fakes::answer_sets::AnswerSets;
+use super::fakes::distribution::ACCOUNT;
+use super::fakes::exports::Exports;
+use super::fakes::{invalid_fields, not_found};
+
+const OTHER: AccountId = AccountId::new(2);
+const ITEM: QuestionItemId = QuestionItemId::new(70);
+
+/// Survey 1 of the account with one Numeric item and `count` sets: set n answers n, and the sets from 4 on came
+/// through sendout 5. Sendout 5 is of survey 1; sendout 6 of another survey; sendout 7 of another account.
+fn exports(count: i64) -> (Exports, SurveyId) {
+    let (mut sets, survey) = AnswerSets::with_sets(count);
+    for set in &mut sets.state.sets {
+        set.answers = vec![Answer { question_item_id: ITEM, value: AnswerValue::Number(set.id.get() as f64) }];
+        set.sendout_id = (set.id.get() >= 4).then_some(SendoutId::new(5));
+    }
+    let item = QuestionItem {
+        id: ITEM,
+        page_id: PageId::new(1),
+        kind: QuestionType::Numeric,
+        text: "Hours?".into(),
+        required: false,
+        options: Vec::new(),
+    };
+    let page = Page { id: PageId::new(1), title: String::new(), items: vec![item] };
+    sets.state.surveys.trees.push(QuestionTree::assemble(survey, vec![page], Vec::new()));
+    let sendouts = vec![
+        (ACCOUNT, survey, SendoutId::new(5)),
+        (ACCOUNT, SurveyId::new(2), SendoutId::new(6)),
+        (OTHER, SurveyId::new(3), SendoutId::new(7)),
+    ];
+    (Exports { sets, sendouts }, survey)
+}
+
+/// Reads every chunk from the first on; returns what the first brought and each chunk's set ids.
+fn walk(fake: &mut Exports, survey: SurveyId, filter: &AnswerFilter, size: usize) -> (ExportChunk, Vec<Vec<i64>>) {
+    let first = export_chunk(fake, ACCOUNT, survey, filter, &ChunkRequest::first(size)).unwrap();
+    let mut chunks = vec![first.chunk.items.iter().map(|set| set.id.get()).collect::<Vec<_>>()];
+    let mut request = first.chunk.next.clone();
+    while let Some(current) = request {
+        let later = export_chunk(fake, ACCOUNT, survey, filter, &current).unwrap();
+        assert_eq!(later.tree, None, "only the first chunk brings the tree");
+        chunks.push(later.chunk.items.iter().map(|set| set.id.get()).collect());
+        request = later.chunk.next;
+    }
+    (first, chunks)
+}
+
+#[test]
+fn the_first_chunk_brings_the_tree_and_the_chunks_every_set_with_its_answers_in_order() {
+    let (mut fake, survey) = exports(7);
+    let (first, chunks) = walk(&mut fake, survey, &AnswerFilter::default(), 3);
+    let tree = first.tree.unwrap();
+    assert_eq!(tree.items().map(|item| item.id).collect::<Vec<_>>(), [ITEM]);
+    assert_eq!(chunks, [vec![1, 2, 3], vec![4, 5, 6], vec![7]]);
+    let answers: Vec<_> = first.chunk.items.iter().map(|set| set.answers[0].value.clone()).collect();
+    assert_eq!(answers, [AnswerValue::Number(1.0), AnswerValue::Number(2.0), AnswerValue::Number(3.0)]);
+    assert_eq!(first.chunk.next, Some(ChunkRequest::after(AnswerSetId::new(3), 3)));
+}
+
+#[test]
+fn the_filter_and_its_sendout_apply_across_chunks() {
+    let (mut fake, survey) = exports(9);
+    let completed_of_sendout = AnswerFilter::new(None, None, None, true).unwrap().of_sendout(Some(SendoutId::new(5)));
+    let (_, chunks) = walk(&mut fake, survey, &completed_of_sendout, 2);
+    assert_eq!(chunks, [vec![4, 6], vec![8]], "even ids are the completed sets; 1 to 3 came through no sendout");
+}
+
+#[test]
+fn an_unknown_or_foreign_survey_is_not_found_before_its_sendout_is_judged() {
+    let (mut fake, _) = exports(2);
+    let foreign_sendout = AnswerFilter::default().of_sendout(Some(SendoutId::new(7)));
+    for (account, survey) in [(ACCOUNT, SurveyId::new(99)), (OTHER, SurveyId::new(1))] {
+        let read = export_chunk(&mut fake, account, survey, &foreign_sendout, &ChunkRequest::first(10));
+        assert!(not_found(&read, "survey"), "{account} {survey}: {read:?}");
+    }
+    assert_eq!(fake.sets.chunks_read, 0);
+}
+
+#[test]
+fn a_sendout_of_another_survey_or_account_or_none_at_all_is_invalid() {
+    let (mut fake, survey) = exports(2);
+    for sendout in [6, 7, 99] {
+        let filter = AnswerFilter::default().of_sendout(Some(SendoutId::new(sendout)));
+        let read = export_chunk(&mut fake, ACCOUNT, survey, &filter, &ChunkRequest::first(10));
+        assert_eq!(invalid_fields(read), ["sendoutId"], "sendout {sendout}");
+    }
+    assert_eq!(fake.sets.chunks_read, 0, "nothing is read for a refused filter");
+    let own = AnswerFilter::default().of_sendout(Some(SendoutId::new(5)));
+    let read = export_chunk(&mut fake, ACCOUNT, survey, &own, &ChunkRequest::first(10)).unwrap();
+    assert!(read.chunk.items.is_empty() && read.chunk.next.is_none(), "sets 1 and 2 came through no sendout");
+}
+
+#[test]
+fn a_later_chunk_reads_on_after_its_cursor_within_the_account() {
+    let (mut fake, survey) = exports(5);
+    let after = ChunkRequest::after(AnswerSetId::new(2), 2);
+    let later = export_chunk(&mut fake, ACCOUNT, survey, &AnswerFilter::default(), &after).unwrap();
+    assert_eq!(later.chunk.items.iter().map(|set| set.id.get()).collect::<Vec<_>>(), [3, 4]);
+    let theirs = export_chunk(&mut fake, OTHER, survey, &AnswerFilter::default(), &after).unwrap();
+    assert_eq!((theirs.tree, theirs.chunk.items), (None, Vec::new()), "another account reads none of the sets");
+}

@@ -1,0 +1,77 @@
+//! A fake for exports: the answer set fake (surveys of any account with their sets and answers) and the sendouts
+//! of those surveys, each with its account, which the filter's sendout is checked against.
+
+use time::OffsetDateTime;
+
+use super::answer_sets::AnswerSets;
+use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
+use crate::chunks::ChunkRequest;
+use crate::distribution::{
+    BgDocument, DispatchType, Label, LabelDraft, Reminder, ReminderDraft, Sendout, SendoutDraft, Transition,
+};
+use crate::ids::{AccountId, AnswerSetId, BgDocumentId, LabelId, QuestionItemId, RespondentId, SendoutId, SurveyId};
+use crate::paging::{Page, PageRequest};
+use crate::ports::{AnswerRepository, RepoResult, SendoutRepository};
+use crate::testing::{HoldsSurveys, Surveys};
+
+/// The fake: the answer sets, and the sendouts as (account, survey, sendout).
+#[derive(Debug, Default)]
+pub struct Exports {
+    pub sets: AnswerSets,
+    pub sendouts: Vec<(AccountId, SurveyId, SendoutId)>,
+}
+
+impl HoldsSurveys for Exports {
+    fn surveys(&mut self) -> &mut Surveys {
+        &mut self.sets.state.surveys
+    }
+}
+
+impl AnswerRepository for Exports {
+    fn answer_sets_chunk_with_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        request: &ChunkRequest<AnswerSetId>,
+    ) -> RepoResult<Vec<AnswerSet>> {
+        self.sets.answer_sets_chunk_with_answers(account, survey, filter, request)
+    }
+
+    super::not_kept! {
+        fn insert_answer_set(&mut self, account: AccountId, survey: SurveyId, respondent: Option<(RespondentId, SendoutId)>, draft: &AnswerSetDraft, now: OffsetDateTime) -> RepoResult<AnswerSet>;
+        fn replace_answers(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId, draft: &AnswerSetDraft, now: OffsetDateTime) -> RepoResult<Option<ReplacedAnswerSet>>;
+        fn answer_sets_chunk(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
+        fn page_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<AnswerSet>>;
+        fn find_answer_set(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId) -> RepoResult<Option<AnswerSet>>;
+        fn answer_sets_of_respondent(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Vec<AnswerSet>>;
+        fn copy_answer_sets(&mut self, account: AccountId, from: SurveyId, to: SurveyId, items: &[(QuestionItemId, QuestionItemId)]) -> RepoResult<u64>;
+    }
+}
+
+impl SendoutRepository for Exports {
+    fn sendout_kind(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: SendoutId,
+    ) -> RepoResult<Option<DispatchType>> {
+        let found = self.sendouts.contains(&(account, survey, id));
+        Ok(found.then_some(DispatchType::Email))
+    }
+
+    super::not_kept! {
+        fn insert_sendout(&mut self, account: AccountId, survey: SurveyId, draft: &SendoutDraft, now: OffsetDateTime) -> RepoResult<Sendout>;
+        fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>>;
+        fn find_sendout(&mut self, account: AccountId, survey: SurveyId, id: SendoutId, lock: bool) -> RepoResult<Option<Sendout>>;
+        fn apply_transition(&mut self, account: AccountId, id: SendoutId, transition: Transition, now: OffsetDateTime) -> RepoResult<()>;
+        fn copy_sendouts(&mut self, account: AccountId, from: SurveyId, to: SurveyId, ids: &[SendoutId], now: OffsetDateTime) -> RepoResult<()>;
+        fn insert_label(&mut self, account: AccountId, sendout: SendoutId, draft: &LabelDraft, now: OffsetDateTime) -> RepoResult<Label>;
+        fn list_labels(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Label>>;
+        fn background_label_ids(&mut self, account: AccountId) -> RepoResult<Vec<LabelId>>;
+        fn insert_reminder(&mut self, account: AccountId, sendout: SendoutId, draft: &ReminderDraft, now: OffsetDateTime) -> RepoResult<Reminder>;
+        fn list_reminders(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Reminder>>;
+        fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>>;
+        fn find_document(&mut self, account: AccountId, id: BgDocumentId) -> RepoResult<Option<BgDocument>>;
+    }
+}

@@ -1,0 +1,210 @@
+//! The query of `GET /surveys/{surveyId}/answers/export` (the format, how columns are headed and choices written,
+//! a byte-order mark, and the answer filters with a sendout), and one JSON line of a JSON Lines export.
+
+use canvass_domain::answer::export::{ChoiceValues, Headings};
+use canvass_domain::answer::{AnswerFilter, AnswerSet};
+use canvass_domain::ids::{RespondentId, SendoutId};
+use canvass_domain::FieldError;
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+use utoipa::openapi::{RefOr, Schema};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
+
+use super::answer::{filter_with_sendout, AnswerFilterQuery};
+use super::answer_value::AnswerValueBody;
+use super::client_date::ClientDate;
+use super::schemas::DateText;
+
+/// The file an export is written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    /// RFC 4180 CSV, UTF-8, CRLF line ends.
+    #[default]
+    Csv,
+    /// An Office Open XML workbook with one sheet.
+    Xlsx,
+    /// JSON Lines: one JSON object per answer set.
+    Jsonl,
+}
+
+/// How the item columns of CSV and XLSX are headed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportHeader {
+    /// By the item's text.
+    #[default]
+    Text,
+    /// By `q<questionItemId>`.
+    Ids,
+}
+
+/// How CSV and XLSX write the options of choice answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportValues {
+    /// The option's label.
+    #[default]
+    Labels,
+    /// The option's value.
+    Codes,
+}
+
+/// The query of an export: its format and layout, and the answer filters of results.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// The file: csv (default), xlsx or jsonl.
+    #[param(inline)]
+    pub format: Option<ExportFormat>,
+    /// CSV and XLSX: item columns headed by the item's text (default) or by `q<questionItemId>` (ids).
+    #[param(inline)]
+    pub header: Option<ExportHeader>,
+    /// CSV and XLSX: options written by their label (default) or by their value (codes). JSON Lines writes
+    /// values as the answer list does.
+    #[param(inline)]
+    pub values: Option<ExportValues>,
+    /// CSV: true starts the file with a UTF-8 byte-order mark, for spreadsheet programs (default false).
+    pub bom: Option<bool>,
+    /// Created at or after (RFC 3339 or YYYY-MM-DD).
+    #[param(value_type = Option<DateText>)]
+    pub from: Option<ClientDate>,
+    /// Created at or before (a date-only value includes that whole day).
+    #[param(value_type = Option<DateText>)]
+    pub to: Option<ClientDate>,
+    /// Updated at or after; cannot be combined with from or to.
+    #[param(value_type = Option<DateText>)]
+    pub updated: Option<ClientDate>,
+    /// true: completed sets only; false (default): no filter.
+    pub completed: Option<bool>,
+    /// Only the sets of this sendout's respondents; a sendout of another survey is a 400.
+    #[serde(rename = "sendoutId")]
+    #[param(rename = "sendoutId")]
+    pub sendout_id: Option<i64>,
+}
+
+impl ExportQuery {
+    /// The checked filter.
+    pub fn filter(&mut self) -> Result<AnswerFilter, Vec<FieldError>> {
+        let dates = AnswerFilterQuery {
+            from: self.from.take(),
+            to: self.to.take(),
+            updated: self.updated.take(),
+            completed: self.completed,
+        };
+        filter_with_sendout(dates, self.sendout_id)
+    }
+
+    /// How the item columns are headed.
+    pub fn headings(&self) -> Headings {
+        match self.header.unwrap_or_default() {
+            ExportHeader::Text => Headings::Texts,
+            ExportHeader::Ids => Headings::Ids,
+        }
+    }
+
+    /// How choices are written.
+    pub fn choice_values(&self) -> ChoiceValues {
+        match self.values.unwrap_or_default() {
+            ExportValues::Labels => ChoiceValues::Labels,
+            ExportValues::Codes => ChoiceValues::Codes,
+        }
+    }
+}
+
+/// One line of a JSON Lines export: an answer set and its answers by item id, in question tree order, each value
+/// as the answer list writes it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportLine {
+    answer_set_id: i64,
+    respondent_id: Option<i64>,
+    sendout_id: Option<i64>,
+    completed: bool,
+    #[serde(with = "time::serde::rfc3339")]
+    created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    updated_at: OffsetDateTime,
+    answers: AnswersByItem,
+}
+
+impl From<AnswerSet> for ExportLine {
+    fn from(set: AnswerSet) -> Self {
+        Self {
+            answer_set_id: set.id.get(),
+            respondent_id: set.respondent_id.map(RespondentId::get),
+            sendout_id: set.sendout_id.map(SendoutId::get),
+            completed: set.completed,
+            created_at: set.created_at,
+            updated_at: set.updated_at,
+            answers: AnswersByItem(
+                set.answers.into_iter().map(|a| (a.question_item_id.get(), AnswerValueBody(a.value))).collect(),
+            ),
+        }
+    }
+}
+
+/// Answers as a JSON object from item id to value, keeping their order (the question tree's).
+#[derive(Debug)]
+struct AnswersByItem(Vec<(i64, AnswerValueBody)>);
+
+impl Serialize for AnswersByItem {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (item, value) in &self.0 {
+            map.serialize_entry(&item.to_string(), value)?;
+        }
+        map.end()
+    }
+}
+
+/// The body of an export as the document states it: text (CSV, JSON Lines) or a binary workbook (XLSX).
+pub struct ExportFile;
+
+impl PartialSchema for ExportFile {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+            .description(Some("The exported file"))
+            .into()
+    }
+}
+
+impl ToSchema for ExportFile {}
+
+#[cfg(test)]
+mod tests {
+    use canvass_domain::answer::{Answer, AnswerValue};
+    use canvass_domain::ids::{AnswerSetId, QuestionItemId, SurveyId};
+    use time::macros::datetime;
+
+    use super::*;
+
+    #[test]
+    fn a_line_keeps_the_answers_in_tree_order_with_values_typed_as_in_the_answer_list() {
+        let answer = |id, value| Answer { question_item_id: QuestionItemId::new(id), value };
+        let set = AnswerSet {
+            id: AnswerSetId::new(12),
+            survey_id: SurveyId::new(1),
+            respondent_id: None,
+            sendout_id: Some(SendoutId::new(3)),
+            completed: false,
+            created_at: datetime!(2026-11-22 10:00 UTC),
+            updated_at: datetime!(2026-11-22 10:00:01.25 UTC),
+            answers: vec![
+                answer(90, AnswerValue::Number(7.0)),
+                answer(100, AnswerValue::Choices(vec!["b".into(), "a".into()])),
+                answer(9, AnswerValue::Text("=1+1".into())),
+                answer(80, AnswerValue::Number(2.5)),
+            ],
+        };
+        let line = serde_json::to_string(&ExportLine::from(set)).unwrap();
+        assert_eq!(
+            line,
+            r#"{"answerSetId":12,"respondentId":null,"sendoutId":3,"completed":false,"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:01.25Z","answers":{"90":7,"100":["b","a"],"9":"=1+1","80":2.5}}"#
+        );
+    }
+}

@@ -1,0 +1,165 @@
+//! XLSX exports, written with `rust_xlsxwriter` in its constant-memory mode: one sheet, "Answers", its heading row
+//! bold; ids and numbers as numbers, `completed` as a boolean, times as Excel date-times in UTC shown as
+//! `yyyy-mm-dd hh:mm:ss`, text cells (and headings) guarded against formulas.
+//!
+//! Memory stays flat: the worksheet keeps one row in memory and writes each finished row to a temporary file of
+//! its own (its strings inline, without a shared string table); at the end the workbook is saved, zipped as it is
+//! read from that file, to another temporary file, which the body sends in pieces. Both files are unlinked at
+//! once (`tempfile`), so they go when they are dropped, whether the export ends or the client goes away. Every
+//! call runs on the blocking pool ([`RowWriter::ON_FILES`]).
+
+use std::fs::File;
+use std::io::{Seek, SeekFrom};
+
+use canvass_domain::answer::export::{guarded, Cell, ExportTable};
+use canvass_domain::answer::AnswerSet;
+use rust_xlsxwriter::{ColNum, ExcelDateTime, Format, RowNum, Workbook};
+use time::OffsetDateTime;
+
+use crate::streamed::{RowWriter, WriteError};
+
+/// The name of the one sheet.
+pub const SHEET: &str = "Answers";
+
+/// How the times are shown.
+pub const DATE_FORMAT: &str = "yyyy-mm-dd hh:mm:ss";
+
+/// The most columns a sheet holds (Excel's limit): the six fixed ones and 16,378 items.
+pub const MAX_COLUMNS: usize = 16_384;
+
+/// The most rows a sheet holds (Excel's limit): the headings and 1,048,575 answer sets.
+const MAX_ROWS: RowNum = 1_048_576;
+
+/// The longest text a cell holds, in UTF-16 code units (Excel's limit).
+const MAX_CELL_TEXT: usize = 32_767;
+
+/// Excel's serial number of 1970-01-01 00:00 (its days count from 1899-12-30).
+const UNIX_EPOCH_SERIAL: f64 = 25_569.0;
+
+/// Writes the export table into a workbook, then saves it to a temporary file.
+pub struct XlsxWriter {
+    table: ExportTable,
+    workbook: Workbook,
+    /// The row the next set goes to (the headings are row 0).
+    next_row: RowNum,
+    bold: Format,
+    date: Format,
+}
+
+impl XlsxWriter {
+    /// A workbook of `table`; nothing is written to a file before the header.
+    pub fn new(table: ExportTable) -> Self {
+        Self {
+            table,
+            workbook: Workbook::new(),
+            next_row: 1,
+            bold: Format::new().set_bold(),
+            date: Format::new().set_num_format(DATE_FORMAT),
+        }
+    }
+}
+
+/// A text as a cell holds it: guarded, and cut to Excel's limit (at a character's end).
+fn cell_text(text: &str) -> String {
+    let guarded = guarded(text);
+    let mut units = 0;
+    let end = guarded
+        .char_indices()
+        .find(|(_, c)| {
+            units += c.len_utf16();
+            units > MAX_CELL_TEXT
+        })
+        .map_or(guarded.len(), |(index, _)| index);
+    guarded[..end].to_owned()
+}
+
+/// The Excel serial date-time of an instant, in UTC.
+fn serial(at: OffsetDateTime) -> f64 {
+    let nanos = at.unix_timestamp_nanos() as f64;
+    UNIX_EPOCH_SERIAL + nanos / 86_400e9
+}
+
+impl RowWriter<AnswerSet> for XlsxWriter {
+    const ON_FILES: bool = true;
+
+    fn header(&mut self, _: &mut Vec<u8>) -> Result<(), WriteError> {
+        let sheet = self.workbook.add_worksheet_with_constant_memory()?;
+        sheet.set_name(SHEET)?;
+        for (column, heading) in self.table.headings().enumerate() {
+            sheet.write_string_with_format(0, ColNum::try_from(column)?, cell_text(&heading), &self.bold)?;
+        }
+        Ok(())
+    }
+
+    fn row(&mut self, set: AnswerSet, _: &mut Vec<u8>) -> Result<(), WriteError> {
+        let row = self.next_row;
+        if row >= MAX_ROWS {
+            return Err("an XLSX sheet holds at most 1,048,575 answer sets; the export has more".into());
+        }
+        let cells = self.table.row(&set);
+        let (sheet, date) = (self.workbook.worksheet_from_index(0)?, &self.date);
+        for (column, cell) in cells.iter().enumerate() {
+            let column = ColNum::try_from(column)?;
+            match cell {
+                Cell::Empty => {}
+                Cell::Text(text) => {
+                    sheet.write_string(row, column, cell_text(text))?;
+                }
+                Cell::Integer(number) => {
+                    sheet.write_number(row, column, *number as f64)?;
+                }
+                Cell::Number(number) => {
+                    sheet.write_number(row, column, *number)?;
+                }
+                Cell::Bool(flag) => {
+                    sheet.write_boolean(row, column, *flag)?;
+                }
+                Cell::Timestamp(at) => {
+                    sheet.write_datetime_with_format(
+                        row,
+                        column,
+                        ExcelDateTime::from_serial_datetime(serial(*at))?,
+                        date,
+                    )?;
+                }
+            }
+        }
+        self.next_row += 1;
+        Ok(())
+    }
+
+    fn footer(&mut self, _: &mut Vec<u8>) -> Result<Option<File>, WriteError> {
+        let mut file = tempfile::tempfile()?;
+        self.workbook.save_to_writer(&mut file)?;
+        file.seek(SeekFrom::Start(0))?;
+        Ok(Some(file))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+
+    #[test]
+    fn a_cell_text_is_guarded_and_cut_to_excels_limit_at_a_character() {
+        assert_eq!(cell_text("@x"), "'@x");
+        let long = "a".repeat(MAX_CELL_TEXT + 10);
+        assert_eq!(cell_text(&long).len(), MAX_CELL_TEXT);
+        // An emoji takes two UTF-16 units: the one that would straddle the limit is left out whole.
+        let emoji = format!("{}🎉", "a".repeat(MAX_CELL_TEXT - 1));
+        assert_eq!(cell_text(&emoji), "a".repeat(MAX_CELL_TEXT - 1));
+        let guarded_long = format!("={}", "b".repeat(MAX_CELL_TEXT));
+        assert_eq!(cell_text(&guarded_long).encode_utf16().count(), MAX_CELL_TEXT);
+        assert!(cell_text(&guarded_long).starts_with("'="));
+    }
+
+    #[test]
+    fn times_are_excel_serial_date_times_in_utc() {
+        assert_eq!(serial(datetime!(1970-01-01 00:00 UTC)), 25_569.0);
+        // 2026-11-22 is day 46,348; 18:00 is three quarters of it.
+        assert_eq!(serial(datetime!(2026-11-22 18:00 UTC)), 46_348.75);
+        assert_eq!(serial(datetime!(2026-11-22 20:00 +02:00)), 46_348.75);
+    }
+}

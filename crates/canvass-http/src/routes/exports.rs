@@ -1,0 +1,98 @@
+//! `GET /surveys/{surveyId}/answers/export`: every answer set that passes the filters, as a CSV, XLSX or JSON Lines
+//! file streamed chunk by chunk.
+
+use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
+use actix_web::{get, web, HttpResponse};
+use canvass_domain::answer::export::ExportTable;
+use canvass_domain::answer::AnswerSet;
+use canvass_domain::chunks::{Chunk, ChunkRequest, CHUNK_SIZE};
+use canvass_domain::ids::{AnswerSetId, SurveyId};
+use canvass_domain::ports::UnitOfWork;
+use canvass_domain::use_cases::exports::{self, ExportChunk};
+use canvass_domain::DomainError;
+
+use crate::blocking;
+use crate::dto::export::{ExportFile, ExportFormat, ExportQuery};
+use crate::export::csv::CsvWriter;
+use crate::export::jsonl::JsonLines;
+use crate::export::xlsx::{self, XlsxWriter};
+use crate::extract::query::QueryOf;
+use crate::middleware::auth::Authenticated;
+use crate::problem::Problem;
+use crate::state::AppState;
+use crate::streamed::Streamed;
+
+/// Exports the survey's answer sets that pass the filters, in id order: one CSV row, XLSX row or JSON line each.
+///
+/// CSV and XLSX hold `answerSetId, respondentId, sendoutId, completed, createdAt, updatedAt`, then one column per
+/// answering item in tree order (headed by its text, or `q<questionItemId>` with `header=ids`), holding the option's
+/// label (its value with `values=codes`; chosen options joined by `; `), the number or the text; a text that starts
+/// with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`. A JSON line is `{answerSetId,
+/// respondentId, sendoutId, completed, createdAt, updatedAt, answers: {"<questionItemId>": value}}`, values as in
+/// the answer list. The survey and the filters are checked before the file starts; a failure after that cuts the
+/// body short.
+#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ExportQuery),
+    responses(
+        (status = 200, description = "The file, as an attachment named survey-<surveyId>-answers.<csv|xlsx|jsonl>",
+            headers(("Content-Disposition" = String, description = "attachment; filename=\"survey-<surveyId>-answers.<ext>\"")),
+            content((ExportFile = "text/csv"), (ExportFile = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+                (ExportFile = "application/jsonl"))),
+        (status = 400, body = Problem, description = "A bad parameter (`supportedValues` lists an enum's names), a sendout of another survey, or XLSX of a survey with more items than a sheet has columns"),
+        (status = 404, body = Problem, description = "No such survey in the account")))]
+#[get("/surveys/{surveyId}/answers/export")]
+pub async fn export(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: web::Path<i64>,
+    query: QueryOf<ExportQuery>,
+) -> Result<HttpResponse, Problem> {
+    let id = path.into_inner();
+    let (account, survey) = (caller.account(), SurveyId::new(id));
+    let mut query = query.0;
+    let filter = query.filter().map_err(Problem::invalid)?;
+    let first = blocking::run(&state, move |uow, _| {
+        exports::export_chunk(uow, account, survey, &filter, &ChunkRequest::first(CHUNK_SIZE))
+    })
+    .await?;
+    let ExportChunk { tree, chunk } = first;
+    let tree = tree.ok_or_else(|| Problem::internal(&"the first chunk of an export came without its tree"))?;
+    let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<AnswerSetId>| {
+        Ok::<Chunk<AnswerSet, AnswerSetId>, DomainError>(
+            exports::export_chunk(uow, account, survey, &filter, request)?.chunk,
+        )
+    };
+    let format = query.format.unwrap_or_default();
+    let table = ExportTable::new(&tree, query.headings(), query.choice_values());
+    if format == ExportFormat::Xlsx && table.width() > xlsx::MAX_COLUMNS {
+        let message =
+            format!("an XLSX sheet holds at most {} columns; this survey needs {}", xlsx::MAX_COLUMNS, table.width());
+        return Err(Problem::invalid_field("format", message));
+    }
+    let body = match format {
+        ExportFormat::Csv => {
+            let writer = CsvWriter::new(table, query.bom.unwrap_or(false));
+            respond(id, format).streaming(Streamed::new(NAME, chunk, read, writer).body(state))
+        }
+        ExportFormat::Xlsx => {
+            let writer = XlsxWriter::new(table);
+            respond(id, format).streaming(Streamed::new(NAME, chunk, read, writer).body(state))
+        }
+        ExportFormat::Jsonl => respond(id, format).streaming(Streamed::new(NAME, chunk, read, JsonLines).body(state)),
+    };
+    Ok(body)
+}
+
+/// The name of an export's body in logs.
+const NAME: &str = "answer export";
+
+/// A 200 of the format's media type, as an attachment named after the survey.
+fn respond(survey: i64, format: ExportFormat) -> actix_web::HttpResponseBuilder {
+    let disposition = ContentDisposition {
+        disposition: DispositionType::Attachment,
+        parameters: vec![DispositionParam::Filename(format!("survey-{survey}-answers.{}", format.extension()))],
+    };
+    let mut response = HttpResponse::Ok();
+    response.content_type(format.content_type()).insert_header(disposition);
+    response
+}
