@@ -11,6 +11,7 @@ pub mod delivery;
 pub mod erasure;
 pub mod frequency;
 pub mod idempotency;
+pub mod insight;
 pub mod monitoring;
 pub mod respondent_page;
 pub mod respondents;

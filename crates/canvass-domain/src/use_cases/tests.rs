@@ -13,6 +13,7 @@ mod delivery_round;
 mod fakes;
 mod frequency;
 mod idempotency;
+mod insight;
 mod list_chunks;
 mod monitoring;
 mod page_flow;

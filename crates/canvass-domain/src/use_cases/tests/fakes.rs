@@ -5,6 +5,7 @@
 
 pub mod answer_sets;
 pub mod distribution;
+pub mod insight;
 pub mod outbox;
 pub mod pages;
 pub mod retention;
