@@ -10,6 +10,7 @@ pub mod blocklist;
 pub mod client_date;
 pub mod erasure;
 pub mod governance;
+pub mod insight;
 pub mod respondent;
 pub mod schemas;
 pub mod sendout;

@@ -15,6 +15,8 @@ mod auth;
 mod headers;
 #[path = "handlers/idempotency.rs"]
 mod idempotency;
+#[path = "handlers/insight.rs"]
+mod insight;
 #[path = "handlers/problems.rs"]
 mod problems;
 #[path = "handlers/reader_errors.rs"]
