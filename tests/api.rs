@@ -8,6 +8,7 @@
 pub(crate) mod accounts;
 pub(crate) mod distribution;
 mod governance;
+mod insight;
 pub(crate) mod platform;
 pub(crate) mod respondent;
 mod surveys;
