@@ -6,9 +6,10 @@ mod results;
 mod statistics;
 
 use canvass_domain::answer::AnswerFilter;
-use canvass_domain::ids::{AccountId, SendoutId, SurveyId};
+use canvass_domain::ids::{AccountId, SendoutId};
 use canvass_domain::insight::{ResultTallies, SendoutFigures};
 use canvass_domain::ports::{InsightRepository, RepoResult};
+use canvass_domain::survey::QuestionTree;
 use time::Date;
 
 use crate::error::OrRepoError;
@@ -20,13 +21,13 @@ impl InsightRepository for PgUnitOfWork<'_> {
         statistics::figures(self.conn, account, sendout, today).or_repo()
     }
 
-    /// Three statements: the matching sets' count, per-item tallies, per-value counts (see [`results`]).
+    /// At most three statements: the matching sets' count, per-item tallies, per-value counts (see [`results`]).
     fn result_tallies(
         &mut self,
         account: AccountId,
-        survey: SurveyId,
+        tree: &QuestionTree,
         filter: &AnswerFilter,
     ) -> RepoResult<ResultTallies> {
-        results::tallies(self.conn, account, survey, filter).or_repo()
+        results::tallies(self.conn, account, tree, filter).or_repo()
     }
 }

@@ -7,8 +7,9 @@ use time::Date;
 
 use super::{ResultTallies, SendoutFigures};
 use crate::answer::AnswerFilter;
-use crate::ids::{AccountId, SendoutId, SurveyId};
+use crate::ids::{AccountId, SendoutId};
 use crate::ports::RepoResult;
+use crate::survey::QuestionTree;
 
 /// Statistics and results.
 pub trait InsightRepository {
@@ -20,12 +21,13 @@ pub trait InsightRepository {
     /// release of its respondents (an activation stamps the respondents it releases).
     fn sendout_figures(&mut self, account: AccountId, sendout: SendoutId, today: Date) -> RepoResult<SendoutFigures>;
 
-    /// The tallies of the survey's answer sets that pass the filter (the same sets the answer lists return for it,
-    /// narrowed to `filter.sendout_id` when given).
+    /// The tallies of the tree's items over the answer sets of its survey that pass the filter (the same sets the
+    /// answer lists return for it, narrowed to `filter.sendout_id` when given). The tree says which items are choice,
+    /// numeric and rating items and which options each choice item has: only those are tallied by value.
     fn result_tallies(
         &mut self,
         account: AccountId,
-        survey: SurveyId,
+        tree: &QuestionTree,
         filter: &AnswerFilter,
     ) -> RepoResult<ResultTallies>;
 }

@@ -84,10 +84,10 @@ pub struct ResultTallies {
     pub answer_sets: i64,
     /// One per item with at least one answer, in any order.
     pub items: Vec<ItemTally>,
-    /// One per option value chosen at least once in a SingleChoice or MultipleChoice item (each value of a multiple
-    /// choice counts once per answer that chose it).
+    /// Option values of SingleChoice and MultipleChoice items with how many answers chose them (each value of a
+    /// multiple choice counts once per answer that chose it); a value never chosen may be missing or count zero.
     pub choices: Vec<ChoiceCount>,
-    /// One per rating given at least once in a Rating item.
+    /// Ratings of Rating items with how many answers gave them; a rating never given is missing.
     pub ratings: Vec<RatingCount>,
 }
 

@@ -27,6 +27,7 @@ use crate::ports::{
     ReleaseRepository, RepoResult, RespondentPageRepository, RespondentRepository, RetentionRepository,
     SenderRepository, SendoutRepository, SentLookup, WebhookEvents, WebhookRepository,
 };
+use crate::survey::QuestionTree;
 use crate::webhook::{
     AttemptRecord, ClaimedDelivery, DeliveryStatus, DeliveryView, EventSubject, Webhook, WebhookDraft, WebhookEvent,
     WebhookSecret,
@@ -624,7 +625,7 @@ impl OutboxRepository for Memory {
 impl InsightRepository for Memory {
     not_kept! {
         fn sendout_figures(&mut self, account: AccountId, sendout: SendoutId, today: time::Date) -> RepoResult<SendoutFigures>;
-        fn result_tallies(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter) -> RepoResult<ResultTallies>;
+        fn result_tallies(&mut self, account: AccountId, tree: &QuestionTree, filter: &AnswerFilter) -> RepoResult<ResultTallies>;
     }
 }
 

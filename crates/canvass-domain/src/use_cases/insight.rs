@@ -41,6 +41,6 @@ pub fn survey_results(
 ) -> Result<SurveyResults, DomainError> {
     let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
     answers::check_filter_sendout(uow, account, survey, filter)?;
-    let tallies = uow.result_tallies(account, survey, filter)?;
+    let tallies = uow.result_tallies(account, &tree, filter)?;
     Ok(SurveyResults::assemble(&tree, tallies))
 }

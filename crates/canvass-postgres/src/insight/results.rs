@@ -1,30 +1,36 @@
 //! A survey's results in three statements over the answer sets that pass the filter: their count (the answer
-//! lists' own filtered query), per item the answers and the summary of a Numeric item's numbers (`avg`,
-//! `percentile_cont`, `min`, `max`), and per item and value the choices of choice items (a MultipleChoice answer
-//! counts each option it chose, through `jsonb_array_elements_text`) and the ratings of Rating items.
+//! lists' own filtered query); per item its answers, with the numbers of the Numeric items summarised (`avg`,
+//! `percentile_cont`, `min`, `max`); and per value the choices of the choice items and the ratings of the Rating
+//! items.
+//!
+//! The tree says which items are of which type and which options a choice item has, so the statements read only the
+//! answers they need (`question_item_id = ANY(...)`, through `answers_item_idx`), sort only the numbers, and count
+//! an option by JSON containment (`value ? option`: the string of a single choice, an element of a multiple
+//! choice's array) against the item's few options instead of expanding every answer into rows (a set-returning
+//! function over every answer makes the planner expect a hundred rows from each, and compile the statement).
+//! Values are read only where their JSON type fits the item's type, so no stored value can make a cast fail.
 //!
 //! The two aggregates apply the filter as [`crate::answer::filtered`] does, in SQL with null parameters for the
 //! filters not given (one statement text for every filter): `from` and `to` on `created_at`, `updated` on
-//! `updated_at`, `completed`, and the sendout. Values are read only where their JSON type fits the item's type,
-//! so no stored value can make a cast fail.
+//! `updated_at`, `completed`, and the sendout.
 
 use canvass_domain::answer::AnswerFilter;
-use canvass_domain::ids::{AccountId, QuestionItemId, SurveyId};
+use canvass_domain::ids::{AccountId, QuestionItemId};
 use canvass_domain::insight::{ChoiceCount, ItemTally, NumericSummary, RatingCount, ResultTallies};
+use canvass_domain::survey::{QuestionTree, QuestionType};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Double, Nullable, Text, Timestamptz};
+use diesel::sql_types::{Array, BigInt, Bool, Double, Nullable, Text, Timestamptz};
 use diesel::QueryResult;
 
 use crate::answer::filtered;
 use crate::prepared::prepared;
 
-/// The answers of the survey's answer sets, each with its item.
-macro_rules! answers_with_items {
+/// The answers of the survey's answer sets.
+macro_rules! answers_of_sets {
     () => {
         "
-FROM answer_sets s
-JOIN answers a ON a.account_id = s.account_id AND a.answer_set_id = s.id
-JOIN question_items q ON q.account_id = a.account_id AND q.id = a.question_item_id"
+    FROM answer_sets s
+    JOIN answers a ON a.account_id = s.account_id AND a.answer_set_id = s.id"
     };
 }
 
@@ -33,52 +39,69 @@ JOIN question_items q ON q.account_id = a.account_id AND q.id = a.question_item_
 macro_rules! passing_the_filter {
     () => {
         "
-WHERE s.account_id = $1 AND s.survey_id = $2 AND a.account_id = $1 AND q.account_id = $1 AND q.survey_id = $2
-  AND ($3::timestamptz IS NULL OR s.created_at >= $3)
-  AND ($4::timestamptz IS NULL OR s.created_at <= $4)
-  AND ($5::timestamptz IS NULL OR s.updated_at >= $5)
-  AND (NOT $6 OR s.completed)
-  AND ($7::bigint IS NULL OR s.sendout_id = $7)"
+    WHERE s.account_id = $1 AND s.survey_id = $2 AND a.account_id = $1
+      AND ($3::timestamptz IS NULL OR s.created_at >= $3)
+      AND ($4::timestamptz IS NULL OR s.created_at <= $4)
+      AND ($5::timestamptz IS NULL OR s.updated_at >= $5)
+      AND (NOT $6 OR s.completed)
+      AND ($7::bigint IS NULL OR s.sendout_id = $7)"
     };
 }
 
-/// Per answered item: its answers, and the count, mean, median, lowest and highest of a Numeric item's numbers
-/// (mean, lowest and highest in `numeric`, exact; the median interpolated in `float8`). Each answer's number is a
-/// lateral column, a CASE that casts JSON numbers only.
+/// Per answered item its answers (hashed, not sorted), and for the Numeric items `$8` the count, mean, median,
+/// lowest and highest of their numbers (mean, lowest and highest in `numeric`, exact; the median interpolated in
+/// `float8`). A CASE reads the JSON numbers only (a condition in WHERE would not order the cast after it, and
+/// would make the planner misjudge the rows).
 const ITEMS: &str = concat!(
     "
-SELECT a.question_item_id AS item, count(*) AS answered, count(x.number) AS numbers,
-       avg(x.number)::float8 AS mean,
-       percentile_cont(0.5) WITHIN GROUP (ORDER BY x.number::float8) AS median,
-       min(x.number)::float8 AS lowest, max(x.number)::float8 AS highest",
-    answers_with_items!(),
-    "
-CROSS JOIN LATERAL (
-    SELECT CASE WHEN q.item_type = 'Numeric' AND jsonb_typeof(a.value) = 'number' THEN (a.value)::numeric END
-        AS number
-) AS x",
+WITH answered AS (
+    SELECT a.question_item_id AS item, count(*) AS answered",
+    answers_of_sets!(),
     passing_the_filter!(),
     "
-GROUP BY a.question_item_id"
+    GROUP BY a.question_item_id),
+numbers AS (
+    SELECT a.question_item_id AS item, count(x.number) AS numbers, avg(x.number)::float8 AS mean,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY x.number::float8) AS median,
+           min(x.number)::float8 AS lowest, max(x.number)::float8 AS highest",
+    answers_of_sets!(),
+    "
+    CROSS JOIN LATERAL (
+        SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::numeric END AS number) AS x",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($8)
+    GROUP BY a.question_item_id)
+SELECT answered.item, answered.answered, coalesce(numbers.numbers, 0) AS numbers, numbers.mean, numbers.median,
+       numbers.lowest, numbers.highest
+FROM answered
+LEFT JOIN numbers ON numbers.item = answered.item"
 );
 
-/// Per choice or Rating item and value: how many answers chose each option value (a SingleChoice answer is read as
-/// an array of one) or gave each rating. A row with neither (an empty MultipleChoice answer) counts nothing.
+/// Per option of the choice items (`$8` item, `$9` option value, `$10` the JSON type of the item's answers:
+/// `string` for a single choice, `array` for a multiple choice) the answers that chose it, zeros included; and per
+/// rating of the Rating items `$11` the answers that gave it (a value that is no number has no rating).
 const VALUES: &str = concat!(
     "
-SELECT a.question_item_id AS item, picked.choice,
-       CASE WHEN q.item_type = 'Rating' AND jsonb_typeof(a.value) = 'number' THEN (a.value)::float8 END AS rating,
-       count(*) AS n",
-    answers_with_items!(),
+    SELECT o.item, o.value AS choice, NULL::float8 AS rating,
+           count(*) FILTER (WHERE jsonb_typeof(a.value) = o.shape AND a.value ? o.value) AS n",
+    answers_of_sets!(),
     "
-LEFT JOIN LATERAL jsonb_array_elements_text(
-    CASE WHEN q.item_type = 'SingleChoice' AND jsonb_typeof(a.value) = 'string' THEN jsonb_build_array(a.value)
-         WHEN q.item_type = 'MultipleChoice' AND jsonb_typeof(a.value) = 'array' THEN a.value END
-) AS picked (choice) ON true",
+    JOIN unnest($8::bigint[], $9::text[], $10::text[]) AS o (item, value, shape) ON o.item = a.question_item_id",
     passing_the_filter!(),
     "
-  AND q.item_type IN ('SingleChoice', 'MultipleChoice', 'Rating')
-GROUP BY 1, 2, 3"
+      AND a.question_item_id = ANY($8)
+    GROUP BY o.item, o.value
+UNION ALL
+    SELECT a.question_item_id AS item, NULL AS choice, r.rating, count(*) AS n",
+    answers_of_sets!(),
+    "
+    CROSS JOIN LATERAL (
+        SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::float8 END AS rating) AS r",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($11)
+    GROUP BY a.question_item_id, r.rating"
 );
 
 #[derive(QueryableByName)]
@@ -111,25 +134,65 @@ struct ValueRow {
     n: i64,
 }
 
+/// What the statements need to know of the tree: the items of each type and the choice items' options.
+#[derive(Default)]
+struct ItemsByType {
+    numeric: Vec<i64>,
+    rating: Vec<i64>,
+    /// One entry per option of a choice item: the item, the option value and the JSON type of the item's answers.
+    choice_items: Vec<i64>,
+    choice_values: Vec<String>,
+    choice_shapes: Vec<&'static str>,
+}
+
+impl ItemsByType {
+    fn of(tree: &QuestionTree) -> Self {
+        let mut items = Self::default();
+        for item in tree.items() {
+            let shape = match item.kind {
+                QuestionType::Numeric => {
+                    items.numeric.push(item.id.get());
+                    continue;
+                }
+                QuestionType::Rating => {
+                    items.rating.push(item.id.get());
+                    continue;
+                }
+                QuestionType::SingleChoice => "string",
+                QuestionType::MultipleChoice => "array",
+                QuestionType::OpenText | QuestionType::Info => continue,
+            };
+            for option in &item.options {
+                items.choice_items.push(item.id.get());
+                items.choice_values.push(option.value.clone());
+                items.choice_shapes.push(shape);
+            }
+        }
+        items
+    }
+}
+
 /// A whole rating from 0 to 10, as the domain stores them; `None` for any other number.
 fn whole_rating(rating: f64) -> Option<i64> {
     let whole = rating.fract() == 0.0 && (0.0..=10.0).contains(&rating);
     whole.then_some(rating as i64)
 }
 
-/// The tallies of the survey's answer sets that pass the filter.
+/// The tallies of the tree's items over the answer sets of its survey that pass the filter.
 pub(super) fn tallies(
     conn: &mut PgConnection,
     account: AccountId,
-    survey: SurveyId,
+    tree: &QuestionTree,
     filter: &AnswerFilter,
 ) -> QueryResult<ResultTallies> {
+    let survey = tree.survey_id;
     let answer_sets: i64 = filtered(account, survey, filter).count().get_result(conn)?;
     if answer_sets == 0 {
         return Ok(ResultTallies::default());
     }
+    let items = ItemsByType::of(tree);
     let sendout = filter.sendout_id.map(|sendout| sendout.get());
-    let bind = |sql| {
+    let filtered = |sql| {
         prepared(sql)
             .bind::<BigInt, _>(account.get())
             .bind::<BigInt, _>(survey.get())
@@ -139,10 +202,9 @@ pub(super) fn tallies(
             .bind::<Bool, _>(filter.completed_only)
             .bind::<Nullable<BigInt>, _>(sendout)
     };
-    let items: Vec<ItemRow> = bind(ITEMS).load(conn)?;
-    let values: Vec<ValueRow> = bind(VALUES).load(conn)?;
+    let rows: Vec<ItemRow> = filtered(ITEMS).bind::<Array<BigInt>, _>(&items.numeric).load(conn)?;
     let mut tallies = ResultTallies { answer_sets, ..ResultTallies::default() };
-    tallies.items = items
+    tallies.items = rows
         .into_iter()
         .map(|row| ItemTally {
             item: QuestionItemId::new(row.item),
@@ -156,6 +218,15 @@ pub(super) fn tallies(
             },
         })
         .collect();
+    if items.choice_items.is_empty() && items.rating.is_empty() {
+        return Ok(tallies);
+    }
+    let values: Vec<ValueRow> = filtered(VALUES)
+        .bind::<Array<BigInt>, _>(&items.choice_items)
+        .bind::<Array<Text>, _>(&items.choice_values)
+        .bind::<Array<Text>, _>(&items.choice_shapes)
+        .bind::<Array<BigInt>, _>(&items.rating)
+        .load(conn)?;
     for row in values {
         let item = QuestionItemId::new(row.item);
         match (row.choice, row.rating.and_then(whole_rating)) {

@@ -46,10 +46,11 @@ WHERE r.account_id = $1 AND r.sendout_id = $2 AND r.status IN ('Sent', 'Released
 ///
 /// `sendouts.activated_at` is the last activation; an activation also stamps `released_at` on each respondent it
 /// releases, so the first activation is the earlier of the two (exact whenever the first activation released
-/// someone). `sent` counts every respondent whose invitation was handed over that day, whatever its status now;
-/// `started` and `completed` count reached respondents on the day of their first answer set and first completion.
+/// someone), computed once (`MATERIALIZED`: inlined, it would be computed for each reference). `sent` counts every
+/// respondent whose invitation was handed over that day, whatever its status now; `started` and `completed` count
+/// reached respondents on the day of their first answer set and first completion.
 const DAILY: &str = "\
-WITH first_day AS (
+WITH first_day AS MATERIALIZED (
     SELECT (least(s.activated_at, (
                SELECT min(r.released_at) FROM respondents r WHERE r.account_id = $1 AND r.sendout_id = $2
            )) AT TIME ZONE 'UTC')::date AS day

@@ -143,9 +143,9 @@ fn numbers(count: i64, mean: f64, median: f64, min: f64, max: f64) -> NumericSum
 fn every_answer_of_the_matching_sets_is_tallied() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
-    let (acme, pulse, tree, _) = answered(&mut conn);
+    let (acme, _, tree, _) = answered(&mut conn);
     let ids = items(&tree);
-    let tallies = sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, pulse, &AnswerFilter::default()).unwrap());
+    let tallies = sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, &tree, &AnswerFilter::default()).unwrap());
     assert_eq!(tallies.answer_sets, 4);
     let none = NumericSummary::default();
     let tally = |item: QuestionItemId, answered, numbers| ItemTally { item, answered, numbers };
@@ -168,10 +168,11 @@ fn every_answer_of_the_matching_sets_is_tallied() {
             choice(ids[0], "blue", 1),
             choice(ids[0], "green", 1),
             choice(ids[0], "red", 2),
+            choice(ids[1], "app", 0),
             choice(ids[1], "phone", 1),
             choice(ids[1], "web", 2),
         ],
-        "each option a multiple choice chose counts; the open texts are no choices"
+        "each option a multiple choice chose counts, every option of an answered item; the open texts are no choices"
     );
     let rating = |rating, count| RatingCount { item: ids[4], rating, count };
     assert_eq!(tallies.ratings, [rating(3, 1), rating(7, 1), rating(9, 1), rating(10, 1)]);
@@ -184,7 +185,7 @@ fn the_filters_of_the_answer_lists_and_the_sendout_narrow_the_sets() {
     let (acme, pulse, tree, wave) = answered(&mut conn);
     let ids = items(&tree);
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let mut tallied = |filter: &AnswerFilter| sorted(uow.result_tallies(acme, pulse, filter).unwrap());
+    let mut tallied = |filter: &AnswerFilter| sorted(uow.result_tallies(acme, &tree, filter).unwrap());
 
     let completed = tallied(&filter(None, None, None, true));
     assert_eq!(completed.answer_sets, 3);
@@ -201,7 +202,12 @@ fn the_filters_of_the_answer_lists_and_the_sendout_narrow_the_sets() {
     let of_wave = tallied(&AnswerFilter::default().of_sendout(Some(wave)));
     assert_eq!(of_wave.answer_sets, 1);
     assert_eq!(of_wave.items[1], ItemTally { item: ids[3], answered: 1, numbers: numbers(1, 2.0, 2.0, 2.0, 2.0) });
-    assert_eq!(of_wave.choices, [ChoiceCount { item: ids[0], value: "green".into(), count: 1 }]);
+    let chosen = |value: &str, count| ChoiceCount { item: ids[0], value: value.into(), count };
+    assert_eq!(
+        of_wave.choices,
+        [chosen("blue", 0), chosen("green", 1), chosen("red", 0)],
+        "no multiple choice answered"
+    );
     assert_eq!(of_wave.ratings, [RatingCount { item: ids[4], rating: 7, count: 1 }]);
 
     let other_wave = tallied(&AnswerFilter::default().of_sendout(Some(SendoutId::new(wave.get() + 1_000))));
@@ -214,9 +220,9 @@ fn the_filters_of_the_answer_lists_and_the_sendout_narrow_the_sets() {
         .unwrap()[0]
         .id;
     uow.replace_answers(acme, pulse, first, &draft(&tree, &replaced), DAY5).unwrap();
-    let updated = sorted(uow.result_tallies(acme, pulse, &filter(None, None, Some(DAY5), false)).unwrap());
+    let updated = sorted(uow.result_tallies(acme, &tree, &filter(None, None, Some(DAY5), false)).unwrap());
     assert_eq!(updated.answer_sets, 1);
-    assert_eq!(updated.choices, [ChoiceCount { item: ids[0], value: "blue".into(), count: 1 }]);
+    assert_eq!(updated.choices, [chosen("blue", 1), chosen("green", 0), chosen("red", 0)]);
     assert_eq!(updated.ratings, [RatingCount { item: ids[4], rating: 0, count: 1 }]);
 }
 
@@ -240,7 +246,7 @@ fn the_aggregates_pass_the_same_sets_as_the_answer_lists() {
     for filter in filters {
         let listed =
             uow.page_answer_sets(acme, pulse, &filter, PageRequest::new(1, 100, "page", "size").unwrap()).unwrap();
-        let tallies = uow.result_tallies(acme, pulse, &filter).unwrap();
+        let tallies = uow.result_tallies(acme, &tree, &filter).unwrap();
         // Every set answers the colour: its answers are the sets the aggregates passed.
         let answered = tallies.items.iter().find(|t| t.item == colour).map_or(0, |t| t.answered);
         assert_eq!((tallies.answer_sets, answered), (listed.total_count, listed.total_count), "{filter:?}");
@@ -277,7 +283,7 @@ fn a_stored_value_of_another_shape_is_counted_as_answered_and_read_as_nothing() 
     .bind::<BigInt, _>(first)
     .execute(&mut conn)
     .unwrap();
-    let tallies = sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, pulse, &AnswerFilter::default()).unwrap());
+    let tallies = sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, &tree, &AnswerFilter::default()).unwrap());
     assert_eq!(tallies.items[0].answered, 4, "still answered");
     // -1, 10, 2 remain numbers.
     assert_eq!(
@@ -288,7 +294,7 @@ fn a_stored_value_of_another_shape_is_counted_as_answered_and_read_as_nothing() 
     assert_eq!(colours, ["blue", "green", "red"], "the number is no option value");
     let tools: Vec<(&str, i64)> =
         tallies.choices.iter().filter(|c| c.item == ids[1]).map(|c| (c.value.as_str(), c.count)).collect();
-    assert_eq!(tools, [("web", 1)], "a text is no array of choices");
+    assert_eq!(tools, [("app", 0), ("phone", 0), ("web", 1)], "a text is no array of choices");
     let ratings: Vec<i64> = tallies.ratings.iter().map(|r| r.rating).collect();
     assert_eq!(ratings, [7, 9], "the text and the fraction are no ratings");
 }

@@ -11,6 +11,7 @@ use crate::distribution::{
 use crate::ids::{AccountId, BgDocumentId, LabelId, SendoutId, SurveyId};
 use crate::insight::{ResultTallies, SendoutFigures};
 use crate::ports::{InsightRepository, RepoResult, SendoutRepository};
+use crate::survey::QuestionTree;
 use crate::testing::{HoldsSurveys, Surveys};
 
 /// A read of the insight port, as it was asked.
@@ -18,7 +19,7 @@ use crate::testing::{HoldsSurveys, Surveys};
 pub enum Asked {
     /// `sendout_figures` of this sendout up to this day.
     Figures(AccountId, SendoutId, Date),
-    /// `result_tallies` of this survey with this filter.
+    /// `result_tallies` of the tree of this survey with this filter.
     Tallies(AccountId, SurveyId, AnswerFilter),
 }
 
@@ -51,10 +52,10 @@ impl InsightRepository for Insight {
     fn result_tallies(
         &mut self,
         account: AccountId,
-        survey: SurveyId,
+        tree: &QuestionTree,
         filter: &AnswerFilter,
     ) -> RepoResult<ResultTallies> {
-        self.asked.push(Asked::Tallies(account, survey, *filter));
+        self.asked.push(Asked::Tallies(account, tree.survey_id, *filter));
         Ok(self.tallies.clone())
     }
 }
