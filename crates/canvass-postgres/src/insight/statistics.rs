@@ -1,7 +1,7 @@
 //! A sendout's statistics in three statements: its respondents by status (with those opted out through its links),
 //! the funnel of the reached respondents with the median time to complete (`percentile_cont`), and the daily series
-//! (`generate_series` over the days since the first activation). The answer sets of the sendout are read through
-//! `answer_sets_sendout_idx` (`sendout_id = $2`), each respondent's by `respondent_id`.
+//! (`generate_series` over the days since the first activation). The answer sets are those of the sendout
+//! (`sendout_id = $2`, which `answer_sets_sendout_idx` serves), each matched to its respondent by `respondent_id`.
 
 use canvass_domain::distribution::RespondentStatus;
 use canvass_domain::ids::{AccountId, SendoutId};
