@@ -9,6 +9,7 @@ pub(crate) mod accounts;
 pub(crate) mod distribution;
 mod exports;
 mod governance;
+mod insight;
 pub(crate) mod platform;
 pub(crate) mod respondent;
 mod surveys;

@@ -292,7 +292,7 @@ pub fn page_id(tree: &Value, page: usize) -> i64 {
 }
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 63] = [
+pub const ENDPOINTS: [(&str, &str); 65] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -308,6 +308,7 @@ pub const ENDPOINTS: [(&str, &str); 63] = [
     ("get", "/surveys/{surveyId}/answers/respondent/{respondentId}"),
     ("get", "/surveys/{surveyId}/answers/export"),
     ("get", "/surveys/{surveyId}/answers/{answerSetId}/questionitem/{questionItemId}"),
+    ("get", "/surveys/{surveyId}/results"),
     ("get", "/accounts/categories"),
     ("post", "/accounts/categories"),
     ("get", "/accounts/categories/{categoryId}"),
@@ -325,6 +326,7 @@ pub const ENDPOINTS: [(&str, &str); 63] = [
     ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/reminders"),
     ("get", "/surveys/{surveyId}/sendouts/{sendoutId}/labels"),
     ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/labels"),
+    ("get", "/surveys/{surveyId}/sendouts/{sendoutId}/statistics"),
     ("get", "/bgdata/bgdocuments"),
     ("get", "/bgdata/bgdocuments/{bgDocumentId}"),
     ("get", "/bgdata/bgdocuments/{bgDocumentId}/labels"),

@@ -99,7 +99,10 @@ pub fn fill(base: &str, database_url: &str, count: usize) -> Data {
 
     let mut conn = PgConnection::establish(database_url).unwrap();
     let day = "date_trunc('day', now()) - interval '10 days'";
-    exec(&mut conn, &format!("UPDATE sendouts SET activated_at = {day} WHERE account_id = {account} AND id = {sendout}"));
+    exec(
+        &mut conn,
+        &format!("UPDATE sendouts SET activated_at = {day} WHERE account_id = {account} AND id = {sendout}"),
+    );
     exec(
         &mut conn,
         &format!(
@@ -110,7 +113,8 @@ pub fn fill(base: &str, database_url: &str, count: usize) -> Data {
              WHERE account_id = {account} AND sendout_id = {sendout}"
         ),
     );
-    let values: Vec<String> = items.iter().map(|(id, kind)| format!("({id}, {})", value_sql(kind, "sets.id"))).collect();
+    let values: Vec<String> =
+        items.iter().map(|(id, kind)| format!("({id}, {})", value_sql(kind, "sets.id"))).collect();
     exec(
         &mut conn,
         &format!(

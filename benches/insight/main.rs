@@ -202,7 +202,10 @@ fn main() {
             *bytes as f64 / 1048576.0
         );
     }
-    println!("  {:<28} {:>10} {:>11} {:>11} {:>7}  target (≤ 2)", "aggregate", "statements", "HTTP ms", "SQL ms", "ratio");
+    println!(
+        "  {:<28} {:>10} {:>11} {:>11} {:>7}  target (≤ 2)",
+        "aggregate", "statements", "HTTP ms", "SQL ms", "ratio"
+    );
     for (name, statements, service, database) in &aggregates {
         match database {
             Ok(database) => {

@@ -17,6 +17,7 @@ pub mod error;
 pub mod governance;
 pub mod idempotency;
 pub mod ids;
+pub mod insight;
 pub mod limits;
 pub mod paging;
 pub mod ports;

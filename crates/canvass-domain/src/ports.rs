@@ -22,6 +22,7 @@ pub use crate::distribution::ports::{
 };
 pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
 pub use crate::idempotency::ports::IdempotencyRepository;
+pub use crate::insight::ports::InsightRepository;
 pub use crate::survey::ports::SurveyRepository;
 pub use crate::webhook::ports::{WebhookEvents, WebhookRepository};
 pub use store::{transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};
@@ -49,6 +50,7 @@ pub trait Repositories:
     + SenderRepository
     + ErasureRepository
     + IdempotencyRepository
+    + InsightRepository
     + WebhookEvents
     + WebhookRepository
 {
@@ -71,6 +73,7 @@ impl<T> Repositories for T where
         + SenderRepository
         + ErasureRepository
         + IdempotencyRepository
+        + InsightRepository
         + WebhookEvents
         + WebhookRepository
 {

@@ -12,6 +12,7 @@ pub mod erasure;
 pub mod exports;
 pub mod frequency;
 pub mod idempotency;
+pub mod insight;
 pub mod monitoring;
 pub mod respondent_page;
 pub mod respondents;

@@ -11,6 +11,7 @@ pub mod client_date;
 pub mod erasure;
 pub mod export;
 pub mod governance;
+pub mod insight;
 pub mod respondent;
 pub mod schemas;
 pub mod sendout;

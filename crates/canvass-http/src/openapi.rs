@@ -31,6 +31,7 @@ pub use statuses::is_keyed;
         (name = "Background data", description = "Background data documents, one per sendout"),
         (name = "Blocklist", description = "Blocked and opted-out contacts"),
         (name = "Email bounces", description = "Permanent email failures"),
+        (name = "Insight", description = "Sendout statistics and survey results, aggregated by the store"),
         (name = "Survey frequency", description = "How many surveys one contact may receive"),
         (name = "Data retention", description = "Retention policies"),
         (name = "Retention rules (v1.5)", description = "Retention rules, under /api/v1.5 only"),

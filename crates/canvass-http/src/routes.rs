@@ -11,6 +11,7 @@ pub mod exports;
 pub mod fallback;
 pub mod frequency;
 pub mod health;
+pub mod insight;
 pub mod metrics;
 pub mod questions;
 pub mod respondents;
@@ -61,6 +62,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(answers::item_answer)
         .service(answers::record)
         .service(answers::replace)
+        .service(insight::results)
         .service(accounts::list_categories)
         .service(accounts::get_category)
         .service(accounts::create_category)
@@ -76,6 +78,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(sendouts::create_label)
         .service(sendouts::list_reminders)
         .service(sendouts::create_reminder)
+        .service(insight::statistics)
         .service(respondents::list)
         .service(respondents::add)
         .service(respondents::add_batch)

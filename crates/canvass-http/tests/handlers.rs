@@ -17,6 +17,8 @@ mod exports;
 mod headers;
 #[path = "handlers/idempotency.rs"]
 mod idempotency;
+#[path = "handlers/insight.rs"]
+mod insight;
 #[path = "handlers/problems.rs"]
 mod problems;
 #[path = "handlers/reader_errors.rs"]

@@ -7,9 +7,9 @@
 //! `category`, `survey` (with the whole-tree read), `answer` (answer sets, their one-statement writes, the
 //! respondent page), `distribution` (sendouts, respondents, the blocklist, releasing, sender numbers, the counts a
 //! sendout row keeps), `delivery` (the outbox, its claim, a round's outcomes, holds, the shared pace),
-//! `governance` (frequency, rules, policies, the retention engine, erasure), `idempotency`, `webhook`. The rest is
-//! the plumbing they share: `pool`, `store`, `unit_of_work`, `error`, `schema`, `named`, `keys`, `prepared`,
-//! `capture`, `migrate`.
+//! `governance` (frequency, rules, policies, the retention engine, erasure), `idempotency`, `insight` (a
+//! sendout's statistics, a survey's results), `webhook`. The rest is the plumbing they share: `pool`, `store`,
+//! `unit_of_work`, `error`, `schema`, `named`, `keys`, `prepared`, `capture`, `migrate`.
 
 mod account;
 mod answer;
@@ -20,6 +20,7 @@ mod distribution;
 mod error;
 mod governance;
 mod idempotency;
+mod insight;
 mod keys;
 mod migrate;
 mod named;

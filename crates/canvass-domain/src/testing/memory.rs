@@ -19,13 +19,15 @@ use crate::ids::{
     AccountId, AnswerSetId, BgDocumentId, CategoryId, KeyId, LabelId, PageId, QuestionItemId, RespondentId, SendoutId,
     SurveyId, UserId, WebhookId,
 };
+use crate::insight::{ResultTallies, SendoutFigures};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
     AccountRepository, AnswerRepository, BlocklistRepository, CategoryRepository, Erased, ErasureRepository,
-    GovernanceRepository, OutboxBacklog, OutboxRepository, PaceRepository, RecordedRound, ReleaseRepository,
-    RepoResult, RespondentPageRepository, RespondentRepository, RetentionRepository, SenderRepository,
-    SendoutRepository, SentLookup, WebhookEvents, WebhookRepository,
+    GovernanceRepository, InsightRepository, OutboxBacklog, OutboxRepository, PaceRepository, RecordedRound,
+    ReleaseRepository, RepoResult, RespondentPageRepository, RespondentRepository, RetentionRepository,
+    SenderRepository, SendoutRepository, SentLookup, WebhookEvents, WebhookRepository,
 };
+use crate::survey::QuestionTree;
 use crate::webhook::{
     AttemptRecord, ClaimedDelivery, DeliveryStatus, DeliveryView, EventSubject, Webhook, WebhookDraft, WebhookEvent,
     WebhookSecret,
@@ -531,7 +533,8 @@ impl WebhookRepository for Memory {
     }
 }
 
-// What the store does not keep: respondents and their answers, the blocklist, the outbox and retention's removals.
+// What the store does not keep: respondents and their answers (and so insight), the blocklist, the outbox and
+// retention's removals.
 
 impl AnswerRepository for Memory {
     not_kept! {
@@ -617,6 +620,13 @@ impl OutboxRepository for Memory {
         fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup>;
         fn enqueue_message(&mut self, context: &TokenContext, key: &str, body: &str, now: OffsetDateTime) -> RepoResult<bool>;
         fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog>;
+    }
+}
+
+impl InsightRepository for Memory {
+    not_kept! {
+        fn sendout_figures(&mut self, account: AccountId, sendout: SendoutId, today: time::Date) -> RepoResult<SendoutFigures>;
+        fn result_tallies(&mut self, account: AccountId, tree: &QuestionTree, filter: &AnswerFilter) -> RepoResult<ResultTallies>;
     }
 }
 

@@ -14,6 +14,7 @@ mod exports;
 mod fakes;
 mod frequency;
 mod idempotency;
+mod insight;
 mod list_chunks;
 mod monitoring;
 mod page_flow;

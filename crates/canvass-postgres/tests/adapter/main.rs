@@ -8,6 +8,7 @@ mod citus_keys;
 mod enum_columns;
 mod fair_claims;
 mod idempotency;
+mod insight;
 mod one_statement;
 mod public_handles;
 mod repositories;

@@ -6,6 +6,7 @@
 pub mod answer_sets;
 pub mod distribution;
 pub mod exports;
+pub mod insight;
 pub mod outbox;
 pub mod pages;
 pub mod retention;

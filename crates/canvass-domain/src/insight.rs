@@ -1,0 +1,15 @@
+//! Insight: what a sendout's respondents did (its statistics) and what a survey's answer sets say (its results),
+//! from figures the store computes over any number of rows, and the rules that finish them here: rates rounded to
+//! four decimals, the Net Promoter Score, every respondent status and every option named, zeros included.
+
+mod figures;
+pub mod ports;
+mod results;
+mod statistics;
+
+pub use figures::{divide_rounded, rate};
+pub use results::{
+    ChoiceCount, ItemFigures, ItemResult, ItemTally, Nps, NumericSummary, OptionCount, RatingCount, RatingSummary,
+    ResultTallies, SurveyResults, RATINGS,
+};
+pub use statistics::{DailyActivity, SendoutFigures, SendoutStatistics, StatusCounts};

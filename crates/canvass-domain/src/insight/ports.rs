@@ -1,0 +1,33 @@
+//! The port of insight: the figures of a sendout's statistics and the tallies of a survey's results, each computed
+//! by the store over any number of rows (no row per respondent or per answer set comes back).
+//!
+//! Every method is scoped by the caller's `AccountId`; the rules every adapter follows are in [`crate::ports`].
+
+use time::Date;
+
+use super::{ResultTallies, SendoutFigures};
+use crate::answer::AnswerFilter;
+use crate::ids::{AccountId, SendoutId};
+use crate::ports::RepoResult;
+use crate::survey::QuestionTree;
+
+/// Statistics and results.
+pub trait InsightRepository {
+    /// The figures of the sendout's statistics, its daily series running from the UTC day of its first activation
+    /// to `today` (empty when it was never activated, or first activated after `today`). A sendout the account does
+    /// not have answers empty figures: callers check the sendout first.
+    ///
+    /// The first activation is the earlier of the sendout's `activated_at` (its last activation) and the earliest
+    /// release of its respondents (an activation stamps the respondents it releases).
+    fn sendout_figures(&mut self, account: AccountId, sendout: SendoutId, today: Date) -> RepoResult<SendoutFigures>;
+
+    /// The tallies of the tree's items over the answer sets of its survey that pass the filter (the same sets the
+    /// answer lists return for it, narrowed to `filter.sendout_id` when given). The tree says which items are choice,
+    /// numeric and rating items and which options each choice item has: only those are tallied by value.
+    fn result_tallies(
+        &mut self,
+        account: AccountId,
+        tree: &QuestionTree,
+        filter: &AnswerFilter,
+    ) -> RepoResult<ResultTallies>;
+}

@@ -1,0 +1,276 @@
+//! A survey's results: per question item, in tree order, what the matching answer sets answered, from tallies the
+//! store computes ([`ResultTallies`]); the Net Promoter Score of rating items.
+
+use std::collections::HashMap;
+
+use super::figures::divide_rounded;
+use crate::ids::{QuestionItemId, SurveyId};
+use crate::survey::{QuestionItem, QuestionTree, QuestionType};
+
+/// How many ratings there are: one per whole number from [`QuestionType::RATING_MIN`] to
+/// [`QuestionType::RATING_MAX`].
+pub const RATINGS: usize = (QuestionType::RATING_MAX - QuestionType::RATING_MIN + 1) as usize;
+
+/// Lowest rating of a promoter.
+const PROMOTER_FROM: i64 = 9;
+/// Highest rating of a detractor.
+const DETRACTOR_TO: i64 = 6;
+
+/// The numbers answered to a Numeric item: their count and, when there is at least one, their mean, median (the
+/// mean of the two middle values for an even count), lowest and highest.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct NumericSummary {
+    /// How many numbers.
+    pub count: i64,
+    /// Their mean.
+    pub mean: Option<f64>,
+    /// Their median.
+    pub median: Option<f64>,
+    /// The lowest.
+    pub min: Option<f64>,
+    /// The highest.
+    pub max: Option<f64>,
+}
+
+impl NumericSummary {
+    /// The summary with no figure when there is no number.
+    fn checked(self) -> Self {
+        if self.count == 0 {
+            Self::default()
+        } else {
+            self
+        }
+    }
+}
+
+/// What the store tallies for one item answered in the matching sets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemTally {
+    /// The item.
+    pub item: QuestionItemId,
+    /// Answers to it.
+    pub answered: i64,
+    /// Its numbers, for a Numeric item (a zero count for the other types).
+    pub numbers: NumericSummary,
+}
+
+/// How many times one option value of a choice item was chosen in the matching sets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChoiceCount {
+    /// The item.
+    pub item: QuestionItemId,
+    /// The option value.
+    pub value: String,
+    /// Answers that chose it.
+    pub count: i64,
+}
+
+/// How many answers of the matching sets gave a Rating item one rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatingCount {
+    /// The item.
+    pub item: QuestionItemId,
+    /// The rating, a whole number from 0 to 10.
+    pub rating: i64,
+    /// Answers that gave it.
+    pub count: i64,
+}
+
+/// What the store tallies over a survey's answer sets that pass a filter (see
+/// [`InsightRepository::result_tallies`](super::ports::InsightRepository::result_tallies)).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ResultTallies {
+    /// The matching answer sets.
+    pub answer_sets: i64,
+    /// One per item with at least one answer, in any order.
+    pub items: Vec<ItemTally>,
+    /// Option values of SingleChoice and MultipleChoice items with how many answers chose them (each value of a
+    /// multiple choice counts once per answer that chose it); a value never chosen may be missing or count zero.
+    pub choices: Vec<ChoiceCount>,
+    /// Ratings of Rating items with how many answers gave them; a rating never given is missing.
+    pub ratings: Vec<RatingCount>,
+}
+
+/// One option of a choice item and how many answers chose it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionCount {
+    /// The option value.
+    pub value: String,
+    /// The label shown.
+    pub label: String,
+    /// Answers that chose it.
+    pub count: i64,
+}
+
+/// The Net Promoter Score of a Rating item: promoters rate 9 or 10, passives 7 or 8, detractors 0 to 6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Nps {
+    /// Ratings of 9 and 10.
+    pub promoters: i64,
+    /// Ratings of 7 and 8.
+    pub passives: i64,
+    /// Ratings of 0 to 6.
+    pub detractors: i64,
+    /// `round(100 × (promoters − detractors) / count)`, halves away from zero (−12.5 → −13, 12.5 → 13), in
+    /// integers; `None` without a rating.
+    pub score: Option<i64>,
+}
+
+impl Nps {
+    /// The score of a distribution of ratings 0 to 10.
+    ///
+    /// ```
+    /// use canvass_domain::insight::Nps;
+    ///
+    /// // One promoter, two detractors, five passives: 100 × (1 − 2) / 8 = −12.5.
+    /// let nps = Nps::of(&[1, 0, 0, 0, 0, 0, 1, 5, 0, 0, 1]);
+    /// assert_eq!((nps.promoters, nps.passives, nps.detractors, nps.score), (1, 5, 2, Some(-13)));
+    /// ```
+    pub fn of(distribution: &[i64; RATINGS]) -> Self {
+        let sum = |keep: fn(i64) -> bool| -> i64 {
+            (QuestionType::RATING_MIN..=QuestionType::RATING_MAX)
+                .zip(distribution)
+                .filter(|(rating, _)| keep(*rating))
+                .map(|(_, count)| count)
+                .sum()
+        };
+        let promoters = sum(|rating| rating >= PROMOTER_FROM);
+        let detractors = sum(|rating| rating <= DETRACTOR_TO);
+        let passives = sum(|rating| rating > DETRACTOR_TO && rating < PROMOTER_FROM);
+        let count = i128::from(promoters + passives + detractors);
+        let score = divide_rounded(100 * i128::from(promoters - detractors), count).map(|score| score as i64);
+        Self { promoters, passives, detractors, score }
+    }
+}
+
+/// The ratings given to a Rating item: their count, mean, distribution and Net Promoter Score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatingSummary {
+    /// How many ratings.
+    pub count: i64,
+    /// Their mean; `None` without a rating.
+    pub mean: Option<f64>,
+    /// How many of each rating, 0 to 10.
+    pub distribution: [i64; RATINGS],
+    /// The Net Promoter Score.
+    pub nps: Nps,
+}
+
+impl RatingSummary {
+    /// The summary of a distribution of ratings 0 to 10.
+    pub fn of(distribution: [i64; RATINGS]) -> Self {
+        let count: i64 = distribution.iter().sum();
+        let total: i64 = (QuestionType::RATING_MIN..).zip(distribution).map(|(rating, n)| rating * n).sum();
+        let mean = (count > 0).then(|| total as f64 / count as f64);
+        Self { count, mean, distribution, nps: Nps::of(&distribution) }
+    }
+}
+
+/// What the matching sets answered to one item, by its type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ItemFigures {
+    /// A SingleChoice or MultipleChoice item: every option, zeros included.
+    Choices {
+        /// Answers to the item.
+        answered: i64,
+        /// Every option in the item's order.
+        options: Vec<OptionCount>,
+    },
+    /// A Numeric item.
+    Numeric {
+        /// Answers to the item.
+        answered: i64,
+        /// Its numbers.
+        summary: NumericSummary,
+    },
+    /// A Rating item.
+    Rating {
+        /// Answers to the item.
+        answered: i64,
+        /// Its ratings.
+        summary: RatingSummary,
+    },
+    /// An OpenText item: only how many answered it (the texts are the export's).
+    OpenText {
+        /// Answers to the item, the texts' count.
+        answered: i64,
+    },
+    /// An Info item, which takes no answer.
+    Info,
+}
+
+/// One item of the results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemResult {
+    /// The item.
+    pub question_item_id: QuestionItemId,
+    /// Its type.
+    pub kind: QuestionType,
+    /// Its text.
+    pub text: String,
+    /// What was answered.
+    pub figures: ItemFigures,
+}
+
+/// A survey's results over the answer sets that pass a filter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SurveyResults {
+    /// The survey.
+    pub survey_id: SurveyId,
+    /// How many answer sets matched.
+    pub answer_sets: i64,
+    /// One per item of the tree, in tree order.
+    pub items: Vec<ItemResult>,
+}
+
+impl SurveyResults {
+    /// The results of the tree's items from the store's tallies: every item in tree order, every option of a
+    /// choice item with its label (values the item no longer offers are left out), every rating from 0 to 10.
+    pub fn assemble(tree: &QuestionTree, tallies: ResultTallies) -> Self {
+        let items: HashMap<QuestionItemId, ItemTally> = tallies.items.into_iter().map(|t| (t.item, t)).collect();
+        let mut choices: HashMap<(QuestionItemId, String), i64> = HashMap::new();
+        for choice in tallies.choices {
+            *choices.entry((choice.item, choice.value)).or_default() += choice.count;
+        }
+        let mut ratings: HashMap<QuestionItemId, [i64; RATINGS]> = HashMap::new();
+        for given in tallies.ratings {
+            let slot = usize::try_from(given.rating - QuestionType::RATING_MIN).ok().filter(|slot| *slot < RATINGS);
+            if let Some(slot) = slot {
+                ratings.entry(given.item).or_insert([0; RATINGS])[slot] += given.count;
+            }
+        }
+        let result = |item: &QuestionItem| {
+            let tally = items.get(&item.id);
+            let answered = tally.map_or(0, |t| t.answered);
+            let figures = match item.kind {
+                QuestionType::SingleChoice | QuestionType::MultipleChoice => ItemFigures::Choices {
+                    answered,
+                    options: item
+                        .options
+                        .iter()
+                        .map(|option| OptionCount {
+                            value: option.value.clone(),
+                            label: option.label.clone(),
+                            count: choices.get(&(item.id, option.value.clone())).copied().unwrap_or(0),
+                        })
+                        .collect(),
+                },
+                QuestionType::Numeric => ItemFigures::Numeric {
+                    answered,
+                    summary: tally.map_or_else(NumericSummary::default, |t| t.numbers.checked()),
+                },
+                QuestionType::Rating => ItemFigures::Rating {
+                    answered,
+                    summary: RatingSummary::of(ratings.get(&item.id).copied().unwrap_or([0; RATINGS])),
+                },
+                QuestionType::OpenText => ItemFigures::OpenText { answered },
+                QuestionType::Info => ItemFigures::Info,
+            };
+            ItemResult { question_item_id: item.id, kind: item.kind, text: item.text.clone(), figures }
+        };
+        Self { survey_id: tree.survey_id, answer_sets: tallies.answer_sets, items: tree.items().map(result).collect() }
+    }
+}
+
+#[cfg(test)]
+mod tests;

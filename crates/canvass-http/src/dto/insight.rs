@@ -1,0 +1,383 @@
+//! Bodies of the insight endpoints: a sendout's statistics, a survey's results, and the results' query (the answer
+//! list's filters and a sendout).
+
+use canvass_domain::answer::AnswerFilter;
+use canvass_domain::distribution::RespondentStatus;
+use canvass_domain::insight::{
+    DailyActivity, ItemFigures, ItemResult, Nps, NumericSummary, OptionCount, RatingSummary, SendoutStatistics,
+    StatusCounts, SurveyResults, RATINGS,
+};
+use canvass_domain::survey::QuestionType;
+use canvass_domain::FieldError;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::answer::{filter_with_sendout, AnswerFilterQuery};
+use super::client_date::ClientDate;
+use super::schemas::DateText;
+
+/// Filters of `GET /surveys/{surveyId}/results`: those of `GET /surveys/{surveyId}/answers`, and a sendout.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ResultsQuery {
+    /// Created at or after (RFC 3339 or YYYY-MM-DD).
+    #[param(value_type = Option<DateText>)]
+    pub from: Option<ClientDate>,
+    /// Created at or before (a date-only value includes that whole day).
+    #[param(value_type = Option<DateText>)]
+    pub to: Option<ClientDate>,
+    /// Updated at or after; cannot be combined with from or to.
+    #[param(value_type = Option<DateText>)]
+    pub updated: Option<ClientDate>,
+    /// true: completed sets only; false (default): no filter.
+    pub completed: Option<bool>,
+    /// The answer sets of this sendout's respondents only: a sendout of the survey (else 400).
+    #[serde(rename = "sendoutId")]
+    #[param(rename = "sendoutId")]
+    pub sendout_id: Option<i64>,
+}
+
+impl ResultsQuery {
+    /// The checked filter.
+    pub fn into_domain(self) -> Result<AnswerFilter, Vec<FieldError>> {
+        let filters =
+            AnswerFilterQuery { from: self.from, to: self.to, updated: self.updated, completed: self.completed };
+        filter_with_sendout(filters, self.sendout_id)
+    }
+}
+
+/// A sendout's respondents by status: every status, zeros included.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "PascalCase")]
+pub struct ByStatusBody {
+    /// Added, waiting for an activation.
+    #[schema(minimum = 0)]
+    pub pending: i64,
+    /// Released; the service sends at the send date.
+    #[schema(minimum = 0)]
+    pub scheduled: i64,
+    /// Released with sendMail false: the caller distributes the link.
+    #[schema(minimum = 0)]
+    pub released: i64,
+    /// Handed to the relay.
+    #[schema(minimum = 0)]
+    pub sent: i64,
+    /// The address failed permanently.
+    #[schema(minimum = 0)]
+    pub bounced: i64,
+    /// Sending failed after every retry.
+    #[schema(minimum = 0)]
+    pub failed: i64,
+    /// Held back by the survey frequency limit.
+    #[schema(minimum = 0)]
+    pub frequency_limit_reached: i64,
+    /// Opted out or blocked after being added.
+    #[schema(minimum = 0)]
+    pub blocklisted: i64,
+    /// The sendout expired before sending.
+    #[schema(minimum = 0)]
+    pub expired: i64,
+}
+
+impl From<StatusCounts> for ByStatusBody {
+    fn from(counts: StatusCounts) -> Self {
+        let count = |status| counts.count(status);
+        Self {
+            pending: count(RespondentStatus::Pending),
+            scheduled: count(RespondentStatus::Scheduled),
+            released: count(RespondentStatus::Released),
+            sent: count(RespondentStatus::Sent),
+            bounced: count(RespondentStatus::Bounced),
+            failed: count(RespondentStatus::Failed),
+            frequency_limit_reached: count(RespondentStatus::FrequencyLimitReached),
+            blocklisted: count(RespondentStatus::Blocklisted),
+            expired: count(RespondentStatus::Expired),
+        }
+    }
+}
+
+/// One UTC day of a sendout.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DailyActivityBody {
+    /// The day, YYYY-MM-DD (UTC).
+    #[schema(format = Date)]
+    pub date: String,
+    /// Invitations handed over that day.
+    #[schema(minimum = 0)]
+    pub sent: i64,
+    /// Reached respondents whose first answer set was created that day.
+    #[schema(minimum = 0)]
+    pub started: i64,
+    /// Reached respondents who first completed that day.
+    #[schema(minimum = 0)]
+    pub completed: i64,
+}
+
+impl From<DailyActivity> for DailyActivityBody {
+    fn from(day: DailyActivity) -> Self {
+        Self { date: day.date.to_string(), sent: day.sent, started: day.started, completed: day.completed }
+    }
+}
+
+/// A sendout's statistics.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SendoutStatisticsResponse {
+    /// The sendout.
+    pub sendout_id: i64,
+    /// All its respondents.
+    #[schema(minimum = 0)]
+    pub respondents: i64,
+    /// Its respondents by status, every status named.
+    pub by_status: ByStatusBody,
+    /// Respondents whose invitation was handed over (Sent) or whose link was given out (Released).
+    #[schema(minimum = 0)]
+    pub reached: i64,
+    /// Reached respondents with at least one answer set.
+    #[schema(minimum = 0)]
+    pub started: i64,
+    /// Reached respondents with at least one completed answer set.
+    #[schema(minimum = 0)]
+    pub completed: i64,
+    /// Respondents who opted out through one of the sendout's links.
+    #[schema(minimum = 0)]
+    pub opted_out: i64,
+    /// started / reached, rounded to 4 decimals; null when none was reached.
+    #[schema(required = true, minimum = 0, maximum = 1)]
+    pub response_rate: Option<f64>,
+    /// completed / reached, rounded to 4 decimals; null when none was reached.
+    #[schema(required = true, minimum = 0, maximum = 1)]
+    pub completion_rate: Option<f64>,
+    /// Median over completed respondents of the seconds from sentAt (addedAt when Released) to the first
+    /// completion; null when none completed.
+    #[schema(required = true)]
+    pub median_seconds_to_complete: Option<f64>,
+    /// One entry per UTC day from the first activation to today; empty when never activated.
+    pub daily: Vec<DailyActivityBody>,
+}
+
+impl From<SendoutStatistics> for SendoutStatisticsResponse {
+    fn from(statistics: SendoutStatistics) -> Self {
+        Self {
+            sendout_id: statistics.sendout_id.get(),
+            respondents: statistics.respondents,
+            by_status: statistics.by_status.into(),
+            reached: statistics.reached,
+            started: statistics.started,
+            completed: statistics.completed,
+            opted_out: statistics.opted_out,
+            response_rate: statistics.response_rate,
+            completion_rate: statistics.completion_rate,
+            median_seconds_to_complete: statistics.median_seconds_to_complete,
+            daily: statistics.daily.into_iter().map(DailyActivityBody::from).collect(),
+        }
+    }
+}
+
+/// An option of a choice item and how many answers chose it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OptionCountBody {
+    /// The option value.
+    pub value: String,
+    /// Its label.
+    pub label: String,
+    /// Answers that chose it.
+    #[schema(minimum = 0)]
+    pub count: i64,
+}
+
+impl From<OptionCount> for OptionCountBody {
+    fn from(option: OptionCount) -> Self {
+        Self { value: option.value, label: option.label, count: option.count }
+    }
+}
+
+/// The Net Promoter Score of a Rating item.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NpsBody {
+    /// Ratings of 9 and 10.
+    #[schema(minimum = 0)]
+    pub promoters: i64,
+    /// Ratings of 7 and 8.
+    #[schema(minimum = 0)]
+    pub passives: i64,
+    /// Ratings of 0 to 6.
+    #[schema(minimum = 0)]
+    pub detractors: i64,
+    /// round(100 × (promoters − detractors) / count), halves away from zero; null when count is 0.
+    #[schema(required = true, minimum = -100, maximum = 100)]
+    pub score: Option<i64>,
+}
+
+impl From<Nps> for NpsBody {
+    fn from(nps: Nps) -> Self {
+        Self { promoters: nps.promoters, passives: nps.passives, detractors: nps.detractors, score: nps.score }
+    }
+}
+
+/// A SingleChoice or MultipleChoice item's results.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChoiceItemResult {
+    /// The item.
+    pub question_item_id: i64,
+    /// Its text.
+    pub text: String,
+    /// Matching answer sets that answered it.
+    #[schema(minimum = 0)]
+    pub answered: i64,
+    /// Every option in the item's order, zeros included (a MultipleChoice answer counts each option it chose).
+    pub options: Vec<OptionCountBody>,
+}
+
+/// A Numeric item's results; the figures are null when count is 0.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NumericItemResult {
+    /// The item.
+    pub question_item_id: i64,
+    /// Its text.
+    pub text: String,
+    /// Matching answer sets that answered it.
+    #[schema(minimum = 0)]
+    pub answered: i64,
+    /// Numbers answered.
+    #[schema(minimum = 0)]
+    pub count: i64,
+    /// Their mean.
+    #[schema(required = true)]
+    pub mean: Option<f64>,
+    /// Their median (the mean of the two middle values for an even count).
+    #[schema(required = true)]
+    pub median: Option<f64>,
+    /// The lowest.
+    #[schema(required = true)]
+    pub min: Option<f64>,
+    /// The highest.
+    #[schema(required = true)]
+    pub max: Option<f64>,
+}
+
+/// A Rating item's results.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RatingItemResult {
+    /// The item.
+    pub question_item_id: i64,
+    /// Its text.
+    pub text: String,
+    /// Matching answer sets that answered it.
+    #[schema(minimum = 0)]
+    pub answered: i64,
+    /// Ratings given.
+    #[schema(minimum = 0)]
+    pub count: i64,
+    /// Their mean; null when count is 0.
+    #[schema(required = true, minimum = 0, maximum = 10)]
+    pub mean: Option<f64>,
+    /// How many of each rating, 0 to 10.
+    #[schema(min_items = 11, max_items = 11)]
+    pub distribution: [i64; RATINGS],
+    /// The Net Promoter Score.
+    pub nps: NpsBody,
+}
+
+/// An OpenText item's results.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenTextItemResult {
+    /// The item.
+    pub question_item_id: i64,
+    /// Its text.
+    pub text: String,
+    /// Matching answer sets that answered it.
+    #[schema(minimum = 0)]
+    pub answered: i64,
+    /// Texts answered.
+    #[schema(minimum = 0)]
+    pub count: i64,
+}
+
+/// An Info item, which takes no answer.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InfoItemResult {
+    /// The item.
+    pub question_item_id: i64,
+    /// Its text.
+    pub text: String,
+}
+
+/// One item's results, by its `type` (the variants in the order of the question types).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(tag = "type")]
+pub enum ItemResultBody {
+    /// A SingleChoice item.
+    SingleChoice(ChoiceItemResult),
+    /// A MultipleChoice item.
+    MultipleChoice(ChoiceItemResult),
+    /// An OpenText item.
+    OpenText(OpenTextItemResult),
+    /// A Numeric item.
+    Numeric(NumericItemResult),
+    /// A Rating item.
+    Rating(RatingItemResult),
+    /// An Info item.
+    Info(InfoItemResult),
+}
+
+impl From<ItemResult> for ItemResultBody {
+    fn from(item: ItemResult) -> Self {
+        let (question_item_id, text) = (item.question_item_id.get(), item.text);
+        match item.figures {
+            ItemFigures::Choices { answered, options } => {
+                let options = options.into_iter().map(OptionCountBody::from).collect();
+                let result = ChoiceItemResult { question_item_id, text, answered, options };
+                if item.kind == QuestionType::MultipleChoice {
+                    Self::MultipleChoice(result)
+                } else {
+                    Self::SingleChoice(result)
+                }
+            }
+            ItemFigures::Numeric { answered, summary } => {
+                let NumericSummary { count, mean, median, min, max } = summary;
+                Self::Numeric(NumericItemResult { question_item_id, text, answered, count, mean, median, min, max })
+            }
+            ItemFigures::Rating { answered, summary } => {
+                let RatingSummary { count, mean, distribution, nps } = summary;
+                let nps = nps.into();
+                Self::Rating(RatingItemResult { question_item_id, text, answered, count, mean, distribution, nps })
+            }
+            ItemFigures::OpenText { answered } => {
+                Self::OpenText(OpenTextItemResult { question_item_id, text, answered, count: answered })
+            }
+            ItemFigures::Info => Self::Info(InfoItemResult { question_item_id, text }),
+        }
+    }
+}
+
+/// A survey's results over the answer sets that pass the filters.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SurveyResultsResponse {
+    /// The survey.
+    pub survey_id: i64,
+    /// How many answer sets pass the filters.
+    #[schema(minimum = 0)]
+    pub answer_sets: i64,
+    /// One entry per question item, in tree order.
+    pub items: Vec<ItemResultBody>,
+}
+
+impl From<SurveyResults> for SurveyResultsResponse {
+    fn from(results: SurveyResults) -> Self {
+        Self {
+            survey_id: results.survey_id.get(),
+            answer_sets: results.answer_sets,
+            items: results.items.into_iter().map(ItemResultBody::from).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

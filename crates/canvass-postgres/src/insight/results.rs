@@ -1,0 +1,255 @@
+//! A survey's results in three statements over the answer sets that pass the filter: their count (the answer
+//! lists' own filtered query); per item its answers, with the numbers of the Numeric items summarised (`avg`,
+//! `percentile_cont`, `min`, `max`); and per value the choices of the choice items and the ratings of the Rating
+//! items.
+//!
+//! The tree says which items are of which type and which options a choice item has, so the statements read only the
+//! answers they need (`question_item_id = ANY(...)`, through `answers_item_idx`), sort only the numbers, and count
+//! an option by JSON containment (`value ? option`: the string of a single choice, an element of a multiple
+//! choice's array) against the item's few options instead of expanding every answer into rows (a set-returning
+//! function over every answer makes the planner expect a hundred rows from each, and compile the statement).
+//! Values are read only where their JSON type fits the item's type, so no stored value can make a cast fail.
+//!
+//! The two aggregates apply the filter as [`crate::answer::filtered`] does, in SQL with null parameters for the
+//! filters not given (one statement text for every filter): `from` and `to` on `created_at`, `updated` on
+//! `updated_at`, `completed`, and the sendout.
+
+use canvass_domain::answer::AnswerFilter;
+use canvass_domain::ids::{AccountId, QuestionItemId};
+use canvass_domain::insight::{ChoiceCount, ItemTally, NumericSummary, RatingCount, ResultTallies};
+use canvass_domain::survey::{QuestionTree, QuestionType};
+use diesel::prelude::*;
+use diesel::sql_types::{Array, BigInt, Bool, Double, Nullable, Text, Timestamptz};
+use diesel::QueryResult;
+
+use crate::answer::filtered;
+use crate::prepared::prepared;
+
+/// The answers of the survey's answer sets.
+macro_rules! answers_of_sets {
+    () => {
+        "
+    FROM answer_sets s
+    JOIN answers a ON a.account_id = s.account_id AND a.answer_set_id = s.id"
+    };
+}
+
+/// The filter: `$1` account, `$2` survey, `$3` created from, `$4` created to, `$5` updated since, `$6` completed
+/// only, `$7` sendout (each null, or false, when not given).
+macro_rules! passing_the_filter {
+    () => {
+        "
+    WHERE s.account_id = $1 AND s.survey_id = $2 AND a.account_id = $1
+      AND ($3::timestamptz IS NULL OR s.created_at >= $3)
+      AND ($4::timestamptz IS NULL OR s.created_at <= $4)
+      AND ($5::timestamptz IS NULL OR s.updated_at >= $5)
+      AND (NOT $6 OR s.completed)
+      AND ($7::bigint IS NULL OR s.sendout_id = $7)"
+    };
+}
+
+/// Per answered item its answers (hashed, not sorted), and for the Numeric items `$8` the count, mean, median,
+/// lowest and highest of their numbers (mean, lowest and highest in `numeric`, exact; the median interpolated in
+/// `float8`). A CASE reads the JSON numbers only (a condition in WHERE would not order the cast after it, and
+/// would make the planner misjudge the rows).
+const ITEMS: &str = concat!(
+    "
+WITH answered AS (
+    SELECT a.question_item_id AS item, count(*) AS answered",
+    answers_of_sets!(),
+    passing_the_filter!(),
+    "
+    GROUP BY a.question_item_id),
+numbers AS (
+    SELECT a.question_item_id AS item, count(x.number) AS numbers, avg(x.number)::float8 AS mean,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY x.number::float8) AS median,
+           min(x.number)::float8 AS lowest, max(x.number)::float8 AS highest",
+    answers_of_sets!(),
+    "
+    CROSS JOIN LATERAL (
+        SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::numeric END AS number) AS x",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($8)
+    GROUP BY a.question_item_id)
+SELECT answered.item, answered.answered, coalesce(numbers.numbers, 0) AS numbers, numbers.mean, numbers.median,
+       numbers.lowest, numbers.highest
+FROM answered
+LEFT JOIN numbers ON numbers.item = answered.item"
+);
+
+/// Per option of the choice items (`$8` item, `$9` option value, `$10` the JSON type of the item's answers:
+/// `string` for a single choice, `array` for a multiple choice) the answers that chose it, zeros included; and per
+/// rating of the Rating items `$11` the answers that gave it (a value that is no number has no rating).
+const VALUES: &str = concat!(
+    "
+    SELECT o.item, o.value AS choice, NULL::float8 AS rating,
+           count(*) FILTER (WHERE jsonb_typeof(a.value) = o.shape AND a.value ? o.value) AS n",
+    answers_of_sets!(),
+    "
+    JOIN unnest($8::bigint[], $9::text[], $10::text[]) AS o (item, value, shape) ON o.item = a.question_item_id",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($8)
+    GROUP BY o.item, o.value
+UNION ALL
+    SELECT a.question_item_id AS item, NULL AS choice, r.rating, count(*) AS n",
+    answers_of_sets!(),
+    "
+    CROSS JOIN LATERAL (
+        SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::float8 END AS rating) AS r",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($11)
+    GROUP BY a.question_item_id, r.rating"
+);
+
+#[derive(QueryableByName)]
+struct ItemRow {
+    #[diesel(sql_type = BigInt)]
+    item: i64,
+    #[diesel(sql_type = BigInt)]
+    answered: i64,
+    #[diesel(sql_type = BigInt)]
+    numbers: i64,
+    #[diesel(sql_type = Nullable<Double>)]
+    mean: Option<f64>,
+    #[diesel(sql_type = Nullable<Double>)]
+    median: Option<f64>,
+    #[diesel(sql_type = Nullable<Double>)]
+    lowest: Option<f64>,
+    #[diesel(sql_type = Nullable<Double>)]
+    highest: Option<f64>,
+}
+
+#[derive(QueryableByName)]
+struct ValueRow {
+    #[diesel(sql_type = BigInt)]
+    item: i64,
+    #[diesel(sql_type = Nullable<Text>)]
+    choice: Option<String>,
+    #[diesel(sql_type = Nullable<Double>)]
+    rating: Option<f64>,
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
+/// What the statements need to know of the tree: the items of each type and the choice items' options.
+#[derive(Default)]
+struct ItemsByType {
+    numeric: Vec<i64>,
+    rating: Vec<i64>,
+    /// One entry per option of a choice item: the item, the option value and the JSON type of the item's answers.
+    choice_items: Vec<i64>,
+    choice_values: Vec<String>,
+    choice_shapes: Vec<&'static str>,
+}
+
+impl ItemsByType {
+    fn of(tree: &QuestionTree) -> Self {
+        let mut items = Self::default();
+        for item in tree.items() {
+            let shape = match item.kind {
+                QuestionType::Numeric => {
+                    items.numeric.push(item.id.get());
+                    continue;
+                }
+                QuestionType::Rating => {
+                    items.rating.push(item.id.get());
+                    continue;
+                }
+                QuestionType::SingleChoice => "string",
+                QuestionType::MultipleChoice => "array",
+                QuestionType::OpenText | QuestionType::Info => continue,
+            };
+            for option in &item.options {
+                items.choice_items.push(item.id.get());
+                items.choice_values.push(option.value.clone());
+                items.choice_shapes.push(shape);
+            }
+        }
+        items
+    }
+}
+
+/// A whole rating from 0 to 10, as the domain stores them; `None` for any other number.
+fn whole_rating(rating: f64) -> Option<i64> {
+    let whole = rating.fract() == 0.0 && (0.0..=10.0).contains(&rating);
+    whole.then_some(rating as i64)
+}
+
+/// The tallies of the tree's items over the answer sets of its survey that pass the filter.
+pub(super) fn tallies(
+    conn: &mut PgConnection,
+    account: AccountId,
+    tree: &QuestionTree,
+    filter: &AnswerFilter,
+) -> QueryResult<ResultTallies> {
+    let survey = tree.survey_id;
+    let answer_sets: i64 = filtered(account, survey, filter).count().get_result(conn)?;
+    if answer_sets == 0 {
+        return Ok(ResultTallies::default());
+    }
+    let items = ItemsByType::of(tree);
+    let sendout = filter.sendout_id.map(|sendout| sendout.get());
+    let filtered = |sql| {
+        prepared(sql)
+            .bind::<BigInt, _>(account.get())
+            .bind::<BigInt, _>(survey.get())
+            .bind::<Nullable<Timestamptz>, _>(filter.created_from)
+            .bind::<Nullable<Timestamptz>, _>(filter.created_to)
+            .bind::<Nullable<Timestamptz>, _>(filter.updated_since)
+            .bind::<Bool, _>(filter.completed_only)
+            .bind::<Nullable<BigInt>, _>(sendout)
+    };
+    let rows: Vec<ItemRow> = filtered(ITEMS).bind::<Array<BigInt>, _>(&items.numeric).load(conn)?;
+    let mut tallies = ResultTallies { answer_sets, ..ResultTallies::default() };
+    tallies.items = rows
+        .into_iter()
+        .map(|row| ItemTally {
+            item: QuestionItemId::new(row.item),
+            answered: row.answered,
+            numbers: NumericSummary {
+                count: row.numbers,
+                mean: row.mean,
+                median: row.median,
+                min: row.lowest,
+                max: row.highest,
+            },
+        })
+        .collect();
+    if items.choice_items.is_empty() && items.rating.is_empty() {
+        return Ok(tallies);
+    }
+    let values: Vec<ValueRow> = filtered(VALUES)
+        .bind::<Array<BigInt>, _>(&items.choice_items)
+        .bind::<Array<Text>, _>(&items.choice_values)
+        .bind::<Array<Text>, _>(&items.choice_shapes)
+        .bind::<Array<BigInt>, _>(&items.rating)
+        .load(conn)?;
+    for row in values {
+        let item = QuestionItemId::new(row.item);
+        match (row.choice, row.rating.and_then(whole_rating)) {
+            (Some(value), _) => tallies.choices.push(ChoiceCount { item, value, count: row.n }),
+            (None, Some(rating)) => tallies.ratings.push(RatingCount { item, rating, count: row.n }),
+            (None, None) => {}
+        }
+    }
+    Ok(tallies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_rating;
+
+    #[test]
+    fn only_whole_ratings_from_0_to_10_are_read() {
+        assert_eq!(whole_rating(7.0), Some(7));
+        assert_eq!(whole_rating(0.0), Some(0));
+        assert_eq!(whole_rating(10.0), Some(10));
+        assert_eq!(whole_rating(7.5), None);
+        assert_eq!(whole_rating(11.0), None);
+        assert_eq!(whole_rating(-1.0), None);
+        assert_eq!(whole_rating(f64::NAN), None);
+    }
+}

@@ -1,0 +1,5 @@
+//! Insight: a sendout's statistics and a survey's results, figures checked exactly over HTTP (those that do not
+//! depend on the clock).
+
+mod results;
+mod statistics;
