@@ -87,7 +87,7 @@ include-method-regex = "^POST$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "404", "409", "422", "429"]
 
 [[operations]]
-include-path-regex = "/(copy|answers|answersWithData|results)$"
+include-path-regex = "/(copy|answers|answersWithData|results|export)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "404", "409", "429"]
 
 [auth.wfc]

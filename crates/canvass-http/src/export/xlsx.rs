@@ -73,6 +73,16 @@ fn cell_text(text: &str) -> String {
     guarded[..end].to_owned()
 }
 
+/// The width of a column, in characters: the ids and `completed` narrow, the times as wide as
+/// `yyyy-mm-dd hh:mm:ss`, the items wide enough to read a label or the start of a text.
+fn column_width(column: ColNum) -> f64 {
+    match column {
+        0..=3 => 12.0,
+        4 | 5 => 20.0,
+        _ => 30.0,
+    }
+}
+
 /// The Excel serial date-time of an instant, in UTC.
 fn serial(at: OffsetDateTime) -> f64 {
     let nanos = at.unix_timestamp_nanos() as f64;
@@ -85,8 +95,15 @@ impl RowWriter<AnswerSet> for XlsxWriter {
     fn header(&mut self, _: &mut Vec<u8>) -> Result<(), WriteError> {
         let sheet = self.workbook.add_worksheet_with_constant_memory()?;
         sheet.set_name(SHEET)?;
+        // The headings stay in view while one scrolls; the columns are wide enough for what they hold (the times
+        // would otherwise show as `###`).
+        sheet.set_freeze_panes(1, 0)?;
+        // Printed, the sheet fits the page's width, landscape, with the headings on every page.
+        sheet.set_landscape().set_print_fit_to_pages(1, 0).set_repeat_rows(0, 0)?;
         for (column, heading) in self.table.headings().enumerate() {
-            sheet.write_string_with_format(0, ColNum::try_from(column)?, cell_text(&heading), &self.bold)?;
+            let column = ColNum::try_from(column)?;
+            sheet.set_column_width(column, column_width(column))?;
+            sheet.write_string_with_format(0, column, cell_text(&heading), &self.bold)?;
         }
         Ok(())
     }
