@@ -33,6 +33,41 @@ macro_rules! record_webhook_events {
 }
 pub(crate) use record_webhook_events;
 
+/// Implements `SendoutRepository` for a fake that knows sendouts only as `sendouts: Vec<(AccountId, SurveyId,
+/// SendoutId)>`: `sendout_kind` finds one there (an EMAIL sendout) within its account and survey; the rest is not
+/// kept.
+macro_rules! sendouts_by_id {
+    ($fake:ty) => {
+        impl $crate::ports::SendoutRepository for $fake {
+            fn sendout_kind(
+                &mut self,
+                account: $crate::ids::AccountId,
+                survey: $crate::ids::SurveyId,
+                id: $crate::ids::SendoutId,
+            ) -> $crate::ports::RepoResult<Option<$crate::distribution::DispatchType>> {
+                let held = self.sendouts.contains(&(account, survey, id));
+                Ok(held.then_some($crate::distribution::DispatchType::Email))
+            }
+
+            $crate::testing::not_kept! {
+                fn insert_sendout(&mut self, account: $crate::ids::AccountId, survey: $crate::ids::SurveyId, draft: &$crate::distribution::SendoutDraft, now: time::OffsetDateTime) -> $crate::ports::RepoResult<$crate::distribution::Sendout>;
+                fn list_sendouts(&mut self, account: $crate::ids::AccountId, survey: $crate::ids::SurveyId) -> $crate::ports::RepoResult<Option<Vec<$crate::distribution::Sendout>>>;
+                fn find_sendout(&mut self, account: $crate::ids::AccountId, survey: $crate::ids::SurveyId, id: $crate::ids::SendoutId, lock: bool) -> $crate::ports::RepoResult<Option<$crate::distribution::Sendout>>;
+                fn apply_transition(&mut self, account: $crate::ids::AccountId, id: $crate::ids::SendoutId, transition: $crate::distribution::Transition, now: time::OffsetDateTime) -> $crate::ports::RepoResult<()>;
+                fn copy_sendouts(&mut self, account: $crate::ids::AccountId, from: $crate::ids::SurveyId, to: $crate::ids::SurveyId, ids: &[$crate::ids::SendoutId], now: time::OffsetDateTime) -> $crate::ports::RepoResult<()>;
+                fn insert_label(&mut self, account: $crate::ids::AccountId, sendout: $crate::ids::SendoutId, draft: &$crate::distribution::LabelDraft, now: time::OffsetDateTime) -> $crate::ports::RepoResult<$crate::distribution::Label>;
+                fn list_labels(&mut self, account: $crate::ids::AccountId, sendout: $crate::ids::SendoutId) -> $crate::ports::RepoResult<Vec<$crate::distribution::Label>>;
+                fn background_label_ids(&mut self, account: $crate::ids::AccountId) -> $crate::ports::RepoResult<Vec<$crate::ids::LabelId>>;
+                fn insert_reminder(&mut self, account: $crate::ids::AccountId, sendout: $crate::ids::SendoutId, draft: &$crate::distribution::ReminderDraft, now: time::OffsetDateTime) -> $crate::ports::RepoResult<$crate::distribution::Reminder>;
+                fn list_reminders(&mut self, account: $crate::ids::AccountId, sendout: $crate::ids::SendoutId) -> $crate::ports::RepoResult<Vec<$crate::distribution::Reminder>>;
+                fn list_documents(&mut self, account: $crate::ids::AccountId) -> $crate::ports::RepoResult<Vec<$crate::distribution::BgDocument>>;
+                fn find_document(&mut self, account: $crate::ids::AccountId, id: $crate::ids::BgDocumentId) -> $crate::ports::RepoResult<Option<$crate::distribution::BgDocument>>;
+            }
+        }
+    };
+}
+pub(crate) use sendouts_by_id;
+
 /// The events a fake recorded.
 pub type WebhookEvents = Vec<(crate::webhook::WebhookEvent, crate::webhook::EventSubject)>;
 

@@ -6,12 +6,9 @@ use time::OffsetDateTime;
 use super::answer_sets::AnswerSets;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::ChunkRequest;
-use crate::distribution::{
-    BgDocument, DispatchType, Label, LabelDraft, Reminder, ReminderDraft, Sendout, SendoutDraft, Transition,
-};
-use crate::ids::{AccountId, AnswerSetId, BgDocumentId, LabelId, QuestionItemId, RespondentId, SendoutId, SurveyId};
+use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
-use crate::ports::{AnswerRepository, RepoResult, SendoutRepository};
+use crate::ports::{AnswerRepository, RepoResult};
 use crate::testing::{HoldsSurveys, Surveys};
 
 /// The fake: the answer sets, and the sendouts as (account, survey, sendout).
@@ -49,29 +46,4 @@ impl AnswerRepository for Exports {
     }
 }
 
-impl SendoutRepository for Exports {
-    fn sendout_kind(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        id: SendoutId,
-    ) -> RepoResult<Option<DispatchType>> {
-        let found = self.sendouts.contains(&(account, survey, id));
-        Ok(found.then_some(DispatchType::Email))
-    }
-
-    super::not_kept! {
-        fn insert_sendout(&mut self, account: AccountId, survey: SurveyId, draft: &SendoutDraft, now: OffsetDateTime) -> RepoResult<Sendout>;
-        fn list_sendouts(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Option<Vec<Sendout>>>;
-        fn find_sendout(&mut self, account: AccountId, survey: SurveyId, id: SendoutId, lock: bool) -> RepoResult<Option<Sendout>>;
-        fn apply_transition(&mut self, account: AccountId, id: SendoutId, transition: Transition, now: OffsetDateTime) -> RepoResult<()>;
-        fn copy_sendouts(&mut self, account: AccountId, from: SurveyId, to: SurveyId, ids: &[SendoutId], now: OffsetDateTime) -> RepoResult<()>;
-        fn insert_label(&mut self, account: AccountId, sendout: SendoutId, draft: &LabelDraft, now: OffsetDateTime) -> RepoResult<Label>;
-        fn list_labels(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Label>>;
-        fn background_label_ids(&mut self, account: AccountId) -> RepoResult<Vec<LabelId>>;
-        fn insert_reminder(&mut self, account: AccountId, sendout: SendoutId, draft: &ReminderDraft, now: OffsetDateTime) -> RepoResult<Reminder>;
-        fn list_reminders(&mut self, account: AccountId, sendout: SendoutId) -> RepoResult<Vec<Reminder>>;
-        fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>>;
-        fn find_document(&mut self, account: AccountId, id: BgDocumentId) -> RepoResult<Option<BgDocument>>;
-    }
-}
+super::sendouts_by_id!(Exports);
