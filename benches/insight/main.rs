@@ -128,7 +128,9 @@ fn main() {
     let pid = server.0.id();
     let data = fill::fill(&base, &database_url, count);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let api = Api { runtime, client: reqwest::Client::new(), base, key: data.key.clone() };
+    // A new connection per request: pgbench's runs in between outlast the server's keep-alive.
+    let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+    let api = Api { runtime, client, base, key: data.key.clone() };
     let (survey, sendout) = (data.survey, data.sendout);
 
     // 1. Exports, against COPY.
