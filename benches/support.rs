@@ -1,5 +1,5 @@
-//! What the benchmarks that run the real `canvass` binary share: building it, and child processes that are
-//! killed when the benchmark ends or panics.
+//! What the benchmarks that run the real `canvass` binary share: building it, child processes that are killed
+//! when the benchmark ends or panics, a JSON client of its API, its memory, and the sizes read from the environment.
 
 pub mod smtp;
 pub mod worker;
@@ -121,4 +121,54 @@ pub fn survey_body(name: &str) -> Value {
         .map(|p| json!({"title": format!("Page {}", p + 1), "items": (0..5).map(item).collect::<Vec<_>>()}))
         .collect();
     json!({"name": name, "description": "Benchmark survey", "pages": pages})
+}
+
+/// A number from the environment variable `name`, or `default` when it is unset or not a number.
+pub fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// The resident memory of process `pid` now and at its peak since the last [`reset_peak`], in MiB.
+pub fn memory(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let field = |name: &str| {
+        status.lines().find_map(|l| l.strip_prefix(name)).and_then(|r| r.split_whitespace().next()?.parse::<f64>().ok())
+    };
+    (field("VmRSS:").unwrap_or(f64::NAN) / 1024.0, field("VmHWM:").unwrap_or(f64::NAN) / 1024.0)
+}
+
+/// Forgets the peak resident memory of process `pid`, so that the next reading is the peak of what follows.
+pub fn reset_peak(pid: u32) {
+    std::fs::write(format!("/proc/{pid}/clear_refs"), "5").unwrap();
+}
+
+/// A JSON client of a running server's API (`<base>/api/v1`) with an account's key, for filling a benchmark's
+/// data: every call must succeed.
+pub struct JsonApi {
+    runtime: tokio::runtime::Runtime,
+    client: reqwest::Client,
+    api: String,
+    key: String,
+}
+
+impl JsonApi {
+    /// A client of the server at `base` calling with `key`.
+    pub fn new(base: &str, key: &str) -> Self {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        Self { runtime, client: reqwest::Client::new(), api: format!("{base}/api/v1"), key: key.to_owned() }
+    }
+
+    /// `method path` with `body` as JSON; the answer's JSON (null when it has none). Panics unless it succeeds.
+    pub fn call(&self, method: &str, path: String, body: Option<Value>) -> Value {
+        let url = format!("{}{path}", self.api);
+        let mut request = self.client.request(method.parse().unwrap(), url).header("X-API-KEY", &self.key);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = self.runtime.block_on(request.send()).unwrap();
+        let status = response.status();
+        let body: Value = self.runtime.block_on(response.json()).unwrap_or(Value::Null);
+        assert!(status.is_success(), "{method} {path}: {status} {body}");
+        body
+    }
 }

@@ -11,6 +11,7 @@ use diesel::{Connection, PgConnection};
 use serde_json::{json, Value};
 
 use crate::cluster::exec;
+use crate::support::JsonApi;
 
 /// What the endpoints are called with.
 pub struct Data {
@@ -61,22 +62,9 @@ pub fn fill(base: &str, database_url: &str, count: usize) -> Data {
     let created = store.with_uow(create).unwrap();
     let key = created.api_key.secret().to_owned();
     let account = created.account_id.get();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let client = reqwest::Client::new();
-    let api = format!("{base}/api/v1");
-    let call = |method: &str, path: String, body: Option<Value>| -> Value {
-        let mut request = client.request(method.parse().unwrap(), format!("{api}{path}")).header("X-API-KEY", &key);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = runtime.block_on(request.send()).unwrap();
-        let status = response.status();
-        let body: Value = runtime.block_on(response.json()).unwrap_or(Value::Null);
-        assert!(status.is_success(), "{method} {path}: {status} {body}");
-        body
-    };
-    let survey = call("POST", "/surveys".into(), Some(survey_body()))["surveyId"].as_i64().unwrap();
-    let tree = call("GET", format!("/surveys/{survey}/questions"), None);
+    let api = JsonApi::new(base, &key);
+    let survey = api.call("POST", "/surveys".into(), Some(survey_body()))["surveyId"].as_i64().unwrap();
+    let tree = api.call("GET", format!("/surveys/{survey}/questions"), None);
     let items: Vec<(i64, String)> = tree["pages"]
         .as_array()
         .unwrap()
@@ -87,15 +75,15 @@ pub fn fill(base: &str, database_url: &str, count: usize) -> Data {
     let sendout_body = json!({"name": "Wave 1", "type": "EMAIL", "sendDate": "2030-01-01",
         "sender": "hr@bench.example", "subject": "Your view", "message": "Hello, answer here: {{surveyLink}}"});
     let sendout =
-        call("POST", format!("/surveys/{survey}/sendouts"), Some(sendout_body))["sendoutId"].as_i64().unwrap();
+        api.call("POST", format!("/surveys/{survey}/sendouts"), Some(sendout_body))["sendoutId"].as_i64().unwrap();
     for start in (0..count).step_by(1000) {
         let people: Vec<Value> = (start..count.min(start + 1000))
             .map(|n| json!({"contactDetails": format!("person{n}@bench.example"), "sendMail": true}))
             .collect();
         let path = format!("/surveys/{survey}/sendouts/{sendout}/respondents/batch");
-        call("POST", path, Some(json!({"surveyRespondents": people})));
+        api.call("POST", path, Some(json!({"surveyRespondents": people})));
     }
-    call("POST", format!("/surveys/{survey}/sendouts/{sendout}/activate"), None);
+    api.call("POST", format!("/surveys/{survey}/sendouts/{sendout}/activate"), None);
 
     let mut conn = PgConnection::establish(database_url).unwrap();
     let day = "date_trunc('day', now()) - interval '10 days'";

@@ -38,23 +38,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cluster::Cluster;
-use support::{canvass_binary, serve};
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-/// Forgets the server's peak resident memory, so that the next reading is the peak of what follows.
-fn reset_peak(pid: u32) {
-    std::fs::write(format!("/proc/{pid}/clear_refs"), "5").unwrap();
-}
-
-/// The server's peak resident memory since the last reset, in MiB.
-fn peak_memory(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let peak = status.lines().find_map(|l| l.strip_prefix("VmHWM:"));
-    peak.and_then(|r| r.split_whitespace().next()?.parse::<f64>().ok()).unwrap_or(f64::NAN) / 1024.0
-}
+use support::{canvass_binary, env_number, memory, reset_peak, serve};
 
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
@@ -154,7 +138,7 @@ fn main() {
         let time = timed(rounds, || {
             api.get(&path);
         });
-        exports.push((name, time, bytes, lines, peak_memory(pid)));
+        exports.push((name, time, bytes, lines, memory(pid).1));
     }
 
     // 2 and 3. Results and statistics, against their statements alone.

@@ -9,7 +9,7 @@ use diesel::{Connection, PgConnection};
 use serde_json::{json, Value};
 
 use crate::cluster::exec;
-use crate::support::survey_body;
+use crate::support::{survey_body, JsonApi};
 
 /// What the endpoints are called with.
 pub struct Data {
@@ -77,26 +77,15 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
     let created = store.with_uow(create).unwrap();
     let key = created.api_key.secret().to_owned();
     let account = created.account_id.get();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let client = reqwest::Client::new();
-    let api = format!("{base}/api/v1");
-    let call = |method: &str, path: String, body: Option<Value>| -> Value {
-        let mut request = client.request(method.parse().unwrap(), format!("{api}{path}")).header("X-API-KEY", &key);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = runtime.block_on(request.send()).unwrap();
-        let status = response.status();
-        let body: Value = runtime.block_on(response.json()).unwrap();
-        assert!(status.is_success(), "{method} {path}: {status} {body}");
-        body
-    };
-    let survey = call("POST", "/surveys".into(), Some(survey_body("Bench")))["surveyId"].as_i64().unwrap();
-    let post_survey = call("POST", "/surveys".into(), Some(survey_body("Bench posts")))["surveyId"].as_i64().unwrap();
-    let tree = call("GET", format!("/surveys/{survey}/questions"), None);
-    let post_tree = call("GET", format!("/surveys/{post_survey}/questions"), None);
-    let first =
-        call("POST", format!("/surveys/{survey}/answers"), Some(answers_of(&tree)))["answerSetId"].as_i64().unwrap();
+    let api = JsonApi::new(base, &key);
+    let survey = api.call("POST", "/surveys".into(), Some(survey_body("Bench")))["surveyId"].as_i64().unwrap();
+    let post_survey =
+        api.call("POST", "/surveys".into(), Some(survey_body("Bench posts")))["surveyId"].as_i64().unwrap();
+    let tree = api.call("GET", format!("/surveys/{survey}/questions"), None);
+    let post_tree = api.call("GET", format!("/surveys/{post_survey}/questions"), None);
+    let first = api.call("POST", format!("/surveys/{survey}/answers"), Some(answers_of(&tree)))["answerSetId"]
+        .as_i64()
+        .unwrap();
 
     let sendout_body = |n: usize| {
         json!({"name": format!("Wave {n}"), "type": "EMAIL", "sendDate": "2030-01-01", "sender": "hr@bench.example",
@@ -104,7 +93,9 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
     };
     let sendouts: Vec<i64> = (1..=5)
         .map(|n| {
-            call("POST", format!("/surveys/{survey}/sendouts"), Some(sendout_body(n)))["sendoutId"].as_i64().unwrap()
+            api.call("POST", format!("/surveys/{survey}/sendouts"), Some(sendout_body(n)))["sendoutId"]
+                .as_i64()
+                .unwrap()
         })
         .collect();
     for start in (0..respondents).step_by(1000) {
@@ -112,7 +103,7 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
             .map(|n| json!({"contactDetails": format!("person{n}@bench.example"), "sendMail": true}))
             .collect();
         let path = format!("/surveys/{survey}/sendouts/{}/respondents/batch", sendouts[0]);
-        call("POST", path, Some(json!({"surveyRespondents": people})));
+        api.call("POST", path, Some(json!({"surveyRespondents": people})));
     }
 
     // The posted set, copied in SQL to the count: answer sets as the API stores them, made in a second.

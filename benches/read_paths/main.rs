@@ -35,7 +35,7 @@ use std::time::Duration;
 
 use cluster::Cluster;
 use load::{Load, Request};
-use support::{canvass_binary, serve};
+use support::{canvass_binary, env_number, memory, reset_peak, serve};
 
 /// The figures of one endpoint.
 struct Figures {
@@ -63,23 +63,6 @@ fn measured<T>(
     let per_request = |spent: f64| spent / requests * 1e6;
     let cpu = [per_request(after.0 - before.0), per_request(after.1 - before.1)];
     (load, cpu)
-}
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-/// The server's resident memory now and at its peak since the last reset, in MiB.
-fn memory(pid: u32) -> (f64, f64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let field = |name: &str| {
-        status.lines().find_map(|l| l.strip_prefix(name)).and_then(|r| r.split_whitespace().next()?.parse::<f64>().ok())
-    };
-    (field("VmRSS:").unwrap_or(f64::NAN) / 1024.0, field("VmHWM:").unwrap_or(f64::NAN) / 1024.0)
-}
-
-fn reset_peak(pid: u32) {
-    std::fs::write(format!("/proc/{pid}/clear_refs"), "5").unwrap();
 }
 
 fn show(load: &Result<Load, String>) -> (String, String) {

@@ -263,8 +263,10 @@ fn a_stored_value_of_another_shape_is_counted_as_answered_and_read_as_nothing() 
     // for the single choice, a fraction and an out-of-range rating.
     let first = first_set(&mut conn, acme, pulse);
     diesel::sql_query(
-        "UPDATE answers SET value = CASE question_item_id WHEN $3 THEN '7' WHEN $4 THEN '\"many\"' \
-             WHEN $5 THEN '\"ten\"' WHEN $6 THEN '\"web\"' END::jsonb \
+        // A searched CASE: Citus deparses a simple `CASE question_item_id WHEN $3` for the shard as comparisons of
+        // the column with booleans.
+        "UPDATE answers SET value = CASE WHEN question_item_id = $3 THEN '7' WHEN question_item_id = $4 THEN '\"many\"' \
+             WHEN question_item_id = $5 THEN '\"ten\"' WHEN question_item_id = $6 THEN '\"web\"' END::jsonb \
          WHERE account_id = $1 AND answer_set_id = $2 AND question_item_id IN ($3, $4, $5, $6)",
     )
     .bind::<BigInt, _>(acme.get())
