@@ -56,8 +56,10 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(answers::list)
         .service(answers::page)
         .service(answers::of_respondent)
-        // Before `answers::get`, whose `{answerSetId}` would otherwise take `export` (and refuse it as no number).
+        // Before `answers::get` and `answers::replace`, whose `{answerSetId}` would otherwise take `export` (and
+        // refuse it as no number): the export's path answers every other method itself, 405 with `Allow: GET`.
         .service(exports::export)
+        .route("/surveys/{surveyId}/answers/export", actix_web::web::route().to(fallback::unknown_route))
         .service(answers::get)
         .service(answers::item_answer)
         .service(answers::record)

@@ -36,9 +36,11 @@ async fn the_export_path_is_the_export_of_a_survey_never_an_answer_set() {
     app.get("/surveys/987654321/answers/export?format=xlsx&header=ids&values=codes&bom=true&completed=true")
         .await
         .problem(ProblemKind::NotFound);
-    let reply = app.call(app.api(Method::POST, "/surveys/987654321/answers/export")).await;
-    assert_eq!(reply.header("allow"), "GET", "a method it does not serve is a 405 of the export, not of a set");
-    reply.problem(ProblemKind::MethodNotAllowed);
+    for method in [Method::POST, Method::PUT, Method::DELETE, Method::PATCH] {
+        let reply = app.call(app.api(method.clone(), "/surveys/987654321/answers/export")).await;
+        assert_eq!(reply.header("allow"), "GET", "{method} is a 405 of the export, not a request about a set");
+        reply.problem(ProblemKind::MethodNotAllowed);
+    }
 }
 
 #[actix_web::test]
