@@ -10,6 +10,12 @@ use crate::survey::QuestionTree;
 
 use super::{answers, surveys};
 
+/// Answer sets per chunk of an export: a quarter of the lists' [`crate::chunks::CHUNK_SIZE`], because each set
+/// comes with its answers (a chunk of 250 sets of ten answers is 2,500 rows). Chunks are read on whichever
+/// blocking thread is free, and glibc's malloc keeps what a chunk used in that thread's arena: smaller chunks keep
+/// the server's peak memory during an export flat (docs/benchmarks.md, "Insight").
+pub const EXPORT_CHUNK_SIZE: usize = 250;
+
 /// One chunk of an export's answer sets; the first also brings the survey's question tree, whose items head the
 /// columns.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,10 +5,10 @@ use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionT
 use actix_web::{get, web, HttpResponse};
 use canvass_domain::answer::export::ExportTable;
 use canvass_domain::answer::AnswerSet;
-use canvass_domain::chunks::{Chunk, ChunkRequest, CHUNK_SIZE};
+use canvass_domain::chunks::{Chunk, ChunkRequest};
 use canvass_domain::ids::{AnswerSetId, SurveyId};
 use canvass_domain::ports::UnitOfWork;
-use canvass_domain::use_cases::exports::{self, ExportChunk};
+use canvass_domain::use_cases::exports::{self, ExportChunk, EXPORT_CHUNK_SIZE};
 use canvass_domain::DomainError;
 
 use crate::blocking;
@@ -52,7 +52,7 @@ pub async fn export(
     let mut query = query.0;
     let filter = query.filter().map_err(Problem::invalid)?;
     let first = blocking::run(&state, move |uow, _| {
-        exports::export_chunk(uow, account, survey, &filter, &ChunkRequest::first(CHUNK_SIZE))
+        exports::export_chunk(uow, account, survey, &filter, &ChunkRequest::first(EXPORT_CHUNK_SIZE))
     })
     .await?;
     let ExportChunk { tree, chunk } = first;
