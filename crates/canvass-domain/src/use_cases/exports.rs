@@ -16,35 +16,41 @@ use super::{answers, surveys};
 /// the server's peak memory during an export flat (docs/benchmarks.md, "Insight").
 pub const EXPORT_CHUNK_SIZE: usize = 250;
 
-/// One chunk of an export's answer sets; the first also brings the survey's question tree, whose items head the
-/// columns.
+/// The start of an export: the survey's question tree, whose items head the columns, and the first chunk.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ExportChunk {
-    /// The survey's question tree, read with the first chunk only.
-    pub tree: Option<QuestionTree>,
-    /// The answer sets, with their answers, in id order.
+pub struct ExportStart {
+    /// The survey's question tree.
+    pub tree: QuestionTree,
+    /// The first answer sets, with their answers, in id order.
     pub chunk: Chunk<AnswerSet, AnswerSetId>,
 }
 
-/// One chunk of the survey's answer sets that pass the filter, with their answers, in creation (id) order.
-///
-/// The first chunk checks that the survey is the account's (`NotFound` otherwise), then the sendout the filter
-/// names (`Invalid` naming `sendoutId` for a sendout of another survey or account), and reads the survey's tree; a
-/// later one only reads on after its cursor (the read is scoped to the account and the survey), without the tree.
-pub fn export_chunk(
+/// Starts an export of the survey's answer sets that pass the filter: checks that the survey is the account's
+/// (`NotFound` otherwise), then the sendout the filter names (`Invalid` naming `sendoutId` for a sendout of another
+/// survey or account), and reads the survey's tree and the first chunk of at most `size` sets.
+pub fn start_export(
     uow: &mut (impl AnswerRepository + SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     filter: &AnswerFilter,
+    size: usize,
+) -> Result<ExportStart, DomainError> {
+    let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
+    answers::check_filter_sendout(uow, account, survey, filter)?;
+    let chunk = export_chunk(uow, account, survey, filter, &ChunkRequest::first(size))?;
+    Ok(ExportStart { tree, chunk })
+}
+
+/// One chunk of the survey's answer sets that pass the filter, with their answers, in creation (id) order: after
+/// [`start_export`] checked the survey and the filter, a later chunk only reads on after its cursor (the read is
+/// scoped to the account and the survey).
+pub fn export_chunk(
+    uow: &mut (impl AnswerRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    filter: &AnswerFilter,
     request: &ChunkRequest<AnswerSetId>,
-) -> Result<ExportChunk, DomainError> {
-    let tree = if request.is_first() {
-        let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
-        answers::check_filter_sendout(uow, account, survey, filter)?;
-        Some(tree)
-    } else {
-        None
-    };
+) -> Result<Chunk<AnswerSet, AnswerSetId>, DomainError> {
     let sets = uow.answer_sets_chunk_with_answers(account, survey, filter, request)?;
-    Ok(ExportChunk { tree, chunk: Chunk::of(sets, request, |set| set.id) })
+    Ok(Chunk::of(sets, request, |set| set.id))
 }

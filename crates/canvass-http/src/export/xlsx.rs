@@ -13,8 +13,8 @@ use std::io::{Seek, SeekFrom};
 
 use canvass_domain::answer::export::{guarded, Cell, ExportTable};
 use canvass_domain::answer::AnswerSet;
-use rust_xlsxwriter::{ColNum, ExcelDateTime, Format, RowNum, Workbook};
-use time::OffsetDateTime;
+use rust_xlsxwriter::{ColNum, ExcelDateTime, Format, RowNum, Workbook, XlsxError};
+use time::{OffsetDateTime, UtcOffset};
 
 use crate::streamed::{RowWriter, WriteError};
 
@@ -32,9 +32,6 @@ const MAX_ROWS: RowNum = 1_048_576;
 
 /// The longest text a cell holds, in UTF-16 code units (Excel's limit).
 const MAX_CELL_TEXT: usize = 32_767;
-
-/// Excel's serial number of 1970-01-01 00:00 (its days count from 1899-12-30).
-const UNIX_EPOCH_SERIAL: f64 = 25_569.0;
 
 /// Writes the export table into a workbook, then saves it to a temporary file.
 pub struct XlsxWriter {
@@ -83,10 +80,12 @@ fn column_width(column: ColNum) -> f64 {
     }
 }
 
-/// The Excel serial date-time of an instant, in UTC.
-fn serial(at: OffsetDateTime) -> f64 {
-    let nanos = at.unix_timestamp_nanos() as f64;
-    UNIX_EPOCH_SERIAL + nanos / 86_400e9
+/// An instant as an Excel date-time in UTC (fractions of a second kept). A year Excel cannot hold is an error.
+fn excel_time(at: OffsetDateTime) -> Result<ExcelDateTime, XlsxError> {
+    let at = at.to_offset(UtcOffset::UTC);
+    let seconds = f64::from(at.second()) + f64::from(at.nanosecond()) / 1e9;
+    let year = u16::try_from(at.year()).unwrap_or(0);
+    ExcelDateTime::from_ymd(year, at.month().into(), at.day())?.and_hms(u16::from(at.hour()), at.minute(), seconds)
 }
 
 impl RowWriter<AnswerSet> for XlsxWriter {
@@ -132,12 +131,7 @@ impl RowWriter<AnswerSet> for XlsxWriter {
                     sheet.write_boolean(row, column, *flag)?;
                 }
                 Cell::Timestamp(at) => {
-                    sheet.write_datetime_with_format(
-                        row,
-                        column,
-                        ExcelDateTime::from_serial_datetime(serial(*at))?,
-                        date,
-                    )?;
+                    sheet.write_datetime_with_format(row, column, excel_time(*at)?, date)?;
                 }
             }
         }
@@ -174,6 +168,7 @@ mod tests {
 
     #[test]
     fn times_are_excel_serial_date_times_in_utc() {
+        let serial = |at| excel_time(at).unwrap().to_excel();
         assert_eq!(serial(datetime!(1970-01-01 00:00 UTC)), 25_569.0);
         // 2026-11-22 is day 46,348; 18:00 is three quarters of it.
         assert_eq!(serial(datetime!(2026-11-22 18:00 UTC)), 46_348.75);

@@ -4,12 +4,10 @@
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
 use actix_web::{get, web, HttpResponse};
 use canvass_domain::answer::export::ExportTable;
-use canvass_domain::answer::AnswerSet;
-use canvass_domain::chunks::{Chunk, ChunkRequest};
+use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::ids::{AnswerSetId, SurveyId};
 use canvass_domain::ports::UnitOfWork;
-use canvass_domain::use_cases::exports::{self, ExportChunk, EXPORT_CHUNK_SIZE};
-use canvass_domain::DomainError;
+use canvass_domain::use_cases::exports::{self, ExportStart, EXPORT_CHUNK_SIZE};
 
 use crate::blocking;
 use crate::dto::export::{ExportFile, ExportFormat, ExportQuery};
@@ -51,16 +49,11 @@ pub async fn export(
     let (account, survey) = (caller.account(), SurveyId::new(id));
     let mut query = query.0;
     let filter = query.filter().map_err(Problem::invalid)?;
-    let first = blocking::run(&state, move |uow, _| {
-        exports::export_chunk(uow, account, survey, &filter, &ChunkRequest::first(EXPORT_CHUNK_SIZE))
-    })
-    .await?;
-    let ExportChunk { tree, chunk } = first;
-    let tree = tree.ok_or_else(|| Problem::internal(&"the first chunk of an export came without its tree"))?;
+    let ExportStart { tree, chunk } =
+        blocking::run(&state, move |uow, _| exports::start_export(uow, account, survey, &filter, EXPORT_CHUNK_SIZE))
+            .await?;
     let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<AnswerSetId>| {
-        Ok::<Chunk<AnswerSet, AnswerSetId>, DomainError>(
-            exports::export_chunk(uow, account, survey, &filter, request)?.chunk,
-        )
+        exports::export_chunk(uow, account, survey, &filter, request)
     };
     let format = query.format.unwrap_or_default();
     let table = ExportTable::new(&tree, query.headings(), query.choice_values());

@@ -1,4 +1,4 @@
-//! Reading an export in chunks: the first chunk checks the survey (404 for unknown and other accounts' surveys, before
+//! Reading an export in chunks: its start checks the survey (404 for unknown and other accounts' surveys, before
 //! anything else) and the filter's sendout (400 naming `sendoutId`), and brings the question tree; the chunks
 //! together give every set that passes the filter once, in id order, with its answers.
 
@@ -6,7 +6,7 @@ use crate::answer::{Answer, AnswerFilter, AnswerValue};
 use crate::chunks::ChunkRequest;
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, SendoutId, SurveyId};
 use crate::survey::{Page, QuestionItem, QuestionTree, QuestionType};
-use crate::use_cases::exports::{export_chunk, ExportChunk};
+use crate::use_cases::exports::{export_chunk, start_export, ExportStart};
 
 use super::fakes::answer_sets::AnswerSets;
 use super::fakes::distribution::ACCOUNT;
@@ -43,15 +43,14 @@ fn exports(count: i64) -> (Exports, SurveyId) {
 }
 
 /// Reads every chunk from the first on; returns what the first brought and each chunk's set ids.
-fn walk(fake: &mut Exports, survey: SurveyId, filter: &AnswerFilter, size: usize) -> (ExportChunk, Vec<Vec<i64>>) {
-    let first = export_chunk(fake, ACCOUNT, survey, filter, &ChunkRequest::first(size)).unwrap();
+fn walk(fake: &mut Exports, survey: SurveyId, filter: &AnswerFilter, size: usize) -> (ExportStart, Vec<Vec<i64>>) {
+    let first = start_export(fake, ACCOUNT, survey, filter, size).unwrap();
     let mut chunks = vec![first.chunk.items.iter().map(|set| set.id.get()).collect::<Vec<_>>()];
     let mut request = first.chunk.next.clone();
     while let Some(current) = request {
         let later = export_chunk(fake, ACCOUNT, survey, filter, &current).unwrap();
-        assert_eq!(later.tree, None, "only the first chunk brings the tree");
-        chunks.push(later.chunk.items.iter().map(|set| set.id.get()).collect());
-        request = later.chunk.next;
+        chunks.push(later.items.iter().map(|set| set.id.get()).collect());
+        request = later.next;
     }
     (first, chunks)
 }
@@ -60,7 +59,7 @@ fn walk(fake: &mut Exports, survey: SurveyId, filter: &AnswerFilter, size: usize
 fn the_first_chunk_brings_the_tree_and_the_chunks_every_set_with_its_answers_in_order() {
     let (mut fake, survey) = exports(7);
     let (first, chunks) = walk(&mut fake, survey, &AnswerFilter::default(), 3);
-    let tree = first.tree.unwrap();
+    let tree = first.tree;
     assert_eq!(tree.items().map(|item| item.id).collect::<Vec<_>>(), [ITEM]);
     assert_eq!(chunks, [vec![1, 2, 3], vec![4, 5, 6], vec![7]]);
     let answers: Vec<_> = first.chunk.items.iter().map(|set| set.answers[0].value.clone()).collect();
@@ -81,7 +80,7 @@ fn an_unknown_or_foreign_survey_is_not_found_before_its_sendout_is_judged() {
     let (mut fake, _) = exports(2);
     let foreign_sendout = AnswerFilter::default().of_sendout(Some(SendoutId::new(7)));
     for (account, survey) in [(ACCOUNT, SurveyId::new(99)), (OTHER, SurveyId::new(1))] {
-        let read = export_chunk(&mut fake, account, survey, &foreign_sendout, &ChunkRequest::first(10));
+        let read = start_export(&mut fake, account, survey, &foreign_sendout, 10);
         assert!(not_found(&read, "survey"), "{account} {survey}: {read:?}");
     }
     assert_eq!(fake.sets.chunks_read, 0);
@@ -92,12 +91,12 @@ fn a_sendout_of_another_survey_or_account_or_none_at_all_is_invalid() {
     let (mut fake, survey) = exports(2);
     for sendout in [6, 7, 99] {
         let filter = AnswerFilter::default().of_sendout(Some(SendoutId::new(sendout)));
-        let read = export_chunk(&mut fake, ACCOUNT, survey, &filter, &ChunkRequest::first(10));
+        let read = start_export(&mut fake, ACCOUNT, survey, &filter, 10);
         assert_eq!(invalid_fields(read), ["sendoutId"], "sendout {sendout}");
     }
     assert_eq!(fake.sets.chunks_read, 0, "nothing is read for a refused filter");
     let own = AnswerFilter::default().of_sendout(Some(SendoutId::new(5)));
-    let read = export_chunk(&mut fake, ACCOUNT, survey, &own, &ChunkRequest::first(10)).unwrap();
+    let read = start_export(&mut fake, ACCOUNT, survey, &own, 10).unwrap();
     assert!(read.chunk.items.is_empty() && read.chunk.next.is_none(), "sets 1 and 2 came through no sendout");
 }
 
@@ -106,7 +105,7 @@ fn a_later_chunk_reads_on_after_its_cursor_within_the_account() {
     let (mut fake, survey) = exports(5);
     let after = ChunkRequest::after(AnswerSetId::new(2), 2);
     let later = export_chunk(&mut fake, ACCOUNT, survey, &AnswerFilter::default(), &after).unwrap();
-    assert_eq!(later.chunk.items.iter().map(|set| set.id.get()).collect::<Vec<_>>(), [3, 4]);
+    assert_eq!(later.items.iter().map(|set| set.id.get()).collect::<Vec<_>>(), [3, 4]);
     let theirs = export_chunk(&mut fake, OTHER, survey, &AnswerFilter::default(), &after).unwrap();
-    assert_eq!((theirs.tree, theirs.chunk.items), (None, Vec::new()), "another account reads none of the sets");
+    assert_eq!(theirs.items, Vec::new(), "another account reads none of the sets");
 }
