@@ -18,6 +18,7 @@ pub mod governance;
 pub mod idempotency;
 pub mod ids;
 pub mod insight;
+pub mod language;
 pub mod limits;
 pub mod paging;
 pub mod ports;

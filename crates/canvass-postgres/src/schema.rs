@@ -200,6 +200,8 @@ diesel::table! {
         text -> Text,
         required -> Bool,
         options -> Jsonb,
+        min_label -> Nullable<Text>,
+        max_label -> Nullable<Text>,
     }
 }
 
@@ -278,6 +280,7 @@ diesel::table! {
         delivery_issue_kind -> Nullable<Text>,
         delivery_issue_reply -> Nullable<Text>,
         delivery_issue_since -> Nullable<Timestamptz>,
+        language -> Text,
     }
 }
 
@@ -327,6 +330,7 @@ diesel::table! {
         active -> Bool,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        thank_you_message -> Nullable<Text>,
     }
 }
 
