@@ -2,4 +2,5 @@
 
 pub(crate) mod public_handles;
 
+mod languages;
 mod respondent_page;

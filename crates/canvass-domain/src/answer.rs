@@ -3,6 +3,9 @@
 
 pub mod export;
 pub mod ports;
+mod problem;
+
+pub use problem::ValueProblem;
 
 use std::collections::{HashMap, HashSet};
 
@@ -117,8 +120,8 @@ impl AnswerSetDraft {
                 errors.push(FieldError::new(format!("answers[{index}].questionItemId"), ANSWERED_TWICE));
                 continue;
             }
-            if let Err(message) = check_value(item.kind, &answer.value, &item.options) {
-                errors.push(FieldError::new(format!("answers[{index}].value"), message));
+            if let Err(problem) = check_value(item.kind, &answer.value, &item.options) {
+                errors.push(FieldError::new(format!("answers[{index}].value"), problem.to_string()));
             }
         }
         if completed {
@@ -181,7 +184,7 @@ pub fn check_shape(answers: &[Answer]) -> Vec<FieldError> {
             errors.push(FieldError::new(format!("answers[{index}].questionItemId"), ANSWERED_TWICE));
         } else if let AnswerValue::Choices(choices) = &answer.value {
             if let Some(repeated) = first_repeated(choices) {
-                errors.push(FieldError::new(format!("answers[{index}].value"), chosen_twice(repeated)));
+                errors.push(FieldError::new(format!("answers[{index}].value"), chosen_twice(repeated).to_string()));
             }
         }
     }
@@ -194,8 +197,8 @@ fn first_repeated(choices: &[String]) -> Option<&str> {
     choices.iter().map(String::as_str).find(|choice| !seen.insert(*choice))
 }
 
-fn chosen_twice(choice: &str) -> String {
-    format!("`{}` is chosen twice", shorten(choice))
+fn chosen_twice(choice: &str) -> ValueProblem {
+    ValueProblem::ChosenTwice(shorten(choice))
 }
 
 /// A value as an error message quotes it: at most 100 characters.
@@ -209,24 +212,26 @@ fn shorten(value: &str) -> String {
 /// Whether `value` is a valid answer for an item of type `kind` with these options. Linear in the size of the
 /// value plus the number of options: a multiple choice may choose each option at most once, so it has no more
 /// choices than the item has options, and its choices are looked up in a set of the option values.
-pub(crate) fn check_value(kind: QuestionType, value: &AnswerValue, options: &[ChoiceOption]) -> Result<(), String> {
+pub(crate) fn check_value(
+    kind: QuestionType,
+    value: &AnswerValue,
+    options: &[ChoiceOption],
+) -> Result<(), ValueProblem> {
     match (kind, value) {
-        (QuestionType::Info, _) => Err("an Info item takes no answer".into()),
+        (QuestionType::Info, _) => Err(ValueProblem::InfoTakesNoAnswer),
         (QuestionType::OpenText, AnswerValue::Text(text)) if text.chars().count() > MAX_TEXT_LEN => {
-            Err(format!("must be at most {MAX_TEXT_LEN} characters"))
+            Err(ValueProblem::TooLong { max: MAX_TEXT_LEN })
         }
         (QuestionType::OpenText, AnswerValue::Text(_)) => Ok(()),
         (QuestionType::SingleChoice, AnswerValue::Text(choice)) if options.iter().any(|o| o.value == *choice) => Ok(()),
-        (QuestionType::SingleChoice, AnswerValue::Text(_)) => Err("is not an option value of the item".into()),
-        (QuestionType::MultipleChoice, AnswerValue::Choices(choices)) if choices.len() > options.len() => Err(format!(
-            "chooses {} values; the item has {} options, each of which can be chosen once",
-            choices.len(),
-            options.len()
-        )),
+        (QuestionType::SingleChoice, AnswerValue::Text(_)) => Err(ValueProblem::NotAnOption),
+        (QuestionType::MultipleChoice, AnswerValue::Choices(choices)) if choices.len() > options.len() => {
+            Err(ValueProblem::TooManyChoices { chosen: choices.len(), options: options.len() })
+        }
         (QuestionType::MultipleChoice, AnswerValue::Choices(choices)) => {
             let values: HashSet<&str> = options.iter().map(|o| o.value.as_str()).collect();
             match choices.iter().find(|choice| !values.contains(choice.as_str())) {
-                Some(bad) => Err(format!("`{}` is not an option value of the item", shorten(bad))),
+                Some(bad) => Err(ValueProblem::NotAnOptionValue(shorten(bad))),
                 None => first_repeated(choices).map_or(Ok(()), |repeated| Err(chosen_twice(repeated))),
             }
         }
@@ -236,12 +241,10 @@ pub(crate) fn check_value(kind: QuestionType, value: &AnswerValue, options: &[Ch
         {
             Ok(())
         }
-        (QuestionType::Rating, AnswerValue::Number(_)) => {
-            Err(format!("must be a whole number from {} to {}", QuestionType::RATING_MIN, QuestionType::RATING_MAX))
-        }
-        (QuestionType::OpenText | QuestionType::SingleChoice, _) => Err("must be a string".into()),
-        (QuestionType::MultipleChoice, _) => Err("must be an array of option values".into()),
-        (QuestionType::Numeric | QuestionType::Rating, _) => Err("must be a number".into()),
+        (QuestionType::Rating, AnswerValue::Number(_)) => Err(ValueProblem::OffTheScale),
+        (QuestionType::OpenText | QuestionType::SingleChoice, _) => Err(ValueProblem::NotAString),
+        (QuestionType::MultipleChoice, _) => Err(ValueProblem::NotOptionValues),
+        (QuestionType::Numeric | QuestionType::Rating, _) => Err(ValueProblem::NotANumber),
     }
 }
 
@@ -256,16 +259,16 @@ pub(crate) fn check_value(kind: QuestionType, value: &AnswerValue, options: &[Ch
 /// assert_eq!(answer_from_form(QuestionType::OpenText, &["".into()]), Ok(None));
 /// assert!(answer_from_form(QuestionType::Rating, &["lots".into()]).is_err());
 /// ```
-pub fn answer_from_form(kind: QuestionType, values: &[String]) -> Result<Option<AnswerValue>, String> {
+pub fn answer_from_form(kind: QuestionType, values: &[String]) -> Result<Option<AnswerValue>, ValueProblem> {
     let given: Vec<&String> = values.iter().filter(|v| !v.trim().is_empty()).collect();
     if given.is_empty() || !kind.takes_answer() {
         return Ok(None);
     }
     match kind {
         QuestionType::MultipleChoice => Ok(Some(AnswerValue::Choices(given.into_iter().cloned().collect()))),
-        _ if given.len() > 1 => Err("takes one value".into()),
+        _ if given.len() > 1 => Err(ValueProblem::OneValue),
         QuestionType::Numeric | QuestionType::Rating => {
-            given[0].trim().parse::<f64>().map(|n| Some(AnswerValue::Number(n))).map_err(|_| "must be a number".into())
+            given[0].trim().parse::<f64>().map(|n| Some(AnswerValue::Number(n))).map_err(|_| ValueProblem::NotANumber)
         }
         _ => Ok(Some(AnswerValue::Text(given[0].clone()))),
     }
@@ -327,7 +330,7 @@ mod tests {
     use super::*;
     use crate::ids::PageId;
 
-    fn check(kind: QuestionType, value: AnswerValue) -> Result<(), String> {
+    fn check(kind: QuestionType, value: AnswerValue) -> Result<(), ValueProblem> {
         let options: Vec<ChoiceOption> =
             ["a", "b"].iter().map(|v| ChoiceOption { value: (*v).into(), label: (*v).into() }).collect();
         check_value(kind, &value, &options)
@@ -372,15 +375,15 @@ mod tests {
     fn a_multiple_choice_chooses_each_option_at_most_once() {
         let many: Vec<String> = (0..50_000).map(|i| format!("o{i}")).collect();
         let kind = QuestionType::MultipleChoice;
-        let message = check_value(kind, &AnswerValue::Choices(many.clone()), &options(3)).unwrap_err();
+        let message = check_value(kind, &AnswerValue::Choices(many.clone()), &options(3)).unwrap_err().to_string();
         assert_eq!(message, "chooses 50000 values; the item has 3 options, each of which can be chosen once");
         assert_eq!(check_value(kind, &AnswerValue::Choices(many.clone()), &options(50_000)), Ok(()));
         let mut repeated = many;
         repeated[49_999] = "o17".into();
         let message = check_value(kind, &AnswerValue::Choices(repeated.clone()), &options(50_000)).unwrap_err();
-        assert_eq!(message, "`o17` is chosen twice");
+        assert_eq!(message.to_string(), "`o17` is chosen twice");
         repeated[49_999] = "x".repeat(1_000);
-        let message = check_value(kind, &AnswerValue::Choices(repeated), &options(50_000)).unwrap_err();
+        let message = check_value(kind, &AnswerValue::Choices(repeated), &options(50_000)).unwrap_err().to_string();
         assert!(message.len() < 150, "a quoted value is shortened: {message}");
     }
 

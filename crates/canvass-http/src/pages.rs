@@ -1,18 +1,22 @@
 //! The respondent pages at `/r/<token>`: the survey page by page, and opting out; and `/login/<sendoutId>` for
-//! LOGIN sendouts. HTML for people; no key.
+//! LOGIN sendouts. HTML for people, in the language of the link's sendout (English where no sendout is known);
+//! no key.
 
 pub mod failures;
 pub mod guard;
 mod html;
+mod words;
 
 pub(crate) use html::STYLE;
 
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpResponse};
+use canvass_domain::ids::SendoutId;
+use canvass_domain::language::Language;
 use canvass_domain::ports::UnitOfWork;
-use canvass_domain::use_cases::respondent_page::{self, PageView};
+use canvass_domain::use_cases::respondent_page::{self, LoginOutcome, PageState, PageView};
 use canvass_domain::DomainError;
-use maud::{html as markup, Markup};
+use maud::Markup;
 
 use self::guard::UnknownCredential;
 use crate::blocking;
@@ -29,34 +33,37 @@ fn page(status: StatusCode, markup: Markup) -> HttpResponse {
     HttpResponse::build(status).content_type("text/html; charset=utf-8").body(markup.into_string())
 }
 
-/// A failure as a page: people, not programs, read these.
-fn failure(problem: &Problem) -> HttpResponse {
+/// A failure as a page: people, not programs, read these. An unknown link or sendout is English (nothing tells
+/// the language); a form that could not be read is in the language of the page it came from, where known.
+fn failure(problem: &Problem, language: Language) -> HttpResponse {
     let status = StatusCode::from_u16(problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let words = words::words(language);
     let text = match status {
-        StatusCode::NOT_FOUND => "This survey link is not valid. Please check the link you received.",
-        s if s.is_client_error() => "The answers could not be read. Please go back and try again.",
-        _ => "Something went wrong on our side. Please try again in a moment.",
+        StatusCode::NOT_FOUND => words.unknown_link,
+        s if s.is_client_error() => words.unreadable,
+        _ => words.server_error,
     };
-    let mut response = page(status, html::layout("Survey", markup! { h1 { "Survey" } p { (text) } }));
+    let mut response = page(status, html::message(language, words.survey, text));
     if status == StatusCode::NOT_FOUND {
         response.extensions_mut().insert(UnknownCredential);
     }
     response
 }
 
-async fn run<F>(state: &AppState, work: F, action: String) -> HttpResponse
+/// Runs a use case that shows a view of a link: 400 for a page shown again with its errors, 200 otherwise.
+async fn show<F>(state: &AppState, work: F, action: String) -> HttpResponse
 where
     F: FnOnce(&mut dyn UnitOfWork, &dyn canvass_domain::clock::Clock) -> Result<PageView, DomainError> + Send + 'static,
 {
     match blocking::run(state, work).await {
         Ok(view) => {
-            let status = match &view {
-                PageView::Page { errors, .. } if !errors.is_empty() => StatusCode::BAD_REQUEST,
+            let status = match &view.state {
+                PageState::Page(page) if !page.errors.is_empty() => StatusCode::BAD_REQUEST,
                 _ => StatusCode::OK,
             };
             page(status, html::view(&view, &action))
         }
-        Err(problem) => failure(&problem),
+        Err(problem) => failure(&problem, Language::default()),
     }
 }
 
@@ -65,7 +72,7 @@ where
 async fn open(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let token = path.into_inner();
     let action = format!("/r/{token}");
-    run(&state, move |uow, clock| respondent_page::open(uow, clock, &token), action).await
+    show(&state, move |uow, clock| respondent_page::open(uow, clock, &token), action).await
 }
 
 /// Saves one page and shows the next (or the thank-you page after the last).
@@ -73,54 +80,56 @@ async fn open(state: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
 async fn submit(state: web::Data<AppState>, path: web::Path<String>, body: RawBody) -> HttpResponse {
     let token = path.into_inner();
     let action = format!("/r/{token}");
-    let form = match form_fields(&body.0) {
-        Ok(form) => form,
-        Err(problem) => return failure(&problem),
+    let page_id = form_fields(&body.0).and_then(|form| {
+        let page = form.iter().find(|(k, _)| k == "page").and_then(|(_, v)| v.parse().ok());
+        page.map(|page| (page, form)).ok_or_else(|| Problem::invalid_field("page", "is missing"))
+    });
+    let (page_id, form) = match page_id {
+        Ok(read) => read,
+        Err(problem) => return unreadable(&state, token, problem).await,
     };
-    let Some(page_id) = form.iter().find(|(k, _)| k == "page").and_then(|(_, v)| v.parse().ok()) else {
-        return failure(&Problem::invalid_field("page", "is missing"));
-    };
-    run(&state, move |uow, clock| respondent_page::submit(uow, clock, &token, page_id, &form), action).await
+    show(&state, move |uow, clock| respondent_page::submit(uow, clock, &token, page_id, &form), action).await
+}
+
+/// A form post to a link that could not be read: said in the link's language (its opt-out view tells it).
+async fn unreadable(state: &AppState, token: String, problem: Problem) -> HttpResponse {
+    let view = blocking::run(state, move |uow, _| respondent_page::opt_out_form(uow, &token)).await;
+    match view {
+        Ok(view) => failure(&problem, view.language),
+        Err(unknown) => failure(&unknown, Language::default()),
+    }
 }
 
 /// Asks the respondent to confirm opting out.
 #[get("/r/{token}/opt-out")]
-async fn opt_out_form(path: web::Path<String>) -> HttpResponse {
+async fn opt_out_form(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let token = path.into_inner();
-    page(
-        StatusCode::OK,
-        html::layout(
-            "Opt out",
-            markup! {
-                h1 { "Stop receiving surveys" }
-                p { "If you opt out, this organisation will not send you surveys any more." }
-                form method="post" action=(format!("/r/{token}/opt-out")) { button type="submit" { "Opt out" } }
-            },
-        ),
-    )
+    let action = format!("/r/{token}");
+    show(&state, move |uow, _| respondent_page::opt_out_form(uow, &token), action).await
 }
 
 /// Opts the contact out: it joins the account's blocklist as OptedOut.
 #[post("/r/{token}/opt-out")]
 async fn opt_out(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let token = path.into_inner();
-    match blocking::run(&state, move |uow, clock| respondent_page::opt_out(uow, clock, &token)).await {
-        Ok(name) => page(
-            StatusCode::OK,
-            html::layout(
-                &name,
-                markup! { h1 { "You have opted out" } p { "You will not receive surveys from this organisation any more." } },
-            ),
-        ),
-        Err(problem) => failure(&problem),
-    }
+    let action = format!("/r/{token}");
+    show(&state, move |uow, clock| respondent_page::opt_out(uow, clock, &token), action).await
 }
 
-/// The login form of a LOGIN sendout.
+/// The language of a LOGIN sendout's pages; English for an unknown sendout, or when it cannot be read.
+pub(crate) async fn login_language(state: &AppState, sendout: SendoutId) -> Language {
+    blocking::run(state, move |uow, _| respondent_page::login_language(uow, sendout)).await.unwrap_or_default()
+}
+
+/// The login form of a LOGIN sendout, in its language.
 #[get("/login/{sendoutId}")]
-async fn login_form(path: web::Path<String>) -> HttpResponse {
-    let action = format!("/login/{}", path.into_inner());
-    page(StatusCode::OK, html::login(&action, None))
+async fn login_form(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
+    let action = format!("/login/{}", path.as_str());
+    let language = match path.parse::<SendoutId>() {
+        Ok(sendout) => login_language(&state, sendout).await,
+        Err(_) => Language::default(),
+    };
+    page(StatusCode::OK, html::login(language, &action, None))
 }
 
 /// A login identifier of the Active LOGIN sendout opens that respondent's survey (303 to its link); an unknown one
@@ -128,22 +137,24 @@ async fn login_form(path: web::Path<String>) -> HttpResponse {
 #[post("/login/{sendoutId}")]
 async fn login(state: web::Data<AppState>, path: web::Path<String>, body: RawBody) -> HttpResponse {
     let action = format!("/login/{}", path.as_str());
-    let Ok(sendout) = path.parse::<canvass_domain::ids::SendoutId>() else {
-        return failure(&Problem::not_found("sendout"));
+    let Ok(sendout) = path.parse::<SendoutId>() else {
+        return failure(&Problem::not_found("sendout"), Language::default());
     };
     let form = match form_fields(&body.0) {
         Ok(form) => form,
-        Err(problem) => return failure(&problem),
+        Err(problem) => return failure(&problem, login_language(&state, sendout).await),
     };
     let identifier = form.into_iter().find(|(k, _)| k == "identifier").map(|(_, v)| v).unwrap_or_default();
     let shown = identifier.clone();
     match blocking::run(&state, move |uow, clock| respondent_page::login(uow, clock, sendout, &identifier)).await {
-        Ok(Some(token)) => HttpResponse::SeeOther().insert_header(("Location", format!("/r/{token}"))).finish(),
-        Ok(None) => {
-            let mut response = page(StatusCode::OK, html::login(&action, Some(&shown)));
+        Ok(LoginOutcome::Opens(token)) => {
+            HttpResponse::SeeOther().insert_header(("Location", format!("/r/{token}"))).finish()
+        }
+        Ok(LoginOutcome::Nothing(language)) => {
+            let mut response = page(StatusCode::OK, html::login(language, &action, Some(&shown)));
             response.extensions_mut().insert(UnknownCredential);
             response
         }
-        Err(problem) => failure(&problem),
+        Err(problem) => failure(&problem, Language::default()),
     }
 }

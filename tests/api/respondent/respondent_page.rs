@@ -67,7 +67,7 @@ async fn a_respondent_answers_leaves_resumes_and_completes() {
 
     let refused = post_form(&app, &link, &[on_page(page_id(&tree, 0))]).await;
     assert_eq!(refused.status, 400);
-    assert!(refused.html.contains("please answer this question"));
+    assert!(refused.html.contains("Please answer this question."));
     assert_eq!(app.get(&format!("/surveys/{survey}/answers")).await.expect(200), json!([]), "nothing saved");
 
     let jumped = post_form(&app, &link, &[on_page(page_id(&tree, 0)), field(item_id(&tree, 0, 0), "no")]).await;

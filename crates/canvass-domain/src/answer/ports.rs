@@ -93,6 +93,8 @@ pub trait RespondentPageRepository {
     /// The link token and respondent of a LOGIN sendout (of any account: the store finds the sendout's account
     /// first) whose login identifier has this key.
     fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
+    /// The language of the LOGIN sendout with this id (of any account), `None` when there is none.
+    fn login_language(&mut self, sendout: SendoutId) -> RepoResult<Option<crate::language::Language>>;
     /// The respondents whose number has this key in TWOWAY sendouts sent from the number `to`, of the account that
     /// `to` is provisioned to (no one's when it is provisioned to none), the one that was last sent a message
     /// first.

@@ -112,6 +112,10 @@ pub struct TokenContext {
     pub survey_id: crate::ids::SurveyId,
     /// The survey's name.
     pub survey_name: String,
+    /// The survey's own words after completion, if it has them.
+    pub thank_you_message: Option<String>,
+    /// The language of the sendout's pages.
+    pub language: crate::language::Language,
     /// Whether the survey takes answers.
     pub survey_active: bool,
     /// Whether the sendout is Active.

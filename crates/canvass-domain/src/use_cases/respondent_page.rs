@@ -1,47 +1,22 @@
 //! The respondent's side: opening a personal survey link, answering page by page (following the logic),
 //! leaving and resuming, completing, and opting out.
 
-use crate::answer::{answer_from_form, Answer, AnswerSetDraft};
+mod access;
+mod view;
+
+pub use access::{login, login_language, opt_out, opt_out_form, LoginOutcome};
+pub use view::{PageError, PageState, PageView, QuestionPage};
+
+use crate::answer::{answer_from_form, check_value, Answer, AnswerSetDraft};
 use crate::clock::Clock;
-use crate::distribution::{BlocklistType, TokenContext};
-use crate::error::{DomainError, FieldError};
+use crate::distribution::TokenContext;
+use crate::error::DomainError;
 use crate::ids::PageId;
 use crate::ports::{
-    transaction, AnswerRepository, BlocklistRepository, RespondentPageRepository, SurveyRepository, Transactional,
-    WebhookEvents,
+    transaction, AnswerRepository, RespondentPageRepository, SurveyRepository, Transactional, WebhookEvents,
 };
-use crate::survey::{Page, QuestionTree};
-use crate::webhook::{EventSubject, WebhookEvent};
-
-/// What the respondent sees.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PageView {
-    /// The survey does not take answers through this link (inactive sendout or survey, or expired link).
-    Closed {
-        /// The survey's name.
-        survey_name: String,
-    },
-    /// The respondent has completed the survey.
-    Done {
-        /// The survey's name.
-        survey_name: String,
-    },
-    /// A page to answer.
-    Page {
-        /// The survey's name.
-        survey_name: String,
-        /// The page.
-        page: Page,
-        /// 1-based position of the page.
-        number: usize,
-        /// Pages in the survey.
-        count: usize,
-        /// Answers already given on this page (or just submitted, when `errors` is not empty).
-        answers: Vec<Answer>,
-        /// What is wrong with a submitted page, by field `q<itemId>`.
-        errors: Vec<FieldError>,
-    },
-}
+use crate::survey::QuestionTree;
+use crate::webhook::WebhookEvent;
 
 fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> Result<TokenContext, DomainError> {
     // A token names its account (or, sent before tokens did, any account); one of no form is not looked up.
@@ -54,17 +29,22 @@ fn is_open(context: &TokenContext, now: time::OffsetDateTime) -> bool {
 }
 
 fn page_view(
+    context: &TokenContext,
     tree: &QuestionTree,
-    name: &str,
     page_id: PageId,
     answers: &[Answer],
-    errors: Vec<FieldError>,
+    errors: Vec<PageError>,
 ) -> PageView {
     let index = tree.page_index(page_id).unwrap_or(0);
     let page = tree.pages[index].clone();
     let on_page = |a: &&Answer| page.items.iter().any(|i| i.id == a.question_item_id);
     let answers = answers.iter().filter(on_page).cloned().collect();
-    PageView::Page { survey_name: name.to_owned(), page, number: index + 1, count: tree.pages.len(), answers, errors }
+    let page = QuestionPage { page, number: index + 1, count: tree.pages.len(), answers, errors };
+    PageView::of(context, PageState::Page(page))
+}
+
+fn done(context: &TokenContext) -> PageView {
+    PageView::of(context, PageState::Done { thank_you_message: context.thank_you_message.clone() })
 }
 
 /// The page a link opens on: where the respondent left off, the first page for a new one.
@@ -74,20 +54,19 @@ pub fn open(
     token: &str,
 ) -> Result<PageView, DomainError> {
     let context = context(uow, token)?;
-    let name = context.survey_name.clone();
     if !is_open(&context, clock.now()) {
-        return Ok(PageView::Closed { survey_name: name });
+        return Ok(PageView::of(&context, PageState::Closed));
     }
     let progress = uow.progress(context.account_id, context.survey_id, context.respondent_id)?;
     if progress.as_ref().is_some_and(|(set, _)| set.completed) {
-        return Ok(PageView::Done { survey_name: name });
+        return Ok(done(&context));
     }
     let tree = uow.question_tree(context.account_id, context.survey_id)?;
     let (answers, resume) = progress.map(|(set, page)| (set.answers, page)).unwrap_or_default();
     let Some(&page) = tree.reachable(resume, &answers).last() else {
-        return Ok(PageView::Done { survey_name: name });
+        return Ok(done(&context));
     };
-    Ok(page_view(&tree, &name, page, &answers, Vec::new()))
+    Ok(page_view(&context, &tree, page, &answers, Vec::new()))
 }
 
 /// Saves the answers of one page (`form`: `q<itemId>` to values) and moves on: to the page the logic names,
@@ -107,10 +86,9 @@ pub fn submit(
 ) -> Result<PageView, DomainError> {
     transaction(uow, |tx| {
         let context = context(tx, token)?;
-        let name = context.survey_name.clone();
         let now = clock.now();
         if !is_open(&context, now) {
-            return Ok(PageView::Closed { survey_name: name });
+            return Ok(PageView::of(&context, PageState::Closed));
         }
         let (account, survey) = (context.account_id, context.survey_id);
         // Two submissions of the same link (a double click) are saved one after the other, into one answer set.
@@ -120,48 +98,32 @@ pub fn submit(
             tree.page_index(page_id).ok_or_else(|| DomainError::invalid("page", "is not a page of this survey"))?;
         let progress = tx.progress(account, survey, context.respondent_id)?;
         if progress.as_ref().is_some_and(|(set, _)| set.completed) {
-            return Ok(PageView::Done { survey_name: name });
+            return Ok(done(&context));
         }
         let saved: &[Answer] = progress.as_ref().map_or(&[], |(set, _)| &set.answers);
         let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved);
         if !reachable.contains(&page_id) {
             let current = reachable.last().copied().unwrap_or(page_id);
-            let error = FieldError::new("page", "Please answer the pages in order: this is the page to answer now.");
-            return Ok(page_view(&tree, &name, current, saved, vec![error]));
+            return Ok(page_view(&context, &tree, current, saved, vec![PageError::OutOfOrder]));
         }
-        let mut errors = Vec::new();
-        let mut page_answers = Vec::new();
-        for item in &tree.pages[index].items {
-            let field = format!("q{}", item.id);
-            let values: Vec<String> = form.iter().filter(|(k, _)| *k == field).map(|(_, v)| v.clone()).collect();
-            match answer_from_form(item.kind, &values) {
-                Ok(Some(value)) => page_answers.push(Answer { question_item_id: item.id, value }),
-                Ok(None) if item.required => errors.push(FieldError::new(field, "please answer this question")),
-                Ok(None) => {}
-                Err(message) => errors.push(FieldError::new(field, message)),
-            }
+        let (page_answers, errors) = read_page(&tree.pages[index], form);
+        if !errors.is_empty() {
+            return Ok(page_view(&context, &tree, page_id, &page_answers, errors));
         }
         let mut answers: Vec<Answer> = progress.as_ref().map(|(set, _)| set.answers.clone()).unwrap_or_default();
         answers.retain(|a| tree.pages[index].items.iter().all(|i| i.id != a.question_item_id));
         answers.extend(page_answers.iter().cloned());
-        let draft = AnswerSetDraft::check(false, answers, &tree)
-            .map_err(|e| e.into_iter().map(|e| FieldError::new(e.field, e.message)));
-        let draft = match draft {
-            Ok(draft) if errors.is_empty() => draft,
-            Ok(_) => return Ok(page_view(&tree, &name, page_id, &page_answers, errors)),
-            Err(item_errors) => {
-                errors.extend(item_errors);
-                return Ok(page_view(&tree, &name, page_id, &page_answers, errors));
-            }
+        let Ok(draft) = AnswerSetDraft::check(false, answers, &tree) else {
+            // This page's answers fit (read_page checked them): the survey changed under answers given before.
+            return Ok(page_view(&context, &tree, page_id, &page_answers, vec![PageError::EarlierAnswers]));
         };
         let next = tree.next_page(page_id, draft.answers());
         if next.is_none() {
             let missing = tree.missing_on_path(draft.answers());
             if let Some(first) = missing.first() {
                 let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
-                let errors =
-                    on_page.map(|item| FieldError::new(format!("q{}", item.id), "please answer this question"));
-                return Ok(page_view(&tree, &name, first.page_id, draft.answers(), errors.collect()));
+                let errors = on_page.map(|item| PageError::Unanswered(item.id)).collect();
+                return Ok(page_view(&context, &tree, first.page_id, draft.answers(), errors));
             }
         }
         let draft = if next.is_none() { draft.finished() } else { draft };
@@ -180,55 +142,27 @@ pub fn submit(
             super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[subject], now)?;
         }
         Ok(match next {
-            Some(next) => page_view(&tree, &name, next, &set.answers, Vec::new()),
-            None => PageView::Done { survey_name: name },
+            Some(next) => page_view(&context, &tree, next, &set.answers, Vec::new()),
+            None => done(&context),
         })
     })
 }
 
-/// The link token a login identifier opens in a LOGIN sendout: `None` when the identifier is unknown there, or the
-/// sendout, survey or link is not open.
-pub fn login(
-    uow: &mut (impl RespondentPageRepository + ?Sized),
-    clock: &dyn Clock,
-    sendout: crate::ids::SendoutId,
-    identifier: &str,
-) -> Result<Option<String>, DomainError> {
-    let key = crate::distribution::contact_key(identifier);
-    // A partial delete leaves `erased:<id>` as the contact key: that is no one's login.
-    if key.is_empty() || key.starts_with(crate::distribution::ERASED_PREFIX) {
-        return Ok(None);
-    }
-    let now = clock.now();
-    Ok(uow.find_login(sendout, &key)?.filter(|(_, context)| is_open(context, now)).map(|(token, _)| token))
-}
-
-/// Opts the link's contact out: it joins the account's blocklist as OptedOut (nothing changes when it is
-/// already there), and the link's respondent is marked as opted out through its sendout (the first time is kept).
-/// Returns the survey's name. A contact that joins the blocklist writes a `respondent.optedOut` event for the
-/// link's respondent in the same transaction.
-pub fn opt_out(
-    uow: &mut (impl BlocklistRepository + RespondentPageRepository + Transactional + WebhookEvents + ?Sized),
-    clock: &dyn Clock,
-    token: &str,
-) -> Result<String, DomainError> {
-    transaction(uow, |tx| {
-        let context = context(tx, token)?;
-        if !context.contact_details.is_empty() {
-            let (kind, now) = (BlocklistType::OptedOut, clock.now());
-            tx.mark_opted_out(context.account_id, context.respondent_id, now)?;
-            let added =
-                tx.insert_blocklist(context.account_id, &context.contact_details, &context.contact_key, kind, now)?;
-            if added.is_some() {
-                let subject = EventSubject::respondent(
-                    context.account_id,
-                    context.survey_id,
-                    context.sendout_id,
-                    context.respondent_id,
-                );
-                super::webhooks::emit(tx, WebhookEvent::RespondentOptedOut, &[subject], now)?;
-            }
+/// The answers a form gives for the items of `page` (`q<itemId>` to values), each checked against its item, with
+/// what is wrong: a required item left empty, a value that does not fit.
+fn read_page(page: &crate::survey::Page, form: &[(String, String)]) -> (Vec<Answer>, Vec<PageError>) {
+    let (mut answers, mut errors) = (Vec::new(), Vec::new());
+    for item in &page.items {
+        let field = format!("q{}", item.id);
+        let values: Vec<String> = form.iter().filter(|(k, _)| *k == field).map(|(_, v)| v.clone()).collect();
+        let value = answer_from_form(item.kind, &values)
+            .and_then(|value| value.map(|v| check_value(item.kind, &v, &item.options).map(|()| v)).transpose());
+        match value {
+            Ok(Some(value)) => answers.push(Answer { question_item_id: item.id, value }),
+            Ok(None) if item.required => errors.push(PageError::Unanswered(item.id)),
+            Ok(None) => {}
+            Err(problem) => errors.push(PageError::Invalid(item.id, problem)),
         }
-        Ok(context.survey_name)
-    })
+    }
+    (answers, errors)
 }

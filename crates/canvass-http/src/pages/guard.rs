@@ -1,6 +1,8 @@
 //! The guard in front of the respondent pages: answer and login form posts must come from `PUBLIC_URL`'s origin or
 //! the host they were sent to (a missing `Origin` is allowed; the one-click opt-out is exempt), and a client address that guessed too many
-//! unknown link tokens or login identifiers is answered 429 until its window passes.
+//! unknown link tokens or login identifiers is answered 429 until its window passes. A refusal on a login page is
+//! in its sendout's language; one under `/r/` is in English, for a page in the link's language would tell a
+//! refused guesser which links are real.
 
 use std::net::IpAddr;
 use std::time::Instant;
@@ -11,10 +13,11 @@ use actix_web::http::header::{HeaderValue, HOST, ORIGIN, RETRY_AFTER};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpRequest, HttpResponse};
-use maud::html as markup;
+use canvass_domain::language::Language;
 
 use super::failures::Scope;
 use super::html;
+use super::words::{words, Words};
 use crate::state::AppState;
 
 /// Put in a page's response extensions by a handler that was given an unknown link token or login identifier.
@@ -62,8 +65,17 @@ pub fn origin_allowed(origin: Option<&HeaderValue>, public_origin: &str, host: O
     matches!((authority, host), (Some(authority), Some(host)) if authority.eq_ignore_ascii_case(host))
 }
 
-fn refusal(status: StatusCode, text: &str) -> HttpResponse {
-    let body = html::layout("Survey", markup! { h1 { "Survey" } p { (text) } });
+/// A refusal page in the language of the scope's page: a login page's sendout's, English under `/r/`.
+async fn refusal(state: &AppState, scope: &Scope, status: StatusCode, text: fn(&Words) -> &'static str) -> HttpResponse {
+    let language = match scope {
+        Scope::Login(sendout) => match sendout.parse() {
+            Ok(sendout) => super::login_language(state, sendout).await,
+            Err(_) => Language::default(),
+        },
+        Scope::Tokens => Language::default(),
+    };
+    let words = words(language);
+    let body = html::message(language, words.survey, text(words));
     HttpResponse::build(status).content_type("text/html; charset=utf-8").body(body.into_string())
 }
 
@@ -81,7 +93,7 @@ pub async fn guard(
         && !req.path().ends_with("/opt-out")
         && !origin_allowed(req.headers().get(ORIGIN), &state.public_origin, host)
     {
-        let page = refusal(StatusCode::FORBIDDEN, "This form was sent from another site and was not accepted.");
+        let page = refusal(&state, &scope, StatusCode::FORBIDDEN, |words| words.cross_site).await;
         return Ok(req.into_response(page));
     }
     let address = client_address(req.request(), state.protection.trust_forwarded_for);
@@ -90,7 +102,7 @@ pub async fn guard(
         if let Some(wait) = state.failures.blocked_for(address, &scope, Instant::now()) {
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             let mut page =
-                refusal(StatusCode::TOO_MANY_REQUESTS, "Too many attempts from your network. Please try again later.");
+                refusal(&state, &scope, StatusCode::TOO_MANY_REQUESTS, |words| words.too_many_attempts).await;
             page.headers_mut().insert(RETRY_AFTER, HeaderValue::from(seconds.max(1)));
             return Ok(req.into_response(page));
         }
@@ -125,7 +137,7 @@ mod tests {
 
     #[test]
     fn the_style_is_served_as_hashed() {
-        let page = html::layout("t", markup! {}).into_string();
+        let page = html::message(Language::Sv, "t", "").into_string();
         assert!(page.contains(&format!("<style>{}</style>", super::super::STYLE)), "the CSP hash would not match");
     }
 

@@ -1,21 +1,35 @@
 //! The respondent pages' HTML: plain server-rendered forms that work without JavaScript, with labels,
-//! fieldsets and error messages tied to their questions.
+//! fieldsets and error messages tied to their questions, in the language of the link's sendout.
 
-use canvass_domain::answer::{Answer, AnswerValue};
-use canvass_domain::survey::{QuestionItem, QuestionType};
-use canvass_domain::use_cases::respondent_page::PageView;
+mod question;
+
+use canvass_domain::language::Language;
+use canvass_domain::use_cases::respondent_page::{PageError, PageState, PageView, QuestionPage};
 use maud::{html, Markup, DOCTYPE};
 
-/// The pages' only style, inline; the Content-Security-Policy allows it by its hash.
-pub(crate) const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5}\
-fieldset{border:1px solid #ccc;border-radius:.4rem;margin:1rem 0;padding:.8rem}\
-.error{color:#a40000;font-weight:600}label{display:block}textarea{width:100%}button{font-size:1rem;padding:.4rem 1.2rem}";
+use super::words::{fill, words, Words};
 
-/// A whole page around `body`.
-pub fn layout(title: &str, body: Markup) -> Markup {
+/// The pages' only style, inline; the Content-Security-Policy allows it by its hash. The rating scale is one row
+/// of eleven on a page wider than 480 CSS pixels, and wraps in even columns below that.
+pub(crate) const STYLE: &str = "*,*::before,*::after{box-sizing:border-box}\
+body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5;overflow-wrap:anywhere}\
+fieldset{border:1px solid #ccc;border-radius:.4rem;margin:1rem 0;padding:.8rem;min-width:0}\
+.error{color:#a40000;font-weight:600}label{display:block}textarea,input{max-width:100%}textarea{width:100%}\
+button{font-size:1rem;padding:.4rem 1.2rem}.thanks{white-space:pre-line}\
+.scale{display:grid;grid-template-columns:repeat(auto-fit,minmax(2.75rem,1fr));gap:.25rem}\
+@media (min-width:481px){.scale{grid-template-columns:repeat(11,minmax(0,1fr))}}\
+.scale label{position:relative;text-align:center}\
+.scale input{position:absolute;top:0;left:0;width:100%;height:100%;margin:0;opacity:0;cursor:pointer}\
+.scale span{display:block;padding:.5rem 0;border:1px solid #767676;border-radius:.3rem}\
+.scale input:checked+span{background:#1a4d8f;border-color:#1a4d8f;color:#fff;font-weight:600}\
+.scale input:focus-visible+span{outline:3px solid #1a4d8f;outline-offset:2px}\
+.ends{display:flex;justify-content:space-between;gap:1rem;font-size:.9rem;margin:.3rem 0 0}.ends span+span{text-align:end}";
+
+/// A whole page around `body`, in `language`.
+pub fn layout(language: Language, title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
-        html lang="en" {
+        html lang=(language.code()) {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
@@ -27,128 +41,81 @@ pub fn layout(title: &str, body: Markup) -> Markup {
     }
 }
 
-fn text_of(answer: Option<&Answer>) -> String {
-    match answer.map(|a| &a.value) {
-        Some(AnswerValue::Text(text)) => text.clone(),
-        Some(AnswerValue::Number(number)) => number.to_string(),
-        Some(AnswerValue::Choices(choices)) => choices.join(", "),
-        None => String::new(),
-    }
+/// A page with a heading and one paragraph.
+pub fn message(language: Language, heading: &str, text: &str) -> Markup {
+    layout(language, heading, html! { h1 { (heading) } p { (text) } })
 }
 
-fn chosen(answer: Option<&Answer>, value: &str) -> bool {
-    match answer.map(|a| &a.value) {
-        Some(AnswerValue::Text(text)) => text == value,
-        Some(AnswerValue::Choices(choices)) => choices.iter().any(|c| c == value),
-        Some(AnswerValue::Number(number)) => value.parse::<f64>().is_ok_and(|v| v == *number),
-        None => false,
-    }
-}
-
-fn choices(name: &str, input: &str, options: &[(String, String)], answer: Option<&Answer>, required: bool) -> Markup {
-    html! {
-        @for (index, (value, label)) in options.iter().enumerate() {
-            @let id = format!("{name}-{index}");
-            label for=(id) {
-                input type=(input) id=(id) name=(name) value=(value) checked[chosen(answer, value)]
-                    required[required && input == "radio"];
-                " " (label)
-            }
-        }
-    }
-}
-
-fn question(item: &QuestionItem, answer: Option<&Answer>, error: Option<&str>) -> Markup {
-    let name = format!("q{}", item.id);
-    let error_id = format!("{name}-error");
-    let options: Vec<(String, String)> = match item.kind {
-        QuestionType::Rating => {
-            (QuestionType::RATING_MIN..=QuestionType::RATING_MAX).map(|n| (n.to_string(), n.to_string())).collect()
-        }
-        _ => item.options.iter().map(|o| (o.value.clone(), o.label.clone())).collect(),
-    };
-    html! {
-        @if item.kind == QuestionType::Info {
-            p { (item.text) }
-        } @else {
-            fieldset aria-describedby=[error.map(|_| error_id.clone())] {
-                legend { (item.text) @if item.required { " (required)" } }
-                @if let Some(error) = error { p.error id=(error_id) { (error) } }
-                @match item.kind {
-                    QuestionType::SingleChoice => (choices(&name, "radio", &options, answer, item.required)),
-                    QuestionType::Rating => (choices(&name, "radio", &options, answer, item.required)),
-                    QuestionType::MultipleChoice => (choices(&name, "checkbox", &options, answer, false)),
-                    QuestionType::Numeric => {
-                        label for=(name) { "Your answer" }
-                        input type="number" step="any" id=(name) name=(name) value=(text_of(answer)) required[item.required];
-                    }
-                    QuestionType::OpenText | QuestionType::Info => {
-                        label for=(name) { "Your answer" }
-                        textarea id=(name) name=(name) rows="4" required[item.required] { (text_of(answer)) }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The respondent's view as HTML, posting back to `action`.
+/// The respondent's view as HTML, posting back to `action` (the link's path).
 pub fn view(view: &PageView, action: &str) -> Markup {
-    match view {
-        PageView::Closed { survey_name } => layout(
-            survey_name,
-            html! {
-                h1 { (survey_name) }
-                p { "This survey is closed. Thank you for your interest." }
-            },
-        ),
-        PageView::Done { survey_name } => layout(
-            survey_name,
-            html! {
-                h1 { (survey_name) }
-                p { "Thank you! Your answers have been saved." }
-            },
-        ),
-        PageView::Page { survey_name, page, number, count, answers, errors } => layout(
-            survey_name,
-            html! {
-                h1 { (survey_name) }
-                p { "Page " (number) " of " (count) }
-                @if !page.title.is_empty() { h2 { (page.title) } }
-                @if let Some(flow) = errors.iter().find(|e| e.field == "page") {
-                    p.error role="alert" { (flow.message) }
-                } @else if !errors.is_empty() {
-                    p.error role="alert" { "Please check the answers marked below." }
-                }
-                form method="post" action=(action) {
-                    input type="hidden" name="page" value=(page.id);
-                    @for item in &page.items {
-                        @let answer = answers.iter().find(|a| a.question_item_id == item.id);
-                        @let error = errors.iter().find(|e| e.field == format!("q{}", item.id)).map(|e| e.message.as_str());
-                        (question(item, answer, error))
-                    }
-                    button type="submit" { @if number == count { "Finish" } @else { "Next" } }
-                }
-                p { small { "Your answers are saved page by page: you can leave and come back to this link." } }
-            },
-        ),
+    let (name, words) = (view.survey_name.as_str(), words(view.language));
+    let body = match &view.state {
+        PageState::Closed => html! { h1 { (name) } p { (words.closed) } },
+        PageState::Done { thank_you_message } => html! {
+            h1 { (name) }
+            @match thank_you_message {
+                Some(thanks) => p.thanks { (thanks) },
+                None => p { (words.thank_you) },
+            }
+        },
+        PageState::Page(page) => question_page(name, page, words, action),
+        PageState::OptOut => html! {
+            h1 { (words.opt_out_heading) }
+            p { (words.opt_out_text) }
+            form method="post" action=(format!("{action}/opt-out")) { button type="submit" { (words.opt_out_button) } }
+        },
+        PageState::OptedOut => html! { h1 { (words.opted_out_heading) } p { (words.opted_out_text) } },
+    };
+    let title = match &view.state {
+        PageState::OptOut => words.opt_out_heading,
+        PageState::OptedOut => words.opted_out_heading,
+        _ => name,
+    };
+    layout(view.language, title, body)
+}
+
+fn question_page(name: &str, view: &QuestionPage, words: &Words, action: &str) -> Markup {
+    let page_of = fill(words.page_of, &[("number", &view.number), ("count", &view.count)]);
+    let general = view.errors.iter().find(|error| error.item().is_none());
+    html! {
+        h1 { (name) }
+        p { (page_of) }
+        @if !view.page.title.is_empty() { h2 { (view.page.title) } }
+        @match general {
+            Some(PageError::OutOfOrder) => p.error role="alert" { (words.pages_in_order) },
+            Some(_) => p.error role="alert" { (words.earlier_answers) },
+            None if !view.errors.is_empty() => p.error role="alert" { (words.check_marked) },
+            None => {},
+        }
+        form method="post" action=(action) {
+            input type="hidden" name="page" value=(view.page.id);
+            @for item in &view.page.items {
+                @let answer = view.answers.iter().find(|a| a.question_item_id == item.id);
+                @let error = view.errors.iter().find(|e| e.item() == Some(item.id));
+                (question::item(item, answer, error, words))
+            }
+            button type="submit" { @if view.number == view.count { (words.finish) } @else { (words.next) } }
+        }
+        p { small { (words.saved_as_you_go) } }
     }
 }
 
 /// The login form posting to `action`; after a try that opened nothing, `tried` is what was entered.
-pub fn login(action: &str, tried: Option<&str>) -> Markup {
+pub fn login(language: Language, action: &str, tried: Option<&str>) -> Markup {
+    let words = words(language);
     layout(
-        "Log in to your survey",
+        language,
+        words.login_heading,
         html! {
-            h1 { "Log in to your survey" }
+            h1 { (words.login_heading) }
             @if tried.is_some() {
-                p.error role="alert" { "No open survey was found for this login. Please check it and try again." }
+                p.error role="alert" { (words.login_unknown) }
             }
             form method="post" action=(action) {
-                label for="identifier" { "Your login" }
+                label for="identifier" { (words.login_label) }
                 input type="text" id="identifier" name="identifier" required value=(tried.unwrap_or_default()) autocomplete="username";
                 " "
-                button type="submit" { "Open survey" }
+                button type="submit" { (words.login_button) }
             }
         },
     )

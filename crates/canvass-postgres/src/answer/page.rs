@@ -2,6 +2,7 @@
 
 use canvass_domain::answer::AnswerSet;
 use canvass_domain::distribution::{DispatchType, LinkRoute, SendoutStatus, TokenContext};
+use canvass_domain::language::Language;
 use canvass_domain::ids::{AccountId, AnswerSetId, PageId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
 use diesel::prelude::*;
@@ -12,16 +13,32 @@ use crate::named::Named;
 use crate::schema::{answer_sets, login_sendouts, outbox, respondents, sender_numbers, sendouts, surveys};
 use crate::PgUnitOfWork;
 
-type TokenRow = (i64, i64, i64, i64, String, bool, Named<SendoutStatus>, Option<OffsetDateTime>, String, String);
+type TokenRow = (
+    i64,
+    i64,
+    i64,
+    i64,
+    String,
+    Option<String>,
+    Named<Language>,
+    bool,
+    Named<SendoutStatus>,
+    Option<OffsetDateTime>,
+    String,
+    String,
+);
 
 fn context_of(row: TokenRow) -> TokenContext {
-    let (account, respondent, sendout, survey, name, active, status, expiry_date, contact_details, contact_key) = row;
+    let (account, respondent, sendout, survey, name, thanks, language, active, status, expiry_date, contact, key) = row;
+    let (contact_details, contact_key) = (contact, key);
     TokenContext {
         account_id: AccountId::new(account),
         respondent_id: RespondentId::new(respondent),
         sendout_id: SendoutId::new(sendout),
         survey_id: SurveyId::new(survey),
         survey_name: name,
+        thank_you_message: thanks,
+        language: language.0,
         survey_active: active,
         sendout_active: status.0 == SendoutStatus::Active,
         expiry_date,
@@ -51,6 +68,8 @@ const CONTEXT: (
     sendouts::id,
     surveys::id,
     surveys::name,
+    surveys::thank_you_message,
+    sendouts::language,
     surveys::active,
     sendouts::status,
     sendouts::expiry_date,
@@ -62,6 +81,8 @@ const CONTEXT: (
     sendouts::id,
     surveys::id,
     surveys::name,
+    surveys::thank_you_message,
+    sendouts::language,
     surveys::active,
     sendouts::status,
     sendouts::expiry_date,
@@ -107,6 +128,24 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
             .optional()
             .or_repo()?;
         Ok(row.map(|(token, row)| (token, context_of(row))))
+    }
+
+    fn login_language(&mut self, sendout: SendoutId) -> RepoResult<Option<Language>> {
+        // As `find_login`: the account from the map of LOGIN sendouts, then the sendout within that account.
+        let account: Option<i64> = login_sendouts::table
+            .filter(login_sendouts::sendout_id.eq(sendout.get()))
+            .select(login_sendouts::account_id)
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        let Some(account) = account else { return Ok(None) };
+        let language: Option<Named<Language>> = sendouts::table
+            .filter(sendouts::account_id.eq(account).and(sendouts::id.eq(sendout.get())))
+            .select(sendouts::language)
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        Ok(language.map(|named| named.0))
     }
 
     fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>> {

@@ -1,8 +1,10 @@
 //! The respondent page flow: pages in the logic's order, required answers, leaving and resuming, completing, and
 //! no short cut to the last page.
 
-use crate::answer::AnswerValue;
-use crate::use_cases::respondent_page::{open, submit, PageView};
+use crate::answer::{AnswerValue, ValueProblem};
+use crate::ids::QuestionItemId;
+use crate::language::Language;
+use crate::use_cases::respondent_page::{open, submit, PageError, PageState, PageView};
 
 use super::fakes::pages::{four_pages, Pages, TOKEN};
 use super::fakes::{At, NOW};
@@ -13,17 +15,25 @@ fn answer(fake: &mut Pages, page: i64, value: &str) -> PageView {
 }
 
 fn page_of(view: &PageView) -> Option<usize> {
-    match view {
-        PageView::Page { number, .. } => Some(*number),
+    match &view.state {
+        PageState::Page(page) => Some(page.number),
         _ => None,
     }
 }
 
-fn errors_of(view: &PageView) -> Vec<String> {
-    match view {
-        PageView::Page { errors, .. } => errors.iter().map(|e| e.field.clone()).collect(),
+fn errors_of(view: &PageView) -> Vec<PageError> {
+    match &view.state {
+        PageState::Page(page) => page.errors.clone(),
         _ => Vec::new(),
     }
+}
+
+fn view(state: PageState) -> PageView {
+    PageView { survey_name: "Staff".into(), language: Language::En, state }
+}
+
+fn done() -> PageView {
+    view(PageState::Done { thank_you_message: None })
 }
 
 #[test]
@@ -33,14 +43,14 @@ fn the_logic_leads_from_page_to_page_until_the_set_is_complete() {
 
     assert_eq!(page_of(&answer(&mut fake, 1, "skip")), Some(4), "the logic jumps to page 4");
     assert!(fake.state.locked, "the respondent's row is locked while a page is saved");
-    assert_eq!(answer(&mut fake, 4, "done"), PageView::Done { survey_name: "Staff".into() });
+    assert_eq!(answer(&mut fake, 4, "done"), done());
 
     let (set, left_on) = fake.state.progress.clone().unwrap();
     assert!(set.completed);
     assert_eq!(left_on, None);
     let values: Vec<AnswerValue> = set.answers.iter().map(|a| a.value.clone()).collect();
     assert_eq!(values, [AnswerValue::Text("skip".into()), AnswerValue::Text("done".into())]);
-    assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap(), PageView::Done { survey_name: "Staff".into() });
+    assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap(), done());
 }
 
 #[test]
@@ -58,7 +68,7 @@ fn a_missing_required_answer_shows_the_page_again_and_saves_nothing() {
     let mut fake = four_pages();
     let view = answer(&mut fake, 1, "");
     assert_eq!(page_of(&view), Some(1));
-    assert_eq!(errors_of(&view), ["q10"]);
+    assert_eq!(errors_of(&view), [PageError::Unanswered(QuestionItemId::new(10))]);
     assert!(fake.state.progress.is_none());
 }
 
@@ -67,19 +77,19 @@ fn the_last_page_cannot_be_posted_first() {
     let mut fake = four_pages();
     let view = answer(&mut fake, 4, "done");
     assert_eq!(page_of(&view), Some(1), "the page to answer now is shown");
-    assert_eq!(errors_of(&view), ["page"]);
+    assert_eq!(errors_of(&view), [PageError::OutOfOrder]);
     assert!(fake.state.progress.is_none(), "nothing is saved, nothing completed");
 
     answer(&mut fake, 1, "first");
     let skipped_ahead = answer(&mut fake, 3, "third");
-    assert_eq!((page_of(&skipped_ahead), errors_of(&skipped_ahead)), (Some(2), vec!["page".to_owned()]));
+    assert_eq!((page_of(&skipped_ahead), errors_of(&skipped_ahead)), (Some(2), vec![PageError::OutOfOrder]));
 }
 
 #[test]
 fn a_closed_sendout_takes_no_answers() {
     let mut fake = four_pages();
     fake.state.context.sendout_active = false;
-    let closed = PageView::Closed { survey_name: "Staff".into() };
+    let closed = view(PageState::Closed);
     assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap(), closed);
     assert_eq!(answer(&mut fake, 1, "late"), closed);
     assert!(fake.state.progress.is_none());
@@ -104,4 +114,47 @@ fn a_link_is_looked_up_within_the_account_its_token_names_and_old_links_everywhe
     for malformed in ["erased:7", "01-00000000000000000000000000000000000000aa", "1-"] {
         assert!(matches!(open(&mut fake, &At(NOW), malformed), Err(crate::DomainError::NotFound(_))), "{malformed}");
     }
+}
+
+#[test]
+fn every_view_speaks_the_sendouts_language_and_the_survey_thanks_in_its_own_words() {
+    let mut fake = four_pages();
+    fake.state.context.language = Language::Sv;
+    fake.state.context.thank_you_message = Some("Tack för din tid!".into());
+    assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap().language, Language::Sv);
+    answer(&mut fake, 1, "skip");
+    let thanks = answer(&mut fake, 4, "done");
+    assert_eq!(thanks.language, Language::Sv);
+    assert_eq!(thanks.state, PageState::Done { thank_you_message: Some("Tack för din tid!".into()) });
+    fake.state.context.sendout_active = false;
+    assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap().language, Language::Sv, "the closed page too");
+}
+
+#[test]
+fn a_value_that_does_not_fit_is_named_with_its_item_and_nothing_is_saved() {
+    let mut fake = four_pages();
+    let long = "x".repeat(crate::answer::MAX_TEXT_LEN + 1);
+    let view = answer(&mut fake, 1, &long);
+    let too_long = ValueProblem::TooLong { max: crate::answer::MAX_TEXT_LEN };
+    assert_eq!(errors_of(&view), [PageError::Invalid(QuestionItemId::new(10), too_long)]);
+    assert!(fake.state.progress.is_none());
+    let twice = [("q10".to_owned(), "a".to_owned()), ("q10".to_owned(), "b".to_owned())];
+    let view = submit(&mut fake, &At(NOW), TOKEN, crate::ids::PageId::new(1), &twice).unwrap();
+    assert_eq!(errors_of(&view), [PageError::Invalid(QuestionItemId::new(10), ValueProblem::OneValue)]);
+}
+
+#[test]
+fn a_login_opens_the_link_or_shows_the_form_again_in_the_sendouts_language() {
+    use crate::use_cases::respondent_page::{login, LoginOutcome};
+    let mut fake = four_pages();
+    fake.state.context.language = Language::De;
+    let sendout = fake.state.context.sendout_id;
+    let opened = login(&mut fake, &At(NOW), sendout, " ANN@example.com ").unwrap();
+    assert_eq!(opened, LoginOutcome::Opens(TOKEN.into()), "identifiers compare by their key");
+    let unknown = login(&mut fake, &At(NOW), sendout, "bob@example.com").unwrap();
+    assert_eq!(unknown, LoginOutcome::Nothing(Language::De));
+    let other = crate::ids::SendoutId::new(99);
+    assert_eq!(login(&mut fake, &At(NOW), other, "ann@example.com").unwrap(), LoginOutcome::Nothing(Language::En));
+    fake.state.context.sendout_active = false;
+    assert_eq!(login(&mut fake, &At(NOW), sendout, "ann@example.com").unwrap(), LoginOutcome::Nothing(Language::De));
 }

@@ -77,6 +77,8 @@ pub fn four_pages() -> Pages {
         sendout_id: SendoutId::new(3),
         survey_id: SURVEY,
         survey_name: "Staff".into(),
+        thank_you_message: None,
+        language: crate::language::Language::En,
         survey_active: true,
         sendout_active: true,
         expiry_date: None,
@@ -162,8 +164,14 @@ impl RespondentPageRepository for Pages {
         Ok(())
     }
 
-    super::not_kept! {
-        fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
+    fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>> {
+        let context = &self.state.context;
+        let ours = sendout == context.sendout_id && contact_key == context.contact_key;
+        Ok(ours.then(|| (TOKEN.to_owned(), context.clone())))
+    }
+
+    fn login_language(&mut self, sendout: SendoutId) -> RepoResult<Option<crate::language::Language>> {
+        Ok((sendout == self.state.context.sendout_id).then_some(self.state.context.language))
     }
 
     fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>> {

@@ -1,0 +1,63 @@
+//! Why a value does not fit its item: one reason per broken rule, so that the API can word it for programs and
+//! the respondent pages for people, in the respondent's language.
+
+use std::fmt;
+
+use crate::survey::QuestionType;
+
+/// A value that does not fit its item's type, options or limits. `Display` gives the API's wording.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueProblem {
+    /// An Info item was answered.
+    InfoTakesNoAnswer,
+    /// An open text is longer than `max` characters.
+    TooLong {
+        /// The limit.
+        max: usize,
+    },
+    /// A single choice is not one of the item's option values.
+    NotAnOption,
+    /// One of a multiple choice's values (shortened to 100 characters) is not an option value.
+    NotAnOptionValue(String),
+    /// A multiple choice has more values than the item has options.
+    TooManyChoices {
+        /// Values chosen.
+        chosen: usize,
+        /// Options of the item.
+        options: usize,
+    },
+    /// A value (shortened to 100 characters) is chosen twice.
+    ChosenTwice(String),
+    /// A rating is not a whole number of the scale.
+    OffTheScale,
+    /// A text was expected.
+    NotAString,
+    /// A list of option values was expected.
+    NotOptionValues,
+    /// A number was expected.
+    NotANumber,
+    /// A form sent several values for an item that takes one.
+    OneValue,
+}
+
+impl fmt::Display for ValueProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::InfoTakesNoAnswer => f.write_str("an Info item takes no answer"),
+            Self::TooLong { max } => write!(f, "must be at most {max} characters"),
+            Self::NotAnOption => f.write_str("is not an option value of the item"),
+            Self::NotAnOptionValue(value) => write!(f, "`{value}` is not an option value of the item"),
+            Self::TooManyChoices { chosen, options } => {
+                write!(f, "chooses {chosen} values; the item has {options} options, each of which can be chosen once")
+            }
+            Self::ChosenTwice(value) => write!(f, "`{value}` is chosen twice"),
+            Self::OffTheScale => {
+                write!(f, "must be a whole number from {} to {}", QuestionType::RATING_MIN, QuestionType::RATING_MAX)
+            }
+            Self::NotAString => f.write_str("must be a string"),
+            Self::NotOptionValues => f.write_str("must be an array of option values"),
+            Self::NotANumber => f.write_str("must be a number"),
+            Self::OneValue => f.write_str("takes one value"),
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Every word the respondent pages write themselves, in each of the twelve languages: one typed catalogue per
+//! language (`words/<code>.rs`), a `const` of [`Words`]. A language without one of the messages does not compile;
+//! the tests below catch what the compiler cannot (an empty or untranslated message, a placeholder lost).
+//! Placeholders are written `{name}` and filled by [`fill`]. The survey's own texts never pass through here.
+
+mod da;
+mod de;
+mod en;
+mod es;
+mod fi;
+mod fr;
+mod it;
+mod nb;
+mod nl;
+mod pl;
+mod pt;
+mod sv;
+
+use canvass_domain::language::Language;
+
+/// Declares the catalogue's struct and the list of its messages from one list of names, so that the two cannot
+/// differ.
+macro_rules! catalogue {
+    ($($(#[doc = $doc:literal])+ $name:ident,)+) => {
+        /// The messages of one language.
+        pub struct Words {
+            $($(#[doc = $doc])+ pub $name: &'static str,)+
+        }
+
+        impl Words {
+            /// Every message with its name, in declaration order.
+            #[cfg(test)]
+            pub fn entries(&self) -> Vec<(&'static str, &'static str)> {
+                vec![$((stringify!($name), self.$name),)+]
+            }
+        }
+    };
+}
+
+catalogue! {
+    /// The title of pages that have no survey to name: "Survey".
+    survey,
+    /// Where the respondent is: "Page {number} of {count}".
+    page_of,
+    /// After a required question's text: "(required)".
+    required,
+    /// The label of a number or text answer: "Your answer".
+    your_answer,
+    /// The button to the next page.
+    next,
+    /// The button on the last page.
+    finish,
+    /// Under the form: answers are kept page by page.
+    saved_as_you_go,
+    /// Above a page with errors.
+    check_marked,
+    /// A required question left unanswered.
+    answer_required,
+    /// Another page than the current one was sent.
+    pages_in_order,
+    /// A number was expected: "Please enter a number."
+    enter_number,
+    /// An answer too long: "... at most {max} characters."
+    too_long,
+    /// A choice not among the options (a tampered form).
+    choose_shown,
+    /// Answers on earlier pages no longer fit a changed survey.
+    earlier_answers,
+    /// After the last page, unless the survey has its own words.
+    thank_you,
+    /// A deactivated or expired sendout, or an inactive survey.
+    closed,
+    /// A link that leads nowhere.
+    unknown_link,
+    /// A form that could not be read.
+    unreadable,
+    /// The service failed.
+    server_error,
+    /// The opt-out page's heading.
+    opt_out_heading,
+    /// What opting out means.
+    opt_out_text,
+    /// The opt-out button.
+    opt_out_button,
+    /// The heading after opting out.
+    opted_out_heading,
+    /// What follows from opting out.
+    opted_out_text,
+    /// The login page's heading.
+    login_heading,
+    /// The login field's label.
+    login_label,
+    /// The login button.
+    login_button,
+    /// A login that opens nothing.
+    login_unknown,
+    /// A form posted from another site.
+    cross_site,
+    /// Too many failed attempts from one address.
+    too_many_attempts,
+}
+
+/// The catalogue of `language`.
+pub fn words(language: Language) -> &'static Words {
+    match language {
+        Language::En => &en::WORDS,
+        Language::Sv => &sv::WORDS,
+        Language::Da => &da::WORDS,
+        Language::Nb => &nb::WORDS,
+        Language::Fi => &fi::WORDS,
+        Language::De => &de::WORDS,
+        Language::Fr => &fr::WORDS,
+        Language::Es => &es::WORDS,
+        Language::Nl => &nl::WORDS,
+        Language::Pl => &pl::WORDS,
+        Language::It => &it::WORDS,
+        Language::Pt => &pt::WORDS,
+    }
+}
+
+/// `message` with each `{name}` replaced by its value.
+///
+/// ```ignore
+/// assert_eq!(fill("Page {number} of {count}", &[("number", &2), ("count", &3)]), "Page 2 of 3");
+/// ```
+pub fn fill(message: &str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
+    values.iter().fold(message.to_owned(), |text, (name, value)| text.replace(&format!("{{{name}}}"), &value.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strum::VariantArray;
+
+    /// The `{name}` placeholders of a message, in order.
+    fn placeholders(message: &str) -> Vec<&str> {
+        message.split('{').skip(1).filter_map(|part| part.split_once('}').map(|(name, _)| name)).collect()
+    }
+
+    /// Messages that may read the same as in English in these languages (a word both languages share).
+    const SAME_AS_ENGLISH: &[(Language, &str)] = &[];
+
+    #[test]
+    fn every_language_has_every_message_of_the_english_catalogue_translated() {
+        let english = words(Language::En).entries();
+        let mut lacking = Vec::new();
+        for &language in Language::VARIANTS {
+            let entries = words(language).entries();
+            assert_eq!(entries.len(), english.len(), "{language:?}");
+            for ((name, text), (_, english_text)) in entries.iter().zip(&english) {
+                let shared = SAME_AS_ENGLISH.contains(&(language, *name));
+                if text.trim().is_empty() || (language != Language::En && text == english_text && !shared) {
+                    lacking.push(format!("{}.{name}", language.code()));
+                }
+                if placeholders(text) != placeholders(english_text) {
+                    lacking.push(format!("{}.{name} (placeholders {:?})", language.code(), placeholders(text)));
+                }
+            }
+        }
+        assert!(lacking.is_empty(), "missing, untranslated or with other placeholders: {lacking:?}");
+    }
+
+    #[test]
+    fn placeholders_are_filled() {
+        assert_eq!(fill("Page {number} of {count}", &[("number", &2), ("count", &3)]), "Page 2 of 3");
+        assert_eq!(placeholders("Sida {number} av {count}"), ["number", "count"]);
+        assert_eq!(fill(words(Language::Sv).page_of, &[("number", &1), ("count", &4)]), "Sida 1 av 4");
+    }
+}
