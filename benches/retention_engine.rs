@@ -52,6 +52,7 @@ fn main() {
                 kind: DispatchType::Login,
                 message: MessageInput::default(),
                 expiry_date: None,
+                language: None,
             },
         )?;
         let rule =

@@ -86,7 +86,13 @@ pub fn database_with_sendout(db: TestDatabase, count: usize) -> TestDatabase {
             subject: Some("Your view".into()),
             message: Some("Hello, answer here: {{surveyLink}}\nOpt out: {{optOutLink}}".into()),
         };
-        let input = SendoutInput { name: "Bench".into(), kind: DispatchType::Email, message, expiry_date: None };
+        let input = SendoutInput {
+            name: "Bench".into(),
+            kind: DispatchType::Email,
+            message,
+            expiry_date: None,
+            language: None,
+        };
         let sendout = sendouts::create(uow, &clock, account, survey.id, input)?;
         for chunk in (0..count).collect::<Vec<_>>().chunks(1000) {
             let people = chunk

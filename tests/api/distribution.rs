@@ -6,4 +6,5 @@ mod blocklist;
 mod frequency;
 mod respondents;
 pub(crate) mod sendout_counts;
+mod sendout_language;
 mod sendouts;

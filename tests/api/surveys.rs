@@ -5,3 +5,4 @@ mod answers;
 mod copy;
 mod create_and_read;
 mod questions;
+mod thank_you_and_scale_labels;

@@ -98,7 +98,7 @@ impl AnswerSetDraft {
     ///
     /// let (page, item) = (PageId::new(1), QuestionItemId::new(1));
     /// let age = QuestionItem { id: item, page_id: page, kind: QuestionType::Numeric, text: "Age?".into(),
-    ///     required: true, options: vec![] };
+    ///     required: true, options: vec![], min_label: None, max_label: None };
     /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![Page { id: page, title: String::new(), items: vec![age] }], vec![]);
     /// let text = Answer { question_item_id: item, value: AnswerValue::Text("old".into()) };
     /// let errors = AnswerSetDraft::check(false, vec![text], &tree).unwrap_err();
@@ -396,6 +396,8 @@ mod tests {
             text: "q".into(),
             required: false,
             options: options(1_000),
+            min_label: None,
+            max_label: None,
         };
         let tree = QuestionTree::assemble(
             SurveyId::new(1),

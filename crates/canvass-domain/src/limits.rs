@@ -10,6 +10,10 @@ pub const NAME: usize = 500;
 pub const SHORT_NAME: usize = 200;
 /// Survey descriptions (created or copied).
 pub const DESCRIPTION: usize = 10_000;
+/// A survey's own thank-you text, shown after completion in place of the service's.
+pub const THANK_YOU_MESSAGE: usize = 2_000;
+/// The words at the low and high ends of a Rating item's scale (`minLabel`, `maxLabel`).
+pub const SCALE_LABEL: usize = 60;
 /// Page titles.
 pub const PAGE_TITLE: usize = 500;
 /// Question and information texts of items.
@@ -90,6 +94,27 @@ pub fn check_name<'a>(field: &str, value: &'a str, max: usize) -> Result<&'a str
         "" => Err(FieldError::new(field, "must not be empty")),
         name => Ok(name),
     }
+}
+
+/// An optional text as the rules take it: at most `max` characters as sent; an empty or all-whitespace text means
+/// none. Returns the text as given, or `None`.
+///
+/// ```
+/// use canvass_domain::limits::check_optional_text;
+///
+/// assert_eq!(check_optional_text("minLabel", Some(" Poor"), 60), Ok(Some(" Poor")));
+/// assert_eq!(check_optional_text("minLabel", Some(" \t"), 60), Ok(None));
+/// assert_eq!(check_optional_text("minLabel", None, 60), Ok(None));
+/// assert_eq!(check_optional_text("minLabel", Some(&"x".repeat(61)), 60).unwrap_err().field, "minLabel");
+/// ```
+pub fn check_optional_text(
+    field: impl Into<String>,
+    value: Option<&str>,
+    max: usize,
+) -> Result<Option<&str>, FieldError> {
+    let Some(value) = value else { return Ok(None) };
+    check_length(field, value, max)?;
+    Ok(Some(value).filter(|value| !value.trim().is_empty()))
 }
 
 /// Adds the error of [`check_length`] to `errors`.

@@ -42,6 +42,9 @@ pub struct Survey {
     pub created_at: OffsetDateTime,
     /// When it was last changed.
     pub updated_at: OffsetDateTime,
+    /// The survey's own thank-you text, shown after completion in place of the service's; `None` for the
+    /// service's.
+    pub thank_you_message: Option<String>,
 }
 
 /// A checked new survey, ready to store: name, dates and pages obey every rule. Made only by
@@ -54,6 +57,7 @@ pub struct SurveyDraft {
     end_date: OffsetDateTime,
     category_id: Option<CategoryId>,
     active: bool,
+    thank_you_message: Option<String>,
     pages: Vec<PageDraft>,
 }
 
@@ -72,6 +76,8 @@ pub struct SurveyInput {
     pub category_id: Option<CategoryId>,
     /// Default true.
     pub active: Option<bool>,
+    /// The survey's own thank-you text: at most [`crate::limits::THANK_YOU_MESSAGE`] characters; blank means none.
+    pub thank_you_message: Option<String>,
     /// Pages with their items.
     pub pages: Vec<PageDraft>,
 }
@@ -120,6 +126,15 @@ impl SurveyDraft {
         if let Some(description) = &input.description {
             crate::limits::push_length(&mut errors, "description", description, crate::limits::DESCRIPTION);
         }
+        let thank_you = input.thank_you_message.as_deref();
+        let thank_you_message =
+            match crate::limits::check_optional_text("thankYouMessage", thank_you, crate::limits::THANK_YOU_MESSAGE) {
+                Ok(message) => message.map(str::to_owned),
+                Err(error) => {
+                    errors.push(error);
+                    None
+                }
+            };
         let dates = survey_dates(input.start_date, input.end_date, now).map_err(|e| errors.push(e)).ok();
         for (index, page) in input.pages.iter().enumerate() {
             errors.extend(page.check(&format!("pages[{index}]")));
@@ -132,7 +147,8 @@ impl SurveyDraft {
                 end_date,
                 category_id: crate::category::category_of(input.category_id),
                 active: input.active.unwrap_or(true),
-                pages: input.pages,
+                thank_you_message,
+                pages: input.pages.into_iter().map(PageDraft::without_blank_labels).collect(),
             }),
             _ => Err(errors),
         }
@@ -166,6 +182,11 @@ impl SurveyDraft {
     /// Whether it takes answers.
     pub fn active(&self) -> bool {
         self.active
+    }
+
+    /// The survey's own thank-you text as given, `None` when none or blank was given.
+    pub fn thank_you_message(&self) -> Option<&str> {
+        self.thank_you_message.as_deref()
     }
 
     /// Pages in order, each with its items in order.
@@ -222,6 +243,34 @@ mod tests {
         assert!(fields.contains(&"name".to_owned()));
         assert!(fields.contains(&"endDate".to_owned()));
         assert!(fields.contains(&"pages[0].items[0].text".to_owned()), "{fields:?}");
+    }
+
+    fn with_thank_you(message: &str) -> SurveyInput {
+        SurveyInput { name: "Pulse".into(), thank_you_message: Some(message.into()), ..Default::default() }
+    }
+
+    #[test]
+    fn a_thank_you_message_is_kept_as_given_up_to_its_limit() {
+        let longest = "é".repeat(crate::limits::THANK_YOU_MESSAGE);
+        assert_eq!(SurveyDraft::new(with_thank_you(&longest), NOW).unwrap().thank_you_message(), Some(&*longest));
+        let kept = SurveyDraft::new(with_thank_you(" Thanks!\n"), NOW).unwrap();
+        assert_eq!(kept.thank_you_message(), Some(" Thanks!\n"));
+        let errors = SurveyDraft::new(with_thank_you(&format!("{longest}x")), NOW).unwrap_err();
+        let fields: Vec<_> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["thankYouMessage"]);
+        assert!(errors[0].message.contains("2000"), "{}", errors[0].message);
+    }
+
+    #[test]
+    fn a_blank_thank_you_message_means_none() {
+        for blank in ["", "   ", "\n\t "] {
+            assert_eq!(SurveyDraft::new(with_thank_you(blank), NOW).unwrap().thank_you_message(), None, "{blank:?}");
+        }
+        let absent = SurveyDraft::new(SurveyInput { name: "Pulse".into(), ..Default::default() }, NOW).unwrap();
+        assert_eq!(absent.thank_you_message(), None);
+        let too_long = " ".repeat(crate::limits::THANK_YOU_MESSAGE + 1);
+        let errors = SurveyDraft::new(with_thank_you(&too_long), NOW).unwrap_err();
+        assert_eq!(errors[0].field, "thankYouMessage", "measured as sent, blanks included");
     }
 
     #[test]

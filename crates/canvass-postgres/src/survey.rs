@@ -34,6 +34,7 @@ pub(crate) struct SurveyRow {
     active: bool,
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
+    thank_you_message: Option<String>,
 }
 
 impl From<SurveyRow> for Survey {
@@ -48,6 +49,7 @@ impl From<SurveyRow> for Survey {
             active: row.active,
             created_at: row.created_at,
             updated_at: row.updated_at,
+            thank_you_message: row.thank_you_message,
         }
     }
 }
@@ -72,6 +74,8 @@ pub(crate) struct ItemRow {
     pub(crate) text: String,
     pub(crate) required: bool,
     pub(crate) options: Value,
+    pub(crate) min_label: Option<String>,
+    pub(crate) max_label: Option<String>,
 }
 
 impl ItemRow {
@@ -93,6 +97,8 @@ impl ItemRow {
             text: self.text,
             required: self.required,
             options,
+            min_label: self.min_label,
+            max_label: self.max_label,
         }
     }
 }
@@ -158,6 +164,8 @@ impl PgUnitOfWork<'_> {
                         question_items::text.eq(&item.text),
                         question_items::required.eq(item.required),
                         question_items::options.eq(options_json(&item.options)),
+                        question_items::min_label.eq(item.min_label.as_deref()),
+                        question_items::max_label.eq(item.max_label.as_deref()),
                     )
                 })
             })
@@ -213,6 +221,7 @@ impl SurveyRepository for PgUnitOfWork<'_> {
                 surveys::active.eq(draft.active()),
                 surveys::created_at.eq(now),
                 surveys::updated_at.eq(now),
+                surveys::thank_you_message.eq(draft.thank_you_message()),
             ))
             .returning(SurveyRow::as_returning())
             .get_result(self.conn)

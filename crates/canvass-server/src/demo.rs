@@ -33,7 +33,7 @@ pub fn ensure_demo(uow: &mut dyn UnitOfWork, clock: &dyn Clock) -> Result<Demo, 
 
 fn item(kind: QuestionType, text: &str, required: bool, options: &[(&str, &str)]) -> QuestionItemDraft {
     let options = options.iter().map(|(v, l)| ChoiceOption { value: (*v).into(), label: (*l).into() }).collect();
-    QuestionItemDraft { kind, text: text.into(), required, options }
+    QuestionItemDraft { kind, text: text.into(), required, options, ..QuestionItemDraft::default() }
 }
 
 /// A two-page employee pulse survey that shows every question type.
@@ -51,7 +51,11 @@ fn sample_survey() -> SurveyInput {
                         false,
                         &[],
                     ),
-                    item(QuestionType::Rating, "How was your week, from 0 to 10?", true, &[]),
+                    QuestionItemDraft {
+                        min_label: Some("A hard week".into()),
+                        max_label: Some("A great week".into()),
+                        ..item(QuestionType::Rating, "How was your week, from 0 to 10?", true, &[])
+                    },
                     item(
                         QuestionType::SingleChoice,
                         "Did you have what you needed to do your work?",

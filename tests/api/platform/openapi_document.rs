@@ -207,3 +207,50 @@ async fn delivery_state_is_stated_on_sendouts_and_respondents() {
             && respondent["properties"]["lastDeliveryError"].is_object()
     );
 }
+
+/// The types a property schema allows (`"string"`, `["string", "null"]`, or a `oneOf` with a `null` branch).
+fn allows_null(schema: &Value) -> bool {
+    let types = schema["type"].as_array().is_some_and(|types| types.iter().any(|t| t == "null"));
+    types || schema["oneOf"].as_array().is_some_and(|branches| branches.iter().any(|b| b["type"] == "null"))
+}
+
+/// The schema a property refers to, through a `oneOf` with a `null` branch when it is nullable.
+fn referred<'a>(document: &'a Value, schema: &'a Value) -> &'a Value {
+    let branch = schema["oneOf"].as_array().and_then(|branches| branches.iter().find(|b| b["type"] != "null"));
+    resolve(document, branch.unwrap_or(schema))
+}
+
+fn required(schema: &Value) -> Vec<&str> {
+    schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect()
+}
+
+#[tokio::test]
+async fn the_respondent_language_fields_state_what_is_served() {
+    let document = document().await;
+    let schemas = &document["components"]["schemas"];
+    let codes = serde_json::json!(["en", "sv", "da", "nb", "fi", "de", "fr", "es", "nl", "pl", "it", "pt"]);
+
+    let create = &schemas["CreateSendoutBody"];
+    let language = referred(&document, &create["properties"]["language"]);
+    assert_eq!((&language["type"], &language["enum"]), (&Value::from("string"), &codes), "{language}");
+    assert!(language["description"].as_str().is_some_and(|d| d.contains("ISO 639-1")), "{language}");
+    assert!(allows_null(&create["properties"]["language"]) && !required(create).contains(&"language"), "{create}");
+    let sendout = &schemas["SendoutResponse"];
+    assert_eq!(referred(&document, &sendout["properties"]["language"])["enum"], codes);
+    assert!(required(sendout).contains(&"language") && !allows_null(&sendout["properties"]["language"]));
+
+    for (name, property, max, always) in [
+        ("CreateSurveyBody", "thankYouMessage", 2000, false),
+        ("SurveyResponse", "thankYouMessage", 2000, true),
+        ("ItemBody", "minLabel", 60, false),
+        ("ItemBody", "maxLabel", 60, false),
+        ("ItemResponse", "minLabel", 60, true),
+        ("ItemResponse", "maxLabel", 60, true),
+    ] {
+        let schema = &schemas[name];
+        let field = &schema["properties"][property];
+        assert_eq!(field["maxLength"], max, "{name}.{property}: {field}");
+        assert!(allows_null(field), "{name}.{property} is nullable: {field}");
+        assert_eq!(required(schema).contains(&property), always, "{name}.{property} required: {schema}");
+    }
+}

@@ -74,7 +74,7 @@ struct ItemColumn {
 ///
 /// let item = QuestionItem { id: QuestionItemId::new(7), page_id: PageId::new(1), kind: QuestionType::SingleChoice,
 ///     text: "Happy?".into(), required: false,
-///     options: vec![ChoiceOption { value: "y".into(), label: "Yes".into() }] };
+///     options: vec![ChoiceOption { value: "y".into(), label: "Yes".into() }], min_label: None, max_label: None };
 /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![Page { id: PageId::new(1), title: String::new(), items: vec![item] }], vec![]);
 /// let table = ExportTable::new(&tree, Headings::Ids, ChoiceValues::Labels);
 /// assert_eq!(table.headings().last().unwrap(), "q7");
@@ -219,6 +219,8 @@ mod tests {
             text: text.into(),
             required: false,
             options,
+            min_label: None,
+            max_label: None,
         }
     }
 

@@ -51,9 +51,10 @@ pub trait SendoutRepository {
         transition: Transition,
         now: OffsetDateTime,
     ) -> RepoResult<()>;
-    /// Copies sendouts of `from` to `to` as Drafts: settings, labels (background data remapped) and respondents
-    /// as Pending (Blocklisted when their contact is on the blocklist) with new link tokens. The caller has checked
-    /// that each id is a sendout of `from`; an adapter copies only sendouts of `from` all the same.
+    /// Copies sendouts of `from` to `to` as Drafts: settings (the language included), labels (background data
+    /// remapped) and respondents as Pending (Blocklisted when their contact is on the blocklist) with new link
+    /// tokens. The caller has checked that each id is a sendout of `from`; an adapter copies only sendouts of `from`
+    /// all the same.
     fn copy_sendouts(
         &mut self,
         account: AccountId,

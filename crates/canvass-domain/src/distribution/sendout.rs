@@ -5,6 +5,7 @@ use validator::ValidateEmail;
 
 use crate::error::FieldError;
 use crate::ids::{SendoutId, SurveyId};
+use crate::language::Language;
 
 use super::contact::check_sms_sender;
 
@@ -144,6 +145,8 @@ pub struct Sendout {
     pub delivery: SendoutDelivery,
     /// What holds its messages back now, if anything.
     pub delivery_issue: Option<DeliveryIssue>,
+    /// The language its respondent pages speak.
+    pub language: Language,
 }
 
 /// Counts of a sendout's invitation and reminder messages by where they stand.
@@ -232,6 +235,8 @@ pub struct SendoutInput {
     pub message: MessageInput,
     /// Optional expiry, after the send date.
     pub expiry_date: Option<OffsetDateTime>,
+    /// The language of its respondent pages; [`Language::En`] when none is given.
+    pub language: Option<Language>,
 }
 
 /// A checked new sendout. Made only by [`SendoutDraft::new`], read through its accessors.
@@ -244,6 +249,7 @@ pub struct SendoutDraft {
     subject: Option<String>,
     message: Option<String>,
     expiry_date: Option<OffsetDateTime>,
+    language: Language,
 }
 
 fn present(value: &Option<String>) -> Option<&str> {
@@ -306,11 +312,14 @@ impl SendoutDraft {
     /// ```
     /// use canvass_domain::distribution::{DispatchType, MessageInput, SendoutDraft, SendoutInput};
     ///
+    /// use canvass_domain::language::Language;
+    ///
     /// let login = SendoutInput { name: "Staff".into(), kind: DispatchType::Login,
-    ///     message: MessageInput::default(), expiry_date: None };
-    /// assert!(SendoutDraft::new(login).is_ok());
+    ///     message: MessageInput::default(), expiry_date: None, language: Some(Language::Sv) };
+    /// assert_eq!(SendoutDraft::new(login).unwrap().language(), Language::Sv);
     /// let email = SendoutInput { name: "Staff".into(), kind: DispatchType::Email,
-    ///     message: MessageInput { message: Some("Hello".into()), ..Default::default() }, expiry_date: None };
+    ///     message: MessageInput { message: Some("Hello".into()), ..Default::default() }, expiry_date: None,
+    ///     language: None };
     /// let fields: Vec<_> = SendoutDraft::new(email).unwrap_err().into_iter().map(|e| e.field).collect();
     /// assert_eq!(fields, ["sendDate", "sender", "subject", "message"]);
     /// ```
@@ -337,6 +346,7 @@ impl SendoutDraft {
             subject: keep(input.message.subject),
             message: input.message.message.filter(|m| !m.trim().is_empty()),
             expiry_date: input.expiry_date,
+            language: input.language.unwrap_or_default(),
         })
     }
 
@@ -374,6 +384,11 @@ impl SendoutDraft {
     pub fn expiry_date(&self) -> Option<OffsetDateTime> {
         self.expiry_date
     }
+
+    /// The language of its respondent pages (English when none was given).
+    pub fn language(&self) -> Language {
+        self.language
+    }
 }
 
 #[cfg(test)]
@@ -394,6 +409,7 @@ mod tests {
                 message: Some(message.into()),
             },
             expiry_date: None,
+            language: None,
         }
     }
 
@@ -409,6 +425,15 @@ mod tests {
 
     fn input_email() -> SendoutInput {
         input(DispatchType::Email, "hr@acme.example", Some("Hi"), "Go: {{surveyLink}}")
+    }
+
+    #[test]
+    fn the_language_defaults_to_english_and_a_given_one_is_kept() {
+        assert_eq!(SendoutDraft::new(input_email()).unwrap().language(), Language::En);
+        for &language in <Language as strum::VariantArray>::VARIANTS {
+            let given = SendoutInput { language: Some(language), ..input_email() };
+            assert_eq!(SendoutDraft::new(given).unwrap().language(), language);
+        }
     }
 
     #[test]

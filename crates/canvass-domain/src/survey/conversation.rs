@@ -15,7 +15,8 @@ use super::tree::QuestionTree;
 ///
 /// let item = QuestionItem { id: QuestionItemId::new(1), page_id: PageId::new(1), kind: QuestionType::SingleChoice,
 ///     text: "Happy?".into(), required: true,
-///     options: vec![ChoiceOption { value: "yes".into(), label: "Yes".into() }, ChoiceOption { value: "no".into(), label: "No".into() }] };
+///     options: vec![ChoiceOption { value: "yes".into(), label: "Yes".into() }, ChoiceOption { value: "no".into(), label: "No".into() }],
+///     min_label: None, max_label: None };
 /// assert_eq!(item.prompt(), "Happy? Reply 1 = Yes, 2 = No");
 /// ```
 impl QuestionItem {
@@ -121,6 +122,8 @@ mod tests {
             text: "q".into(),
             required: false,
             options: if kind.has_options() { options } else { vec![] },
+            min_label: None,
+            max_label: None,
         }
     }
 

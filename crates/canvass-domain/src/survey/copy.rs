@@ -40,6 +40,7 @@ pub struct CopyPlan {
     end_date: OffsetDateTime,
     category_id: Option<CategoryId>,
     active: bool,
+    thank_you_message: Option<String>,
     copy_answers: bool,
     copy_logic: bool,
     sendout_ids: Vec<SendoutId>,
@@ -56,9 +57,10 @@ impl CopyPlan {
     /// let now = datetime!(2026-11-22 10:00 UTC);
     /// let source = Survey { id: SurveyId::new(1), name: "Pulse".into(), description: "weekly".into(),
     ///     start_date: now, end_date: now, category_id: Some(CategoryId::new(3)), active: false, created_at: now,
-    ///     updated_at: now };
+    ///     updated_at: now, thank_you_message: Some("Thanks!".into()) };
     /// let plan = CopyPlan::new(&source, CopyRequest::default(), now).unwrap();
     /// assert_eq!((plan.name(), plan.active(), plan.category_id()), ("Pulse", false, None));
+    /// assert_eq!(plan.thank_you_message(), Some("Thanks!"));
     /// assert_eq!(plan.end_date(), datetime!(2026-12-06 10:00 UTC));
     /// assert!(!plan.copy_answers() && !plan.copy_logic() && plan.sendout_ids().is_empty());
     /// ```
@@ -90,6 +92,7 @@ impl CopyPlan {
                 end_date,
                 category_id: crate::category::category_of(request.category_id),
                 active: request.active.unwrap_or(source.active),
+                thank_you_message: source.thank_you_message.clone(),
                 copy_answers: request.copy_answers.unwrap_or(false),
                 copy_logic: request.copy_logic.unwrap_or(false),
                 sendout_ids,
@@ -128,6 +131,11 @@ impl CopyPlan {
         self.active
     }
 
+    /// The source's thank-you text, which the copy keeps.
+    pub fn thank_you_message(&self) -> Option<&str> {
+        self.thank_you_message.as_deref()
+    }
+
     /// Whether the source's answer sets are copied.
     pub fn copy_answers(&self) -> bool {
         self.copy_answers
@@ -153,6 +161,8 @@ impl SurveyDraft {
             text: item.text.clone(),
             required: item.required,
             options: item.options.clone(),
+            min_label: item.min_label.clone(),
+            max_label: item.max_label.clone(),
         };
         let pages = tree
             .pages
@@ -166,6 +176,7 @@ impl SurveyDraft {
             end_date: plan.end_date,
             category_id: plan.category_id,
             active: plan.active,
+            thank_you_message: plan.thank_you_message.clone(),
             pages,
         }
     }
@@ -218,6 +229,7 @@ mod tests {
             active: true,
             created_at: NOW,
             updated_at: NOW,
+            thank_you_message: Some("Thank you for your time.".into()),
         }
     }
 
@@ -273,6 +285,7 @@ mod tests {
         assert_eq!(plan.category_id(), Some(CategoryId::new(5)));
         assert!(plan.copy_answers() && plan.copy_logic() && !plan.active());
         assert_eq!(plan.sendout_ids(), ids(&[4]));
+        assert_eq!(plan.thank_you_message(), Some("Thank you for your time."), "kept whatever the options");
     }
 
     #[test]

@@ -112,6 +112,8 @@ mod tests {
             text: "q".into(),
             required: false,
             options: if kind.has_options() { options } else { vec![] },
+            min_label: None,
+            max_label: None,
         }
     }
 

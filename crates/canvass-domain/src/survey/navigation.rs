@@ -83,7 +83,7 @@ impl QuestionTree {
     ///
     /// let (first, second, third, item_id) = (PageId::new(1), PageId::new(2), PageId::new(3), QuestionItemId::new(7));
     /// let item = QuestionItem { id: item_id, page_id: first, kind: QuestionType::OpenText, text: "q".into(),
-    ///     required: false, options: vec![] };
+    ///     required: false, options: vec![], min_label: None, max_label: None };
     /// let page = |id, items| Page { id, title: String::new(), items };
     /// let rule = LogicRule { id: RuleId::new(1), question_item_id: item_id, equals: "skip".into(), go_to_page_id: third,
     ///     broken: false };
@@ -156,7 +156,16 @@ mod tests {
 
     fn item(id: i64, page_id: i64, required: bool) -> QuestionItem {
         let (id, page_id) = (QuestionItemId::new(id), PageId::new(page_id));
-        QuestionItem { id, page_id, kind: QuestionType::OpenText, text: "q".into(), required, options: vec![] }
+        QuestionItem {
+            id,
+            page_id,
+            kind: QuestionType::OpenText,
+            text: "q".into(),
+            required,
+            options: vec![],
+            min_label: None,
+            max_label: None,
+        }
     }
 
     fn text(item: i64, value: &str) -> Answer {

@@ -54,6 +54,11 @@ impl QuestionType {
     pub const fn takes_answer(self) -> bool {
         !matches!(self, Self::Info)
     }
+
+    /// Whether items of this type may have words at the low and high ends of their scale (only Rating items do).
+    pub const fn has_scale_labels(self) -> bool {
+        matches!(self, Self::Rating)
+    }
 }
 
 /// One option of a choice item: the stored `value` and the `label` shown.
@@ -76,11 +81,22 @@ pub struct QuestionItemDraft {
     pub required: bool,
     /// Options of choice items; empty for the others.
     pub options: Vec<ChoiceOption>,
+    /// The words at the low end of a Rating item's scale; none for the others (blank means none).
+    pub min_label: Option<String>,
+    /// The words at the high end of a Rating item's scale; none for the others (blank means none).
+    pub max_label: Option<String>,
 }
 
 impl Default for QuestionItemDraft {
     fn default() -> Self {
-        Self { kind: QuestionType::OpenText, text: String::new(), required: false, options: Vec::new() }
+        Self {
+            kind: QuestionType::OpenText,
+            text: String::new(),
+            required: false,
+            options: Vec::new(),
+            min_label: None,
+            max_label: None,
+        }
     }
 }
 
@@ -91,9 +107,9 @@ impl QuestionItemDraft {
     /// use canvass_domain::survey::{ChoiceOption, QuestionItemDraft, QuestionType};
     ///
     /// let item = QuestionItemDraft { kind: QuestionType::SingleChoice, text: "Colour?".into(), required: true,
-    ///     options: vec![] };
-    /// let errors = item.check("items[0]");
-    /// assert_eq!(errors[0].field, "items[0].options");
+    ///     options: vec![], min_label: Some("Pale".into()), max_label: None };
+    /// let fields: Vec<_> = item.check("items[0]").into_iter().map(|e| e.field).collect();
+    /// assert_eq!(fields, ["items[0].minLabel", "items[0].options"]);
     /// ```
     pub fn check(&self, path: &str) -> Vec<FieldError> {
         let mut errors = Vec::new();
@@ -103,6 +119,16 @@ impl QuestionItemDraft {
         crate::limits::push_length(&mut errors, format!("{path}.text"), &self.text, crate::limits::ITEM_TEXT);
         if self.required && !self.kind.takes_answer() {
             errors.push(FieldError::new(format!("{path}.required"), "an Info item takes no answer"));
+        }
+        for (name, label) in [("minLabel", &self.min_label), ("maxLabel", &self.max_label)] {
+            let field = format!("{path}.{name}");
+            match crate::limits::check_optional_text(field.as_str(), label.as_deref(), crate::limits::SCALE_LABEL) {
+                Ok(Some(_)) if !self.kind.has_scale_labels() => {
+                    errors.push(FieldError::new(field, "only Rating items take scale labels"))
+                }
+                Ok(_) => {}
+                Err(error) => errors.push(error),
+            }
         }
         if !self.kind.has_options() {
             if !self.options.is_empty() {
@@ -129,6 +155,12 @@ impl QuestionItemDraft {
         }
         errors
     }
+
+    /// The item with a blank scale label taken as none, as it is stored.
+    pub(crate) fn without_blank_labels(self) -> Self {
+        let present = |label: Option<String>| label.filter(|label| !label.trim().is_empty());
+        Self { min_label: present(self.min_label), max_label: present(self.max_label), ..self }
+    }
 }
 
 /// A stored question item.
@@ -146,6 +178,10 @@ pub struct QuestionItem {
     pub required: bool,
     /// Options of a choice item.
     pub options: Vec<ChoiceOption>,
+    /// The words at the low end of a Rating item's scale, if any.
+    pub min_label: Option<String>,
+    /// The words at the high end of a Rating item's scale, if any.
+    pub max_label: Option<String>,
 }
 
 impl QuestionItem {
@@ -180,8 +216,8 @@ mod tests {
         let item = QuestionItemDraft {
             kind: QuestionType::MultipleChoice,
             text: "q".into(),
-            required: false,
             options: vec![option("a"), option("a"), ChoiceOption { value: " ".into(), label: String::new() }],
+            ..QuestionItemDraft::default()
         };
         assert_eq!(fields(&item), ["i.options[1].value", "i.options[2].value", "i.options[2].label"]);
     }
@@ -189,15 +225,24 @@ mod tests {
     #[test]
     fn other_items_take_no_options() {
         for kind in [QuestionType::OpenText, QuestionType::Numeric, QuestionType::Rating, QuestionType::Info] {
-            let item = QuestionItemDraft { kind, text: "q".into(), required: false, options: vec![option("a")] };
+            let item = QuestionItemDraft {
+                kind,
+                text: "q".into(),
+                options: vec![option("a")],
+                ..QuestionItemDraft::default()
+            };
             assert_eq!(fields(&item), ["i.options"], "{kind}");
         }
     }
 
     #[test]
     fn info_items_cannot_be_required() {
-        let item =
-            QuestionItemDraft { kind: QuestionType::Info, text: "hello".into(), required: true, options: vec![] };
+        let item = QuestionItemDraft {
+            kind: QuestionType::Info,
+            text: "hello".into(),
+            required: true,
+            ..QuestionItemDraft::default()
+        };
         assert_eq!(fields(&item), ["i.required"]);
     }
 
@@ -208,7 +253,51 @@ mod tests {
             text: "q".into(),
             required: true,
             options: vec![option("a")],
+            ..QuestionItemDraft::default()
         };
         assert!(item.check("i").is_empty());
+    }
+
+    fn rating(min_label: Option<&str>, max_label: Option<&str>) -> QuestionItemDraft {
+        QuestionItemDraft {
+            kind: QuestionType::Rating,
+            text: "How likely?".into(),
+            min_label: min_label.map(Into::into),
+            max_label: max_label.map(Into::into),
+            ..QuestionItemDraft::default()
+        }
+    }
+
+    #[test]
+    fn rating_items_take_scale_labels_up_to_their_limit() {
+        let longest = "é".repeat(crate::limits::SCALE_LABEL);
+        assert!(rating(Some(&longest), Some(&longest)).check("i").is_empty());
+        assert!(rating(Some("Not at all"), None).check("i").is_empty());
+        let over = format!("{longest}x");
+        assert_eq!(fields(&rating(Some(&over), Some("Very"))), ["i.minLabel"]);
+        assert_eq!(fields(&rating(Some("Poor"), Some(&over))), ["i.maxLabel"]);
+        let padded = format!(" {longest}");
+        assert_eq!(fields(&rating(Some(&padded), None)), ["i.minLabel"], "measured as sent, blanks included");
+    }
+
+    #[test]
+    fn only_rating_items_take_scale_labels() {
+        for kind in
+            <QuestionType as strum::VariantArray>::VARIANTS.iter().copied().filter(|&k| k != QuestionType::Rating)
+        {
+            let item = QuestionItemDraft { kind, options: vec![option("a")], ..rating(Some("Low"), Some("High")) };
+            let found = fields(&item);
+            assert_eq!(found[..2], ["i.minLabel", "i.maxLabel"], "{kind}");
+            let messages: Vec<_> = item.check("i").into_iter().take(2).map(|e| e.message).collect();
+            assert!(messages.iter().all(|m| m == "only Rating items take scale labels"), "{messages:?}");
+        }
+        let blank = QuestionItemDraft { kind: QuestionType::OpenText, ..rating(Some(""), Some(" \t")) };
+        assert!(blank.check("i").is_empty(), "a blank label is no label");
+    }
+
+    #[test]
+    fn blank_scale_labels_are_stored_as_none_and_others_as_given() {
+        let item = rating(Some("  "), Some(" Very likely")).without_blank_labels();
+        assert_eq!((item.min_label, item.max_label), (None, Some(" Very likely".to_owned())));
     }
 }

@@ -24,6 +24,11 @@ impl PageDraft {
         }
         errors
     }
+
+    /// The page with every blank scale label of its items taken as none, as it is stored.
+    pub(crate) fn without_blank_labels(self) -> Self {
+        Self { items: self.items.into_iter().map(QuestionItemDraft::without_blank_labels).collect(), ..self }
+    }
 }
 
 /// A stored page with its items in order.

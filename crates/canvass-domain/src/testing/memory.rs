@@ -271,6 +271,7 @@ impl SendoutRepository for Memory {
             pending_count: 0,
             delivery: Default::default(),
             delivery_issue: None,
+            language: draft.language(),
         };
         self.state.sendouts.push((account, sendout.clone()));
         Ok(sendout)
@@ -337,8 +338,37 @@ impl SendoutRepository for Memory {
         Ok(Vec::new())
     }
 
+    /// Each named sendout of `from` becomes a Draft of `to` with every field of its own (language included) and
+    /// none of its state; with no respondents, labels or document, which the store does not keep.
+    fn copy_sendouts(
+        &mut self,
+        account: AccountId,
+        from: SurveyId,
+        to: SurveyId,
+        ids: &[SendoutId],
+        now: OffsetDateTime,
+    ) -> RepoResult<()> {
+        let sources: Vec<Sendout> =
+            ids.iter().filter_map(|&id| self.state.sendout(account, from, id).cloned()).collect();
+        for source in sources {
+            let copy = Sendout {
+                id: SendoutId::new(self.state.next_id()),
+                survey_id: to,
+                status: SendoutStatus::Draft,
+                created_at: now,
+                activated_at: None,
+                respondent_count: 0,
+                pending_count: 0,
+                delivery: Default::default(),
+                delivery_issue: None,
+                ..source
+            };
+            self.state.sendouts.push((account, copy));
+        }
+        Ok(())
+    }
+
     not_kept! {
-        fn copy_sendouts(&mut self, account: AccountId, from: SurveyId, to: SurveyId, ids: &[SendoutId], now: OffsetDateTime) -> RepoResult<()>;
         fn insert_label(&mut self, account: AccountId, sendout: SendoutId, draft: &LabelDraft, now: OffsetDateTime) -> RepoResult<Label>;
         fn insert_reminder(&mut self, account: AccountId, sendout: SendoutId, draft: &ReminderDraft, now: OffsetDateTime) -> RepoResult<Reminder>;
         fn list_documents(&mut self, account: AccountId) -> RepoResult<Vec<BgDocument>>;

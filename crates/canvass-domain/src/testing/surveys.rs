@@ -59,6 +59,7 @@ pub fn staff_survey(id: SurveyId) -> Survey {
         active: true,
         created_at: super::NOW,
         updated_at: super::NOW,
+        thank_you_message: None,
     }
 }
 
@@ -100,6 +101,7 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
             active: draft.active(),
             created_at: now,
             updated_at: now,
+            thank_you_message: draft.thank_you_message().map(str::to_owned),
         };
         let mut pages = Vec::with_capacity(draft.pages().len());
         for page in draft.pages() {
@@ -114,6 +116,8 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
                     text: item.text.clone(),
                     required: item.required,
                     options: item.options.clone(),
+                    min_label: item.min_label.clone(),
+                    max_label: item.max_label.clone(),
                 })
                 .collect();
             pages.push(Page { id: page_id, title: page.title.clone(), items });

@@ -4,6 +4,7 @@ use canvass_domain::distribution::{
     DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelType, MessageInput, Reminder, ReminderInput, Sendout,
     SendoutInput, SendoutLogic, SendoutStatus,
 };
+use canvass_domain::language::Language;
 use canvass_domain::timestamp::DayEdge;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -48,6 +49,76 @@ impl From<DispatchType> for DispatchTypeBody {
             DispatchType::Sms => Self::Sms,
             DispatchType::Login => Self::Login,
             DispatchType::TwoWay => Self::TwoWay,
+        }
+    }
+}
+
+/// The language of a sendout's respondent pages, by its ISO 639-1 code: `en` (the default), `sv`, `da`, `nb`, `fi`,
+/// `de`, `fr`, `es`, `nl`, `pl`, `it` or `pt`. Only these twelve lowercase codes are taken: another value (`sv-SE`,
+/// `SV`) is a 400 listing them in `supportedValues`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LanguageBody {
+    /// English.
+    En,
+    /// Swedish.
+    Sv,
+    /// Danish.
+    Da,
+    /// Norwegian Bokmål.
+    Nb,
+    /// Finnish.
+    Fi,
+    /// German.
+    De,
+    /// French.
+    Fr,
+    /// Spanish.
+    Es,
+    /// Dutch.
+    Nl,
+    /// Polish.
+    Pl,
+    /// Italian.
+    It,
+    /// Portuguese.
+    Pt,
+}
+
+impl From<LanguageBody> for Language {
+    fn from(language: LanguageBody) -> Self {
+        match language {
+            LanguageBody::En => Self::En,
+            LanguageBody::Sv => Self::Sv,
+            LanguageBody::Da => Self::Da,
+            LanguageBody::Nb => Self::Nb,
+            LanguageBody::Fi => Self::Fi,
+            LanguageBody::De => Self::De,
+            LanguageBody::Fr => Self::Fr,
+            LanguageBody::Es => Self::Es,
+            LanguageBody::Nl => Self::Nl,
+            LanguageBody::Pl => Self::Pl,
+            LanguageBody::It => Self::It,
+            LanguageBody::Pt => Self::Pt,
+        }
+    }
+}
+
+impl From<Language> for LanguageBody {
+    fn from(language: Language) -> Self {
+        match language {
+            Language::En => Self::En,
+            Language::Sv => Self::Sv,
+            Language::Da => Self::Da,
+            Language::Nb => Self::Nb,
+            Language::Fi => Self::Fi,
+            Language::De => Self::De,
+            Language::Fr => Self::Fr,
+            Language::Es => Self::Es,
+            Language::Nl => Self::Nl,
+            Language::Pl => Self::Pl,
+            Language::It => Self::It,
+            Language::Pt => Self::Pt,
         }
     }
 }
@@ -103,6 +174,9 @@ pub struct CreateSendoutBody {
     #[serde(default, deserialize_with = "empty_is_none")]
     #[schema(value_type = Option<DateOrEmptyText>)]
     pub expiry_date: Option<ClientDate>,
+    /// The language of its respondent pages; `en` when absent or null.
+    #[serde(default)]
+    pub language: Option<LanguageBody>,
 }
 
 impl CreateSendoutBody {
@@ -114,6 +188,7 @@ impl CreateSendoutBody {
             kind: self.kind.into(),
             message: MessageInput { send_date, sender: self.sender, subject: self.subject, message: self.message },
             expiry_date: instant(self.expiry_date, DayEdge::Start),
+            language: self.language.map(Language::from),
         }
     }
 }
@@ -159,6 +234,8 @@ pub struct SendoutResponse {
     pub delivery: SendoutDeliveryBody,
     /// What holds its messages back now, or null.
     pub delivery_issue: Option<DeliveryIssueBody>,
+    /// The language of its respondent pages.
+    pub language: LanguageBody,
 }
 
 /// A sendout's invitation and reminder messages by where they stand.
@@ -250,6 +327,7 @@ impl From<Sendout> for SendoutResponse {
                 held: s.delivery.held,
             },
             delivery_issue: s.delivery_issue.map(DeliveryIssueBody::from),
+            language: s.language.into(),
         }
     }
 }
@@ -428,6 +506,24 @@ impl From<Reminder> for ReminderResponse {
             message: r.message,
             status: r.status.as_str().to_owned(),
             created_at: r.created_at,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_language_names_on_the_wire_are_the_domains_codes() {
+        for &language in <Language as strum::VariantArray>::VARIANTS {
+            let body = LanguageBody::from(language);
+            assert_eq!(serde_json::to_value(body).unwrap(), language.code());
+            let read: LanguageBody = serde_json::from_value(language.code().into()).unwrap();
+            assert_eq!(Language::from(read), language);
+        }
+        for other in ["sv-SE", "SV", "xx", ""] {
+            assert!(serde_json::from_value::<LanguageBody>(other.into()).is_err(), "{other:?}");
         }
     }
 }

@@ -42,6 +42,9 @@ pub struct SurveyResponse {
     /// When it was last changed.
     #[serde(with = "time::serde::rfc3339")]
     pub updated_at: OffsetDateTime,
+    /// The survey's own thank-you text, shown after completion in place of the service's; null when none.
+    #[schema(required = true, max_length = 2000)]
+    pub thank_you_message: Option<String>,
 }
 
 impl From<Survey> for SurveyResponse {
@@ -56,6 +59,7 @@ impl From<Survey> for SurveyResponse {
             active: s.active,
             created_at: s.created_at,
             updated_at: s.updated_at,
+            thank_you_message: s.thank_you_message,
         }
     }
 }
@@ -117,6 +121,7 @@ pub struct OptionBody {
 
 /// A question item to create.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ItemBody {
     /// Its type.
     #[serde(rename = "type")]
@@ -130,6 +135,14 @@ pub struct ItemBody {
     /// Options of choice items.
     #[serde(default)]
     pub options: Vec<OptionBody>,
+    /// Words at the low end of the scale (0); Rating items only. Empty or blank means none.
+    #[serde(default)]
+    #[schema(max_length = 60)]
+    pub min_label: Option<String>,
+    /// Words at the high end of the scale (10); Rating items only. Empty or blank means none.
+    #[serde(default)]
+    #[schema(max_length = 60)]
+    pub max_label: Option<String>,
 }
 
 /// A page to create.
@@ -158,6 +171,8 @@ impl PageBody {
                     .into_iter()
                     .map(|o| ChoiceOption { label: o.label.unwrap_or_else(|| o.value.clone()), value: o.value })
                     .collect(),
+                min_label: item.min_label,
+                max_label: item.max_label,
             })
             .collect();
         PageDraft { title: self.title, items }
@@ -189,6 +204,11 @@ pub struct CreateSurveyBody {
     /// Default true.
     #[serde(default)]
     pub active: Option<bool>,
+    /// The survey's own thank-you text, shown after completion in place of the service's. Empty or blank means
+    /// none (stored as null).
+    #[serde(default)]
+    #[schema(max_length = 2000)]
+    pub thank_you_message: Option<String>,
     /// Pages in order.
     #[serde(default)]
     pub pages: Vec<PageBody>,
@@ -204,6 +224,7 @@ impl CreateSurveyBody {
             end_date: instant(self.end_date, DayEdge::Start),
             category_id: self.category_id.map(CategoryId::new),
             active: self.active,
+            thank_you_message: self.thank_you_message,
             pages: self.pages.into_iter().map(PageBody::into_draft).collect(),
         }
     }
@@ -224,6 +245,12 @@ pub struct ItemResponse {
     pub required: bool,
     /// Options of a choice item.
     pub options: Vec<OptionResponse>,
+    /// Words at the low end of a Rating item's scale; null when none (always for other types).
+    #[schema(required = true, max_length = 60)]
+    pub min_label: Option<String>,
+    /// Words at the high end of a Rating item's scale; null when none (always for other types).
+    #[schema(required = true, max_length = 60)]
+    pub max_label: Option<String>,
 }
 
 /// An option of a choice item.
@@ -243,6 +270,8 @@ impl From<QuestionItem> for ItemResponse {
             text: item.text,
             required: item.required,
             options: item.options.into_iter().map(|o| OptionResponse { value: o.value, label: o.label }).collect(),
+            min_label: item.min_label,
+            max_label: item.max_label,
         }
     }
 }

@@ -105,6 +105,8 @@ mod tests {
             text: text.into(),
             required: false,
             options: Vec::new(),
+            min_label: None,
+            max_label: None,
         };
         let items = vec![item(1, QuestionType::OpenText, "Why, \"really\"?"), item(2, QuestionType::Numeric, "=Hours")];
         let page = Page { id: PageId::new(1), title: String::new(), items };

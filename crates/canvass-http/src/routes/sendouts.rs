@@ -48,7 +48,9 @@ pub async fn get(
 /// Creates a Draft sendout (and its background data document), checked by the rules of its type.
 #[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])), request_body = CreateSendoutBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 201, body = SendoutResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 201, body = SendoutResponse),
+        (status = 400, body = Problem, description = "A broken body rule, naming its field; an unknown `type` or `language` lists the values taken in `supportedValues`"),
+        (status = 404, body = Problem)))]
 #[post("/surveys/{surveyId}/sendouts")]
 pub async fn create(
     state: web::Data<AppState>,

@@ -9,6 +9,7 @@ use canvass_domain::distribution::{
     BACKGROUND_FUNCTION,
 };
 use canvass_domain::ids::{AccountId, BgDocumentId, LabelId, ReminderId, SendoutId, SurveyId};
+use canvass_domain::language::Language;
 use canvass_domain::ports::{RepoResult, SendoutRepository};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Jsonb, Text, Timestamptz};
@@ -39,6 +40,7 @@ struct SendoutRow {
     delivery_issue_kind: Option<String>,
     delivery_issue_reply: Option<String>,
     delivery_issue_since: Option<OffsetDateTime>,
+    language: Named<Language>,
 }
 
 impl SendoutRow {
@@ -67,6 +69,7 @@ impl SendoutRow {
                 }),
                 _ => None,
             },
+            language: self.language.0,
         }
     }
 }
@@ -180,8 +183,9 @@ impl PgUnitOfWork<'_> {
         }
         let copy: NewId = diesel::sql_query(
             "INSERT INTO sendouts (account_id, survey_id, name, dispatch_type, status, send_date, sender, subject, \
-                 message, expiry_date, created_at) \
-             SELECT account_id, $2, name, dispatch_type, 'Draft', send_date, sender, subject, message, expiry_date, $4 \
+                 message, expiry_date, language, created_at) \
+             SELECT account_id, $2, name, dispatch_type, 'Draft', send_date, sender, subject, message, expiry_date, \
+                 language, $4 \
              FROM sendouts WHERE account_id = $1 AND id = $3 AND survey_id = $5 RETURNING id, dispatch_type",
         )
         .bind::<BigInt, _>(account)
@@ -259,6 +263,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
                 sendouts::subject.eq(draft.subject()),
                 sendouts::message.eq(draft.message()),
                 sendouts::expiry_date.eq(draft.expiry_date()),
+                sendouts::language.eq(draft.language().code()),
                 sendouts::created_at.eq(now),
             ))
             .returning(SendoutRow::as_returning())

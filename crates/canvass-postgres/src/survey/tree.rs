@@ -10,7 +10,7 @@
 use canvass_domain::ids::{AccountId, PageId, QuestionItemId, RuleId, SurveyId};
 use canvass_domain::survey::{LogicRule, QuestionTree, QuestionType, Survey};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Bool, Int4, Jsonb, Text};
+use diesel::sql_types::{Array, BigInt, Bool, Int4, Jsonb, Nullable, Text};
 use diesel::QueryResult;
 use serde_json::Value;
 
@@ -26,8 +26,10 @@ use crate::prepared::prepared;
 /// the account.
 const SURVEY_TREE: &str = "\
 SELECT s.id, s.name, s.description, s.start_date, s.end_date, s.category_id, s.active, s.created_at, s.updated_at,
+       s.thank_you_message,
        p.page_ids, p.page_positions, p.page_titles,
        i.item_ids, i.item_page_ids, i.item_positions, i.item_types, i.item_texts, i.item_required, i.item_options,
+       i.item_min_labels, i.item_max_labels,
        r.rule_ids, r.rule_positions, r.rule_item_ids, r.rule_equals, r.rule_go_to_page_ids
 FROM surveys s
 CROSS JOIN LATERAL (
@@ -42,7 +44,9 @@ CROSS JOIN LATERAL (
            coalesce(array_agg(item_type), '{}') AS item_types,
            coalesce(array_agg(text), '{}') AS item_texts,
            coalesce(array_agg(required), '{}') AS item_required,
-           coalesce(array_agg(options), '{}') AS item_options
+           coalesce(array_agg(options), '{}') AS item_options,
+           coalesce(array_agg(min_label), '{}') AS item_min_labels,
+           coalesce(array_agg(max_label), '{}') AS item_max_labels
     FROM question_items WHERE account_id = $1 AND survey_id = s.id) i
 CROSS JOIN LATERAL (
     SELECT coalesce(array_agg(id), '{}') AS rule_ids,
@@ -81,6 +85,10 @@ struct ItemColumns {
     item_required: Vec<bool>,
     #[diesel(sql_type = Array<Jsonb>)]
     item_options: Vec<Value>,
+    #[diesel(sql_type = Array<Nullable<Text>>)]
+    item_min_labels: Vec<Option<String>>,
+    #[diesel(sql_type = Array<Nullable<Text>>)]
+    item_max_labels: Vec<Option<String>>,
 }
 
 /// The rules' columns of [`SURVEY_TREE`].
@@ -125,12 +133,23 @@ impl PageColumns {
 
 impl ItemColumns {
     fn into_rows(self) -> Vec<ItemRow> {
-        let Self { item_ids, item_page_ids, item_positions, item_types, item_texts, item_required, item_options } =
-            self;
+        let Self {
+            item_ids,
+            item_page_ids,
+            item_positions,
+            item_types,
+            item_texts,
+            item_required,
+            item_options,
+            item_min_labels,
+            item_max_labels,
+        } = self;
         let mut types = item_types.into_iter();
         let mut texts = item_texts.into_iter();
         let mut required = item_required.into_iter();
         let mut options = item_options.into_iter();
+        let mut min_labels = item_min_labels.into_iter();
+        let mut max_labels = item_max_labels.into_iter();
         item_ids
             .into_iter()
             .zip(item_page_ids)
@@ -144,6 +163,8 @@ impl ItemColumns {
                     text: texts.next()?,
                     required: required.next()?,
                     options: options.next()?,
+                    min_label: min_labels.next()?,
+                    max_label: max_labels.next()?,
                 })
             })
             .collect()

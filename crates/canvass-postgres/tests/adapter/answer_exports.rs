@@ -30,7 +30,7 @@ fn item(kind: QuestionType, text: &str) -> QuestionItemDraft {
     } else {
         Vec::new()
     };
-    QuestionItemDraft { kind, text: text.into(), required: false, options }
+    QuestionItemDraft { kind, text: text.into(), options, ..QuestionItemDraft::default() }
 }
 
 /// An account with a survey of two pages: a single and a multiple choice, then a number and open text.

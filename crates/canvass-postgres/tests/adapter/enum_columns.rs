@@ -5,6 +5,7 @@ use canvass_domain::distribution::{
     BlocklistType, DispatchType, LabelType, ReminderStatus, RespondentStatus, SendoutLogic, SendoutStatus,
 };
 use canvass_domain::governance::{RetentionAction, RuleStatus, ScopeKind};
+use canvass_domain::language::Language;
 use canvass_domain::survey::QuestionType;
 use canvass_domain::webhook::{DeliveryStatus, WebhookEvent};
 use canvass_testdb::TestDatabase;
@@ -51,6 +52,7 @@ fn every_enum_column_accepts_exactly_its_enum_names() {
         ("question_items", "item_type", names::<QuestionType>()),
         ("sendouts", "dispatch_type", names::<DispatchType>()),
         ("sendouts", "status", names::<SendoutStatus>()),
+        ("sendouts", "language", names::<Language>()),
         ("bg_labels", "label_type", names::<LabelType>()),
         ("respondents", "status", names::<RespondentStatus>()),
         ("reminders", "sendout_logic", names::<SendoutLogic>()),

@@ -32,7 +32,7 @@ fn account(conn: &mut PgConnection, email: &str) -> AccountId {
 
 fn item(kind: QuestionType, text: &str, options: &[&str]) -> QuestionItemDraft {
     let options = options.iter().map(|v| ChoiceOption { value: (*v).into(), label: v.to_uppercase() }).collect();
-    QuestionItemDraft { kind, text: text.into(), required: false, options }
+    QuestionItemDraft { kind, text: text.into(), options, ..QuestionItemDraft::default() }
 }
 
 /// A survey of two pages: single choice `red`/`green`/`blue`, multiple choice `web`/`app`/`phone`, info; numeric,

@@ -12,3 +12,4 @@ mod insight;
 mod one_statement;
 mod public_handles;
 mod repositories;
+mod respondent_language;

@@ -25,8 +25,7 @@ fn account(uow: &mut PgUnitOfWork<'_>, email: &str) -> AccountId {
 
 /// A survey of `pages` pages of `items_per_page` OpenText items.
 fn draft(pages: usize, items_per_page: usize) -> SurveyDraft {
-    let item =
-        |text: String| QuestionItemDraft { kind: QuestionType::OpenText, text, required: false, options: vec![] };
+    let item = |text: String| QuestionItemDraft { kind: QuestionType::OpenText, text, ..QuestionItemDraft::default() };
     let input = SurveyInput {
         name: "Pulse".into(),
         start_date: Some(NOW),

@@ -29,7 +29,7 @@ fn item(kind: QuestionType, text: &str) -> QuestionItemDraft {
     } else {
         vec![]
     };
-    QuestionItemDraft { kind, text: text.into(), required: false, options }
+    QuestionItemDraft { kind, text: text.into(), options, ..QuestionItemDraft::default() }
 }
 
 fn draft(pages: usize, items_per_page: usize) -> SurveyDraft {

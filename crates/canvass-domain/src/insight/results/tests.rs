@@ -51,6 +51,8 @@ fn item(id: i64, kind: QuestionType, options: &[(&str, &str)]) -> QuestionItem {
         text: format!("item {id}"),
         required: false,
         options: options.iter().map(|(v, l)| ChoiceOption { value: (*v).into(), label: (*l).into() }).collect(),
+        min_label: None,
+        max_label: None,
     }
 }
 

@@ -47,7 +47,16 @@ fn item(id: QuestionItemId, page: PageId, kind: QuestionType, required: bool) ->
         }
         _ => Vec::new(),
     };
-    QuestionItem { id, page_id: page, kind, text: format!("Question {id}"), required, options }
+    QuestionItem {
+        id,
+        page_id: page,
+        kind,
+        text: format!("Question {id}"),
+        required,
+        options,
+        min_label: None,
+        max_label: None,
+    }
 }
 
 /// The account's surveys and the other account's, with their respondents and no answer sets.

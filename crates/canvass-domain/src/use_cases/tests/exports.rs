@@ -31,6 +31,8 @@ fn exports(count: i64) -> (Exports, SurveyId) {
         text: "Hours?".into(),
         required: false,
         options: Vec::new(),
+        min_label: None,
+        max_label: None,
     };
     let page = Page { id: PageId::new(1), title: String::new(), items: vec![item] };
     sets.state.surveys.trees.push(QuestionTree::assemble(survey, vec![page], Vec::new()));

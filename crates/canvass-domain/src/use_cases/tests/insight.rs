@@ -38,6 +38,8 @@ fn item(id: i64, kind: QuestionType, options: &[&str]) -> QuestionItem {
         text: format!("Question {id}"),
         required: false,
         options: options.iter().map(|v| ChoiceOption { value: (*v).into(), label: v.to_uppercase() }).collect(),
+        min_label: None,
+        max_label: None,
     }
 }
 

@@ -26,6 +26,7 @@ fn survey_with_sendout(memory: &mut Memory, account: AccountId) -> (SurveyId, Se
         kind: DispatchType::Login,
         message: MessageInput::default(),
         expiry_date: None,
+        language: None,
     };
     (survey, sendouts::create(memory, &At(NOW), account, survey, login).unwrap().id)
 }

@@ -7,6 +7,7 @@ use crate::distribution::{
 };
 use crate::error::{ConflictKind, DomainError};
 use crate::ids::{SendoutId, SurveyId};
+use crate::language::Language;
 use crate::survey::SurveyInput;
 use crate::testing::Memory;
 use crate::use_cases::{sendouts, surveys};
@@ -26,6 +27,7 @@ fn email(name: &str) -> SendoutInput {
             message: Some("Answer here: {{surveyLink}}".into()),
         },
         expiry_date: None,
+        language: None,
     }
 }
 
@@ -66,6 +68,21 @@ fn a_new_sendout_is_a_draft_read_and_listed_under_its_own_survey() {
     assert_eq!(sendouts::kind_of(&mut memory, acme, staff, created.id).unwrap(), DispatchType::Email);
     assert!(not_found(&sendouts::get(&mut memory, acme, exit, created.id), "sendout"), "a sendout of another survey");
     assert!(not_found(&sendouts::kind_of(&mut memory, acme, exit, created.id), "sendout"));
+}
+
+#[test]
+fn a_sendout_keeps_its_language_and_speaks_english_when_given_none() {
+    let (mut memory, acme, _) = two_accounts();
+    let staff = survey_of(&mut memory, acme);
+
+    let swedish = SendoutInput { language: Some(Language::Sv), ..email("Vår") };
+    let swedish = sendouts::create(&mut memory, &At(NOW), acme, staff, swedish).unwrap();
+    let english = sendouts::create(&mut memory, &At(NOW), acme, staff, email("Spring")).unwrap();
+
+    assert_eq!((swedish.language, english.language), (Language::Sv, Language::En));
+    assert_eq!(sendouts::get(&mut memory, acme, staff, swedish.id).unwrap().language, Language::Sv);
+    let listed: Vec<Language> = sendouts::list(&mut memory, acme, staff).unwrap().iter().map(|s| s.language).collect();
+    assert_eq!(listed, [Language::Sv, Language::En]);
 }
 
 #[test]

@@ -2,11 +2,15 @@
 //! must lead to a later page, deleting an item breaks the rules that named it, and a copy takes the tree along
 //! (with its logic only when that logic is whole).
 
+use crate::distribution::{DispatchType, MessageInput, SendoutInput, SendoutStatus};
 use crate::error::{ConflictKind, DomainError};
 use crate::ids::{QuestionItemId, SurveyId};
-use crate::survey::{CopyRequest, LogicRuleDraft, PageDraft, QuestionItemDraft, QuestionTree, SurveyInput};
+use crate::language::Language;
+use crate::survey::{
+    CopyRequest, LogicRuleDraft, PageDraft, QuestionItemDraft, QuestionTree, QuestionType, SurveyInput,
+};
 use crate::testing::Memory;
-use crate::use_cases::{categories, surveys};
+use crate::use_cases::{categories, sendouts, surveys};
 use crate::AccountId;
 
 use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
@@ -134,6 +138,85 @@ fn a_copy_takes_the_tree_and_its_logic_along_under_new_ids() {
     assert_eq!(copied.logic.len(), 1);
     assert_eq!(copied.logic[0].question_item_id, copied.pages[0].items[0].id, "the rule names the copied item");
     assert_eq!(copied.logic[0].go_to_page_id, copied.pages[2].id, "and the copied page");
+}
+
+/// A survey of one page holding a Rating item with the given scale labels.
+fn rated(thank_you_message: Option<&str>, min_label: Option<&str>, max_label: Option<&str>) -> SurveyInput {
+    let rating = QuestionItemDraft {
+        kind: QuestionType::Rating,
+        text: "How likely are you to recommend us?".into(),
+        min_label: min_label.map(Into::into),
+        max_label: max_label.map(Into::into),
+        ..QuestionItemDraft::default()
+    };
+    SurveyInput {
+        name: "Pulse".into(),
+        thank_you_message: thank_you_message.map(Into::into),
+        pages: vec![PageDraft { title: String::new(), items: vec![rating] }],
+        ..SurveyInput::default()
+    }
+}
+
+#[test]
+fn a_survey_keeps_its_thank_you_message_and_scale_labels_and_a_copy_keeps_them_too() {
+    let (mut memory, acme, _) = two_accounts();
+    let input = rated(Some("Thank you, see you next week."), Some("Not at all"), Some(" "));
+    let survey = surveys::create(&mut memory, &At(NOW), acme, input).unwrap();
+    assert_eq!(survey.thank_you_message.as_deref(), Some("Thank you, see you next week."));
+    let tree = surveys::question_tree(&mut memory, acme, survey.id).unwrap();
+    let item = &tree.pages[0].items[0];
+    assert_eq!((item.min_label.as_deref(), item.max_label.as_deref()), (Some("Not at all"), None), "blank is none");
+
+    let copy = surveys::copy(&mut memory, &At(NOW), acme, survey.id, CopyRequest::default()).unwrap();
+    assert_eq!(copy.thank_you_message, survey.thank_you_message);
+    assert_eq!(surveys::get(&mut memory, acme, copy.id).unwrap().thank_you_message, survey.thank_you_message);
+    let copied = surveys::question_tree(&mut memory, acme, copy.id).unwrap();
+    assert_ne!(copied.pages[0].items[0].id, item.id);
+    assert_eq!((&copied.pages[0].items[0].min_label, &copied.pages[0].items[0].max_label), (&item.min_label, &None));
+
+    let plain = surveys::create(&mut memory, &At(NOW), acme, rated(Some("  "), None, None)).unwrap();
+    assert_eq!(plain.thank_you_message, None, "a blank thank-you message is none");
+}
+
+#[test]
+fn scale_labels_off_a_rating_item_or_over_their_limits_are_refused_and_nothing_is_stored() {
+    let (mut memory, acme, _) = two_accounts();
+    let mut on_choice = rated(None, Some("Low"), None);
+    on_choice.pages[0].items[0].kind = QuestionType::SingleChoice;
+    on_choice.pages[0].items[0].options = vec![crate::survey::ChoiceOption { value: "a".into(), label: "A".into() }];
+    let fields = invalid_fields(surveys::create(&mut memory, &At(NOW), acme, on_choice));
+    assert_eq!(fields, ["pages[0].items[0].minLabel"]);
+
+    let long_label = "x".repeat(crate::limits::SCALE_LABEL + 1);
+    let long_message = "x".repeat(crate::limits::THANK_YOU_MESSAGE + 1);
+    let too_long = rated(Some(&long_message), None, Some(&long_label));
+    let fields = invalid_fields(surveys::create(&mut memory, &At(NOW), acme, too_long));
+    assert_eq!(fields, ["thankYouMessage", "pages[0].items[0].maxLabel"]);
+    assert!(surveys::list(&mut memory, acme).unwrap().is_empty());
+}
+
+#[test]
+fn a_copy_keeps_the_language_of_each_sendout_it_takes_along() {
+    let (mut memory, acme, _) = two_accounts();
+    let (survey, _) = created(&mut memory, acme);
+    let login = |name: &str, language| SendoutInput {
+        name: name.into(),
+        kind: DispatchType::Login,
+        message: MessageInput::default(),
+        expiry_date: None,
+        language,
+    };
+    let finnish = sendouts::create(&mut memory, &At(NOW), acme, survey, login("Kevät", Some(Language::Fi))).unwrap();
+    let english = sendouts::create(&mut memory, &At(NOW), acme, survey, login("Spring", None)).unwrap();
+    let source = memory.state.sendouts.iter_mut().find(|(_, s)| s.id == finnish.id).unwrap();
+    source.1.status = SendoutStatus::Active;
+
+    let request = CopyRequest { sendout_ids: Some(format!("{},{}", finnish.id, english.id)), ..CopyRequest::default() };
+    let copy = surveys::copy(&mut memory, &At(NOW), acme, survey, request).unwrap();
+    let copied = sendouts::list(&mut memory, acme, copy.id).unwrap();
+    let kept: Vec<_> = copied.iter().map(|s| (s.name.as_str(), s.language, s.status)).collect();
+    assert_eq!(kept, [("Kevät", Language::Fi, SendoutStatus::Draft), ("Spring", Language::En, SendoutStatus::Draft)]);
+    assert!(copied.iter().all(|s| s.id != finnish.id && s.id != english.id), "new ids");
 }
 
 #[test]

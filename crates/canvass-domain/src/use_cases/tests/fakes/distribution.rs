@@ -18,6 +18,7 @@ use crate::distribution::{
 };
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
 use crate::ids::{AccountId, BgDocumentId, LabelId, ReminderId, RespondentId, SendoutId, SurveyId};
+use crate::language::Language;
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
     BlocklistRepository, GovernanceRepository, ReleaseRepository, RepoResult, RespondentRepository, SenderRepository,
@@ -152,6 +153,7 @@ fn sendout_row(id: SendoutId, survey: SurveyId, kind: DispatchType) -> Sendout {
         pending_count: 0,
         delivery: Default::default(),
         delivery_issue: None,
+        language: Language::En,
     }
 }
 

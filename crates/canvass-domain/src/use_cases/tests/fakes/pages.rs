@@ -62,6 +62,8 @@ pub fn four_pages() -> Pages {
         text: format!("Question {page}"),
         required: true,
         options: Vec::new(),
+        min_label: None,
+        max_label: None,
     };
     let page = |id: i64| crate::survey::Page { id: PageId::new(id), title: String::new(), items: vec![item(id)] };
     let rule = LogicRule {
