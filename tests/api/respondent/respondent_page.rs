@@ -153,7 +153,7 @@ async fn wrong_values_closed_sendouts_and_unknown_links() {
     post_form(&app, &link, &[on_page(page_id(&tree, 0)), field(item_id(&tree, 0, 0), "yes")]).await;
     let wrong = post_form(&app, &link, &[on_page(page_id(&tree, 1)), field(item_id(&tree, 1, 0), "many")]).await;
     assert_eq!(wrong.status, 400);
-    assert!(wrong.html.contains("must be a number"));
+    assert!(wrong.html.contains("Please enter a number."), "{}", wrong.html);
     assert_eq!(get(&app, "/r/0000000000000000000000000000000000000000").await.status, 404);
     for garbage in ["erased:1", "%00", "abc%00def", &"f".repeat(400)] {
         assert_eq!(get(&app, &format!("/r/{garbage}")).await.status, 404, "{garbage}");
