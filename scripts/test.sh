@@ -7,6 +7,11 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 # cargo-machete and diesel_cli at their pinned versions; installed here when missing.
 scripts/dev-tools.sh
+# axe-core for the accessibility test, as tests/browser/package-lock.json pins it; without npm the test says it is
+# skipped (CI installs npm and runs `npm ci` itself).
+if [ ! -d tests/browser/node_modules ] && command -v npm >/dev/null 2>&1; then
+  (cd tests/browser && npm ci --no-audit --no-fund)
+fi
 
 echo "== layering: the domain crate depends on no adapter or runtime, the HTTP crate on no storage"
 refuse() { # crate dependency...

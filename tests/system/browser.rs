@@ -1,79 +1,21 @@
 //! End to end in a real browser (headless Chromium through chromedriver): an invitation's link is opened,
 //! two pages are answered, the respondent leaves and comes back, resumes and completes; and opts out. The
 //! answers are checked through the API. Skipped, saying so, where chromedriver is not installed, except in CI
-//! (`CI` set), where its absence fails the test.
+//! (`CI` set), where its absence fails the test (`chromium`).
 //! A system test: the invitation is sent by a delivery round run here (`tests/helpers/worker.rs`).
 
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use canvass_domain::delivery::Transports;
 use canvass_mail::SmtpMailer;
 use canvass_sinks::{SmsSink, SmtpSink};
 use canvass_sms::HttpSmsSender;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use time::OffsetDateTime;
 
+use super::chromium::{browser, chromedriver};
 use crate::helpers::{item_id, spawn_app, TestApp};
-
-/// A chromedriver process, stopped when dropped.
-struct Driver {
-    child: Child,
-    port: u16,
-    profile: std::path::PathBuf,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.profile);
-    }
-}
-
-fn chromedriver() -> Option<Driver> {
-    let binary = ["chromedriver", "/usr/bin/chromedriver"]
-        .into_iter()
-        .find(|b| Command::new(b).arg("--version").output().is_ok())?;
-    let port = std::net::TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
-    let child =
-        Command::new(binary).arg(format!("--port={port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().ok()?;
-    let profile = std::env::temp_dir().join(format!("canvass-chromium-{port}"));
-    Some(Driver { child, port, profile })
-}
-
-async fn browser(driver: &Driver) -> Client {
-    // Two TLS back ends are linked into this test binary; the WebDriver client needs one chosen.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-    ];
-    let mut args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
-    args.push(format!("--user-data-dir={}", driver.profile.display()));
-    let mut options = json!({"args": args});
-    if std::path::Path::new("/usr/bin/chromium").exists() {
-        options["binary"] = json!("/usr/bin/chromium");
-    }
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert("goog:chromeOptions".into(), options);
-    let url = format!("http://127.0.0.1:{}", driver.port);
-    for _ in 0..100 {
-        if let Ok(client) = ClientBuilder::rustls().expect("TLS").capabilities(capabilities.clone()).connect(&url).await
-        {
-            return client;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("chromedriver did not start");
-}
 
 /// Waits (up to 30 s: Chromium shares two cores with the rest of the suite) until the page shows `text`; fails
 /// the test otherwise.
@@ -121,14 +63,7 @@ async fn invitation(app: &TestApp) -> (i64, Value, String, Value) {
 
 #[tokio::test]
 async fn a_respondent_answers_leaves_resumes_and_completes_in_a_browser() {
-    let Some(driver) = chromedriver() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI installs chromium and chromium-driver: chromedriver must be there"
-        );
-        eprintln!("browser test skipped: chromedriver is not installed (Debian: chromium chromium-driver)");
-        return;
-    };
+    let Some(driver) = chromedriver("browser test") else { return };
     let app = spawn_app().await;
     let (survey, tree, link, respondent) = invitation(&app).await;
 

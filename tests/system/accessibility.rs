@@ -1,0 +1,196 @@
+//! Accessibility in a real browser (headless Chromium through chromedriver): every kind of page a respondent meets,
+//! in every language a sendout can speak, has no WCAG 2.1 A or AA violation as axe-core reports it, declares its
+//! language in `<html lang>`, and does not overflow a 390 px wide phone; the rating's eleven choices stand in one
+//! row on a desktop. axe-core is the npm package pinned in `tests/browser` (`npm ci` there), injected into each page
+//! by WebDriver. Skipped, saying so, where chromedriver or axe-core is not installed, except in CI (`CI` set).
+//! Screenshots of the rating page (English and Swedish, desktop and phone) go to `target/screenshots/`, or with
+//! `UPDATE_SCREENSHOTS` set to `docs/respondent-pages/`.
+//! A system test because it drives a browser.
+
+mod audit;
+
+use std::time::{Duration, Instant};
+
+use fantoccini::Locator;
+use serde_json::{json, Value};
+
+use self::audit::{axe_source, Audit, Width};
+use super::chromium::{chromedriver, skip};
+use crate::helpers::{item_id, spawn_app, TestApp};
+
+/// The languages whose pages are checked: every language a sendout takes.
+const LANGUAGES: &[&str] = &["en", "sv", "da", "nb", "fi", "de", "fr", "es", "nl", "pl", "it", "pt"];
+
+/// The languages whose rating page is kept as a screenshot.
+const SCREENSHOT_LANGUAGES: [&str; 2] = ["en", "sv"];
+
+/// A survey with every item type over two pages: the first (single and multiple choice, a labelled rating, an
+/// info text, all required) and the last (numeric, open text).
+fn survey_body() -> Value {
+    json!({
+        "name": "Team pulse",
+        "thankYouMessage": "Thank you: the team reads every answer.",
+        "pages": [
+            {"title": "Your week", "items": [
+                {"type": "Info", "text": "A few questions about your week. It takes two minutes."},
+                {"type": "SingleChoice", "text": "Did you reach your goals?", "required": true,
+                 "options": [{"value": "yes", "label": "Yes"}, {"value": "no", "label": "No"}]},
+                {"type": "MultipleChoice", "text": "What helped?", "required": true,
+                 "options": [{"value": "team", "label": "The team"}, {"value": "tools", "label": "The tools"}]},
+                {"type": "Rating", "text": "How likely are you to recommend us to a friend?", "required": true,
+                 "minLabel": "Not at all likely", "maxLabel": "Extremely likely"}
+            ]},
+            {"title": "Last words", "items": [
+                {"type": "Numeric", "text": "Hours worked this week?", "required": true},
+                {"type": "OpenText", "text": "Anything else?"}
+            ]}
+        ]
+    })
+}
+
+/// The form fields of the survey's items, `q<itemId>`.
+struct Fields {
+    single: String,
+    multiple: String,
+    rating: String,
+    numeric: String,
+    open: String,
+}
+
+/// A LOGIN sendout in one language, with its respondents `desktop-<lang>`, `phone-<lang>` (who walk the pages at
+/// those widths) and `closed-<lang>` (whose link opens after the sendout is deactivated).
+struct Sendout {
+    lang: &'static str,
+    id: i64,
+    base: String,
+    closed_link: String,
+}
+
+async fn sendout(app: &TestApp, survey: i64, lang: &'static str) -> Sendout {
+    let body = json!({"name": format!("Staff ({lang})"), "type": "LOGIN", "language": lang});
+    let id = app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].as_i64().unwrap();
+    let base = format!("/surveys/{survey}/sendouts/{id}");
+    for who in ["desktop", "phone", "closed"] {
+        let person = json!({"contactDetails": format!("{who}-{lang}"), "sendMail": false});
+        app.post(&format!("{base}/respondents"), person).await.expect(201);
+    }
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let login = TestApp::client_without_redirects()
+        .post(format!("{}/login/{id}", app.address))
+        .form(&[("identifier", format!("closed-{lang}"))])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status().as_u16(), 303, "a login identifier of an active LOGIN sendout opens its survey");
+    let location = login.headers()["location"].to_str().unwrap();
+    assert!(location.starts_with("/r/"), "{location}");
+    Sendout { lang, id, base, closed_link: format!("{}{location}", app.address) }
+}
+
+/// Clicks the form's (last) submit button and waits for the page it leads to; with `unchecked`, the browser's own
+/// checks of required fields are off first, so the server's answer to an empty form shows.
+async fn submit(audit: &Audit, unchecked: bool) {
+    let leave = "document.documentElement.dataset.left = 'yes'; if (arguments[0]) document.forms[0].noValidate = true;";
+    audit.client.execute(leave, vec![json!(unchecked)]).await.unwrap();
+    let buttons = audit.client.find_all(Locator::Css("form [type='submit']")).await.unwrap();
+    buttons.last().expect("a submit button").click().await.unwrap();
+    let next = audit.client.wait().at_most(Duration::from_secs(30)).every(Duration::from_millis(20));
+    next.for_element(Locator::Css("html:not([data-left])")).await.expect("the form leads to another page");
+}
+
+async fn click(audit: &Audit, css: &str) {
+    audit.client.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
+}
+
+async fn type_into(audit: &Audit, css: &str, text: &str) {
+    let field = audit.client.find(Locator::Css(css)).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(text).await.unwrap();
+}
+
+/// One respondent (`<width>-<lang>`) through every page kind of an open sendout at the audit's width: the login
+/// form, a wrong login, the first page, it again with errors, the last page, the thank-you page, the opt-out
+/// confirmation and the opted-out page.
+async fn walk(audit: &mut Audit, app: &TestApp, sendout: &Sendout, fields: &Fields, who: &str) {
+    let lang = sendout.lang;
+    audit.client.goto(&format!("{}/login/{}", app.address, sendout.id)).await.unwrap();
+    audit.page("login form", lang).await;
+    type_into(audit, "input[name='identifier']", &format!("nobody-{lang}")).await;
+    submit(audit, false).await;
+    audit.page("login form after an unknown identifier", lang).await;
+    type_into(audit, "input[name='identifier']", &format!("{who}-{lang}")).await;
+    submit(audit, false).await;
+    let link = audit.client.current_url().await.unwrap().to_string();
+    assert!(link.starts_with(&format!("{}/r/", app.address)), "the login opened {link}");
+    audit.page("question page", lang).await;
+    audit.rating_row(&fields.rating, lang).await;
+    if SCREENSHOT_LANGUAGES.contains(&lang) {
+        audit.screenshot(lang).await;
+    }
+    submit(audit, true).await;
+    audit.page("question page with errors", lang).await;
+    click(audit, &format!("input[name='{}'][value='yes']", fields.single)).await;
+    click(audit, &format!("input[name='{}'][value='team']", fields.multiple)).await;
+    click(audit, &format!("input[name='{}'][value='8']", fields.rating)).await;
+    submit(audit, false).await;
+    audit.page("last page", lang).await;
+    type_into(audit, &format!("input[name='{}']", fields.numeric), "37.5").await;
+    type_into(audit, &format!("textarea[name='{}']", fields.open), "A good week").await;
+    submit(audit, false).await;
+    audit.page("thank-you page", lang).await;
+    audit.client.goto(&format!("{link}/opt-out")).await.unwrap();
+    audit.page("opt-out confirmation", lang).await;
+    submit(audit, false).await;
+    audit.page("opted-out page", lang).await;
+}
+
+/// Deactivates the sendout and checks the closed page its third respondent's link now shows; at desktop width the
+/// sendout is activated again, for the phone walk.
+async fn closed(audit: &mut Audit, app: &TestApp, sendout: &Sendout) {
+    app.post(&format!("{}/deactivate", sendout.base), json!({})).await.expect(200);
+    audit.client.goto(&sendout.closed_link).await.unwrap();
+    audit.page("closed page", sendout.lang).await;
+    if audit.width() == Width::Desktop {
+        app.post(&format!("{}/activate", sendout.base), json!({})).await.expect(200);
+    }
+}
+
+#[tokio::test]
+async fn every_respondent_page_in_every_language_passes_axe_and_fits_a_phone() {
+    let Some(axe) = axe_source() else {
+        return skip("accessibility test", "axe-core", "npm ci in tests/browser");
+    };
+    let Some(driver) = chromedriver("accessibility test") else { return };
+    let started = Instant::now();
+    let app = spawn_app().await;
+    let survey = app.post("/surveys", survey_body()).await.expect(201)["surveyId"].as_i64().unwrap();
+    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    let field = |page, index| format!("q{}", item_id(&tree, page, index));
+    let fields = Fields {
+        single: field(0, 1),
+        multiple: field(0, 2),
+        rating: field(0, 3),
+        numeric: field(1, 0),
+        open: field(1, 1),
+    };
+    let mut sendouts = Vec::new();
+    for lang in LANGUAGES {
+        sendouts.push(sendout(&app, survey, lang).await);
+    }
+    let unknown_link = format!("{}/r/{:040x}", app.address, started.elapsed().as_nanos() ^ 0x5eed_cafe_f00d);
+
+    let mut audit = Audit::start(&driver, axe).await;
+    for (width, who) in [(Width::Desktop, "desktop"), (Width::Phone, "phone")] {
+        audit.resize(width).await;
+        for sendout in &sendouts {
+            walk(&mut audit, &app, sendout, &fields, who).await;
+            closed(&mut audit, &app, sendout).await;
+        }
+        audit.client.goto(&unknown_link).await.unwrap();
+        audit.page("unknown link", "en").await;
+    }
+    let Audit { client, findings, pages, .. } = audit;
+    client.close().await.unwrap();
+    eprintln!("accessibility: {pages} pages checked in {:.1} s", started.elapsed().as_secs_f64());
+    assert!(findings.is_empty(), "{} problems on the respondent pages:\n{}", findings.len(), findings.join("\n"));
+}
