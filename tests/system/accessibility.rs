@@ -24,25 +24,75 @@ const LANGUAGES: &[&str] = &["en", "sv", "da", "nb", "fi", "de", "fr", "es", "nl
 /// The languages whose rating page is kept as a screenshot.
 const SCREENSHOT_LANGUAGES: [&str; 2] = ["en", "sv"];
 
+/// The survey's own words: Swedish for the Swedish sendout (the screenshots show a Swedish survey as a Swedish
+/// respondent meets it), English for the others.
+struct Texts {
+    name: &'static str,
+    thanks: &'static str,
+    strings: [&'static str; 14],
+}
+
+const ENGLISH: Texts = Texts {
+    name: "Team pulse",
+    thanks: "Thank you: the team reads every answer.",
+    strings: [
+        "Your week",
+        "A few questions about your week. It takes two minutes.",
+        "Did you reach your goals?",
+        "Yes",
+        "No",
+        "What helped?",
+        "The team",
+        "The tools",
+        "How likely are you to recommend us to a friend?",
+        "Not at all likely",
+        "Extremely likely",
+        "Last words",
+        "Hours worked this week?",
+        "Anything else?",
+    ],
+};
+
+const SWEDISH: Texts = Texts {
+    name: "Veckopuls",
+    thanks: "Tack! Teamet läser varje svar.",
+    strings: [
+        "Din vecka",
+        "Några frågor om din vecka. Det tar två minuter.",
+        "Nådde du dina mål?",
+        "Ja",
+        "Nej",
+        "Vad hjälpte dig?",
+        "Teamet",
+        "Verktygen",
+        "Hur troligt är det att du skulle rekommendera oss till en vän?",
+        "Inte alls troligt",
+        "Mycket troligt",
+        "Sista orden",
+        "Hur många timmar arbetade du den här veckan?",
+        "Något mer du vill säga?",
+    ],
+};
+
 /// A survey with every item type over two pages: the first (single and multiple choice, a labelled rating, an
-/// info text, all required) and the last (numeric, open text).
-fn survey_body() -> Value {
+/// info text, all required) and the last (numeric, open text), thanking in its own words.
+fn survey_body(texts: &Texts) -> Value {
+    let t = texts.strings;
     json!({
-        "name": "Team pulse",
-        "thankYouMessage": "Thank you: the team reads every answer.",
+        "name": texts.name,
+        "thankYouMessage": texts.thanks,
         "pages": [
-            {"title": "Your week", "items": [
-                {"type": "Info", "text": "A few questions about your week. It takes two minutes."},
-                {"type": "SingleChoice", "text": "Did you reach your goals?", "required": true,
-                 "options": [{"value": "yes", "label": "Yes"}, {"value": "no", "label": "No"}]},
-                {"type": "MultipleChoice", "text": "What helped?", "required": true,
-                 "options": [{"value": "team", "label": "The team"}, {"value": "tools", "label": "The tools"}]},
-                {"type": "Rating", "text": "How likely are you to recommend us to a friend?", "required": true,
-                 "minLabel": "Not at all likely", "maxLabel": "Extremely likely"}
+            {"title": t[0], "items": [
+                {"type": "Info", "text": t[1]},
+                {"type": "SingleChoice", "text": t[2], "required": true,
+                 "options": [{"value": "yes", "label": t[3]}, {"value": "no", "label": t[4]}]},
+                {"type": "MultipleChoice", "text": t[5], "required": true,
+                 "options": [{"value": "team", "label": t[6]}, {"value": "tools", "label": t[7]}]},
+                {"type": "Rating", "text": t[8], "required": true, "minLabel": t[9], "maxLabel": t[10]}
             ]},
-            {"title": "Last words", "items": [
-                {"type": "Numeric", "text": "Hours worked this week?", "required": true},
-                {"type": "OpenText", "text": "Anything else?"}
+            {"title": t[11], "items": [
+                {"type": "Numeric", "text": t[12], "required": true},
+                {"type": "OpenText", "text": t[13]}
             ]}
         ]
     })
@@ -55,6 +105,27 @@ struct Fields {
     rating: String,
     numeric: String,
     open: String,
+}
+
+/// A survey of [`survey_body`] with its fields.
+struct Survey {
+    id: i64,
+    fields: Fields,
+    thanks: &'static str,
+}
+
+async fn survey(app: &TestApp, texts: &Texts) -> Survey {
+    let id = app.post("/surveys", survey_body(texts)).await.expect(201)["surveyId"].as_i64().unwrap();
+    let tree = app.get(&format!("/surveys/{id}/questions")).await.expect(200);
+    let field = |page, index| format!("q{}", item_id(&tree, page, index));
+    let fields = Fields {
+        single: field(0, 1),
+        multiple: field(0, 2),
+        rating: field(0, 3),
+        numeric: field(1, 0),
+        open: field(1, 1),
+    };
+    Survey { id, fields, thanks: texts.thanks }
 }
 
 /// A LOGIN sendout in one language, with its respondents `desktop-<lang>`, `phone-<lang>` (who walk the pages at
@@ -111,8 +182,8 @@ async fn type_into(audit: &Audit, css: &str, text: &str) {
 /// One respondent (`<width>-<lang>`) through every page kind of an open sendout at the audit's width: the login
 /// form, a wrong login, the first page, it again with errors, the last page, the thank-you page, the opt-out
 /// confirmation and the opted-out page.
-async fn walk(audit: &mut Audit, app: &TestApp, sendout: &Sendout, fields: &Fields, who: &str) {
-    let lang = sendout.lang;
+async fn walk(audit: &mut Audit, app: &TestApp, sendout: &Sendout, survey: &Survey, who: &str) {
+    let (lang, fields) = (sendout.lang, &survey.fields);
     audit.client.goto(&format!("{}/login/{}", app.address, sendout.id)).await.unwrap();
     audit.page("login form", lang).await;
     type_into(audit, "input[name='identifier']", &format!("nobody-{lang}")).await;
@@ -138,6 +209,8 @@ async fn walk(audit: &mut Audit, app: &TestApp, sendout: &Sendout, fields: &Fiel
     type_into(audit, &format!("textarea[name='{}']", fields.open), "A good week").await;
     submit(audit, false).await;
     audit.page("thank-you page", lang).await;
+    let thanks = audit.client.find(Locator::Css("main p")).await.unwrap().text().await.unwrap();
+    assert_eq!(thanks, survey.thanks, "the survey's own thank-you replaces the service's");
     audit.client.goto(&format!("{link}/opt-out")).await.unwrap();
     audit.page("opt-out confirmation", lang).await;
     submit(audit, false).await;
@@ -163,19 +236,11 @@ async fn every_respondent_page_in_every_language_passes_axe_and_fits_a_phone() {
     let Some(driver) = chromedriver("accessibility test") else { return };
     let started = Instant::now();
     let app = spawn_app().await;
-    let survey = app.post("/surveys", survey_body()).await.expect(201)["surveyId"].as_i64().unwrap();
-    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
-    let field = |page, index| format!("q{}", item_id(&tree, page, index));
-    let fields = Fields {
-        single: field(0, 1),
-        multiple: field(0, 2),
-        rating: field(0, 3),
-        numeric: field(1, 0),
-        open: field(1, 1),
-    };
+    let (english, swedish) = (survey(&app, &ENGLISH).await, survey(&app, &SWEDISH).await);
+    let survey_of = |lang: &str| if lang == "sv" { &swedish } else { &english };
     let mut sendouts = Vec::new();
     for lang in LANGUAGES {
-        sendouts.push(sendout(&app, survey, lang).await);
+        sendouts.push(sendout(&app, survey_of(lang).id, lang).await);
     }
     let unknown_link = format!("{}/r/{:040x}", app.address, started.elapsed().as_nanos() ^ 0x5eed_cafe_f00d);
 
@@ -183,7 +248,7 @@ async fn every_respondent_page_in_every_language_passes_axe_and_fits_a_phone() {
     for (width, who) in [(Width::Desktop, "desktop"), (Width::Phone, "phone")] {
         audit.resize(width).await;
         for sendout in &sendouts {
-            walk(&mut audit, &app, sendout, &fields, who).await;
+            walk(&mut audit, &app, sendout, survey_of(sendout.lang), who).await;
             closed(&mut audit, &app, sendout).await;
         }
         audit.client.goto(&unknown_link).await.unwrap();

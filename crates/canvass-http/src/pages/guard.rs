@@ -66,7 +66,12 @@ pub fn origin_allowed(origin: Option<&HeaderValue>, public_origin: &str, host: O
 }
 
 /// A refusal page in the language of the scope's page: a login page's sendout's, English under `/r/`.
-async fn refusal(state: &AppState, scope: &Scope, status: StatusCode, text: fn(&Words) -> &'static str) -> HttpResponse {
+async fn refusal(
+    state: &AppState,
+    scope: &Scope,
+    status: StatusCode,
+    text: fn(&Words) -> &'static str,
+) -> HttpResponse {
     let language = match scope {
         Scope::Login(sendout) => match sendout.parse() {
             Ok(sendout) => super::login_language(state, sendout).await,

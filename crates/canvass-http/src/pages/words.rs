@@ -124,7 +124,9 @@ pub fn words(language: Language) -> &'static Words {
 /// assert_eq!(fill("Page {number} of {count}", &[("number", &2), ("count", &3)]), "Page 2 of 3");
 /// ```
 pub fn fill(message: &str, values: &[(&str, &dyn std::fmt::Display)]) -> String {
-    values.iter().fold(message.to_owned(), |text, (name, value)| text.replace(&format!("{{{name}}}"), &value.to_string()))
+    values
+        .iter()
+        .fold(message.to_owned(), |text, (name, value)| text.replace(&format!("{{{name}}}"), &value.to_string()))
 }
 
 #[cfg(test)]

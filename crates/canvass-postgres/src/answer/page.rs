@@ -2,8 +2,8 @@
 
 use canvass_domain::answer::AnswerSet;
 use canvass_domain::distribution::{DispatchType, LinkRoute, SendoutStatus, TokenContext};
-use canvass_domain::language::Language;
 use canvass_domain::ids::{AccountId, AnswerSetId, PageId, RespondentId, SendoutId, SurveyId};
+use canvass_domain::language::Language;
 use canvass_domain::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
 use diesel::prelude::*;
 use time::OffsetDateTime;

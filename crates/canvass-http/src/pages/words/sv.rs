@@ -17,7 +17,8 @@ pub const WORDS: Words = Words {
     enter_number: "Ange ett tal.",
     too_long: "Korta ner ditt svar till högst {max} tecken.",
     choose_shown: "Välj bland de alternativ som visas.",
-    earlier_answers: "Enkäten har ändrats sedan du började, så dina svar kunde inte sparas. Kontakta avsändaren av enkäten.",
+    earlier_answers:
+        "Enkäten har ändrats sedan du började, så dina svar kunde inte sparas. Kontakta avsändaren av enkäten.",
     thank_you: "Tack! Dina svar har sparats.",
     closed: "Enkäten är stängd. Tack för ditt intresse.",
     unknown_link: "Den här enkätlänken är inte giltig. Kontrollera länken du fick.",
