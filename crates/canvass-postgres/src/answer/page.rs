@@ -90,6 +90,19 @@ const CONTEXT: (
     respondents::contact_key,
 );
 
+impl PgUnitOfWork<'_> {
+    /// The account of a LOGIN sendout, from the map of LOGIN sendouts (a small table, a reference table under
+    /// Citus), so that what follows reads that account alone.
+    fn login_sendout_account(&mut self, sendout: SendoutId) -> RepoResult<Option<i64>> {
+        login_sendouts::table
+            .filter(login_sendouts::sendout_id.eq(sendout.get()))
+            .select(login_sendouts::account_id)
+            .first(self.conn)
+            .optional()
+            .or_repo()
+    }
+}
+
 impl RespondentPageRepository for PgUnitOfWork<'_> {
     fn find_by_token(&mut self, route: LinkRoute, token: &str) -> RepoResult<Option<TokenContext>> {
         let row: Option<TokenRow> = match route {
@@ -110,15 +123,8 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
     }
 
     fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>> {
-        // The sendout's account from the map of LOGIN sendouts (a small table, a reference table under Citus);
-        // then the respondent within that account alone.
-        let account: Option<i64> = login_sendouts::table
-            .filter(login_sendouts::sendout_id.eq(sendout.get()))
-            .select(login_sendouts::account_id)
-            .first(self.conn)
-            .optional()
-            .or_repo()?;
-        let Some(account) = account else { return Ok(None) };
+        // The sendout's account first; then the respondent within that account alone.
+        let Some(account) = self.login_sendout_account(sendout)? else { return Ok(None) };
         let row: Option<(String, TokenRow)> = respondent_context!()
             .filter(respondents::account_id.eq(account))
             .filter(sendouts::id.eq(sendout.get()).and(sendouts::dispatch_type.eq(DispatchType::Login.as_str())))
@@ -131,14 +137,8 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
     }
 
     fn login_language(&mut self, sendout: SendoutId) -> RepoResult<Option<Language>> {
-        // As `find_login`: the account from the map of LOGIN sendouts, then the sendout within that account.
-        let account: Option<i64> = login_sendouts::table
-            .filter(login_sendouts::sendout_id.eq(sendout.get()))
-            .select(login_sendouts::account_id)
-            .first(self.conn)
-            .optional()
-            .or_repo()?;
-        let Some(account) = account else { return Ok(None) };
+        // As `find_login`: the account first, then the sendout within that account.
+        let Some(account) = self.login_sendout_account(sendout)? else { return Ok(None) };
         let language: Option<Named<Language>> = sendouts::table
             .filter(sendouts::account_id.eq(account).and(sendouts::id.eq(sendout.get())))
             .select(sendouts::language)
