@@ -16,7 +16,7 @@ use crate::api::accounts::webhooks::{app_allowing_private, create, verified};
 use crate::helpers::{activated, deliver_on, inbound, TestApp};
 
 /// Runs one webhook round at `now` as the worker does, through the real HTTP sender.
-async fn deliver(app: &TestApp, now: OffsetDateTime, allow_private: bool) -> WebhookReport {
+pub(super) async fn deliver(app: &TestApp, now: OffsetDateTime, allow_private: bool) -> WebhookReport {
     let url = app.db.url().to_owned();
     tokio::task::spawn_blocking(move || {
         let store = PgStore::connect_one(&url).unwrap();

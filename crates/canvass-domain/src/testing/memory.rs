@@ -14,7 +14,9 @@ use crate::distribution::{
     LabelDraft, LinkRoute, NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder,
     ReminderDraft, Respondent, SenderNumber, Sendout, SendoutDraft, SendoutStatus, TokenContext, Transition,
 };
-use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
+use crate::governance::{
+    AccountPolicy, ContactPatterns, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy,
+};
 use crate::ids::{
     AccountId, AnswerSetId, BgDocumentId, CategoryId, KeyId, LabelId, PageId, QuestionItemId, RespondentId, SendoutId,
     SurveyId, UserId, WebhookId,
@@ -639,7 +641,7 @@ impl RetentionRepository for Memory {
 
 impl ErasureRepository for Memory {
     not_kept! {
-        fn erase_contact(&mut self, account: AccountId, contact_key: &str, include_answers: bool) -> RepoResult<Erased>;
+        fn erase_contact(&mut self, account: AccountId, contact: &ContactPatterns, include_answers: bool) -> RepoResult<Erased>;
     }
 }
 

@@ -1,8 +1,9 @@
 //! `Idempotency-Key` on every POST under `/api` (docs/idempotency.md). Runs inside [`crate::middleware::api_guard`], so the
 //! caller is known (a 401 stays a 401 whatever the key). A POST without the header passes through untouched. With
 //! one, the middleware reads the body, fingerprints the request, claims the key in one blocking hop, and then either
-//! answers from the kept answer (`Idempotent-Replayed: true`), answers 409 (still running) or 422 (another
-//! request), or runs the handler with the body put back, keeps its answer in a second hop and serves it.
+//! answers from the kept answer (`Idempotent-Replayed: true`), answers 409 (still running), 410 (the kept answer
+//! was erased) or 422 (another request), or runs the handler with the body put back, keeps its answer in a second
+//! hop and serves it.
 
 use actix_web::body::{self, BoxBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
@@ -60,6 +61,7 @@ pub async fn layer(
         Ok(Claim::Replay(kept)) => return Ok(req.into_response(replay(kept))),
         Ok(Claim::InUse) => return Ok(req.into_response(in_use().error_response())),
         Ok(Claim::Mismatch) => return Ok(req.into_response(mismatch().error_response())),
+        Ok(Claim::Erased) => return Ok(req.into_response(answer_erased().error_response())),
         Err(problem) => return Ok(req.into_response(problem.error_response())),
     };
     req.set_payload(Payload::from(bytes));
@@ -159,6 +161,15 @@ fn in_use() -> Problem {
     Problem::new(
         ProblemKind::IdempotencyKeyInUse,
         "a request with this Idempotency-Key is still running; retry when it has finished",
+    )
+}
+
+/// 410: the request was carried out, but an erasure deleted its kept answer (it held the erased person). Running
+/// it again would bring the person back, so nothing runs.
+fn answer_erased() -> Problem {
+    Problem::new(
+        ProblemKind::IdempotencyAnswerErased,
+        "the answer kept for this Idempotency-Key was deleted by an erasure; the request is not carried out again",
     )
 }
 

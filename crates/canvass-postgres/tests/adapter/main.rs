@@ -6,6 +6,7 @@
 mod answer_exports;
 mod citus_keys;
 mod enum_columns;
+mod erasure_patterns;
 mod fair_claims;
 mod idempotency;
 mod insight;
