@@ -5,6 +5,7 @@
 
 mod answer_exports;
 mod citus_keys;
+mod delivery_records;
 mod enum_columns;
 mod erasure_patterns;
 mod fair_claims;
