@@ -9,6 +9,7 @@ mod enum_columns;
 mod fair_claims;
 mod idempotency;
 mod insight;
+mod keyed_requests;
 mod one_statement;
 mod public_handles;
 mod repositories;
