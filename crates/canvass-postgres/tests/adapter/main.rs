@@ -11,6 +11,7 @@ mod erasure_patterns;
 mod fair_claims;
 mod idempotency;
 mod insight;
+mod keyed_requests;
 mod one_statement;
 mod public_handles;
 mod repositories;
