@@ -58,6 +58,7 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
         statement_timeout: std::time::Duration::from_secs(30),
         protection: canvass_server::Protection::default(),
         metrics_token: None,
+        keep_alive: canvass_server::settings::DEFAULT_KEEP_ALIVE,
     };
     configure(&mut settings);
     let app = Application::build(&settings).expect("build the application");
@@ -69,7 +70,7 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
 }
 
 /// The tests' HTTP client. It drops a pooled connection after a second idle, well inside the server's keep-alive
-/// (actix's 5 s): a test that works for seconds between two requests (filling a long list through the store on a
+/// (75 s, or less where a test sets it): a test that works for seconds between two requests (filling a long list through the store on a
 /// loaded machine) would otherwise send its next request on a connection the server is closing at that moment, and
 /// read `IncompleteMessage`.
 fn test_client() -> reqwest::Client {

@@ -1,7 +1,8 @@
 //! Whom a refusal blames, end to end (the contract's "Whom a refusal blames"): a relay that refuses the sender, or
 //! an SMS endpoint that refuses the service's token, bounces no one, records no permanent failure and holds the
 //! messages without counting attempts; a message refused at the end of `DATA` fails without blaming its address
-//! unless the enhanced code names the recipient.
+//! unless the enhanced code names the recipient; one address refused for two sendouts in one round is recorded
+//! twice, once per sendout.
 //! A system test: rounds run here at a chosen `now` (`tests/helpers/worker.rs`).
 
 use canvass_sinks::{SmsSink, SmtpSink};
@@ -123,4 +124,31 @@ async fn a_relay_that_takes_data_after_refusing_the_recipient_bounces_only_that_
     let kept = careless.messages();
     assert_eq!(kept.iter().filter(|message| message.contains("here@example.com")).count(), 1, "{kept:?}");
     assert!(kept.iter().all(|message| !message.contains("gone@example.com")), "nothing reached the refused address");
+}
+
+#[tokio::test]
+async fn one_address_refused_for_two_sendouts_in_one_round_records_two_permanent_failures() {
+    let app = spawn_app().await;
+    let relay = SmtpSink::builder().refuse_5xx("one@").start();
+    let (_, first, first_added) = activated(&app, &["gone@example.com"], None).await;
+    let (_, second, second_added) = activated(&app, &["Gone@Example.com"], None).await;
+    let report = deliver_on(&app, &relay.url, &SmsSink::start("", "").url, OffsetDateTime::now_utc());
+    assert_eq!((report.claimed, report.bounced), (2, 2), "both invitations in one round");
+    assert_eq!(app.statuses(&first).await, ["Bounced"]);
+    assert_eq!(app.statuses(&second).await, ["Bounced"]);
+
+    let page = app.get("/email-bounces/permanent-failures?pageNumber=1&pageSize=10").await.expect(200);
+    assert_eq!(page["totalCount"], 2, "one failure per sendout, though they share the address and the time: {page}");
+    let failures = page["failures"].as_array().unwrap();
+    assert_eq!(failures[0]["failedAt"], failures[1]["failedAt"], "recorded at the round's time");
+    let mut recorded: Vec<(String, String)> =
+        failures.iter().map(|f| (f["sendoutId"].to_string(), f["respondentId"].to_string())).collect();
+    recorded.sort();
+    let sendout = |base: &str| base.rsplit('/').next().unwrap().to_owned();
+    let mut expected = vec![
+        (sendout(&first), first_added[0]["respondentId"].to_string()),
+        (sendout(&second), second_added[0]["respondentId"].to_string()),
+    ];
+    expected.sort();
+    assert_eq!(recorded, expected);
 }

@@ -1,7 +1,8 @@
 //! Webhook deliveries as the webhook worker makes them, one round at a time at the `now` a test chooses (the
 //! worker's use case on the test database, through the real HTTP sender): events of real changes arrive signed,
 //! failed attempts are retried with the same `webhook-id`, private addresses need the setting, another account
-//! receives nothing, a round is shared over the accounts. The HTTP side of webhooks, and the server's own worker
+//! receives nothing, a round is shared over the accounts, a webhook and its deliveries say what went wrong (the last
+//! error, the last attempt's time, the consecutive failures). The HTTP side of webhooks, and the server's own worker
 //! delivering a test event, are in `api/accounts/webhooks.rs`.
 
 use canvass_domain::use_cases::webhooks::{self, WebhookReport, LEASE};
@@ -16,7 +17,7 @@ use crate::api::accounts::webhooks::{app_allowing_private, create, verified};
 use crate::helpers::{activated, deliver_on, inbound, TestApp};
 
 /// Runs one webhook round at `now` as the worker does, through the real HTTP sender.
-async fn deliver(app: &TestApp, now: OffsetDateTime, allow_private: bool) -> WebhookReport {
+pub(super) async fn deliver(app: &TestApp, now: OffsetDateTime, allow_private: bool) -> WebhookReport {
     let url = app.db.url().to_owned();
     tokio::task::spawn_blocking(move || {
         let store = PgStore::connect_one(&url).unwrap();
@@ -294,4 +295,74 @@ async fn a_replacement_completes_a_set_once_and_a_repeat_sends_nothing() {
     assert_eq!(deliver(&app, OffsetDateTime::now_utc(), true).await.delivered, 1, "one event for one completion");
     let event = verified(&sink.received()[0], hook["secret"].as_str().unwrap());
     assert_eq!((&event["type"], &event["data"]["answerSetId"]), (&json!("answerSet.completed"), &set));
+}
+
+/// The instant an RFC 3339 field names.
+fn instant(field: &Value) -> OffsetDateTime {
+    let text = field.as_str().unwrap_or_else(|| panic!("a timestamp, not {field}"));
+    OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).unwrap()
+}
+
+#[tokio::test]
+async fn a_webhook_and_its_deliveries_say_what_went_wrong_until_a_success() {
+    let app = app_allowing_private().await;
+    let sink = WebhookSink::start();
+    let hook = create(&app, &app.key, &sink.url, &["respondent.sent"]).await;
+    assert_eq!((&hook["lastDeliveryAt"], &hook["consecutiveFailures"]), (&Value::Null, &json!(0)), "{hook}");
+    let path = format!("/webhooks/{}", hook["webhookId"]);
+    app.post(&format!("{path}/test"), json!({})).await.expect(202);
+    let listed = app.get(&format!("{path}/deliveries")).await.expect(200);
+    assert_eq!(listed[0]["lastError"], Value::Null, "no attempt, no error: {listed}");
+
+    // The database keeps microseconds: a `now` of whole seconds (after the test event's) comes back as it was.
+    let now = (OffsetDateTime::now_utc() + Duration::seconds(1)).replace_nanosecond(0).unwrap();
+    sink.answer_next(&[503, 500]);
+    assert_eq!(deliver(&app, now, true).await.retried, 1);
+    let webhook = app.get(&path).await.expect(200);
+    assert_eq!((instant(&webhook["lastDeliveryAt"]), &webhook["consecutiveFailures"]), (now, &json!(1)), "{webhook}");
+    let listed = app.get(&format!("{path}/deliveries")).await.expect(200);
+    assert_eq!(
+        (&listed[0]["lastStatusCode"], &listed[0]["lastError"]),
+        (&json!(503), &json!("the receiver answered 503"))
+    );
+
+    let later = now + Duration::hours(1);
+    assert_eq!(deliver(&app, later, true).await.retried, 1);
+    let webhook = app.get(&path).await.expect(200);
+    assert_eq!((instant(&webhook["lastDeliveryAt"]), &webhook["consecutiveFailures"]), (later, &json!(2)));
+    let listed = app.get(&format!("{path}/deliveries")).await.expect(200);
+    assert_eq!(listed[0]["lastError"], "the receiver answered 500");
+
+    let last = now + Duration::hours(2);
+    assert_eq!(deliver(&app, last, true).await.delivered, 1);
+    let webhook = app.get(&path).await.expect(200);
+    assert_eq!((instant(&webhook["lastDeliveryAt"]), &webhook["consecutiveFailures"]), (last, &json!(0)), "reset");
+    let listed = app.get(&format!("{path}/deliveries")).await.expect(200);
+    assert_eq!(
+        (&listed[0]["status"], &listed[0]["lastStatusCode"], &listed[0]["lastError"]),
+        (&json!("Delivered"), &json!(200), &json!("the receiver answered 500")),
+        "the last failure's reason stays after the success"
+    );
+    let all = app.get("/webhooks").await.expect(200);
+    assert_eq!((&all[0]["consecutiveFailures"], &all[0]["lastDeliveryAt"]), (&json!(0), &webhook["lastDeliveryAt"]));
+}
+
+#[tokio::test]
+async fn a_receiver_that_cannot_be_reached_is_named_without_its_url() {
+    let app = app_allowing_private().await;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let url = format!("http://127.0.0.1:{port}/hook?token=receiver-token-123");
+    let hook = create(&app, &app.key, &url, &["respondent.sent"]).await;
+    let path = format!("/webhooks/{}", hook["webhookId"]);
+    app.post(&format!("{path}/test"), json!({})).await.expect(202);
+
+    assert_eq!(deliver(&app, OffsetDateTime::now_utc(), true).await.retried, 1);
+    let listed = app.get(&format!("{path}/deliveries")).await.expect(200);
+    let error = listed[0]["lastError"].as_str().unwrap_or_else(|| panic!("a reason: {listed}"));
+    assert_eq!(listed[0]["lastStatusCode"], Value::Null);
+    assert!(error.to_lowercase().contains("connect"), "says the connection failed: {error}");
+    assert!(!error.contains("receiver-token-123") && !error.contains("/hook"), "never the URL: {error}");
+    assert_eq!(app.get(&path).await.expect(200)["consecutiveFailures"], 1);
 }

@@ -14,6 +14,7 @@ mod sendout;
 
 pub use blocklist::{BlocklistEntry, BlocklistKey, BlocklistType};
 pub use bounce::{BounceFilter, NewPermanentFailure, PermanentFailure};
+pub(crate) use contact::is_e164;
 pub use contact::{check_any_contact, check_contact, check_sms_sender, contact_key};
 pub use label::{BgDocument, Label, LabelDraft, LabelType, BACKGROUND_FUNCTION};
 pub use link_token::{is_survey_link_token, new_survey_link_token, survey_link_route, LinkRoute, ACCOUNT_SEPARATOR};

@@ -1,11 +1,13 @@
 //! Data governance: survey frequency limits, retention rules and their resolution, retention policies and the
 //! deadlines they set.
 
+mod erasure_match;
 mod frequency;
 mod policy;
 pub mod ports;
 mod rule;
 
+pub use erasure_match::{ContactPatterns, ERASED_MARK};
 pub use frequency::{effective_frequency, FrequencyField, FrequencyLimits, FrequencySetting};
 pub use policy::{
     policy_deadlines, AccountPolicy, AccountPolicyInput, Deadlines, Patch, PolicyField, SurveyPolicy, SurveyPolicyInput,

@@ -113,6 +113,10 @@ pub enum KeyState {
     Running,
     /// Carried out; its answer is kept.
     Done(KeptResponse),
+    /// Carried out, and its answer erased since: it held a person an erasure took away
+    /// (`use_cases::erasure`). The key stays, so that a repeat does not carry the request out again (which would
+    /// bring the person back); it answers [`Claim::Erased`] until the key expires.
+    Erased,
 }
 
 /// A stored key of an account.
@@ -152,8 +156,8 @@ impl KeyRecord {
     }
 
     /// What a request with `fingerprint` gets from a key this row holds (one that does not count as absent): another
-    /// request is a mismatch whatever the state, the same one is told to wait while it runs and gets the kept
-    /// answer once done.
+    /// request is a mismatch whatever the state, the same one is told to wait while it runs, gets the kept
+    /// answer once done, and is told the answer is gone once an erasure took it.
     pub fn answer_to(self, fingerprint: &Fingerprint) -> Claim {
         if self.fingerprint != *fingerprint {
             return Claim::Mismatch;
@@ -161,6 +165,7 @@ impl KeyRecord {
         match self.state {
             KeyState::Running => Claim::InUse,
             KeyState::Done(kept) => Claim::Replay(kept),
+            KeyState::Erased => Claim::Erased,
         }
     }
 }
@@ -184,6 +189,9 @@ pub enum Claim {
     InUse,
     /// The key was used for another request: 422.
     Mismatch,
+    /// The same request was carried out, but an erasure deleted its answer (it held the erased person): 410, and
+    /// nothing runs.
+    Erased,
 }
 
 /// Whether an answer with `status` is kept. Server errors and "try again" answers (5xx, including 503, and 429)
@@ -234,6 +242,16 @@ mod tests {
         let running = KeyRecord { fingerprint: mine, state: KeyState::Running, created_at: NOW };
         assert_eq!(running.clone().answer_to(&mine), Claim::InUse);
         assert_eq!(running.answer_to(&other), Claim::Mismatch, "another body is 422 even while the first runs");
+    }
+
+    #[test]
+    fn an_erased_answer_is_gone_for_the_same_request_and_a_mismatch_for_another() {
+        let mine = Fingerprint::of("POST", "/api/v1/surveys/1/sendouts/2/respondents", "", b"{}");
+        let erased = KeyRecord { fingerprint: mine, state: KeyState::Erased, created_at: NOW };
+        assert_eq!(erased.clone().answer_to(&mine), Claim::Erased, "the request is not carried out again");
+        assert_eq!(erased.clone().answer_to(&Fingerprint::of("POST", "/p", "", b"")), Claim::Mismatch);
+        assert!(!erased.counts_as_absent(NOW + LEASE), "an erased key is no abandoned claim");
+        assert!(erased.counts_as_absent(NOW + KEPT_FOR), "it expires as a kept answer does");
     }
 
     #[test]

@@ -90,6 +90,10 @@ pub struct Webhook {
     pub active: bool,
     /// When it was created.
     pub created_at: OffsetDateTime,
+    /// When its last delivery attempt was made, whatever came of it; `None` before the first.
+    pub last_delivery_at: Option<OffsetDateTime>,
+    /// Its failed attempts since its last successful one (0 after a success, and before any attempt).
+    pub consecutive_failures: i32,
 }
 
 /// A webhook just created, with its secret, shown this once.
@@ -269,6 +273,9 @@ pub struct DeliveryView {
     pub attempts: i32,
     /// The HTTP status of the last attempt that got an answer.
     pub last_status_code: Option<i32>,
+    /// Why its last failed attempt failed (kept after a later success; `None` when no attempt failed): the
+    /// receiver's status (`the receiver answered 503`) or why it was not reached, never the URL.
+    pub last_error: Option<String>,
     /// When it is attempted next (pending deliveries only).
     pub next_attempt_at: Option<OffsetDateTime>,
 }
@@ -397,6 +404,8 @@ pub struct AttemptRecord {
     pub status_code: Option<i32>,
     /// Why it failed, if it did.
     pub error: Option<String>,
+    /// When the attempt was made: the webhook's `last_delivery_at` from now on.
+    pub attempted_at: OffsetDateTime,
 }
 
 impl AttemptRecord {
@@ -421,7 +430,14 @@ impl AttemptRecord {
             due_at,
             status_code,
             error,
+            attempted_at: now,
         }
+    }
+
+    /// Whether the attempt failed (any answer but a 2xx, or none): it counts towards the webhook's
+    /// consecutive failures.
+    pub fn failed(&self) -> bool {
+        self.status != DeliveryStatus::Delivered
     }
 }
 

@@ -5,6 +5,13 @@
 //! others wait as futures, not as blocked threads: without the gate every waiting request held a blocking thread
 //! parked on the pool, the threads took the two cores from the HTTP workers, and whichever thread woke first took
 //! a returned connection, so some requests waited for hundreds of milliseconds (docs/benchmarks.md).
+//!
+//! Handlers that change something call [`respond`], which also keeps a keyed request's answer in the hop's
+//! transaction (docs/idempotency.md).
+
+mod respond;
+
+pub use respond::respond;
 
 use std::time::Duration;
 

@@ -47,6 +47,9 @@ pub enum ProblemKind {
     ConcurrentChange,
     /// 409: an `Idempotency-Key` whose first request is still running.
     IdempotencyKeyInUse,
+    /// 410: a repeat of an `Idempotency-Key` whose kept answer an erasure deleted (it held the erased person);
+    /// nothing runs.
+    IdempotencyAnswerErased,
     /// 413: a body over the limit.
     PayloadTooLarge,
     /// 415: a body declared as anything but JSON.
@@ -80,6 +83,7 @@ impl ProblemKind {
             | Self::SenderNotProvisioned
             | Self::ConcurrentChange
             | Self::IdempotencyKeyInUse => StatusCode::CONFLICT,
+            Self::IdempotencyAnswerErased => StatusCode::GONE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,

@@ -1,6 +1,6 @@
 //! Prometheus metrics: one [`Metrics`] registry per application (not a process-wide recorder, so servers started
 //! side by side in one process count apart), shared through `Arc` by the HTTP server's request middleware, the
-//! delivery worker and the retention timer, and rendered in the text format by the server's and the worker's
+//! delivery and webhook workers and the retention timer, and rendered in the text format by the server's and the worker's
 //! `GET /metrics`. A crate of its own so that no worker depends on the HTTP adapter.
 //!
 //! Label values come only from fixed sets: route templates (never raw paths), known methods, status codes,
@@ -12,6 +12,7 @@ use canvass_domain::account::same_secret;
 use canvass_domain::ports::Connections;
 use canvass_domain::use_cases::delivery::{ChannelCounts, DeliveryReport};
 use canvass_domain::use_cases::monitoring::Backlog;
+use canvass_domain::use_cases::webhooks::WebhookReport;
 use prometheus::core::Collector;
 use prometheus::{
     Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
@@ -35,6 +36,9 @@ pub fn scrape_authorized(authorization: Option<&str>, token: Option<&str>) -> bo
 pub const DELIVERY_OUTCOMES: [&str; 5] = ["sent", "bounced", "retried", "failed", "cancelled"];
 /// The channels the delivery counter knows.
 pub const CHANNELS: [&str; 2] = ["email", "sms"];
+/// The outcomes of webhook delivery attempts, named as the message counter's: `delivered` (a 2xx), `retried` (a
+/// failed attempt, tried again later) and `failed` (a failed last attempt: the delivery is given up).
+pub const WEBHOOK_OUTCOMES: [&str; 3] = ["delivered", "retried", "failed"];
 
 /// Every metric the service exports, in a registry of its own.
 pub struct Metrics {
@@ -47,6 +51,7 @@ pub struct Metrics {
     relay_up: IntGauge,
     delivery_pace: Gauge,
     delivery_messages: IntCounterVec,
+    webhook_deliveries: IntCounterVec,
     retention_removed: IntCounter,
     retention_runs: IntCounterVec,
     pool_connections: IntGaugeVec,
@@ -133,6 +138,15 @@ impl Metrics {
                 &["channel", "outcome"],
             )
             .expect("a valid counter"),
+            webhook_deliveries: IntCounterVec::new(
+                opts(
+                    "canvass_webhook_deliveries_total",
+                    "Webhook delivery attempts the webhook worker recorded, by outcome (delivered, retried, failed: \
+                     the last attempt failed and the delivery is given up).",
+                ),
+                &["outcome"],
+            )
+            .expect("a valid counter"),
             retention_removed: IntCounter::with_opts(opts(
                 "canvass_retention_respondents_removed_total",
                 "Respondents the server's retention runs removed.",
@@ -150,7 +164,7 @@ impl Metrics {
             .expect("a valid gauge"),
             registry,
         };
-        let collectors: [Box<dyn Collector>; 11] = [
+        let collectors: [Box<dyn Collector>; 12] = [
             Box::new(metrics.http_requests.clone()),
             Box::new(metrics.http_duration.clone()),
             Box::new(metrics.outbox_pending.clone()),
@@ -159,6 +173,7 @@ impl Metrics {
             Box::new(metrics.relay_up.clone()),
             Box::new(metrics.delivery_pace.clone()),
             Box::new(metrics.delivery_messages.clone()),
+            Box::new(metrics.webhook_deliveries.clone()),
             Box::new(metrics.retention_removed.clone()),
             Box::new(metrics.retention_runs.clone()),
             Box::new(metrics.pool_connections.clone()),
@@ -170,6 +185,9 @@ impl Metrics {
             for outcome in DELIVERY_OUTCOMES {
                 metrics.delivery_messages.with_label_values(&[channel, outcome]).reset();
             }
+        }
+        for outcome in WEBHOOK_OUTCOMES {
+            metrics.webhook_deliveries.with_label_values(&[outcome]).reset();
         }
         for outcome in ["ok", "failed"] {
             metrics.retention_runs.with_label_values(&[outcome]).reset();
@@ -218,6 +236,17 @@ impl Metrics {
     pub fn count_late_bounces(&self, recorded: usize) {
         let email = ChannelCounts { bounced: recorded, ..ChannelCounts::default() };
         self.count_delivery(&DeliveryReport { email, ..DeliveryReport::default() });
+    }
+
+    /// Counts the attempts of a webhook round, once it is recorded, by outcome.
+    pub fn count_webhook_attempts(&self, report: &WebhookReport) {
+        for (outcome, count) in WEBHOOK_OUTCOMES.into_iter().zip([report.delivered, report.retried, report.failed]) {
+            if count > 0 {
+                if let Ok(counter) = self.webhook_deliveries.get_metric_with_label_values(&[outcome]) {
+                    counter.inc_by(count as u64);
+                }
+            }
+        }
     }
 
     /// Counts a retention run of the server: `Ok(removed)` when it finished for every account, `Err(removed)`

@@ -6,6 +6,7 @@ use std::time::Duration;
 use canvass_domain::ports::Connections;
 use canvass_domain::use_cases::delivery::{ChannelCounts, DeliveryReport};
 use canvass_domain::use_cases::monitoring::Backlog;
+use canvass_domain::use_cases::webhooks::WebhookReport;
 
 use super::{scrape_authorized, Metrics, Scrape};
 
@@ -33,6 +34,7 @@ fn every_family_is_exported_with_its_type() {
         ("canvass_outbox_held", "gauge"),
         ("canvass_relay_up", "gauge"),
         ("canvass_delivery_pace_per_second", "gauge"),
+        ("canvass_webhook_deliveries_total", "counter"),
     ] {
         assert!(text.contains(&format!("# TYPE {family} {kind}\n")), "{family} {kind}:\n{text}");
     }
@@ -45,6 +47,19 @@ fn every_family_is_exported_with_its_type() {
     assert!(text.contains("canvass_db_pool_connections{state=\"idle\"} 2\n"), "{text}");
     assert!(text.contains("canvass_delivery_messages_total{channel=\"sms\",outcome=\"bounced\"} 0\n"), "{text}");
     assert!(text.contains("canvass_retention_runs_total{outcome=\"failed\"} 0\n"), "{text}");
+    assert!(text.contains("canvass_webhook_deliveries_total{outcome=\"retried\"} 0\n"), "{text}");
+}
+
+#[test]
+fn webhook_attempts_count_per_outcome() {
+    let metrics = Metrics::new();
+    metrics.count_webhook_attempts(&WebhookReport { claimed: 4, delivered: 2, retried: 1, failed: 1 });
+    metrics.count_webhook_attempts(&WebhookReport { claimed: 1, delivered: 0, retried: 1, failed: 0 });
+    let text = metrics.render(scrape()).unwrap();
+    for (outcome, count) in [("delivered", 2), ("retried", 2), ("failed", 1)] {
+        let series = format!("canvass_webhook_deliveries_total{{outcome=\"{outcome}\"}} {count}\n");
+        assert!(text.contains(&series), "{series}{text}");
+    }
 }
 
 #[test]

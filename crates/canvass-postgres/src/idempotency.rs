@@ -72,6 +72,7 @@ impl Row {
                 content_type: self.content_type,
                 body,
             }),
+            ("erased", _, _) => KeyState::Erased,
             _ => KeyState::Running,
         };
         Ok(KeyRecord { fingerprint, state, created_at: self.created_at })

@@ -377,6 +377,8 @@ diesel::table! {
         secret -> Text,
         active -> Bool,
         created_at -> Timestamptz,
+        last_delivery_at -> Nullable<Timestamptz>,
+        consecutive_failures -> Int4,
     }
 }
 

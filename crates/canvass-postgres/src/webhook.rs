@@ -24,7 +24,8 @@ use crate::prepared::prepared;
 use crate::PgUnitOfWork;
 
 /// A webhook's columns, as every read selects them.
-const WEBHOOK_COLUMNS: &str = "id, url, events, description, active, created_at";
+const WEBHOOK_COLUMNS: &str =
+    "id, url, events, description, active, created_at, last_delivery_at, consecutive_failures";
 
 /// One account's events of one kind: a delivery for every subject and every active webhook of the account
 /// subscribed to the event. Pinned to the account (`$2`), so that Citus sends it to the account's shard.
@@ -59,12 +60,29 @@ const CLAIM: &str = "WITH picked AS MATERIALIZED ( \
      RETURNING d.account_id, d.id, d.message_id, w.url, w.secret, d.event, d.survey_id, d.sendout_id, \
          d.respondent_id, d.answer_set_id, d.hold_kind, d.occurred_at, d.attempts, d.lease_until";
 
-/// Records one account's attempts: an attempt whose lease is no longer the delivery's changes nothing.
-const RECORD: &str = "UPDATE webhook_deliveries d SET status = r.status, due_at = coalesce(r.due_at, d.due_at), \
-         last_status_code = r.code, last_error = r.error, lease_until = NULL \
-     FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::timestamptz[], $6::integer[], $7::text[]) \
-         AS r (id, lease_until, status, due_at, code, error) \
-     WHERE d.account_id = $1 AND d.id = r.id AND d.lease_until = r.lease_until";
+/// Records one account's attempts, and what they tell of each webhook, in one statement: an attempt whose lease is
+/// no longer the delivery's changes nothing, neither its delivery nor its webhook. A delivery keeps the reason of
+/// its last failed attempt after a success. Each webhook of a recorded attempt gets the latest attempt's time, and
+/// its consecutive failures go to 0 when one of its attempts succeeded, else up by the failed ones (the `UPDATE` of
+/// the webhook's row waits for another worker's and adds to what that one wrote). Both tables are pinned to the
+/// account `$1`.
+const RECORD: &str = "WITH recorded AS ( \
+         UPDATE webhook_deliveries d SET status = r.status, due_at = coalesce(r.due_at, d.due_at), \
+             last_status_code = r.code, last_error = coalesce(r.error, d.last_error), lease_until = NULL \
+         FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::timestamptz[], $6::integer[], $7::text[], \
+                 $8::timestamptz[]) \
+             AS r (id, lease_until, status, due_at, code, error, attempted_at) \
+         WHERE d.account_id = $1 AND d.id = r.id AND d.lease_until = r.lease_until \
+         RETURNING d.webhook_id, r.status, r.attempted_at), \
+     by_webhook AS ( \
+         SELECT webhook_id, max(attempted_at) AS attempted_at, bool_or(status = 'Delivered') AS succeeded, \
+             count(*) FILTER (WHERE status <> 'Delivered') AS failures \
+         FROM recorded GROUP BY webhook_id) \
+     UPDATE webhooks w SET last_delivery_at = greatest(w.last_delivery_at, b.attempted_at), \
+         consecutive_failures = CASE WHEN b.succeeded THEN 0 \
+             ELSE least(w.consecutive_failures::bigint + b.failures, 2147483647)::integer END \
+     FROM by_webhook b \
+     WHERE w.account_id = $1 AND w.id = b.webhook_id";
 
 #[derive(QueryableByName)]
 struct AccountRow {
@@ -86,6 +104,10 @@ struct WebhookRow {
     active: bool,
     #[diesel(sql_type = Timestamptz)]
     created_at: OffsetDateTime,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    last_delivery_at: Option<OffsetDateTime>,
+    #[diesel(sql_type = Integer)]
+    consecutive_failures: i32,
 }
 
 impl TryFrom<WebhookRow> for Webhook {
@@ -104,6 +126,8 @@ impl TryFrom<WebhookRow> for Webhook {
             description: row.description,
             active: row.active,
             created_at: row.created_at,
+            last_delivery_at: row.last_delivery_at,
+            consecutive_failures: row.consecutive_failures,
         })
     }
 }
@@ -124,6 +148,8 @@ struct DeliveryRow {
     attempts: i32,
     #[diesel(sql_type = Nullable<Integer>)]
     last_status_code: Option<i32>,
+    #[diesel(sql_type = Nullable<Text>)]
+    last_error: Option<String>,
     #[diesel(sql_type = Nullable<Timestamptz>)]
     next_attempt_at: Option<OffsetDateTime>,
 }
@@ -240,7 +266,8 @@ impl WebhookRepository for PgUnitOfWork<'_> {
 
     fn list_webhooks(&mut self, account: AccountId) -> RepoResult<Vec<Webhook>> {
         let rows: Vec<WebhookRow> = prepared(
-            "SELECT id, url, events, description, active, created_at FROM webhooks WHERE account_id = $1 ORDER BY id",
+            "SELECT id, url, events, description, active, created_at, last_delivery_at, consecutive_failures \
+             FROM webhooks WHERE account_id = $1 ORDER BY id",
         )
         .bind::<BigInt, _>(account.get())
         .load(self.conn)
@@ -250,7 +277,8 @@ impl WebhookRepository for PgUnitOfWork<'_> {
 
     fn find_webhook(&mut self, account: AccountId, id: WebhookId) -> RepoResult<Option<Webhook>> {
         let rows: Vec<WebhookRow> = prepared(
-            "SELECT id, url, events, description, active, created_at FROM webhooks WHERE account_id = $1 AND id = $2",
+            "SELECT id, url, events, description, active, created_at, last_delivery_at, consecutive_failures \
+             FROM webhooks WHERE account_id = $1 AND id = $2",
         )
         .bind::<BigInt, _>(account.get())
         .bind::<BigInt, _>(id.get())
@@ -284,7 +312,7 @@ impl WebhookRepository for PgUnitOfWork<'_> {
 
     fn list_deliveries(&mut self, account: AccountId, id: WebhookId, limit: i64) -> RepoResult<Vec<DeliveryView>> {
         let rows: Vec<DeliveryRow> = prepared(
-            "SELECT id, event, status, attempts, last_status_code, \
+            "SELECT id, event, status, attempts, last_status_code, last_error, \
                  CASE WHEN status = 'Pending' THEN due_at END AS next_attempt_at \
              FROM webhook_deliveries WHERE account_id = $1 AND webhook_id = $2 ORDER BY id DESC LIMIT $3",
         )
@@ -301,6 +329,7 @@ impl WebhookRepository for PgUnitOfWork<'_> {
                 status: row.status.0,
                 attempts: row.attempts,
                 last_status_code: row.last_status_code,
+                last_error: row.last_error,
                 next_attempt_at: row.next_attempt_at,
             })
             .collect())
@@ -343,6 +372,7 @@ impl WebhookRepository for PgUnitOfWork<'_> {
             let due: Vec<Option<OffsetDateTime>> = attempts.iter().map(|a| a.due_at).collect();
             let codes: Vec<Option<i32>> = attempts.iter().map(|a| a.status_code).collect();
             let errors: Vec<Option<&str>> = attempts.iter().map(|a| a.error.as_deref()).collect();
+            let attempted: Vec<OffsetDateTime> = attempts.iter().map(|a| a.attempted_at).collect();
             prepared(RECORD)
                 .bind::<BigInt, _>(account.get())
                 .bind::<Array<BigInt>, _>(&ids)
@@ -351,6 +381,7 @@ impl WebhookRepository for PgUnitOfWork<'_> {
                 .bind::<Array<Nullable<Timestamptz>>, _>(&due)
                 .bind::<Array<Nullable<Integer>>, _>(&codes)
                 .bind::<Array<Nullable<Text>>, _>(&errors)
+                .bind::<Array<Timestamptz>, _>(&attempted)
                 .execute(self.conn)
                 .or_repo()?;
         }

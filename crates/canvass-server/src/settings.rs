@@ -31,7 +31,16 @@ pub struct Settings {
     pub protection: canvass_http::Protection,
     /// The bearer token `/metrics` requires (`METRICS_TOKEN`); none serves the metrics without one.
     pub metrics_token: Option<secrecy::SecretString>,
+    /// How long an idle client connection stays open for its next request (`KEEP_ALIVE`, default
+    /// [`DEFAULT_KEEP_ALIVE`]).
+    pub keep_alive: std::time::Duration,
 }
+
+/// The keep-alive when none is given: 75 s, nginx's `keepalive_timeout`. A client that sends a request on a
+/// connection at the moment the server closes it reads a broken response; with actix's own 5 s that was common for
+/// clients that pause for seconds between requests (they keep idle connections for up to 90 s: Go's
+/// `IdleConnTimeout`). Behind a proxy, keep this longer than the proxy's idle timeout towards its upstream.
+pub const DEFAULT_KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(75);
 
 /// The pool size when none is given: two connections per core, at least 4. More requests at the database at once
 /// than the cores can serve only make each wait longer: on two cores, 16 connections served no more requests a

@@ -49,7 +49,9 @@ impl Application {
         let state = web::Data::new(state);
         // TCP_NODELAY: a streamed list leaves in several writes, and with Nagle's algorithm on (actix's default
         // leaves the system's) its last piece waited for the client's delayed ACK, 40 ms per short list.
-        let mut server = HttpServer::new(move || canvass_http::app(state.clone())).tcp_nodelay(true);
+        // Keep-alive: an idle connection stays open KEEP_ALIVE (75 s by default) for the client's next request.
+        let mut server =
+            HttpServer::new(move || canvass_http::app(state.clone())).tcp_nodelay(true).keep_alive(settings.keep_alive);
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
         }

@@ -6,11 +6,13 @@ use std::error::Error as _;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use canvass_domain::clock::SystemClock;
 use canvass_domain::use_cases::webhooks;
 use canvass_domain::webhook::{address, check_url, AttemptResult, WebhookRequest, WebhookSender};
+use canvass_metrics::Metrics;
 use canvass_postgres::PgStore;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
@@ -119,11 +121,24 @@ impl WebhookSender for HttpWebhookSender {
 }
 
 /// Runs webhook rounds until `stop` is set: back to back while they come back full, then again after `poll`.
-/// `wake` cuts the pause short when its sender is dropped.
-pub(crate) fn run(store: &PgStore, sender: &HttpWebhookSender, poll: Duration, stop: &AtomicBool, wake: &Receiver<()>) {
+/// `wake` cuts the pause short when its sender is dropped. Each recorded round's attempts are counted in `metrics`
+/// when given.
+pub(crate) fn run(
+    store: &PgStore,
+    sender: &HttpWebhookSender,
+    poll: Duration,
+    metrics: Option<&Metrics>,
+    stop: &AtomicBool,
+    wake: &Receiver<()>,
+) {
     let stopping = || stop.load(Ordering::SeqCst);
+    let count = |report: &webhooks::WebhookReport| {
+        if let Some(metrics) = metrics {
+            metrics.count_webhook_attempts(report);
+        }
+    };
     while !stopping() {
-        match webhooks::deliver_all_due(store, sender, &SystemClock, &stopping) {
+        match webhooks::deliver_all_due_observed(store, sender, &SystemClock, &stopping, &count) {
             Ok(report) if report.claimed > 0 => tracing::info!(
                 webhooks.claimed = report.claimed,
                 webhooks.delivered = report.delivered,
@@ -141,13 +156,18 @@ pub(crate) fn run(store: &PgStore, sender: &HttpWebhookSender, poll: Duration, s
     tracing::info!("webhook worker stopped");
 }
 
-/// Starts the webhook worker on a thread of its own; stopping it lets the round on the network finish and be
-/// recorded.
-pub fn spawn(store: PgStore, allow_private: bool, poll: Duration) -> anyhow::Result<crate::delivery::Worker> {
+/// Starts the webhook worker on a thread of its own, counting its attempts in `metrics` if given; stopping it lets
+/// the round on the network finish and be recorded.
+pub fn spawn(
+    store: PgStore,
+    allow_private: bool,
+    poll: Duration,
+    metrics: Option<Arc<Metrics>>,
+) -> anyhow::Result<crate::delivery::Worker> {
     Ok(crate::delivery::Worker::start("webhooks", move |stop, wake| {
         // The sender owns a runtime: it is made and dropped on this thread, never inside async code.
         match HttpWebhookSender::new(allow_private) {
-            Ok(sender) => run(&store, &sender, poll, stop, wake),
+            Ok(sender) => run(&store, &sender, poll, metrics.as_deref(), stop, wake),
             Err(error) => tracing::error!(error.message = %error, "the webhook worker cannot start"),
         }
     })?)

@@ -53,12 +53,13 @@ impl Workers {
     }
 }
 
-/// Starts the webhook worker and the delivery worker; the delivery worker counts its rounds in `metrics` if given.
+/// Starts the webhook worker and the delivery worker; both count their rounds in `metrics` if given.
 pub(crate) fn spawn_workers(
     setup: WorkerSetup,
     metrics: Option<Arc<canvass_metrics::Metrics>>,
 ) -> anyhow::Result<Workers> {
-    let webhooks = crate::webhooks::spawn(setup.webhook_store, setup.webhook_allow_private, setup.settings.poll)?;
+    let webhooks =
+        crate::webhooks::spawn(setup.webhook_store, setup.webhook_allow_private, setup.settings.poll, metrics.clone())?;
     let delivery = crate::delivery::spawn(WorkerParts {
         store: setup.delivery_store,
         channels: setup.channels,

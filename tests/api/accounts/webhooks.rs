@@ -1,6 +1,6 @@
 //! Signed webhooks over HTTP: bad input is refused, the secret is shown once, the document states their shapes, and
 //! the server's own worker delivers a test event to a local receiver signed as Standard Webhooks says (checked here
-//! with hmac, sha2 and base64 directly). Rounds of the webhook worker at a chosen `now` (retries, events of real
+//! with hmac, sha2 and base64 directly) and counts its attempts in `/metrics`. Rounds of the webhook worker at a chosen `now` (retries, events of real
 //! changes, other accounts) are in `system/webhook_delivery.rs`.
 
 use base64::engine::general_purpose::STANDARD;
@@ -139,6 +139,28 @@ async fn the_document_states_the_webhook_shapes() {
     assert_eq!(schemas["DeliveryStatusBody"]["enum"], json!(["Pending", "Delivered", "Failed"]));
     let delivery = &schemas["DeliveryResponse"]["properties"];
     assert!(delivery["nextAttemptAt"].to_string().contains("date-time"), "{delivery}");
+    let types = |schema: &Value| -> Vec<String> {
+        schema["type"].as_array().map_or_else(
+            || vec![schema["type"].as_str().unwrap_or_default().to_owned()],
+            |types| types.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        )
+    };
+    let required = |schema: &Value, name: &str| schema["required"].as_array().unwrap().contains(&json!(name));
+    let last_error = &delivery["lastError"];
+    assert_eq!((types(last_error), &last_error["maxLength"]), (vec!["string".into(), "null".into()], &json!(2000)));
+    assert!(required(&schemas["DeliveryResponse"], "lastError"), "always present, null when none");
+    for name in ["WebhookResponse", "CreatedWebhookResponse"] {
+        let webhook = &schemas[name];
+        let last = &webhook["properties"]["lastDeliveryAt"];
+        assert_eq!(
+            (types(last), &last["format"]),
+            (vec!["string".into(), "null".into()], &json!("date-time")),
+            "{name}"
+        );
+        let failures = &webhook["properties"]["consecutiveFailures"];
+        assert_eq!((types(failures), &failures["minimum"]), (vec!["integer".to_owned()], &json!(0)), "{name}");
+        assert!(required(webhook, "lastDeliveryAt") && required(webhook, "consecutiveFailures"), "{name}: {webhook}");
+    }
     let paths = &document["paths"];
     let statuses = |path: &str, method: &str| -> Vec<String> {
         paths[path][method]["responses"].as_object().unwrap().keys().cloned().collect()
@@ -185,5 +207,28 @@ async fn the_servers_own_worker_delivers_events() {
     let received = sink.received();
     assert_eq!(received.len(), 1, "the worker in the server process delivered the test event");
     assert_eq!(verified(&received[0], &secret)["type"], "webhook.test");
+
+    // Its attempts are counted in the server's /metrics, by outcome: one failed and tried again, one delivered.
+    let path = format!("/webhooks/{}", hook["webhookId"]);
+    sink.answer_next(&[500]);
+    app.post(&format!("{path}/test"), json!({})).await.expect(202);
+    app.post(&format!("{path}/test"), json!({})).await.expect(202);
+    let counted = |text: &str, outcome: &str| {
+        let series = format!("canvass_webhook_deliveries_total{{outcome=\"{outcome}\"}} ");
+        text.lines().find_map(|line| line.strip_prefix(series.as_str())).and_then(|n| n.parse::<u64>().ok())
+    };
+    let mut text = String::new();
+    for _ in 0..200 {
+        text = app.client.get(format!("{}/metrics", app.address)).send().await.unwrap().text().await.unwrap();
+        if counted(&text, "delivered") == Some(2) && counted(&text, "retried") == Some(1) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let counts: Vec<Option<u64>> = ["delivered", "retried", "failed"].iter().map(|o| counted(&text, o)).collect();
+    assert_eq!(counts, [Some(2), Some(1), Some(0)], "{text}");
+    let webhook = app.get(&path).await.expect(200);
+    assert!(webhook["lastDeliveryAt"].is_string(), "{webhook}");
+    assert_eq!(webhook["consecutiveFailures"], 0, "the round had a success: {webhook}");
     let _ = std::fs::remove_dir_all(outbox_dir);
 }

@@ -108,3 +108,75 @@ async fn a_missing_or_empty_contact_is_a_400_naming_the_field() {
     let problem = app.post("/accounts/erasure", json!({"contactDetails": PERSON, "includeAnswers": "yes"})).await;
     assert!(problem.problem(400, "/validation")["errors"].to_string().contains("includeAnswers"));
 }
+
+/// POSTs `body` to `/api/v1{path}` with the key of `api_key` and `idempotency_key`; returns the status, whether it
+/// was replayed and the JSON body.
+async fn keyed(app: &TestApp, api_key: &str, path: &str, idempotency_key: &str, body: Value) -> (u16, bool, Value) {
+    let response = app
+        .client
+        .post(format!("{}/api/v1{path}", app.address))
+        .header("X-API-KEY", api_key)
+        .header("Idempotency-Key", idempotency_key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let replayed = response.headers().get("idempotent-replayed").is_some_and(|v| v == "true");
+    let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    if status == 410 {
+        assert_eq!(content_type.as_deref(), Some("application/problem+json"), "{body}");
+    }
+    (status, replayed, body)
+}
+
+#[tokio::test]
+async fn a_keyed_request_that_added_the_person_is_not_carried_out_again_after_the_erasure() {
+    let app = spawn_app().await;
+    let (other_account, other_key) = app.new_account("Globex", "owner@globex.example");
+    let (survey, tree) = app.sample_survey().await;
+    let (sendout, _, _) = answered(&app, survey, &tree, "ola@example.com").await;
+    let path = format!("/surveys/{survey}/sendouts/{sendout}/respondents");
+    let person = json!({"contactDetails": PERSON, "sendMail": true});
+    assert_eq!(keyed(&app, &app.key, &path, "add-kari", person.clone()).await.0, 201);
+    let failure = json!({"failures": [{"emailAddress": "KARI.NORDMANN@example.com", "sendingDomain": "acme.example",
+        "failedAt": "2026-11-20T10:00:00Z", "reason": "550 5.1.1 <kari.nordmann@EXAMPLE.com>: no such user"}]});
+    let bounces = "/email-bounces/permanent-failures";
+    assert_eq!(keyed(&app, &app.key, bounces, "bounce", failure.clone()).await.0, 200);
+    let bystander = json!({"contactDetails": "nils@example.com", "sendMail": true});
+    assert_eq!(keyed(&app, &app.key, &path, "add-nils", bystander.clone()).await.0, 201);
+    // The other account adds the same person under the same key: its keys are its own.
+    let (_, other_base, _, _) = app
+        .one_respondent_sendout(
+            &other_key,
+            json!({"name": "Other"}),
+            crate::helpers::email_sendout(),
+            json!({"contactDetails": "someone@example.com", "sendMail": true}),
+        )
+        .await;
+    let other_path = format!("{other_base}/respondents");
+    assert_eq!(keyed(&app, &other_key, &other_path, "add-kari", person.clone()).await.0, 201);
+    assert_ne!(other_account, app.account_id);
+
+    let erased = app.post("/accounts/erasure", json!({"contactDetails": "kari.nordmann@example.com"})).await;
+    assert_eq!(erased.expect(200), json!({"respondentsErased": 1, "answerSetsDeleted": 0}), "no field is added");
+
+    let (status, replayed, problem) = keyed(&app, &app.key, &path, "add-kari", person.clone()).await;
+    assert_eq!((status, replayed), (410, false), "{problem}");
+    assert!(problem["type"].as_str().unwrap().ends_with("/idempotency-answer-erased"), "{problem}");
+    assert_eq!(problem["status"], 410);
+    assert!(!problem.to_string().to_lowercase().contains("kari"), "the problem names no one: {problem}");
+    assert_eq!(contacts(&app, (survey, sendout)).await, [json!("ola@example.com"), json!("nils@example.com")]);
+    // The recorded failure's answer (`{"recorded": 1}`) holds no one: it is replayed, and records nothing again.
+    let (status, replayed, _) = keyed(&app, &app.key, bounces, "bounce", failure).await;
+    assert_eq!((status, replayed), (200, true));
+    let failures = app.get("/email-bounces/permanent-failures?pageNumber=1&pageSize=10").await.expect(200);
+    assert_eq!(failures["totalCount"], 0, "the failure holding the address is gone and stays gone");
+    let (status, _, _) = keyed(&app, &app.key, &path, "add-kari", json!({"contactDetails": "x@example.com"})).await;
+    assert_eq!(status, 422, "another request with the key is still a mismatch");
+    let (status, replayed, _) = keyed(&app, &app.key, &path, "add-nils", bystander).await;
+    assert_eq!((status, replayed), (201, true), "a kept answer without the person is replayed");
+    let (status, replayed, _) = keyed(&app, &other_key, &other_path, "add-kari", person).await;
+    assert_eq!((status, replayed), (201, true), "only the erasing account's kept answers are touched");
+}

@@ -177,14 +177,14 @@ async fn every_post_under_api_documents_the_key_its_statuses_and_the_replay_head
         assert_eq!(header["schema"]["maxLength"], 255, "{path}");
         assert_eq!(header["schema"]["pattern"], "^[!-~]{1,255}$", "{path}");
         let responses = operation["responses"].as_object().unwrap();
-        for status in ["409", "422"] {
+        for status in ["409", "410", "422"] {
             let content = responses[status]["content"].as_object().unwrap_or_else(|| panic!("{path} {status}"));
             assert!(content.contains_key("application/problem+json"), "{path} {status}");
         }
         for (status, response) in responses {
             let has_header = response["headers"].get("Idempotent-Replayed").is_some();
             let expected = (status.starts_with('2') || status.starts_with('4'))
-                && !["401", "408", "413", "429"].contains(&status.as_str());
+                && !["401", "408", "410", "413", "429"].contains(&status.as_str());
             assert_eq!(has_header, expected, "{path} {status}");
         }
     }

@@ -4,7 +4,9 @@
 //! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
 //! adapter follows are in [`crate::ports`].
 
-use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
+use crate::governance::{
+    AccountPolicy, ContactPatterns, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy,
+};
 use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
 use crate::ports::RepoResult;
 use time::OffsetDateTime;
@@ -110,9 +112,19 @@ pub struct Erased {
 
 /// Erasure of one person on request (a data-protection officer's call), across every sendout of an account.
 pub trait ErasureRepository {
-    /// Removes every respondent of the account whose contact key is `contact_key`, with their contact details,
+    /// Removes every respondent of the account whose contact key is `contact.key()`, with their contact details,
     /// background data cells, survey links and messages, and the permanent failures recorded for that address.
-    /// Their answer sets are removed with `include_answers`, and otherwise stay with no respondent. The blocklist
-    /// is not touched. Locks the sendouts concerned in id order before their respondents, as every removal does.
-    fn erase_contact(&mut self, account: AccountId, contact_key: &str, include_answers: bool) -> RepoResult<Erased>;
+    /// Their answer sets are removed with `include_answers`, and otherwise stay with no respondent, the contact
+    /// replaced by [`ERASED_MARK`](crate::governance::ERASED_MARK) where their answers quote it. Where the account
+    /// keeps other traces of the contact, found by `contact`'s patterns, they go as well: the relay replies their
+    /// sendouts' messages and delivery issue quote it in are redacted the same way, and the account's kept
+    /// `Idempotency-Key` answers that hold it become erased (their status, content type and body cleared). The
+    /// blocklist is not touched. Locks the sendouts concerned in id order before their respondents, as every
+    /// removal does.
+    fn erase_contact(
+        &mut self,
+        account: AccountId,
+        contact: &ContactPatterns,
+        include_answers: bool,
+    ) -> RepoResult<Erased>;
 }

@@ -14,7 +14,9 @@ use crate::distribution::{
     LabelDraft, LinkRoute, NewPermanentFailure, NewRespondent, PermanentFailure, ProvisionedSender, Reminder,
     ReminderDraft, Respondent, SenderNumber, Sendout, SendoutDraft, SendoutStatus, TokenContext, Transition,
 };
-use crate::governance::{AccountPolicy, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy};
+use crate::governance::{
+    AccountPolicy, ContactPatterns, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy,
+};
 use crate::ids::{
     AccountId, AnswerSetId, BgDocumentId, CategoryId, KeyId, LabelId, PageId, QuestionItemId, RespondentId, SendoutId,
     SurveyId, UserId, WebhookId,
@@ -59,6 +61,10 @@ pub struct StoredDelivery {
     pub subject: Option<EventSubject>,
     /// The delivery as the API lists it.
     pub view: DeliveryView,
+    /// When the event happened.
+    pub occurred_at: OffsetDateTime,
+    /// Until when a worker holds it, if one claimed it and has not recorded its attempt.
+    pub lease_until: Option<OffsetDateTime>,
 }
 
 /// Everything the store holds; cloned when a transaction begins.
@@ -130,9 +136,17 @@ impl State {
             status: DeliveryStatus::Pending,
             attempts: 0,
             last_status_code: None,
+            last_error: None,
             next_attempt_at: Some(now),
         };
-        self.deliveries.push(StoredDelivery { account_id, webhook_id, subject, view });
+        self.deliveries.push(StoredDelivery {
+            account_id,
+            webhook_id,
+            subject,
+            view,
+            occurred_at: now,
+            lease_until: None,
+        });
     }
 }
 
@@ -522,6 +536,8 @@ impl WebhookRepository for Memory {
             description: draft.description().map(str::to_owned),
             active: true,
             created_at: now,
+            last_delivery_at: None,
+            consecutive_failures: 0,
         };
         self.state.webhooks.push((account, webhook.clone(), secret.clone()));
         Ok(webhook)
@@ -557,9 +573,85 @@ impl WebhookRepository for Memory {
         Ok(ours.take(usize::try_from(limit).unwrap_or(0)).map(|d| d.view.clone()).collect())
     }
 
-    not_kept! {
-        fn claim_webhook_deliveries(&mut self, now: OffsetDateTime, lease_until: OffsetDateTime, limit: i64) -> RepoResult<Vec<ClaimedDelivery>>;
-        fn record_webhook_attempts(&mut self, attempts: &[AttemptRecord]) -> RepoResult<()>;
+    fn claim_webhook_deliveries(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: i64,
+    ) -> RepoResult<Vec<ClaimedDelivery>> {
+        let State { deliveries, webhooks, .. } = &mut self.state;
+        let mut claimed = Vec::new();
+        for delivery in deliveries.iter_mut() {
+            let due = delivery.view.status == DeliveryStatus::Pending
+                && delivery.view.next_attempt_at.is_some_and(|due| due <= now)
+                && delivery.lease_until.is_none_or(|lease| lease < now);
+            let hook =
+                webhooks.iter().find(|(owner, w, _)| *owner == delivery.account_id && w.id == delivery.webhook_id);
+            let (Some((_, webhook, secret)), true) = (hook, due) else { continue };
+            if i64::try_from(claimed.len()).unwrap_or(i64::MAX) >= limit {
+                break;
+            }
+            delivery.view.attempts += 1;
+            delivery.lease_until = Some(lease_until);
+            let nothing = EventSubject {
+                account_id: delivery.account_id,
+                survey_id: None,
+                sendout_id: None,
+                respondent_id: None,
+                answer_set_id: None,
+                hold: None,
+            };
+            claimed.push(ClaimedDelivery {
+                account_id: delivery.account_id,
+                id: delivery.view.id,
+                message_id: format!("msg_{:032x}", delivery.view.id),
+                url: webhook.url.clone(),
+                secret: secret.clone(),
+                event: delivery.view.event,
+                subject: delivery.subject.unwrap_or(nothing),
+                occurred_at: delivery.occurred_at,
+                attempts: delivery.view.attempts,
+                lease_until,
+            });
+        }
+        Ok(claimed)
+    }
+
+    fn record_webhook_attempts(&mut self, attempts: &[AttemptRecord]) -> RepoResult<()> {
+        // Per webhook: the round's time, whether one of its attempts succeeded, how many failed.
+        let mut rounds: Vec<(AccountId, WebhookId, OffsetDateTime, bool, i32)> = Vec::new();
+        for attempt in attempts {
+            let Some(delivery) = self.state.deliveries.iter_mut().find(|d| {
+                d.account_id == attempt.account_id
+                    && d.view.id == attempt.id
+                    && d.lease_until == Some(attempt.lease_until)
+            }) else {
+                continue;
+            };
+            delivery.view.status = attempt.status;
+            delivery.view.last_status_code = attempt.status_code;
+            delivery.view.last_error = attempt.error.clone().or(delivery.view.last_error.take());
+            delivery.view.next_attempt_at = attempt.due_at.filter(|_| attempt.status == DeliveryStatus::Pending);
+            delivery.lease_until = None;
+            let key = (delivery.account_id, delivery.webhook_id);
+            let at = rounds.iter().position(|(account, webhook, ..)| (*account, *webhook) == key);
+            let at = at.unwrap_or_else(|| {
+                rounds.push((key.0, key.1, attempt.attempted_at, false, 0));
+                rounds.len() - 1
+            });
+            let round = &mut rounds[at];
+            round.2 = round.2.max(attempt.attempted_at);
+            round.3 |= !attempt.failed();
+            round.4 += i32::from(attempt.failed());
+        }
+        for (account, id, at, succeeded, failures) in rounds {
+            if let Some((_, webhook, _)) = self.state.webhooks.iter_mut().find(|(o, w, _)| *o == account && w.id == id)
+            {
+                webhook.last_delivery_at = Some(at);
+                webhook.consecutive_failures = if succeeded { 0 } else { webhook.consecutive_failures + failures };
+            }
+        }
+        Ok(())
     }
 }
 
@@ -639,7 +731,7 @@ impl RetentionRepository for Memory {
 
 impl ErasureRepository for Memory {
     not_kept! {
-        fn erase_contact(&mut self, account: AccountId, contact_key: &str, include_answers: bool) -> RepoResult<Erased>;
+        fn erase_contact(&mut self, account: AccountId, contact: &ContactPatterns, include_answers: bool) -> RepoResult<Erased>;
     }
 }
 

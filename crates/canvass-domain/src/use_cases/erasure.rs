@@ -1,23 +1,27 @@
 //! Erasure of one person on request: every respondent of the account with that contact, in every sendout.
 
-use crate::distribution::{check_any_contact, contact_key};
+use crate::distribution::check_any_contact;
 use crate::error::DomainError;
+use crate::governance::ContactPatterns;
 use crate::ids::AccountId;
 use crate::ports::{transaction, Erased, ErasureRepository, Transactional};
 
 /// Erases the person with `contact_details` from every sendout of the account, in one transaction: their
 /// respondents (contact details, background data, survey links, messages) and the permanent failures recorded for
-/// the address go; their answer sets go too with `include_answers`, and otherwise stay without a respondent. The
-/// blocklist keeps its entry, so the person is never contacted again. Email addresses compare case-insensitively,
-/// as everywhere. A repeat erases nothing and answers zeros.
+/// the address go; their answer sets go too with `include_answers`, and otherwise stay without a respondent (their
+/// contact redacted where the answers quote it). The relay replies of their sendouts that quote the contact are
+/// redacted, and the account's kept `Idempotency-Key` answers that hold it are erased, so that a repeat of such a
+/// key answers 410 instead of adding the person again (docs/idempotency.md). The blocklist keeps its entry, so the
+/// person is never contacted again. Email addresses compare case-insensitively, as everywhere. A repeat erases
+/// nothing and answers zeros.
 pub fn erase_person(
     uow: &mut (impl ErasureRepository + Transactional + ?Sized),
     account: AccountId,
     contact_details: &str,
     include_answers: bool,
 ) -> Result<Erased, DomainError> {
-    let key = contact_key(check_any_contact(contact_details)?);
-    transaction(uow, |tx| Ok(tx.erase_contact(account, &key, include_answers)?))
+    let contact = ContactPatterns::of(check_any_contact(contact_details)?);
+    transaction(uow, |tx| Ok(tx.erase_contact(account, &contact, include_answers)?))
 }
 
 #[cfg(test)]
@@ -30,13 +34,20 @@ mod tests {
     #[derive(Default)]
     struct Recorder {
         asked: Vec<(AccountId, String, bool)>,
+        patterns: Vec<ContactPatterns>,
         committed: usize,
         rolled_back: usize,
     }
 
     impl ErasureRepository for Recorder {
-        fn erase_contact(&mut self, account: AccountId, key: &str, include_answers: bool) -> RepoResult<Erased> {
-            self.asked.push((account, key.to_owned(), include_answers));
+        fn erase_contact(
+            &mut self,
+            account: AccountId,
+            contact: &ContactPatterns,
+            include_answers: bool,
+        ) -> RepoResult<Erased> {
+            self.asked.push((account, contact.key().to_owned(), include_answers));
+            self.patterns.push(contact.clone());
             Ok(Erased { respondents: 2, answer_sets: u64::from(include_answers) })
         }
     }
@@ -64,6 +75,10 @@ mod tests {
         assert_eq!(erased, Erased { respondents: 2, answer_sets: 1 });
         assert_eq!(store.asked, [(ACCOUNT, "kari.nordmann@example.no".to_owned(), true)]);
         assert_eq!((store.committed, store.rolled_back), (1, 0));
+        let patterns = &store.patterns[0];
+        let kept = br#"{"respondentId":3,"contactDetails":"KARI.nordmann@example.NO"}"#;
+        assert!(patterns.found_in_kept_body(kept), "kept answers are searched in any case");
+        assert!(patterns.found_in_text("550 5.1.1 <Kari.Nordmann@Example.NO>: User unknown"));
     }
 
     #[test]
@@ -71,6 +86,7 @@ mod tests {
         let mut store = Recorder::default();
         erase_person(&mut store, ACCOUNT, "+4791234567", false).unwrap();
         assert_eq!(store.asked, [(ACCOUNT, "+4791234567".to_owned(), false)]);
+        assert_eq!(store.patterns[0].text_pattern(), Some("\\+4791234567"));
     }
 
     #[test]

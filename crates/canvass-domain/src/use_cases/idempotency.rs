@@ -1,5 +1,10 @@
 //! Idempotent requests: claim a key before a request runs, keep (or release) its answer after, and purge expired
-//! keys. The rules are in [`crate::idempotency`]; a transport calls these around the request's own use case.
+//! keys. The rules are in [`crate::idempotency`]; a transport calls these around the request's own use case, and
+//! [`run_and_complete`] runs that use case and keeps its answer in one transaction.
+
+mod once;
+
+pub use once::{run_and_complete, Completion, ServedAnswer};
 
 use time::OffsetDateTime;
 

@@ -14,6 +14,7 @@ mod exports;
 mod fakes;
 mod frequency;
 mod idempotency;
+mod idempotency_once;
 mod insight;
 mod list_chunks;
 mod monitoring;

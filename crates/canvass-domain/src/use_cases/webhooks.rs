@@ -118,14 +118,15 @@ pub struct WebhookReport {
     pub claimed: usize,
     /// Answered 2xx.
     pub delivered: usize,
-    /// Due again after a failed attempt.
+    /// Failed, and due again later.
     pub retried: usize,
-    /// Given up after the last attempt.
+    /// Failed on the last attempt, and given up.
     pub failed: usize,
 }
 
 /// Runs one round at `now`: claims up to `limit` due deliveries under a lease of `lease`, sends them signed
-/// (holding no unit of work meanwhile), and records every attempt in one unit of work.
+/// (holding no unit of work meanwhile), and records every attempt in one unit of work, with what it tells of each
+/// webhook (its last attempt's time, its consecutive failures).
 pub fn deliver_due<S: Store + ?Sized>(
     store: &S,
     sender: &dyn WebhookSender,
@@ -161,9 +162,24 @@ pub fn deliver_all_due<S: Store + ?Sized>(
     clock: &dyn Clock,
     stop: &dyn Fn() -> bool,
 ) -> Result<WebhookReport, DomainError> {
+    deliver_all_due_observed(store, sender, clock, stop, &|_| {})
+}
+
+/// [`deliver_all_due`], handing each round's report to `observe` once the round's attempts are recorded (a round
+/// whose record fails is not observed), so that a later round's failure loses none of the earlier ones' counts.
+pub fn deliver_all_due_observed<S: Store + ?Sized>(
+    store: &S,
+    sender: &dyn WebhookSender,
+    clock: &dyn Clock,
+    stop: &dyn Fn() -> bool,
+    observe: &dyn Fn(&WebhookReport),
+) -> Result<WebhookReport, DomainError> {
     let mut total = WebhookReport::default();
     loop {
         let report = deliver_due(store, sender, clock.now(), ROUND, LEASE)?;
+        if report.claimed > 0 {
+            observe(&report);
+        }
         total.claimed += report.claimed;
         total.delivered += report.delivered;
         total.retried += report.retried;

@@ -53,6 +53,10 @@ pub trait WebhookRepository {
         limit: i64,
     ) -> RepoResult<Vec<ClaimedDelivery>>;
     /// Records a round's attempts (of any account) in one statement per account; an attempt whose lease is no
-    /// longer the delivery's (another worker claimed it since) changes nothing.
+    /// longer the delivery's (another worker claimed it since) changes nothing. A delivery keeps the reason of its
+    /// last failed attempt (`last_error`) after a later success. Each webhook with a recorded attempt gets the
+    /// round's time as its `last_delivery_at`, and its `consecutive_failures` is set to 0 when one of its attempts
+    /// in the round succeeded, else raised by the round's failed attempts (a round's attempts are made at once, so
+    /// a success among them counts as the latest).
     fn record_webhook_attempts(&mut self, attempts: &[AttemptRecord]) -> RepoResult<()>;
 }

@@ -121,7 +121,7 @@ const NOW: OffsetDateTime = datetime!(2026-11-25 10:00:30 UTC);
 fn a_2xx_delivers_and_anything_else_is_tried_again_until_the_last_attempt() {
     let delivered = AttemptRecord::of(&claimed(1), AttemptResult::Answered(204), NOW);
     assert_eq!(
-        (delivered.status, delivered.status_code, delivered.error, delivered.due_at),
+        (delivered.status, delivered.status_code, delivered.error.clone(), delivered.due_at),
         (DeliveryStatus::Delivered, Some(204), None, None)
     );
     let retried = AttemptRecord::of(&claimed(2), AttemptResult::Answered(500), NOW);
@@ -134,6 +134,12 @@ fn a_2xx_delivers_and_anything_else_is_tried_again_until_the_last_attempt() {
     assert_eq!(unreached.error.as_deref(), Some("refused: private address"));
     let last = AttemptRecord::of(&claimed(MAX_ATTEMPTS), AttemptResult::Answered(503), NOW);
     assert_eq!((last.status, last.due_at), (DeliveryStatus::Failed, None));
+    assert_eq!(last.error.as_deref(), Some("the receiver answered 503"), "the status is the reason");
+    assert_eq!(
+        [&delivered, &retried, &redirected, &unreached, &last].map(|attempt| (attempt.failed(), attempt.attempted_at)),
+        [(false, NOW), (true, NOW), (true, NOW), (true, NOW), (true, NOW)],
+        "only a 2xx counts as a success; every attempt is dated"
+    );
     assert_eq!((last.id, last.lease_until), (7, datetime!(2026-11-25 10:02 UTC)));
 }
 

@@ -117,6 +117,13 @@ pub struct WebhookResponse {
     /// When it was created.
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
+    /// When its last delivery attempt was made, whatever came of it; null before the first.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(required = true)]
+    pub last_delivery_at: Option<OffsetDateTime>,
+    /// Its failed delivery attempts since the last successful one: 0 after a success and before any attempt.
+    #[schema(minimum = 0)]
+    pub consecutive_failures: i32,
 }
 
 impl From<Webhook> for WebhookResponse {
@@ -128,6 +135,8 @@ impl From<Webhook> for WebhookResponse {
             description: webhook.description,
             active: webhook.active,
             created_at: webhook.created_at,
+            last_delivery_at: webhook.last_delivery_at,
+            consecutive_failures: webhook.consecutive_failures,
         }
     }
 }
@@ -155,6 +164,13 @@ pub struct CreatedWebhookResponse {
     /// When it was created.
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
+    /// When its last delivery attempt was made, whatever came of it; null before the first.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(required = true)]
+    pub last_delivery_at: Option<OffsetDateTime>,
+    /// Its failed delivery attempts since the last successful one: 0 after a success and before any attempt.
+    #[schema(minimum = 0)]
+    pub consecutive_failures: i32,
 }
 
 impl From<CreatedWebhook> for CreatedWebhookResponse {
@@ -168,6 +184,8 @@ impl From<CreatedWebhook> for CreatedWebhookResponse {
             secret: created.secret,
             active: webhook.active,
             created_at: webhook.created_at,
+            last_delivery_at: webhook.last_delivery_at,
+            consecutive_failures: webhook.consecutive_failures,
         }
     }
 }
@@ -207,6 +225,11 @@ pub struct DeliveryResponse {
     pub attempts: i32,
     /// The HTTP status the receiver answered the last attempt with (null before any answer).
     pub last_status_code: Option<i32>,
+    /// Why its last failed attempt failed, kept after a later success: `the receiver answered <status>`, or why
+    /// the receiver was not reached (a refused connection, a timeout, a private address), never the URL. Null
+    /// while no attempt has failed.
+    #[schema(required = true, max_length = 2000)]
+    pub last_error: Option<String>,
     /// When the next attempt is due (null once Delivered or Failed).
     #[serde(with = "time::serde::rfc3339::option")]
     pub next_attempt_at: Option<OffsetDateTime>,
@@ -220,6 +243,7 @@ impl From<DeliveryView> for DeliveryResponse {
             status: view.status.into(),
             attempts: view.attempts,
             last_status_code: view.last_status_code,
+            last_error: view.last_error,
             next_attempt_at: view.next_attempt_at,
         }
     }
@@ -230,7 +254,10 @@ fn shown_once<S: serde::Serializer>(secret: &WebhookSecret, serializer: S) -> Re
     serializer.serialize_str(secret.expose())
 }
 
-const _: () = assert!(URL_MAX == 2000 && DESCRIPTION_MAX == 500, "the schema's lengths follow the domain's");
+const _: () = assert!(
+    URL_MAX == 2000 && DESCRIPTION_MAX == 500 && canvass_domain::limits::REASON == 2000,
+    "the schema's lengths follow the domain's"
+);
 
 #[cfg(test)]
 mod tests {
@@ -246,6 +273,8 @@ mod tests {
             secret: WebhookSecret::generate(),
             active: true,
             created_at: OffsetDateTime::UNIX_EPOCH,
+            last_delivery_at: None,
+            consecutive_failures: 0,
         };
         let shown = format!("{created:?}");
         assert!(!shown.contains("whsec_") && shown.contains("<redacted>"), "{shown}");

@@ -1,8 +1,11 @@
 //! `Idempotency-Key` on every POST under `/api` (docs/idempotency.md). Runs inside [`crate::middleware::api_guard`], so the
 //! caller is known (a 401 stays a 401 whatever the key). A POST without the header passes through untouched. With
 //! one, the middleware reads the body, fingerprints the request, claims the key in one blocking hop, and then either
-//! answers from the kept answer (`Idempotent-Replayed: true`), answers 409 (still running) or 422 (another
-//! request), or runs the handler with the body put back, keeps its answer in a second hop and serves it.
+//! answers from the kept answer (`Idempotent-Replayed: true`), answers 409 (still running), 410 (the kept answer
+//! was erased) or 422 (another request), or runs the handler with the body put back and the claim ([`KeyClaim`])
+//! in the request's extensions. The handler's hop ([`crate::blocking::respond`]) keeps the answer in the use case's
+//! own transaction and marks the request [`KeySettled`]; an answer that did not come through that hop (refused
+//! before it) is kept here, in a second hop, as is the release of a claim whose request failed.
 
 use actix_web::body::{self, BoxBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
@@ -25,6 +28,23 @@ pub const IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key
 
 /// The response header on an answer served again from a kept answer.
 pub const IDEMPOTENT_REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+
+/// The claim a keyed request holds while its handler runs, in the request's extensions: the handler's hop completes
+/// it in the same transaction as the request's change ([`crate::blocking::respond`]).
+#[derive(Debug, Clone)]
+pub struct KeyClaim {
+    /// The caller's account.
+    pub account: AccountId,
+    /// The key.
+    pub key: IdempotencyKey,
+    /// The claim, named by its instant.
+    pub claimed: Claimed,
+}
+
+/// In a request's extensions: its claim was settled in the handler's hop (kept or released with the change, or
+/// taken over by another request), so nothing is left to complete after the handler.
+#[derive(Debug, Clone, Copy)]
+pub struct KeySettled;
 
 /// The middleware: see the module documentation.
 pub async fn layer(
@@ -60,16 +80,19 @@ pub async fn layer(
         Ok(Claim::Replay(kept)) => return Ok(req.into_response(replay(kept))),
         Ok(Claim::InUse) => return Ok(req.into_response(in_use().error_response())),
         Ok(Claim::Mismatch) => return Ok(req.into_response(mismatch().error_response())),
+        Ok(Claim::Erased) => return Ok(req.into_response(answer_erased().error_response())),
         Err(problem) => return Ok(req.into_response(problem.error_response())),
     };
     req.set_payload(Payload::from(bytes));
+    req.extensions_mut().insert(KeyClaim { account, key: key.clone(), claimed });
     // The handler and the completion run as a task of their own, so a client that goes away mid-request does not
     // leave the key claimed: the task still keeps (or releases) the answer.
     let run = actix_web::rt::spawn(run_and_keep(req, next, state, account, key, claimed));
     run.await.map_err(actix_web::error::ErrorInternalServerError)?
 }
 
-/// Runs the handler, keeps its answer under the claim (or releases the claim), and serves it.
+/// Runs the handler and serves its answer. When the handler's hop did not settle the claim (an answer refused
+/// before the hop, or a hop that failed), keeps the answer under the claim (or releases the claim) first.
 async fn run_and_keep(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -85,6 +108,9 @@ async fn run_and_keep(
             return Err(error);
         }
     };
+    if served.request().extensions().contains::<KeySettled>() {
+        return Ok(served);
+    }
     let (http_req, response) = served.into_parts();
     let (head, body) = response.into_parts();
     let bytes = match body::to_bytes(body).await {
@@ -104,8 +130,9 @@ async fn run_and_keep(
 }
 
 /// Keeps `kept` under the claim (released instead when the rules do not keep it, or when there is none). A failure
-/// here is logged, not answered: the request has been carried out, and its answer is served as it is. The claim
-/// then stays running until its lease ends.
+/// here is logged, not answered, and the claim stays running until its lease ends: what reaches here changed
+/// nothing (an answer refused before the handler's hop, or a hop that rolled back), so a retry after the lease
+/// runs the request once.
 async fn complete(
     state: &AppState,
     account: AccountId,
@@ -128,7 +155,7 @@ async fn complete(
 /// Whether an answer may be kept at all (the domain's `keeps` then judges its status): not one over the body limit,
 /// and not one that asks for a retry (`Retry-After`: a write that lost a race to a concurrent change, a 503, a 429),
 /// whose key is released so that the retry runs again.
-fn keepable(headers: &header::HeaderMap, body_length: usize) -> bool {
+pub(crate) fn keepable(headers: &header::HeaderMap, body_length: usize) -> bool {
     body_length <= MAX_BODY_BYTES && !headers.contains_key(header::RETRY_AFTER)
 }
 
@@ -155,10 +182,19 @@ fn replay(kept: KeptResponse) -> HttpResponse {
 }
 
 /// 409: the first request with the key is still running.
-fn in_use() -> Problem {
+pub(crate) fn in_use() -> Problem {
     Problem::new(
         ProblemKind::IdempotencyKeyInUse,
         "a request with this Idempotency-Key is still running; retry when it has finished",
+    )
+}
+
+/// 410: the request was carried out, but an erasure deleted its kept answer (it held the erased person). Running
+/// it again would bring the person back, so nothing runs.
+fn answer_erased() -> Problem {
+    Problem::new(
+        ProblemKind::IdempotencyAnswerErased,
+        "the answer kept for this Idempotency-Key was deleted by an erasure; the request is not carried out again",
     )
 }
 

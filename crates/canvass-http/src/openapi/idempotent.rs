@@ -1,6 +1,6 @@
-//! `Idempotency-Key` in the document: every keyed POST under `/api` gains the optional header parameter, the 409
-//! and 422 answers the key can cause (problem+json) and the `Idempotent-Replayed` header on every answer that can
-//! be replayed (docs/idempotency.md).
+//! `Idempotency-Key` in the document: every keyed POST under `/api` gains the optional header parameter, the 409,
+//! 410 and 422 answers the key can cause (problem+json) and the `Idempotent-Replayed` header on every answer that
+//! can be replayed (docs/idempotency.md).
 
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
 use utoipa::openapi::{HeaderBuilder, ObjectBuilder, OpenApi as Document, RefOr, Required, Schema, Type};
@@ -50,15 +50,21 @@ pub fn add_key_parameter(document: &mut Document) {
     }
 }
 
-/// Adds 409 and 422 and the `Idempotent-Replayed` header (after the shared statuses, so the header reaches every
-/// answer that can be kept: 2xx and 4xx but 401, 408, 413 and 429, which come before the key is claimed or are
-/// not kept).
+/// Adds 409, 410 and 422 and the `Idempotent-Replayed` header (after the shared statuses, so the header reaches
+/// every answer that can be kept: 2xx and 4xx but 401, 408, 413 and 429, which come before the key is claimed or
+/// are not kept, and 410, which answers a key whose kept answer is gone).
 pub fn add_key_responses(document: &mut Document) {
     for operation in keyed_posts(document) {
         let responses = &mut operation.responses.responses;
-        for (status, described) in
-            [("409", "A request with the same Idempotency-Key is still running"), ("422", REUSED)]
-        {
+        for (status, described) in [
+            ("409", "A request with the same Idempotency-Key is still running"),
+            (
+                "410",
+                "The answer kept for this Idempotency-Key was deleted by an erasure (it held the erased person); the \
+                 request is not carried out again",
+            ),
+            ("422", REUSED),
+        ] {
             match responses.get_mut(status) {
                 Some(RefOr::T(response)) => response.description = format!("{}; or: {described}", response.description),
                 Some(RefOr::Ref(_)) => {}
@@ -91,5 +97,5 @@ pub fn add_key_responses(document: &mut Document) {
 
 /// Whether an answer with `status` can be kept and replayed.
 fn replayable(status: &str) -> bool {
-    (status.starts_with('2') || status.starts_with('4')) && !["401", "408", "413", "429"].contains(&status)
+    (status.starts_with('2') || status.starts_with('4')) && !["401", "408", "410", "413", "429"].contains(&status)
 }

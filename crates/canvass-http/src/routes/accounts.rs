@@ -1,6 +1,6 @@
 //! `/accounts/categories` and `/accounts/users`: the account's categories and users.
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::ids::{CategoryId, UserId};
 use canvass_domain::use_cases::{accounts, categories};
 
@@ -42,13 +42,19 @@ pub async fn get_category(
 #[post("/accounts/categories")]
 pub async fn create_category(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     body: Body<CreateCategoryBody>,
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let name = body.0.name;
-    let category = blocking::run(&state, move |uow, clock| categories::create(uow, clock, account, &name)).await?;
-    Ok(HttpResponse::Created().json(CategoryResponse::from(category)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| categories::create(uow, clock, account, &name),
+        |category| HttpResponse::Created().json(CategoryResponse::from(category)),
+    )
+    .await
 }
 
 /// Lists the account's users.

@@ -1,8 +1,9 @@
 //! `/surveys/{surveyId}/answers...`: record, replace and read answer sets.
 
-use actix_web::{get, post, put, web, HttpResponse};
+use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use canvass_domain::answer::{check_shape, Answer};
 use canvass_domain::chunks::ChunkRequest;
+use canvass_domain::clock::Clock;
 use canvass_domain::ids::{AnswerSetId, QuestionItemId, RespondentId, SurveyId};
 use canvass_domain::paging::PageRequest;
 use canvass_domain::ports::UnitOfWork;
@@ -136,6 +137,7 @@ pub async fn item_answer(
 #[post("/surveys/{surveyId}/answers")]
 pub async fn record(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<i64>,
     body: Body<AnswerSetBody>,
@@ -143,16 +145,16 @@ pub async fn record(
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let body = body.0;
     let answers = checked_answers(body.answers)?;
-    let set = blocking::run(&state, move |uow, clock| {
+    let record = move |uow: &mut dyn UnitOfWork, clock: &dyn Clock| {
         let input = AnswerSetInput {
             respondent_id: body.respondent_id.map(RespondentId::new),
             completed: body.completed,
             answers,
         };
         answers::record(uow, clock, account, survey, input)
-    })
-    .await?;
-    Ok(HttpResponse::Created().json(AnswerSetResponse::with_answers(set)))
+    };
+    blocking::respond(&state, &req, record, |set| HttpResponse::Created().json(AnswerSetResponse::with_answers(set)))
+        .await
 }
 
 /// Replaces the answers and the completed flag of an answer set, moving its `updatedAt`.

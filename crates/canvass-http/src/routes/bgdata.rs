@@ -1,6 +1,6 @@
 //! `/bgdata/bgdocuments...`: background data documents, their labels and rows.
 
-use actix_web::{delete, get, post, put, web, HttpResponse};
+use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
 use canvass_domain::ids::{BgDocumentId, LabelId, RespondentId};
 use canvass_domain::use_cases::bgdata;
 
@@ -61,6 +61,7 @@ pub async fn document_labels(
 #[post("/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}")]
 pub async fn read_row(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
     body: Body<RowLabelsBody>,
@@ -68,8 +69,13 @@ pub async fn read_row(
     let (id, respondent) = path.into_inner();
     let (account, id, respondent) = (caller.account(), BgDocumentId::new(id), RespondentId::new(respondent));
     let labels: Vec<LabelId> = body.0.labels.into_iter().map(LabelId::new).collect();
-    let row = blocking::run(&state, move |uow, _| bgdata::read_row(uow, account, id, respondent, &labels)).await?;
-    Ok(HttpResponse::Ok().json(RowResponse::from(row)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, _| bgdata::read_row(uow, account, id, respondent, &labels),
+        |row| HttpResponse::Ok().json(RowResponse::from(row)),
+    )
+    .await
 }
 
 /// Edits the given cells of a row, or adds them; answers the whole row.
@@ -99,17 +105,22 @@ pub async fn edit_row(
 #[post("/bgdata/bgdocuments/{bgDocumentId}/rows")]
 pub async fn add_row(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<i64>,
     body: Body<NewRowBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), BgDocumentId::new(path.into_inner()));
     let body = body.0;
-    let row = blocking::run(&state, move |uow, clock| {
-        bgdata::add_row(uow, clock, account, id, body.contact_details, cells_to_domain(body.cell_data))
-    })
-    .await?;
-    Ok(HttpResponse::Created().json(RowResponse::from(row)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| {
+            bgdata::add_row(uow, clock, account, id, body.contact_details, cells_to_domain(body.cell_data))
+        },
+        |row| HttpResponse::Created().json(RowResponse::from(row)),
+    )
+    .await
 }
 
 /// Deletes the given cells of a row; answers what is left of it.

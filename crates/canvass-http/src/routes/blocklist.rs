@@ -1,6 +1,6 @@
 //! `/accounts/blocklist` and `/email-bounces/permanent-failures`.
 
-use actix_web::{delete, get, post, web, HttpResponse};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::distribution::{BlocklistKey, BounceFilter, NewPermanentFailure};
 use canvass_domain::paging::PageRequest;
@@ -38,16 +38,19 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<H
 #[post("/accounts/blocklist")]
 pub async fn add(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     body: Body<BlocklistBody>,
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let body = body.0;
-    let entry = blocking::run(&state, move |uow, clock| {
-        blocklist::add(uow, clock, account, &body.contact_details, body.kind.into())
-    })
-    .await?;
-    Ok(HttpResponse::Created().json(BlocklistResponse::from(entry)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| blocklist::add(uow, clock, account, &body.contact_details, body.kind.into()),
+        |entry| HttpResponse::Created().json(BlocklistResponse::from(entry)),
+    )
+    .await
 }
 
 /// Removes a contact from the blocklist (URL-encode it in the path).
@@ -91,6 +94,7 @@ pub async fn list_failures(
 #[post("/email-bounces/permanent-failures")]
 pub async fn record_failures(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     body: Body<FailuresBody>,
 ) -> Result<HttpResponse, Problem> {
@@ -114,10 +118,14 @@ pub async fn record_failures(
             Err(item_errors) => errors.extend(item_errors),
         }
     }
-    let recorded = blocking::run(&state, move |uow, _| {
-        DomainError::check(errors)?;
-        blocklist::record_failures(uow, account, failures)
-    })
-    .await?;
-    Ok(HttpResponse::Ok().json(RecordedResponse { recorded }))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, _| {
+            DomainError::check(errors)?;
+            blocklist::record_failures(uow, account, failures)
+        },
+        |recorded| HttpResponse::Ok().json(RecordedResponse { recorded }),
+    )
+    .await
 }

@@ -1,6 +1,6 @@
 //! `/accounts/erasure`: erasing one person across the account on request.
 
-use actix_web::{post, web, HttpResponse};
+use actix_web::{post, web, HttpRequest, HttpResponse};
 use canvass_domain::use_cases::erasure;
 
 use crate::blocking;
@@ -18,14 +18,17 @@ use crate::state::AppState;
 #[post("/accounts/erasure")]
 pub async fn erase(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     body: Body<ErasureBody>,
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let body = body.0;
-    let erased = blocking::run(&state, move |uow, _| {
-        erasure::erase_person(uow, account, &body.contact_details, body.include_answers)
-    })
-    .await?;
-    Ok(HttpResponse::Ok().json(ErasureResponse::from(erased)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, _| erasure::erase_person(uow, account, &body.contact_details, body.include_answers),
+        |erased| HttpResponse::Ok().json(ErasureResponse::from(erased)),
+    )
+    .await
 }

@@ -11,7 +11,8 @@ use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
 
 /// The service's metrics in the Prometheus text format: request counts and durations by route template, the
-/// outbox backlog of every account, delivery outcomes, retention runs and the database pool. When the database
+/// outbox backlog of every account, delivery outcomes, webhook delivery attempts, retention runs and the database
+/// pool. When the database
 /// cannot be asked for the backlog, the outbox gauges are left out and the rest is served.
 #[utoipa::path(tag = "Metrics", responses(
     (status = 200, description = "Every metric family (see docs/operations.md)", body = String,

@@ -1,6 +1,6 @@
 //! `/surveys/{surveyId}/sendouts/{sendoutId}/respondents...`: adding and listing respondents.
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::ids::{RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::UnitOfWork;
@@ -44,6 +44,7 @@ pub async fn list(
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/respondents")]
 pub async fn add(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
     body: Body<RespondentBody>,
@@ -51,9 +52,14 @@ pub async fn add(
     let (survey, sendout) = path.into_inner();
     let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
     let input = body.0.into();
-    let added =
-        blocking::run(&state, move |uow, clock| respondents::add(uow, clock, account, survey, sendout, input)).await?;
-    Ok(HttpResponse::Created().json(RespondentResponse::new(added, &state.public_url)))
+    let public_url = state.public_url.clone();
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| respondents::add(uow, clock, account, survey, sendout, input),
+        move |added| HttpResponse::Created().json(RespondentResponse::new(added, &public_url)),
+    )
+    .await
 }
 
 /// Adds 1 to 1000 respondents in one transaction. Malformed items refuse the whole batch (400 naming each
@@ -65,6 +71,7 @@ pub async fn add(
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/respondents/batch")]
 pub async fn add_batch(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
     body: Body<BatchBody>,
@@ -72,9 +79,14 @@ pub async fn add_batch(
     let (survey, sendout) = path.into_inner();
     let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
     let items = body.0.items();
-    let outcome = blocking::run(&state, move |uow, clock| {
-        respondents::add_read_batch(uow, clock, account, survey, sendout, items).map_err(under_batch_list)
-    })
-    .await?;
-    Ok(HttpResponse::Ok().json(BatchResponse::new(outcome, &state.public_url)))
+    let public_url = state.public_url.clone();
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| {
+            respondents::add_read_batch(uow, clock, account, survey, sendout, items).map_err(under_batch_list)
+        },
+        move |outcome| HttpResponse::Ok().json(BatchResponse::new(outcome, &public_url)),
+    )
+    .await
 }

@@ -1,6 +1,6 @@
 //! `/data-retention/account` and `/data-retention/surveys/{surveyId}`: retention policies.
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::retention_policies;
 
@@ -30,17 +30,22 @@ pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> R
 #[post("/data-retention/account")]
 pub async fn set_account(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     body: Body<AccountPolicyBody>,
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let input = body.0.into();
-    let policy = blocking::run(&state, move |uow, clock| {
-        retention_policies::set_account(uow, clock, account, input)
-            .map_err(|error| error_on_the_wire(error, policy_field))
-    })
-    .await?;
-    Ok(HttpResponse::Ok().json(AccountPolicyResponse::from(policy)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| {
+            retention_policies::set_account(uow, clock, account, input)
+                .map_err(|error| error_on_the_wire(error, policy_field))
+        },
+        |policy| HttpResponse::Ok().json(AccountPolicyResponse::from(policy)),
+    )
+    .await
 }
 
 /// Reads a survey's retention policy.
@@ -65,16 +70,21 @@ pub async fn get_survey(
 #[post("/data-retention/surveys/{surveyId}")]
 pub async fn set_survey(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<i64>,
     body: Body<SurveyPolicyBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let input = body.0.into_domain().map_err(Problem::invalid)?;
-    let policy = blocking::run(&state, move |uow, clock| {
-        retention_policies::set_survey(uow, clock, account, survey, input)
-            .map_err(|error| error_on_the_wire(error, policy_field))
-    })
-    .await?;
-    Ok(HttpResponse::Ok().json(SurveyPolicyResponse::from(policy)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| {
+            retention_policies::set_survey(uow, clock, account, survey, input)
+                .map_err(|error| error_on_the_wire(error, policy_field))
+        },
+        |policy| HttpResponse::Ok().json(SurveyPolicyResponse::from(policy)),
+    )
+    .await
 }

@@ -1,6 +1,6 @@
 //! `/data-retention/rules...` (API version 1.5 only): set, list, change and delete retention rules.
 
-use actix_web::{delete, get, patch, post, web, HttpResponse};
+use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 use canvass_domain::governance::{RetentionAction, RuleInput, RulePatch, RuleScope};
 use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::retention_rules;
@@ -22,14 +22,25 @@ fn action_of(name: &str) -> Result<RetentionAction, Problem> {
     })
 }
 
-async fn set(state: &AppState, account: AccountId, scope: RuleScope, body: RuleBody) -> Result<HttpResponse, Problem> {
+async fn set(
+    state: &AppState,
+    req: &HttpRequest,
+    account: AccountId,
+    scope: RuleScope,
+    body: RuleBody,
+) -> Result<HttpResponse, Problem> {
     let input = RuleInput {
         action: body.action.into(),
         retention_days: body.retention_days,
         status: body.status.map(Into::into),
     };
-    let rule = blocking::run(state, move |uow, clock| retention_rules::set(uow, clock, account, scope, input)).await?;
-    Ok(HttpResponse::Ok().json(RuleResponse::from(rule)))
+    blocking::respond(
+        state,
+        req,
+        move |uow, clock| retention_rules::set(uow, clock, account, scope, input),
+        |rule| HttpResponse::Ok().json(RuleResponse::from(rule)),
+    )
+    .await
 }
 
 async fn list(state: &AppState, account: AccountId, scope: Option<RuleScope>) -> Result<HttpResponse, Problem> {
@@ -66,10 +77,11 @@ async fn remove(state: &AppState, account: AccountId, scope: RuleScope, action: 
 #[post("/data-retention/rules/account")]
 pub async fn set_account(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     body: Body<RuleBody>,
 ) -> Result<HttpResponse, Problem> {
-    set(&state, caller.account(), RuleScope::Account, body.0).await
+    set(&state, &req, caller.account(), RuleScope::Account, body.0).await
 }
 
 /// Sets a survey-scoped rule.
@@ -79,11 +91,12 @@ pub async fn set_account(
 #[post("/data-retention/rules/surveys/{surveyId}")]
 pub async fn set_survey(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<i64>,
     body: Body<RuleBody>,
 ) -> Result<HttpResponse, Problem> {
-    set(&state, caller.account(), RuleScope::Survey(SurveyId::new(path.into_inner())), body.0).await
+    set(&state, &req, caller.account(), RuleScope::Survey(SurveyId::new(path.into_inner())), body.0).await
 }
 
 /// Sets a sendout-scoped rule; the sendout must belong to the survey.
@@ -93,13 +106,14 @@ pub async fn set_survey(
 #[post("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}")]
 pub async fn set_sendout(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
     body: Body<RuleBody>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, sendout) = path.into_inner();
     let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
-    set(&state, caller.account(), RuleScope::Sendout(survey, sendout), body.0).await
+    set(&state, &req, caller.account(), RuleScope::Sendout(survey, sendout), body.0).await
 }
 
 /// Lists every rule of the account.

@@ -1,6 +1,6 @@
 //! `/surveys/{surveyId}/sendouts...`: sendouts, their activation, labels and reminders.
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::sendouts;
 
@@ -54,14 +54,20 @@ pub async fn get(
 #[post("/surveys/{surveyId}/sendouts")]
 pub async fn create(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<i64>,
     body: Body<CreateSendoutBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let input = body.0.into_domain();
-    let sendout = blocking::run(&state, move |uow, clock| sendouts::create(uow, clock, account, survey, input)).await?;
-    Ok(HttpResponse::Created().json(SendoutResponse::from(sendout)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| sendouts::create(uow, clock, account, survey, input),
+        |sendout| HttpResponse::Created().json(SendoutResponse::from(sendout)),
+    )
+    .await
 }
 
 /// Activates the sendout: Draft or Inactive becomes Active; every pending respondent is released.
@@ -72,13 +78,19 @@ pub async fn create(
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/activate")]
 pub async fn activate(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, id) = path.into_inner();
     let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
-    let sendout = blocking::run(&state, move |uow, clock| sendouts::activate(uow, clock, account, survey, id)).await?;
-    Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| sendouts::activate(uow, clock, account, survey, id),
+        |sendout| HttpResponse::Ok().json(SendoutResponse::from(sendout)),
+    )
+    .await
 }
 
 /// Deactivates an active sendout; a Draft sendout answers 409.
@@ -89,14 +101,19 @@ pub async fn activate(
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/deactivate")]
 pub async fn deactivate(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, Problem> {
     let (survey, id) = path.into_inner();
     let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
-    let sendout =
-        blocking::run(&state, move |uow, clock| sendouts::deactivate(uow, clock, account, survey, id)).await?;
-    Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| sendouts::deactivate(uow, clock, account, survey, id),
+        |sendout| HttpResponse::Ok().json(SendoutResponse::from(sendout)),
+    )
+    .await
 }
 
 /// Lists the sendout's background data labels.
@@ -125,6 +142,7 @@ pub async fn list_labels(
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/labels")]
 pub async fn create_label(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
     body: Body<CreateLabelBody>,
@@ -132,11 +150,13 @@ pub async fn create_label(
     let (survey, id) = path.into_inner();
     let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
     let body = body.0;
-    let label = blocking::run(&state, move |uow, clock| {
-        sendouts::create_label(uow, clock, account, survey, id, &body.name, body.label_type.into())
-    })
-    .await?;
-    Ok(HttpResponse::Created().json(LabelResponse::from(label)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| sendouts::create_label(uow, clock, account, survey, id, &body.name, body.label_type.into()),
+        |label| HttpResponse::Created().json(LabelResponse::from(label)),
+    )
+    .await
 }
 
 /// Lists the sendout's reminders.
@@ -164,6 +184,7 @@ pub async fn list_reminders(
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/reminders")]
 pub async fn create_reminder(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
     body: Body<CreateReminderBody>,
@@ -171,8 +192,11 @@ pub async fn create_reminder(
     let (survey, id) = path.into_inner();
     let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
     let input = body.0.into_domain();
-    let reminder =
-        blocking::run(&state, move |uow, clock| sendouts::create_reminder(uow, clock, account, survey, id, input))
-            .await?;
-    Ok(HttpResponse::Created().json(ReminderResponse::from(reminder)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| sendouts::create_reminder(uow, clock, account, survey, id, input),
+        |reminder| HttpResponse::Created().json(ReminderResponse::from(reminder)),
+    )
+    .await
 }

@@ -1,6 +1,6 @@
 //! `/surveys`: list, read, create and copy surveys.
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::surveys;
 
@@ -42,13 +42,19 @@ pub async fn get(
 #[post("/surveys")]
 pub async fn create(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     body: Body<CreateSurveyBody>,
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let input = body.0.into_domain();
-    let survey = blocking::run(&state, move |uow, clock| surveys::create(uow, clock, account, input)).await?;
-    Ok(HttpResponse::Created().json(SurveyResponse::from(survey)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| surveys::create(uow, clock, account, input),
+        |survey| HttpResponse::Created().json(SurveyResponse::from(survey)),
+    )
+    .await
 }
 
 /// Copies a survey: its question tree always, its logic, answer sets and sendouts as asked.

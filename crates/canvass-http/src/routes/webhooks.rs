@@ -1,6 +1,6 @@
 //! `/webhooks`: the account's signed webhooks, their test events and their deliveries.
 
-use actix_web::{delete, get, post, web, HttpResponse};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::ids::WebhookId;
 use canvass_domain::use_cases::webhooks::{self, WebhookInput};
 
@@ -17,6 +17,7 @@ use crate::state::AppState;
 #[post("/webhooks")]
 pub async fn create(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     body: Body<CreateWebhookBody>,
 ) -> Result<HttpResponse, Problem> {
@@ -28,9 +29,13 @@ pub async fn create(
         description: body.description,
     };
     let allow_private = state.webhook_allow_private;
-    let created =
-        blocking::run(&state, move |uow, clock| webhooks::create(uow, clock, account, input, allow_private)).await?;
-    Ok(HttpResponse::Created().json(CreatedWebhookResponse::from(created)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| webhooks::create(uow, clock, account, input, allow_private),
+        |created| HttpResponse::Created().json(CreatedWebhookResponse::from(created)),
+    )
+    .await
 }
 
 /// The account's webhooks, in creation order (without their secrets).
@@ -80,12 +85,18 @@ pub async fn remove(
 #[post("/webhooks/{webhookId}/test")]
 pub async fn test(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), WebhookId::new(path.into_inner()));
-    blocking::run(&state, move |uow, clock| webhooks::test(uow, clock, account, id)).await?;
-    Ok(HttpResponse::Accepted().finish())
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| webhooks::test(uow, clock, account, id),
+        |()| HttpResponse::Accepted().finish(),
+    )
+    .await
 }
 
 /// The webhook's newest deliveries (at most 100), newest first, with their attempts.

@@ -5,13 +5,16 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use actix_web::http::header::HeaderMap;
 use actix_web::http::{Method, StatusCode};
 use actix_web::test::{self, TestRequest};
 use actix_web::web::{self, Bytes};
+use canvass_domain::ports::{Readiness, Store, UnitOfWork};
 use canvass_domain::testing::{At, MemoryStore, NOW};
+use canvass_domain::DomainError;
 use canvass_http::problem::{ProblemKind, PROBLEM_JSON};
 use canvass_http::{AppState, Protection};
 use serde_json::Value;
@@ -30,7 +33,26 @@ pub struct TestApp {
     pub key: String,
     /// The first 16 characters of that key, as the store keeps them (what revoking names).
     pub key_prefix: String,
+    /// Units of work the application borrowed from the store (its blocking hops).
+    lends: Arc<AtomicUsize>,
     send: SendRequest,
+}
+
+/// The store as the application sees it: the in-memory store, counting the units of work it lends.
+struct Counted {
+    store: Arc<MemoryStore>,
+    lends: Arc<AtomicUsize>,
+}
+
+impl Store for Counted {
+    fn lend(&self, work: &mut dyn FnMut(&mut dyn UnitOfWork) -> Result<(), DomainError>) -> Result<(), DomainError> {
+        self.lends.fetch_add(1, Ordering::SeqCst);
+        self.store.lend(work)
+    }
+
+    fn readiness(&self) -> Result<Readiness, DomainError> {
+        self.store.readiness()
+    }
 }
 
 impl TestApp {
@@ -43,7 +65,9 @@ impl TestApp {
     pub async fn with_protection(protection: Protection) -> Self {
         let store = Arc::new(MemoryStore::new());
         let owner = store.seed_account("Acme", "owner@acme.example").expect("the account is seeded");
-        let state = AppState::new(store.clone(), Arc::new(At(NOW)), "https://canvass.test").with_protection(protection);
+        let lends = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::new(Counted { store: store.clone(), lends: lends.clone() });
+        let state = AppState::new(counted, Arc::new(At(NOW)), "https://canvass.test").with_protection(protection);
         let service = Rc::new(test::init_service(canvass_http::app(web::Data::new(state))).await);
         let send: SendRequest = Box::new(move |request: TestRequest| {
             let service = Rc::clone(&service);
@@ -54,7 +78,12 @@ impl TestApp {
             })
         });
         let key = owner.api_key.secret().to_owned();
-        Self { store, key, key_prefix: owner.api_key.lookup_prefix().to_owned(), send }
+        Self { store, key, key_prefix: owner.api_key.lookup_prefix().to_owned(), lends, send }
+    }
+
+    /// How many units of work the application has borrowed from the store so far.
+    pub fn lends(&self) -> usize {
+        self.lends.load(Ordering::SeqCst)
     }
 
     /// Seeds another account and answers its key.

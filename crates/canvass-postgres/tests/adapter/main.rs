@@ -5,10 +5,13 @@
 
 mod answer_exports;
 mod citus_keys;
+mod delivery_records;
 mod enum_columns;
+mod erasure_patterns;
 mod fair_claims;
 mod idempotency;
 mod insight;
+mod keyed_requests;
 mod one_statement;
 mod public_handles;
 mod repositories;

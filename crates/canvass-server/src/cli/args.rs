@@ -181,6 +181,10 @@ pub struct ServeArgs {
     /// behind a reverse proxy that writes those headers.
     #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
+    /// How long an idle client connection stays open for its next request, e.g. `75s`, `2m` (a bare number is
+    /// seconds; more than 0).
+    #[arg(long, env = "KEEP_ALIVE", default_value = "75s", value_parser = positive_interval)]
+    pub keep_alive: std::time::Duration,
     /// Make sure a demo account with a sample survey exists and print a fresh key for it.
     #[arg(long)]
     pub demo: bool,
@@ -278,10 +282,26 @@ mod tests {
             args.delivery.metrics_token.as_ref().map(|token| token.expose_secret()),
             Some("metrics-token-value")
         );
+        assert_eq!(args.keep_alive, crate::settings::DEFAULT_KEEP_ALIVE, "75 s unless told otherwise");
         let settings = args.delivery.delivery_settings();
         assert!(!format!("{settings:?}").contains("relay-password"));
         assert!(!format!("{settings:?}").contains("sms-url-token"));
 
         assert_eq!(settings.smtp_url.unwrap().expose_secret(), "smtps://canvass:relay-password@mail.example:465");
+    }
+
+    #[test]
+    fn keep_alive_takes_seconds_or_an_interval_and_refuses_zero() {
+        let keep_alive = |value: &str| {
+            let parsed = Cli::try_parse_from(["canvass", "serve", "--keep-alive", value]);
+            parsed.map(|cli| {
+                let Command::Serve(args) = cli.command else { panic!("serve") };
+                args.keep_alive
+            })
+        };
+        assert_eq!(keep_alive("90").unwrap(), std::time::Duration::from_secs(90));
+        assert_eq!(keep_alive("2m").unwrap(), std::time::Duration::from_secs(120));
+        assert!(keep_alive("0").is_err());
+        assert!(keep_alive("soon").is_err());
     }
 }

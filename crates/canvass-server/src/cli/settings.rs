@@ -48,6 +48,7 @@ impl ServeArgs {
                 ..canvass_http::Protection::default()
             },
             metrics_token: self.delivery.metrics_token,
+            keep_alive: self.keep_alive,
         }
     }
 }

@@ -49,6 +49,7 @@ pub fn settings(db: &TestDatabase) -> Settings {
         statement_timeout: Duration::from_secs(30),
         protection: canvass_server::Protection::default(),
         metrics_token: None,
+        keep_alive: canvass_server::settings::DEFAULT_KEEP_ALIVE,
     }
 }
 

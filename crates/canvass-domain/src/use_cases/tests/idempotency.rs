@@ -4,7 +4,7 @@
 use time::{Duration, OffsetDateTime};
 
 use super::fakes::{At, NOW};
-use crate::idempotency::{Claim, Claimed, Fingerprint, IdempotencyKey, KeptResponse, LEASE};
+use crate::idempotency::{Claim, Claimed, Fingerprint, IdempotencyKey, KeptResponse, KeyState, LEASE};
 use crate::ids::AccountId;
 use crate::testing::Keys;
 use crate::use_cases::idempotency::{claim, complete, purge};
@@ -48,6 +48,20 @@ fn the_first_request_runs_a_repeat_waits_then_replays_and_another_body_is_a_mism
     let later = NOW + Duration::hours(1);
     assert_eq!(claim_at(&mut keys, later, ACCOUNT, &request("a")), Claim::Replay(answer(201)));
     assert_eq!(claim_at(&mut keys, later, ACCOUNT, &request("b")), Claim::Mismatch);
+}
+
+#[test]
+fn a_repeat_of_an_answer_an_erasure_took_is_told_so_and_never_runs_until_the_key_expires() {
+    let mut keys = Keys::default();
+    let claimed = run(claim_at(&mut keys, NOW, ACCOUNT, &request("a")));
+    complete(&mut keys, ACCOUNT, &key(), claimed, &answer(201)).unwrap();
+    // What an erasure leaves of a kept answer that held the person: the key, its fingerprint and its age.
+    keys.rows.get_mut(&(ACCOUNT, key().as_str().to_owned())).unwrap().state = KeyState::Erased;
+    let later = NOW + Duration::hours(23);
+    assert_eq!(claim_at(&mut keys, later, ACCOUNT, &request("a")), Claim::Erased);
+    assert_eq!(claim_at(&mut keys, later, ACCOUNT, &request("b")), Claim::Mismatch);
+    assert_eq!(claim_at(&mut keys, NOW + LEASE, ACCOUNT, &request("a")), Claim::Erased, "it is no abandoned claim");
+    run(claim_at(&mut keys, NOW + Duration::hours(24), ACCOUNT, &request("a")));
 }
 
 #[test]

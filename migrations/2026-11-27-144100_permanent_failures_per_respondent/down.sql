@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS permanent_failures_failure_key;
