@@ -12,15 +12,24 @@ use utoipa::openapi::path::{Operation, ParameterIn, PathItem};
 use utoipa::openapi::schema::{AdditionalProperties, ArrayItems, Schema, SchemaType, Type};
 use utoipa::openapi::{OpenApi as Document, RefOr};
 
+/// Unicode's White_Space characters, what Rust's `trim` and `char::is_whitespace` take, as a character class body.
+macro_rules! blanks {
+    () => {
+        "\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+    };
+}
+
 /// Any text without NUL.
 pub const NO_NUL: &str = "^[^\\u0000]*$";
 
 /// A non-blank text (the `\S` of names and titles) without NUL: blanks, then a character that is neither blank nor
-/// NUL, then anything but NUL. Unambiguous, so it is matched in linear time.
-const NOT_BLANK: &str = "^\\s*[^\\s\\u0000][^\\u0000]*$";
+/// NUL, then anything but NUL. Unambiguous, so it is matched in linear time. "Blank" is what the service trims,
+/// Unicode's White_Space (Rust's `char::is_whitespace`), spelt out: JSON Schema's `\s` (ECMAScript's) leaves out
+/// U+0085 and takes in U+FEFF, so a name of NEL alone would pass the document and not the service.
+const NOT_BLANK: &str = concat!("^[", blanks!(), "]*[^", blanks!(), "\\u0000][^\\u0000]*$");
 
-/// One word between optional blanks (`^\s*\S+\s*$`, a sending domain), without NUL.
-const ONE_WORD: &str = "^\\s*[^\\s\\u0000]+\\s*$";
+/// One word between optional blanks (`^\s*\S+\s*$`, a sending domain), without NUL, blanks as in [`NOT_BLANK`].
+const ONE_WORD: &str = concat!("^[", blanks!(), "]*[^", blanks!(), "\\u0000]+[", blanks!(), "]*$");
 
 /// The media types whose bodies the reader refuses NUL in.
 const READ_MEDIA_TYPES: [&str; 2] = ["application/json", "application/x-www-form-urlencoded"];
@@ -134,5 +143,15 @@ mod tests {
         assert_eq!(without_nul("\\S"), Some(NOT_BLANK));
         assert_eq!(without_nul("^\\s*\\S+\\s*$"), Some(ONE_WORD));
         assert_eq!(without_nul("^[0-9]+$"), None);
+    }
+
+    #[test]
+    fn blank_is_what_the_service_trims_for_every_character() {
+        let (not_blank, one_word) = (regex::Regex::new(NOT_BLANK).unwrap(), regex::Regex::new(ONE_WORD).unwrap());
+        for c in (0..=0xFFFF_u32).filter_map(char::from_u32) {
+            let taken = !c.is_whitespace() && c != '\0';
+            assert_eq!(not_blank.is_match(&format!(" {c} ")), taken, "a name of {c:?}");
+            assert_eq!(one_word.is_match(&format!(" a{c}b ")), taken, "a domain with {c:?} inside");
+        }
     }
 }
