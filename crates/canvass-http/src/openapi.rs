@@ -8,6 +8,8 @@ use utoipa::{Modify, OpenApi};
 use crate::routes::API_VERSIONS;
 
 mod idempotent;
+mod nul;
+mod shapes;
 mod statuses;
 
 pub use statuses::is_keyed;
@@ -61,10 +63,13 @@ pub fn base() -> Document {
     ApiDoc::openapi()
 }
 
-/// Finishes the generated document so that it states what is served: each endpoint once, and the statuses every
-/// operation shares (see [`statuses`]), and `Idempotency-Key` on every keyed POST (see [`idempotent`]).
+/// Finishes the generated document so that it states what is served: each endpoint once, the statuses every
+/// operation shares (see [`statuses`]), `Idempotency-Key` on every keyed POST (see [`idempotent`]), the rules
+/// across fields that JSON Schema can state (see [`shapes`]) and the refusal of NUL in strings (see [`nul`]).
 pub fn document_what_is_served(document: &mut Document) {
     list_each_endpoint_once(document);
+    shapes::state_cross_field_rules(document);
+    nul::forbid_nul(document);
     idempotent::add_key_parameter(document);
     statuses::add_shared_statuses(document);
     idempotent::add_key_responses(document);

@@ -61,7 +61,7 @@ async fn garbage_never_yields_a_server_error() {
         assert_client_error(&app, "GET", &format!("/api/v1/surveys/{survey}/answers?{query}"), None, vec![]).await;
     }
     for query in
-        ["active=maybe", "categoryid=1e9", "copysendoutids=,", "startdate=2020-02-30", "enddate=", "surveyname=%00"]
+        ["active=maybe", "categoryid=1.5", "copysendoutids=1,x", "startdate=2020-02-30", "enddate=", "surveyname=%00"]
     {
         assert_client_error(&app, "GET", &format!("/api/v1/surveys/{survey}/copy?{query}"), None, vec![]).await;
     }

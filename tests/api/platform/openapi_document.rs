@@ -230,11 +230,15 @@ async fn the_respondent_language_fields_state_what_is_served() {
     let schemas = &document["components"]["schemas"];
     let codes = serde_json::json!(["en", "sv", "da", "nb", "fi", "de", "fr", "es", "nl", "pl", "it", "pt"]);
 
-    let create = &schemas["CreateSendoutBody"];
-    let language = referred(&document, &create["properties"]["language"]);
-    assert_eq!((&language["type"], &language["enum"]), (&Value::from("string"), &codes), "{language}");
-    assert!(language["description"].as_str().is_some_and(|d| d.contains("ISO 639-1")), "{language}");
-    assert!(allows_null(&create["properties"]["language"]) && !required(create).contains(&"language"), "{create}");
+    // A sendout is one of its shapes by type, each with the same optional language.
+    let shapes = schemas["CreateSendoutBody"]["oneOf"].as_array().unwrap();
+    assert_eq!(shapes.len(), 3, "LOGIN, EMAIL, SMS and TWOWAY");
+    for create in shapes {
+        let language = referred(&document, &create["properties"]["language"]);
+        assert_eq!((&language["type"], &language["enum"]), (&Value::from("string"), &codes), "{language}");
+        assert!(language["description"].as_str().is_some_and(|d| d.contains("ISO 639-1")), "{language}");
+        assert!(allows_null(&create["properties"]["language"]) && !required(create).contains(&"language"), "{create}");
+    }
     let sendout = &schemas["SendoutResponse"];
     assert_eq!(referred(&document, &sendout["properties"]["language"])["enum"], codes);
     assert!(required(sendout).contains(&"language") && !allows_null(&sendout["properties"]["language"]));

@@ -128,7 +128,11 @@ async fn named_sendouts_are_copied_as_drafts_with_labels_and_pending_respondents
     app.post(&format!("{base}/activate"), json!({})).await.expect(200);
     app.post(&format!("/surveys/{id}/sendouts"), json!({"name": "Not copied", "type": "LOGIN"})).await.expect(201);
 
-    let copy = app.get(&format!("/surveys/{id}/copy?copysendoutids={sendout_id}")).await.expect(200);
+    // Empty entries name nothing: a lone comma copies no sendout, and `,id,,` the one it names.
+    let none = app.get(&format!("/surveys/{id}/copy?copysendoutids=%2C")).await.expect(200);
+    let copied_none = app.get(&format!("/surveys/{}/sendouts", none["surveyId"])).await.expect(200);
+    assert_eq!(copied_none.as_array().unwrap().len(), 0);
+    let copy = app.get(&format!("/surveys/{id}/copy?copysendoutids=%2C{sendout_id}%2C%2C")).await.expect(200);
     let copy_id = copy["surveyId"].as_i64().unwrap();
     let sendouts = app.get(&format!("/surveys/{copy_id}/sendouts")).await.expect(200);
     assert_eq!(sendouts.as_array().unwrap().len(), 1);

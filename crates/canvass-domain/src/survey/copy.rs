@@ -186,18 +186,16 @@ impl SurveyDraft {
 pub const MAX_COPIED_SENDOUTS: usize = 100;
 
 /// Parses a comma-separated list of ids; spaces around commas are allowed (only spaces, as the documented pattern
-/// `^[0-9 ,]*$` says: a tab or a vertical tab is refused), empty entries are not. An id named twice is copied
-/// once; at most [`MAX_COPIED_SENDOUTS`] different ids.
+/// says: a tab or a vertical tab is refused), and empty entries (`1,,2`, `1,`, a lone `,`) name nothing and are
+/// skipped, as a list written by hand or joined by a script may have them. An id named twice is copied once; at
+/// most [`MAX_COPIED_SENDOUTS`] different ids.
 fn parse_id_list(text: &str) -> Result<Vec<SendoutId>, String> {
     if !crate::limits::fits(text, crate::limits::ID_LIST) {
         return Err(format!("must be at most {} characters", crate::limits::ID_LIST));
     }
-    if text.trim_matches(' ').is_empty() {
-        return Ok(Vec::new());
-    }
     let mut ids = Vec::new();
-    for part in text.split(',').map(|part| part.trim_matches(' ')) {
-        let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    for part in text.split(',').map(|part| part.trim_matches(' ')).filter(|part| !part.is_empty()) {
+        let digits = part.bytes().all(|b| b.is_ascii_digit());
         let id = part.parse::<SendoutId>().ok().filter(|id| digits && id.get() > 0);
         let id = id.ok_or_else(|| format!("`{part}` is not a sendout id"))?;
         if !ids.contains(&id) {
@@ -241,7 +239,13 @@ mod tests {
     fn sendout_ids_are_parsed() {
         assert_eq!(parse_id_list(" 1, 2 ,3"), Ok(ids(&[1, 2, 3])));
         assert_eq!(parse_id_list(""), Ok(vec![]));
-        assert!(parse_id_list("1,,2").is_err());
+        assert_eq!(parse_id_list("1,,2"), Ok(ids(&[1, 2])), "empty entries name nothing");
+        assert_eq!(parse_id_list(" , 4 ,"), Ok(ids(&[4])));
+        for nothing in [",", " , ,", ",,,"] {
+            assert_eq!(parse_id_list(nothing), Ok(vec![]), "{nothing:?}");
+        }
+        assert!(parse_id_list("1,0").is_err(), "0 is no id");
+        assert!(parse_id_list("1 2").is_err(), "ids are separated by commas");
         assert!(parse_id_list("1,x").is_err());
         assert!(parse_id_list("-4").is_err());
         // Only spaces are blanks here, as in the documented pattern.
@@ -307,6 +311,6 @@ mod tests {
         let many: Vec<String> = (1..=101).map(|id| id.to_string()).collect();
         assert!(parse_id_list(&many.join(",")).unwrap_err().contains("more than 100"));
         assert_eq!(parse_id_list(&many[..100].join(",")).map(|ids| ids.len()), Ok(100));
-        assert!(parse_id_list("1,,2").is_err());
+        assert_eq!(parse_id_list(&many[..100].join(",,")).map(|ids| ids.len()), Ok(100), "empty entries count none");
     }
 }

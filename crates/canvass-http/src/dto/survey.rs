@@ -403,8 +403,9 @@ pub struct CopyQuery {
     pub copyanswers: Option<bool>,
     /// Copy the logic (default false); 409 when it is broken.
     pub copylogic: Option<bool>,
-    /// Comma-separated sendout ids of the source to copy (default none).
-    #[param(max_length = 2000, pattern = "^[0-9 ,]*$")]
+    /// Comma-separated sendout ids of the source to copy (default none), spaces around them allowed; an empty
+    /// entry (`1,,2`, a lone `,`) names nothing. At most 100 different ids, each a sendout of the source (400).
+    #[param(max_length = 2000, pattern = "^(?: *(?:0*[1-9][0-9]{0,17} *)?,)* *(?:0*[1-9][0-9]{0,17} *)?$")]
     pub copysendoutids: Option<String>,
     /// Whether the copy is active (default: the source's flag).
     pub active: Option<bool>,

@@ -6,6 +6,11 @@
 //!   belongs are errors of their own kinds, at their path;
 //! - every other mismatch keeps serde's words (`invalid type: string "yes", expected a boolean`).
 //!
+//! An integer field takes any number with no fraction, as JSON Schema's `integer` does: `4813`, `4813.0` and
+//! `4.813e3` alike (`4813.5` is refused, naming the field); a query parameter takes the same numbers as text. A
+//! NUL in an object's key is refused where the key is kept (a map), not in the name or the value of a field nobody
+//! reads.
+//!
 //! A struct is read only from an object, at every depth: serde's derive would read one from an array, its fields
 //! by position. Query strings are read in text mode, where numbers and booleans are parsed from their text.
 
@@ -87,7 +92,7 @@ fn checked(text: &str) -> Result<&str, ReadError> {
     }
 }
 
-/// Parses a number or boolean from query text.
+/// Parses a boolean or a float from query text.
 macro_rules! from_text {
     ($($method:ident => $visit:ident: $kind:ty),* $(,)?) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
@@ -100,6 +105,48 @@ macro_rules! from_text {
             }
         }
     )*};
+}
+
+/// Reads an integer: a JSON number, or query text, with no fraction ([`integral`]).
+macro_rules! integer {
+    ($($method:ident => $visit:ident: $kind:ty),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
+            match (self.mode, self.value) {
+                (Mode::Text, Value::String(text)) => match text.trim().parse::<$kind>() {
+                    Ok(parsed) => visitor.$visit(parsed),
+                    Err(_) => match text.trim().parse::<f64>() {
+                        Ok(number) if number.is_finite() => integral(number, visitor),
+                        _ => Err(de::Error::invalid_value(de::Unexpected::Str(text), &visitor)),
+                    },
+                },
+                (Mode::Json, Value::Number(number)) if number.is_f64() => match number.as_f64() {
+                    Some(number) => integral(number, visitor),
+                    None => self.deserialize_any(visitor),
+                },
+                _ => self.deserialize_any(visitor),
+            }
+        }
+    )*};
+}
+
+/// 2^63 and 2^64, the first floats out of `i64`'s and `u64`'s range.
+const I64_END: f64 = 9_223_372_036_854_775_808.0;
+const U64_END: f64 = 18_446_744_073_709_551_616.0;
+
+/// Gives `visitor` a float without a fraction as the integer it is (JSON Schema's `integer` counts `4813.0` as
+/// one); a fraction, or a number beyond 64 bits, is refused as not what the visitor expects.
+fn integral<'de, V: Visitor<'de>>(number: f64, visitor: V) -> Result<V::Value, ReadError> {
+    if number.fract() != 0.0 {
+        return Err(de::Error::invalid_value(de::Unexpected::Float(number), &visitor));
+    }
+    // Both casts are exact: the number has no fraction and lies within the type's range.
+    if (0.0..U64_END).contains(&number) {
+        visitor.visit_u64(number as u64)
+    } else if (-I64_END..0.0).contains(&number) {
+        visitor.visit_i64(number as i64)
+    } else {
+        Err(de::Error::invalid_value(de::Unexpected::Float(number), &visitor))
+    }
 }
 
 impl<'de> de::Deserializer<'de> for Reader<'de> {
@@ -161,6 +208,11 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
 
     from_text! {
         deserialize_bool => visit_bool: bool,
+        deserialize_f32 => visit_f32: f32,
+        deserialize_f64 => visit_f64: f64,
+    }
+
+    integer! {
         deserialize_i8 => visit_i8: i8,
         deserialize_i16 => visit_i16: i16,
         deserialize_i32 => visit_i32: i32,
@@ -169,12 +221,15 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
         deserialize_u16 => visit_u16: u16,
         deserialize_u32 => visit_u32: u32,
         deserialize_u64 => visit_u64: u64,
-        deserialize_f32 => visit_f32: f32,
-        deserialize_f64 => visit_f64: f64,
     }
 
     forward_to_deserialize_any! {
-        i128 u128 char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map identifier ignored_any
+        i128 u128 char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map identifier
+    }
+
+    /// A value nobody reads (an unknown field's) is skipped whole: what it holds, NUL included, is not checked.
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
+        visitor.visit_unit()
     }
 }
 
@@ -213,7 +268,7 @@ impl<'de> MapAccess<'de> for Fields<'de> {
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, ReadError> {
         let Some((key, value)) = self.fields.next() else { return Ok(None) };
         self.value = Some(value);
-        seed.deserialize(Key(checked(key)?)).map(Some)
+        seed.deserialize(Key(key)).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, ReadError> {
@@ -244,7 +299,13 @@ macro_rules! key_number {
 impl<'de> de::Deserializer<'de> for Key<'de> {
     type Error = ReadError;
 
+    /// A key kept as text (a map's): refused when it holds NUL.
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
+        visitor.visit_borrowed_str(checked(self.0)?)
+    }
+
+    /// A field's name: one holding NUL names no field, and an unknown field is ignored like any other.
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
         visitor.visit_borrowed_str(self.0)
     }
 
@@ -261,7 +322,7 @@ impl<'de> de::Deserializer<'de> for Key<'de> {
 
     forward_to_deserialize_any! {
         bool f32 f64 i128 u128 char str string bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
+        tuple_struct map struct enum ignored_any
     }
 }
 
@@ -342,5 +403,63 @@ mod tests {
         let error = read::<Query>(&json!({"page": "two"}), Mode::Text).unwrap_err();
         assert_eq!(error.path().to_string(), "page");
         assert!(read::<Query>(&json!({"page": "2"}), Mode::Json).is_err(), "JSON numbers are not text");
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    struct Numbers {
+        days: i32,
+        #[serde(default)]
+        labels: Vec<i64>,
+        #[serde(default)]
+        count: Option<u64>,
+        #[serde(default)]
+        ratio: Option<f64>,
+    }
+
+    #[test]
+    fn integral_numbers_are_integers_and_a_fraction_is_refused_naming_the_field() {
+        let read_json = |value: Value| read::<Numbers>(&value, Mode::Json);
+        let numbers = read_json(json!({"days": 4813.0, "labels": [-20914898672074.0, 7], "count": 3e3})).unwrap();
+        assert_eq!((numbers.days, numbers.labels, numbers.count), (4813, vec![-20_914_898_672_074, 7], Some(3000)));
+        assert_eq!(read_json(json!({"days": 2, "ratio": 2.0})).unwrap().ratio, Some(2.0), "floats stay floats");
+        for (value, field) in [
+            (json!({"days": 4813.5}), "days"),
+            (json!({"days": 1, "labels": [1, -0.25]}), "labels[1]"),
+            (json!({"days": 3e9}), "days"),
+            (json!({"days": 1, "count": -1.0}), "count"),
+            (json!({"days": 1, "labels": [1e19]}), "labels[0]"),
+            (json!({"days": 1, "count": 1e20}), "count"),
+        ] {
+            let error = read_json(value.clone()).unwrap_err();
+            assert_eq!(error.path().to_string(), field, "{value}");
+            assert!(matches!(error.inner(), ReadError::Other(_)), "{value}: {}", error.inner());
+        }
+        let error = read_json(json!({"days": 4813.5})).unwrap_err();
+        assert!(error.inner().to_string().contains("4813.5"), "{}", error.inner());
+    }
+
+    #[test]
+    fn integral_query_text_is_an_integer_and_a_fraction_is_not() {
+        let numbers: Numbers = read(&json!({"days": "4813.0", "count": " 12 "}), Mode::Text).unwrap();
+        assert_eq!((numbers.days, numbers.count), (4813, Some(12)));
+        for text in ["4813.5", "inf", "NaN", "x", ""] {
+            let error = read::<Numbers>(&json!({"days": text}), Mode::Text).unwrap_err();
+            assert_eq!(error.path().to_string(), "days", "{text:?}");
+        }
+    }
+
+    #[test]
+    fn nul_is_refused_in_kept_keys_and_ignored_in_unknown_field_names() {
+        #[derive(Debug, Deserialize)]
+        struct Tagged {
+            tags: BTreeMap<String, String>,
+        }
+        let value = json!({"items": [{"kind": "SMS", "a\u{0}b": 1, "x": {"y": ["\u{0}"], "\u{0}": 2}}], "\u{0}": {}});
+        assert_eq!(read::<Outer>(&value, Mode::Json).unwrap().items[0].kind, Kind::Sms);
+        let kept = read::<Tagged>(&json!({"tags": {"a": "x"}}), Mode::Json).unwrap();
+        assert_eq!(kept.tags["a"], "x");
+        let error = read::<Tagged>(&json!({"tags": {"a\u{0}": "x"}}), Mode::Json).unwrap_err();
+        assert_eq!((error.path().to_string().starts_with("tags"), error.into_inner()), (true, ReadError::Nul));
     }
 }

@@ -10,6 +10,11 @@ use super::statuses::{is_keyed, problem};
 /// The pattern a key matches: 1 to 255 visible ASCII characters (0x21 to 0x7E).
 pub const KEY_PATTERN: &str = "^[!-~]{1,255}$";
 
+/// The 422 every keyed POST may answer, whatever its own body: a key is the client's name for one request, and the
+/// same key on another method, path, query or body is refused rather than run or replayed.
+const REUSED: &str = "The Idempotency-Key was used for another request (another method, path, query or body): \
+    problem `idempotency-key-reused`; nothing is run";
+
 /// The keyed POST operations under `/api`.
 fn keyed_posts(document: &mut Document) -> impl Iterator<Item = &mut Operation> {
     document
@@ -58,7 +63,7 @@ pub fn add_key_responses(document: &mut Document) {
                 "The answer kept for this Idempotency-Key was deleted by an erasure (it held the erased person); the \
                  request is not carried out again",
             ),
-            ("422", "The Idempotency-Key was used for another request (method, path, query or body)"),
+            ("422", REUSED),
         ] {
             match responses.get_mut(status) {
                 Some(RefOr::T(response)) => response.description = format!("{}; or: {described}", response.description),
