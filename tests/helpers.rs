@@ -85,6 +85,11 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// Whether the answer is a kept one served again (`Idempotent-Replayed: true`).
+    pub fn replayed(&self) -> bool {
+        self.headers.get("idempotent-replayed").is_some_and(|value| value == "true")
+    }
+
     /// Asserts the status and returns the body.
     #[track_caller]
     pub fn expect(self, status: u16) -> Value {
@@ -178,6 +183,14 @@ impl TestApp {
     /// POST under `/api/v1`.
     pub async fn post(&self, path: &str, body: Value) -> Reply {
         self.call("POST", path, Some(body)).await
+    }
+
+    /// POST under `/api/v1` as the holder of `api_key`, with `idempotency_key` as the Idempotency-Key.
+    pub async fn post_keyed_as(&self, api_key: &str, path: &str, idempotency_key: &str, body: &Value) -> Reply {
+        let url = format!("{}/api/v1{path}", self.address);
+        let request =
+            self.client.post(url).header("X-API-KEY", api_key).header("Idempotency-Key", idempotency_key).json(body);
+        read(request.send().await.expect("send")).await
     }
 
     /// PUT under `/api/v1`.

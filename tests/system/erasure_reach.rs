@@ -87,16 +87,8 @@ fn quote(name: &str) -> String {
 
 /// POSTs `body` to `/api/v1{path}` with an Idempotency-Key; returns the status and body.
 async fn keyed(app: &TestApp, path: &str, key: &str, body: Value) -> (u16, Value) {
-    let response = app
-        .client
-        .post(format!("{}/api/v1{path}", app.address))
-        .header("X-API-KEY", &app.key)
-        .header("Idempotency-Key", key)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+    let reply = app.post_keyed_as(&app.key, path, key, &body).await;
+    (reply.status.as_u16(), reply.body)
 }
 
 /// An EMAIL sendout of `survey`, sent from 2026-01-01; returns its base path.

@@ -11,18 +11,8 @@ use crate::helpers::{email_sendout, spawn_app, survey_with_sendout, TestApp};
 
 /// POSTs `body` to `/api/v1{path}` with `key` as the Idempotency-Key: status, whether it was replayed, body.
 async fn post_keyed(app: &TestApp, path: &str, key: &str, body: &Value) -> (StatusCode, bool, Value) {
-    let response = app
-        .client
-        .post(format!("{}/api/v1{path}", app.address))
-        .header("X-API-KEY", &app.key)
-        .header("Idempotency-Key", key)
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    let replayed = response.headers().get("idempotent-replayed").is_some_and(|v| v == "true");
-    (status, replayed, response.json().await.unwrap_or(Value::Null))
+    let reply = app.post_keyed_as(&app.key, path, key, body).await;
+    (reply.status, reply.replayed(), reply.body)
 }
 
 /// Makes the database refuse kept answers (`true`), or keep them again.

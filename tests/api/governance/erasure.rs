@@ -112,23 +112,13 @@ async fn a_missing_or_empty_contact_is_a_400_naming_the_field() {
 /// POSTs `body` to `/api/v1{path}` with the key of `api_key` and `idempotency_key`; returns the status, whether it
 /// was replayed and the JSON body.
 async fn keyed(app: &TestApp, api_key: &str, path: &str, idempotency_key: &str, body: Value) -> (u16, bool, Value) {
-    let response = app
-        .client
-        .post(format!("{}/api/v1{path}", app.address))
-        .header("X-API-KEY", api_key)
-        .header("Idempotency-Key", idempotency_key)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let replayed = response.headers().get("idempotent-replayed").is_some_and(|v| v == "true");
-    let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).map(str::to_owned);
-    let body: Value = response.json().await.unwrap_or(Value::Null);
+    let reply = app.post_keyed_as(api_key, path, idempotency_key, &body).await;
+    let (status, replayed) = (reply.status.as_u16(), reply.replayed());
     if status == 410 {
-        assert_eq!(content_type.as_deref(), Some("application/problem+json"), "{body}");
+        let content_type = reply.headers.get("content-type").and_then(|v| v.to_str().ok());
+        assert_eq!(content_type, Some("application/problem+json"), "{}", reply.body);
     }
-    (status, replayed, body)
+    (status, replayed, reply.body)
 }
 
 #[tokio::test]
