@@ -20,7 +20,7 @@ pub use label::{BgDocument, Label, LabelDraft, LabelType, BACKGROUND_FUNCTION};
 pub use link_token::{is_survey_link_token, new_survey_link_token, survey_link_route, LinkRoute, ACCOUNT_SEPARATOR};
 pub use reminder::{Reminder, ReminderDraft, ReminderInput, ReminderStatus, SendoutLogic};
 pub use respondent::{
-    check_background_data, BackgroundData, InvitationDelivery, NewRespondent, Respondent, RespondentInput,
+    check_background_data, BackgroundData, InvitationDelivery, LoginPage, NewRespondent, Respondent, RespondentInput,
     RespondentStatus, TokenContext, ERASED_PREFIX, MAX_BATCH,
 };
 pub use sender::{ProvisionedSender, SenderNumber};

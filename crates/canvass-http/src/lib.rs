@@ -4,9 +4,11 @@
 //! [`app`] builds the application over an [`AppState`]; the `canvass` binary serves it. The modules by role:
 //! `routes` (one handler module per resource), `dto` (the JSON shapes of the contract), `extract` (reading bodies,
 //! queries and paths), `middleware` (what wraps every request), `pages` (the respondent's HTML pages), `problem`
-//! (every error answer), `openapi` (the document), `blocking` (the one blocking hop to the store).
+//! (every error answer), `openapi` (the document), `blocking` (the one blocking hop to the store), `client_address` (who a request
+//! came from, behind trusted proxies).
 
 pub mod blocking;
+pub mod client_address;
 pub mod dto;
 pub mod export;
 pub mod extract;
@@ -27,6 +29,7 @@ use tracing_actix_web::TracingLogger;
 use utoipa_actix_web::{scope, AppExt};
 use utoipa_swagger_ui::SwaggerUi;
 
+pub use client_address::TrustedProxies;
 pub use problem::Problem;
 pub use protection::{FailureWindow, Protection};
 pub use state::AppState;

@@ -45,7 +45,7 @@ fn failure(problem: &Problem, language: Language) -> HttpResponse {
     };
     let mut response = page(status, html::message(language, words.survey, text));
     if status == StatusCode::NOT_FOUND {
-        response.extensions_mut().insert(UnknownCredential);
+        response.extensions_mut().insert(UnknownCredential { budget: None });
     }
     response
 }
@@ -150,9 +150,10 @@ async fn login(state: web::Data<AppState>, path: web::Path<String>, body: RawBod
         Ok(LoginOutcome::Opens(token)) => {
             HttpResponse::SeeOther().insert_header(("Location", format!("/r/{token}"))).finish()
         }
-        Ok(LoginOutcome::Nothing(language)) => {
-            let mut response = page(StatusCode::OK, html::login(language, &action, Some(&shown)));
-            response.extensions_mut().insert(UnknownCredential);
+        Ok(LoginOutcome::Nothing(login_page)) => {
+            let mut response = page(StatusCode::OK, html::login(login_page.language, &action, Some(&shown)));
+            let budget = state.protection.login_budget(login_page.respondents);
+            response.extensions_mut().insert(UnknownCredential { budget: Some(budget) });
             response
         }
         Err(problem) => failure(&problem, Language::default()),

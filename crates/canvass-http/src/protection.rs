@@ -1,9 +1,12 @@
 //! The limits that protect the service from its callers: request rates per API key, failed guesses per client
-//! address on the respondent pages, how long a request body may take to arrive, and how long a checked key is
-//! trusted. Tests use small ones.
+//! address on the respondent pages (a login page's budget grows with its sendout, for a whole office may share one
+//! address), which proxies say who the client is, how long a request body may take to arrive, and how long a
+//! checked key is trusted. Tests use small ones.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
+
+use crate::client_address::TrustedProxies;
 
 /// A count of failures allowed within a sliding window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,18 +18,21 @@ pub struct FailureWindow {
 }
 
 /// Every limit of the service.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Protection {
     /// Requests per second one API key may make (`RATE_LIMIT_PER_KEY`); bursts may reach ten times this.
     pub rate_limit_per_key: NonZeroU32,
-    /// Unknown login identifiers one client address may try on one `/login/<sendoutId>`.
+    /// Unknown login identifiers one client address may try on one `/login/<sendoutId>` of a sendout without
+    /// respondents; see [`Protection::login_budget`].
     pub login_failures: FailureWindow,
+    /// A login page's budget grows by one unknown identifier per this many of its sendout's respondents.
+    pub login_respondents_per_extra_failure: NonZeroU32,
     /// Unknown link tokens one client address may try under `/r/`.
     pub token_failures: FailureWindow,
     /// The longest a request body may take to arrive whole (`BODY_READ_TIMEOUT`); then 408.
     pub body_read_timeout: Duration,
-    /// Take the client address from `X-Forwarded-For`/`Forwarded` (set only behind a proxy that writes them).
-    pub trust_forwarded_for: bool,
+    /// The proxies (`TRUSTED_PROXIES`) whose `X-Forwarded-For`/`Forwarded` name the client of a request.
+    pub trusted_proxies: TrustedProxies,
     /// How long an authenticated (or refused) key is trusted without asking the database again; a revoked key
     /// stops working within this time.
     pub key_cache_ttl: Duration,
@@ -37,6 +43,14 @@ impl Protection {
     pub fn burst_per_key(&self) -> NonZeroU32 {
         self.rate_limit_per_key.saturating_mul(NonZeroU32::MIN.saturating_add(9))
     }
+
+    /// The unknown identifiers one client address may try within the window on the login page of a sendout of
+    /// `respondents` people: 10 plus one tenth of them by default, so that an office behind one address does not
+    /// lock itself out with its typos (1,000 people: 110).
+    pub fn login_budget(&self, respondents: u64) -> u32 {
+        let extra = respondents / u64::from(self.login_respondents_per_extra_failure.get());
+        self.login_failures.allowed.saturating_add(u32::try_from(extra).unwrap_or(u32::MAX))
+    }
 }
 
 impl Default for Protection {
@@ -44,10 +58,26 @@ impl Default for Protection {
         Self {
             rate_limit_per_key: NonZeroU32::new(100).unwrap_or(NonZeroU32::MIN),
             login_failures: FailureWindow { allowed: 10, window: Duration::from_secs(600) },
+            login_respondents_per_extra_failure: NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN),
             token_failures: FailureWindow { allowed: 30, window: Duration::from_secs(60) },
             body_read_timeout: Duration::from_secs(10),
-            trust_forwarded_for: false,
+            trusted_proxies: TrustedProxies::default(),
             key_cache_ttl: Duration::from_secs(5),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_login_budget_is_ten_and_one_per_ten_respondents() {
+        let protection = Protection::default();
+        assert_eq!(protection.login_budget(0), 10);
+        assert_eq!(protection.login_budget(9), 10);
+        assert_eq!(protection.login_budget(200), 30);
+        assert_eq!(protection.login_budget(1_000), 110);
+        assert_eq!(protection.login_budget(u64::MAX), u32::MAX, "saturates");
     }
 }

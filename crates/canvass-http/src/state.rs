@@ -63,9 +63,9 @@ impl AppState {
             inbound_secret: None,
             webhook_allow_private: false,
             public_origin,
-            protection,
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            protection,
             store_gate: Arc::new(Semaphore::new(Semaphore::MAX_PERMITS)),
             metrics: Arc::new(Metrics::new()),
             metrics_token: None,
@@ -81,9 +81,9 @@ impl AppState {
     pub fn with_protection(self, protection: Protection) -> Self {
         Self {
             keys: key_cache(&protection),
-            protection,
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            protection,
             ..self
         }
     }

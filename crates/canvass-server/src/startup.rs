@@ -36,7 +36,7 @@ impl Application {
         let public_url = settings.public_url.clone().unwrap_or_else(|| format!("http://{address}"));
         let public_url = public_url.trim_end_matches('/').to_owned();
         let mut state = AppState::new(store.clone(), Arc::new(SystemClock), &public_url)
-            .with_protection(settings.protection)
+            .with_protection(settings.protection.clone())
             .with_store_connections(settings.pool_size as usize);
         let configured = |secret: &Option<SecretString>| {
             secret.as_ref().map(|s| s.expose_secret().to_owned()).filter(|s| !s.is_empty())

@@ -6,7 +6,7 @@
 
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::ChunkRequest;
-use crate::distribution::{LinkRoute, TokenContext};
+use crate::distribution::{LinkRoute, LoginPage, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::RepoResult;
@@ -93,8 +93,9 @@ pub trait RespondentPageRepository {
     /// The link token and respondent of a LOGIN sendout (of any account: the store finds the sendout's account
     /// first) whose login identifier has this key.
     fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
-    /// The language of the LOGIN sendout with this id (of any account), `None` when there is none.
-    fn login_language(&mut self, sendout: SendoutId) -> RepoResult<Option<crate::language::Language>>;
+    /// The language and respondent count of the LOGIN sendout with this id (of any account), `None` when there
+    /// is none.
+    fn login_page(&mut self, sendout: SendoutId) -> RepoResult<Option<LoginPage>>;
     /// The respondents whose number has this key in TWOWAY sendouts sent from the number `to`, of the account that
     /// `to` is provisioned to (no one's when it is provisioned to none), the one that was last sent a message
     /// first.

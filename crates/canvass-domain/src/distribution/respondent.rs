@@ -128,6 +128,16 @@ pub struct TokenContext {
     pub contact_key: String,
 }
 
+/// What a LOGIN sendout's login page needs to know of its sendout.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoginPage {
+    /// The language of its pages.
+    pub language: crate::language::Language,
+    /// How many respondents it has: the more people may share one office address, the more typos that address
+    /// is allowed.
+    pub respondents: u64,
+}
+
 /// A respondent to add, as a client gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RespondentInput {

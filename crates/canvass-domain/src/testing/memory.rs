@@ -675,7 +675,7 @@ impl RespondentPageRepository for Memory {
     not_kept! {
         fn find_by_token(&mut self, route: LinkRoute, token: &str) -> RepoResult<Option<TokenContext>>;
         fn find_login(&mut self, sendout: SendoutId, contact_key: &str) -> RepoResult<Option<(String, TokenContext)>>;
-        fn login_language(&mut self, sendout: SendoutId) -> RepoResult<Option<crate::language::Language>>;
+        fn login_page(&mut self, sendout: SendoutId) -> RepoResult<Option<crate::distribution::LoginPage>>;
         fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>>;
         fn lock_respondent(&mut self, account: AccountId, respondent: RespondentId) -> RepoResult<()>;
         fn progress(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Option<(AnswerSet, Option<PageId>)>>;

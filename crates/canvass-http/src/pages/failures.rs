@@ -1,7 +1,7 @@
 //! Failed guesses on the respondent pages, per client address: unknown link tokens under `/r/` and unknown login
 //! identifiers per `/login/<sendoutId>`. Each address keeps the instants of its recent failures (a sliding
 //! window); once more than the allowed number fall within the window, further attempts are refused until the
-//! oldest of them leaves it.
+//! oldest of them leaves it. A login page's allowed number is its sendout's budget, as the page last told it.
 
 use std::collections::VecDeque;
 use std::net::IpAddr;
@@ -24,11 +24,20 @@ pub enum Scope {
 /// Addresses tracked at most; the least recently used are forgotten first.
 const MAX_TRACKED: u64 = 100_000;
 
+/// The recent failures of one address at one scope.
+#[derive(Debug)]
+struct Log {
+    /// Failures allowed within the window.
+    allowed: u32,
+    /// When they happened, oldest first; at most `allowed + 1` are kept.
+    at: VecDeque<Instant>,
+}
+
 /// Recent failures per client address and scope.
 pub struct Failures {
     tokens: FailureWindow,
     logins: FailureWindow,
-    recent: Cache<(IpAddr, Scope), Arc<Mutex<VecDeque<Instant>>>>,
+    recent: Cache<(IpAddr, Scope), Arc<Mutex<Log>>>,
 }
 
 impl Failures {
@@ -47,28 +56,32 @@ impl Failures {
 
     /// How long `address` must wait before it may try `scope` again, or `None` when it may now.
     pub fn blocked_for(&self, address: IpAddr, scope: &Scope, now: Instant) -> Option<Duration> {
-        let limit = self.window(scope);
+        let window = self.window(scope).window;
         let log = self.recent.get(&(address, scope.clone()))?;
         let mut log = log.lock().ok()?;
-        forget_old(&mut log, limit.window, now);
-        if log.len() <= limit.allowed as usize {
+        let allowed = log.allowed as usize;
+        forget_old(&mut log.at, window, now);
+        if log.at.len() <= allowed {
             return None;
         }
         // Blocked until enough failures have left the window to bring the count back to the allowed number.
-        let freeing = log.len() - limit.allowed as usize - 1;
-        log.get(freeing).map(|at| (*at + limit.window).saturating_duration_since(now))
+        let freeing = log.at.len() - allowed - 1;
+        log.at.get(freeing).map(|at| (*at + window).saturating_duration_since(now))
     }
 
-    /// Records one failed guess of `address` at `scope`.
-    pub fn record(&self, address: IpAddr, scope: Scope, now: Instant) {
+    /// Records one failed guess of `address` at `scope`, where `budget` failures are allowed within the window
+    /// (the scope's default when `None`).
+    pub fn record(&self, address: IpAddr, scope: Scope, budget: Option<u32>, now: Instant) {
         let limit = self.window(&scope);
-        let log = self.recent.get_with((address, scope), || Arc::new(Mutex::new(VecDeque::new())));
+        let allowed = budget.unwrap_or(limit.allowed);
+        let log = self.recent.get_with((address, scope), || Arc::new(Mutex::new(Log { allowed, at: VecDeque::new() })));
         let Ok(mut log) = log.lock() else { return };
-        forget_old(&mut log, limit.window, now);
-        log.push_back(now);
+        log.allowed = allowed;
+        forget_old(&mut log.at, limit.window, now);
+        log.at.push_back(now);
         // One past the allowed number is all that is needed to block; older ones are not kept.
-        while log.len() > limit.allowed as usize + 1 {
-            log.pop_front();
+        while log.at.len() > allowed as usize + 1 {
+            log.at.pop_front();
         }
     }
 }
@@ -97,7 +110,7 @@ mod tests {
         let start = Instant::now();
         for second in 0..4 {
             assert_eq!(failures.blocked_for(address, &Scope::Tokens, start + Duration::from_secs(second)), None);
-            failures.record(address, Scope::Tokens, start + Duration::from_secs(second));
+            failures.record(address, Scope::Tokens, None, start + Duration::from_secs(second));
         }
         let later = start + Duration::from_secs(10);
         assert_eq!(failures.blocked_for(address, &Scope::Tokens, later), Some(Duration::from_secs(50)));
@@ -112,9 +125,25 @@ mod tests {
         let address: IpAddr = [192, 0, 2, 1].into();
         let now = Instant::now();
         for _ in 0..3 {
-            failures.record(address, Scope::Login("7".into()), now);
+            failures.record(address, Scope::Login("7".into()), None, now);
         }
         assert!(failures.blocked_for(address, &Scope::Login("7".into()), now).is_some());
         assert!(failures.blocked_for(address, &Scope::Login("8".into()), now).is_none());
+    }
+
+    #[test]
+    fn a_login_page_budget_is_the_one_its_page_last_gave() {
+        let failures = failures();
+        let address: IpAddr = [192, 0, 2, 1].into();
+        let office = Scope::Login("9".into());
+        let now = Instant::now();
+        for _ in 0..5 {
+            failures.record(address, office.clone(), Some(5), now);
+        }
+        assert_eq!(failures.blocked_for(address, &office, now), None, "five of a budget of five");
+        failures.record(address, office.clone(), Some(5), now);
+        assert!(failures.blocked_for(address, &office, now).is_some(), "the sixth");
+        failures.record(address, office.clone(), Some(8), now);
+        assert_eq!(failures.blocked_for(address, &office, now), None, "the sendout grew: seven of eight");
     }
 }

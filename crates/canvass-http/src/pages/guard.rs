@@ -1,10 +1,10 @@
 //! The guard in front of the respondent pages: answer and login form posts must come from `PUBLIC_URL`'s origin or
-//! the host they were sent to (a missing `Origin` is allowed; the one-click opt-out is exempt), and a client address that guessed too many
-//! unknown link tokens or login identifiers is answered 429 until its window passes. A refusal on a login page is
+//! the host they were sent to (a missing `Origin` is allowed; the one-click opt-out is exempt), and a client address
+//! (behind `TRUSTED_PROXIES`, the client's own) that guessed too many unknown link tokens or login identifiers is
+//! answered 429 until its window passes. A refusal on a login page is
 //! in its sendout's language; one under `/r/` is in English, for a page in the link's language would tell a
 //! refused guesser which links are real.
 
-use std::net::IpAddr;
 use std::time::Instant;
 
 use actix_web::body::{BoxBody, MessageBody};
@@ -12,7 +12,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderValue, HOST, ORIGIN, RETRY_AFTER};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use canvass_domain::language::Language;
 
 use super::failures::Scope;
@@ -22,7 +22,11 @@ use crate::state::AppState;
 
 /// Put in a page's response extensions by a handler that was given an unknown link token or login identifier.
 #[derive(Debug, Clone, Copy)]
-pub struct UnknownCredential;
+pub struct UnknownCredential {
+    /// The failures this page allows an address within its window (a login page's grows with its sendout);
+    /// `None`: the scope's default.
+    pub budget: Option<u32>,
+}
 
 /// What a path guesses at, for the respondent pages.
 fn scope_of(path: &str) -> Option<Scope> {
@@ -31,25 +35,6 @@ fn scope_of(path: &str) -> Option<Scope> {
     }
     let sendout = path.strip_prefix("/login/")?;
     Some(Scope::Login(sendout.trim_end_matches('/').to_owned()))
-}
-
-/// The address the request came from: the socket's peer, or with `trust_forwarded_for` the first address a proxy
-/// wrote into `Forwarded`/`X-Forwarded-For`.
-pub fn client_address(req: &HttpRequest, trust_forwarded_for: bool) -> Option<IpAddr> {
-    let forwarded = trust_forwarded_for
-        .then(|| req.connection_info().realip_remote_addr().map(str::to_owned))
-        .flatten()
-        .and_then(|text| parse_address(&text));
-    forwarded.or_else(|| req.peer_addr().map(|peer| peer.ip()))
-}
-
-/// An address as proxies write it: `192.0.2.1`, `192.0.2.1:443`, `[2001:db8::1]:443` or `2001:db8::1`.
-fn parse_address(text: &str) -> Option<IpAddr> {
-    let text = text.trim();
-    text.parse()
-        .ok()
-        .or_else(|| text.parse::<std::net::SocketAddr>().ok().map(|socket| socket.ip()))
-        .or_else(|| text.trim_start_matches('[').split(']').next().and_then(|ip| ip.parse().ok()))
 }
 
 /// Whether the `Origin` of a form post is acceptable: absent, the same origin as `public_origin`, or naming the
@@ -101,7 +86,8 @@ pub async fn guard(
         let page = refusal(&state, &scope, StatusCode::FORBIDDEN, |words| words.cross_site).await;
         return Ok(req.into_response(page));
     }
-    let address = client_address(req.request(), state.protection.trust_forwarded_for);
+    let trusted = &state.protection.trusted_proxies;
+    let address = req.peer_addr().map(|peer| trusted.client_address(peer.ip(), req.headers()));
     let is_attempt = is_post || scope == Scope::Tokens;
     if let (true, Some(address)) = (is_attempt, address) {
         if let Some(wait) = state.failures.blocked_for(address, &scope, Instant::now()) {
@@ -114,8 +100,8 @@ pub async fn guard(
     }
     let response = next.call(req).await?;
     if let Some(address) = address {
-        if response.response().extensions().get::<UnknownCredential>().is_some() {
-            state.failures.record(address, scope, Instant::now());
+        if let Some(unknown) = response.response().extensions().get::<UnknownCredential>().copied() {
+            state.failures.record(address, scope, unknown.budget, Instant::now());
         }
     }
     Ok(response.map_into_boxed_body())
@@ -147,12 +133,9 @@ mod tests {
     }
 
     #[test]
-    fn scopes_and_addresses_are_read() {
+    fn scopes_are_read() {
         assert_eq!(scope_of("/r/abc/opt-out"), Some(Scope::Tokens));
         assert_eq!(scope_of("/login/42"), Some(Scope::Login("42".into())));
         assert_eq!(scope_of("/api/v1/surveys"), None);
-        assert_eq!(parse_address("[2001:db8::1]:443"), "2001:db8::1".parse().ok());
-        assert_eq!(parse_address("192.0.2.1:80"), "192.0.2.1".parse().ok());
-        assert_eq!(parse_address("unknown"), None);
     }
 }

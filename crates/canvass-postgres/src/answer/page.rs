@@ -1,7 +1,7 @@
 //! The respondent page's reads and writes on PostgreSQL: respondents by link token, answer set progress.
 
 use canvass_domain::answer::AnswerSet;
-use canvass_domain::distribution::{DispatchType, LinkRoute, SendoutStatus, TokenContext};
+use canvass_domain::distribution::{DispatchType, LinkRoute, LoginPage, SendoutStatus, TokenContext};
 use canvass_domain::ids::{AccountId, AnswerSetId, PageId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::language::Language;
 use canvass_domain::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
@@ -136,16 +136,16 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
         Ok(row.map(|(token, row)| (token, context_of(row))))
     }
 
-    fn login_language(&mut self, sendout: SendoutId) -> RepoResult<Option<Language>> {
-        // As `find_login`: the account first, then the sendout within that account.
+    fn login_page(&mut self, sendout: SendoutId) -> RepoResult<Option<LoginPage>> {
+        // As `find_login`: the account first, then the sendout within that account, with its stored count.
         let Some(account) = self.login_sendout_account(sendout)? else { return Ok(None) };
-        let language: Option<Named<Language>> = sendouts::table
+        let row: Option<(Named<Language>, i64)> = sendouts::table
             .filter(sendouts::account_id.eq(account).and(sendouts::id.eq(sendout.get())))
-            .select(sendouts::language)
+            .select((sendouts::language, sendouts::respondent_count))
             .first(self.conn)
             .optional()
             .or_repo()?;
-        Ok(language.map(|named| named.0))
+        Ok(row.map(|(language, count)| LoginPage { language: language.0, respondents: count.try_into().unwrap_or(0) }))
     }
 
     fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>> {

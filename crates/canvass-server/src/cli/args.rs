@@ -177,8 +177,12 @@ pub struct ServeArgs {
     /// The longest a request body may take to arrive whole, e.g. `10s` (then 408).
     #[arg(long, env = "BODY_READ_TIMEOUT", default_value = "10s", value_parser = positive_interval)]
     pub body_read_timeout: std::time::Duration,
-    /// Take respondents' client addresses (for the failed-guess limits) from X-Forwarded-For/Forwarded; set only
-    /// behind a reverse proxy that writes those headers.
+    /// The reverse proxies (comma-separated addresses and CIDR ranges) whose X-Forwarded-For/Forwarded name a
+    /// request's client, for the failed-guess limits of the respondent pages; the nearest address they recorded
+    /// that is not itself one of them is the client's. Empty: the socket's peer is the client.
+    #[arg(long, env = "TRUSTED_PROXIES", default_value = "")]
+    pub trusted_proxies: canvass_http::TrustedProxies,
+    /// Trust loopback peers as proxies (127.0.0.0/8 and ::1), as if they were in TRUSTED_PROXIES.
     #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
     /// How long an idle client connection stays open for its next request, e.g. `75s`, `2m` (a bare number is
@@ -303,5 +307,25 @@ mod tests {
         assert_eq!(keep_alive("2m").unwrap(), std::time::Duration::from_secs(120));
         assert!(keep_alive("0").is_err());
         assert!(keep_alive("soon").is_err());
+    }
+
+    #[test]
+    fn trusted_proxies_take_addresses_and_ranges_and_the_old_switch_trusts_loopback() {
+        let trusted = |flags: &[&str]| {
+            let words = ["canvass", "serve"].iter().chain(flags).copied();
+            Cli::try_parse_from(words).map(|cli| {
+                let Command::Serve(args) = cli.command else { panic!("serve") };
+                args.into_settings(String::new(), std::time::Duration::ZERO).protection.trusted_proxies
+            })
+        };
+        let loopback: std::net::IpAddr = [127, 0, 0, 1].into();
+        let office: std::net::IpAddr = [10, 1, 2, 3].into();
+        assert!(trusted(&[]).unwrap().is_empty(), "none unless told");
+        let ranges = trusted(&["--trusted-proxies", "10.0.0.0/8, 2001:db8::1"]).unwrap();
+        assert!(ranges.contains(office) && !ranges.contains(loopback));
+        let both = trusted(&["--trusted-proxies", "10.0.0.0/8", "--trust-forwarded-for"]).unwrap();
+        assert!(both.contains(office) && both.contains(loopback) && both.contains([0u16, 0, 0, 0, 0, 0, 0, 1].into()));
+        let refused = trusted(&["--trusted-proxies", "10.0.0.0/8,proxy.internal"]).unwrap_err().to_string();
+        assert!(refused.contains("proxy.internal"), "{refused}");
     }
 }

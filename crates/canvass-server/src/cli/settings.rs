@@ -44,7 +44,11 @@ impl ServeArgs {
             protection: canvass_http::Protection {
                 rate_limit_per_key: self.rate_limit_per_key,
                 body_read_timeout: self.body_read_timeout,
-                trust_forwarded_for: self.trust_forwarded_for,
+                trusted_proxies: if self.trust_forwarded_for {
+                    self.trusted_proxies.and(&canvass_http::TrustedProxies::loopback())
+                } else {
+                    self.trusted_proxies
+                },
                 ..canvass_http::Protection::default()
             },
             metrics_token: self.delivery.metrics_token,

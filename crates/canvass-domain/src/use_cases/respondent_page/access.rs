@@ -3,7 +3,7 @@
 
 use super::{context, is_open, PageState, PageView};
 use crate::clock::Clock;
-use crate::distribution::BlocklistType;
+use crate::distribution::{BlocklistType, LoginPage};
 use crate::error::DomainError;
 use crate::ids::SendoutId;
 use crate::language::Language;
@@ -16,8 +16,8 @@ pub enum LoginOutcome {
     /// The respondent's survey, at this link token.
     Opens(String),
     /// Nothing: the identifier is unknown there, or the sendout, survey or link is not open. The form is shown
-    /// again in this language.
-    Nothing(Language),
+    /// again in the sendout's language (English, and no respondents, when there is no such LOGIN sendout).
+    Nothing(LoginPage),
 }
 
 /// The language of a LOGIN sendout's login page: the sendout's, English when no LOGIN sendout has this id.
@@ -25,7 +25,7 @@ pub fn login_language(
     uow: &mut (impl RespondentPageRepository + ?Sized),
     sendout: SendoutId,
 ) -> Result<Language, DomainError> {
-    Ok(uow.login_language(sendout)?.unwrap_or_default())
+    Ok(uow.login_page(sendout)?.map(|page| page.language).unwrap_or_default())
 }
 
 /// The link token a login identifier opens in a LOGIN sendout, or nothing when the identifier is unknown there,
@@ -46,7 +46,7 @@ pub fn login(
     let now = clock.now();
     match found.filter(|(_, context)| is_open(context, now)) {
         Some((token, _)) => Ok(LoginOutcome::Opens(token)),
-        None => login_language(uow, sendout).map(LoginOutcome::Nothing),
+        None => Ok(LoginOutcome::Nothing(uow.login_page(sendout)?.unwrap_or_default())),
     }
 }
 

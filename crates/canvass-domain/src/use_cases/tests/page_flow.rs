@@ -144,7 +144,8 @@ fn a_value_that_does_not_fit_is_named_with_its_item_and_nothing_is_saved() {
 }
 
 #[test]
-fn a_login_opens_the_link_or_shows_the_form_again_in_the_sendouts_language() {
+fn a_login_opens_the_link_or_shows_the_form_again_in_the_sendouts_language_with_its_size() {
+    use crate::distribution::LoginPage;
     use crate::use_cases::respondent_page::{login, LoginOutcome};
     let mut fake = four_pages();
     fake.state.context.language = Language::De;
@@ -152,9 +153,11 @@ fn a_login_opens_the_link_or_shows_the_form_again_in_the_sendouts_language() {
     let opened = login(&mut fake, &At(NOW), sendout, " ANN@example.com ").unwrap();
     assert_eq!(opened, LoginOutcome::Opens(TOKEN.into()), "identifiers compare by their key");
     let unknown = login(&mut fake, &At(NOW), sendout, "bob@example.com").unwrap();
-    assert_eq!(unknown, LoginOutcome::Nothing(Language::De));
+    let german = LoginPage { language: Language::De, respondents: 1 };
+    assert_eq!(unknown, LoginOutcome::Nothing(german));
     let other = crate::ids::SendoutId::new(99);
-    assert_eq!(login(&mut fake, &At(NOW), other, "ann@example.com").unwrap(), LoginOutcome::Nothing(Language::En));
+    let none = LoginOutcome::Nothing(LoginPage { language: Language::En, respondents: 0 });
+    assert_eq!(login(&mut fake, &At(NOW), other, "ann@example.com").unwrap(), none);
     fake.state.context.sendout_active = false;
-    assert_eq!(login(&mut fake, &At(NOW), sendout, "ann@example.com").unwrap(), LoginOutcome::Nothing(Language::De));
+    assert_eq!(login(&mut fake, &At(NOW), sendout, "ann@example.com").unwrap(), LoginOutcome::Nothing(german));
 }

@@ -172,8 +172,10 @@ impl RespondentPageRepository for Pages {
         Ok(ours.then(|| (TOKEN.to_owned(), context.clone())))
     }
 
-    fn login_language(&mut self, sendout: SendoutId) -> RepoResult<Option<crate::language::Language>> {
-        Ok((sendout == self.state.context.sendout_id).then_some(self.state.context.language))
+    fn login_page(&mut self, sendout: SendoutId) -> RepoResult<Option<crate::distribution::LoginPage>> {
+        let language = self.state.context.language;
+        Ok((sendout == self.state.context.sendout_id)
+            .then_some(crate::distribution::LoginPage { language, respondents: 1 }))
     }
 
     fn find_conversations(&mut self, contact_key: &str, to: &str) -> RepoResult<Vec<TokenContext>> {
