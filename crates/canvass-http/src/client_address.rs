@@ -10,7 +10,7 @@ use std::sync::Arc;
 use actix_web::http::header::HeaderMap;
 use ipnet::{IpNet, Ipv4Net, Ipv6Net};
 
-pub use hops::Hop;
+use hops::Hop;
 
 /// The proxies whose forwarding headers are believed: addresses and CIDR ranges. Empty: none (the default).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
