@@ -33,8 +33,12 @@ pub fn running_as_root() -> bool {
     std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
 }
 
-/// The `canvass` binary built in release from the current source (the benchmark runs from target/release/deps).
+/// The `canvass` binary built in release from the current source (the benchmark runs from target/release/deps),
+/// or the one `BENCH_CANVASS` names (to measure another build, a copy of an earlier one, against the same baselines).
 pub fn canvass_binary() -> PathBuf {
+    if let Some(binary) = std::env::var_os("BENCH_CANVASS") {
+        return PathBuf::from(binary);
+    }
     let status = Command::new(env!("CARGO"))
         .args(["build", "--release", "--quiet", "-p", "canvass-server", "--bin", "canvass"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))

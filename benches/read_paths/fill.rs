@@ -14,6 +14,8 @@ use crate::support::{survey_body, JsonApi};
 /// What the endpoints are called with.
 pub struct Data {
     pub key: String,
+    /// The account the key belongs to (the bare anchor reads as it).
+    pub account: i64,
     survey: i64,
     post_survey: i64,
     sendout: i64,
@@ -26,16 +28,19 @@ pub struct Endpoint {
     pub method: &'static str,
     pub path: String,
     pub body: Option<String>,
+    /// Whether the bare anchor (bare.rs) serves it too, at the same path.
+    pub anchored: bool,
 }
 
 /// The endpoints the benchmark measures, in the order it measures them (posting last: it adds answer sets, to a
 /// survey of its own).
 pub fn endpoints(data: &Data) -> Vec<Endpoint> {
     let (survey, sendout) = (data.survey, data.sendout);
-    let get = |name, path: String| Endpoint { name, method: "GET", path, body: None };
+    let get = |name, path: String| Endpoint { name, method: "GET", path, body: None, anchored: false };
+    let anchored = |name, path| Endpoint { anchored: true, ..get(name, path) };
     vec![
-        get("GET survey", format!("/surveys/{survey}")),
-        get("GET questions", format!("/surveys/{survey}/questions")),
+        anchored("GET survey", format!("/surveys/{survey}")),
+        anchored("GET questions", format!("/surveys/{survey}/questions")),
         get("GET answers", format!("/surveys/{survey}/answers")),
         get("GET answersWithData", format!("/surveys/{survey}/answersWithData?page=1&pagesize=100")),
         get("GET sendouts", format!("/surveys/{survey}/sendouts")),
@@ -45,6 +50,7 @@ pub fn endpoints(data: &Data) -> Vec<Endpoint> {
             method: "POST",
             path: format!("/surveys/{}/answers", data.post_survey),
             body: Some(data.answers_body.clone()),
+            anchored: false,
         },
     ]
 }
@@ -122,5 +128,5 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
     );
     exec(&mut conn, "VACUUM ANALYZE");
     let answers_body = answers_of(&post_tree).to_string();
-    Data { key, survey, post_survey, sendout: sendouts[0], answers_body }
+    Data { key, account, survey, post_survey, sendout: sendouts[0], answers_body }
 }

@@ -9,9 +9,14 @@
 //!    (default 10), the API key cached;
 //! 3. runs pgbench (`-M prepared`, as many clients) on exactly those statements for as long;
 //!
-//! and reports both rates, their ratio and the 99th percentile latencies. While the answer list is under load it
-//! reads the server's peak resident memory (VmHWM, reset before the load). Needs `wrk` and `pgbench`.
-//! `BENCH_ONLY=survey` measures only the endpoints whose name contains `survey`.
+//! and reports both rates, their ratio and the 99th percentile latencies. GET survey and the question tree are also
+//! measured against a bare actix-web + diesel server on the adapter's own statements (`bare.rs`, a process of its
+//! own), with and without a gate like `blocking.rs`, in `BENCH_ANCHOR_ROUNDS` alternating rounds (default 3; the
+//! medians are reported): what remains between Canvass and that anchor is Canvass's own cost per request. While
+//! the answer list is under load it reads the server's peak resident memory (VmHWM, reset before the load). Needs
+//! `wrk` and `pgbench`.
+//! `BENCH_DB_VIA=socket` and `BENCH_DB_SSLMODE` choose how the servers and pgbench connect (connection.rs).
+//! `BENCH_ONLY=survey,questions` measures only the endpoints whose name contains `survey` or `questions`.
 
 #![expect(clippy::unwrap_used, clippy::expect_used)]
 
@@ -23,8 +28,11 @@ mod benches {
 }
 use benches::support;
 
+mod anchor;
+mod bare;
 mod capture;
 mod cluster;
+mod connection;
 mod cpu;
 mod fill;
 mod load;
@@ -73,6 +81,7 @@ fn show(load: &Result<Load, String>) -> (String, String) {
 }
 
 fn main() {
+    bare::serve_if_asked();
     let seconds = env_number("BENCH_SECONDS", 10);
     let connections = env_number("BENCH_CONNECTIONS", 32) as usize;
     let answer_sets = env_number("BENCH_ANSWER_SETS", 20_000) as usize;
@@ -84,12 +93,18 @@ fn main() {
     let database_url = cluster.database_url("bench");
     let mut conn = diesel::Connection::establish(&database_url).unwrap();
     canvass_postgres::run_migrations(&mut conn).unwrap();
-    let (server, base) = serve(&binary, &database_url);
+    let load_url = connection::load_url(&cluster, "bench");
+    let (server, base) = serve(&binary, &load_url);
     let pid = server.0.id();
     let data = fill::fill(&base, &database_url, answer_sets, respondents);
+    let (anchor_server, anchor_base) = bare::start(&load_url, data.account);
+    let anchor_pid = anchor_server.0.id();
+    let rounds = env_number("BENCH_ANCHOR_ROUNDS", 3).max(1) as usize;
+    let mut anchored = Vec::new();
     let api = format!("{base}/api/v1");
     let only = std::env::var("BENCH_ONLY").unwrap_or_default();
-    let endpoints: Vec<_> = fill::endpoints(&data).into_iter().filter(|e| e.name.contains(only.as_str())).collect();
+    let wanted = |name: &str| only.split(',').any(|part| name.contains(part));
+    let endpoints: Vec<_> = fill::endpoints(&data).into_iter().filter(|e| wanted(e.name)).collect();
     let work = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(".canvass/bench-read-{}", std::process::id()));
 
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -119,23 +134,52 @@ fn main() {
         if endpoint.name == "GET answers" {
             reset_peak(pid);
         }
-        let (service, [server_cpu, database_cpu]) =
-            measured(Some(pid), postmaster, seconds, || load::wrk(&request, connections, seconds, &dir));
+        let (service, [server_cpu, database_cpu]) = if endpoint.anchored {
+            let same_json = |target: &str| {
+                let url = format!("{anchor_base}/{target}/api/v1{}", endpoint.path);
+                let response = runtime.block_on(client.get(&url).send()).unwrap();
+                assert!(response.status().is_success(), "the anchor at {url}: {}", response.status());
+                runtime.block_on(response.bytes()).unwrap()
+            };
+            let ours = runtime.block_on(client.get(&url).header("X-API-KEY", &data.key).send()).unwrap();
+            let ours = runtime.block_on(ours.bytes()).unwrap();
+            assert!(same_json("plain") == ours && same_json("gated") == ours, "{}: not the same JSON", endpoint.name);
+            let mut samples: [Vec<anchor::Sample>; 3] = Default::default();
+            for _ in 0..rounds {
+                for (target, samples) in anchor::TARGETS.iter().zip(&mut samples) {
+                    let (url, pid) = match target.prefix {
+                        None => (url.clone(), pid),
+                        Some(prefix) => (format!("{anchor_base}/{prefix}/api/v1{}", endpoint.path), anchor_pid),
+                    };
+                    let request = Request { url: &url, ..request };
+                    let (load, cpu) =
+                        measured(Some(pid), postmaster, seconds, || load::wrk(&request, connections, seconds, &dir));
+                    samples.push(anchor::Sample { load: load.unwrap(), cpu });
+                }
+            }
+            let figures = anchor::Figures::of(endpoint.name, samples);
+            let canvass = figures.targets[0];
+            anchored.push(figures);
+            (Ok(canvass.load), canvass.cpu)
+        } else {
+            measured(Some(pid), postmaster, seconds, || load::wrk(&request, connections, seconds, &dir))
+        };
         if endpoint.name == "GET answers" {
             answer_list_memory = Some(memory(pid));
         }
         let script = pgbench::script(&statements);
         let (database, [_, pgbench_cpu]) =
-            measured(None, postmaster, seconds, || pgbench::run(&database_url, &script, connections, seconds, &dir));
+            measured(None, postmaster, seconds, || pgbench::run(&load_url, &script, connections, seconds, &dir));
         let cpu = [server_cpu, database_cpu, pgbench_cpu];
         figures.push(Figures { name: endpoint.name, statements: statements.len(), service, database, cpu });
     }
     drop(server);
+    drop(anchor_server);
     let _ = std::fs::remove_dir_all(&work);
 
     println!(
         "read paths at {connections} connections, {seconds} s each; {answer_sets} answer sets, {respondents} \
-         respondents (requests or transactions per second, p99 in ms):"
+         respondents (requests or transactions per second, p99 in ms); servers and pgbench connect to {load_url}:"
     );
     println!(
         "  {:<24} {:>10} {:>10} {:>9} {:>10} {:>9} {:>7}  target (≥ 0.5, p99 < 50 ms)",
@@ -169,6 +213,8 @@ fn main() {
             f.name
         );
     }
+    let pgbench_rate = |name: &str| figures.iter().find(|f| f.name == name).and_then(|f| f.database.as_ref().ok());
+    anchor::report(&anchored, rounds, |name| pgbench_rate(name).map(|load| load.rate));
     if let Some((now, peak)) = answer_list_memory {
         let verdict = if peak <= 64.0 { "met" } else { "not met" };
         println!(

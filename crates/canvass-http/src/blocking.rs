@@ -44,6 +44,11 @@ where
 /// Waits for this request's turn at the store: the permit admits one unit of work until it is dropped. Every
 /// borrowing of a unit of work from a request goes through here.
 pub async fn turn(state: &AppState) -> Result<SemaphorePermit<'_>, Problem> {
+    // A free permit means nobody is queued (a released permit goes to the first waiter): take it without arming
+    // the timer, which every request paid for before.
+    if let Ok(permit) = state.store_gate.try_acquire() {
+        return Ok(permit);
+    }
     match actix_web::rt::time::timeout(GATE_WAIT, state.store_gate.acquire()).await {
         Ok(permit) => permit.map_err(|closed| Problem::internal(&closed)),
         Err(_) => Err(Problem::from(DomainError::from(RepoError::Unavailable(BUSY.to_owned())))),

@@ -25,7 +25,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::from_fn;
 use actix_web::{web, App};
-use tracing_actix_web::TracingLogger;
+use middleware::on_paths::OnPaths;
 use utoipa_actix_web::{scope, AppExt};
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -39,6 +39,10 @@ pub const OPENAPI_PATH: &str = "/api/openapi.json";
 
 /// Builds the application: the API under every version prefix, health, metrics, the OpenAPI document and its
 /// viewer at `/docs`, and problem+json answers for unknown routes; every request is counted in the metrics.
+///
+/// Three layers, outermost first: the request layer (the route resolved once, the span, security headers,
+/// metrics), the API guard (authentication, key rate limits, `Idempotency-Key`) on `/api` paths only, and the
+/// respondent pages' guard on page paths only.
 pub fn app(
     state: web::Data<AppState>,
 ) -> App<
@@ -77,10 +81,7 @@ pub fn app(
         .configure(pages::configure)
         .app_data(declared)
         .default_service(web::to(routes::fallback::unknown_route))
-        .wrap(from_fn(pages::guard::guard))
-        .wrap(from_fn(middleware::idempotency::layer))
-        .wrap(from_fn(middleware::api_guard::guard))
-        .wrap(from_fn(middleware::headers::security_headers))
-        .wrap(from_fn(middleware::observe::observe))
-        .wrap(TracingLogger::<middleware::logging::RedactedSpans>::new())
+        .wrap(OnPaths::new(middleware::headers::is_page, from_fn(pages::guard::guard)))
+        .wrap(OnPaths::new(middleware::api_guard::is_guarded, from_fn(middleware::api_guard::guard)))
+        .wrap(middleware::request::Requests)
 }

@@ -1,7 +1,9 @@
-//! The layers every request passes through, outermost first: request spans with redacted paths (`logging`), the
-//! metrics (`observe`), security headers (`headers`), the API guard that authenticates `/api` requests and counts
-//! them against their key's rate (`api_guard`, `auth`, `key_limits`), `Idempotency-Key` (`idempotency`), and the
-//! respondent pages' guard against guessed links (`crate::pages::guard`).
+//! The layers every request passes through, outermost first: the request layer (`request`), which resolves the
+//! route once and with it opens the request's span with redacted paths (`logging`), writes the security headers
+//! (`headers`) and counts the request in the metrics (`metric_labels`); the API guard on `/api` paths, which
+//! authenticates the request and counts it against its key's rate (`api_guard`, `auth`, `key_limits`) and handles
+//! `Idempotency-Key` (`idempotency`); and the respondent pages' guard against guessed links
+//! (`crate::pages::guard`) on page paths. `on_paths` runs a layer only on the paths it concerns.
 
 pub mod api_guard;
 pub mod auth;
@@ -10,4 +12,5 @@ pub mod idempotency;
 pub mod key_limits;
 pub mod logging;
 mod metric_labels;
-pub mod observe;
+pub mod on_paths;
+pub mod request;

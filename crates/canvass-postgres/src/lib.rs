@@ -35,6 +35,6 @@ mod webhook;
 pub use capture::CAPTURE_VARIABLE;
 pub use error::map_diesel_error;
 pub use migrate::{pending_migrations, run_migrations, MIGRATIONS};
-pub use pool::{PgManager, PgPool, PoolConnection, PoolError};
+pub use pool::{connect_pool_with_timeout, PgManager, PgPool, PoolConnection, PoolError};
 pub use store::PgStore;
 pub use unit_of_work::PgUnitOfWork;

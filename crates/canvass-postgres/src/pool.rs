@@ -87,8 +87,9 @@ impl ManageConnection for PgManager {
 
 /// Builds a pool of `size` connections to `database_url` whose statements are cancelled after
 /// `statement_timeout`. Connections are not pinged on checkout (a broken one fails its first statement, is marked
-/// lost and dropped), which saves a round trip per request.
-pub(crate) fn connect_pool_with_timeout(
+/// lost and dropped), which saves a round trip per request. The server's store is built on it, and so is the
+/// bare handler that `benches/read_paths` measures the server against.
+pub fn connect_pool_with_timeout(
     database_url: &str,
     size: u32,
     statement_timeout: Duration,

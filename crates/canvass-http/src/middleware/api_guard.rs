@@ -1,6 +1,8 @@
 //! The guard in front of every `/api` endpoint (except the OpenAPI document): it authenticates the request before
 //! any extractor runs, so a missing or wrong key answers 401 whatever the body or its content type, counts the
-//! request against the key's rate limit (429 over it), and writes the `RateLimit-*` headers on the answer.
+//! request against the key's rate limit (429 over it), hands a keyed POST to `Idempotency-Key` (`idempotency.rs`),
+//! and writes the `RateLimit-*` headers on the answer. The application runs it only on guarded paths
+//! ([`is_guarded`], through `on_paths.rs`); it checks the path itself too, so it stays right wherever it is used.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -13,7 +15,7 @@ use crate::state::AppState;
 use crate::OPENAPI_PATH;
 
 /// Whether a path is guarded: everything under `/api/` but the OpenAPI document.
-fn is_guarded(path: &str) -> bool {
+pub fn is_guarded(path: &str) -> bool {
     path.starts_with("/api/") && path != OPENAPI_PATH
 }
 
@@ -38,7 +40,7 @@ pub async fn guard(
         return Ok(req.into_response(standing.too_many_requests()));
     }
     req.extensions_mut().insert(caller);
-    let mut response = next.call(req).await?.map_into_boxed_body();
+    let mut response = super::idempotency::layer(req, next).await?;
     standing.write(response.headers_mut());
     Ok(response)
 }

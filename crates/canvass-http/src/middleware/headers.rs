@@ -1,4 +1,4 @@
-//! Security headers on every answer. The respondent pages (`/r/...`, `/login/...`) get a Content-Security-Policy
+//! Security headers on every answer, written by the request layer (`request.rs`). The respondent pages (`/r/...`, `/login/...`) get a Content-Security-Policy
 //! that allows no script, only the pages' own inline style (by its hash), forms posting only to the same origin and
 //! no framing, plus `Referrer-Policy: same-origin` so link tokens never leave in a `Referer` to another site (and
 //! browsers still send the pages' own `Origin` on their form posts, which `no-referrer` would turn into `null`,
@@ -7,12 +7,9 @@
 
 use std::sync::LazyLock;
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{
-    HeaderMap, HeaderName, HeaderValue, CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+    HeaderMap, HeaderValue, CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
 };
-use actix_web::middleware::Next;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
@@ -24,36 +21,25 @@ pub static PAGE_CSP: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
+/// [`PAGE_CSP`] as a header value, made once: every page answer shares its bytes.
+static PAGE_CSP_VALUE: LazyLock<Option<HeaderValue>> = LazyLock::new(|| HeaderValue::from_str(&PAGE_CSP).ok());
+
 /// Whether a path is one of the respondent pages.
 pub fn is_page(path: &str) -> bool {
     path.starts_with("/r/") || path.starts_with("/login/")
 }
 
-fn set(headers: &mut HeaderMap, name: HeaderName, value: HeaderValue) {
-    headers.insert(name, value);
-}
-
-/// Writes the headers for an answer to `path`.
-pub fn write(path: &str, headers: &mut HeaderMap) {
-    set(headers, CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    set(headers, X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    if is_page(path) {
-        if let Ok(csp) = HeaderValue::from_str(&PAGE_CSP) {
-            set(headers, CONTENT_SECURITY_POLICY, csp);
+/// Writes the headers for an answer, to a respondent page when `page` ([`is_page`] of its path). The values are
+/// static: nothing is allocated per answer.
+pub fn write(page: bool, headers: &mut HeaderMap) {
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if page {
+        if let Some(csp) = PAGE_CSP_VALUE.as_ref() {
+            headers.insert(CONTENT_SECURITY_POLICY, csp.clone());
         }
-        set(headers, REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+        headers.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     }
-}
-
-/// The middleware: see the module documentation.
-pub async fn security_headers(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let path = req.path().to_owned();
-    let mut response = next.call(req).await?;
-    write(&path, response.headers_mut());
-    Ok(response)
 }
 
 #[cfg(test)]
@@ -66,5 +52,20 @@ mod tests {
         assert!(!PAGE_CSP.contains("script-src"));
         assert!(!PAGE_CSP.contains("unsafe"));
         assert!(PAGE_CSP.contains("frame-ancestors 'none'") && PAGE_CSP.contains("form-action 'self'"));
+    }
+
+    #[test]
+    fn pages_get_their_policy_and_every_answer_the_common_headers() {
+        let mut page = HeaderMap::new();
+        write(is_page("/r/abc"), &mut page);
+        assert_eq!(page.get(CONTENT_SECURITY_POLICY).and_then(|v| v.to_str().ok()), Some(PAGE_CSP.as_str()));
+        assert_eq!(page.get(REFERRER_POLICY).and_then(|v| v.to_str().ok()), Some("same-origin"));
+        let mut api = HeaderMap::new();
+        write(is_page("/api/v1/surveys"), &mut api);
+        assert!(api.get(CONTENT_SECURITY_POLICY).is_none() && api.get(REFERRER_POLICY).is_none());
+        for headers in [&page, &api] {
+            assert_eq!(headers.get(CACHE_CONTROL).and_then(|v| v.to_str().ok()), Some("no-store"));
+            assert_eq!(headers.get(X_CONTENT_TYPE_OPTIONS).and_then(|v| v.to_str().ok()), Some("nosniff"));
+        }
     }
 }

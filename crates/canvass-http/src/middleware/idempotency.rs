@@ -1,5 +1,5 @@
-//! `Idempotency-Key` on every POST under `/api` (docs/idempotency.md). Runs inside [`crate::middleware::api_guard`], so the
-//! caller is known (a 401 stays a 401 whatever the key). A POST without the header passes through untouched. With
+//! `Idempotency-Key` on every POST under `/api` (docs/idempotency.md). [`crate::middleware::api_guard`] runs it once it
+//! has authenticated the request, so the caller is known (a 401 stays a 401 whatever the key). A POST without the header passes through untouched. With
 //! one, the middleware reads the body, fingerprints the request, claims the key in one blocking hop, and then either
 //! answers from the kept answer (`Idempotent-Replayed: true`), answers 409 (still running), 410 (the kept answer
 //! was erased) or 422 (another request), or runs the handler with the body put back and the claim ([`KeyClaim`])
@@ -46,7 +46,7 @@ pub struct KeyClaim {
 #[derive(Debug, Clone, Copy)]
 pub struct KeySettled;
 
-/// The middleware: see the module documentation.
+/// The layer, called by the API guard with the rest of the chain: see the module documentation.
 pub async fn layer(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
