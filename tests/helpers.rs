@@ -193,6 +193,21 @@ impl TestApp {
         read(request.send().await.expect("send")).await
     }
 
+    /// POSTs `body` to `/api/v1{path}` with this app's key and `idempotency_key`: status, whether it was
+    /// replayed, body.
+    pub async fn post_keyed(&self, path: &str, idempotency_key: &str, body: &Value) -> (StatusCode, bool, Value) {
+        let reply = self.post_keyed_as(&self.key, path, idempotency_key, body).await;
+        (reply.status, reply.replayed(), reply.body)
+    }
+
+    /// The contacts of a sendout's respondents, and its `respondentCount`.
+    pub async fn sendout_contacts(&self, survey: i64, sendout: i64) -> (Vec<String>, Value) {
+        let listed = self.get(&format!("/surveys/{survey}/sendouts/{sendout}/respondents")).await.expect(200);
+        let contacts = listed.as_array().unwrap().iter().map(|r| r["contactDetails"].as_str().unwrap().to_owned());
+        let sendout = self.get(&format!("/surveys/{survey}/sendouts/{sendout}")).await.expect(200);
+        (contacts.collect(), sendout["respondentCount"].clone())
+    }
+
     /// PUT under `/api/v1`.
     pub async fn put(&self, path: &str, body: Value) -> Reply {
         self.call("PUT", path, Some(body)).await

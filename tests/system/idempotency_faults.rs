@@ -4,16 +4,9 @@
 //! keyed request gets when nothing fails is in tests/api/platform/idempotency_once.rs.
 
 use diesel::RunQueryDsl;
-use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::helpers::{email_sendout, spawn_app, survey_with_sendout, TestApp};
-
-/// POSTs `body` to `/api/v1{path}` with `key` as the Idempotency-Key: status, whether it was replayed, body.
-async fn post_keyed(app: &TestApp, path: &str, key: &str, body: &Value) -> (StatusCode, bool, Value) {
-    let reply = app.post_keyed_as(&app.key, path, key, body).await;
-    (reply.status, reply.replayed(), reply.body)
-}
 
 /// Makes the database refuse kept answers (`true`), or keep them again.
 fn refuse_kept_answers(app: &TestApp, refuse: bool) {
@@ -25,14 +18,6 @@ fn refuse_kept_answers(app: &TestApp, refuse: bool) {
     diesel::sql_query(statement).execute(&mut app.db.connect()).unwrap();
 }
 
-/// The contacts of the sendout's respondents, and its `respondentCount`.
-async fn respondents(app: &TestApp, survey: i64, sendout: i64) -> (Vec<String>, Value) {
-    let listed = app.get(&format!("/surveys/{survey}/sendouts/{sendout}/respondents")).await.expect(200);
-    let contacts = listed.as_array().unwrap().iter().map(|r| r["contactDetails"].as_str().unwrap().to_owned());
-    let count = app.get(&format!("/surveys/{survey}/sendouts/{sendout}")).await.expect(200)["respondentCount"].clone();
-    (contacts.collect(), count)
-}
-
 #[tokio::test]
 async fn a_kept_answer_that_cannot_be_written_takes_the_change_with_it_and_the_retry_runs_once() {
     let app = spawn_app().await;
@@ -41,14 +26,14 @@ async fn a_kept_answer_that_cannot_be_written_takes_the_change_with_it_and_the_r
     let body = json!({"contactDetails": "ann@example.com", "sendMail": true});
 
     refuse_kept_answers(&app, true);
-    let (status, replayed, failed) = post_keyed(&app, &path, "add-ann", &body).await;
+    let (status, replayed, failed) = app.post_keyed(&path, "add-ann", &body).await;
     assert!(status.is_server_error() && !replayed, "{status}: {failed}");
-    assert_eq!(respondents(&app, survey, sendout).await, (vec![], json!(0)), "nothing stored: it rolled back");
+    assert_eq!(app.sendout_contacts(survey, sendout).await, (vec![], json!(0)), "nothing stored: it rolled back");
 
     refuse_kept_answers(&app, false);
-    let (status, replayed, ran) = post_keyed(&app, &path, "add-ann", &body).await;
+    let (status, replayed, ran) = app.post_keyed(&path, "add-ann", &body).await;
     assert_eq!((status.as_u16(), replayed), (201, false), "the retry runs (the key was released): {ran}");
-    let (status, replayed, again) = post_keyed(&app, &path, "add-ann", &body).await;
+    let (status, replayed, again) = app.post_keyed(&path, "add-ann", &body).await;
     assert_eq!((status.as_u16(), replayed, &again), (201, true, &ran), "and the next one replays it");
-    assert_eq!(respondents(&app, survey, sendout).await, (vec!["ann@example.com".to_owned()], json!(1)));
+    assert_eq!(app.sendout_contacts(survey, sendout).await, (vec!["ann@example.com".to_owned()], json!(1)));
 }

@@ -4,8 +4,8 @@
 //! [`app`] builds the application over an [`AppState`]; the `canvass` binary serves it. The modules by role:
 //! `routes` (one handler module per resource), `dto` (the JSON shapes of the contract), `extract` (reading bodies,
 //! queries and paths), `middleware` (what wraps every request), `pages` (the respondent's HTML pages), `problem`
-//! (every error answer), `openapi` (the document), `blocking` (the one blocking hop to the store), `client_address` (who a request
-//! came from, behind trusted proxies).
+//! (every error answer), `openapi` (the document), `blocking` (the one blocking hop to the store),
+//! `client_address` (who a request came from, behind trusted proxies).
 
 pub mod blocking;
 pub mod client_address;

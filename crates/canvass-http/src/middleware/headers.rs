@@ -1,5 +1,5 @@
-//! Security headers on every answer, written by the request layer (`request.rs`). The respondent pages (`/r/...`, `/login/...`) get a Content-Security-Policy
-//! that allows no script, only the pages' own inline style (by its hash), forms posting only to the same origin and
+//! Security headers on every answer, written by the request layer (`request.rs`). The respondent pages (`/r/...`,
+//! `/login/...`) get a Content-Security-Policy that allows no script, only the pages' own inline style (by its hash), forms posting only to the same origin and
 //! no framing, plus `Referrer-Policy: same-origin` so link tokens never leave in a `Referer` to another site (and
 //! browsers still send the pages' own `Origin` on their form posts, which `no-referrer` would turn into `null`,
 //! failing the Origin check). Every answer, API and pages alike

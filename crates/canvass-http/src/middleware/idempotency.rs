@@ -1,6 +1,6 @@
-//! `Idempotency-Key` on every POST under `/api` (docs/idempotency.md). [`crate::middleware::api_guard`] runs it once it
-//! has authenticated the request, so the caller is known (a 401 stays a 401 whatever the key). A POST without the header passes through untouched. With
-//! one, the middleware reads the body, fingerprints the request, claims the key in one blocking hop, and then either
+//! `Idempotency-Key` on every POST under `/api` (docs/idempotency.md). [`crate::middleware::api_guard`] runs it once
+//! it has authenticated the request, so the caller is known (a 401 stays a 401 whatever the key). A POST without
+//! the header passes through untouched. With one, the middleware reads the body, fingerprints the request, claims the key in one blocking hop, and then either
 //! answers from the kept answer (`Idempotent-Replayed: true`), answers 409 (still running), 410 (the kept answer
 //! was erased) or 422 (another request), or runs the handler with the body put back and the claim ([`KeyClaim`])
 //! in the request's extensions. The handler's hop ([`crate::blocking::respond`]) keeps the answer in the use case's
