@@ -6,7 +6,8 @@
 //! same size) and statements (`PgUnitOfWork`'s `find_survey` and `find_survey_tree`); one `web::block` hop; the
 //! same JSON types. No authentication (the account is fixed at start), no middleware, no metrics, no tracing.
 //! `/plain/...` goes straight to `web::block`; `/gated/...` first waits at a FIFO gate of as many permits as
-//! the pool has connections, as `canvass_http::blocking::turn` does.
+//! the pool has connections, as `canvass_http::blocking` did before its lane; `/laned/...` runs on the lane
+//! Canvass runs its units of work on ([`canvass_http::blocking::StoreLane`], as many threads as connections).
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,6 +18,7 @@ use actix_web::{web, App, HttpResponse, HttpServer};
 use canvass_domain::ids::{AccountId, SurveyId};
 use canvass_domain::ports::SurveyRepository;
 use canvass_domain::RepoError;
+use canvass_http::blocking::StoreLane;
 use canvass_http::dto::survey::{QuestionTreeResponse, SurveyResponse};
 use canvass_postgres::{PgPool, PgUnitOfWork};
 use tokio::sync::Semaphore;
@@ -31,35 +33,53 @@ struct Bare {
     pool: PgPool,
     account: AccountId,
     gate: Semaphore,
+    lane: StoreLane,
 }
 
-/// Runs `work` on a pooled connection in one `web::block` hop, behind the gate when `gated`.
+/// How a handler of the anchor reaches its connection.
+#[derive(Clone, Copy)]
+enum Hop {
+    /// `web::block`, the thread waiting in the pool.
+    Plain,
+    /// The FIFO gate, then `web::block`.
+    Gated,
+    /// Canvass's lane.
+    Laned,
+}
+
+/// Runs `work` on a pooled connection in one hop of the kind `hop` names.
 async fn hop<T: Send + 'static>(
     bare: &web::Data<Bare>,
-    gated: bool,
+    hop: Hop,
     work: impl FnOnce(&mut PgUnitOfWork<'_>, AccountId) -> Result<T, RepoError> + Send + 'static,
 ) -> actix_web::Result<T> {
-    let _turn = match gated {
-        true => Some(timeout(Duration::from_secs(5), bare.gate.acquire()).await.map_err(ErrorServiceUnavailable)?),
-        false => None,
+    let shared = bare.clone();
+    let on_connection = move || {
+        let mut conn = shared.pool.get().map_err(|e| e.to_string())?;
+        conn.run(|uow| Ok(work(uow, shared.account)?)).map_err(|e| e.to_string())
     };
-    let bare = bare.clone();
-    let found = web::block(move || {
-        let mut conn = bare.pool.get().map_err(|e| e.to_string())?;
-        conn.run(|uow| Ok(work(uow, bare.account)?)).map_err(|e| e.to_string())
-    });
-    found.await?.map_err(ErrorInternalServerError)
+    if let Hop::Laned = hop {
+        let found = bare.lane.run(move || Ok(on_connection())).await?;
+        return found.map_err(ErrorInternalServerError);
+    }
+    let _turn = match hop {
+        Hop::Gated => {
+            Some(timeout(Duration::from_secs(5), bare.gate.acquire()).await.map_err(ErrorServiceUnavailable)?)
+        }
+        _ => None,
+    };
+    web::block(on_connection).await?.map_err(ErrorInternalServerError)
 }
 
-async fn survey(bare: web::Data<Bare>, id: web::Path<i64>, gated: bool) -> actix_web::Result<HttpResponse> {
+async fn survey(bare: web::Data<Bare>, id: web::Path<i64>, via: Hop) -> actix_web::Result<HttpResponse> {
     let id = SurveyId::new(id.into_inner());
-    let found = hop(&bare, gated, move |uow, account| uow.find_survey(account, id)).await?;
+    let found = hop(&bare, via, move |uow, account| uow.find_survey(account, id)).await?;
     Ok(found.map_or_else(not_found, |survey| HttpResponse::Ok().json(SurveyResponse::from(survey))))
 }
 
-async fn questions(bare: web::Data<Bare>, id: web::Path<i64>, gated: bool) -> actix_web::Result<HttpResponse> {
+async fn questions(bare: web::Data<Bare>, id: web::Path<i64>, via: Hop) -> actix_web::Result<HttpResponse> {
     let id = SurveyId::new(id.into_inner());
-    let found = hop(&bare, gated, move |uow, account| uow.find_survey_tree(account, id)).await?;
+    let found = hop(&bare, via, move |uow, account| uow.find_survey_tree(account, id)).await?;
     Ok(found.map_or_else(not_found, |(_, tree)| HttpResponse::Ok().json(QuestionTreeResponse::from(tree))))
 }
 
@@ -77,14 +97,17 @@ pub fn serve_if_asked() {
         pool,
         account: AccountId::new(account.parse().unwrap()),
         gate: Semaphore::new(size as usize),
+        lane: StoreLane::new(size as usize),
     });
     let server = HttpServer::new(move || {
         App::new()
             .app_data(bare.clone())
-            .route("/plain/api/v1/surveys/{surveyId}", web::get().to(|b, id| survey(b, id, false)))
-            .route("/plain/api/v1/surveys/{surveyId}/questions", web::get().to(|b, id| questions(b, id, false)))
-            .route("/gated/api/v1/surveys/{surveyId}", web::get().to(|b, id| survey(b, id, true)))
-            .route("/gated/api/v1/surveys/{surveyId}/questions", web::get().to(|b, id| questions(b, id, true)))
+            .route("/plain/api/v1/surveys/{surveyId}", web::get().to(|b, id| survey(b, id, Hop::Plain)))
+            .route("/plain/api/v1/surveys/{surveyId}/questions", web::get().to(|b, id| questions(b, id, Hop::Plain)))
+            .route("/gated/api/v1/surveys/{surveyId}", web::get().to(|b, id| survey(b, id, Hop::Gated)))
+            .route("/gated/api/v1/surveys/{surveyId}/questions", web::get().to(|b, id| questions(b, id, Hop::Gated)))
+            .route("/laned/api/v1/surveys/{surveyId}", web::get().to(|b, id| survey(b, id, Hop::Laned)))
+            .route("/laned/api/v1/surveys/{surveyId}/questions", web::get().to(|b, id| questions(b, id, Hop::Laned)))
     })
     .tcp_nodelay(true)
     .keep_alive(canvass_server::settings::DEFAULT_KEEP_ALIVE)

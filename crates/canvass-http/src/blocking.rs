@@ -1,35 +1,30 @@
-//! The one blocking hop of a request: borrow a unit of work from the store on the blocking thread pool, run a
+//! The one blocking hop of a request: borrow a unit of work from the store on a thread of the store's lane, run a
 //! whole use case on it, give it back. No connection is ever held across an `.await`.
 //!
-//! Requests pass a gate first that admits as many at once as the store has connections, in arrival order. The
-//! others wait as futures, not as blocked threads: without the gate every waiting request held a blocking thread
-//! parked on the pool, the threads took the two cores from the HTTP workers, and whichever thread woke first took
-//! a returned connection, so some requests waited for hundreds of milliseconds (docs/benchmarks.md).
+//! The lane ([`StoreLane`]) has as many threads as the store has connections and one queue, served in arrival
+//! order; waiting requests wait as futures, not as blocked threads. Without that, every waiting request held a
+//! blocking thread parked on the pool, the threads took the two cores from the HTTP workers, and whichever thread
+//! woke first took a returned connection, so some requests waited for hundreds of milliseconds
+//! (docs/benchmarks.md).
 //!
 //! Handlers that change something call [`respond`], which also keeps a keyed request's answer in the hop's
 //! transaction (docs/idempotency.md).
 
+mod lane;
 mod respond;
 
+pub use lane::StoreLane;
 pub use respond::respond;
-
-use std::time::Duration;
 
 use actix_web::web;
 use canvass_domain::clock::Clock;
 use canvass_domain::ports::{StoreExt, UnitOfWork};
-use canvass_domain::{DomainError, RepoError};
-use tokio::sync::SemaphorePermit;
+use canvass_domain::DomainError;
 
 use crate::problem::Problem;
 use crate::state::AppState;
 
-/// How long a request waits for its turn at the database before it is answered 503 (as long as the pool waits
-/// for a connection).
-const GATE_WAIT: Duration = Duration::from_secs(5);
-const BUSY: &str = "every database connection stayed busy for 5 s";
-
-/// Runs `work` with a unit of work and the clock on the blocking pool, inside the current tracing span.
+/// Runs `work` with a unit of work and the clock on the store's lane, inside the current tracing span.
 pub async fn run<T, F>(state: &AppState, work: F) -> Result<T, Problem>
 where
     T: Send + 'static,
@@ -37,25 +32,11 @@ where
 {
     let store = state.store.clone();
     let clock = state.clock.clone();
-    let _turn = turn(state).await?;
-    in_span(move || store.with_uow(|uow| work(uow, clock.as_ref())).map_err(Problem::from)).await
+    state.store_lane.run(move || store.with_uow(|uow| work(uow, clock.as_ref())).map_err(Problem::from)).await
 }
 
-/// Waits for this request's turn at the store: the permit admits one unit of work until it is dropped. Every
-/// borrowing of a unit of work from a request goes through here.
-pub async fn turn(state: &AppState) -> Result<SemaphorePermit<'_>, Problem> {
-    // A free permit means nobody is queued (a released permit goes to the first waiter): take it without arming
-    // the timer, which every request paid for before.
-    if let Ok(permit) = state.store_gate.try_acquire() {
-        return Ok(permit);
-    }
-    match actix_web::rt::time::timeout(GATE_WAIT, state.store_gate.acquire()).await {
-        Ok(permit) => permit.map_err(|closed| Problem::internal(&closed)),
-        Err(_) => Err(Problem::from(DomainError::from(RepoError::Unavailable(BUSY.to_owned())))),
-    }
-}
-
-/// Runs `work` on the blocking pool inside the current tracing span.
+/// Runs `work` on the blocking pool inside the current tracing span, outside the store's lane: files, and the
+/// readiness check, which must not queue behind requests.
 pub async fn in_span<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, Problem> + Send + 'static,
 ) -> Result<T, Problem> {
@@ -67,6 +48,7 @@ pub async fn in_span<T: Send + 'static>(
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
+    use std::time::Duration;
 
     use canvass_domain::clock::SystemClock;
     use canvass_domain::ports::{Readiness, Store, UnitOfWork};

@@ -6,8 +6,8 @@ use canvass_domain::account::Caller;
 use canvass_domain::clock::Clock;
 use canvass_domain::ports::Store;
 use moka::sync::Cache;
-use tokio::sync::Semaphore;
 
+use crate::blocking::StoreLane;
 use crate::middleware::key_limits::KeyLimits;
 use crate::pages::failures::Failures;
 use crate::protection::Protection;
@@ -39,8 +39,9 @@ pub struct AppState {
     pub key_limits: Arc<KeyLimits>,
     /// Unknown link tokens and login identifiers counted per client address.
     pub failures: Arc<Failures>,
-    /// Admits requests to the blocking hop in arrival order, as many at once as the store has connections.
-    pub store_gate: Arc<Semaphore>,
+    /// The threads that run requests' units of work, in arrival order, as many at once as the store has
+    /// connections.
+    pub store_lane: Arc<StoreLane>,
     /// The Prometheus metrics `/metrics` serves; the server's worker loops count into them too.
     pub metrics: Arc<Metrics>,
     /// The bearer token `/metrics` requires (`METRICS_TOKEN`); none serves it without one.
@@ -66,15 +67,15 @@ impl AppState {
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
             protection,
-            store_gate: Arc::new(Semaphore::new(Semaphore::MAX_PERMITS)),
+            store_lane: Arc::new(StoreLane::default()),
             metrics: Arc::new(Metrics::new()),
             metrics_token: None,
         }
     }
 
-    /// The same state admitting `connections` units of work at once (the store's pool size).
+    /// The same state running `connections` units of work at once (the store's pool size).
     pub fn with_store_connections(self, connections: usize) -> Self {
-        Self { store_gate: Arc::new(Semaphore::new(connections.max(1))), ..self }
+        Self { store_lane: Arc::new(StoreLane::new(connections)), ..self }
     }
 
     /// The same state under other limits, with fresh counters and an empty key cache.

@@ -28,7 +28,6 @@ use canvass_domain::DomainError;
 use futures_util::Stream;
 use serde::Serialize;
 
-use crate::blocking;
 use crate::problem::Problem;
 use crate::state::AppState;
 
@@ -106,8 +105,8 @@ where
     }
 }
 
-/// Reads the chunk `request` names in a blocking hop of its own: wait for a turn at the store, borrow a unit of
-/// work, read, give it back.
+/// Reads the chunk `request` names in a blocking hop of its own on the store's lane: borrow a unit of work, read,
+/// give it back.
 async fn read_chunk<T, K, R>(state: &AppState, read: Arc<R>, request: ChunkRequest<K>) -> Result<Chunk<T, K>, Problem>
 where
     T: Send + 'static,
@@ -115,8 +114,7 @@ where
     R: ReadChunk<T, K>,
 {
     let store = state.store.clone();
-    let _turn = blocking::turn(state).await?;
-    blocking::in_span(move || Ok(store.with_uow(|uow| read(uow, &request))?)).await
+    state.store_lane.run(move || Ok(store.with_uow(|uow| read(uow, &request))?)).await
 }
 
 /// A long list answered as one JSON array: rows `T` with keys `K`, read by `R` and written by `W` as DTOs `D`.

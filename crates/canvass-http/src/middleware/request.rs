@@ -76,16 +76,24 @@ where
                 };
                 metrics.observe_request(method, &route, status.as_str(), started.elapsed());
             }
-            outcome.map(|response| response.map_body(|_, body| InSpan { body, span }))
+            outcome.map(|response| response.map_body(|_, body| InSpan::new(body, span)))
         })
     }
 }
 
 /// A response body read inside its request's span, so that the later chunks of a streamed list log (and run their
-/// blocking hops) as part of the request.
+/// blocking hops) as part of the request. A body whose bytes are all in hand runs no code of ours, and is read
+/// without entering the span.
 pub struct InSpan<B> {
     body: B,
-    span: Span,
+    span: Option<Span>,
+}
+
+impl<B: MessageBody> InSpan<B> {
+    fn new(body: B, span: Span) -> Self {
+        let streamed = matches!(body.size(), BodySize::Stream);
+        Self { body, span: streamed.then_some(span) }
+    }
 }
 
 impl<B: MessageBody + Unpin> MessageBody for InSpan<B> {
@@ -97,6 +105,9 @@ impl<B: MessageBody + Unpin> MessageBody for InSpan<B> {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Bytes, Self::Error>>> {
         let this = self.get_mut();
-        this.span.in_scope(|| Pin::new(&mut this.body).poll_next(cx))
+        match &this.span {
+            Some(span) => span.in_scope(|| Pin::new(&mut this.body).poll_next(cx)),
+            None => Pin::new(&mut this.body).poll_next(cx),
+        }
     }
 }
