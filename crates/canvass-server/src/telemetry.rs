@@ -22,7 +22,7 @@ pub fn init(default_filter: &str) {
         .with_writer(std::io::stderr)
         .with_ansi(ansi)
         .with_target(false)
-        .fmt_fields(PlainFields::new())
+        .fmt_fields(plain_fields())
         .try_init();
 }
 
@@ -30,16 +30,12 @@ pub fn init(default_filter: &str) {
 /// styling. Every request's span has its fields formatted when they are recorded, printed or not, and the
 /// default's italic field names went through `nu_ansi_term` even with colours off (3,700 instructions a request,
 /// docs/benchmarks.md).
-struct PlainFields;
-
-impl PlainFields {
-    fn new() -> impl for<'writer> FormatFields<'writer> + Send + Sync + 'static {
-        format::debug_fn(|writer, field, value| match field.name() {
-            "message" => write!(writer, "{value:?}"),
-            name => write!(writer, "{name}={value:?}"),
-        })
-        .delimited(" ")
-    }
+fn plain_fields() -> impl for<'writer> FormatFields<'writer> + Send + Sync + 'static {
+    format::debug_fn(|writer, field, value| match field.name() {
+        "message" => write!(writer, "{value:?}"),
+        name => write!(writer, "{name}={value:?}"),
+    })
+    .delimited(" ")
 }
 
 /// For test processes: installs the subscriber of [`init`] only when `TEST_LOG` is set, so tests are silent unless
@@ -102,7 +98,7 @@ mod tests {
             .with_ansi(false)
             .without_time()
             .with_target(false)
-            .fmt_fields(PlainFields::new())
+            .fmt_fields(plain_fields())
             .finish();
         tracing::subscriber::with_default(subscriber, || {
             let route = "/api/v1/surveys/{surveyId}";

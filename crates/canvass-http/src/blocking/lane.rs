@@ -115,10 +115,13 @@ impl Queue {
         let idle = Arc::new(AtomicUsize::new(0));
         for number in 0..threads {
             let (taken, idle) = (taken.clone(), idle.clone());
-            std::thread::Builder::new()
+            let started = std::thread::Builder::new()
                 .name(format!("canvass-store-{number}"))
-                .spawn(move || take_work(&taken, &idle))
-                .expect("the operating system refused a thread for the store's lane");
+                .spawn(move || take_work(&taken, &idle));
+            // Fewer threads serve fewer requests at once; with none, every request answers 500 (`run`).
+            if let Err(refused) = started {
+                tracing::error!(error.message = %refused, "the operating system refused a thread for the store's lane");
+            }
         }
         Self { jobs, idle }
     }

@@ -14,7 +14,13 @@ use super::*;
 /// Work that holds the lane's only thread until `release` is sent to.
 fn hold(lane: &StoreLane) -> (impl std::future::Future<Output = Result<(), Problem>> + '_, mpsc::Sender<()>) {
     let (release, released) = mpsc::channel::<()>();
-    (lane.run(move || Ok(released.recv().unwrap_or(()))), release)
+    (
+        lane.run(move || {
+            let _ = released.recv();
+            Ok(())
+        }),
+        release,
+    )
 }
 
 #[actix_web::test]
@@ -26,7 +32,10 @@ async fn one_thread_runs_queued_work_in_arrival_order() {
     assert!((&mut held).now_or_never().is_none(), "the first work holds the thread");
     let queued = (0..20).map(|number| {
         let order = order.clone();
-        lane.run(move || Ok(order.lock().unwrap().push(number)))
+        lane.run(move || {
+            order.lock().unwrap().push(number);
+            Ok(())
+        })
     });
     let waiting = join_all(queued);
     release.send(()).unwrap();
@@ -39,10 +48,16 @@ async fn one_thread_runs_queued_work_in_arrival_order() {
 async fn a_request_whose_turn_does_not_come_in_time_answers_503_and_its_work_never_runs() {
     let lane = StoreLane::new(1).with_turn_wait(Duration::from_millis(50));
     let ran = Arc::new(AtomicBool::new(false));
-    let slow = lane.run(|| Ok(std::thread::sleep(Duration::from_millis(300))));
+    let slow = lane.run(|| {
+        std::thread::sleep(Duration::from_millis(300));
+        Ok(())
+    });
     let late = {
         let ran = ran.clone();
-        lane.run(move || Ok(ran.store(true, Ordering::SeqCst)))
+        lane.run(move || {
+            ran.store(true, Ordering::SeqCst);
+            Ok(())
+        })
     };
     let (slow, late) = join(slow, late).await;
     assert!(slow.is_ok());
@@ -61,7 +76,10 @@ async fn work_of_a_request_gone_before_its_turn_is_not_run() {
     assert!((&mut held).now_or_never().is_none());
     let gone = {
         let ran = ran.clone();
-        lane.run(move || Ok(ran.store(true, Ordering::SeqCst)))
+        lane.run(move || {
+            ran.store(true, Ordering::SeqCst);
+            Ok(())
+        })
     };
     assert!(gone.now_or_never().is_none(), "queued behind the held thread, then dropped");
     release.send(()).unwrap();
