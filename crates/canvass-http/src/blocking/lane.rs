@@ -53,11 +53,6 @@ impl StoreLane {
         Self { turn_wait, ..self }
     }
 
-    /// How many units of work run at once.
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
     /// Runs `work` on a thread of the lane, inside the current tracing span, once the requests queued before it
     /// have had theirs. A request that finds no thread free and waits [`TURN_WAIT`] without one starting its work
     /// answers 503; work whose request is gone before a thread takes it is not run; a panic answers 500.
