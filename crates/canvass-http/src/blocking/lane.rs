@@ -62,7 +62,8 @@ impl StoreLane {
     ) -> Result<T, Problem> {
         let queue = self.queue.get_or_init(|| Queue::start(self.threads));
         // A free thread takes the work at once: only a request that has to queue keeps a timer (and a ticket the
-        // timer and the thread settle the race on).
+        // timer and the thread settle the race on). One that saw a free thread another request took first waits
+        // untimed; the thread answers it 503 if its turn came too late.
         let waits = queue.idle.load(Ordering::Acquire) == 0 || !queue.jobs.is_empty();
         let ticket = waits.then(|| Arc::new(AtomicU8::new(QUEUED)));
         let (answer, mut answered) = oneshot::channel();
