@@ -14,8 +14,8 @@ use tracing_subscriber::EnvFilter;
 /// Installs the subscriber; a second call does nothing.
 pub fn init(default_filter: &str) {
     let filter = filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter)));
-    // Colours only on a terminal: a log file or collector gets plain text, and no request pays for styling the
-    // fields of its span.
+    // Colours only on a terminal: a log file or collector gets plain text. Fields are never styled
+    // (`plain_fields`).
     let ansi = std::io::stderr().is_terminal();
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)

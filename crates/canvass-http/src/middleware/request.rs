@@ -5,7 +5,6 @@
 
 use std::future::{ready, Ready};
 use std::pin::Pin;
-use std::rc::Rc;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
@@ -34,13 +33,13 @@ where
     type Future = Ready<Result<Self::Transform, ()>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        ready(Ok(RequestsService { service: Rc::new(service) }))
+        ready(Ok(RequestsService { service }))
     }
 }
 
 /// The layer around the application's service.
 pub struct RequestsService<S> {
-    service: Rc<S>,
+    service: S,
 }
 
 impl<S, B> Service<ServiceRequest> for RequestsService<S>
