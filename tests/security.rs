@@ -5,6 +5,7 @@
 mod auth;
 mod behind_proxies;
 mod browser_defences;
+mod path_spellings;
 mod protection;
 mod rate_limits;
 mod tenancy;

@@ -122,3 +122,21 @@ async fn a_200_person_office_survives_25_typos_and_is_limited_past_30() {
     let retry_after: u64 = over.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!(retry_after > 500 && retry_after <= 600, "{retry_after}");
 }
+
+#[tokio::test]
+async fn the_addresses_of_one_ipv6_64_share_one_budget_and_the_next_64_has_its_own() {
+    let app = behind("127.0.0.1").await;
+    let mut statuses = Vec::new();
+    for guess in 0..40u32 {
+        // A new address of the same /64 each time, by either header.
+        let address = format!("2001:db8:7:1:{:x}:{:x}::{:x}", guess * 7 + 1, guess, guess + 1);
+        let header = match guess % 2 {
+            0 => ("x-forwarded-for", address),
+            _ => ("forwarded", format!(r#"for="[{address}]""#)),
+        };
+        statuses.push(open(&app, &format!("{guess:040x}"), &[header]).await);
+    }
+    assert_eq!(first_refused(&statuses), Some(32), "one /64 is one client: {statuses:?}");
+    let next_network = [("x-forwarded-for", "2001:db8:7:2::1".to_owned())];
+    assert_eq!(open(&app, &format!("{:040x}", 999), &next_network).await, 404, "the next /64 is another client");
+}

@@ -81,7 +81,7 @@ pub fn app(
         .configure(pages::configure)
         .app_data(declared)
         .default_service(web::to(routes::fallback::unknown_route))
-        .wrap(OnPaths::new(middleware::headers::is_page, from_fn(pages::guard::guard)))
-        .wrap(OnPaths::new(middleware::api_guard::is_guarded, from_fn(middleware::api_guard::guard)))
+        .wrap(OnPaths::new(middleware::area::Area::is_page, from_fn(pages::guard::guard)))
+        .wrap(OnPaths::new(middleware::area::Area::is_api, from_fn(middleware::api_guard::guard)))
         .wrap(middleware::request::Requests)
 }

@@ -121,13 +121,20 @@ pub(crate) async fn login_language(state: &AppState, sendout: SendoutId) -> Lang
     blocking::run(state, move |uow, _| respondent_page::login_language(uow, sendout)).await.unwrap_or_default()
 }
 
+/// The sendout a login page's path segment names, only in its canonical spelling (`7`, never `07`, `+7` or `%2B7`):
+/// one sendout has one login page, one guard and one budget of failures (`guard.rs`).
+pub(crate) fn login_sendout(segment: &str) -> Option<SendoutId> {
+    let sendout: SendoutId = segment.parse().ok()?;
+    (sendout.to_string() == segment).then_some(sendout)
+}
+
 /// The login form of a LOGIN sendout, in its language.
 #[get("/login/{sendoutId}")]
 async fn login_form(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let action = format!("/login/{}", path.as_str());
-    let language = match path.parse::<SendoutId>() {
-        Ok(sendout) => login_language(&state, sendout).await,
-        Err(_) => Language::default(),
+    let language = match login_sendout(&path) {
+        Some(sendout) => login_language(&state, sendout).await,
+        None => Language::default(),
     };
     page(StatusCode::OK, html::login(language, &action, None))
 }
@@ -137,7 +144,7 @@ async fn login_form(state: web::Data<AppState>, path: web::Path<String>) -> Http
 #[post("/login/{sendoutId}")]
 async fn login(state: web::Data<AppState>, path: web::Path<String>, body: RawBody) -> HttpResponse {
     let action = format!("/login/{}", path.as_str());
-    let Ok(sendout) = path.parse::<SendoutId>() else {
+    let Some(sendout) = login_sendout(&path) else {
         return failure(&Problem::not_found("sendout"), Language::default());
     };
     let form = match form_fields(&body.0) {
@@ -157,5 +164,19 @@ async fn login(state: web::Data<AppState>, path: web::Path<String>, body: RawBod
             response
         }
         Err(problem) => failure(&problem, Language::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_login_page_names_its_sendout_in_one_spelling_only() {
+        assert_eq!(login_sendout("7"), Some(SendoutId::new(7)));
+        assert_eq!(login_sendout("-7"), Some(SendoutId::new(-7)), "canonical, and names no sendout");
+        for other in ["07", "+7", "%2B7", "7.0", " 7", "7 ", "", "seven", "99999999999999999999"] {
+            assert_eq!(login_sendout(other), None, "{other:?}");
+        }
     }
 }

@@ -63,8 +63,8 @@ impl RespondentStatus {
     }
 }
 
-/// A stored respondent.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A stored respondent. Its `Debug` leaves out the contact, background data, link token and the relay's words.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Respondent {
     /// The respondent's id.
     pub id: RespondentId,
@@ -99,8 +99,9 @@ pub struct InvitationDelivery {
     pub next_attempt_at: Option<OffsetDateTime>,
 }
 
-/// The respondent behind a survey link token, and what the respondent page needs to know about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The respondent behind a survey link token, and what the respondent page needs to know about it. Its `Debug`
+/// leaves out the contact.
+#[derive(Clone, PartialEq, Eq)]
 pub struct TokenContext {
     /// The owning account.
     pub account_id: crate::AccountId,
@@ -138,8 +139,8 @@ pub struct LoginPage {
     pub respondents: u64,
 }
 
-/// A respondent to add, as a client gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A respondent to add, as a client gives it. Its `Debug` leaves out the contact and background data.
+#[derive(Clone, PartialEq, Eq)]
 pub struct RespondentInput {
     /// Contact details fitting the sendout type.
     pub contact_details: String,
@@ -150,8 +151,9 @@ pub struct RespondentInput {
 }
 
 /// A checked respondent, ready to store, with its comparison key and a fresh link token. Made only by
-/// [`NewRespondent::check`], read through its accessors.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// [`NewRespondent::check`], read through its accessors. Its `Debug` leaves out the contact, background data and
+/// token.
+#[derive(Clone, PartialEq, Eq)]
 pub struct NewRespondent {
     contact_details: String,
     contact_key: String,
@@ -245,6 +247,48 @@ pub fn check_background_data(data: &BackgroundData, labels: &HashSet<LabelId>, p
 /// erased respondent: `erased:<id>`. Neither leads to the respondent any more.
 pub const ERASED_PREFIX: &str = "erased:";
 
+// Personal data and link tokens never reach logs or errors through `Debug`: these show what identifies a record to
+// its operator, and say that there is more.
+
+impl std::fmt::Debug for Respondent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Respondent")
+            .field("id", &self.id)
+            .field("sendout_id", &self.sendout_id)
+            .field("status", &self.status)
+            .field("send_mail", &self.send_mail)
+            .field("attempts", &self.delivery.attempts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for TokenContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenContext")
+            .field("account_id", &self.account_id)
+            .field("respondent_id", &self.respondent_id)
+            .field("sendout_id", &self.sendout_id)
+            .field("survey_id", &self.survey_id)
+            .field("language", &self.language)
+            .field("survey_active", &self.survey_active)
+            .field("sendout_active", &self.sendout_active)
+            .field("expiry_date", &self.expiry_date)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for RespondentInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RespondentInput").field("send_mail", &self.send_mail).finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for NewRespondent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewRespondent").field("send_mail", &self.send_mail).finish_non_exhaustive()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +323,41 @@ mod tests {
                 .map(|e| e.field)
                 .collect();
         assert_eq!(fields, ["surveyRespondents[4].contactDetails", "surveyRespondents[4].backgroundData.3"]);
+    }
+
+    #[test]
+    fn debug_shows_no_contact_background_data_or_token() {
+        let mut given = input("ann@example.com");
+        given.background_data.insert(LabelId::new(3), "Stockholm office".into());
+        let checked = NewRespondent::check(
+            AccountId::new(5),
+            given.clone(),
+            DispatchType::Email,
+            &HashSet::from([LabelId::new(3)]),
+            "",
+        )
+        .unwrap();
+        let stored = Respondent {
+            id: RespondentId::new(1),
+            sendout_id: SendoutId::new(2),
+            contact_details: "ann@example.com".into(),
+            send_mail: true,
+            background_data: given.background_data.clone(),
+            status: RespondentStatus::Sent,
+            token: checked.token().to_owned(),
+            added_at: OffsetDateTime::UNIX_EPOCH,
+            sent_at: None,
+            delivery: InvitationDelivery {
+                last_error: Some("550 ann@example.com unknown".into()),
+                ..Default::default()
+            },
+        };
+        for shown in [format!("{given:?}"), format!("{checked:?}"), format!("{stored:?}")] {
+            for secret in ["ann@example.com", "Stockholm", checked.token()] {
+                assert!(!shown.contains(secret), "{shown} shows {secret}");
+            }
+        }
+        assert!(format!("{stored:?}").contains("Sent"), "what identifies the record stays");
     }
 
     #[test]

@@ -6,7 +6,9 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 /// Whether `address` is one a webhook must not reach: unspecified (`0.0.0.0`, `::`), loopback, private
 /// (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16, fe80::/10), shared (100.64/10), "this network"
 /// (0/8), benchmarking (198.18/15), documentation, multicast, broadcast and reserved (240/4) ranges; an IPv6 address
-/// that carries an IPv4 one (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) is judged by that.
+/// that carries an IPv4 one (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) is judged by that;
+/// the tunnels and translations that reach IPv4 without saying where plainly (IPv4-translated `::ffff:0:0:0/96` of
+/// SIIT, Teredo `2001::/32`, local-use NAT64 `64:ff9b:1::/48`) are refused whole.
 pub fn is_forbidden(address: IpAddr) -> bool {
     match address {
         IpAddr::V4(v4) => is_forbidden_v4(v4),
@@ -53,6 +55,9 @@ fn is_forbidden_v6(address: Ipv6Addr) -> bool {
         || (segments[0] & 0xffc0) == 0xfec0
         || (segments[0] == 0x2001 && segments[1] == 0x0db8)
         || (segments[0] == 0x0100 && segments[1..4] == [0, 0, 0])
+        || segments[..6] == [0, 0, 0, 0, 0xffff, 0]
+        || (segments[0] == 0x2001 && segments[1] == 0)
+        || segments[..3] == [0x64, 0xff9b, 1]
 }
 
 /// Whether a host name names the machine itself (`localhost` and names under `.localhost`, RFC 6761).
@@ -142,6 +147,11 @@ mod tests {
             "64:ff9b::7f00:1",
             "2002:7f00:1::1",
             "2002:a9fe:a9fe::1",
+            "::ffff:0:7f00:1",
+            "::ffff:0:808:808",
+            "2001::1",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "64:ff9b:1::a00:1",
         ] {
             assert!(forbidden(address), "{address} is forbidden");
         }
@@ -157,6 +167,9 @@ mod tests {
             "2002:808:808::1",
             "fbff::1",
             "fe7f::1",
+            "2001:1::1",
+            "2001:4860::1",
+            "64:ff9b:2::1",
         ] {
             assert!(!forbidden(address), "{address} is public");
         }

@@ -1,30 +1,25 @@
 //! The guard in front of every `/api` endpoint (except the OpenAPI document): it authenticates the request before
 //! any extractor runs, so a missing or wrong key answers 401 whatever the body or its content type, counts the
 //! request against the key's rate limit (429 over it), hands a keyed POST to `Idempotency-Key` (`idempotency.rs`),
-//! and writes the `RateLimit-*` headers on the answer. The application runs it only on guarded paths
-//! ([`is_guarded`], through `on_paths.rs`); it checks the path itself too, so it stays right wherever it is used.
+//! and writes the `RateLimit-*` headers on the answer. The application runs it only on API requests (by the route
+//! they matched: [`Area`], through `on_paths.rs`); it checks that itself too, so it stays right wherever it is used.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, ResponseError};
 
+use crate::middleware::area::Area;
 use crate::middleware::auth::{authenticate, presented_key};
 use crate::problem::Problem;
 use crate::state::AppState;
-use crate::OPENAPI_PATH;
-
-/// Whether a path is guarded: everything under `/api/` but the OpenAPI document.
-pub fn is_guarded(path: &str) -> bool {
-    path.starts_with("/api/") && path != OPENAPI_PATH
-}
 
 /// The middleware: see the module documentation.
 pub async fn guard(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    if !is_guarded(req.path()) {
+    if !Area::is_api(&req) {
         return Ok(next.call(req).await?.map_into_boxed_body());
     }
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
@@ -43,19 +38,4 @@ pub async fn guard(
     let mut response = super::idempotency::layer(req, next).await?;
     standing.write(response.headers_mut());
     Ok(response)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn everything_under_api_but_the_document_is_guarded() {
-        assert!(is_guarded("/api/v1/surveys"));
-        assert!(is_guarded("/api/v1.5/data-retention/rules"));
-        assert!(!is_guarded(OPENAPI_PATH));
-        assert!(!is_guarded("/health/ready"));
-        assert!(!is_guarded("/r/abc"));
-        assert!(!is_guarded("/apiary"));
-    }
 }

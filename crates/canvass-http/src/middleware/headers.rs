@@ -24,13 +24,8 @@ pub static PAGE_CSP: LazyLock<String> = LazyLock::new(|| {
 /// [`PAGE_CSP`] as a header value, made once: every page answer shares its bytes.
 static PAGE_CSP_VALUE: LazyLock<Option<HeaderValue>> = LazyLock::new(|| HeaderValue::from_str(&PAGE_CSP).ok());
 
-/// Whether a path is one of the respondent pages.
-pub fn is_page(path: &str) -> bool {
-    path.starts_with("/r/") || path.starts_with("/login/")
-}
-
-/// Writes the headers for an answer, to a respondent page when `page` ([`is_page`] of its path). The values are
-/// static: nothing is allocated per answer.
+/// Writes the headers for an answer, to a respondent page when `page` (the route it matched is a page's:
+/// [`Area`](super::area::Area)). The values are static: nothing is allocated per answer.
 pub fn write(page: bool, headers: &mut HeaderMap) {
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
@@ -57,11 +52,11 @@ mod tests {
     #[test]
     fn pages_get_their_policy_and_every_answer_the_common_headers() {
         let mut page = HeaderMap::new();
-        write(is_page("/r/abc"), &mut page);
+        write(true, &mut page);
         assert_eq!(page.get(CONTENT_SECURITY_POLICY).and_then(|v| v.to_str().ok()), Some(PAGE_CSP.as_str()));
         assert_eq!(page.get(REFERRER_POLICY).and_then(|v| v.to_str().ok()), Some("same-origin"));
         let mut api = HeaderMap::new();
-        write(is_page("/api/v1/surveys"), &mut api);
+        write(false, &mut api);
         assert!(api.get(CONTENT_SECURITY_POLICY).is_none() && api.get(REFERRER_POLICY).is_none());
         for headers in [&page, &api] {
             assert_eq!(headers.get(CACHE_CONTROL).and_then(|v| v.to_str().ok()), Some("no-store"));

@@ -20,6 +20,7 @@ use canvass_domain::AccountId;
 
 use crate::blocking;
 use crate::extract::body::{read_body, MAX_BODY_BYTES};
+use crate::middleware::area::{decoded_path, Area};
 use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
 
@@ -51,8 +52,7 @@ pub async fn layer(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    if req.method() != Method::POST || !req.path().starts_with("/api/") || !req.headers().contains_key(IDEMPOTENCY_KEY)
-    {
+    if req.method() != Method::POST || !Area::is_api(&req) || !req.headers().contains_key(IDEMPOTENCY_KEY) {
         return Ok(next.call(req).await?.map_into_boxed_body());
     }
     let caller = req.extensions().get::<Caller>().copied();
@@ -69,7 +69,8 @@ pub async fn layer(
         Ok(bytes) => bytes,
         Err(problem) => return Ok(req.into_response(problem.error_response())),
     };
-    let fingerprint = Fingerprint::of(req.method().as_str(), req.path(), req.query_string(), &bytes);
+    // The path as routed: `/api/v1/%73urveys` is the same request as `/api/v1/surveys`.
+    let fingerprint = Fingerprint::of(req.method().as_str(), decoded_path(&req), req.query_string(), &bytes);
     let account = caller.account_id;
     let claim = {
         let key = key.clone();

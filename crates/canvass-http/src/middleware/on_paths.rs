@@ -1,6 +1,6 @@
-//! A layer that only some paths pass through: [`OnPaths`] runs a middleware for the requests whose path it applies
-//! to and hands the others straight to the service inside, so they pay nothing for it (the API guard off `/api`,
-//! the respondent pages' guard off `/r/` and `/login/`).
+//! A layer that only some requests pass through: [`OnPaths`] runs a middleware for the requests it applies to (by
+//! the [`Area`](super::area::Area) the request layer found) and hands the others straight to the service inside, so
+//! they pay nothing for it (the API guard off the API, the respondent pages' guard off the pages).
 
 use std::rc::Rc;
 use std::task::{Context, Poll};
@@ -10,15 +10,15 @@ use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::Error;
 use futures_util::future::{Either, FutureExt, LocalBoxFuture, Map};
 
-/// `layer`, for the paths `applies` says yes to.
+/// `layer`, for the requests `applies` says yes to.
 pub struct OnPaths<T> {
-    applies: fn(&str) -> bool,
+    applies: fn(&ServiceRequest) -> bool,
     layer: T,
 }
 
 impl<T> OnPaths<T> {
-    /// Runs `layer` for the requests whose path `applies` to it; the others skip it.
-    pub fn new(applies: fn(&str) -> bool, layer: T) -> Self {
+    /// Runs `layer` for the requests `applies` says yes to; the others skip it.
+    pub fn new(applies: fn(&ServiceRequest) -> bool, layer: T) -> Self {
         Self { applies, layer }
     }
 }
@@ -46,7 +46,7 @@ where
 
 /// The service of [`OnPaths`]: the layered service, and the one inside it for the other paths.
 pub struct OnPathsService<T, S> {
-    applies: fn(&str) -> bool,
+    applies: fn(&ServiceRequest) -> bool,
     layered: T,
     service: Rc<S>,
 }
@@ -78,7 +78,7 @@ where
     }
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
-        if (self.applies)(req.path()) {
+        if (self.applies)(&req) {
             Either::Left(self.layered.call(req).map(through_layer as fn(_) -> _))
         } else {
             Either::Right(self.service.call(req).map(past_layer as fn(_) -> _))

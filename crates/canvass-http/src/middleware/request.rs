@@ -1,6 +1,7 @@
 //! The outermost layer of every request: it resolves the route the request matches once, opens the request's span
-//! with it (`logging`), writes the security headers on the answer (`headers`) and counts the request in the
-//! metrics by that same route (`metric_labels`). Hand-written rather than `from_fn`, so a request pays for one
+//! with it (`logging`), decides from it what the request is (`area`, left in the request's extensions for the
+//! guards), writes the security headers on the answer (`headers`) and counts the request in the metrics by that
+//! same route (`metric_labels`). Hand-written rather than `from_fn`, so a request pays for one
 //! layer's glue here instead of three.
 
 use std::future::{ready, Ready};
@@ -11,10 +12,11 @@ use std::time::Instant;
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::web::{self, Bytes};
-use actix_web::Error;
+use actix_web::{Error, HttpMessage};
 use futures_util::future::LocalBoxFuture;
 use tracing::{Instrument, Span};
 
+use super::area::{self, Area};
 use super::{headers, logging, metric_labels as labels};
 use crate::state::AppState;
 
@@ -56,10 +58,13 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let started = Instant::now();
         // The one walk of the route map: the span, the metrics and every log line of the request share its answer.
-        let route = labels::route(req.match_pattern());
+        let matched = area::matched_route(&req);
+        let area = Area::of(matched.as_deref(), area::decoded_path(&req));
+        req.extensions_mut().insert(area);
+        let route = labels::route(matched);
         let method = labels::method(req.method());
         let span = logging::request_span(req.method(), &route);
-        let page = headers::is_page(req.path());
+        let page = matches!(area, Area::Page(_));
         let metrics = req.app_data::<web::Data<AppState>>().map(|state| state.metrics.clone());
         let answer = span.in_scope(|| self.service.call(req));
         Box::pin(async move {

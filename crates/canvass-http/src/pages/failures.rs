@@ -1,88 +1,148 @@
-//! Failed guesses on the respondent pages, per client address: unknown link tokens under `/r/` and unknown login
-//! identifiers per `/login/<sendoutId>`. Each address keeps the instants of its recent failures (a sliding
-//! window); once more than the allowed number fall within the window, further attempts are refused until the
-//! oldest of them leaves it. A login page's allowed number is its sendout's budget, as the page last told it.
+//! Failed guesses on the respondent pages, per client: unknown link tokens under `/r/`, unknown login identifiers
+//! per LOGIN sendout, and login pages of no LOGIN sendout at all. Each client keeps the instants of its recent
+//! failures per scope (a sliding window); once more than the allowed number fall within the window, further
+//! attempts are refused until the oldest of them leaves it. A login page's allowed number is its sendout's budget,
+//! as the page last told it.
+//!
+//! A client is an IPv4 address, or an IPv6 /64: one subscriber's network, whose addresses it can rotate at will.
+//! Scopes are parsed values (a sendout id, never the path text), so a client holds at most two logs plus one per
+//! real LOGIN sendout it failed on, and each log is weighed by the bytes it may grow to: the cache is bounded by
+//! [`MAX_BYTES`], not by a count of entries of any size.
 
 use std::collections::VecDeque;
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use canvass_domain::ids::SendoutId;
 use moka::sync::Cache;
 
 use crate::protection::FailureWindow;
 
 /// What was guessed at.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// A link token under `/r/`.
     Tokens,
-    /// A login identifier of this `/login/<sendoutId>` (the path segment as sent).
-    Login(String),
+    /// A login identifier of this LOGIN sendout.
+    Login(SendoutId),
+    /// A login page of no LOGIN sendout (an id that is not one, or not in its canonical spelling): guessing at
+    /// sendouts, shared by every such page.
+    UnknownSendouts,
 }
 
-/// Addresses tracked at most; the least recently used are forgotten first.
-const MAX_TRACKED: u64 = 100_000;
+/// Who failed: an IPv4 address, or the /64 network of an IPv6 address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Client(IpAddr);
 
-/// The recent failures of one address at one scope.
+impl Client {
+    /// The client an address belongs to: itself for IPv4 (and IPv4-mapped IPv6), its /64 for IPv6.
+    pub fn of(address: IpAddr) -> Self {
+        match address.to_canonical() {
+            IpAddr::V6(v6) => Self(IpAddr::V6(Ipv6Addr::from(v6.to_bits() & !u128::from(u64::MAX)))),
+            v4 => Self(v4),
+        }
+    }
+}
+
+/// The most the failure logs may weigh together, in bytes; the least recently used go first beyond it.
+pub const MAX_BYTES: u64 = 32 * 1024 * 1024;
+
+/// What one log costs beside its instants: its key, the entry, its lock and the cache's own bookkeeping.
+const ENTRY_BYTES: u64 = 256;
+
+/// The recent failures of one client at one scope.
 #[derive(Debug)]
 struct Log {
-    /// Failures allowed within the window.
-    allowed: u32,
+    /// Failures allowed within the window; the log's weight follows it.
+    allowed: AtomicU32,
     /// When they happened, oldest first; at most `allowed + 1` are kept.
-    at: VecDeque<Instant>,
+    at: Mutex<VecDeque<Instant>>,
 }
 
-/// Recent failures per client address and scope.
+impl Log {
+    /// The bytes this log may grow to: one past the allowed number of instants, in a buffer that grows by doubling.
+    fn weight(&self) -> u32 {
+        let instants = u64::from(self.allowed.load(Ordering::Acquire)).saturating_add(1).next_power_of_two();
+        let bytes = ENTRY_BYTES + instants * std::mem::size_of::<Instant>() as u64;
+        u32::try_from(bytes).unwrap_or(u32::MAX)
+    }
+}
+
+/// Recent failures per client and scope.
 pub struct Failures {
     tokens: FailureWindow,
     logins: FailureWindow,
-    recent: Cache<(IpAddr, Scope), Arc<Mutex<Log>>>,
+    recent: Cache<(Client, Scope), Arc<Log>>,
 }
 
 impl Failures {
-    /// Failure logs for these windows; an address's log is forgotten once the longer window has passed idle.
+    /// Failure logs for these windows; a client's log is forgotten once the longer window has passed idle.
     pub fn new(tokens: FailureWindow, logins: FailureWindow) -> Self {
-        let idle = tokens.window.max(logins.window);
-        Self { tokens, logins, recent: Cache::builder().max_capacity(MAX_TRACKED).time_to_idle(idle).build() }
+        Self::weighing(tokens, logins, MAX_BYTES)
     }
 
-    fn window(&self, scope: &Scope) -> FailureWindow {
+    fn weighing(tokens: FailureWindow, logins: FailureWindow, max_bytes: u64) -> Self {
+        let idle = tokens.window.max(logins.window);
+        let recent = Cache::builder()
+            .max_capacity(max_bytes)
+            .weigher(|_, log: &Arc<Log>| log.weight())
+            .time_to_idle(idle)
+            .build();
+        Self { tokens, logins, recent }
+    }
+
+    fn window(&self, scope: Scope) -> FailureWindow {
         match scope {
             Scope::Tokens => self.tokens,
-            Scope::Login(_) => self.logins,
+            Scope::Login(_) | Scope::UnknownSendouts => self.logins,
         }
     }
 
     /// How long `address` must wait before it may try `scope` again, or `None` when it may now.
-    pub fn blocked_for(&self, address: IpAddr, scope: &Scope, now: Instant) -> Option<Duration> {
+    pub fn blocked_for(&self, address: IpAddr, scope: Scope, now: Instant) -> Option<Duration> {
         let window = self.window(scope).window;
-        let log = self.recent.get(&(address, scope.clone()))?;
-        let mut log = log.lock().ok()?;
-        let allowed = log.allowed as usize;
-        forget_old(&mut log.at, window, now);
-        if log.at.len() <= allowed {
+        let log = self.recent.get(&(Client::of(address), scope))?;
+        let allowed = log.allowed.load(Ordering::Acquire) as usize;
+        let mut at = log.at.lock().ok()?;
+        forget_old(&mut at, window, now);
+        if at.len() <= allowed {
             return None;
         }
         // Blocked until enough failures have left the window to bring the count back to the allowed number.
-        let freeing = log.at.len() - allowed - 1;
-        log.at.get(freeing).map(|at| (*at + window).saturating_duration_since(now))
+        let freeing = at.len() - allowed - 1;
+        at.get(freeing).map(|at| (*at + window).saturating_duration_since(now))
     }
 
     /// Records one failed guess of `address` at `scope`, where `budget` failures are allowed within the window
     /// (the scope's default when `None`).
     pub fn record(&self, address: IpAddr, scope: Scope, budget: Option<u32>, now: Instant) {
-        let limit = self.window(&scope);
+        let limit = self.window(scope);
         let allowed = budget.unwrap_or(limit.allowed);
-        let log = self.recent.get_with((address, scope), || Arc::new(Mutex::new(Log { allowed, at: VecDeque::new() })));
-        let Ok(mut log) = log.lock() else { return };
-        log.allowed = allowed;
-        forget_old(&mut log.at, limit.window, now);
-        log.at.push_back(now);
-        // One past the allowed number is all that is needed to block; older ones are not kept.
-        while log.at.len() > allowed as usize + 1 {
-            log.at.pop_front();
+        let key = (Client::of(address), scope);
+        let log = self
+            .recent
+            .entry(key)
+            .or_insert_with(|| Arc::new(Log { allowed: AtomicU32::new(allowed), at: Mutex::new(VecDeque::new()) }))
+            .into_value();
+        if log.allowed.swap(allowed, Ordering::AcqRel) != allowed {
+            // The page gave another budget: the same log again, so the cache weighs it anew.
+            self.recent.insert(key, log.clone());
         }
+        let Ok(mut at) = log.at.lock() else { return };
+        forget_old(&mut at, limit.window, now);
+        at.push_back(now);
+        // One past the allowed number is all that is needed to block; older ones are not kept.
+        while at.len() > allowed as usize + 1 {
+            at.pop_front();
+        }
+    }
+
+    /// The logs kept and their weight in bytes, once pending evictions are done.
+    pub fn kept(&self) -> (u64, u64) {
+        self.recent.run_pending_tasks();
+        (self.recent.entry_count(), self.recent.weighted_size())
     }
 }
 
@@ -93,57 +153,4 @@ fn forget_old(log: &mut VecDeque<Instant>, window: Duration, now: Instant) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn failures() -> Failures {
-        Failures::new(
-            FailureWindow { allowed: 3, window: Duration::from_secs(60) },
-            FailureWindow { allowed: 2, window: Duration::from_secs(600) },
-        )
-    }
-
-    #[test]
-    fn more_than_the_allowed_failures_block_until_the_window_passes() {
-        let failures = failures();
-        let address: IpAddr = [192, 0, 2, 1].into();
-        let start = Instant::now();
-        for second in 0..4 {
-            assert_eq!(failures.blocked_for(address, &Scope::Tokens, start + Duration::from_secs(second)), None);
-            failures.record(address, Scope::Tokens, None, start + Duration::from_secs(second));
-        }
-        let later = start + Duration::from_secs(10);
-        assert_eq!(failures.blocked_for(address, &Scope::Tokens, later), Some(Duration::from_secs(50)));
-        assert_eq!(failures.blocked_for(address, &Scope::Tokens, start + Duration::from_secs(60)), None);
-        assert_eq!(failures.blocked_for([192, 0, 2, 2].into(), &Scope::Tokens, later), None, "another address");
-        assert_eq!(failures.blocked_for(address, &Scope::Login("1".into()), later), None, "another scope");
-    }
-
-    #[test]
-    fn logins_count_per_sendout() {
-        let failures = failures();
-        let address: IpAddr = [192, 0, 2, 1].into();
-        let now = Instant::now();
-        for _ in 0..3 {
-            failures.record(address, Scope::Login("7".into()), None, now);
-        }
-        assert!(failures.blocked_for(address, &Scope::Login("7".into()), now).is_some());
-        assert!(failures.blocked_for(address, &Scope::Login("8".into()), now).is_none());
-    }
-
-    #[test]
-    fn a_login_page_budget_is_the_one_its_page_last_gave() {
-        let failures = failures();
-        let address: IpAddr = [192, 0, 2, 1].into();
-        let office = Scope::Login("9".into());
-        let now = Instant::now();
-        for _ in 0..5 {
-            failures.record(address, office.clone(), Some(5), now);
-        }
-        assert_eq!(failures.blocked_for(address, &office, now), None, "five of a budget of five");
-        failures.record(address, office.clone(), Some(5), now);
-        assert!(failures.blocked_for(address, &office, now).is_some(), "the sixth");
-        failures.record(address, office.clone(), Some(8), now);
-        assert_eq!(failures.blocked_for(address, &office, now), None, "the sendout grew: seven of eight");
-    }
-}
+mod tests;

@@ -1,7 +1,9 @@
 //! The guard in front of the respondent pages: answer and login form posts must come from `PUBLIC_URL`'s origin or
-//! the host they were sent to (a missing `Origin` is allowed; the one-click opt-out is exempt), and a client address
-//! (behind `TRUSTED_PROXIES`, the client's own) that guessed too many unknown link tokens or login identifiers is
-//! answered 429 until its window passes. A refusal on a login page is
+//! the host they were sent to (a missing `Origin` is allowed; the one-click opt-out is exempt), and a client (behind
+//! `TRUSTED_PROXIES`, the client's own address; an IPv6 client by its /64) that guessed too many unknown link tokens,
+//! login identifiers or login pages is answered 429 until its window passes. Which page a request is comes from the
+//! route it matched ([`Area`]) and the sendout id parsed from the path as routed, never from the raw path text, so
+//! every spelling of a page meets the same guard and budget. A refusal on a login page is
 //! in its sendout's language; one under `/r/` is in English, for a page in the link's language would tell a
 //! refused guesser which links are real.
 
@@ -18,6 +20,7 @@ use canvass_domain::language::Language;
 use super::failures::Scope;
 use super::html;
 use super::words::{words, Words};
+use crate::middleware::area::{decoded_path, Area, Page};
 use crate::state::AppState;
 
 /// Put in a page's response extensions by a handler that was given an unknown link token or login identifier.
@@ -28,13 +31,32 @@ pub struct UnknownCredential {
     pub budget: Option<u32>,
 }
 
-/// What a path guesses at, for the respondent pages.
-fn scope_of(path: &str) -> Option<Scope> {
-    if path.starts_with("/r/") {
-        return Some(Scope::Tokens);
+/// What a page request guesses at: link tokens, or the login identifiers of the sendout its path names in canonical
+/// spelling, or (any other login page) sendouts.
+fn scope_of(page: Page, routed_path: &str) -> Scope {
+    match page {
+        Page::Survey | Page::OptOut => Scope::Tokens,
+        Page::Login => match routed_path.strip_prefix("/login/").and_then(super::login_sendout) {
+            Some(sendout) => Scope::Login(sendout),
+            None => Scope::UnknownSendouts,
+        },
     }
-    let sendout = path.strip_prefix("/login/")?;
-    Some(Scope::Login(sendout.trim_end_matches('/').to_owned()))
+}
+
+/// The scopes whose failures refuse a request at `scope`: a login page is also refused to a client that guessed
+/// at sendouts.
+fn refusing(scope: Scope) -> impl Iterator<Item = Scope> {
+    let sendouts = matches!(scope, Scope::Login(_)).then_some(Scope::UnknownSendouts);
+    std::iter::once(scope).chain(sendouts)
+}
+
+/// Where a failure at `scope` counts: a login page that named no LOGIN sendout (its answer gave no budget) counts
+/// as a guess at sendouts.
+fn counted_at(scope: Scope, unknown: UnknownCredential) -> Scope {
+    match (scope, unknown.budget) {
+        (Scope::Login(_), None) => Scope::UnknownSendouts,
+        _ => scope,
+    }
 }
 
 /// Whether the `Origin` of a form post is acceptable: absent, the same origin as `public_origin`, or naming the
@@ -58,11 +80,8 @@ async fn refusal(
     text: fn(&Words) -> &'static str,
 ) -> HttpResponse {
     let language = match scope {
-        Scope::Login(sendout) => match sendout.parse() {
-            Ok(sendout) => super::login_language(state, sendout).await,
-            Err(_) => Language::default(),
-        },
-        Scope::Tokens => Language::default(),
+        Scope::Login(sendout) => super::login_language(state, *sendout).await,
+        Scope::Tokens | Scope::UnknownSendouts => Language::default(),
     };
     let words = words(language);
     let body = html::message(language, words.survey, text(words));
@@ -74,15 +93,14 @@ pub async fn guard(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let (Some(scope), Some(state)) = (scope_of(req.path()), req.app_data::<web::Data<AppState>>().cloned()) else {
+    let (Area::Page(page), Some(state)) = (Area::of_request(&req), req.app_data::<web::Data<AppState>>().cloned())
+    else {
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
+    let scope = scope_of(page, decoded_path(&req));
     let is_post = req.method() == Method::POST;
     let host = req.headers().get(HOST).and_then(|host| host.to_str().ok());
-    if is_post
-        && !req.path().ends_with("/opt-out")
-        && !origin_allowed(req.headers().get(ORIGIN), &state.public_origin, host)
-    {
+    if is_post && page != Page::OptOut && !origin_allowed(req.headers().get(ORIGIN), &state.public_origin, host) {
         let page = refusal(&state, &scope, StatusCode::FORBIDDEN, |words| words.cross_site).await;
         return Ok(req.into_response(page));
     }
@@ -90,7 +108,9 @@ pub async fn guard(
     let address = req.peer_addr().map(|peer| trusted.client_address(peer.ip(), req.headers()));
     let is_attempt = is_post || scope == Scope::Tokens;
     if let (true, Some(address)) = (is_attempt, address) {
-        if let Some(wait) = state.failures.blocked_for(address, &scope, Instant::now()) {
+        let now = Instant::now();
+        let wait = refusing(scope).filter_map(|refusing| state.failures.blocked_for(address, refusing, now)).max();
+        if let Some(wait) = wait {
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             let mut page =
                 refusal(&state, &scope, StatusCode::TOO_MANY_REQUESTS, |words| words.too_many_attempts).await;
@@ -101,7 +121,7 @@ pub async fn guard(
     let response = next.call(req).await?;
     if let Some(address) = address {
         if let Some(unknown) = response.response().extensions().get::<UnknownCredential>().copied() {
-            state.failures.record(address, scope, unknown.budget, Instant::now());
+            state.failures.record(address, counted_at(scope, unknown), unknown.budget, Instant::now());
         }
     }
     Ok(response.map_into_boxed_body())
@@ -133,9 +153,23 @@ mod tests {
     }
 
     #[test]
-    fn scopes_are_read() {
-        assert_eq!(scope_of("/r/abc/opt-out"), Some(Scope::Tokens));
-        assert_eq!(scope_of("/login/42"), Some(Scope::Login("42".into())));
-        assert_eq!(scope_of("/api/v1/surveys"), None);
+    fn scopes_are_parsed_values() {
+        use canvass_domain::ids::SendoutId;
+        assert_eq!(scope_of(Page::OptOut, "/r/abc/opt-out"), Scope::Tokens);
+        assert_eq!(scope_of(Page::Survey, "/r/abc"), Scope::Tokens);
+        assert_eq!(scope_of(Page::Login, "/login/42"), Scope::Login(SendoutId::new(42)));
+        for other in ["/login/042", "/login/+42", "/login/%2B42", "/login/42.0", "/login/x", "/login/"] {
+            assert_eq!(scope_of(Page::Login, other), Scope::UnknownSendouts, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_login_page_of_no_sendout_counts_and_is_refused_as_a_guess_at_sendouts() {
+        use canvass_domain::ids::SendoutId;
+        let page = Scope::Login(SendoutId::new(7));
+        assert_eq!(counted_at(page, UnknownCredential { budget: None }), Scope::UnknownSendouts);
+        assert_eq!(counted_at(page, UnknownCredential { budget: Some(30) }), page);
+        assert_eq!(refusing(page).collect::<Vec<_>>(), [page, Scope::UnknownSendouts]);
+        assert_eq!(refusing(Scope::Tokens).collect::<Vec<_>>(), [Scope::Tokens]);
     }
 }

@@ -59,10 +59,12 @@ pub fn not_allowed(method: &str, allow: &str) -> HttpResponse {
 /// The default service: 405 for an undeclared method of a served path, else 404 (pointing at version 1.5 for the
 /// retention rule endpoints asked for under an earlier version).
 pub async fn unknown_route(req: HttpRequest, declared: web::Data<DeclaredMethods>) -> HttpResponse {
-    if let Some(allow) = declared.allowed(req.path()) {
+    // The path as the router read it, percent-decoded: the one the routes were not found for.
+    let path = req.match_info().as_str();
+    if let Some(allow) = declared.allowed(path) {
         return not_allowed(req.method().as_str(), allow);
     }
-    let detail = if req.path().starts_with("/api/v1") && req.path().contains("/data-retention/rules") {
+    let detail = if path.starts_with("/api/v1") && path.contains("/data-retention/rules") {
         format!(
             "the retention rule endpoints need API version 1.5: use {}/data-retention/rules...",
             super::RULES_VERSION

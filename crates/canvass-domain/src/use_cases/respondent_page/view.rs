@@ -43,8 +43,8 @@ pub enum PageState {
     OptedOut,
 }
 
-/// A page of the survey to answer.
-#[derive(Debug, Clone, PartialEq)]
+/// A page of the survey to answer. Its `Debug` counts the answers without showing them (open text is personal).
+#[derive(Clone, PartialEq)]
 pub struct QuestionPage {
     /// The page.
     pub page: Page,
@@ -56,6 +56,18 @@ pub struct QuestionPage {
     pub answers: Vec<Answer>,
     /// What is wrong with a submitted page; empty when nothing is.
     pub errors: Vec<PageError>,
+}
+
+impl std::fmt::Debug for QuestionPage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QuestionPage")
+            .field("page", &self.page.id)
+            .field("number", &self.number)
+            .field("count", &self.count)
+            .field("answers", &self.answers.len())
+            .field("errors", &self.errors)
+            .finish()
+    }
 }
 
 /// What is wrong with a submitted page.
