@@ -39,8 +39,8 @@ pub struct AppState {
     pub key_limits: Arc<KeyLimits>,
     /// Unknown link tokens and login identifiers counted per client address.
     pub failures: Arc<Failures>,
-    /// The threads that run requests' units of work, in arrival order, as many at once as the store has
-    /// connections.
+    /// The threads that run requests' units of work, as many at once as the store has connections, fairly between
+    /// accounts (`blocking/lane.rs`).
     pub store_lane: Arc<StoreLane>,
     /// The Prometheus metrics `/metrics` serves; the server's worker loops count into them too.
     pub metrics: Arc<Metrics>,
