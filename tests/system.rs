@@ -3,7 +3,7 @@
 //! retention engine, an erasure checked column by column, a keyed request whose kept answer cannot be written, a real browser (end to end, and every page's
 //! accessibility), the database taken away or locked (outages), states the API cannot reach planted with SQL, long
 //! lists filled through the store, and the scripts (`scripts/pg-cluster.sh`). Each file says what it touches besides
-//! HTTP and why.
+//! HTTP and why; `lane_shares` locks a table to flood the store's lane with one account's slow requests.
 
 mod accessibility;
 mod browser;
@@ -14,6 +14,7 @@ mod email_format;
 mod erasure_reach;
 mod holds;
 mod idempotency_faults;
+mod lane_shares;
 mod late_bounces;
 mod long_lists;
 mod outages;

@@ -18,7 +18,7 @@ use actix_web::{web, App, HttpResponse, HttpServer};
 use canvass_domain::ids::{AccountId, SurveyId};
 use canvass_domain::ports::SurveyRepository;
 use canvass_domain::RepoError;
-use canvass_http::blocking::StoreLane;
+use canvass_http::blocking::{Share, StoreLane};
 use canvass_http::dto::survey::{QuestionTreeResponse, SurveyResponse};
 use canvass_postgres::{PgPool, PgUnitOfWork};
 use tokio::sync::Semaphore;
@@ -59,7 +59,7 @@ async fn hop<T: Send + 'static>(
         conn.run(|uow| Ok(work(uow, shared.account)?)).map_err(|e| e.to_string())
     };
     if let Hop::Laned = hop {
-        let found = bare.lane.run(move || Ok(on_connection())).await?;
+        let found = bare.lane.run(Share::Public, move || Ok(on_connection())).await?;
         return found.map_err(ErrorInternalServerError);
     }
     let _turn = match hop {

@@ -1,8 +1,9 @@
 //! The one blocking hop of a request: borrow a unit of work from the store on a thread of the store's lane, run a
 //! whole use case on it, give it back. No connection is ever held across an `.await`.
 //!
-//! The lane ([`StoreLane`]) has as many threads as the store has connections and one queue, served in arrival
-//! order; waiting requests wait as futures, not as blocked threads. Without that, every waiting request held a
+//! The lane ([`StoreLane`]) has as many threads as the store has connections and one queue, fair between
+//! [`Share`]s (the caller's account, which the API guard sets for the whole request: `share.rs`), each share's work
+//! in arrival order; waiting requests wait as futures, not as blocked threads. Without that, every waiting request held a
 //! blocking thread parked on the pool, the threads took the two cores from the HTTP workers, and whichever thread
 //! woke first took a returned connection, so some requests waited for hundreds of milliseconds
 //! (docs/benchmarks.md).
@@ -12,9 +13,11 @@
 
 mod lane;
 mod respond;
+mod share;
 
-pub use lane::StoreLane;
+pub use lane::{StoreLane, LANE_QUEUE, SHARE_QUEUE, TURN_WAIT};
 pub use respond::respond;
+pub use share::Share;
 
 use actix_web::web;
 use canvass_domain::clock::Clock;
@@ -24,7 +27,8 @@ use canvass_domain::DomainError;
 use crate::problem::Problem;
 use crate::state::AppState;
 
-/// Runs `work` with a unit of work and the clock on the store's lane, inside the current tracing span.
+/// Runs `work` with a unit of work and the clock on the store's lane, in the current request's [`Share`], inside the
+/// current tracing span.
 pub async fn run<T, F>(state: &AppState, work: F) -> Result<T, Problem>
 where
     T: Send + 'static,
@@ -32,7 +36,10 @@ where
 {
     let store = state.store.clone();
     let clock = state.clock.clone();
-    state.store_lane.run(move || store.with_uow(|uow| work(uow, clock.as_ref())).map_err(Problem::from)).await
+    state
+        .store_lane
+        .run(Share::current(), move || store.with_uow(|uow| work(uow, clock.as_ref())).map_err(Problem::from))
+        .await
 }
 
 /// Runs `work` on the blocking pool inside the current tracing span, outside the store's lane: files, and the

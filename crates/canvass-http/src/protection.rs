@@ -1,12 +1,13 @@
 //! The limits that protect the service from its callers: request rates per API key, failed guesses per client
 //! address on the respondent pages (a login page's budget grows with its sendout, for a whole office may share one
-//! address), which proxies say who the client is, how long a request body may take to arrive, and how long a
-//! checked key is trusted. Tests use small ones.
+//! address), which proxies say who the client is, how long a request body may take to arrive, how long a
+//! checked key is trusted, and how often `/metrics` may count the outbox. Tests use small ones.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
 
 use crate::client_address::TrustedProxies;
+use crate::routes::metrics::backlog::BACKLOG_FRESH_FOR;
 
 /// A count of failures allowed within a sliding window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +37,9 @@ pub struct Protection {
     /// How long an authenticated (or refused) key is trusted without asking the database again; a revoked key
     /// stops working within this time.
     pub key_cache_ttl: Duration,
+    /// How long `/metrics` serves one reading of the outbox backlog (an all-accounts count) before a scrape reads it
+    /// again; see `routes/metrics/backlog.rs`.
+    pub backlog_reading_ttl: Duration,
 }
 
 impl Protection {
@@ -63,6 +67,7 @@ impl Default for Protection {
             body_read_timeout: Duration::from_secs(10),
             trusted_proxies: TrustedProxies::default(),
             key_cache_ttl: Duration::from_secs(5),
+            backlog_reading_ttl: BACKLOG_FRESH_FOR,
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::blocking::StoreLane;
 use crate::middleware::key_limits::KeyLimits;
 use crate::pages::failures::Failures;
 use crate::protection::Protection;
+use crate::routes::metrics::backlog::BacklogCache;
 use canvass_metrics::Metrics;
 
 /// Shared application state.
@@ -39,13 +40,15 @@ pub struct AppState {
     pub key_limits: Arc<KeyLimits>,
     /// Unknown link tokens and login identifiers counted per client address.
     pub failures: Arc<Failures>,
-    /// The threads that run requests' units of work, in arrival order, as many at once as the store has
-    /// connections.
+    /// The threads that run requests' units of work, as many at once as the store has connections, fairly between
+    /// accounts (`blocking/lane.rs`).
     pub store_lane: Arc<StoreLane>,
     /// The Prometheus metrics `/metrics` serves; the server's worker loops count into them too.
     pub metrics: Arc<Metrics>,
     /// The bearer token `/metrics` requires (`METRICS_TOKEN`); none serves it without one.
     pub metrics_token: Option<String>,
+    /// The outbox backlog `/metrics` last read, served to the scrapes of the next few seconds.
+    pub backlog: Arc<BacklogCache>,
 }
 
 impl AppState {
@@ -66,6 +69,7 @@ impl AppState {
             public_origin,
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
             protection,
             store_lane: Arc::new(StoreLane::default()),
             metrics: Arc::new(Metrics::new()),
@@ -78,12 +82,13 @@ impl AppState {
         Self { store_lane: Arc::new(StoreLane::new(connections)), ..self }
     }
 
-    /// The same state under other limits, with fresh counters and an empty key cache.
+    /// The same state under other limits, with fresh counters, an empty key cache and no backlog reading.
     pub fn with_protection(self, protection: Protection) -> Self {
         Self {
             keys: key_cache(&protection),
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
             protection,
             ..self
         }

@@ -28,6 +28,7 @@ use canvass_domain::DomainError;
 use futures_util::Stream;
 use serde::Serialize;
 
+use crate::blocking::Share;
 use crate::problem::Problem;
 use crate::state::AppState;
 
@@ -101,12 +102,12 @@ where
 
     /// The body: the first chunk's rows, then each later chunk's as the client reads on.
     pub fn body(self, state: web::Data<AppState>) -> impl Stream<Item = Result<Bytes, ListBroken>> + 'static {
-        body::stream(self.name, self.first, self.read, self.writer, state)
+        Share::carried(body::stream(self.name, self.first, self.read, self.writer, state))
     }
 }
 
-/// Reads the chunk `request` names in a blocking hop of its own on the store's lane: borrow a unit of work, read,
-/// give it back.
+/// Reads the chunk `request` names in a blocking hop of its own on the store's lane, in the request's share (the
+/// body carries it: [`Share::carried`]): borrow a unit of work, read, give it back.
 async fn read_chunk<T, K, R>(state: &AppState, read: Arc<R>, request: ChunkRequest<K>) -> Result<Chunk<T, K>, Problem>
 where
     T: Send + 'static,
@@ -114,7 +115,7 @@ where
     R: ReadChunk<T, K>,
 {
     let store = state.store.clone();
-    state.store_lane.run(move || Ok(store.with_uow(|uow| read(uow, &request))?)).await
+    state.store_lane.run(Share::current(), move || Ok(store.with_uow(|uow| read(uow, &request))?)).await
 }
 
 /// A long list answered as one JSON array: rows `T` with keys `K`, read by `R` and written by `W` as DTOs `D`.
@@ -144,7 +145,7 @@ where
     pub async fn respond(self, state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
         let read = Arc::new(self.read);
         let first = read_chunk(&state, read.clone(), ChunkRequest::first(CHUNK_SIZE)).await?;
-        let body = body::stream(self.name, first, read, JsonArray::new(self.write), state);
+        let body = Share::carried(body::stream(self.name, first, read, JsonArray::new(self.write), state));
         Ok(HttpResponse::Ok().content_type("application/json").streaming(body))
     }
 }

@@ -19,6 +19,8 @@ mod headers;
 mod idempotency;
 #[path = "handlers/insight.rs"]
 mod insight;
+#[path = "handlers/metrics.rs"]
+mod metrics;
 #[path = "handlers/openapi_document.rs"]
 mod openapi_document;
 #[path = "handlers/problems.rs"]

@@ -136,7 +136,8 @@ async fn with_a_metrics_token_only_its_bearer_may_scrape() {
 
 #[tokio::test]
 async fn the_outbox_gauges_show_the_messages_waiting_to_be_sent() {
-    let app = spawn_app().await;
+    // Every scrape reads the backlog (by default a reading is served for 5 s).
+    let app = spawn_app_with(|settings| settings.protection.backlog_reading_ttl = Duration::ZERO).await;
     let (scrape_before, _) = scrape(&app).await;
     assert_eq!(value(&scrape_before, "canvass_outbox_pending", &[]), Some(0.0));
     assert_eq!(value(&scrape_before, "canvass_outbox_oldest_due_age_seconds", &[]), Some(0.0), "none due: 0");
@@ -181,6 +182,7 @@ async fn the_delivery_workers_rounds_are_counted_by_channel_and_outcome() {
     let app = spawn_app_with(|settings| {
         settings.public_url = Some(PUBLIC.into());
         settings.delivery = Some(worker(&sink, outbox_dir.clone()));
+        settings.protection.backlog_reading_ttl = Duration::ZERO;
     })
     .await;
     let (before, _) = scrape(&app).await;

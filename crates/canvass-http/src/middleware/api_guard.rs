@@ -1,14 +1,16 @@
 //! The guard in front of every `/api` endpoint (except the OpenAPI document): it authenticates the request before
 //! any extractor runs, so a missing or wrong key answers 401 whatever the body or its content type, counts the
-//! request against the key's rate limit (429 over it), hands a keyed POST to `Idempotency-Key` (`idempotency.rs`),
-//! and writes the `RateLimit-*` headers on the answer. The application runs it only on API requests (by the route
-//! they matched: [`Area`], through `on_paths.rs`); it checks that itself too, so it stays right wherever it is used.
+//! request against the key's rate limit (429 over it), hands a keyed POST to `Idempotency-Key` (`idempotency.rs`)
+//! with the caller's account as the request's share of the store's lane (`blocking/share.rs`), and writes the
+//! `RateLimit-*` headers on the answer. The application runs it only on API requests (by the route they matched:
+//! [`Area`], through `on_paths.rs`); it checks that itself too, so it stays right wherever it is used.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, ResponseError};
 
+use crate::blocking::Share;
 use crate::middleware::area::Area;
 use crate::middleware::auth::{authenticate, presented_key};
 use crate::problem::Problem;
@@ -26,7 +28,7 @@ pub async fn guard(
         let problem = Problem::internal(&"application state missing");
         return Ok(req.into_response(problem.error_response()));
     };
-    let (caller, digest) = match authenticate(&state, presented_key(req.headers())).await {
+    let (caller, digest) = match Share::KeyLookup.scope(authenticate(&state, presented_key(req.headers()))).await {
         Ok(found) => found,
         Err(problem) => return Ok(req.into_response(problem.error_response())),
     };
@@ -35,7 +37,8 @@ pub async fn guard(
         return Ok(req.into_response(standing.too_many_requests()));
     }
     req.extensions_mut().insert(caller);
-    let mut response = super::idempotency::layer(req, next).await?;
+    // Everything the request does at the store, its streamed body included, takes the account's turns.
+    let mut response = Share::Account(caller.account_id).scope(super::idempotency::layer(req, next)).await?;
     standing.write(response.headers_mut());
     Ok(response)
 }

@@ -1,19 +1,22 @@
 //! `GET /metrics`: the Prometheus text format, for the operator's scraper. No API key; when `METRICS_TOKEN` is set
-//! it takes `Authorization: Bearer <METRICS_TOKEN>`, else 401.
+//! it takes `Authorization: Bearer <METRICS_TOKEN>`, else 401. The outbox backlog is read at most every few
+//! seconds, off the store's lane (`metrics/backlog.rs`).
+
+pub mod backlog;
 
 use actix_web::http::header::AUTHORIZATION;
 use actix_web::{get, web, HttpRequest, HttpResponse};
+use canvass_domain::ports::StoreExt;
 use canvass_domain::use_cases::monitoring;
 use canvass_metrics::{scrape_authorized, Scrape, TEXT_FORMAT};
 
-use crate::blocking;
 use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
 
 /// The service's metrics in the Prometheus text format: request counts and durations by route template, the
 /// outbox backlog of every account, delivery outcomes, webhook delivery attempts, retention runs and the database
-/// pool. When the database
-/// cannot be asked for the backlog, the outbox gauges are left out and the rest is served.
+/// pool. The backlog is as read at most five seconds before; when the database cannot be asked for it, the outbox
+/// gauges are left out and the rest is served.
 #[utoipa::path(tag = "Metrics", responses(
     (status = 200, description = "Every metric family (see docs/operations.md)", body = String,
         content_type = "text/plain; version=0.0.4; charset=utf-8"),
@@ -31,13 +34,11 @@ pub async fn metrics(req: HttpRequest, state: web::Data<AppState>) -> Result<Htt
     }
     // Read before the blocking hop, so the scrape's own connection is not counted in use.
     let connections = state.store.connections();
-    let backlog = match blocking::run(&state, |uow, clock| monitoring::outbox_backlog(uow, clock)).await {
-        Ok(backlog) => Some(backlog),
-        Err(problem) => {
-            tracing::warn!(problem.kind = problem.kind.name(), "metrics served without the outbox backlog");
-            None
-        }
-    };
+    let (store, clock) = (state.store.clone(), state.clock.clone());
+    let backlog = state
+        .backlog
+        .get(move || store.with_uow(|uow| monitoring::outbox_backlog(uow, clock.as_ref())).map_err(Problem::from))
+        .await;
     let text = state.metrics.render(Scrape { backlog, connections }).map_err(|error| Problem::internal(&error))?;
     Ok(HttpResponse::Ok().content_type(TEXT_FORMAT).body(text))
 }
