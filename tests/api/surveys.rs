@@ -4,5 +4,6 @@ mod answer_writes;
 mod answers;
 mod copy;
 mod create_and_read;
+mod option_limit;
 mod questions;
 mod thank_you_and_scale_labels;

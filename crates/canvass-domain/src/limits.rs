@@ -1,6 +1,7 @@
-//! The longest value, in characters, of every free-text field. The rules that check an entity use these, so every
-//! path that writes a field (create, copy, batch, reports from relays) shares one limit; docs/decisions.md lists
-//! them, and the OpenAPI document states them as `maxLength`.
+//! The longest value, in characters, of every free-text field, and the most entries of the lists whose length
+//! drives what a request costs. The rules that check an entity use these, so every path that writes a field
+//! (create, copy, batch, reports from relays) shares one limit; docs/decisions.md lists them, and the OpenAPI
+//! document states them as `maxLength` and `maxItems`.
 
 use crate::error::FieldError;
 
@@ -49,6 +50,10 @@ pub const MESSAGE_ID: usize = 200;
 pub const DATE_TEXT: usize = 64;
 /// Comma-separated id lists in query strings.
 pub const ID_LIST: usize = 2_000;
+
+/// Options of one choice item: results, the respondent page, an answer's check and an export's labels all grow
+/// with them (docs/decisions.md, "Options per choice item").
+pub const OPTIONS: usize = 1_000;
 
 /// Refuses `value` when it is longer than `max` characters, naming `field`.
 ///

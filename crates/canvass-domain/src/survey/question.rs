@@ -139,6 +139,12 @@ impl QuestionItemDraft {
         if self.options.is_empty() {
             errors.push(FieldError::new(format!("{path}.options"), "choice items need at least one option"));
         }
+        if self.options.len() > crate::limits::OPTIONS {
+            // One error for the list, none for each of its many options.
+            let message = format!("must hold at most {} options", crate::limits::OPTIONS);
+            errors.push(FieldError::new(format!("{path}.options"), message));
+            return errors;
+        }
         let mut seen = HashSet::new();
         for (index, option) in self.options.iter().enumerate() {
             if option.value.trim().is_empty() {
@@ -220,6 +226,19 @@ mod tests {
             ..QuestionItemDraft::default()
         };
         assert_eq!(fields(&item), ["i.options[1].value", "i.options[2].value", "i.options[2].label"]);
+    }
+
+    #[test]
+    fn choice_items_hold_at_most_the_options_limit() {
+        for kind in [QuestionType::SingleChoice, QuestionType::MultipleChoice] {
+            let options = |count: usize| (0..count).map(|n| option(&format!("v{n}"))).collect();
+            let item =
+                |count| QuestionItemDraft { kind, text: "q".into(), options: options(count), ..Default::default() };
+            assert!(item(crate::limits::OPTIONS).check("i").is_empty(), "{kind}: the limit itself is allowed");
+            let over = item(crate::limits::OPTIONS + 1).check("i");
+            let found: Vec<_> = over.iter().map(|e| (e.field.as_str(), e.message.as_str())).collect();
+            assert_eq!(found, [("i.options", "must hold at most 1000 options")], "{kind}: one error, for the list");
+        }
     }
 
     #[test]

@@ -132,8 +132,9 @@ pub struct ItemBody {
     /// Whether a completed answer set must answer it (default false).
     #[serde(default)]
     pub required: bool,
-    /// Options of choice items.
+    /// Options of choice items: at least one, at most 1,000 (none for the other types).
     #[serde(default)]
+    #[schema(max_items = 1000)]
     pub options: Vec<OptionBody>,
     /// Words at the low end of the scale (0); Rating items only. Empty or blank means none.
     #[serde(default)]
@@ -144,6 +145,8 @@ pub struct ItemBody {
     #[schema(max_length = 60)]
     pub max_label: Option<String>,
 }
+
+const _: () = assert!(canvass_domain::limits::OPTIONS == 1000, "the schema's maxItems follows the domain's");
 
 /// A page to create.
 #[derive(Debug, Deserialize, ToSchema)]

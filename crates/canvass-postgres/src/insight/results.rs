@@ -4,11 +4,14 @@
 //! items.
 //!
 //! The tree says which items are of which type and which options a choice item has, so the statements read only the
-//! answers they need (`question_item_id = ANY(...)`, through `answers_item_idx`), sort only the numbers, and count
-//! an option by JSON containment (`value ? option`: the string of a single choice, an element of a multiple
-//! choice's array) against the item's few options instead of expanding every answer into rows (a set-returning
-//! function over every answer makes the planner expect a hundred rows from each, and compile the statement).
-//! Values are read only where their JSON type fits the item's type, so no stored value can make a cast fail.
+//! answers they need (`question_item_id = ANY(...)`, through `answers_item_idx`) and sort only the numbers. Choices
+//! are counted set-based: each answer gives its chosen values (the string of a single choice; the distinct strings
+//! of a multiple choice's array, expanded per answer), the values are counted per item once, and the counts are
+//! joined to the items' options once, so the cost grows with the answers plus the options, never with their product
+//! (docs/decisions.md, "Options per choice item"). The expansion filters the array's elements by their JSON type,
+//! which keeps the planner's estimate at a row or so per answer (a bare set-returning function makes it expect a
+//! hundred, and compile the statement with JIT). Values are read only where their JSON type fits the item's type,
+//! so no stored value can make a cast fail.
 //!
 //! The two aggregates apply the filter as [`crate::answer::filtered`] does, in SQL with null parameters for the
 //! filters not given (one statement text for every filter): `from` and `to` on `created_at`, `updated` on
@@ -78,20 +81,37 @@ FROM answered
 LEFT JOIN numbers ON numbers.item = answered.item"
 );
 
-/// Per option of the choice items (`$8` item, `$9` option value, `$10` the JSON type of the item's answers:
-/// `string` for a single choice, `array` for a multiple choice) the answers that chose it, zeros included; and per
-/// rating of the Rating items `$11` the answers that gave it (a value that is no number has no rating).
+/// Per option of the choice items (`$10` item, `$11` option value) the answers that chose it, zeros included, for
+/// the items with at least one answer; and per rating of the Rating items `$12` the answers that gave it (a value
+/// that is no number has no rating). `chosen` holds one row per value an answer chose: the string of a SingleChoice
+/// item's (`$8`) answer, each distinct string of a MultipleChoice item's (`$9`) array; and a null value for an
+/// answer that chose nothing readable (another JSON type, an empty array), so that its item still counts as
+/// answered.
 const VALUES: &str = concat!(
     "
-    SELECT o.item, o.value AS choice, NULL::float8 AS rating,
-           count(*) FILTER (WHERE jsonb_typeof(a.value) = o.shape AND a.value ? o.value) AS n",
+WITH chosen AS (
+    SELECT a.question_item_id AS item, CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' END AS value",
     answers_of_sets!(),
-    "
-    JOIN unnest($8::bigint[], $9::text[], $10::text[]) AS o (item, value, shape) ON o.item = a.question_item_id",
     passing_the_filter!(),
     "
       AND a.question_item_id = ANY($8)
-    GROUP BY o.item, o.value
+  UNION ALL
+    SELECT a.question_item_id AS item, c.value",
+    answers_of_sets!(),
+    "
+    LEFT JOIN LATERAL (
+        SELECT DISTINCT e.value #>> '{}' AS value
+        FROM jsonb_array_elements(CASE WHEN jsonb_typeof(a.value) = 'array' THEN a.value ELSE '[]' END) AS e
+        WHERE jsonb_typeof(e.value) = 'string') AS c ON true",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($9)),
+counted AS (
+    SELECT item, value, count(*) AS n FROM chosen GROUP BY item, value)
+    SELECT o.item, o.value AS choice, NULL::float8 AS rating, coalesce(counted.n, 0) AS n
+    FROM unnest($10::bigint[], $11::text[]) AS o (item, value)
+    LEFT JOIN counted ON counted.item = o.item AND counted.value = o.value
+    WHERE o.item IN (SELECT item FROM counted)
 UNION ALL
     SELECT a.question_item_id AS item, NULL AS choice, r.rating, count(*) AS n",
     answers_of_sets!(),
@@ -100,7 +120,7 @@ UNION ALL
         SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::float8 END AS rating) AS r",
     passing_the_filter!(),
     "
-      AND a.question_item_id = ANY($11)
+      AND a.question_item_id = ANY($12)
     GROUP BY a.question_item_id, r.rating"
 );
 
@@ -139,36 +159,37 @@ struct ValueRow {
 struct ItemsByType {
     numeric: Vec<i64>,
     rating: Vec<i64>,
-    /// One entry per option of a choice item: the item, the option value and the JSON type of the item's answers.
-    choice_items: Vec<i64>,
-    choice_values: Vec<String>,
-    choice_shapes: Vec<&'static str>,
+    single_choice: Vec<i64>,
+    multiple_choice: Vec<i64>,
+    /// One entry per option of a choice item: the item and the option value.
+    option_items: Vec<i64>,
+    option_values: Vec<String>,
 }
 
 impl ItemsByType {
     fn of(tree: &QuestionTree) -> Self {
         let mut items = Self::default();
         for item in tree.items() {
-            let shape = match item.kind {
-                QuestionType::Numeric => {
-                    items.numeric.push(item.id.get());
-                    continue;
+            let id = item.id.get();
+            match item.kind {
+                QuestionType::Numeric => items.numeric.push(id),
+                QuestionType::Rating => items.rating.push(id),
+                QuestionType::SingleChoice => items.single_choice.push(id),
+                QuestionType::MultipleChoice => items.multiple_choice.push(id),
+                QuestionType::OpenText | QuestionType::Info => {}
+            }
+            if item.kind.has_options() {
+                for option in &item.options {
+                    items.option_items.push(id);
+                    items.option_values.push(option.value.clone());
                 }
-                QuestionType::Rating => {
-                    items.rating.push(item.id.get());
-                    continue;
-                }
-                QuestionType::SingleChoice => "string",
-                QuestionType::MultipleChoice => "array",
-                QuestionType::OpenText | QuestionType::Info => continue,
-            };
-            for option in &item.options {
-                items.choice_items.push(item.id.get());
-                items.choice_values.push(option.value.clone());
-                items.choice_shapes.push(shape);
             }
         }
         items
+    }
+
+    fn has_values(&self) -> bool {
+        !(self.option_items.is_empty() && self.rating.is_empty())
     }
 }
 
@@ -218,13 +239,14 @@ pub(super) fn tallies(
             },
         })
         .collect();
-    if items.choice_items.is_empty() && items.rating.is_empty() {
+    if !items.has_values() {
         return Ok(tallies);
     }
     let values: Vec<ValueRow> = filtered(VALUES)
-        .bind::<Array<BigInt>, _>(&items.choice_items)
-        .bind::<Array<Text>, _>(&items.choice_values)
-        .bind::<Array<Text>, _>(&items.choice_shapes)
+        .bind::<Array<BigInt>, _>(&items.single_choice)
+        .bind::<Array<BigInt>, _>(&items.multiple_choice)
+        .bind::<Array<BigInt>, _>(&items.option_items)
+        .bind::<Array<Text>, _>(&items.option_values)
         .bind::<Array<BigInt>, _>(&items.rating)
         .load(conn)?;
     for row in values {

@@ -1,13 +1,15 @@
 //! A survey's results from answers stored through the port: counts per option (each option a multiple choice
 //! chose), the mean, median, lowest and highest numbers, the ratings' distribution, under each filter the answer
-//! lists take and the sendout; the filter applied as the answer lists apply it.
+//! lists take and the sendout; the filter applied as the answer lists apply it; choices among the most options an
+//! item may have.
 
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
 use canvass_domain::ids::{AccountId, QuestionItemId, SendoutId, SurveyId};
 use canvass_domain::insight::{ChoiceCount, ItemTally, NumericSummary, RatingCount, ResultTallies};
+use canvass_domain::limits;
 use canvass_domain::paging::PageRequest;
-use canvass_domain::ports::{AnswerRepository, InsightRepository};
-use canvass_domain::survey::QuestionTree;
+use canvass_domain::ports::{AnswerRepository, InsightRepository, SurveyRepository};
+use canvass_domain::survey::{PageDraft, QuestionTree, QuestionType, SurveyDraft, SurveyInput};
 use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
 use diesel::sql_types::BigInt;
@@ -311,4 +313,96 @@ fn first_set(conn: &mut PgConnection, account: AccountId, survey: SurveyId) -> i
         &canvass_domain::chunks::ChunkRequest::first(1),
     );
     first.unwrap()[0].id.get()
+}
+
+/// A survey of one page: a SingleChoice and a MultipleChoice item of [`limits::OPTIONS`] options each (`v0`, `v1`,
+/// ...), and an OpenText item.
+fn survey_of_many_options(conn: &mut PgConnection, account: AccountId) -> (SurveyId, QuestionTree) {
+    let values: Vec<String> = (0..limits::OPTIONS).map(|n| format!("v{n}")).collect();
+    let values: Vec<&str> = values.iter().map(String::as_str).collect();
+    let items = vec![
+        super::item(QuestionType::SingleChoice, "One of many?", &values),
+        super::item(QuestionType::MultipleChoice, "Some of many?", &values),
+        super::item(QuestionType::OpenText, "Why?", &[]),
+    ];
+    let input = SurveyInput {
+        name: "Many".into(),
+        start_date: Some(DAY1),
+        end_date: Some(DAY5),
+        pages: vec![PageDraft { title: "One".into(), items }],
+        ..Default::default()
+    };
+    let (survey, tree) =
+        PgUnitOfWork::new(conn).insert_survey(account, &SurveyDraft::new(input, DAY1).unwrap(), DAY1).unwrap();
+    (survey.id, tree)
+}
+
+#[test]
+fn choices_among_the_most_options_an_item_may_have_are_counted_once_per_answer() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let acme = account(&mut conn, "a@acme.example");
+    let (many, tree) = survey_of_many_options(&mut conn, acme);
+    let ids = items(&tree);
+    let options = limits::OPTIONS;
+    // Set k chooses option (7k mod n) of the single choice, and options k, k + 1 and 2k (mod n) of the multiple
+    // choice, two of them the same now and then; every fifth set leaves the multiple choice empty.
+    let mut expected_single = vec![0_i64; options];
+    let mut expected_multiple = vec![0_i64; options];
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    for k in 0..300 {
+        let single = (7 * k) % options;
+        expected_single[single] += 1;
+        let mut chosen: Vec<usize> =
+            if k % 5 == 0 { vec![] } else { vec![k % options, (k + 1) % options, (2 * k) % options] };
+        chosen.sort_unstable();
+        chosen.dedup();
+        for &option in &chosen {
+            expected_multiple[option] += 1;
+        }
+        let answers = vec![
+            Answer { question_item_id: ids[0], value: AnswerValue::Text(format!("v{single}")) },
+            Answer {
+                question_item_id: ids[1],
+                value: AnswerValue::Choices(chosen.iter().map(|n| format!("v{n}")).collect()),
+            },
+            Answer { question_item_id: ids[2], value: AnswerValue::Text("v1".into()) },
+        ];
+        let draft = AnswerSetDraft::check(true, answers, &tree).unwrap();
+        uow.insert_answer_set(acme, many, None, &draft, DAY2).unwrap();
+    }
+    // A stored array no write through the domain makes: a value twice, a number, a value of no option. It counts once
+    // for `v3`, and nothing else.
+    let last = first_set(&mut conn, acme, many) + 299;
+    diesel::sql_query(
+        "UPDATE answers SET value = '[\"v3\", \"v3\", 4, \"v4 \", \"elsewhere\"]'::jsonb \
+         WHERE account_id = $1 AND answer_set_id = $2 AND question_item_id = $3",
+    )
+    .bind::<BigInt, _>(acme.get())
+    .bind::<BigInt, _>(last)
+    .bind::<BigInt, _>(ids[1].get())
+    .execute(&mut conn)
+    .unwrap();
+    for option in [299 % options, 300 % options, 598 % options] {
+        expected_multiple[option] -= 1;
+    }
+    expected_multiple[3] += 1;
+
+    let tallies = sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, &tree, &AnswerFilter::default()).unwrap());
+    assert_eq!(tallies.answer_sets, 300);
+    let counts = |item: QuestionItemId| {
+        let mut found: Vec<(usize, i64)> = tallies
+            .choices
+            .iter()
+            .filter(|c| c.item == item)
+            .map(|c| (c.value[1..].parse().unwrap(), c.count))
+            .collect();
+        found.sort_unstable();
+        found
+    };
+    let listed = |expected: &[i64]| expected.iter().copied().enumerate().collect::<Vec<_>>();
+    assert_eq!(counts(ids[0]), listed(&expected_single), "every option of the single choice, zeros included");
+    assert_eq!(counts(ids[1]), listed(&expected_multiple), "every option of the multiple choice, zeros included");
+    assert!(expected_multiple.iter().filter(|&&n| n == 0).count() > 100, "the zeros are many: options never chosen");
+    assert_eq!(tallies.choices.len(), 2 * options, "the open text's `v1` is no choice");
 }
