@@ -7,7 +7,7 @@
 
 pub(crate) mod accounts;
 pub(crate) mod distribution;
-mod exports;
+pub(crate) mod exports;
 mod governance;
 mod insight;
 pub(crate) mod platform;

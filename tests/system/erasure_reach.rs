@@ -1,8 +1,10 @@
 //! Erasure reaches everything that holds the person: the address is put into every place the API and the workers
 //! can put it (respondents of two sendouts, their background data, a message sent and bounced late, one a relay
-//! held quoting the address, permanent failures, an answer that quotes it, webhook deliveries about the
-//! respondent, keyed requests whose kept answers hold it), then `POST /accounts/erasure`, and every text, varchar,
-//! text array, bytea and jsonb column of every table (from `information_schema.columns`) is scanned for it.
+//! held quoting the address, permanent failures, an answer that quotes it and its copies in a survey copied with
+//! its answers and in a copy of that copy, webhook deliveries about the respondent, keyed requests whose kept
+//! answers hold it), then `POST /accounts/erasure`, and every text, varchar, text array, bytea and jsonb column of
+//! every table (from `information_schema.columns`) is scanned for it. With `includeAnswers` the copies of the
+//! person's answer sets go with them, and their exports hold nothing of the person.
 //! A system test: it runs the delivery and webhook workers' rounds and reads the database.
 
 use canvass_sinks::{postfix_dsn, SmsSink, SmtpSink, WebhookSink};
@@ -12,7 +14,8 @@ use serde_json::{json, Value};
 use time::OffsetDateTime;
 
 use crate::api::accounts::webhooks::{app_allowing_private, create};
-use crate::helpers::{deliver_on, header, post_dsn, TestApp, DSN_SECRET};
+use crate::api::exports::export;
+use crate::helpers::{deliver_on, header, post_dsn, spawn_app, TestApp, DSN_SECRET};
 use crate::system::webhook_delivery::deliver as deliver_webhooks;
 
 /// The person, as their address is written in the places it reaches (each compares case-insensitively).
@@ -99,6 +102,12 @@ async fn sendout(app: &TestApp, survey: i64) -> String {
     format!("/surveys/{survey}/sendouts/{id}")
 }
 
+/// Copies `survey` with its answers (`copyanswers=true`); returns the copy's id.
+async fn copy_with_answers(app: &TestApp, survey: i64) -> i64 {
+    let copy = app.get(&format!("/surveys/{survey}/copy?surveyname=Copy&copyanswers=true")).await.expect(200);
+    copy["surveyId"].as_i64().unwrap()
+}
+
 /// One round of the delivery worker through `relay`.
 fn round(app: &TestApp, relay: &SmtpSink) {
     deliver_on(app, &relay.url, &SmsSink::start("", "").url, OffsetDateTime::now_utc());
@@ -132,6 +141,9 @@ async fn after_an_erasure_no_column_of_any_table_holds_the_address() {
     let answer = json!({"respondentId": added["respondentId"], "completed": true,
         "answers": [{"questionItemId": item, "value": format!("Write to {} please", WRITTEN[2])}]});
     app.post(&format!("/surveys/{survey}/answers"), answer).await.expect(201);
+    // The survey copied with its answers, and the copy copied again: their answer sets belong to no respondent.
+    let copy = copy_with_answers(&app, survey).await;
+    let copy_of_copy = copy_with_answers(&app, copy).await;
 
     // The second sendout: the person with background data that holds the address, held by a relay that quotes it.
     let second = sendout(&app, survey).await;
@@ -190,4 +202,51 @@ async fn after_an_erasure_no_column_of_any_table_holds_the_address() {
     assert_eq!(reply, json!("454 4.7.1 <[erased]>: Recipient address rejected: try again later"));
     let sets = app.get(&format!("/surveys/{survey}/answersWithData")).await.expect(200);
     assert!(sets.to_string().contains("Write to [erased] please"), "{sets}");
+    for copied in [copy, copy_of_copy] {
+        let sets = app.get(&format!("/surveys/{copied}/answersWithData")).await.expect(200);
+        assert!(sets.to_string().contains("Write to [erased] please"), "survey {copied}: {sets}");
+    }
+}
+
+/// A phone number the person gives in an open text answer.
+const PHONE: &str = "+4791234567";
+
+#[tokio::test]
+async fn with_answers_an_erasure_leaves_no_copy_of_them() {
+    let app = spawn_app().await;
+    let survey = json!({"name": "Pulse", "pages": [{"items": [{"type": "OpenText", "text": "How do we reach you?"}]}]});
+    let person = json!({"contactDetails": WRITTEN[0], "sendMail": false});
+    let invite = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2026-01-01T08:00:00Z",
+        "sender": "hr@acme.example", "subject": "Your view", "message": "Answer: {{surveyLink}}"});
+    let (survey, base, _, kari) = app.one_respondent_sendout(&app.key, survey, invite, person).await;
+    let bystander = json!({"contactDetails": "ola@example.no", "sendMail": false});
+    let ola = app.post(&format!("{base}/respondents"), bystander).await.expect(201);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let item = app.get(&format!("/surveys/{survey}/questions")).await.expect(200)["pages"][0]["items"][0]
+        ["questionItemId"]
+        .clone();
+    for (respondent, text) in [(&kari, format!("Mail {} or call {PHONE}", WRITTEN[2])), (&ola, "Not at all".into())] {
+        let answer = json!({"respondentId": respondent["respondentId"], "completed": true,
+            "answers": [{"questionItemId": item, "value": text}]});
+        app.post(&format!("/surveys/{survey}/answers"), answer).await.expect(201);
+    }
+    let copy = copy_with_answers(&app, survey).await;
+    let copy_of_copy = copy_with_answers(&app, copy).await;
+    let entry = json!({"contactDetails": WRITTEN[1], "type": "OptedOut"});
+    app.post("/accounts/blocklist", entry).await.expect(201);
+    for copied in [copy, copy_of_copy] {
+        let csv = String::from_utf8(export(&app, copied, "format=csv").await).unwrap();
+        assert!(csv.contains(WRITTEN[2]) && csv.contains(PHONE), "the copy's export holds her before: {csv}");
+    }
+
+    let erased = app.post("/accounts/erasure", json!({"contactDetails": WRITTEN[1], "includeAnswers": true})).await;
+    assert_eq!(erased.expect(200), json!({"respondentsErased": 1, "answerSetsDeleted": 3}), "hers and two copies");
+
+    assert_eq!(columns_holding(&app, WRITTEN[0]), KEPT_BY_CONTRACT, "only the blocklist keeps the address");
+    assert_eq!(columns_holding(&app, PHONE), Vec::<String>::new(), "the number she gave is nowhere");
+    for copied in [copy, copy_of_copy] {
+        let csv = String::from_utf8(export(&app, copied, "format=csv").await).unwrap();
+        assert!(!csv.to_lowercase().contains(WRITTEN[1]) && !csv.contains(PHONE), "survey {copied}: {csv}");
+        assert!(csv.contains("Not at all"), "the bystander's copy stays: {csv}");
+    }
 }

@@ -266,15 +266,19 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         let (old_items, new_items): (Vec<i64>, Vec<i64>) =
             items.iter().map(|(old, new)| (old.get(), new.get())).unzip();
         // One statement: new ids are drawn for every source set, the sets and their answers are inserted with
-        // item ids mapped. Foreign keys are checked at the end of the statement, after both inserts.
+        // item ids mapped. Foreign keys are checked at the end of the statement, after both inserts. Each copy
+        // names the original it copies (a copy of a copy, the same original), so that an erasure of the person who
+        // answered the original reaches it (governance/erasure.rs).
         let copied = prepared(
             "WITH source AS MATERIALIZED ( \
                  SELECT id AS old_id, nextval(pg_get_serial_sequence('answer_sets', 'id')) AS new_id, \
-                        completed, created_at, updated_at, completed_at \
+                        completed, created_at, updated_at, completed_at, coalesce(copy_of, id) AS original \
                  FROM answer_sets WHERE account_id = $1 AND survey_id = $2 ORDER BY id), \
              sets AS ( \
-                 INSERT INTO answer_sets (account_id, id, survey_id, completed, created_at, updated_at, completed_at) \
-                 SELECT $1, new_id, $3, completed, created_at, updated_at, completed_at FROM source ORDER BY old_id) \
+                 INSERT INTO answer_sets (account_id, id, survey_id, completed, created_at, updated_at, completed_at, \
+                     copy_of) \
+                 SELECT $1, new_id, $3, completed, created_at, updated_at, completed_at, original FROM source \
+                 ORDER BY old_id) \
              INSERT INTO answers (account_id, answer_set_id, question_item_id, value) \
              SELECT $1, source.new_id, item_map.new_id, answers.value \
              FROM answers \

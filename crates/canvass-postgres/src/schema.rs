@@ -44,6 +44,7 @@ diesel::table! {
         updated_at -> Timestamptz,
         current_page_id -> Nullable<Int8>,
         completed_at -> Nullable<Timestamptz>,
+        copy_of -> Nullable<Int8>,
     }
 }
 

@@ -75,7 +75,9 @@ pub trait AnswerRepository {
         respondent: RespondentId,
     ) -> RepoResult<Vec<AnswerSet>>;
     /// Copies every answer set of `from` to `to`, mapping item ids by `items` (old, new); the copies belong to no
-    /// respondent or sendout. Returns how many answers were copied.
+    /// respondent or sendout, and each keeps which original answer set it copies (a copy of a copy, the same
+    /// original), so that an erasure of the person who answered it reaches the copy. Returns how many answers were
+    /// copied.
     fn copy_answer_sets(
         &mut self,
         account: AccountId,

@@ -106,7 +106,7 @@ pub trait RetentionRepository {
 pub struct Erased {
     /// Respondents removed, in every sendout of the account.
     pub respondents: u64,
-    /// Their answer sets removed (only when answers were asked to go too).
+    /// Their answer sets removed, copies included (only when answers were asked to go too).
     pub answer_sets: u64,
 }
 
@@ -114,8 +114,9 @@ pub struct Erased {
 pub trait ErasureRepository {
     /// Removes every respondent of the account whose contact key is `contact.key()`, with their contact details,
     /// background data cells, survey links and messages, and the permanent failures recorded for that address.
-    /// Their answer sets are removed with `include_answers`, and otherwise stay with no respondent, the contact
-    /// replaced by [`ERASED_MARK`](crate::governance::ERASED_MARK) where their answers quote it. Where the account
+    /// Their answer sets, and every copy of them (a survey copied with its answers, a copy of that copy), are
+    /// removed with `include_answers`; otherwise they stay, with no respondent, the contact replaced by
+    /// [`ERASED_MARK`](crate::governance::ERASED_MARK) where their answers or the copies' quote it. Where the account
     /// keeps other traces of the contact, found by `contact`'s patterns, they go as well: the relay replies their
     /// sendouts' messages and delivery issue quote it in are redacted the same way, and the account's kept
     /// `Idempotency-Key` answers that hold it become erased (their status, content type and body cleared). The

@@ -1,7 +1,9 @@
 //! Erasure of one person across an account on PostgreSQL: up to eight statements, whatever the number of sendouts,
 //! each pinned to the account. The contact is found by its key where it is a key (respondents, permanent failures)
 //! and by the domain's patterns (`ContactPatterns`, PostgreSQL regular expressions) where it is quoted in a text
-//! (relay replies, answers) or held in a kept answer (docs/decisions.md, "Erasure").
+//! (relay replies, answers) or held in a kept answer (docs/decisions.md, "Erasure"). The person's answer sets are
+//! those of their respondents and the copies of those (`answer_sets.copy_of`, which names the original also for a
+//! copy of a copy), so a survey copied with its answers keeps nothing of them either.
 
 use canvass_domain::governance::{ContactPatterns, ERASED_MARK};
 use canvass_domain::ids::AccountId;
@@ -51,13 +53,27 @@ const REDACT_DELIVERY_ISSUES: &str = concat!(
     " AND delivery_issue_reply ~ $3 RETURNING 1) SELECT count(*) AS count FROM redacted"
 );
 
-/// Redacts the contact where the person's own answers quote it (an open text that gives their address), before
-/// their answer sets lose their respondent. The replacement holds no quote, so the value stays JSON.
-const REDACT_ANSWERS: &str =
+/// The person's answer sets, as a subquery on `$1` (account) and `$2` (contact key): their respondents' and the
+/// copies of those, copies of copies included (each names the original it copies).
+macro_rules! their_answer_sets {
+    () => {
+        "(SELECT id FROM answer_sets WHERE account_id = $1 AND respondent_id IN \
+         (SELECT id FROM respondents WHERE account_id = $1 AND contact_key = $2) \
+         UNION ALL SELECT id FROM answer_sets WHERE account_id = $1 AND copy_of IN \
+         (SELECT id FROM answer_sets WHERE account_id = $1 AND respondent_id IN \
+         (SELECT id FROM respondents WHERE account_id = $1 AND contact_key = $2)))"
+    };
+}
+
+/// Redacts the contact where the person's own answers (and their copies) quote it (an open text that gives their
+/// address), before their answer sets lose their respondent. The replacement holds no quote, so the value stays
+/// JSON.
+const REDACT_ANSWERS: &str = concat!(
     "WITH redacted AS (UPDATE answers SET value = regexp_replace(value::text, $3, $4, 'g')::jsonb \
-     WHERE account_id = $1 AND answer_set_id IN (SELECT id FROM answer_sets WHERE account_id = $1 AND respondent_id IN \
-     (SELECT id FROM respondents WHERE account_id = $1 AND contact_key = $2)) AND value::text ~ $3 RETURNING 1) \
-     SELECT count(*) AS count FROM redacted";
+     WHERE account_id = $1 AND answer_set_id IN ",
+    their_answer_sets!(),
+    " AND value::text ~ $3 RETURNING 1) SELECT count(*) AS count FROM redacted"
+);
 
 /// Erases the account's kept `Idempotency-Key` answers that hold the contact (`$2`, a pattern over the body's
 /// `encode(body, 'escape')` form): the key stays, `erased`, so a repeat answers 410 and runs nothing.
@@ -66,10 +82,12 @@ const ERASE_KEPT_ANSWERS: &str = "WITH erased AS (UPDATE idempotency_keys \
      WHERE account_id = $1 AND state = 'done' AND encode(body, 'escape') ~ $2 RETURNING 1) \
      SELECT count(*) AS count FROM erased";
 
-/// Removes the person's answer sets (their answers go with them).
-const DELETE_ANSWER_SETS: &str = "WITH gone AS (DELETE FROM answer_sets WHERE account_id = $1 AND respondent_id IN \
-     (SELECT id FROM respondents WHERE account_id = $1 AND contact_key = $2) RETURNING 1) \
-     SELECT count(*) AS count FROM gone";
+/// Removes the person's answer sets and their copies (their answers go with them).
+const DELETE_ANSWER_SETS: &str = concat!(
+    "WITH gone AS (DELETE FROM answer_sets WHERE account_id = $1 AND id IN ",
+    their_answer_sets!(),
+    " RETURNING 1) SELECT count(*) AS count FROM gone"
+);
 
 /// Keeps the person's answer sets, with no respondent.
 const DETACH_ANSWER_SETS: &str = "WITH kept AS (UPDATE answer_sets SET respondent_id = NULL WHERE account_id = $1 \

@@ -7,6 +7,7 @@ mod answer_exports;
 mod citus_keys;
 mod delivery_records;
 mod enum_columns;
+mod erasure_copies;
 mod erasure_patterns;
 mod fair_claims;
 mod idempotency;

@@ -1,0 +1,11 @@
+-- Erasure follows copies (issue 37, finding 8; docs/decisions.md, "Erasure reaches copied answers"). A copy of an
+-- answer set (`GET /surveys/{surveyId}/copy?copyanswers=true`) belongs to no respondent, so an erasure that finds
+-- a person's answer sets through their respondents never found the copies. `copy_of` names the original answer set
+-- a copy was made from: the one a respondent answered. A copy of a copy names the same original, so an erasure
+-- reaches every copy in one step, also after the copy in between has gone with its survey.
+--
+-- No foreign key: the original may go (its survey deleted, an erasure) while the copy stays, and Citus refuses the
+-- `ON DELETE SET NULL` that would clear it (docs/scaling.md, "Keys Citus refuses"). Like `sendout_id`, it is a
+-- record within the same account that may outlive what it names; the account's ids are never reused.
+-- Copies made before this migration name no original (their link to the source was never stored).
+ALTER TABLE answer_sets ADD COLUMN copy_of bigint;
