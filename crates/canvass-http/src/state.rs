@@ -8,6 +8,8 @@ use canvass_domain::ports::Store;
 use moka::sync::Cache;
 
 use crate::blocking::StoreLane;
+use crate::export::slots::ExportSlots;
+use crate::export::temp_bytes::TempBytes;
 use crate::middleware::key_limits::KeyLimits;
 use crate::pages::failures::Failures;
 use crate::protection::Protection;
@@ -46,6 +48,10 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// The bearer token `/metrics` requires (`METRICS_TOKEN`); none serves it without one.
     pub metrics_token: Option<String>,
+    /// The exports under way, per account.
+    pub exports: Arc<ExportSlots>,
+    /// What the XLSX exports under way hold in temporary files.
+    pub export_temp: Arc<TempBytes>,
 }
 
 impl AppState {
@@ -55,6 +61,7 @@ impl AppState {
         let public_origin =
             url::Url::parse(&public_url).map(|url| url.origin().ascii_serialization()).unwrap_or_default();
         let protection = Protection::default();
+        let metrics = Arc::new(Metrics::new());
         Self {
             store,
             clock,
@@ -66,9 +73,11 @@ impl AppState {
             public_origin,
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
+            export_temp: export_temp(&protection, &metrics),
             protection,
             store_lane: Arc::new(StoreLane::default()),
-            metrics: Arc::new(Metrics::new()),
+            metrics,
             metrics_token: None,
         }
     }
@@ -84,10 +93,18 @@ impl AppState {
             keys: key_cache(&protection),
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
+            export_temp: export_temp(&protection, &self.metrics),
             protection,
             ..self
         }
     }
+}
+
+/// The caps of the XLSX exports' temporary files, counted into `metrics`.
+fn export_temp(protection: &Protection, metrics: &Arc<Metrics>) -> Arc<TempBytes> {
+    let (per_account, total) = (protection.export_temp_bytes_per_account, protection.export_temp_bytes);
+    Arc::new(TempBytes::new(per_account, total, metrics.clone()))
 }
 
 /// An empty key cache that trusts an entry for `protection.key_cache_ttl`.
