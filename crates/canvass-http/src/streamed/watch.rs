@@ -25,6 +25,8 @@ struct Watch {
     handed_at: Cell<Option<Instant>>,
     /// Whether the watcher found the body unread for the timeout.
     stalled: Cell<bool>,
+    /// The connection, held by the body only: once the body is dropped, nothing keeps the socket open.
+    peer: Peer,
 }
 
 /// A streamed body under the idle timeout.
@@ -39,10 +41,11 @@ pub(super) fn watched<S>(name: &'static str, body: S, peer: Peer, idle: Duration
 where
     S: Stream<Item = Result<Bytes, ListBroken>> + 'static,
 {
-    let watch = Rc::new(Watch { handed_at: Cell::new(None), stalled: Cell::new(false) });
+    let watch = Rc::new(Watch { handed_at: Cell::new(None), stalled: Cell::new(false), peer });
     let watched = Rc::downgrade(&watch);
     let span = tracing::Span::current();
-    // The watcher holds the body's state weakly: it ends at its next look once the body is dropped.
+    // The watcher holds the body's state (and with it the socket) weakly: it ends at its next look once the body
+    // is dropped, and never keeps a connection open that actix closed.
     actix_web::rt::spawn(async move {
         let mut wait = idle;
         loop {
@@ -59,7 +62,7 @@ where
                             "a streamed body was not read for its idle timeout; its connection is closed"
                         );
                     });
-                    peer.close();
+                    watch.peer.close();
                     return;
                 }
                 Some(unread) => wait = idle - unread,
