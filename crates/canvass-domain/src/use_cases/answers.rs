@@ -128,18 +128,6 @@ pub fn list_chunk(
     Ok(Chunk::of(sets, request, |set| set.id))
 }
 
-/// One page of the survey's answer sets that pass the filter, with answers.
-pub fn page(
-    uow: &mut (impl AnswerRepository + SurveyRepository + ?Sized),
-    account: AccountId,
-    survey: SurveyId,
-    filter: &AnswerFilter,
-    page: PageRequest,
-) -> Result<Page<AnswerSet>, DomainError> {
-    surveys::get(uow, account, survey)?;
-    Ok(uow.page_answer_sets(account, survey, filter, page)?)
-}
-
 /// The start of one page of the survey's answer sets that pass the filter: checks that the survey is the account's
 /// (`NotFound` otherwise), then weighs the page's sets without reading them, and counts every set that passes.
 /// The page's sets are then read in chunks by [`page_chunk`].
