@@ -1,9 +1,11 @@
 //! Answer exports (`GET /surveys/{surveyId}/answers/export`): CSV, XLSX and JSON Lines read back with their own
 //! readers (the `csv` crate, `calamine`, serde_json), the filters, what is refused before the file starts, and
-//! exports longer than a chunk, read whole or left unread. The set-up the files share is here.
+//! exports longer than a chunk, read whole or left unread, and what an export may hold on the server. The set-up
+//! the files share is here.
 
 mod csv_files;
 mod filters;
+mod held_exports;
 mod jsonl_files;
 mod long_exports;
 mod xlsx_files;

@@ -5,6 +5,43 @@
 /// Rows per chunk of the lists the API streams (answer sets, respondents, the blocklist).
 pub const CHUNK_SIZE: usize = 1000;
 
+/// What a chunk of rows whose size the client decides (answer sets with their answers) may weigh, in bytes (see
+/// [`Weighed`]): a chunk is cut short where its rows reach this, so a reader holds about this much whatever the
+/// rows hold (docs/decisions.md, "Chunks weighed in bytes").
+pub const CHUNK_BYTES: u64 = 2 * 1024 * 1024;
+
+/// A row's key and about how many bytes the row takes once read, as the store weighs it before reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Weighed<K> {
+    /// The row's key.
+    pub key: K,
+    /// About how many bytes the row takes in memory once read.
+    pub bytes: u64,
+}
+
+/// How many of the leading rows of `weights` one chunk takes under a budget of `budget` bytes: every row while
+/// their sum stays within it, and always the first (a row that weighs more than the budget is read alone).
+///
+/// ```
+/// use canvass_domain::chunks::within_budget;
+///
+/// assert_eq!(within_budget([400, 500, 100, 1], 1000), 3);
+/// assert_eq!(within_budget([5000, 1], 1000), 1);
+/// assert_eq!(within_budget([], 1000), 0);
+/// ```
+pub fn within_budget(weights: impl IntoIterator<Item = u64>, budget: u64) -> usize {
+    let mut spent = 0u64;
+    let mut taken = 0;
+    for weight in weights {
+        spent = spent.saturating_add(weight);
+        if taken > 0 && spent > budget {
+            break;
+        }
+        taken += 1;
+    }
+    taken
+}
+
 /// Which chunk of a list to read: the rows after `after` in key order (from the first row when `None`), at most
 /// `size` of them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,5 +119,21 @@ impl<T, K> Chunk<T, K> {
     /// The same chunk with each row mapped by `f`.
     pub fn map<U>(self, f: impl FnMut(T) -> U) -> Chunk<U, K> {
         Chunk { items: self.items.into_iter().map(f).collect(), next: self.next }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chunk_takes_rows_while_they_fit_its_budget_and_at_least_one() {
+        assert_eq!(within_budget([10; 300], CHUNK_BYTES), 300, "small rows are never cut");
+        assert_eq!(within_budget([512 * 1024; 250], CHUNK_BYTES), 4, "half-MiB rows: four fill 2 MiB");
+        assert_eq!(within_budget([100, 100, 100], 200), 2, "a sum that meets the budget fits");
+        assert_eq!(within_budget([100, 101], 200), 1);
+        assert_eq!(within_budget([u64::MAX, u64::MAX], 200), 1, "a row over the budget is read alone");
+        assert_eq!(within_budget([1, u64::MAX, 1], 200), 1, "and waits for the next chunk");
+        assert_eq!(within_budget(Vec::<u64>::new(), 200), 0);
     }
 }

@@ -1,9 +1,12 @@
 //! The writers of answer exports, one per file format, each a [`RowWriter`](crate::streamed::RowWriter) of answer
 //! sets: CSV and XLSX write the rows of the domain's export table (`canvass_domain::answer::export`), their text
-//! cells guarded against formulas; JSON Lines writes each set as the answer list does.
+//! cells guarded against formulas; JSON Lines writes each set as the answer list does. `slots` caps the exports an
+//! account runs at once, `temp_bytes` what the XLSX exports' temporary files hold.
 
 pub mod csv;
 pub mod jsonl;
+pub mod slots;
+pub mod temp_bytes;
 pub mod xlsx;
 
 use crate::dto::export::ExportFormat;

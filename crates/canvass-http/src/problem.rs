@@ -58,6 +58,8 @@ pub enum ProblemKind {
     IdempotencyKeyReused,
     /// 429: over the key's request rate.
     RateLimited,
+    /// 429: the account runs as many exports at once as it may (`Retry-After` says when to try again).
+    TooManyExports,
     /// 500: an unexpected failure, its cause in the log only.
     Internal,
     /// 503: the database cannot be reached now.
@@ -87,7 +89,7 @@ impl ProblemKind {
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Self::RateLimited | Self::TooManyExports => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Self::Unavailable | Self::MessageInFlight => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -101,6 +103,10 @@ impl ProblemKind {
 
 /// Seconds a client is asked to wait (`Retry-After`) before it retries a request answered 503.
 pub const UNAVAILABLE_RETRY_AFTER: u64 = 5;
+
+/// Seconds a client is asked to wait (`Retry-After`) before it starts another export when its account runs as many
+/// as it may: about what a long export takes to stream.
+pub const EXPORTS_RETRY_AFTER: u64 = 10;
 
 /// One broken rule of one field.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -217,6 +223,9 @@ impl ResponseError for Problem {
                 response.force_close();
             }
             _ => {}
+        }
+        if self.kind == ProblemKind::TooManyExports {
+            response.insert_header((header::RETRY_AFTER, HeaderValue::from(EXPORTS_RETRY_AFTER)));
         }
         if self.kind == ProblemKind::ConcurrentChange {
             // A retry is the answer: say so, and say it is soon (an Idempotency-Key is then not kept either).

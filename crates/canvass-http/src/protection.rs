@@ -1,7 +1,9 @@
 //! The limits that protect the service from its callers: request rates per API key, failed guesses per client
 //! address on the respondent pages (a login page's budget grows with its sendout, for a whole office may share one
 //! address), which proxies say who the client is, how long a request body may take to arrive, how long a
-//! checked key is trusted, and how often `/metrics` may count the outbox. Tests use small ones.
+//! checked key is trusted, and how often `/metrics` may count the outbox; how long a streamed body may go unread,
+//! what a chunk of answer sets may weigh, how many exports an account runs at once and what their temporary files
+//! may hold. Tests use small ones.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -40,6 +42,18 @@ pub struct Protection {
     /// How long `/metrics` serves one reading of the outbox backlog (an all-accounts count) before a scrape reads it
     /// again; see `routes/metrics/backlog.rs`.
     pub backlog_reading_ttl: Duration,
+    /// How long a piece of a streamed body (a long list, a page of answer sets, an export) may stay unread before
+    /// its connection is closed (docs/decisions.md, "A body no one reads is closed").
+    pub stream_idle_timeout: Duration,
+    /// What one chunk of answer sets read for an export or a page may weigh, in bytes
+    /// ([`canvass_domain::chunks::CHUNK_BYTES`]).
+    pub chunk_bytes: u64,
+    /// How many exports one account runs at once; one more answers 429.
+    pub exports_per_account: usize,
+    /// What the temporary files of one account's XLSX exports may hold at once, in bytes.
+    pub export_temp_bytes_per_account: u64,
+    /// What the temporary files of every XLSX export may hold at once, in bytes.
+    pub export_temp_bytes: u64,
 }
 
 impl Protection {
@@ -68,6 +82,11 @@ impl Default for Protection {
             trusted_proxies: TrustedProxies::default(),
             key_cache_ttl: Duration::from_secs(5),
             backlog_reading_ttl: BACKLOG_FRESH_FOR,
+            stream_idle_timeout: Duration::from_secs(60),
+            chunk_bytes: canvass_domain::chunks::CHUNK_BYTES,
+            exports_per_account: 4,
+            export_temp_bytes_per_account: 512 * 1024 * 1024,
+            export_temp_bytes: 2 * 1024 * 1024 * 1024,
         }
     }
 }

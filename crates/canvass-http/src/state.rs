@@ -8,6 +8,8 @@ use canvass_domain::ports::Store;
 use moka::sync::Cache;
 
 use crate::blocking::StoreLane;
+use crate::export::slots::ExportSlots;
+use crate::export::temp_bytes::TempBytes;
 use crate::middleware::key_limits::KeyLimits;
 use crate::pages::failures::Failures;
 use crate::protection::Protection;
@@ -49,6 +51,10 @@ pub struct AppState {
     pub metrics_token: Option<String>,
     /// The outbox backlog `/metrics` last read, served to the scrapes of the next few seconds.
     pub backlog: Arc<BacklogCache>,
+    /// The exports under way, per account.
+    pub exports: Arc<ExportSlots>,
+    /// What the XLSX exports under way hold in temporary files.
+    pub export_temp: Arc<TempBytes>,
 }
 
 impl AppState {
@@ -58,6 +64,7 @@ impl AppState {
         let public_origin =
             url::Url::parse(&public_url).map(|url| url.origin().ascii_serialization()).unwrap_or_default();
         let protection = Protection::default();
+        let metrics = Arc::new(Metrics::new());
         Self {
             store,
             clock,
@@ -70,9 +77,11 @@ impl AppState {
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
             backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
+            exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
+            export_temp: export_temp(&protection, &metrics),
             protection,
             store_lane: Arc::new(StoreLane::default()),
-            metrics: Arc::new(Metrics::new()),
+            metrics,
             metrics_token: None,
         }
     }
@@ -89,10 +98,18 @@ impl AppState {
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
             failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
             backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
+            exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
+            export_temp: export_temp(&protection, &self.metrics),
             protection,
             ..self
         }
     }
+}
+
+/// The caps of the XLSX exports' temporary files, counted into `metrics`.
+fn export_temp(protection: &Protection, metrics: &Arc<Metrics>) -> Arc<TempBytes> {
+    let (per_account, total) = (protection.export_temp_bytes_per_account, protection.export_temp_bytes);
+    Arc::new(TempBytes::new(per_account, total, metrics.clone()))
 }
 
 /// An empty key cache that trusts an entry for `protection.key_cache_ttl`.

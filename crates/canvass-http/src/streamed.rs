@@ -10,11 +10,15 @@
 //! chunk's rows on the blocking pool, in a hop after the one that read them, and may end with a file whose bytes
 //! end the body, read in pieces the same way. A chunk that cannot be read, or a row that cannot be written, ends
 //! the body with an error: actix then closes the connection, so the client sees a truncated body, never a
-//! well-formed one that lacks rows. A client that stops reading is no longer asked for; one that goes away drops
-//! the body, and with it the rows in hand and any file.
+//! well-formed one that lacks rows. A client that goes away drops the body, and with it the rows in hand and any
+//! file; a body checks that its client is still there before it reads a chunk ([`Peer`]), so one that writes no
+//! bytes for a while (the XLSX workbook) stops within a chunk of its client leaving. A client that stops reading
+//! has its connection closed once a piece stays unread for `STREAM_IDLE_TIMEOUT` (`watch`).
 
 mod body;
 mod json_array;
+mod peer;
+mod watch;
 
 use std::fs::File;
 use std::marker::PhantomData;
@@ -33,6 +37,7 @@ use crate::problem::Problem;
 use crate::state::AppState;
 
 pub use json_array::JsonArray;
+pub use peer::{keep_socket, Peer};
 
 /// Why a writer could not write: logged where the body breaks off, never sent (the response has started).
 pub type WriteError = Box<dyn std::error::Error + Send + Sync>;
@@ -100,9 +105,13 @@ where
         Self { name, first, read: Arc::new(read), writer }
     }
 
-    /// The body: the first chunk's rows, then each later chunk's as the client reads on.
-    pub fn body(self, state: web::Data<AppState>) -> impl Stream<Item = Result<Bytes, ListBroken>> + 'static {
-        Share::carried(body::stream(self.name, self.first, self.read, self.writer, state))
+    /// The body for the client at `peer`: the first chunk's rows, then each later chunk's as the client reads on.
+    pub fn body(
+        self,
+        state: web::Data<AppState>,
+        peer: Peer,
+    ) -> impl Stream<Item = Result<Bytes, ListBroken>> + 'static {
+        Share::carried(body::stream(self.name, self.first, self.read, self.writer, state, peer))
     }
 }
 
@@ -116,6 +125,30 @@ where
 {
     let store = state.store.clone();
     state.store_lane.run(Share::current(), move || Ok(store.with_uow(|uow| read(uow, &request))?)).await
+}
+
+/// A page of rows whose size the client decides (answer sets with their answers), answered as one JSON object
+/// whose last member is the page's array: the object's start and the first chunk are read before the response
+/// starts, the rest chunk by chunk as the client reads on, so a page of large rows is never held whole.
+pub fn respond_page<T, K, D, R, W>(
+    name: &'static str,
+    start: Vec<u8>,
+    first: Chunk<T, K>,
+    read: R,
+    write: W,
+    state: web::Data<AppState>,
+    peer: Peer,
+) -> HttpResponse
+where
+    T: Send + 'static,
+    K: Send + 'static,
+    D: Serialize + 'static,
+    R: ReadChunk<T, K>,
+    W: Fn(T) -> D + Send + Sync + 'static,
+{
+    let body =
+        Share::carried(body::stream(name, first, Arc::new(read), JsonArray::within(start, b"}", write), state, peer));
+    HttpResponse::Ok().content_type("application/json").streaming(body)
 }
 
 /// A long list answered as one JSON array: rows `T` with keys `K`, read by `R` and written by `W` as DTOs `D`.
@@ -141,11 +174,11 @@ where
     }
 
     /// Reads the first chunk (an error answers as a problem, before anything is sent), then answers 200 with the
-    /// whole list as a streamed JSON array.
-    pub async fn respond(self, state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
+    /// whole list as a streamed JSON array, for the client at `peer`.
+    pub async fn respond(self, state: web::Data<AppState>, peer: Peer) -> Result<HttpResponse, Problem> {
         let read = Arc::new(self.read);
         let first = read_chunk(&state, read.clone(), ChunkRequest::first(CHUNK_SIZE)).await?;
-        let body = Share::carried(body::stream(self.name, first, read, JsonArray::new(self.write), state));
+        let body = Share::carried(body::stream(self.name, first, read, JsonArray::new(self.write), state, peer));
         Ok(HttpResponse::Ok().content_type("application/json").streaming(body))
     }
 }

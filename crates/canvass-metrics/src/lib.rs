@@ -55,6 +55,9 @@ pub struct Metrics {
     retention_removed: IntCounter,
     retention_runs: IntCounterVec,
     pool_connections: IntGaugeVec,
+    streamed_chunks: IntCounter,
+    streamed_closed: IntCounter,
+    export_temp_bytes: IntGauge,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -162,9 +165,24 @@ impl Metrics {
                 &["state"],
             )
             .expect("a valid gauge"),
+            streamed_chunks: IntCounter::with_opts(opts(
+                "canvass_streamed_chunks_total",
+                "Chunks the streamed lists and exports read after their first, as their readers read on.",
+            ))
+            .expect("a valid counter"),
+            streamed_closed: IntCounter::with_opts(opts(
+                "canvass_streamed_idle_closed_total",
+                "Streamed bodies closed because their reader read nothing for STREAM_IDLE_TIMEOUT.",
+            ))
+            .expect("a valid counter"),
+            export_temp_bytes: IntGauge::with_opts(opts(
+                "canvass_export_temp_bytes",
+                "Bytes the XLSX exports under way hold in temporary files (as counted against their caps).",
+            ))
+            .expect("a valid gauge"),
             registry,
         };
-        let collectors: [Box<dyn Collector>; 12] = [
+        let collectors: [Box<dyn Collector>; 15] = [
             Box::new(metrics.http_requests.clone()),
             Box::new(metrics.http_duration.clone()),
             Box::new(metrics.outbox_pending.clone()),
@@ -177,6 +195,9 @@ impl Metrics {
             Box::new(metrics.retention_removed.clone()),
             Box::new(metrics.retention_runs.clone()),
             Box::new(metrics.pool_connections.clone()),
+            Box::new(metrics.streamed_chunks.clone()),
+            Box::new(metrics.streamed_closed.clone()),
+            Box::new(metrics.export_temp_bytes.clone()),
         ];
         for collector in collectors {
             metrics.registry.register(collector).expect("distinct names");
@@ -198,6 +219,21 @@ impl Metrics {
         metrics.relay_up.set(1);
         metrics.delivery_pace.set(f64::INFINITY);
         metrics
+    }
+
+    /// Counts one chunk a streamed body read after its first.
+    pub fn count_streamed_chunk(&self) {
+        self.streamed_chunks.inc();
+    }
+
+    /// Counts one streamed body closed because its reader stopped reading.
+    pub fn count_idle_close(&self) {
+        self.streamed_closed.inc();
+    }
+
+    /// Sets the bytes the XLSX exports under way hold in temporary files.
+    pub fn set_export_temp_bytes(&self, bytes: u64) {
+        self.export_temp_bytes.set(i64::try_from(bytes).unwrap_or(i64::MAX));
     }
 
     /// Counts one answered request. `route` is a route template or `unmatched`, `method` a standard method's name

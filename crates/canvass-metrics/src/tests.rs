@@ -35,6 +35,9 @@ fn every_family_is_exported_with_its_type() {
         ("canvass_relay_up", "gauge"),
         ("canvass_delivery_pace_per_second", "gauge"),
         ("canvass_webhook_deliveries_total", "counter"),
+        ("canvass_streamed_chunks_total", "counter"),
+        ("canvass_streamed_idle_closed_total", "counter"),
+        ("canvass_export_temp_bytes", "gauge"),
     ] {
         assert!(text.contains(&format!("# TYPE {family} {kind}\n")), "{family} {kind}:\n{text}");
     }

@@ -5,11 +5,14 @@ mod writes;
 
 use std::collections::HashMap;
 
+use canvass_domain::answer::ports::{ANSWER_BYTES, ANSWER_SET_BYTES};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue, ReplacedAnswerSet};
-use canvass_domain::chunks::ChunkRequest;
+use canvass_domain::chunks::{ChunkRequest, Weighed};
 use canvass_domain::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::paging::{Page, PageRequest};
 use canvass_domain::ports::{AnswerRepository, RepoResult};
+use diesel::dsl::sql;
+use diesel::expression::SqlLiteral;
 use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt};
@@ -83,6 +86,22 @@ pub(crate) fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilt
         query = query.filter(answer_sets::sendout_id.eq(sendout.get()));
     }
     query
+}
+
+/// What an answer set weighs before it is read (the domain's [`AnswerRepository::weigh_answer_sets`]): its row,
+/// and each of its answers with the length of its value as JSON text. Its answers are summed where they lie, so the
+/// weight is known before any of them is read.
+fn weight() -> SqlLiteral<BigInt> {
+    sql::<BigInt>(&format!(
+        "({ANSWER_SET_BYTES} + (SELECT coalesce(sum({ANSWER_BYTES} + octet_length(weighed.value::text)), 0) \
+         FROM answers AS weighed \
+         WHERE weighed.account_id = answer_sets.account_id AND weighed.answer_set_id = answer_sets.id))::bigint"
+    ))
+}
+
+/// A set's id and weight as the domain takes them.
+fn weighed((id, bytes): (i64, i64)) -> Weighed<AnswerSetId> {
+    Weighed { key: AnswerSetId::new(id), bytes: u64::try_from(bytes).unwrap_or(0) }
 }
 
 impl PgUnitOfWork<'_> {
@@ -182,15 +201,68 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         Ok(rows.into_iter().map(AnswerSet::from).collect())
     }
 
-    /// Two statements: the chunk's sets, then all their answers ([`PgUnitOfWork::with_answers`]).
-    fn answer_sets_chunk_with_answers(
+    /// One statement: the chunk's ids, each with its weight ([`weight`]).
+    fn weigh_answer_sets(
         &mut self,
         account: AccountId,
         survey: SurveyId,
         filter: &AnswerFilter,
         request: &ChunkRequest<AnswerSetId>,
+    ) -> RepoResult<Vec<Weighed<AnswerSetId>>> {
+        // The first chunk starts after the smallest id, so that every chunk of a filter is one statement text.
+        let after = request.after_key().map_or(i64::MIN, |id| id.get());
+        let rows: Vec<(i64, i64)> = filtered(account, survey, filter)
+            .filter(answer_sets::id.gt(after))
+            .order(answer_sets::id)
+            .limit(request.limit())
+            .select((answer_sets::id, weight()))
+            .load(self.conn)
+            .or_repo()?;
+        Ok(rows.into_iter().map(weighed).collect())
+    }
+
+    /// Two statements: the count, then the page's ids, each with its weight ([`weight`]).
+    fn weigh_answer_set_page(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        page: PageRequest,
+    ) -> RepoResult<Page<Weighed<AnswerSetId>>> {
+        let total_count: i64 = filtered(account, survey, filter).count().get_result(self.conn).or_repo()?;
+        let rows: Vec<(i64, i64)> = if page.offset() >= total_count {
+            Vec::new()
+        } else {
+            filtered(account, survey, filter)
+                .order(answer_sets::id)
+                .offset(page.offset())
+                .limit(page.size())
+                .select((answer_sets::id, weight()))
+                .load(self.conn)
+                .or_repo()?
+        };
+        Ok(Page { request: page, items: rows.into_iter().map(weighed).collect(), total_count })
+    }
+
+    /// Two statements: the sets, then all their answers ([`PgUnitOfWork::with_answers`]).
+    fn answer_sets_with_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        ids: &[AnswerSetId],
     ) -> RepoResult<Vec<AnswerSet>> {
-        let rows = self.chunk_rows(account, survey, filter, request)?;
+        let ids: Vec<i64> = ids.iter().map(|id| id.get()).collect();
+        let rows: Vec<AnswerSetRow> = answer_sets::table
+            .filter(
+                answer_sets::account_id
+                    .eq(account.get())
+                    .and(answer_sets::survey_id.eq(survey.get()))
+                    .and(answer_sets::id.eq_any(&ids)),
+            )
+            .order(answer_sets::id)
+            .select(AnswerSetRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
         self.with_answers(account, rows)
     }
 

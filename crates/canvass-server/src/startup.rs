@@ -50,8 +50,12 @@ impl Application {
         // TCP_NODELAY: a streamed list leaves in several writes, and with Nagle's algorithm on (actix's default
         // leaves the system's) its last piece waited for the client's delayed ACK, 40 ms per short list.
         // Keep-alive: an idle connection stays open KEEP_ALIVE (75 s by default) for the client's next request.
-        let mut server =
-            HttpServer::new(move || canvass_http::app(state.clone())).tcp_nodelay(true).keep_alive(settings.keep_alive);
+        // Each connection keeps a second descriptor of its socket, so that a streamed body can close a connection
+        // whose client stopped reading, and see that its client left (canvass_http::streamed::Peer).
+        let mut server = HttpServer::new(move || canvass_http::app(state.clone()))
+            .tcp_nodelay(true)
+            .keep_alive(settings.keep_alive)
+            .on_connect(canvass_http::streamed::keep_socket);
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
         }

@@ -126,3 +126,27 @@ async fn the_export_path_is_never_read_as_an_answer_set_id() {
     let unknown = app.get(&format!("/surveys/{survey}/answers/exports")).await;
     assert_eq!((unknown.status.as_u16(), unknown.fields()), (400, vec!["path".to_owned()]));
 }
+
+#[tokio::test]
+async fn every_semicolon_separated_part_of_a_cell_is_guarded() {
+    let app = spawn_app().await;
+    let body = json!({"name": "Separators", "pages": [{"items": [
+        {"type": "MultipleChoice", "text": "Pick", "options": [
+            {"value": "a", "label": "x;=1+1"}, {"value": "b", "label": "-2+3;@SUM(1)"}, {"value": "c", "label": "+c"}]},
+        {"type": "OpenText", "text": "Say"}]}]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    let (pick, say) = (crate::helpers::item_id(&tree, 0, 0), crate::helpers::item_id(&tree, 0, 1));
+    record(
+        &app,
+        survey,
+        json!({"answers": [
+        {"questionItemId": pick, "value": ["a", "b", "c"]}, {"questionItemId": say, "value": "ok; @x;\t=y"}]}),
+    )
+    .await;
+
+    let labels = csv_records(&export(&app, survey, "format=csv").await);
+    assert_eq!(labels[1][6..], ["x;'=1+1; '-2+3;'@SUM(1); '+c", "ok; '@x;'\t=y"]);
+    let codes = csv_records(&export(&app, survey, "format=csv&values=codes").await);
+    assert_eq!(codes[1][6], "a; b; c", "harmless parts stay as they are");
+}

@@ -73,7 +73,7 @@ async fn an_xlsx_export_is_one_sheet_of_typed_cells() {
     assert_time(&first[4], &full["createdAt"]);
     assert_time(&first[5], &full["updatedAt"]);
     assert_eq!(first[6], text("No"));
-    assert_eq!(first[7], text("Desk; =Team"), "only a text that starts with = is guarded");
+    assert_eq!(first[7], text("Desk; '=Team"), "each `; `-joined part is guarded as a cell");
     assert_eq!((number(&first[8]), number(&first[9])), (-12.25, 10.0));
     assert_eq!(first[10], text(awkward));
 

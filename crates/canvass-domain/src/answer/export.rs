@@ -174,22 +174,49 @@ impl ExportTable {
     }
 }
 
+/// The characters that make a spreadsheet program read a cell, or a `;`-separated part of one, as a formula.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
 /// The text of a spreadsheet cell, made harmless: a text that starts with `=`, `+`, `-`, `@`, a tab or a carriage
-/// return, which a spreadsheet program would read as a formula, gets a leading `'`. For the formats that end up in
-/// a spreadsheet (CSV, XLSX); JSON keeps the text as it is.
+/// return, which a spreadsheet program would read as a formula, gets a leading `'`. So does each part after a `;`
+/// (its leading spaces skipped): a spreadsheet program in a locale whose list separator is `;` splits a CSV line
+/// there, so the chosen options of a multiple choice (joined with [`CHOICE_SEPARATOR`]) and any text that holds a
+/// `;` would start cells of their own. For the formats that end up in a spreadsheet (CSV, XLSX); JSON keeps the
+/// text as it is.
 ///
 /// ```
 /// use canvass_domain::answer::export::guarded;
 ///
 /// assert_eq!(guarded("=1+1"), "'=1+1");
 /// assert_eq!(guarded("1+1="), "1+1=");
+/// assert_eq!(guarded("Pay; =Team"), "Pay; '=Team");
+/// assert_eq!(guarded("a;-2+3;@SUM(1)"), "a;'-2+3;'@SUM(1)");
 /// ```
 pub fn guarded(text: &str) -> Cow<'_, str> {
-    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        Cow::Owned(format!("'{text}"))
-    } else {
-        Cow::Borrowed(text)
+    let risky_part = |part: &str| part.trim_start_matches(' ').starts_with(FORMULA_STARTS);
+    let mut parts = text.split(';');
+    let first_risky = parts.next().is_some_and(|first| first.starts_with(FORMULA_STARTS));
+    if !first_risky && !parts.any(risky_part) {
+        return Cow::Borrowed(text);
     }
+    let mut out = String::with_capacity(text.len() + 4);
+    for (index, part) in text.split(';').enumerate() {
+        if index == 0 {
+            if first_risky {
+                out.push('\'');
+            }
+            out.push_str(part);
+            continue;
+        }
+        out.push(';');
+        let spaces = part.len() - part.trim_start_matches(' ').len();
+        out.push_str(&part[..spaces]);
+        if risky_part(part) {
+            out.push('\'');
+        }
+        out.push_str(&part[spaces..]);
+    }
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -391,5 +418,24 @@ mod tests {
             assert_eq!(guarded(given), written, "{given:?}");
         }
         assert!(matches!(guarded("plain"), Cow::Borrowed(_)), "a harmless text is not copied");
+    }
+
+    #[test]
+    fn every_part_after_a_semicolon_is_guarded_as_a_cell_of_its_own() {
+        for (given, written) in [
+            ("x;=1+1", "x;'=1+1"),
+            ("a;-2+3;@SUM(1)", "a;'-2+3;'@SUM(1)"),
+            ("Pay; =Team; Desk", "Pay; '=Team; Desk"),
+            ("=a; +b", "'=a; '+b"),
+            ("a;  \tb", "a;  '\tb"),
+            ("a;\rb", "a;'\rb"),
+            ("a; b; c", "a; b; c"),
+            ("a;;=", "a;;'="),
+            (";@x", ";'@x"),
+            ("a;b=1", "a;b=1"),
+        ] {
+            assert_eq!(guarded(given), written, "{given:?}");
+        }
+        assert!(matches!(guarded("Pay; Desk"), Cow::Borrowed(_)), "harmless parts are not copied");
     }
 }

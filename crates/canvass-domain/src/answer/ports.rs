@@ -5,12 +5,19 @@
 //! adapter follows are in [`crate::ports`].
 
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
-use crate::chunks::ChunkRequest;
+use crate::chunks::{ChunkRequest, Weighed};
 use crate::distribution::{LinkRoute, LoginPage, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::RepoResult;
 use time::OffsetDateTime;
+
+/// What an answer set weighs before its answers (see [`AnswerRepository::weigh_answer_sets`]): its row, and the
+/// list that holds its answers.
+pub const ANSWER_SET_BYTES: u64 = 256;
+
+/// What each answer weighs besides its value's text: its item, its place in the list, the value's own allocation.
+pub const ANSWER_BYTES: u64 = 64;
 
 /// Answer sets and their answers.
 pub trait AnswerRepository {
@@ -44,13 +51,32 @@ pub trait AnswerRepository {
         filter: &AnswerFilter,
         request: &ChunkRequest<AnswerSetId>,
     ) -> RepoResult<Vec<AnswerSet>>;
-    /// [`Self::answer_sets_chunk`] with each set's answers, in question tree order: what an export writes.
-    fn answer_sets_chunk_with_answers(
+    /// The ids of one chunk of the survey's answer sets that pass the filter (at most `request.size()` sets with ids
+    /// after `request.after_key()`, in id order), each weighed before it is read: [`ANSWER_SET_BYTES`] plus, for each
+    /// of its answers, [`ANSWER_BYTES`] and the length of its value as JSON text.
+    fn weigh_answer_sets(
         &mut self,
         account: AccountId,
         survey: SurveyId,
         filter: &AnswerFilter,
         request: &ChunkRequest<AnswerSetId>,
+    ) -> RepoResult<Vec<Weighed<AnswerSetId>>>;
+    /// The ids of one page of the survey's answer sets that pass the filter, in creation order, weighed as
+    /// [`Self::weigh_answer_sets`] weighs them, and how many sets pass the filter.
+    fn weigh_answer_set_page(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        page: PageRequest,
+    ) -> RepoResult<Page<Weighed<AnswerSetId>>>;
+    /// The survey's answer sets with these ids, in id order, each with its answers in question tree order: what an
+    /// export or a page writes. Ids of no set of the survey are left out.
+    fn answer_sets_with_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        ids: &[AnswerSetId],
     ) -> RepoResult<Vec<AnswerSet>>;
     /// One page of the survey's answer sets that pass the filter, in creation order, with their answers.
     fn page_answer_sets(

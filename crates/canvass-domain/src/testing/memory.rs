@@ -7,7 +7,7 @@ use super::{not_kept, snapshot_transactions, HoldsKeys, HoldsSurveys, Keys, Snap
 use crate::account::{ApiKey, ApiKeyHash, Caller, NewAccount, StoredKey, User};
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::category::{Category, CategoryName};
-use crate::chunks::ChunkRequest;
+use crate::chunks::{ChunkRequest, Weighed};
 use crate::delivery::{ClaimedMessage, Pace, Settled};
 use crate::distribution::{
     BackgroundData, BgDocument, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, DispatchType, Label,
@@ -663,7 +663,9 @@ impl AnswerRepository for Memory {
         fn insert_answer_set(&mut self, account: AccountId, survey: SurveyId, respondent: Option<(RespondentId, SendoutId)>, draft: &AnswerSetDraft, now: OffsetDateTime) -> RepoResult<AnswerSet>;
         fn replace_answers(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId, draft: &AnswerSetDraft, now: OffsetDateTime) -> RepoResult<Option<ReplacedAnswerSet>>;
         fn answer_sets_chunk(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
-        fn answer_sets_chunk_with_answers(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
+        fn weigh_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<Weighed<AnswerSetId>>>;
+        fn weigh_answer_set_page(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<Weighed<AnswerSetId>>>;
+        fn answer_sets_with_answers(&mut self, account: AccountId, survey: SurveyId, ids: &[AnswerSetId]) -> RepoResult<Vec<AnswerSet>>;
         fn page_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<AnswerSet>>;
         fn find_answer_set(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId) -> RepoResult<Option<AnswerSet>>;
         fn answer_sets_of_respondent(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Vec<AnswerSet>>;

@@ -1,7 +1,7 @@
 //! Answer sets: recording and replacing them, and the five ways to read them.
 
 use crate::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft};
-use crate::chunks::{Chunk, ChunkRequest};
+use crate::chunks::{within_budget, Chunk, ChunkRequest, Weighed};
 use crate::clock::Clock;
 use crate::error::DomainError;
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId};
@@ -128,16 +128,38 @@ pub fn list_chunk(
     Ok(Chunk::of(sets, request, |set| set.id))
 }
 
-/// One page of the survey's answer sets that pass the filter, with answers.
-pub fn page(
+/// The start of one page of the survey's answer sets that pass the filter: checks that the survey is the account's
+/// (`NotFound` otherwise), then weighs the page's sets without reading them, and counts every set that passes.
+/// The page's sets are then read in chunks by [`page_chunk`].
+pub fn weigh_page(
     uow: &mut (impl AnswerRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     filter: &AnswerFilter,
     page: PageRequest,
-) -> Result<Page<AnswerSet>, DomainError> {
+) -> Result<Page<Weighed<AnswerSetId>>, DomainError> {
     surveys::get(uow, account, survey)?;
-    Ok(uow.page_answer_sets(account, survey, filter, page)?)
+    Ok(uow.weigh_answer_set_page(account, survey, filter, page)?)
+}
+
+/// The chunk of a page's sets that starts at `request.after_key()` (an index into `page`, the page's weighed sets;
+/// 0 when `None`), with their answers: as many as weigh at most `budget` bytes, and at least one. Its next request
+/// starts at the first set it left for later.
+pub fn page_chunk(
+    uow: &mut (impl AnswerRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    page: &[Weighed<AnswerSetId>],
+    request: &ChunkRequest<usize>,
+    budget: u64,
+) -> Result<Chunk<AnswerSet, usize>, DomainError> {
+    let from = request.after_key().copied().unwrap_or(0).min(page.len());
+    let rest = &page[from..];
+    let taken = within_budget(rest.iter().map(|set| set.bytes), budget);
+    let ids: Vec<AnswerSetId> = rest[..taken].iter().map(|set| set.key).collect();
+    let items = if ids.is_empty() { Vec::new() } else { uow.answer_sets_with_answers(account, survey, &ids)? };
+    let next = (taken < rest.len()).then(|| request.next(from + taken));
+    Ok(Chunk { items, next })
 }
 
 /// One answer set, with answers.

@@ -7,6 +7,10 @@
 //! read from that file, to another temporary file, which the body sends in pieces. Both files are unlinked at
 //! once (`tempfile`), so they go when they are dropped, whether the export ends or the client goes away. Every
 //! call runs on the blocking pool ([`RowWriter::ON_FILES`]).
+//!
+//! What the files hold is counted against the caps of [`TempBytes`](crate::export::temp_bytes::TempBytes) as the
+//! rows are written, each row about as many bytes as its XML takes ([`row_bytes`]) and twice over (the sheet's file
+//! now, its share of the zipped workbook at the end): an export that would pass a cap breaks off.
 
 use std::fs::File;
 use std::io::{Seek, SeekFrom};
@@ -16,6 +20,7 @@ use canvass_domain::answer::AnswerSet;
 use rust_xlsxwriter::{ColNum, ExcelDateTime, Format, RowNum, Workbook, XlsxError};
 use time::{OffsetDateTime, UtcOffset};
 
+use crate::export::temp_bytes::TempHold;
 use crate::streamed::{RowWriter, WriteError};
 
 /// The name of the one sheet.
@@ -41,19 +46,34 @@ pub struct XlsxWriter {
     next_row: RowNum,
     bold: Format,
     date: Format,
+    /// What the temporary files hold, counted against their caps.
+    temp: TempHold,
 }
 
 impl XlsxWriter {
-    /// A workbook of `table`; nothing is written to a file before the header.
-    pub fn new(table: ExportTable) -> Self {
+    /// A workbook of `table`, its temporary files counted by `temp`; nothing is written to a file before the
+    /// header.
+    pub fn new(table: ExportTable, temp: TempHold) -> Self {
         Self {
             table,
             workbook: Workbook::new(),
             next_row: 1,
             bold: Format::new().set_bold(),
             date: Format::new().set_num_format(DATE_FORMAT),
+            temp,
         }
     }
+}
+
+/// What a cell's XML takes besides its text: `<c r="XFD1048576" s="1" t="inlineStr"><is><t></t></is></c>`.
+const CELL_XML: u64 = 64;
+
+/// About how many bytes a row's XML takes in the sheet's file: each cell's markup, and its text with the five
+/// characters XML escapes counted at their longest (`&quot;`).
+fn row_bytes<'a>(texts: impl IntoIterator<Item = &'a str>, cells: usize) -> u64 {
+    let text: usize =
+        texts.into_iter().map(|text| text.len() + 5 * text.matches(['&', '<', '>', '"', '\'']).count()).sum();
+    CELL_XML * cells as u64 + text as u64
 }
 
 /// A text as a cell holds it: guarded, and cut to Excel's limit (at a character's end).
@@ -92,6 +112,9 @@ impl RowWriter<AnswerSet> for XlsxWriter {
     const ON_FILES: bool = true;
 
     fn header(&mut self, _: &mut Vec<u8>) -> Result<(), WriteError> {
+        let headings: Vec<String> = self.table.headings().map(|heading| cell_text(&heading)).collect();
+        // Twice: in the sheet's file, and in the zip it is packed into at the end (which holds it compressed).
+        self.temp.grow(row_bytes(headings.iter().map(String::as_str), headings.len()).saturating_mul(2))?;
         let sheet = self.workbook.add_worksheet_with_constant_memory()?;
         sheet.set_name(SHEET)?;
         // The headings stay in view while one scrolls; the columns are wide enough for what they hold (the times
@@ -99,10 +122,10 @@ impl RowWriter<AnswerSet> for XlsxWriter {
         sheet.set_freeze_panes(1, 0)?;
         // Printed, the sheet fits the page's width, landscape, with the headings on every page.
         sheet.set_landscape().set_print_fit_to_pages(1, 0).set_repeat_rows(0, 0)?;
-        for (column, heading) in self.table.headings().enumerate() {
+        for (column, heading) in headings.into_iter().enumerate() {
             let column = ColNum::try_from(column)?;
             sheet.set_column_width(column, column_width(column))?;
-            sheet.write_string_with_format(0, column, cell_text(&heading), &self.bold)?;
+            sheet.write_string_with_format(0, column, heading, &self.bold)?;
         }
         Ok(())
     }
@@ -113,6 +136,8 @@ impl RowWriter<AnswerSet> for XlsxWriter {
             return Err("an XLSX sheet holds at most 1,048,575 answer sets; the export has more".into());
         }
         let cells = self.table.row(&set);
+        let texts = cells.iter().filter_map(|cell| if let Cell::Text(text) = cell { Some(&**text) } else { None });
+        self.temp.grow(row_bytes(texts, cells.len()).saturating_mul(2))?;
         let (sheet, date) = (self.workbook.worksheet_from_index(0)?, &self.date);
         for (column, cell) in cells.iter().enumerate() {
             let column = ColNum::try_from(column)?;
@@ -164,6 +189,13 @@ mod tests {
         let guarded_long = format!("={}", "b".repeat(MAX_CELL_TEXT));
         assert_eq!(cell_text(&guarded_long).encode_utf16().count(), MAX_CELL_TEXT);
         assert!(cell_text(&guarded_long).starts_with("'="));
+    }
+
+    #[test]
+    fn a_row_counts_its_cells_markup_and_its_texts_escaped_at_their_longest() {
+        assert_eq!(row_bytes([], 3), 3 * CELL_XML);
+        assert_eq!(row_bytes(["abc", "a<b"], 6), 6 * CELL_XML + 3 + 3 + 5);
+        assert_eq!(row_bytes(["é\"'&"], 1), CELL_XML + 5 + 3 * 5);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! `/surveys/{surveyId}/answers...`: record, replace and read answer sets.
 
+use std::sync::Arc;
+
 use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use canvass_domain::answer::{check_shape, Answer};
 use canvass_domain::chunks::ChunkRequest;
@@ -18,7 +20,7 @@ use crate::extract::{body::Body, query::QueryOf};
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
-use crate::streamed::List;
+use crate::streamed::{self, List, Peer};
 
 /// Default page of answersWithData.
 const DEFAULT_PAGE: i64 = 1;
@@ -35,16 +37,19 @@ pub async fn list(
     caller: Authenticated,
     path: web::Path<i64>,
     query: QueryOf<AnswerFilterQuery>,
+    peer: Peer,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let filter = query.0.into_domain().map_err(Problem::invalid)?;
     let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<AnswerSetId>| {
         answers::list_chunk(uow, account, survey, &filter, request)
     };
-    List::new("answer sets", read, AnswerSetResponse::without_answers).respond(state).await
+    List::new("answer sets", read, AnswerSetResponse::without_answers).respond(state, peer).await
 }
 
-/// One page of the survey's answer sets with their answers.
+/// One page of the survey's answer sets with their answers. A page holds `pagesize` sets whatever their size: it is
+/// read in chunks of about 2 MiB as the client reads on (so the server never holds a large page whole), and its
+/// connection is closed when the client reads nothing for `STREAM_IDLE_TIMEOUT` (60 s).
 #[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
     params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerPageQuery),
     responses((status = 200, body = AnswerSetPageResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
@@ -54,6 +59,7 @@ pub async fn page(
     caller: Authenticated,
     path: web::Path<i64>,
     query: QueryOf<AnswerPageQuery>,
+    peer: Peer,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
     let query = query.0;
@@ -73,8 +79,26 @@ pub async fn page(
             return Err(Problem::invalid(errors.collect()));
         }
     };
-    let page = blocking::run(&state, move |uow, _| answers::page(uow, account, survey, &filter, paging)).await?;
-    Ok(HttpResponse::Ok().json(AnswerSetPageResponse::from(page)))
+    let budget = state.protection.chunk_bytes;
+    let (page, first) = blocking::run(&state, move |uow, _| {
+        let page = answers::weigh_page(uow, account, survey, &filter, paging)?;
+        let first = answers::page_chunk(uow, account, survey, &page.items, &ChunkRequest::first(1), budget)?;
+        Ok((page, first))
+    })
+    .await?;
+    let start = format!(
+        r#"{{"pageNumber":{},"pageSize":{},"pageCount":{},"totalCount":{},"answerSets":"#,
+        paging.number(),
+        paging.size(),
+        page.page_count(),
+        page.total_count
+    );
+    let sets = Arc::new(page.items);
+    let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<usize>| {
+        answers::page_chunk(uow, account, survey, &sets, request, budget)
+    };
+    let write = AnswerSetResponse::with_answers;
+    Ok(streamed::respond_page("answer set page", start.into_bytes(), first, read, write, state, peer))
 }
 
 /// One answer set with its answers.

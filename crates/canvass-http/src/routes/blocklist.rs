@@ -18,18 +18,18 @@ use crate::extract::{body::Body, query::QueryOf};
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
-use crate::streamed::List;
+use crate::streamed::{List, Peer};
 
 /// Lists the account's blocked and opted-out contacts.
 #[utoipa::path(tag = "Blocklist", security(("apiKey" = []), ("bearer" = [])),
     responses((status = 200, body = Vec<BlocklistResponse>), (status = 401, body = Problem)))]
 #[get("/accounts/blocklist")]
-pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+pub async fn list(state: web::Data<AppState>, caller: Authenticated, peer: Peer) -> Result<HttpResponse, Problem> {
     let account = caller.account();
     let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<BlocklistKey>| {
         blocklist::list_chunk(uow, account, request)
     };
-    List::new("blocklist entries", read, BlocklistResponse::from).respond(state).await
+    List::new("blocklist entries", read, BlocklistResponse::from).respond(state, peer).await
 }
 
 /// Adds a contact; respondents with it that were not sent to yet become Blocklisted. A listed contact: 409.

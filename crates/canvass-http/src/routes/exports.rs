@@ -8,6 +8,7 @@ use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::ids::{AnswerSetId, SurveyId};
 use canvass_domain::ports::UnitOfWork;
 use canvass_domain::use_cases::exports::{self, ExportStart, EXPORT_CHUNK_SIZE};
+use futures_util::StreamExt;
 
 use crate::blocking;
 use crate::dto::export::{ExportFile, ExportFormat, ExportQuery};
@@ -16,9 +17,9 @@ use crate::export::jsonl::JsonLines;
 use crate::export::xlsx::{self, XlsxWriter};
 use crate::extract::query::QueryOf;
 use crate::middleware::auth::Authenticated;
-use crate::problem::Problem;
+use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
-use crate::streamed::Streamed;
+use crate::streamed::{Peer, Streamed};
 
 /// Exports the survey's answer sets that pass the filters, in id order: one CSV row, XLSX row or JSON line each.
 ///
@@ -28,7 +29,9 @@ use crate::streamed::Streamed;
 /// with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`. A JSON line is `{answerSetId,
 /// respondentId, sendoutId, completed, createdAt, updatedAt, answers: {"<questionItemId>": value}}`, values as in
 /// the answer list. The survey and the filters are checked before the file starts; a failure after that cuts the
-/// body short.
+/// body short. An account runs at most 4 exports at once (a fifth answers 429 with `Retry-After`); an export
+/// whose client reads nothing for `STREAM_IDLE_TIMEOUT` (60 s) has its connection closed, and an XLSX export stops
+/// (its body cut short) when its temporary files would hold more than 512 MiB for the account or 2 GiB in all.
 #[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
     params(("surveyId" = i64, Path, description = "A survey of the account"), ExportQuery),
     responses(
@@ -37,23 +40,32 @@ use crate::streamed::Streamed;
             content((ExportFile = "text/csv"), (ExportFile = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
                 (ExportFile = "application/jsonl"))),
         (status = 400, body = Problem, description = "A bad parameter (`supportedValues` lists an enum's names), a sendout of another survey, or XLSX of a survey with more items than a sheet has columns"),
-        (status = 404, body = Problem, description = "No such survey in the account")))]
+        (status = 404, body = Problem, description = "No such survey in the account"),
+        (status = 429, body = Problem, description = "The account runs 4 exports already (`too-many-exports`)",
+            headers(("Retry-After" = u64, description = "Seconds to wait before another export (10)")))))]
 #[get("/surveys/{surveyId}/answers/export")]
 pub async fn export(
     state: web::Data<AppState>,
     caller: Authenticated,
     path: web::Path<i64>,
     query: QueryOf<ExportQuery>,
+    peer: Peer,
 ) -> Result<HttpResponse, Problem> {
     let id = path.into_inner();
     let (account, survey) = (caller.account(), SurveyId::new(id));
     let mut query = query.0;
     let filter = query.filter().map_err(Problem::invalid)?;
-    let ExportStart { tree, chunk } =
-        blocking::run(&state, move |uow, _| exports::start_export(uow, account, survey, &filter, EXPORT_CHUNK_SIZE))
-            .await?;
+    let slot = state.exports.take(account).ok_or_else(|| {
+        let most = state.protection.exports_per_account;
+        Problem::new(ProblemKind::TooManyExports, format!("this account runs {most} exports already; retry later"))
+    })?;
+    let budget = state.protection.chunk_bytes;
+    let ExportStart { tree, chunk } = blocking::run(&state, move |uow, _| {
+        exports::start_export(uow, account, survey, &filter, EXPORT_CHUNK_SIZE, budget)
+    })
+    .await?;
     let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<AnswerSetId>| {
-        exports::export_chunk(uow, account, survey, &filter, request)
+        exports::export_chunk(uow, account, survey, &filter, request, budget)
     };
     let format = query.format.unwrap_or_default();
     let table = ExportTable::new(&tree, query.headings(), query.choice_values());
@@ -62,16 +74,24 @@ pub async fn export(
             format!("an XLSX sheet holds at most {} columns; this survey needs {}", xlsx::MAX_COLUMNS, table.width());
         return Err(Problem::invalid_field("format", message));
     }
+    // The body holds the account's slot until it ends or is dropped.
+    let holding = move |piece| {
+        let _slot = &slot;
+        piece
+    };
     let body = match format {
         ExportFormat::Csv => {
             let writer = CsvWriter::new(table, query.bom.unwrap_or(false));
-            respond(id, format).streaming(Streamed::new(NAME, chunk, read, writer).body(state))
+            respond(id, format).streaming(Streamed::new(NAME, chunk, read, writer).body(state, peer).map(holding))
         }
         ExportFormat::Xlsx => {
-            let writer = XlsxWriter::new(table);
-            respond(id, format).streaming(Streamed::new(NAME, chunk, read, writer).body(state))
+            let writer = XlsxWriter::new(table, state.export_temp.hold(account));
+            respond(id, format).streaming(Streamed::new(NAME, chunk, read, writer).body(state, peer).map(holding))
         }
-        ExportFormat::Jsonl => respond(id, format).streaming(Streamed::new(NAME, chunk, read, JsonLines).body(state)),
+        ExportFormat::Jsonl => {
+            let body = Streamed::new(NAME, chunk, read, JsonLines).body(state, peer);
+            respond(id, format).streaming(body.map(holding))
+        }
     };
     Ok(body)
 }

@@ -12,7 +12,7 @@ use crate::extract::body::Body;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
-use crate::streamed::List;
+use crate::streamed::{List, Peer};
 
 /// Lists the sendout's respondents with their statuses and links.
 #[utoipa::path(tag = "Respondents", security(("apiKey" = []), ("bearer" = [])),
@@ -24,6 +24,7 @@ pub async fn list(
     state: web::Data<AppState>,
     caller: Authenticated,
     path: web::Path<(i64, i64)>,
+    peer: Peer,
 ) -> Result<HttpResponse, Problem> {
     let (survey, sendout) = path.into_inner();
     let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
@@ -32,7 +33,7 @@ pub async fn list(
     };
     let public_url = state.public_url.clone();
     let write = move |respondent| RespondentResponse::new(respondent, &public_url);
-    List::new("respondents", read, write).respond(state).await
+    List::new("respondents", read, write).respond(state, peer).await
 }
 
 /// Adds one respondent (Pending until the next activation); blocklisted or duplicate contacts answer 409.

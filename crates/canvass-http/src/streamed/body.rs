@@ -10,6 +10,8 @@ use canvass_domain::chunks::{Chunk, ChunkRequest};
 use futures_util::{stream, Stream};
 use tracing::Instrument;
 
+use super::peer::Peer;
+use super::watch::watched;
 use super::{read_chunk, ListBroken, ReadChunk, RowWriter, WriteError};
 use crate::blocking;
 use crate::problem::Problem;
@@ -22,11 +24,26 @@ const PIECE_BYTES: usize = 16 * 1024;
 /// How many bytes of a file one piece holds.
 const FILE_PIECE_BYTES: usize = 64 * 1024;
 
-/// What reads the later chunks, and where.
+/// What reads the later chunks, and where, and for whom.
 struct Source<R> {
     name: &'static str,
     read: Arc<R>,
     state: web::Data<AppState>,
+    peer: Peer,
+}
+
+/// Why a body ends before its last row.
+enum Stop {
+    /// A chunk could not be read or written (the cause is logged).
+    Broken(Problem),
+    /// The client went away: nothing more is read or written for it.
+    ClientGone,
+}
+
+impl From<Problem> for Stop {
+    fn from(problem: Problem) -> Self {
+        Self::Broken(problem)
+    }
 }
 
 /// What the body is doing.
@@ -53,13 +70,15 @@ struct Cursor<T, K, W> {
 }
 
 /// The body of a list whose `first` chunk is read: each piece made when actix asks for one, inside the request's
-/// span.
+/// span, the next chunk read only while `peer` is still there, and the connection closed once a piece stays
+/// unasked-for for the idle timeout ([`super::watch`]).
 pub(super) fn stream<T, K, R, W>(
     name: &'static str,
     first: Chunk<T, K>,
     read: Arc<R>,
     writer: W,
     state: web::Data<AppState>,
+    peer: Peer,
 ) -> impl Stream<Item = Result<Bytes, ListBroken>> + 'static
 where
     T: Send + 'static,
@@ -67,7 +86,8 @@ where
     R: ReadChunk<T, K>,
     W: RowWriter<T>,
 {
-    let source = Arc::new(Source { name, read, state });
+    let (idle, metrics) = (state.protection.stream_idle_timeout, state.metrics.clone());
+    let source = Arc::new(Source { name, read, state, peer: peer.clone() });
     let span = tracing::Span::current();
     let cursor = Cursor {
         rows: first.items.into_iter(),
@@ -76,29 +96,58 @@ where
         opened: false,
         phase: Phase::Rows,
     };
-    stream::unfold(cursor, move |mut cursor| {
+    let body = stream::unfold(cursor, move |mut cursor| {
         let (source, span) = (source.clone(), span.clone());
         async move {
-            match next_piece(&source, &mut cursor).instrument(span).await {
+            let piece = next_piece(&source, &mut cursor).instrument(span.clone()).await;
+            match piece {
                 Ok(Some(piece)) => Some((Ok(piece), cursor)),
                 Ok(None) => None,
-                Err(problem) => {
-                    cursor.phase = Phase::Over;
-                    // The cause was logged where it became a problem; this says what the client saw.
-                    tracing::warn!(
-                        list.name = source.name,
-                        error.kind = problem.kind.name(),
-                        "a streamed list broke off"
-                    );
+                Err(stop) => {
+                    // The writer, its files and the rows in hand go now, not when actix drops the body.
+                    cursor = Cursor {
+                        rows: Vec::new().into_iter(),
+                        next: None,
+                        writer: None,
+                        opened: true,
+                        phase: Phase::Over,
+                    };
+                    let _entered = span.enter();
+                    match stop {
+                        // The cause was logged where it became a problem; this says what the client saw.
+                        Stop::Broken(problem) => tracing::warn!(
+                            list.name = source.name,
+                            error.kind = problem.kind.name(),
+                            "a streamed list broke off"
+                        ),
+                        Stop::ClientGone => {
+                            tracing::info!(list.name = source.name, "the client of a streamed list went away; it stops")
+                        }
+                    }
                     Some((Err(ListBroken(source.name)), cursor))
                 }
             }
         }
-    })
+    });
+    watched(name, body, peer, idle, metrics)
+}
+
+/// Reads the chunk `request` names for a body that is under way, unless its client is gone.
+async fn read_on<T, K, R>(source: &Source<R>, request: ChunkRequest<K>) -> Result<Chunk<T, K>, Stop>
+where
+    T: Send + 'static,
+    K: Send + 'static,
+    R: ReadChunk<T, K>,
+{
+    if source.peer.gone() {
+        return Err(Stop::ClientGone);
+    }
+    source.state.metrics.count_streamed_chunk();
+    Ok(read_chunk(&source.state, source.read.clone(), request).await?)
 }
 
 /// The next piece of the body, never empty; `None` once the body is over.
-async fn next_piece<T, K, R, W>(source: &Source<R>, cursor: &mut Cursor<T, K, W>) -> Result<Option<Bytes>, Problem>
+async fn next_piece<T, K, R, W>(source: &Source<R>, cursor: &mut Cursor<T, K, W>) -> Result<Option<Bytes>, Stop>
 where
     T: Send + 'static,
     K: Send + 'static,
@@ -138,7 +187,7 @@ fn finish<T, K, W: RowWriter<T>>(cursor: &mut Cursor<T, K, W>, out: &mut Vec<u8>
 
 /// Writes rows in hand until the piece holds about [`PIECE_BYTES`], reading the next chunk first when none are in
 /// hand. A chunk goes on only after a full one, so the rows in hand are empty only at the end of the list.
-async fn rows_in_memory<T, K, R, W>(source: &Source<R>, cursor: &mut Cursor<T, K, W>) -> Result<Vec<u8>, Problem>
+async fn rows_in_memory<T, K, R, W>(source: &Source<R>, cursor: &mut Cursor<T, K, W>) -> Result<Vec<u8>, Stop>
 where
     T: Send + 'static,
     K: Send + 'static,
@@ -147,7 +196,7 @@ where
 {
     if cursor.rows.len() == 0 {
         if let Some(request) = cursor.next.take() {
-            let chunk = read_chunk(&source.state, source.read.clone(), request).await?;
+            let chunk = read_on(source, request).await?;
             (cursor.rows, cursor.next) = (chunk.items.into_iter(), chunk.next);
         }
     }
@@ -169,7 +218,7 @@ where
 
 /// For a writer on files: the rows in hand, or else the next chunk (read in a hop of its own), written whole in a
 /// blocking hop that holds no connection; the header before the first, the footer after the last.
-async fn chunk_on_files<T, K, R, W>(source: &Source<R>, cursor: &mut Cursor<T, K, W>) -> Result<Vec<u8>, Problem>
+async fn chunk_on_files<T, K, R, W>(source: &Source<R>, cursor: &mut Cursor<T, K, W>) -> Result<Vec<u8>, Stop>
 where
     T: Send + 'static,
     K: Send + 'static,
@@ -179,7 +228,7 @@ where
     let mut rows: Vec<T> = std::mem::take(&mut cursor.rows).collect();
     if rows.is_empty() {
         if let Some(request) = cursor.next.take() {
-            let chunk = read_chunk(&source.state, source.read.clone(), request).await?;
+            let chunk = read_on(source, request).await?;
             (rows, cursor.next) = (chunk.items, chunk.next);
         }
     }

@@ -1,10 +1,12 @@
 //! The chunks an export reads: answer sets with their answers in question tree order, the filter (its sendout
-//! included) applied in SQL across chunks, and nothing of another account's.
+//! included) applied in SQL across chunks, and nothing of another account's; each set weighed before it is read.
 
 use canvass_domain::account::{ApiKey, NewAccount};
+use canvass_domain::answer::ports::{ANSWER_BYTES, ANSWER_SET_BYTES};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue};
-use canvass_domain::chunks::ChunkRequest;
+use canvass_domain::chunks::{ChunkRequest, Weighed};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
+use canvass_domain::paging::PageRequest;
 use canvass_domain::ports::{AccountRepository, AnswerRepository, SurveyRepository};
 use canvass_domain::survey::{
     ChoiceOption, PageDraft, QuestionItemDraft, QuestionTree, QuestionType, SurveyDraft, SurveyInput,
@@ -95,7 +97,10 @@ fn all_chunks(
 ) -> (Vec<AnswerSet>, usize) {
     let (mut sets, mut reads, mut request) = (Vec::new(), 0, Some(ChunkRequest::first(size)));
     while let Some(current) = request {
-        let chunk = uow.answer_sets_chunk_with_answers(account, survey, filter, &current).unwrap();
+        let weighed = uow.weigh_answer_sets(account, survey, filter, &current).unwrap();
+        let ids: Vec<_> = weighed.iter().map(|set| set.key).collect();
+        let chunk = uow.answer_sets_with_answers(account, survey, &ids).unwrap();
+        assert_eq!(chunk.iter().map(|set| set.id).collect::<Vec<_>>(), ids, "the weighed sets, read whole");
         reads += 1;
         request = (chunk.len() == size).then(|| current.next(chunk[size - 1].id));
         sets.extend(chunk);
@@ -160,4 +165,41 @@ fn chunks_with_answers_come_in_id_order_with_answers_in_tree_order_filtered_with
     assert_eq!(all_chunks(&mut uow, acme, theirs, &AnswerFilter::default(), 2).0, Vec::new());
     let (their_sets, _) = all_chunks(&mut uow, other, theirs, &AnswerFilter::default(), 2);
     assert_eq!((their_sets.len(), their_sets[0].answers.len()), (1, 0));
+}
+
+#[test]
+fn sets_are_weighed_by_their_answers_text_before_they_are_read_in_chunks_and_pages() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let (acme, pulse, tree) = survey(&mut PgUnitOfWork::new(&mut conn), "a@acme.example");
+    let items: Vec<_> = tree.items().map(|item| item.id).collect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let mut record = |answers: Vec<Answer>| {
+        let draft = AnswerSetDraft::check(false, answers, &tree).unwrap();
+        uow.insert_answer_set(acme, pulse, None, &draft, NOW).unwrap().id
+    };
+    let empty = record(Vec::new());
+    let long = "é".repeat(5_000);
+    let large = record(vec![
+        Answer { question_item_id: items[3], value: AnswerValue::Text(long) },
+        Answer { question_item_id: items[1], value: AnswerValue::Choices(vec!["a".into(), "c".into()]) },
+    ]);
+    let small = record(vec![Answer { question_item_id: items[2], value: AnswerValue::Number(12.5) }]);
+    let expected = [
+        Weighed { key: empty, bytes: ANSWER_SET_BYTES },
+        // 10,000 bytes of UTF-8 in quotes, and `["a", "c"]` as jsonb writes it.
+        Weighed { key: large, bytes: ANSWER_SET_BYTES + 2 * ANSWER_BYTES + 10_002 + 10 },
+        Weighed { key: small, bytes: ANSWER_SET_BYTES + ANSWER_BYTES + 4 },
+    ];
+    let filter = AnswerFilter::default();
+    assert_eq!(uow.weigh_answer_sets(acme, pulse, &filter, &ChunkRequest::first(10)).unwrap(), expected);
+    assert_eq!(uow.weigh_answer_sets(acme, pulse, &filter, &ChunkRequest::after(empty, 1)).unwrap(), expected[1..2]);
+    let page = uow.weigh_answer_set_page(acme, pulse, &filter, PageRequest::new(2, 2, "page", "size").unwrap());
+    let page = page.unwrap();
+    assert_eq!((page.items, page.total_count), (expected[2..].to_vec(), 3));
+    let other = AccountId::new(acme.get() + 1_000);
+    assert_eq!(uow.weigh_answer_sets(other, pulse, &filter, &ChunkRequest::first(10)).unwrap(), Vec::new());
+    assert_eq!(uow.answer_sets_with_answers(other, pulse, &[empty, large]).unwrap(), Vec::new());
+    let read = uow.answer_sets_with_answers(acme, pulse, &[small, empty]).unwrap();
+    assert_eq!(ids(&read), [empty.get(), small.get()], "in id order");
 }

@@ -5,9 +5,9 @@
 
 use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue};
-use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::governance::{ContactPatterns, ERASED_MARK};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
+use canvass_domain::paging::PageRequest;
 use canvass_domain::ports::{AccountRepository, AnswerRepository, Erased, ErasureRepository, SurveyRepository};
 use canvass_domain::survey::{PageDraft, QuestionItemDraft, QuestionTree, QuestionType, SurveyDraft, SurveyInput};
 use canvass_postgres::PgUnitOfWork;
@@ -92,9 +92,8 @@ fn copy(uow: &mut PgUnitOfWork<'_>, account: AccountId, from: &SurveyAndTree) ->
 
 /// The open texts of a survey's answer sets, in id order.
 fn texts(uow: &mut PgUnitOfWork<'_>, account: AccountId, survey: SurveyId) -> Vec<String> {
-    let sets: Vec<AnswerSet> = uow
-        .answer_sets_chunk_with_answers(account, survey, &AnswerFilter::default(), &ChunkRequest::first(100))
-        .unwrap();
+    let page = PageRequest::new(1, 100, "page", "size").unwrap();
+    let sets: Vec<AnswerSet> = uow.page_answer_sets(account, survey, &AnswerFilter::default(), page).unwrap().items;
     let text = |set: &AnswerSet| match &set.answers[0].value {
         AnswerValue::Text(text) => text.clone(),
         other => panic!("an open text: {other:?}"),

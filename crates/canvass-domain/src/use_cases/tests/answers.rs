@@ -3,6 +3,7 @@
 //! every answer; the reads find the account's own sets only, another account's as missing ones.
 
 use crate::answer::{Answer, AnswerFilter, AnswerValue};
+use crate::chunks::{ChunkRequest, CHUNK_BYTES};
 use crate::error::DomainError;
 use crate::ids::{AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::PageRequest;
@@ -217,7 +218,7 @@ fn another_accounts_survey_is_not_found_by_every_answer_use_case_as_a_missing_on
         let replaced = answers::replace(&mut fake, &clock, ACCOUNT, survey, their_set.id, false, Vec::new());
         assert!(not_found(&replaced, "survey"));
         let page = PageRequest::new(1, 10, "page", "pagesize").unwrap();
-        assert!(not_found(&answers::page(&mut fake, ACCOUNT, survey, &AnswerFilter::default(), page), "survey"));
+        assert!(not_found(&answers::weigh_page(&mut fake, ACCOUNT, survey, &AnswerFilter::default(), page), "survey"));
         assert!(not_found(&answers::get(&mut fake, ACCOUNT, survey, their_set.id), "survey"));
         assert!(not_found(&answers::item_answer(&mut fake, ACCOUNT, survey, their_set.id, THEIR_ITEM), "survey"));
         assert!(not_found(&answers::of_respondent(&mut fake, ACCOUNT, survey, DAN), "survey"));
@@ -289,6 +290,24 @@ fn a_replacement_whose_event_cannot_be_written_leaves_the_set_as_it_was() {
     assert_eq!(kept.answers, [text(NAME, "Anne")]);
 }
 
+/// A page read as the server reads it: weighed, then in chunks of `budget` bytes; its sets, its total and how many
+/// chunks it took.
+fn read_page(
+    fake: &mut AnswerSets,
+    filter: &AnswerFilter,
+    page: PageRequest,
+    budget: u64,
+) -> (Vec<crate::answer::AnswerSet>, i64, usize) {
+    let weighed = answers::weigh_page(fake, ACCOUNT, SURVEY, filter, page).unwrap();
+    let (mut sets, mut chunks, mut request) = (Vec::new(), 0, Some(ChunkRequest::first(1)));
+    while let Some(current) = request {
+        let chunk = answers::page_chunk(fake, ACCOUNT, SURVEY, &weighed.items, &current, budget).unwrap();
+        (chunks, request) = (chunks + 1, chunk.next);
+        sets.extend(chunk.items);
+    }
+    (sets, weighed.total_count, chunks)
+}
+
 #[test]
 fn a_page_holds_the_sets_that_pass_the_filter_with_their_answers_in_creation_order() {
     let mut fake = fixture();
@@ -298,21 +317,36 @@ fn a_page_holds_the_sets_that_pass_the_filter_with_their_answers_in_creation_ord
     answers::record(&mut fake, &At(NOW), ACCOUNT, SECOND, input(None, false, Vec::new())).unwrap();
     let page = |number| PageRequest::new(number, 2, "page", "pagesize").unwrap();
 
-    let second = answers::page(&mut fake, ACCOUNT, SURVEY, &AnswerFilter::default(), page(2)).unwrap();
-    assert_eq!(ids(&second.items), ids(&sets[2..4]));
-    assert_eq!(second.items[0].answers, [text(NAME, "Person 2")], "with answers");
-    assert_eq!(second.total_count, 5, "the other survey's set is not counted");
-    let beyond = answers::page(&mut fake, ACCOUNT, SURVEY, &AnswerFilter::default(), page(4)).unwrap();
-    assert!(beyond.items.is_empty() && beyond.total_count == 5);
+    let (second, total, chunks) = read_page(&mut fake, &AnswerFilter::default(), page(2), CHUNK_BYTES);
+    assert_eq!((ids(&second), total, chunks), (ids(&sets[2..4]), 5, 1), "the other survey's set is not counted");
+    assert_eq!(second[0].answers, [text(NAME, "Person 2")], "with answers");
+    let (beyond, total, chunks) = read_page(&mut fake, &AnswerFilter::default(), page(4), CHUNK_BYTES);
+    assert!(beyond.is_empty() && total == 5 && chunks == 1, "past the end: one empty chunk");
 
     let completed = AnswerFilter::new(None, None, None, true).unwrap();
-    let done = answers::page(&mut fake, ACCOUNT, SURVEY, &completed, page(1)).unwrap();
-    assert_eq!((ids(&done.items), done.total_count), (vec![sets[1].id, sets[3].id], 2));
+    let (done, total, _) = read_page(&mut fake, &completed, page(1), CHUNK_BYTES);
+    assert_eq!((ids(&done), total), (vec![sets[1].id, sets[3].id], 2));
     let window =
         AnswerFilter::new(Some(NOW + time::Duration::minutes(1)), Some(NOW + time::Duration::minutes(2)), None, false)
             .unwrap();
-    let between = answers::page(&mut fake, ACCOUNT, SURVEY, &window, page(1)).unwrap();
-    assert_eq!(ids(&between.items), ids(&sets[1..3]), "both ends inclusive");
+    let (between, _, _) = read_page(&mut fake, &window, page(1), CHUNK_BYTES);
+    assert_eq!(ids(&between), ids(&sets[1..3]), "both ends inclusive");
+    assert!(not_found(&answers::weigh_page(&mut fake, OTHER, SURVEY, &AnswerFilter::default(), page(1)), "survey"));
+}
+
+#[test]
+fn a_page_of_large_sets_keeps_its_size_and_is_read_in_chunks_of_its_budget() {
+    let mut fake = fixture();
+    let long = "x".repeat(5_000);
+    let sets: Vec<_> =
+        (0..7).map(|n| record(&mut fake, n, input(None, false, vec![text(NAME, &format!("{n}{long}"))]))).collect();
+    let page = PageRequest::new(1, 6, "page", "pagesize").unwrap();
+    // Each set weighs about 5.4 KB: two to a chunk of 12 KB, one to a chunk of 1 KB (never none).
+    let (read, total, chunks) = read_page(&mut fake, &AnswerFilter::default(), page, 12_000);
+    assert_eq!((ids(&read), total, chunks), (ids(&sets[..6]), 7, 3), "the page holds pagesize sets");
+    let (read, _, chunks) = read_page(&mut fake, &AnswerFilter::default(), page, 1_000);
+    assert_eq!((ids(&read), chunks), (ids(&sets[..6]), 6));
+    assert_eq!(fake.sets_read.len(), 9, "each chunk read only its own sets");
 }
 
 #[test]

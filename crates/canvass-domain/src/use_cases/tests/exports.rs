@@ -3,7 +3,7 @@
 //! together give every set that passes the filter once, in id order, with its answers.
 
 use crate::answer::{Answer, AnswerFilter, AnswerValue};
-use crate::chunks::ChunkRequest;
+use crate::chunks::{ChunkRequest, CHUNK_BYTES};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, SendoutId, SurveyId};
 use crate::survey::{Page, QuestionItem, QuestionTree, QuestionType};
 use crate::use_cases::exports::{export_chunk, start_export, ExportStart};
@@ -46,11 +46,22 @@ fn exports(count: i64) -> (Exports, SurveyId) {
 
 /// Reads every chunk from the first on; returns what the first brought and each chunk's set ids.
 fn walk(fake: &mut Exports, survey: SurveyId, filter: &AnswerFilter, size: usize) -> (ExportStart, Vec<Vec<i64>>) {
-    let first = start_export(fake, ACCOUNT, survey, filter, size).unwrap();
+    walk_within(fake, survey, filter, size, CHUNK_BYTES)
+}
+
+/// [`walk`] with chunks of at most `budget` bytes.
+fn walk_within(
+    fake: &mut Exports,
+    survey: SurveyId,
+    filter: &AnswerFilter,
+    size: usize,
+    budget: u64,
+) -> (ExportStart, Vec<Vec<i64>>) {
+    let first = start_export(fake, ACCOUNT, survey, filter, size, budget).unwrap();
     let mut chunks = vec![first.chunk.items.iter().map(|set| set.id.get()).collect::<Vec<_>>()];
     let mut request = first.chunk.next.clone();
     while let Some(current) = request {
-        let later = export_chunk(fake, ACCOUNT, survey, filter, &current).unwrap();
+        let later = export_chunk(fake, ACCOUNT, survey, filter, &current, budget).unwrap();
         chunks.push(later.items.iter().map(|set| set.id.get()).collect());
         request = later.next;
     }
@@ -82,7 +93,7 @@ fn an_unknown_or_foreign_survey_is_not_found_before_its_sendout_is_judged() {
     let (mut fake, _) = exports(2);
     let foreign_sendout = AnswerFilter::default().of_sendout(Some(SendoutId::new(7)));
     for (account, survey) in [(ACCOUNT, SurveyId::new(99)), (OTHER, SurveyId::new(1))] {
-        let read = start_export(&mut fake, account, survey, &foreign_sendout, 10);
+        let read = start_export(&mut fake, account, survey, &foreign_sendout, 10, CHUNK_BYTES);
         assert!(not_found(&read, "survey"), "{account} {survey}: {read:?}");
     }
     assert_eq!(fake.sets.chunks_read, 0);
@@ -93,12 +104,12 @@ fn a_sendout_of_another_survey_or_account_or_none_at_all_is_invalid() {
     let (mut fake, survey) = exports(2);
     for sendout in [6, 7, 99] {
         let filter = AnswerFilter::default().of_sendout(Some(SendoutId::new(sendout)));
-        let read = start_export(&mut fake, ACCOUNT, survey, &filter, 10);
+        let read = start_export(&mut fake, ACCOUNT, survey, &filter, 10, CHUNK_BYTES);
         assert_eq!(invalid_fields(read), ["sendoutId"], "sendout {sendout}");
     }
     assert_eq!(fake.sets.chunks_read, 0, "nothing is read for a refused filter");
     let own = AnswerFilter::default().of_sendout(Some(SendoutId::new(5)));
-    let read = start_export(&mut fake, ACCOUNT, survey, &own, 10).unwrap();
+    let read = start_export(&mut fake, ACCOUNT, survey, &own, 10, CHUNK_BYTES).unwrap();
     assert!(read.chunk.items.is_empty() && read.chunk.next.is_none(), "sets 1 and 2 came through no sendout");
 }
 
@@ -106,8 +117,48 @@ fn a_sendout_of_another_survey_or_account_or_none_at_all_is_invalid() {
 fn a_later_chunk_reads_on_after_its_cursor_within_the_account() {
     let (mut fake, survey) = exports(5);
     let after = ChunkRequest::after(AnswerSetId::new(2), 2);
-    let later = export_chunk(&mut fake, ACCOUNT, survey, &AnswerFilter::default(), &after).unwrap();
+    let later = export_chunk(&mut fake, ACCOUNT, survey, &AnswerFilter::default(), &after, CHUNK_BYTES).unwrap();
     assert_eq!(later.items.iter().map(|set| set.id.get()).collect::<Vec<_>>(), [3, 4]);
-    let theirs = export_chunk(&mut fake, OTHER, survey, &AnswerFilter::default(), &after).unwrap();
+    let theirs = export_chunk(&mut fake, OTHER, survey, &AnswerFilter::default(), &after, CHUNK_BYTES).unwrap();
     assert_eq!(theirs.items, Vec::new(), "another account reads none of the sets");
+}
+
+/// Gives set `id` of the fake an open text of `bytes` bytes.
+fn large(fake: &mut Exports, id: i64, bytes: usize) {
+    let set = fake.sets.state.sets.iter_mut().find(|set| set.id.get() == id).unwrap();
+    set.answers = vec![Answer { question_item_id: ITEM, value: AnswerValue::Text("x".repeat(bytes)) }];
+}
+
+#[test]
+fn a_chunk_of_large_sets_is_cut_where_they_reach_its_budget_and_the_next_reads_on_after_it() {
+    let (mut fake, survey) = exports(9);
+    for id in [2, 3, 4, 7] {
+        large(&mut fake, id, 4_000);
+    }
+    // A large set weighs about 4.3 KB, a small one about 320 bytes: 10 KB hold two large sets and a few small.
+    let (_, chunks) = walk_within(&mut fake, survey, &AnswerFilter::default(), 5, 10_000);
+    assert_eq!(chunks, [vec![1, 2, 3], vec![4, 5, 6, 7, 8], vec![9]]);
+    assert_eq!(
+        fake.sets.sets_read,
+        chunks.iter().map(|ids| ids.iter().map(|id| AnswerSetId::new(*id)).collect()).collect::<Vec<Vec<_>>>(),
+        "only the sets a chunk holds are read with their answers"
+    );
+
+    let (_, alone) = walk_within(&mut fake, survey, &AnswerFilter::default(), 5, 1_000);
+    assert_eq!(
+        alone,
+        [vec![1], vec![2], vec![3], vec![4], vec![5, 6], vec![7], vec![8, 9]],
+        "a set over the budget comes alone"
+    );
+}
+
+#[test]
+fn a_chunk_cut_by_its_budget_at_the_end_of_the_list_ends_it() {
+    let (mut fake, survey) = exports(3);
+    large(&mut fake, 3, 4_000);
+    let first = start_export(&mut fake, ACCOUNT, survey, &AnswerFilter::default(), 10, 1_000).unwrap();
+    assert_eq!(first.chunk.next, Some(ChunkRequest::after(AnswerSetId::new(2), 10)), "set 3 is left for later");
+    let last =
+        export_chunk(&mut fake, ACCOUNT, survey, &AnswerFilter::default(), &first.chunk.next.unwrap(), 1_000).unwrap();
+    assert_eq!((last.items.len(), last.next), (1, None), "a short chunk not cut ends the list");
 }

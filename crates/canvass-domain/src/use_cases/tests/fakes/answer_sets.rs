@@ -7,8 +7,9 @@ use time::OffsetDateTime;
 
 use super::distribution::ACCOUNT;
 use super::{Snapshots, NOW};
+use crate::answer::ports::{ANSWER_BYTES, ANSWER_SET_BYTES};
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
-use crate::chunks::ChunkRequest;
+use crate::chunks::{ChunkRequest, Weighed};
 use crate::distribution::{BackgroundData, NewRespondent, Respondent};
 use crate::ids::{AccountId, AnswerSetId, LabelId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
@@ -42,8 +43,10 @@ pub struct State {
 pub struct AnswerSets {
     pub state: State,
     pub transactions: Snapshots<State>,
-    /// How many times `answer_sets_chunk` or `answer_sets_chunk_with_answers` ran.
+    /// How many times `answer_sets_chunk` or `weigh_answer_sets` ran.
     pub chunks_read: usize,
+    /// The ids each `answer_sets_with_answers` read, in order.
+    pub sets_read: Vec<Vec<AnswerSetId>>,
     /// Whether writing a webhook event fails (the store went away, say).
     pub events_fail: bool,
 }
@@ -188,19 +191,40 @@ impl AnswerRepository for AnswerSets {
         Ok(found.into_iter().map(without_answers).collect())
     }
 
-    fn answer_sets_chunk_with_answers(
+    fn weigh_answer_sets(
         &mut self,
         account: AccountId,
         survey: SurveyId,
         filter: &AnswerFilter,
         request: &ChunkRequest<AnswerSetId>,
-    ) -> RepoResult<Vec<AnswerSet>> {
+    ) -> RepoResult<Vec<Weighed<AnswerSetId>>> {
         self.chunks_read += 1;
         let after = request.after_key().copied();
         let mut found =
             self.sets_of(account, survey, |set| passes(set, filter) && after.is_none_or(|after| set.id > after));
         found.truncate(request.size());
-        Ok(found)
+        Ok(found.iter().map(weighed).collect())
+    }
+
+    fn weigh_answer_set_page(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        page: PageRequest,
+    ) -> RepoResult<Page<Weighed<AnswerSetId>>> {
+        let found = self.page_answer_sets(account, survey, filter, page)?;
+        Ok(Page { request: page, items: found.items.iter().map(weighed).collect(), total_count: found.total_count })
+    }
+
+    fn answer_sets_with_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        ids: &[AnswerSetId],
+    ) -> RepoResult<Vec<AnswerSet>> {
+        self.sets_read.push(ids.to_vec());
+        Ok(self.sets_of(account, survey, |set| ids.contains(&set.id)))
     }
 
     fn page_answer_sets(
@@ -262,4 +286,17 @@ impl RespondentRepository for AnswerSets {
         fn find_respondent(&mut self, account: AccountId, sendout: SendoutId, id: RespondentId) -> RepoResult<Option<Respondent>>;
         fn update_background_data(&mut self, account: AccountId, sendout: SendoutId, respondent: RespondentId, set: &BackgroundData, remove: &[LabelId]) -> RepoResult<Option<BackgroundData>>;
     }
+}
+
+/// A set as the store weighs it: its row, and each answer with its value's JSON text (about: a text's quotes
+/// and escapes are counted as two bytes).
+pub fn weighed(set: &AnswerSet) -> Weighed<AnswerSetId> {
+    use crate::answer::AnswerValue;
+    let value_bytes = |value: &AnswerValue| match value {
+        AnswerValue::Number(number) => number.to_string().len(),
+        AnswerValue::Text(text) => text.len() + 2,
+        AnswerValue::Choices(choices) => choices.iter().map(|choice| choice.len() + 3).sum::<usize>() + 1,
+    };
+    let answers: u64 = set.answers.iter().map(|answer| ANSWER_BYTES + value_bytes(&answer.value) as u64).sum();
+    Weighed { key: set.id, bytes: ANSWER_SET_BYTES + answers }
 }

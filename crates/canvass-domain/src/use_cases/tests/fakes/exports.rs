@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 
 use super::answer_sets::AnswerSets;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
-use crate::chunks::ChunkRequest;
+use crate::chunks::{ChunkRequest, Weighed};
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{AnswerRepository, RepoResult};
@@ -25,14 +25,23 @@ impl HoldsSurveys for Exports {
 }
 
 impl AnswerRepository for Exports {
-    fn answer_sets_chunk_with_answers(
+    fn weigh_answer_sets(
         &mut self,
         account: AccountId,
         survey: SurveyId,
         filter: &AnswerFilter,
         request: &ChunkRequest<AnswerSetId>,
+    ) -> RepoResult<Vec<Weighed<AnswerSetId>>> {
+        self.sets.weigh_answer_sets(account, survey, filter, request)
+    }
+
+    fn answer_sets_with_answers(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        ids: &[AnswerSetId],
     ) -> RepoResult<Vec<AnswerSet>> {
-        self.sets.answer_sets_chunk_with_answers(account, survey, filter, request)
+        self.sets.answer_sets_with_answers(account, survey, ids)
     }
 
     super::not_kept! {
@@ -40,6 +49,7 @@ impl AnswerRepository for Exports {
         fn replace_answers(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId, draft: &AnswerSetDraft, now: OffsetDateTime) -> RepoResult<Option<ReplacedAnswerSet>>;
         fn answer_sets_chunk(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
         fn page_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<AnswerSet>>;
+        fn weigh_answer_set_page(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<Weighed<AnswerSetId>>>;
         fn find_answer_set(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId) -> RepoResult<Option<AnswerSet>>;
         fn answer_sets_of_respondent(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Vec<AnswerSet>>;
         fn copy_answer_sets(&mut self, account: AccountId, from: SurveyId, to: SurveyId, items: &[(QuestionItemId, QuestionItemId)]) -> RepoResult<u64>;

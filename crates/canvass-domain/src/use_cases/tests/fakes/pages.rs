@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 
 use super::Snapshots;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
-use crate::chunks::ChunkRequest;
+use crate::chunks::{ChunkRequest, Weighed};
 use crate::delivery::{ClaimedMessage, Settled};
 use crate::distribution::{LinkRoute, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, RuleId, SendoutId, SurveyId};
@@ -244,7 +244,9 @@ impl AnswerRepository for Pages {
 
     super::not_kept! {
         fn answer_sets_chunk(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
-        fn answer_sets_chunk_with_answers(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<AnswerSet>>;
+        fn weigh_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, request: &ChunkRequest<AnswerSetId>) -> RepoResult<Vec<Weighed<AnswerSetId>>>;
+        fn weigh_answer_set_page(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<Weighed<AnswerSetId>>>;
+        fn answer_sets_with_answers(&mut self, account: AccountId, survey: SurveyId, ids: &[AnswerSetId]) -> RepoResult<Vec<AnswerSet>>;
         fn page_answer_sets(&mut self, account: AccountId, survey: SurveyId, filter: &AnswerFilter, page: PageRequest) -> RepoResult<Page<AnswerSet>>;
         fn find_answer_set(&mut self, account: AccountId, survey: SurveyId, id: AnswerSetId) -> RepoResult<Option<AnswerSet>>;
         fn answer_sets_of_respondent(&mut self, account: AccountId, survey: SurveyId, respondent: RespondentId) -> RepoResult<Vec<AnswerSet>>;
