@@ -65,6 +65,10 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     let mut test_app = TestApp { address, key: String::new(), account_id: 0, client: test_client(), db };
+    // actix starts the server's workers (each building the app) when the server's future is first polled, on this
+    // test's thread: wait for that here, so that no test's first request pays for it (or times it).
+    let live = test_app.client.get(format!("{}/health/live", test_app.address)).send().await;
+    assert_eq!(live.map(|live| live.status().as_u16()).ok(), Some(200), "the server serves");
     (test_app.account_id, test_app.key) = test_app.new_account("Acme", "owner@acme.example");
     test_app
 }
