@@ -172,7 +172,7 @@ impl Metrics {
             .expect("a valid counter"),
             streamed_closed: IntCounter::with_opts(opts(
                 "canvass_streamed_idle_closed_total",
-                "Streamed bodies closed because their reader read nothing for STREAM_IDLE_TIMEOUT.",
+                "Streamed bodies closed because their reader read nothing for the stream idle timeout (60 s by default).",
             ))
             .expect("a valid counter"),
             export_temp_bytes: IntGauge::with_opts(opts(

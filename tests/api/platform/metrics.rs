@@ -85,7 +85,7 @@ async fn every_family_is_served_with_its_type_and_routes_are_templates() {
     assert_eq!(requests("/api/v1/surveys/{surveyId}", "404"), Some(1.0), "{text}");
     assert_eq!(requests("/api/v1/surveys/{surveyId}/sendouts", "404"), Some(1.0), "{text}");
     assert_eq!(requests("/api/v1/surveys", "200"), Some(1.0), "{text}");
-    assert_eq!(requests("/health/live", "200"), Some(1.0), "{text}");
+    assert_eq!(requests("/health/live", "200"), Some(2.0), "spawn_app's readiness check and this one: {text}");
     assert_eq!(requests("unmatched", "404"), Some(1.0), "{text}");
     let durations = family(&scrape, "canvass_http_request_duration_seconds").unwrap();
     let routes =
