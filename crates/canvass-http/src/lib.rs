@@ -23,11 +23,12 @@ pub mod streamed;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::http::header::ContentType;
 use actix_web::middleware::from_fn;
-use actix_web::{web, App};
+use actix_web::{guard, web, App, HttpResponse};
 use middleware::on_paths::OnPaths;
 use utoipa_actix_web::{scope, AppExt};
-use utoipa_swagger_ui::SwaggerUi;
+use utoipa_swagger_ui::{Config, SwaggerUi};
 
 pub use client_address::TrustedProxies;
 pub use problem::Problem;
@@ -73,15 +74,19 @@ pub fn app(
             routes::api(cfg);
         }));
     }
-    let (app, mut document) = app.split_for_parts();
+    let (app, document) = app.split_for_parts();
     let declared = web::Data::new(routes::fallback::DeclaredMethods::of(&document));
-    openapi::document_what_is_served(&mut document);
-    app.service(SwaggerUi::new("/docs/{_:.*}").url(OPENAPI_PATH, document))
-        .service(web::redirect("/docs", "/docs/"))
-        .configure(pages::configure)
-        .app_data(declared)
-        .default_service(web::to(routes::fallback::unknown_route))
-        .wrap(OnPaths::new(middleware::area::Area::is_page, from_fn(pages::guard::guard)))
-        .wrap(OnPaths::new(middleware::area::Area::is_api, from_fn(middleware::api_guard::guard)))
-        .wrap(middleware::request::Requests)
+    let document = openapi::served(document);
+    app.service(web::resource(OPENAPI_PATH).guard(guard::Get()).to(move || {
+        let document = document.clone();
+        async move { HttpResponse::Ok().content_type(ContentType::json()).body(document) }
+    }))
+    .service(SwaggerUi::new("/docs/{_:.*}").config(Config::from(OPENAPI_PATH)))
+    .service(web::redirect("/docs", "/docs/"))
+    .configure(pages::configure)
+    .app_data(declared)
+    .default_service(web::to(routes::fallback::unknown_route))
+    .wrap(OnPaths::new(middleware::area::Area::is_page, from_fn(pages::guard::guard)))
+    .wrap(OnPaths::new(middleware::area::Area::is_api, from_fn(middleware::api_guard::guard)))
+    .wrap(middleware::request::Requests)
 }

@@ -1,7 +1,10 @@
 //! The OpenAPI document: generated from the handlers' annotations, with the security schemes added and each
-//! endpoint listed once under its lowest API version.
+//! endpoint listed once under its lowest API version; served as JSON made once per process ([`served`]).
 
+use std::sync::OnceLock;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
+
+use actix_web::web::Bytes;
 use utoipa::openapi::OpenApi as Document;
 use utoipa::{Modify, OpenApi};
 
@@ -73,6 +76,24 @@ pub fn document_what_is_served(document: &mut Document) {
     idempotent::add_key_parameter(document);
     statuses::add_shared_statuses(document);
     idempotent::add_key_responses(document);
+}
+
+/// The document as served at [`crate::OPENAPI_PATH`]: `document` finished ([`document_what_is_served`]) and written
+/// as JSON once per process, for every HTTP worker (each builds the document as it registers its routes; only the
+/// first one's is kept, as bytes). Holding the document itself in every worker, to write it at every request as
+/// `SwaggerUi` did, kept a copy of its structure per worker (docs/decisions.md, "Memory under readers").
+pub fn served(document: Document) -> Bytes {
+    static SERVED: OnceLock<Bytes> = OnceLock::new();
+    SERVED
+        .get_or_init(move || {
+            let mut document = document;
+            document_what_is_served(&mut document);
+            serde_json::to_vec(&document).map(Bytes::from).unwrap_or_else(|error| {
+                tracing::error!(error.message = %error, "the OpenAPI document cannot be written as JSON");
+                Bytes::new()
+            })
+        })
+        .clone()
 }
 
 /// Drops the copies of `/api/v1` endpoints under later versions: a path under `/api/v1.N` stays only when

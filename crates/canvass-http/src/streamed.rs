@@ -13,7 +13,7 @@
 //! well-formed one that lacks rows. A client that goes away drops the body, and with it the rows in hand and any
 //! file; a body checks that its client is still there before it reads a chunk ([`Peer`]), so one that writes no
 //! bytes for a while (the XLSX workbook) stops within a chunk of its client leaving. A client that stops reading
-//! has its connection closed once a piece stays unread for `STREAM_IDLE_TIMEOUT` (`watch`).
+//! has its connection closed once a piece stays unread for the stream idle timeout (`watch`).
 
 mod body;
 mod json_array;

@@ -49,7 +49,7 @@ pub async fn list(
 
 /// One page of the survey's answer sets with their answers. A page holds `pagesize` sets whatever their size: it is
 /// read in chunks of about 2 MiB as the client reads on (so the server never holds a large page whole), and its
-/// connection is closed when the client reads nothing for `STREAM_IDLE_TIMEOUT` (60 s).
+/// connection is closed when the client reads nothing for the stream idle timeout (60 s).
 #[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
     params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerPageQuery),
     responses((status = 200, body = AnswerSetPageResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]

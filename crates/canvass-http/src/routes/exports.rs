@@ -30,7 +30,7 @@ use crate::streamed::{Peer, Streamed};
 /// respondentId, sendoutId, completed, createdAt, updatedAt, answers: {"<questionItemId>": value}}`, values as in
 /// the answer list. The survey and the filters are checked before the file starts; a failure after that cuts the
 /// body short. An account runs at most 4 exports at once (a fifth answers 429 with `Retry-After`); an export
-/// whose client reads nothing for `STREAM_IDLE_TIMEOUT` (60 s) has its connection closed, and an XLSX export stops
+/// whose client reads nothing for the stream idle timeout (60 s) has its connection closed, and an XLSX export stops
 /// (its body cut short) when its temporary files would hold more than 512 MiB for the account or 2 GiB in all.
 #[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
     params(("surveyId" = i64, Path, description = "A survey of the account"), ExportQuery),

@@ -1,7 +1,6 @@
 //! What answers a request no route took: a path that is an endpoint of the OpenAPI document with a method not
 //! declared there answers 405 problem+json with an `Allow` header listing the declared methods; any other path 404.
 
-use actix_web::dev::ResourceDef;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use utoipa::openapi::OpenApi as Document;
@@ -9,14 +8,19 @@ use utoipa::openapi::OpenApi as Document;
 use crate::problem::{Problem, ProblemKind};
 
 /// The declared methods of every path of the document, most specific pattern first.
+///
+/// A path is matched segment by segment, not through actix's `ResourceDef`: each of those compiles a regular
+/// expression (with one-pass DFA tables for the Unicode class of a parameter), and the ~480 paths of the six API
+/// versions held 7 MiB in every HTTP worker for a table that only 404s and 405s read (docs/decisions.md, "Memory
+/// under readers").
 pub struct DeclaredMethods {
-    paths: Vec<(ResourceDef, String)>,
+    paths: Vec<(String, String)>,
 }
 
 impl DeclaredMethods {
     /// Reads the paths and methods of `document`; call it before paths are dropped from the document.
     pub fn of(document: &Document) -> Self {
-        let mut paths: Vec<(ResourceDef, String)> = document
+        let mut paths: Vec<(String, String)> = document
             .paths
             .paths
             .iter()
@@ -32,17 +36,36 @@ impl DeclaredMethods {
                     ("OPTIONS", item.options.is_some()),
                 ];
                 methods.extend(declared.iter().filter(|(_, on)| *on).map(|(name, _)| *name));
-                (ResourceDef::new(path.as_str()), methods.join(", "))
+                (path.clone(), methods.join(", "))
             })
             .collect();
         // Literal segments win over parameters, as in routing: `/surveys/frequency` before `/surveys/{surveyId}`.
-        paths.sort_by_key(|(pattern, _)| pattern.pattern().map_or(0, |p| p.matches('{').count()));
+        paths.sort_by_key(|(pattern, _)| pattern.matches('{').count());
         Self { paths }
     }
 
     /// The `Allow` value for `path`, when it is an endpoint of the document.
     pub fn allowed(&self, path: &str) -> Option<&str> {
-        self.paths.iter().find(|(pattern, _)| pattern.is_match(path)).map(|(_, methods)| methods.as_str())
+        self.paths.iter().find(|(pattern, _)| matches(pattern, path)).map(|(_, methods)| methods.as_str())
+    }
+}
+
+/// Whether `path` is an instance of the document's `pattern`: as many segments, each a `{parameter}` that takes
+/// any non-empty segment or a literal equal to it (what actix's default `{parameter}` pattern, `[^/]+`, matches).
+fn matches(pattern: &str, path: &str) -> bool {
+    let (mut wanted, mut given) = (pattern.split('/'), path.split('/'));
+    loop {
+        match (wanted.next(), given.next()) {
+            (None, None) => return true,
+            (Some(wanted), Some(given)) => {
+                let parameter = wanted.starts_with('{') && wanted.ends_with('}');
+                let fits = if parameter { !given.is_empty() } else { wanted == given };
+                if !fits {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
     }
 }
 
@@ -73,4 +96,27 @@ pub async fn unknown_route(req: HttpRequest, declared: web::Data<DeclaredMethods
         "no such endpoint".to_owned()
     };
     Problem::new(ProblemKind::NotFound, detail).error_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    #[test]
+    fn a_path_matches_a_pattern_segment_by_segment_as_actix_routes_it() {
+        let pattern = "/api/v1/surveys/{surveyId}/answers/{answerSetId}";
+        assert!(matches(pattern, "/api/v1/surveys/7/answers/x%20y"));
+        for path in [
+            "/api/v1/surveys/7/answers",
+            "/api/v1/surveys/7/answers/",
+            "/api/v1/surveys//answers/3",
+            "/api/v1/surveys/7/answers/3/",
+            "/api/v1/surveys/7/answers/3/more",
+            "/api/v1.1/surveys/7/answers/3",
+        ] {
+            assert!(!matches(pattern, path), "{path}");
+        }
+        assert!(matches("/api/v1/surveys", "/api/v1/surveys"));
+        assert!(!matches("/api/v1/surveys", "/api/v1/surveys/"));
+    }
 }
