@@ -35,6 +35,12 @@ if grep -rlE 'canvass_domain|canvass_postgres|diesel|sql_query|\.db\.' tests/api
   exit 1
 fi
 
+echo "== tests that still pass next month: no literal date within two years of today in them"
+scripts/dated-tests.py
+
+echo "== migrations: one naming scheme (migrations/README.md)"
+scripts/migration-names.py
+
 echo "== unused dependencies (cargo-machete)"
 cargo machete
 

@@ -10,9 +10,9 @@ pub const PUBLIC: &str = "https://survey.example";
 
 /// A valid EMAIL sendout body.
 pub fn email_sendout() -> Value {
-    json!({"name": "Invite", "type": "EMAIL", "sendDate": "2026-12-01T08:00:00Z", "sender": "hr@acme.example",
+    json!({"name": "Invite", "type": "EMAIL", "sendDate": "2099-12-01T08:00:00Z", "sender": "hr@acme.example",
         "subject": "Your opinion", "message": "Hello, answer here: {{surveyLink}} (opt out: {{optOutLink}})",
-        "expiryDate": "2026-12-15"})
+        "expiryDate": "2099-12-15"})
 }
 
 /// Creates a survey and a sendout of it; returns `(surveyId, sendoutId)`.
@@ -43,11 +43,11 @@ pub async fn answered(app: &TestApp, survey: i64, tree: &Value, contact: &str) -
     (sendout, respondent, set)
 }
 
-/// An EMAIL sendout (sent from 2026-01-01) of a survey without required items, with these respondents,
+/// An EMAIL sendout (sent from 2020-01-01) of a survey without required items, with these respondents,
 /// activated; returns `(survey, sendout base path, respondents by contact)`.
 pub async fn activated(app: &TestApp, contacts: &[&str], expiry: Option<&str>) -> (i64, String, Vec<Value>) {
     let survey = app.post("/surveys", json!({"name": "Pulse"})).await.expect(201)["surveyId"].as_i64().unwrap();
-    let mut body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2026-01-01T08:00:00Z", "sender": "hr@acme.example",
+    let mut body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2020-01-01T08:00:00Z", "sender": "hr@acme.example",
         "subject": "Your view", "message": "Answer: {{surveyLink}}\nStop: {{optOutLink}}"});
     if let Some(expiry) = expiry {
         body["expiryDate"] = json!(expiry);

@@ -23,7 +23,7 @@ async fn another_accounts_distribution_is_invisible() {
     app.post("/accounts/blocklist", json!({"contactDetails": "blocked@example.com", "type": "Blocked"}))
         .await
         .expect(201);
-    let failure = json!({"failures": [{"emailAddress": "a@example.com", "sendingDomain": "d.example", "failedAt": "2026-11-20T10:00:00Z"}]});
+    let failure = json!({"failures": [{"emailAddress": "a@example.com", "sendingDomain": "d.example", "failedAt": "2020-11-20T10:00:00Z"}]});
     app.post("/email-bounces/permanent-failures", failure).await.expect(200);
     let (_, other) = app.new_account("Other", "owner@other.example");
 

@@ -88,7 +88,7 @@ async fn messages_are_cancelled_for_blocklisted_and_expired_respondents() {
     assert_eq!((report.sent, report.cancelled), (1, 1));
     assert_eq!(app.statuses(&base).await, ["Sent", "Blocklisted"]);
 
-    let (_, expired, _) = activated(&app, &["late@example.com"], Some("2026-01-02T00:00:00Z")).await;
+    let (_, expired, _) = activated(&app, &["late@example.com"], Some("2020-01-02T00:00:00Z")).await;
     assert_eq!(deliver(&app, &sink, OffsetDateTime::now_utc()).cancelled, 1);
     assert_eq!(app.statuses(&expired).await, ["Expired"]);
     assert_eq!(sink.messages().len(), 1);
@@ -127,7 +127,7 @@ async fn reminders_reach_exactly_those_their_logic_names() {
         .await
         .expect(201);
     let reminder = |logic: &str, day: &str| json!({"sendoutLogic": logic, "sendDate": day, "sender": "hr@acme.example", "subject": "Reminder", "message": "Please: {{surveyLink}}"});
-    app.post(&format!("{base}/reminders"), reminder("NotCompleted", "2026-02-01")).await.expect(201);
+    app.post(&format!("{base}/reminders"), reminder("NotCompleted", "2020-02-01")).await.expect(201);
     app.post(&format!("{base}/reminders"), reminder("NotResponded", "2099-01-01")).await.expect(201);
     let before = sink.messages().len();
     let report = deliver(&app, &sink, OffsetDateTime::now_utc());
@@ -193,7 +193,7 @@ async fn text_messages_go_to_the_sms_provider() {
     let smtp = SmtpSink::start("", "");
     let sms = SmsSink::start("+4790000001", "+4790000002");
     let survey = app.post("/surveys", json!({"name": "Pulse"})).await.expect(201)["surveyId"].as_i64().unwrap();
-    let body = json!({"name": "Text", "type": "SMS", "sendDate": "2026-01-01", "sender": "Acme", "message": "Answer: {{surveyLink}}"});
+    let body = json!({"name": "Text", "type": "SMS", "sendDate": "2020-01-01", "sender": "Acme", "message": "Answer: {{surveyLink}}"});
     let sendout =
         app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].as_i64().unwrap();
     let base = format!("/surveys/{survey}/sendouts/{sendout}");
@@ -233,7 +233,7 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
     app.put(&format!("/surveys/{survey}/logic"), rule).await.expect(200);
     let ours = "+4790000100";
     app.provision_sender(app.account_id, ours);
-    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-01-01", "sender": ours, "message": "Hi! {{surveyLink}}"});
+    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2020-01-01", "sender": ours, "message": "Hi! {{surveyLink}}"});
     let sendout =
         app.post(&format!("/surveys/{survey}/sendouts"), chat).await.expect(201)["sendoutId"].as_i64().unwrap();
     let base = format!("/surveys/{survey}/sendouts/{sendout}");

@@ -94,9 +94,9 @@ async fn keyed(app: &TestApp, path: &str, key: &str, body: Value) -> (u16, Value
     (reply.status.as_u16(), reply.body)
 }
 
-/// An EMAIL sendout of `survey`, sent from 2026-01-01; returns its base path.
+/// An EMAIL sendout of `survey`, sent from 2020-01-01; returns its base path.
 async fn sendout(app: &TestApp, survey: i64) -> String {
-    let body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2026-01-01T08:00:00Z",
+    let body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2020-01-01T08:00:00Z",
         "sender": "hr@acme.example", "subject": "Your view", "message": "Answer: {{surveyLink}}"});
     let id = app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].clone();
     format!("/surveys/{survey}/sendouts/{id}")
@@ -164,7 +164,7 @@ async fn after_an_erasure_no_column_of_any_table_holds_the_address() {
     deliver_webhooks(&app, OffsetDateTime::now_utc(), true).await;
     assert!(hooks.received().len() >= 3, "sent, bounced and completed reached the webhook");
     let failure = json!({"failures": [{"emailAddress": WRITTEN[2], "sendingDomain": "acme.example",
-        "failedAt": "2026-11-20T10:00:00Z", "reason": format!("550 5.1.1 <{}>: no such user", WRITTEN[1])}]});
+        "failedAt": "2020-11-20T10:00:00Z", "reason": format!("550 5.1.1 <{}>: no such user", WRITTEN[1])}]});
     assert_eq!(keyed(&app, "/email-bounces/permanent-failures", "bounce", failure).await.0, 200);
     let documents = app.get("/bgdata/bgdocuments").await.expect(200);
     let second_id: i64 = second.rsplit('/').next().unwrap().parse().unwrap();
@@ -216,7 +216,7 @@ async fn with_answers_an_erasure_leaves_no_copy_of_them() {
     let app = spawn_app().await;
     let survey = json!({"name": "Pulse", "pages": [{"items": [{"type": "OpenText", "text": "How do we reach you?"}]}]});
     let person = json!({"contactDetails": WRITTEN[0], "sendMail": false});
-    let invite = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2026-01-01T08:00:00Z",
+    let invite = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2020-01-01T08:00:00Z",
         "sender": "hr@acme.example", "subject": "Your view", "message": "Answer: {{surveyLink}}"});
     let (survey, base, _, kari) = app.one_respondent_sendout(&app.key, survey, invite, person).await;
     let bystander = json!({"contactDetails": "ola@example.no", "sendMail": false});

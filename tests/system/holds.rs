@@ -156,7 +156,7 @@ async fn every_sms_refusal_lands_on_whom_it_blames() {
         let app = spawn_app().await;
         let sms = SmsSink::answering(answer);
         let survey = app.post("/surveys", json!({"name": "Pulse"})).await.expect(201)["surveyId"].clone();
-        let body = json!({"name": "Text", "type": "SMS", "sendDate": "2026-01-01", "sender": "Acme",
+        let body = json!({"name": "Text", "type": "SMS", "sendDate": "2020-01-01", "sender": "Acme",
             "message": "Answer: {{surveyLink}}"});
         let sendout = app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].clone();
         let base = format!("/surveys/{survey}/sendouts/{sendout}");

@@ -95,7 +95,7 @@ async fn an_sms_endpoint_that_refuses_the_token_bounces_no_one() {
     let app = spawn_app().await;
     let sms = SmsSink::answering("401 Unauthorized");
     let survey = app.post("/surveys", json!({"name": "Pulse"})).await.expect(201)["surveyId"].as_i64().unwrap();
-    let body = json!({"name": "Text", "type": "SMS", "sendDate": "2026-01-01", "sender": "Acme",
+    let body = json!({"name": "Text", "type": "SMS", "sendDate": "2020-01-01", "sender": "Acme",
         "message": "Answer: {{surveyLink}}"});
     let sendout = app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].clone();
     let base = format!("/surveys/{survey}/sendouts/{sendout}");

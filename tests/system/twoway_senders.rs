@@ -26,7 +26,7 @@ async fn chat_at(app: &TestApp, key: &str, sender: &str, send_date: &str) -> (i6
 
 /// [`chat_at`] sent at once.
 async fn chat(app: &TestApp, key: &str, sender: &str) -> (i64, String) {
-    chat_at(app, key, sender, "2026-01-01").await
+    chat_at(app, key, sender, "2020-01-01").await
 }
 
 /// The answers recorded in a survey of the account behind `key`.

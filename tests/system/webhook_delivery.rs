@@ -222,7 +222,7 @@ async fn the_last_reply_of_a_twoway_conversation_completes_the_answer_set() {
     let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
     let ours = "+4790000100";
     app.provision_sender(app.account_id, ours);
-    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-01-01", "sender": ours, "message": "Hi! {{surveyLink}}"});
+    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2020-01-01", "sender": ours, "message": "Hi! {{surveyLink}}"});
     let sendout =
         app.post(&format!("/surveys/{survey}/sendouts"), chat).await.expect(201)["sendoutId"].as_i64().unwrap();
     let base = format!("/surveys/{survey}/sendouts/{sendout}");

@@ -73,7 +73,7 @@ async fn contact_details_and_background_data_are_checked() {
         assert!(fields.iter().any(|f| f.starts_with(field)), "{body}: {fields:?}");
     }
     let sms =
-        json!({"name": "Text", "type": "SMS", "sendDate": "2026-12-01", "sender": "Acme", "message": "{{surveyLink}}"});
+        json!({"name": "Text", "type": "SMS", "sendDate": "2099-12-01", "sender": "Acme", "message": "{{surveyLink}}"});
     let (sms_survey, sms_id) = survey_with_sendout(&app, sms).await;
     let sms_base = format!("/surveys/{sms_survey}/sendouts/{sms_id}/respondents");
     assert_eq!(app.post(&sms_base, person("a@b.example")).await.fields(), ["contactDetails"]);

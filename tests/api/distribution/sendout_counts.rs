@@ -71,7 +71,7 @@ async fn adds_refusals_blocklisting_failures_and_activations_keep_both_counts() 
     app.post("/accounts/blocklist", json!({"contactDetails": "B@example.com", "type": "OptedOut"})).await.expect(201);
     assert_eq!(counts(&app, &base).await, (4, 3), "a blocklisted pending respondent is no longer pending");
     let failure = json!({"failures": [{"emailAddress": "c@example.com", "sendingDomain": "mail.acme.example",
-        "failedAt": "2026-11-20T10:00:00Z", "reason": "550 no such user"}]});
+        "failedAt": "2020-11-20T10:00:00Z", "reason": "550 no such user"}]});
     app.post("/email-bounces/permanent-failures", failure).await.expect(200);
     assert_eq!(counts(&app, &base).await, (4, 2), "a bounced pending respondent is no longer pending");
     assert_eq!(app.statuses(&base).await, ["Pending", "Blocklisted", "Bounced", "Pending"]);

@@ -15,7 +15,7 @@ async fn a_sendout_is_created_as_a_draft_and_read_back() {
     assert_eq!(created["status"], "Draft");
     assert_eq!(created["type"], "EMAIL");
     assert_eq!(created["surveyId"], survey);
-    assert_eq!(created["expiryDate"], "2026-12-15T00:00:00Z");
+    assert_eq!(created["expiryDate"], "2099-12-15T00:00:00Z");
     assert_eq!((created["respondentCount"].clone(), created["pendingCount"].clone()), (json!(0), json!(0)));
     assert_eq!(created["activatedAt"], Value::Null);
     let id = created["sendoutId"].as_i64().unwrap();
@@ -24,9 +24,9 @@ async fn a_sendout_is_created_as_a_draft_and_read_back() {
     let login = json!({"name": "Staff login", "type": "LOGIN"});
     let login = app.post(&format!("/surveys/{survey}/sendouts"), login).await.expect(201);
     assert_eq!(login["sendDate"], Value::Null);
-    let sms = json!({"name": "Text", "type": "SMS", "sendDate": "2026-12-01", "sender": "+4791234567", "message": "{{surveyLink}}"});
+    let sms = json!({"name": "Text", "type": "SMS", "sendDate": "2099-12-01", "sender": "+4791234567", "message": "{{surveyLink}}"});
     app.post(&format!("/surveys/{survey}/sendouts"), sms).await.expect(201);
-    let twoway = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2026-12-01", "sender": "12345", "message": "Hi {{surveyLink}}"});
+    let twoway = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2099-12-01", "sender": "12345", "message": "Hi {{surveyLink}}"});
     app.post(&format!("/surveys/{survey}/sendouts"), twoway).await.expect(201);
     assert_eq!(app.get(&format!("/surveys/{survey}/sendouts")).await.expect(200).as_array().unwrap().len(), 4);
 }
@@ -56,16 +56,16 @@ async fn each_body_rule_is_a_400_naming_its_field() {
         (with(json!({"subject": ""})), "subject"),
         (with(json!({"message": "no link here"})), "message"),
         (with(json!({"message": null})), "message"),
-        (with(json!({"expiryDate": "2026-11-30"})), "expiryDate"),
+        (with(json!({"expiryDate": "2099-11-30"})), "expiryDate"),
         (json!({"name": "x", "type": "LOGIN", "sender": "hr@acme.example"}), "sender"),
         (json!({"name": "x", "type": "LOGIN", "message": "{{surveyLink}}"}), "message"),
-        (json!({"name": "x", "type": "LOGIN", "sendDate": "2026-12-01"}), "sendDate"),
+        (json!({"name": "x", "type": "LOGIN", "sendDate": "2099-12-01"}), "sendDate"),
         (
-            json!({"name": "x", "type": "SMS", "sendDate": "2026-12-01", "sender": "Acme Corporation", "message": "{{surveyLink}}"}),
+            json!({"name": "x", "type": "SMS", "sendDate": "2099-12-01", "sender": "Acme Corporation", "message": "{{surveyLink}}"}),
             "sender",
         ),
         (
-            json!({"name": "x", "type": "TWOWAY", "sendDate": "2026-12-01", "sender": "a@b.example", "message": "{{surveyLink}}"}),
+            json!({"name": "x", "type": "TWOWAY", "sendDate": "2099-12-01", "sender": "a@b.example", "message": "{{surveyLink}}"}),
             "sender",
         ),
     ];
@@ -142,7 +142,7 @@ async fn reminders_follow_the_message_rules_of_their_sendout() {
     let app = spawn_app().await;
     let (survey, id) = survey_with_sendout(&app, email_sendout()).await;
     let base = format!("/surveys/{survey}/sendouts/{id}/reminders");
-    let body = json!({"sendoutLogic": "NotCompleted", "sendDate": "2026-12-05T08:00:00Z", "sender": "hr@acme.example",
+    let body = json!({"sendoutLogic": "NotCompleted", "sendDate": "2099-12-05T08:00:00Z", "sender": "hr@acme.example",
         "subject": "Reminder", "message": "Please answer: {{surveyLink}}"});
     let reminder = app.post(&base, body.clone()).await.expect(201);
     assert_eq!(reminder["sendoutLogic"], "NotCompleted");
@@ -168,8 +168,8 @@ async fn reminders_follow_the_message_rules_of_their_sendout() {
         assert_eq!(reply.fields(), [field], "{change}");
     }
     let sms =
-        json!({"name": "Text", "type": "SMS", "sendDate": "2026-12-01", "sender": "Acme", "message": "{{surveyLink}}"});
+        json!({"name": "Text", "type": "SMS", "sendDate": "2099-12-01", "sender": "Acme", "message": "{{surveyLink}}"});
     let (sms_survey, sms_id) = survey_with_sendout(&app, sms).await;
-    let sms_reminder = json!({"sendoutLogic": "All", "sendDate": "2026-12-05", "sender": "Acme", "message": "Reminder {{surveyLink}}"});
+    let sms_reminder = json!({"sendoutLogic": "All", "sendDate": "2099-12-05", "sender": "Acme", "message": "Reminder {{surveyLink}}"});
     app.post(&format!("/surveys/{sms_survey}/sendouts/{sms_id}/reminders"), sms_reminder).await.expect(201);
 }

@@ -105,7 +105,7 @@ async fn bounce_reasons_and_addresses_have_limits() {
     let app = spawn_app().await;
     let failure = |reason: String, domain: String| {
         json!({"failures": [{"emailAddress": "ann@example.com", "sendingDomain": domain,
-            "failedAt": "2026-11-20T10:00:00Z", "reason": reason}]})
+            "failedAt": "2020-11-20T10:00:00Z", "reason": reason}]})
     };
     let reply =
         app.post("/email-bounces/permanent-failures", failure("r".repeat(900_000), "acme.example".into())).await;

@@ -54,14 +54,14 @@ async fn options_name_dates_category_answers_and_logic() {
     let original = app.post(&format!("/surveys/{id}/answers"), answers).await.expect(201);
 
     let query = format!(
-        "surveyname=Copy&description=new&startdate=2027-03-01&enddate=2027-03-05T10:00:00Z&categoryid={}&copyanswers=true&copylogic=true&active=false&copysendoutids=",
+        "surveyname=Copy&description=new&startdate=2100-03-01&enddate=2100-03-05T10:00:00Z&categoryid={}&copyanswers=true&copylogic=true&active=false&copysendoutids=",
         category["categoryId"]
     );
     let copy = app.get(&format!("/surveys/{id}/copy?{query}")).await.expect(200);
     assert_eq!(copy["name"], "Copy");
     assert_eq!(copy["description"], "new");
-    assert_eq!(copy["startDate"], "2027-03-01T00:00:00Z");
-    assert_eq!(copy["endDate"], "2027-03-05T10:00:00Z");
+    assert_eq!(copy["startDate"], "2100-03-01T00:00:00Z");
+    assert_eq!(copy["endDate"], "2100-03-05T10:00:00Z");
     assert_eq!(copy["categoryId"], category["categoryId"]);
     assert_eq!(copy["active"], false);
     let copy_id = copy["surveyId"].as_i64().unwrap();
@@ -88,7 +88,7 @@ async fn failure_conditions_of_the_interface() {
         ("categoryid=424242", "categoryid"),
         ("copysendoutids=1", "copysendoutids"),
         ("copysendoutids=a,b", "copysendoutids"),
-        ("startdate=2027-01-10&enddate=2027-01-01", "enddate"),
+        ("startdate=2100-01-10&enddate=2100-01-01", "enddate"),
         ("startdate=later", "startdate"),
         ("copyanswers=perhaps", "copyanswers"),
         ("categoryid=x", "categoryid"),
@@ -169,7 +169,7 @@ async fn named_sendouts_are_copied_as_drafts_with_labels_and_pending_respondents
 async fn copied_respondents_links_open_the_survey_and_opt_out() {
     let app = spawn_app().await;
     let (id, _) = app.sample_survey().await;
-    let body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2026-01-01T08:00:00Z", "sender": "hr@acme.example",
+    let body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2020-01-01T08:00:00Z", "sender": "hr@acme.example",
         "subject": "Your view", "message": "Answer: {{surveyLink}} Stop: {{optOutLink}}"});
     let sendout = app.post(&format!("/surveys/{id}/sendouts"), body).await.expect(201)["sendoutId"].clone();
     let people = json!({"surveyRespondents": [{"contactDetails": "a@example.com", "sendMail": true},

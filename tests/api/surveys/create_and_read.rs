@@ -36,12 +36,12 @@ async fn given_fields_are_stored_and_ignored_fields_are_not_assigned() {
     let app = spawn_app().await;
     let category = app.post("/accounts/categories", json!({"name": "HR"})).await.expect(201);
     let body = json!({
-        "name": "Onboarding", "description": "new staff", "startDate": "2027-01-01", "endDate": "2027-02-01T12:00:00+01:00",
+        "name": "Onboarding", "description": "new staff", "startDate": "2100-01-01", "endDate": "2100-02-01T12:00:00+01:00",
         "categoryId": category["categoryId"], "active": false, "surveyId": 999, "createdAt": "2000-01-01T00:00:00Z"
     });
     let survey = app.post("/surveys", body).await.expect(201);
-    assert_eq!(survey["startDate"], "2027-01-01T00:00:00Z");
-    assert_eq!(survey["endDate"], "2027-02-01T11:00:00Z");
+    assert_eq!(survey["startDate"], "2100-01-01T00:00:00Z");
+    assert_eq!(survey["endDate"], "2100-02-01T11:00:00Z");
     assert_eq!(survey["categoryId"], category["categoryId"]);
     assert_eq!(survey["active"], false);
     assert_ne!(survey["surveyId"], 999);
@@ -62,7 +62,7 @@ async fn each_broken_rule_is_a_400_naming_its_field_and_stores_nothing() {
         (json!({"name": ""}), "name"),
         (json!({"description": "no name"}), "name"),
         (json!({"name": 5}), "name"),
-        (json!({"name": "x", "startDate": "2027-01-02", "endDate": "2027-01-01"}), "endDate"),
+        (json!({"name": "x", "startDate": "2100-01-02", "endDate": "2100-01-01"}), "endDate"),
         (json!({"name": "x", "startDate": "soon"}), "startDate"),
         (json!({"name": "x", "categoryId": 424242}), "categoryId"),
         (json!({"name": "x", "pages": [{"items": [{"type": "Dropdown", "text": "q"}]}]}), "pages[0].items[0].type"),

@@ -17,7 +17,7 @@ async fn bad_parameters_are_refused_before_the_survey_is_looked_up() {
         ("values=all", "values", json!(["labels", "codes"])),
         ("bom=yes", "bom", Value::Null),
         ("sendoutId=1.5", "sendoutId", Value::Null),
-        ("from=2026-02-30", "from", Value::Null),
+        ("from=2020-02-30", "from", Value::Null),
     ] {
         let reply = app.get(&format!("/surveys/987654321/answers/export?{query}")).await;
         let problem = reply.problem(ProblemKind::Validation);

@@ -14,7 +14,7 @@ use super::support::TestApp;
 /// A survey of the seeded account with one EMAIL sendout; returns their ids.
 async fn survey_with_sendout(app: &TestApp) -> (i64, i64) {
     let survey = app.post("/surveys", &json!({"name": "Pulse"})).await.expect(201)["surveyId"].as_i64().unwrap_or(0);
-    let sendout = json!({"name": "Wave", "type": "EMAIL", "sendDate": "2026-12-01", "sender": "hr@acme.example",
+    let sendout = json!({"name": "Wave", "type": "EMAIL", "sendDate": "2099-12-01", "sender": "hr@acme.example",
         "subject": "Your view", "message": "Answer: {{surveyLink}}"});
     let sendout = app.post(&format!("/surveys/{survey}/sendouts"), &sendout).await.expect(201);
     (survey, sendout["sendoutId"].as_i64().unwrap_or(0))
@@ -26,9 +26,9 @@ async fn the_results_query_is_read_with_its_fields_named() {
     let (survey, _) = survey_with_sendout(&app).await;
     for (query, field) in [
         ("from=yesterday", "from"),
-        ("to=2026-13-01", "to"),
-        ("from=2026-11-02&to=2026-11-01", "from"),
-        ("updated=2026-11-01&from=2026-10-01", "updated"),
+        ("to=2099-13-01", "to"),
+        ("from=2020-11-02&to=2020-11-01", "from"),
+        ("updated=2020-11-01&from=2020-10-01", "updated"),
         ("completed=maybe", "completed"),
         ("sendoutId=abc", "sendoutId"),
         ("sendoutId=999", "sendoutId"),

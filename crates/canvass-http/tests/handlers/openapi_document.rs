@@ -154,7 +154,7 @@ async fn a_sendout_takes_one_shape_per_type_and_the_shapes_agree_with_the_servic
     let path = format!("/surveys/{survey}/sendouts");
     let login = json!({"name": "Staff", "type": "LOGIN", "sendDate": "", "sender": " ", "message": null});
     app.post(&path, &login).await.expect(201);
-    let text = json!({"name": "Text", "type": "SMS", "sendDate": "2027-01-01", "sender": "+4791234567",
+    let text = json!({"name": "Text", "type": "SMS", "sendDate": "2100-01-01", "sender": "+4791234567",
         "message": "Go: {{surveyLink}}"});
     app.post(&path, &text).await.expect(201);
     let mut no_link = text.clone();

@@ -18,7 +18,7 @@ use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
 
 #[derive(QueryableByName)]
 struct Id {

@@ -1,4 +1,4 @@
-//! The foreign keys Citus refuses stay out of the schema (migration `2026-11-25-000018_citus_keys`), and the
+//! The foreign keys Citus refuses stay out of the schema (migration `2020-11-25-000018_citus_keys`), and the
 //! respondent removals clear `answer_sets.respondent_id` themselves, the key checking that none is left behind.
 
 use canvass_domain::account::{ApiKey, NewAccount};
@@ -12,7 +12,7 @@ use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
 
 #[derive(QueryableByName)]
 struct Name {

@@ -1,5 +1,5 @@
 //! Delivery records that lose nothing: one address refused for two sendouts of one account in one round is two
-//! permanent failures (migration `2026-11-27-144100_permanent_failures_per_respondent`), while the same failure
+//! permanent failures (migration `2020-11-27-144100_permanent_failures_per_respondent`), while the same failure
 //! recorded again is still one; a webhook round leaves each delivery the reason of its last failure and each
 //! webhook its last attempt's time and its consecutive failures, and a worker whose lease ran out changes neither.
 

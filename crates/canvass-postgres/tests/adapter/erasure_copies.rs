@@ -17,7 +17,7 @@ use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2026-11-28 10:00 UTC);
+const NOW: OffsetDateTime = datetime!(2099-11-28 10:00 UTC);
 const KARI: &str = "kari.nordmann@example.no";
 
 #[derive(QueryableByName)]

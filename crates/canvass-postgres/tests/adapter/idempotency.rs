@@ -33,7 +33,7 @@ fn the_store_expires_keys_after_24_hours_and_purges_them() {
     let account = account(&store, "Acme", "owner@acme.example");
     let key = IdempotencyKey::parse("nightly").unwrap();
     let request = Fingerprint::of("POST", "/api/v1/surveys", "", b"{}");
-    let start = time::macros::datetime!(2026-11-25 09:00:00.123456 UTC);
+    let start = time::macros::datetime!(2020-11-25 09:00:00.123456 UTC);
     let claim = |at: OffsetDateTime, fingerprint: Fingerprint| {
         let key = key.clone();
         store.with_uow(move |uow| idempotency::claim(uow, &At(at), account, &key, &fingerprint)).unwrap()
@@ -63,7 +63,7 @@ fn the_purge_deletes_every_accounts_expired_keys_in_batches_and_keeps_live_ones(
     let store = db.store();
     let accounts = [account(&store, "Acme", "owner@acme.example"), account(&store, "Other", "owner@other.example")];
     let request = Fingerprint::of("POST", "/api/v1/surveys", "", b"{}");
-    let start = time::macros::datetime!(2026-11-25 09:00:00 UTC);
+    let start = time::macros::datetime!(2020-11-25 09:00:00 UTC);
     let claim = |account: AccountId, name: &str, at: OffsetDateTime| {
         let key = IdempotencyKey::parse(name).unwrap();
         store.with_uow(move |uow| idempotency::claim(uow, &At(at), account, &key, &request)).unwrap()

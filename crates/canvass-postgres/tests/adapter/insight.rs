@@ -16,7 +16,7 @@ use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2026-11-01 08:00 UTC);
+const NOW: OffsetDateTime = datetime!(2020-11-01 08:00 UTC);
 
 #[derive(QueryableByName)]
 struct Id {

@@ -1,4 +1,4 @@
-//! The tables behind the public handles (migration `2026-11-25-000019_public_handles`, docs/scaling.md "Public
+//! The tables behind the public handles (migration `2020-11-25-000019_public_handles`, docs/scaling.md "Public
 //! handles"): `login_sendouts` and `sender_numbers` become Citus reference tables, so they may reference only
 //! reference tables; the migration maps the LOGIN sendouts that exist to their accounts.
 
@@ -14,7 +14,7 @@ use diesel_migrations::MigrationHarness;
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
 
 #[derive(QueryableByName)]
 struct Name {

@@ -13,7 +13,7 @@ use canvass_testdb::TestDatabase;
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
 
 fn account(uow: &mut PgUnitOfWork<'_>, email: &str) -> AccountId {
     let new = NewAccount::new("Acme", email).unwrap();

@@ -1,4 +1,4 @@
-//! The columns of migration `2026-11-27-000027_respondent_language` through the adapter: a sendout's language, a
+//! The columns of migration `2020-11-27-000027_respondent_language` through the adapter: a sendout's language, a
 //! survey's thank-you message and a Rating item's scale labels are stored, read back wherever their rows are read,
 //! and kept by copies.
 
@@ -13,7 +13,7 @@ use canvass_testdb::TestDatabase;
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2026-11-27 10:00 UTC);
+const NOW: OffsetDateTime = datetime!(2020-11-27 10:00 UTC);
 
 fn account(uow: &mut PgUnitOfWork<'_>) -> AccountId {
     let new = NewAccount::new("Acme", "a@acme.example").unwrap();

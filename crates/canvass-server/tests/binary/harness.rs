@@ -156,11 +156,11 @@ impl TestApp {
         }
     }
 
-    /// An EMAIL sendout (sent from 2026-01-01) of a survey without required items, with these respondents,
+    /// An EMAIL sendout (sent from 2020-01-01) of a survey without required items, with these respondents,
     /// activated; returns the sendout's base path.
     pub async fn activated(&self, contacts: &[String]) -> String {
         let survey = self.post("/surveys", json!({"name": "Pulse"}), 201).await["surveyId"].as_i64().unwrap();
-        let body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2026-01-01T08:00:00Z",
+        let body = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2020-01-01T08:00:00Z",
             "sender": "hr@acme.example", "subject": "Your view", "message": "Answer: {{surveyLink}}\nStop: {{optOutLink}}"});
         let sendout = self.post(&format!("/surveys/{survey}/sendouts"), body, 201).await["sendoutId"].as_i64().unwrap();
         let base = format!("/surveys/{survey}/sendouts/{sendout}");

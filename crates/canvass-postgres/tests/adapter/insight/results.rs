@@ -48,11 +48,11 @@ fn draft(tree: &QuestionTree, given: &Given) -> AnswerSetDraft {
     AnswerSetDraft::check(given.completed, answers, tree).unwrap()
 }
 
-const DAY1: OffsetDateTime = datetime!(2026-11-01 10:00 UTC);
-const DAY2: OffsetDateTime = datetime!(2026-11-02 10:00 UTC);
-const DAY3: OffsetDateTime = datetime!(2026-11-03 10:00 UTC);
-const DAY4: OffsetDateTime = datetime!(2026-11-04 10:00 UTC);
-const DAY5: OffsetDateTime = datetime!(2026-11-05 10:00 UTC);
+const DAY1: OffsetDateTime = datetime!(2020-11-01 10:00 UTC);
+const DAY2: OffsetDateTime = datetime!(2020-11-02 10:00 UTC);
+const DAY3: OffsetDateTime = datetime!(2020-11-03 10:00 UTC);
+const DAY4: OffsetDateTime = datetime!(2020-11-04 10:00 UTC);
+const DAY5: OffsetDateTime = datetime!(2020-11-05 10:00 UTC);
 
 /// Four answer sets of the survey, one a day from [`DAY1`] (the fourth of a respondent of the returned sendout),
 /// and sets of another survey and another account that must never count.

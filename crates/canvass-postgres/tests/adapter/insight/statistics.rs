@@ -19,67 +19,67 @@ fn the_funnel_median_and_days_of_a_sendout_are_counted_from_its_rows() {
     let acme = account(&mut conn, "a@acme.example");
     let (pulse, _) = survey(&mut conn, acme);
     // Last activated on the 12th; the first activation released its respondents on the 10th.
-    let wave = sendout(&mut conn, acme, pulse, Some(datetime!(2026-11-12 15:00 UTC)));
-    let released = Some(datetime!(2026-11-10 09:00 UTC));
-    let added = datetime!(2026-11-09 08:00 UTC);
+    let wave = sendout(&mut conn, acme, pulse, Some(datetime!(2020-11-12 15:00 UTC)));
+    let released = Some(datetime!(2020-11-10 09:00 UTC));
+    let added = datetime!(2020-11-09 08:00 UTC);
     let sent =
         |contact, at| Planted { released_at: released, sent_at: Some(at), ..Planted::new(contact, "Sent", added) };
     let mut plant = |planted: Planted| {
         let id = planted.plant(&mut conn, acme, wave);
         (id, wave)
     };
-    let ann = plant(sent("ann", datetime!(2026-11-10 10:00 UTC)));
-    let bob = plant(sent("bob", datetime!(2026-11-10 12:00 UTC)));
+    let ann = plant(sent("ann", datetime!(2020-11-10 10:00 UTC)));
+    let bob = plant(sent("bob", datetime!(2020-11-10 12:00 UTC)));
     // Released: her link was given out; her time to complete runs from her addition.
     let cat =
-        plant(Planted { released_at: released, ..Planted::new("cat", "Released", datetime!(2026-11-10 06:00 UTC)) });
-    let dan = plant(sent("dan", datetime!(2026-11-11 10:00 UTC)));
+        plant(Planted { released_at: released, ..Planted::new("cat", "Released", datetime!(2020-11-10 06:00 UTC)) });
+    let dan = plant(sent("dan", datetime!(2020-11-11 10:00 UTC)));
     plant(Planted {
-        opted_out_at: Some(datetime!(2026-11-12 08:00 UTC)),
-        ..sent("eve", datetime!(2026-11-11 11:00 UTC))
+        opted_out_at: Some(datetime!(2020-11-12 08:00 UTC)),
+        ..sent("eve", datetime!(2020-11-11 11:00 UTC))
     });
     // Handed over, then bounced: sent that day, but not reached.
-    let fay = plant(Planted { status: "Bounced", ..sent("fay", datetime!(2026-11-11 12:00 UTC)) });
+    let fay = plant(Planted { status: "Bounced", ..sent("fay", datetime!(2020-11-11 12:00 UTC)) });
     plant(Planted {
         released_at: released,
-        opted_out_at: Some(datetime!(2026-11-11 07:00 UTC)),
+        opted_out_at: Some(datetime!(2020-11-11 07:00 UTC)),
         ..Planted::new("gus", "Blocklisted", added)
     });
-    plant(Planted::new("hal", "Pending", datetime!(2026-11-13 09:00 UTC)));
+    plant(Planted::new("hal", "Pending", datetime!(2020-11-13 09:00 UTC)));
     let set = |conn: &mut _, who, created, completed, completed_at| {
         answer_set(conn, acme, pulse, Some(who), created, completed, completed_at);
     };
     // Ann completes 600 s after her invitation.
-    set(&mut conn, ann, datetime!(2026-11-10 10:05 UTC), true, Some(datetime!(2026-11-10 10:10 UTC)));
+    set(&mut conn, ann, datetime!(2020-11-10 10:05 UTC), true, Some(datetime!(2020-11-10 10:10 UTC)));
     // Bob starts on the 11th (in UTC; the 10th at UTC-10), and completes another set two days after his invitation.
-    set(&mut conn, bob, datetime!(2026-11-10 23:00 -10:00), false, None);
-    set(&mut conn, bob, datetime!(2026-11-12 08:00 UTC), true, Some(datetime!(2026-11-12 12:00 UTC)));
+    set(&mut conn, bob, datetime!(2020-11-10 23:00 -10:00), false, None);
+    set(&mut conn, bob, datetime!(2020-11-12 08:00 UTC), true, Some(datetime!(2020-11-12 12:00 UTC)));
     // Cat completes twelve hours after her addition.
-    set(&mut conn, cat, datetime!(2026-11-10 09:30 UTC), true, Some(datetime!(2026-11-10 18:00 UTC)));
+    set(&mut conn, cat, datetime!(2020-11-10 09:30 UTC), true, Some(datetime!(2020-11-10 18:00 UTC)));
     // Dan completed a set once and reopened it: started, not completed.
-    set(&mut conn, dan, datetime!(2026-11-13 10:00 UTC), false, Some(datetime!(2026-11-13 11:00 UTC)));
+    set(&mut conn, dan, datetime!(2020-11-13 10:00 UTC), false, Some(datetime!(2020-11-13 11:00 UTC)));
     // Fay was not reached: her completed set counts nowhere.
-    set(&mut conn, fay, datetime!(2026-11-12 09:00 UTC), true, Some(datetime!(2026-11-12 09:05 UTC)));
+    set(&mut conn, fay, datetime!(2020-11-12 09:00 UTC), true, Some(datetime!(2020-11-12 09:05 UTC)));
     // Another sendout of the survey, and a set of no respondent: neither counts.
-    let other = sendout(&mut conn, acme, pulse, Some(datetime!(2026-11-10 09:00 UTC)));
-    let ivy = sent("ivy", datetime!(2026-11-10 10:00 UTC)).plant(&mut conn, acme, other);
+    let other = sendout(&mut conn, acme, pulse, Some(datetime!(2020-11-10 09:00 UTC)));
+    let ivy = sent("ivy", datetime!(2020-11-10 10:00 UTC)).plant(&mut conn, acme, other);
     answer_set(
         &mut conn,
         acme,
         pulse,
         Some((ivy, other)),
-        datetime!(2026-11-10 11:00 UTC),
+        datetime!(2020-11-10 11:00 UTC),
         true,
-        Some(datetime!(2026-11-10 11:00 UTC)),
+        Some(datetime!(2020-11-10 11:00 UTC)),
     );
     answer_set(
         &mut conn,
         acme,
         pulse,
         None,
-        datetime!(2026-11-10 11:00 UTC),
+        datetime!(2020-11-10 11:00 UTC),
         true,
-        Some(datetime!(2026-11-10 11:00 UTC)),
+        Some(datetime!(2020-11-10 11:00 UTC)),
     );
     // The day is the UTC day whatever the session's time zone.
     diesel::sql_query("SET TIME ZONE 'Pacific/Honolulu'").execute(&mut conn).unwrap();
@@ -125,8 +125,8 @@ fn an_even_count_of_completions_has_the_mean_of_the_middle_two_as_its_median() {
     let mut conn = db.connect();
     let acme = account(&mut conn, "a@acme.example");
     let (pulse, _) = survey(&mut conn, acme);
-    let wave = sendout(&mut conn, acme, pulse, Some(datetime!(2026-11-10 09:00 UTC)));
-    let at = datetime!(2026-11-10 10:00 UTC);
+    let wave = sendout(&mut conn, acme, pulse, Some(datetime!(2020-11-10 09:00 UTC)));
+    let at = datetime!(2020-11-10 10:00 UTC);
     let mut ids = Vec::new();
     for (contact, seconds) in [("ann", 100), ("bob", 301), ("cat", 50), ("dan", 7_200)] {
         let planted = Planted { sent_at: Some(at), ..Planted::new(contact, "Sent", at) };
@@ -152,7 +152,7 @@ fn a_sendout_never_activated_has_no_days_and_nothing_reached() {
     let other = account(&mut conn, "o@other.example");
     let (pulse, _) = survey(&mut conn, acme);
     let draft = sendout(&mut conn, acme, pulse, None);
-    Planted::new("ann", "Pending", datetime!(2026-11-10 10:00 UTC)).plant(&mut conn, acme, draft);
+    Planted::new("ann", "Pending", datetime!(2020-11-10 10:00 UTC)).plant(&mut conn, acme, draft);
     let mut uow = PgUnitOfWork::new(&mut conn);
     let figures = uow.sendout_figures(acme, draft, date!(2026 - 11 - 14)).unwrap();
     assert_eq!((figures.by_status.total(), figures.by_status.count(RespondentStatus::Pending)), (1, 1));
@@ -169,7 +169,7 @@ fn a_day_before_the_first_activation_has_no_days() {
     let mut conn = db.connect();
     let acme = account(&mut conn, "a@acme.example");
     let (pulse, _) = survey(&mut conn, acme);
-    let wave = sendout(&mut conn, acme, pulse, Some(datetime!(2026-11-10 23:59 UTC)));
+    let wave = sendout(&mut conn, acme, pulse, Some(datetime!(2020-11-10 23:59 UTC)));
     let mut uow = PgUnitOfWork::new(&mut conn);
     assert!(uow.sendout_figures(acme, wave, date!(2026 - 11 - 09)).unwrap().daily.is_empty());
     let first = uow.sendout_figures(acme, wave, date!(2026 - 11 - 10)).unwrap().daily;
