@@ -17,7 +17,7 @@ pub const KEY_PREFIX: &str = "cvs_";
 pub const LOOKUP_PREFIX_LEN: usize = KEY_PREFIX.len() + 12;
 
 /// A user of an account.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct User {
     /// The user's id.
     pub id: UserId,
@@ -34,7 +34,7 @@ pub struct User {
 }
 
 /// What `canvass account create` needs: a checked account name and owner email.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct NewAccount {
     name: String,
     email: String,
@@ -207,3 +207,7 @@ pub struct CreatedAccount {
     /// The owner's first key.
     pub api_key: ApiKey,
 }
+
+crate::debug_without_personal_data!(User { id, account_id, role, created_at });
+
+crate::debug_without_personal_data!(NewAccount {  });

@@ -15,8 +15,8 @@ use crate::error::FieldError;
 use crate::ids::{AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::survey::{ChoiceOption, QuestionItem, QuestionTree, QuestionType};
 
-/// The value of one answer.
-#[derive(Debug, Clone, PartialEq)]
+/// The value of one answer. Its `Debug` shows the kind and size of a text, never the text (open text is personal).
+#[derive(Clone, PartialEq)]
 pub enum AnswerValue {
     /// OpenText text, or the option value of a SingleChoice item.
     Text(String),
@@ -24,6 +24,16 @@ pub enum AnswerValue {
     Choices(Vec<String>),
     /// The number of a Numeric or Rating item.
     Number(f64),
+}
+
+impl std::fmt::Debug for AnswerValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Text(text) => write!(f, "Text(<{} characters>)", text.chars().count()),
+            Self::Choices(values) => write!(f, "Choices(<{} values>)", values.len()),
+            Self::Number(number) => f.debug_tuple("Number").field(number).finish(),
+        }
+    }
 }
 
 /// One answer of a set.

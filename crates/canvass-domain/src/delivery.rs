@@ -148,7 +148,7 @@ impl std::fmt::Display for Hold {
 }
 
 /// A message claimed from the outbox, with what sending it needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct ClaimedMessage {
     /// The owning account.
     pub account_id: AccountId,
@@ -200,7 +200,7 @@ pub struct ClaimedMessage {
 }
 
 /// A rendered message, ready for a transport.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct OutgoingMessage {
     /// Stable key across retries.
     pub idempotency_key: String,
@@ -371,3 +371,7 @@ impl Group {
         }
     }
 }
+
+crate::debug_without_personal_data!(ClaimedMessage { account_id, id, respondent_id, sendout_id, is_reminder, own_text, attempts, holds, channel, blocklisted });
+
+crate::debug_without_personal_data!(OutgoingMessage { idempotency_key });

@@ -21,6 +21,7 @@ pub mod insight;
 pub mod language;
 pub mod limits;
 pub mod paging;
+pub mod redact;
 pub mod ports;
 pub mod survey;
 #[cfg(any(test, feature = "testing"))]

@@ -12,7 +12,7 @@ pub struct StatusReport {
 }
 
 /// What the report says about one recipient.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct RecipientStatus {
     /// The `Final-Recipient` address, without its address type (`rfc822;`).
     pub recipient: String,
@@ -83,6 +83,8 @@ impl StatusReport {
         (!token.is_empty()).then_some(token)
     }
 }
+
+crate::debug_without_personal_data!(RecipientStatus { action, status });
 
 #[cfg(test)]
 mod tests {

@@ -19,7 +19,7 @@ impl BlocklistType {
 }
 
 /// A blocklist entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct BlocklistEntry {
     /// The contact as it was given.
     pub contact_details: String,
@@ -31,10 +31,14 @@ pub struct BlocklistEntry {
 
 /// Where an entry sorts in the blocklist: by `created_at`, then by contact key (the contact as duplicates compare
 /// it), which is unique within an account.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct BlocklistKey {
     /// When the entry was added.
     pub created_at: OffsetDateTime,
     /// The entry's contact key.
     pub contact_key: String,
 }
+
+crate::debug_without_personal_data!(BlocklistEntry { kind, created_at });
+
+crate::debug_without_personal_data!(BlocklistKey { created_at });

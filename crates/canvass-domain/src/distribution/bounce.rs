@@ -7,7 +7,7 @@ use crate::error::FieldError;
 use crate::ids::{RespondentId, SendoutId};
 
 /// A recorded permanent failure.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct PermanentFailure {
     /// The address that failed.
     pub email_address: String,
@@ -24,7 +24,7 @@ pub struct PermanentFailure {
 }
 
 /// A failure to record, checked. Made only by [`NewPermanentFailure::check`], read through its accessors.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct NewPermanentFailure {
     email_address: String,
     email_key: String,
@@ -131,6 +131,10 @@ impl BounceFilter {
         Ok(Self { sending_domain: sending_domain.filter(|domain| !domain.trim().is_empty()), from })
     }
 }
+
+crate::debug_without_personal_data!(PermanentFailure { sending_domain, failed_at, sendout_id, respondent_id });
+
+crate::debug_without_personal_data!(NewPermanentFailure { sending_domain, failed_at });
 
 #[cfg(test)]
 mod tests {

@@ -89,7 +89,7 @@ pub struct Respondent {
 }
 
 /// How a respondent's invitation stands with the relay (the contract's "Sending at the relay's pace").
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct InvitationDelivery {
     /// Hand-overs that reached the recipient stage, the successful one included (holds and pace waits count none).
     pub attempts: i32,
@@ -288,6 +288,9 @@ impl std::fmt::Debug for NewRespondent {
         f.debug_struct("NewRespondent").field("send_mail", &self.send_mail).finish_non_exhaustive()
     }
 }
+
+// A relay's reason can quote the address it refused.
+crate::debug_without_personal_data!(InvitationDelivery { attempts, next_attempt_at });
 
 #[cfg(test)]
 mod tests {

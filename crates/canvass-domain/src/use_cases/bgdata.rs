@@ -13,7 +13,7 @@ use crate::ports::{
 use super::respondents;
 
 /// A row of a document: a respondent and its cells.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Row {
     /// The respondent.
     pub respondent_id: RespondentId,
@@ -150,3 +150,5 @@ pub fn add_row(
         Ok(Row { respondent_id: added.id, cells: added.background_data })
     })
 }
+
+crate::debug_without_personal_data!(Row { respondent_id });

@@ -33,7 +33,7 @@ impl RejectReason {
 }
 
 /// A batch item that was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Rejection {
     /// 0-based position in the batch.
     pub index: usize,
@@ -210,3 +210,5 @@ pub fn add_read_batch(
         Ok(BatchOutcome { added, rejected })
     })
 }
+
+crate::debug_without_personal_data!(Rejection { index, reason });

@@ -34,7 +34,7 @@ pub fn first_question(tree: &QuestionTree) -> Option<String> {
 }
 
 /// A text message from a respondent, as the SMS provider delivers it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Reply<'a> {
     /// The respondent's number.
     pub from: &'a str,
@@ -127,3 +127,5 @@ pub fn reply(
         Ok(ReplyOutcome::Recorded { completed })
     })
 }
+
+crate::debug_without_personal_data!(Reply<'a> { message_id });
