@@ -59,6 +59,10 @@ async fn another_accounts_ids_answer_404_and_are_absent_from_lists() {
     let foreign_category = json!({"name": "x", "categoryId": category});
     let reply = app.call_as(&other, "POST", "/surveys", Some(foreign_category)).await;
     assert_eq!(reply.fields(), ["categoryId"]);
+    // Another account's category is named beside every other fault of the body, not only once the rest is right.
+    let foreign_and_blank = json!({"name": "", "categoryId": category});
+    let reply = app.call_as(&other, "POST", "/surveys", Some(foreign_and_blank)).await;
+    assert_eq!(reply.fields(), ["name", "categoryId"]);
     let foreign_item = json!({"answers": [{"questionItemId": item, "value": "x"}]});
     let reply = app.call_as(&other, "POST", &format!("/surveys/{own}/answers"), Some(foreign_item)).await;
     assert_eq!(reply.fields(), ["answers[0].questionItemId"]);

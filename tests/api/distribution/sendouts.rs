@@ -122,6 +122,8 @@ async fn labels_have_unique_names_within_a_sendout() {
     assert_eq!(label["function"], 0);
     assert_eq!(label["labelType"], "Text");
     app.post(&base, json!({"name": "Department", "labelType": "Number"})).await.problem(409, "/duplicate");
+    // Names are compared whatever their case, as people read them.
+    app.post(&base, json!({"name": "DEPARTMENT", "labelType": "Text"})).await.problem(409, "/duplicate");
     let age = app.post(&base, json!({"name": "Age", "labelType": "Number"})).await.expect(201);
     assert_eq!(app.get(&base).await.expect(200), json!([label, age]));
     assert_eq!(app.post(&base, json!({"name": "", "labelType": "Text"})).await.fields(), ["name"]);

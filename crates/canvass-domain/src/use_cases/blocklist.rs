@@ -36,15 +36,14 @@ pub fn add(
     })
 }
 
-/// Removes a contact from the blocklist.
+/// Removes a contact from the blocklist. The contact is checked as [`add`] checks it: one that could never have
+/// been added is a bad request (naming `contactDetails`), not a missing entry.
 pub fn remove(
     uow: &mut (impl BlocklistRepository + ?Sized),
     account: AccountId,
     contact_details: &str,
 ) -> Result<(), DomainError> {
-    if contact_details.contains(char::is_control) {
-        return Err(DomainError::NotFound("blocklist entry"));
-    }
+    let contact_details = crate::distribution::check_any_contact(contact_details)?;
     match uow.delete_blocklist(account, &contact_key(contact_details))? {
         true => Ok(()),
         false => Err(DomainError::NotFound("blocklist entry")),

@@ -31,10 +31,11 @@ pub fn create(
     account: AccountId,
     input: SurveyInput,
 ) -> Result<Survey, DomainError> {
+    // The category is checked whatever else is wrong, so one answer names every field at fault.
+    let category = input.category_id;
     let draft = SurveyDraft::new(input, clock.now());
     transaction(uow, |tx| {
-        let category_error =
-            check_category(tx, account, draft.as_ref().ok().and_then(SurveyDraft::category_id), "categoryId")?;
+        let category_error = check_category(tx, account, category, "categoryId")?;
         let draft = match (draft, category_error) {
             (Ok(draft), None) => draft,
             (Ok(_), Some(error)) => return Err(DomainError::Invalid(vec![error])),

@@ -56,7 +56,7 @@ pub async fn add(
 /// Removes a contact from the blocklist (URL-encode it in the path).
 #[utoipa::path(tag = "Blocklist", security(("apiKey" = []), ("bearer" = [])),
     params(("contactDetails" = String, Path, description = "The contact, URL-encoded", max_length = 320)),
-    responses((status = 204, description = "Removed"), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Removed"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[delete("/accounts/blocklist/{contactDetails}")]
 pub async fn remove(
     state: web::Data<AppState>,

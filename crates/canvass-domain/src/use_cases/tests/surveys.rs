@@ -58,9 +58,9 @@ fn a_category_must_be_one_of_the_accounts() {
 
     let input = SurveyInput { category_id: Some(theirs.id), ..three_pages("Staff") };
     assert_eq!(invalid_fields(surveys::create(&mut memory, &At(NOW), acme, input)), ["categoryId"]);
-    // The category is looked up only once the rest of the survey is valid.
+    // The category is named beside the other faults of the survey, not only once the rest is valid.
     let input = SurveyInput { category_id: Some(theirs.id), ..three_pages("") };
-    assert_eq!(invalid_fields(surveys::create(&mut memory, &At(NOW), acme, input)), ["name"]);
+    assert_eq!(invalid_fields(surveys::create(&mut memory, &At(NOW), acme, input)), ["name", "categoryId"]);
 
     let input = SurveyInput { category_id: Some(ours.id), ..three_pages("Staff") };
     assert_eq!(surveys::create(&mut memory, &At(NOW), acme, input).unwrap().category_id, Some(ours.id));
