@@ -26,6 +26,18 @@ use anyhow::anyhow;
 
 use crate::telemetry;
 
+/// Answers what clap could not parse as every other failure is answered: `canvass: <reason>` on stderr and status
+/// 1, with clap's usage lines after the reason. `--help` and `--version` print to stdout and succeed.
+pub fn usage_error(error: &clap::Error) -> std::process::ExitCode {
+    if !error.use_stderr() {
+        let _ = error.print();
+        return std::process::ExitCode::SUCCESS;
+    }
+    let rendered = error.render().to_string();
+    eprintln!("canvass: {}", rendered.trim_start_matches("error: ").trim_end());
+    std::process::ExitCode::FAILURE
+}
+
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     telemetry::init("info");

@@ -3,7 +3,11 @@
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
-    match canvass_server::cli::run(canvass_server::cli::Cli::parse()) {
+    let cli = match canvass_server::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return canvass_server::cli::usage_error(&error),
+    };
+    match canvass_server::cli::run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("canvass: {error:#}");

@@ -2,7 +2,7 @@
 
 use crate::account::{lookup_prefix_of, ApiKey, Caller, CreatedAccount, NewAccount, User};
 use crate::clock::Clock;
-use crate::error::DomainError;
+use crate::error::{ConflictKind, DomainError};
 use crate::ids::{AccountId, UserId};
 use crate::ports::{transaction, AccountRepository, Transactional};
 
@@ -16,7 +16,15 @@ pub fn create_account(
     let account = NewAccount::new(name, email).map_err(DomainError::Invalid)?;
     let api_key = ApiKey::generate();
     let now = clock.now();
-    let (account_id, user_id) = transaction(uow, |tx| Ok(tx.create_account(&account, &api_key, now)?))?;
+    let (account_id, user_id) = transaction(uow, |tx| {
+        // One person, one account: an operator who runs the command twice gets the first account named, not a
+        // second one beside it.
+        if let Some(user) = tx.find_user_by_email(account.email())? {
+            let detail = format!("a user with this email address exists already, in account {}", user.account_id);
+            return Err(DomainError::conflict(ConflictKind::Duplicate, detail));
+        }
+        Ok(tx.create_account(&account, &api_key, now)?)
+    })?;
     Ok(CreatedAccount { account_id, user_id, api_key })
 }
 

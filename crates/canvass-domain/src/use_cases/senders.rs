@@ -5,7 +5,7 @@ use crate::clock::Clock;
 use crate::distribution::{ProvisionedSender, SenderNumber};
 use crate::error::{ConflictKind, DomainError};
 use crate::ids::AccountId;
-use crate::ports::SenderRepository;
+use crate::ports::{AccountRepository, SenderRepository};
 
 /// Provisions a number to an account. Adding a number the account has already changes nothing; a number of
 /// another account answers `Conflict` ([`ConflictKind::SenderTaken`]) naming that account.
@@ -26,11 +26,15 @@ pub fn add(
     }
 }
 
-/// The account's numbers, in the order they were provisioned.
+/// The account's numbers, in the order they were provisioned; `NotFound` for an account that does not exist (an
+/// account is made with its owner, so one without users is none).
 pub fn list(
-    uow: &mut (impl SenderRepository + ?Sized),
+    uow: &mut (impl SenderRepository + AccountRepository + ?Sized),
     account: AccountId,
 ) -> Result<Vec<ProvisionedSender>, DomainError> {
+    if uow.list_users(account)?.is_empty() {
+        return Err(DomainError::NotFound("account"));
+    }
     Ok(uow.list_senders(account)?)
 }
 

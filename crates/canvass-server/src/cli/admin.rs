@@ -20,6 +20,18 @@ pub(super) fn migrate(database_url: &str) -> anyhow::Result<()> {
     print_json(&json!({ "applied": applied }))
 }
 
+/// Refuses to go on while the database lacks migrations this binary embeds: `serve` and `worker` would otherwise
+/// start, fail every delivery round and answer every key 401 (no `users` table), and only `/health/ready` would
+/// say why.
+pub(super) fn require_migrated(database_url: &str) -> anyhow::Result<()> {
+    let mut conn = connect(database_url)?;
+    let pending = canvass_postgres::pending_migrations(&mut conn).map_err(|e| anyhow!(e))?;
+    if pending > 0 {
+        anyhow::bail!("the database lacks {pending} of this version's migrations: run `canvass migrate` first");
+    }
+    Ok(())
+}
+
 /// Runs an `account` subcommand.
 pub(super) fn account(database_url: &str, command: AccountCommand) -> anyhow::Result<()> {
     match command {

@@ -6,12 +6,13 @@ use anyhow::Context;
 use canvass_domain::clock::SystemClock;
 use serde_json::json;
 
-use super::admin::{print_json, with_uow};
+use super::admin::{print_json, require_migrated, with_uow};
 use super::args::ServeArgs;
 use crate::{demo, Application};
 
 /// Serves until SIGTERM or SIGINT; with `--demo`, first makes sure the demo account exists and prints its key.
 pub(super) fn serve(database_url: String, statement_timeout: Duration, args: ServeArgs) -> anyhow::Result<()> {
+    require_migrated(&database_url)?;
     if args.demo {
         announce_demo(&database_url, &args.bind)?;
     }

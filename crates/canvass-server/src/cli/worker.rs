@@ -16,6 +16,7 @@ const DEFAULT_PUBLIC_URL: &str = "http://127.0.0.1:8080";
 
 /// Runs the workers until SIGTERM or SIGINT, then lets the rounds in flight finish.
 pub(super) fn worker(database_url: &str, statement_timeout: Duration, args: WorkerCommandArgs) -> anyhow::Result<()> {
+    super::admin::require_migrated(database_url)?;
     let WorkerCommandArgs { delivery: args, metrics_bind } = args;
     let public_url = args.public_url.clone().unwrap_or_else(|| DEFAULT_PUBLIC_URL.into());
     let public_url = public_url.trim_end_matches('/').to_owned();

@@ -81,6 +81,9 @@ async fn sender_numbers_belong_to_one_account_each() {
     assert!(listed[0]["createdAt"].as_str().unwrap().ends_with('Z'));
     let (_, listed, _) = canvass(&app, &["sender", "list", "--account", &other]);
     assert_eq!(listed, serde_json::json!([]));
+    let (ok, listed, stderr) = canvass(&app, &["sender", "list", "--account", "999999"]);
+    assert!(!ok && listed.is_null(), "an account that does not exist has no list: {listed}");
+    assert!(stderr.contains("canvass: ") && stderr.contains("account"), "{stderr}");
 
     let (ok, _, _) = canvass(&app, &["sender", "remove", "--account", &other, "--sms", number]);
     assert!(!ok, "another account cannot remove it");
@@ -89,4 +92,47 @@ async fn sender_numbers_belong_to_one_account_each() {
     assert_eq!(removed["removed"], true);
     let (ok, _, stderr) = canvass(&app, &["sender", "add", "--account", &other, "--sms", number]);
     assert!(ok, "a removed number can go to another account: {stderr}");
+}
+
+#[tokio::test]
+async fn an_email_address_makes_one_account() {
+    let app = spawn_app().await;
+    let (ok, _, stderr) = canvass(&app, &["account", "create", "--name", "Again", "--email", "OWNER@acme.example"]);
+    assert!(!ok, "owner@acme.example has an account already");
+    let account = app.account_id.to_string();
+    assert!(stderr.contains("canvass: ") && stderr.contains(&format!("account {account}")), "{stderr}");
+}
+
+#[tokio::test]
+async fn arguments_it_cannot_parse_are_refused_as_every_other_failure() {
+    let app = spawn_app().await;
+    for args in [&["account", "create", "--name", "Beta"][..], &["sender", "list", "--account", "one"], &["nonsense"]] {
+        let output = app.canvass(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("canvass: ") && !stderr.contains("error:"), "{args:?}: {stderr}");
+    }
+    let help = app.canvass(&["--help"]);
+    assert!(help.status.success() && String::from_utf8_lossy(&help.stdout).contains("serve"));
+}
+
+#[tokio::test]
+async fn serve_and_worker_refuse_a_database_without_migrations() {
+    use diesel::RunQueryDsl;
+    let app = spawn_app().await;
+    let empty = format!("{}_empty", app.db.name());
+    diesel::sql_query(format!("CREATE DATABASE {empty}")).execute(&mut app.db.connect_admin()).unwrap();
+    let url = app.db.url().replacen(app.db.name(), &empty, 1);
+    for command in [&["serve", "--demo", "--bind", "127.0.0.1:0"][..], &["worker"]] {
+        let output = std::process::Command::new(crate::harness::canvass_binary())
+            .args(command)
+            .env("DATABASE_URL", &url)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{command:?}: {stderr}");
+        assert!(stderr.contains("run `canvass migrate` first"), "{command:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "no demo key for a database that cannot take it");
+    }
+    let _ = diesel::sql_query(format!("DROP DATABASE {empty}")).execute(&mut app.db.connect_admin());
 }

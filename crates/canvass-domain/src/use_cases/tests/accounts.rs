@@ -2,6 +2,7 @@
 //! keys are added per user and revoked by prefix, and users are read within their account only.
 
 use crate::account::ApiKey;
+use crate::error::{ConflictKind, DomainError};
 use crate::ids::UserId;
 use crate::use_cases::accounts::{
     authenticate, create_account, create_key, find_user_by_email, get_user, list_users, revoke_key,
@@ -16,6 +17,17 @@ fn a_new_account_is_checked_before_anything_is_stored() {
     let fields = invalid_fields(create_account(&mut memory, &At(NOW), " ", "not an address"));
     assert_eq!(fields, ["name", "email"]);
     assert!(memory.state.accounts.is_empty() && memory.state.users.is_empty() && memory.state.keys.is_empty());
+}
+
+#[test]
+fn an_email_address_of_any_accounts_user_makes_no_second_account() {
+    let mut memory = Memory::default();
+    let first = create_account(&mut memory, &At(NOW), "Acme", "owner@acme.example").unwrap();
+
+    let again = create_account(&mut memory, &At(NOW), "Acme again", "Owner@ACME.example");
+    let Err(DomainError::Conflict { kind: ConflictKind::Duplicate, detail }) = again else { panic!("{again:?}") };
+    assert!(detail.ends_with(&format!("in account {}", first.account_id)), "{detail}");
+    assert_eq!((memory.state.accounts.len(), memory.state.users.len()), (1, 1), "nothing more is stored");
 }
 
 #[test]

@@ -45,4 +45,5 @@ fn a_number_is_provisioned_to_an_existing_account_only() {
     let (mut memory, _, _) = two_accounts();
     assert!(not_found(&add(&mut memory, &At(NOW), AccountId::new(99), "+4790000001"), "account"));
     assert!(memory.state.senders.is_empty());
+    assert!(not_found(&list(&mut memory, AccountId::new(99)), "account"), "no account, no list");
 }
