@@ -10,4 +10,5 @@ mod commands;
 mod dsn;
 mod pace;
 mod shutdown;
+mod walkthrough;
 mod workers;

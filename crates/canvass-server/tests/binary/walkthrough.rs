@@ -1,0 +1,198 @@
+//! The README's walk-through and docs/insight.md's worked example, run as a newcomer runs them: every `sh` block of
+//! the section in bash, in order, against `canvass serve --demo` on a fresh database, with `curl` and
+//! `target/debug/canvass` as written. Each request must answer the status the document shows under it (a 2xx where
+//! it shows none), and what the document promises must be there.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use canvass_testdb::TestDatabase;
+use serde_json::Value;
+
+use crate::harness::canvass_binary;
+
+const README: &str = include_str!("../../../../README.md");
+const INSIGHT: &str = include_str!("../../../../docs/insight.md");
+/// Where the README's commands expect the server.
+const README_ADDRESS: &str = "http://127.0.0.1:8080";
+
+/// The section of `document` under `heading` (a `## ` heading), up to the next one.
+fn section(document: &'static str, heading: &str) -> &'static str {
+    let start = document.find(&format!("\n## {heading}\n")).expect("the document has the section");
+    let rest = &document[start + 1..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |end| end + 3);
+    &rest[..end]
+}
+
+/// The `sh` blocks of the walk-through, in order.
+fn blocks(section: &str) -> Vec<&str> {
+    section.split("```sh\n").skip(1).map(|block| block.split("\n```").next().unwrap_or_default()).collect()
+}
+
+/// For each request (a `curl` outside a comment), the status the document shows under it, if it shows one.
+fn documented_statuses(blocks: &[&str]) -> Vec<Option<u16>> {
+    let mut statuses = Vec::new();
+    for line in blocks.iter().flat_map(|block| block.lines()) {
+        let command = line.split(" #").next().unwrap_or_default();
+        if !line.starts_with('#') && command.contains("curl ") {
+            statuses.extend(command.matches("curl ").map(|_| None));
+        } else if let (Some(comment), Some(last)) = (line.strip_prefix("# "), statuses.last_mut()) {
+            let comment = comment.strip_prefix("HTTP/1.1 ").unwrap_or(comment);
+            let status = comment.get(..3).and_then(|digits| digits.parse().ok()).filter(|_| comment.len() == 3
+                || comment.as_bytes()[3] == b' ');
+            if last.is_none() {
+                *last = status;
+            }
+        }
+    }
+    statuses
+}
+
+/// The script bash runs: the blocks as written, but for the `export` lines whose value the reader copies from
+/// `just run` (the key, the database's URL), which the test sets, and the server's address. Each `curl` appends
+/// the status it got to `$WALK_STATUSES`.
+fn script(blocks: &[&str], address: &str) -> String {
+    let mut script = String::from(
+        "set -euo pipefail\n\
+         curl() {\n  local out\n  out=$(command curl -w '\\n%{http_code}' \"$@\")\n\
+         \x20 printf '%s\\n' \"${out##*$'\\n'}\" >> \"$WALK_STATUSES\"\n  printf '%s\\n' \"${out%$'\\n'*}\"\n}\n",
+    );
+    for line in blocks.iter().flat_map(|block| block.lines()) {
+        if line.starts_with("export KEY=") || line.starts_with("export DATABASE_URL=") {
+            continue;
+        }
+        script.push_str(&line.replace(README_ADDRESS, address));
+        script.push('\n');
+    }
+    script
+}
+
+/// `canvass serve --demo` on `db`, its outbox under `dir`; returns the process and the demo's key.
+fn serve(db: &TestDatabase, dir: &Path, port: u16) -> (Child, String) {
+    let mut child = Command::new(canvass_binary())
+        .args(["serve", "--demo", "--bind", &format!("127.0.0.1:{port}")])
+        .arg("--outbox-dir")
+        .arg(dir.join(".canvass/outbox"))
+        .env("DATABASE_URL", db.url())
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start canvass serve");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).expect("the demo's line");
+    let demo: Value = serde_json::from_str(&first).expect("the demo's JSON");
+    (child, demo["apiKey"].as_str().expect("apiKey").to_owned())
+}
+
+/// A folder of the test's own, removed with it.
+struct Folder(std::path::PathBuf);
+
+impl Folder {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+async fn wait_until_live(address: &str) {
+    let started = Instant::now();
+    while reqwest::get(format!("{address}/health/live")).await.is_err() {
+        assert!(started.elapsed() < Duration::from_secs(30), "the server did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// What running a document's section left.
+struct Walk {
+    /// The script's output, shown when an assertion fails.
+    stdout: String,
+    /// The files the delivery worker wrote, by their text.
+    outbox: Vec<String>,
+}
+
+/// Runs the `sh` blocks of `section` on a fresh `canvass serve --demo` and checks every request's status.
+async fn walk(section: &str) -> Walk {
+    let blocks = blocks(section);
+    let expected = documented_statuses(&blocks);
+    assert!(expected.len() > 5, "the section's requests: {expected:?}");
+
+    let db = TestDatabase::new();
+    let port = free_port();
+    let dir = Folder(std::env::temp_dir().join(format!("canvass-walkthrough-{port}")));
+    std::fs::create_dir_all(dir.path().join("target/debug")).unwrap();
+    std::os::unix::fs::symlink(canvass_binary(), dir.path().join("target/debug/canvass")).unwrap();
+    let address = format!("http://127.0.0.1:{port}");
+    let (mut server, key) = serve(&db, dir.path(), port);
+    wait_until_live(&address).await;
+
+    let statuses = dir.path().join("statuses");
+    let output = Command::new("bash")
+        .arg("-c")
+        .arg(script(&blocks, &address))
+        .current_dir(dir.path())
+        .env("KEY", &key)
+        .env("DATABASE_URL", db.url())
+        .env("WALK_STATUSES", &statuses)
+        .output()
+        .expect("run bash");
+    let outbox = dir.path().join(".canvass/outbox");
+    let started = Instant::now();
+    let outbox = loop {
+        let files: Vec<String> = std::fs::read_dir(&outbox)
+            .map(|entries| entries.filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok()).collect())
+            .unwrap_or_default();
+        if !files.is_empty() || started.elapsed() > Duration::from_secs(5) {
+            break files;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{}\n{stdout}", String::from_utf8_lossy(&output.stderr));
+    let got: Vec<u16> =
+        std::fs::read_to_string(&statuses).unwrap().lines().map(|line| line.parse().unwrap()).collect();
+    assert_eq!(got.len(), expected.len(), "every request ran: {got:?}\n{stdout}");
+    for (index, (got, documented)) in got.iter().zip(&expected).enumerate() {
+        match documented {
+            Some(status) => assert_eq!(got, status, "request {} of the section\n{stdout}", index + 1),
+            None => assert!((200..300).contains(got), "request {} answered {got}\n{stdout}", index + 1),
+        }
+    }
+    Walk { stdout, outbox }
+}
+
+#[tokio::test]
+async fn the_readmes_walkthrough_runs_as_written() {
+    let section = section(README, "A walk-through with curl");
+    assert!(documented_statuses(&blocks(section)).contains(&Some(400)), "the walk-through shows a refusal");
+    let walked = walk(section).await;
+    assert!(
+        walked.outbox.iter().any(|message| message.contains("To: ann@example.com")),
+        "ann's invitation is in the outbox: {:?}",
+        walked.outbox
+    );
+    assert!(walked.stdout.contains(r#""dryRun":true"#), "the retention dry run ran: {}", walked.stdout);
+}
+
+#[tokio::test]
+async fn the_insight_example_runs_as_written() {
+    let walked = walk(section(INSIGHT, "A worked example")).await;
+    assert!(walked.stdout.contains(r#""optedOut":1"#), "the funnel counts the opt-out: {}", walked.stdout);
+    // The export's lines key answers by item id; the answer sets the API returned list them.
+    let jsonl = walked.stdout.lines().filter(|line| line.contains(r#""answers":{"7":"#)).count();
+    assert_eq!(jsonl, 3, "the JSON Lines export of the completed sets was written and shown: {}", walked.stdout);
+}
