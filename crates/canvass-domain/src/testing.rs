@@ -68,30 +68,6 @@ impl Clock for Ticking {
     }
 }
 
-/// Implements `Transactional` for a type with fields `state` and `transactions: Snapshots<_>`: `begin` takes a
-/// snapshot of the state, `rollback` puts it back.
-macro_rules! snapshot_transactions {
-    ($fake:ty) => {
-        impl $crate::ports::Transactional for $fake {
-            fn begin(&mut self) -> $crate::ports::RepoResult<()> {
-                self.transactions.begin(&self.state);
-                Ok(())
-            }
-
-            fn commit(&mut self) -> $crate::ports::RepoResult<()> {
-                self.transactions.commit();
-                Ok(())
-            }
-
-            fn rollback(&mut self) -> $crate::ports::RepoResult<()> {
-                self.transactions.rollback(&mut self.state);
-                Ok(())
-            }
-        }
-    };
-}
-pub(crate) use snapshot_transactions;
-
 /// Snapshots of a store's state, taken by `begin` and put back by `rollback`.
 #[derive(Debug)]
 pub struct Snapshots<S> {

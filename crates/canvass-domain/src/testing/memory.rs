@@ -19,7 +19,7 @@ mod webhooks;
 
 use time::OffsetDateTime;
 
-use super::{snapshot_transactions, HoldsKeys, HoldsSurveys, Keys, Snapshots, Surveys};
+use super::{HoldsKeys, HoldsSurveys, Keys, Snapshots, Surveys};
 use crate::account::{ApiKeyHash, Caller, User};
 use crate::answer::AnswerSet;
 use crate::delivery::ClaimedMessage;
@@ -30,6 +30,7 @@ use crate::distribution::{
 };
 use crate::governance::{AccountPolicy, FrequencySetting, RetentionRule, SurveyPolicy};
 use crate::ids::{AccountId, KeyId, PageId, RespondentId, SendoutId, SurveyId, WebhookId};
+use crate::ports::{RepoResult, Transactional};
 use crate::webhook::{DeliveryStatus, DeliveryView, EventSubject, Webhook, WebhookEvent, WebhookSecret};
 use crate::RepoError;
 
@@ -288,6 +289,8 @@ pub struct Hooks {
     pub locked_sendouts: Vec<SendoutId>,
     /// Each release of pending respondents: those held back, and whether messages are sent.
     pub released: Vec<(Vec<RespondentId>, bool)>,
+    /// Every transaction fails to begin, with this error, as a store whose connection broke does.
+    pub failing_begin: Option<fn() -> RepoError>,
     /// Each round recorded, as it was handed over.
     pub rounds: Vec<Vec<crate::delivery::Settled>>,
 }
@@ -304,7 +307,25 @@ pub struct Memory {
     pub hooks: Hooks,
 }
 
-snapshot_transactions!(Memory);
+impl Transactional for Memory {
+    fn begin(&mut self) -> RepoResult<()> {
+        if let Some(error) = self.hooks.failing_begin {
+            return Err(error());
+        }
+        self.transactions.begin(&self.state);
+        Ok(())
+    }
+
+    fn commit(&mut self) -> RepoResult<()> {
+        self.transactions.commit();
+        Ok(())
+    }
+
+    fn rollback(&mut self) -> RepoResult<()> {
+        self.transactions.rollback(&mut self.state);
+        Ok(())
+    }
+}
 
 impl HoldsSurveys for Memory {
     fn surveys(&mut self) -> &mut Surveys {
