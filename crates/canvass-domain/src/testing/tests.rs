@@ -127,7 +127,6 @@ fn distribution(store: &MemoryStore) -> (crate::AccountId, crate::AccountId, Sur
         sender: Some("hr@acme.example".into()),
         subject: Some("Your view".into()),
         message: Some("Answer: {{surveyLink}}".into()),
-        ..MessageInput::default()
     };
     let input =
         SendoutInput { name: "Spring".into(), kind: DispatchType::Email, message, expiry_date: None, language: None };

@@ -64,8 +64,8 @@ pub fn sendout(memory: &mut Memory) -> &mut Sendout {
 
 /// The respondent's latest answer set and the page it left off on.
 pub fn progress(memory: &Memory) -> Option<(AnswerSet, Option<PageId>)> {
-    let theirs = memory.state.answer_sets.iter().filter(|held| held.set.respondent_id == Some(RESPONDENT));
-    theirs.last().map(|held| (held.set.clone(), held.page))
+    let mut theirs = memory.state.answer_sets.iter().filter(|held| held.set.respondent_id == Some(RESPONDENT));
+    theirs.next_back().map(|held| (held.set.clone(), held.page))
 }
 
 /// The texts of the messages of its own text written to the respondent, in order.
