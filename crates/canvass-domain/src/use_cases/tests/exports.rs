@@ -125,7 +125,7 @@ fn a_later_chunk_reads_on_after_its_cursor_within_the_account() {
     assert_eq!(theirs.items, Vec::new(), "another account reads none of the sets");
 }
 
-/// Gives set `id` of the fake an open text of `bytes` bytes.
+/// Gives set `id` of the store an open text of `bytes` bytes.
 fn large(fake: &mut Memory, id: i64, bytes: usize) {
     let set = fake.state.answer_sets.iter_mut().map(|held| &mut held.set).find(|set| set.id.get() == id).unwrap();
     set.answers = vec![Answer { question_item_id: ITEM, value: AnswerValue::Text("x".repeat(bytes)) }];
