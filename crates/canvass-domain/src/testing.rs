@@ -21,18 +21,22 @@
 //! assert!(store.readiness().is_err());
 //! ```
 //!
-//! What it keeps for real: accounts, users and API keys; idempotency keys; categories; surveys with their question
-//! trees and logic; frequency settings, retention rules and policies; sender numbers; sendouts (not their
-//! respondents); webhooks and the deliveries events and tests write. Every other method answers
-//! [`RepoError::Other`](crate::RepoError::Other) naming itself (see [`Memory`]), never a panic.
+//! It keeps every area, as the PostgreSQL adapter does and split as it is (`memory/<area>.rs`): accounts, surveys,
+//! sendouts with their labels, reminders and documents, respondents, answer sets, the blocklist and failures, the
+//! outbox and the pace, retention and erasure, insight, senders, idempotency keys and webhooks. What a test needs
+//! beyond the ports (a failure to inject, a read to count) is in [`Hooks`], outside the transactions.
 
 mod idempotency;
 mod memory;
+mod seed;
 mod store;
 mod surveys;
 
 pub use idempotency::{HoldsKeys, Keys};
-pub use memory::{KeyRow, Memory, State, StoredDelivery};
+pub use memory::{
+    weighed, HeldAnswerSet, HeldMessage, HeldRespondent, Hooks, KeyRow, Memory, MessageStatus, State, StoredDelivery,
+};
+pub use seed::spring_sendout;
 pub use store::MemoryStore;
 pub use surveys::{staff_survey, HoldsSurveys, Surveys};
 
@@ -63,48 +67,6 @@ impl Clock for Ticking {
         NOW + time::Duration::milliseconds(100 * reads)
     }
 }
-
-/// Writes repository methods that the in-memory store does not keep: each answers
-/// [`RepoError::Other`](crate::RepoError::Other) naming the method, so that a test that reaches one fails with a
-/// clear message instead of a panic. Used inside an `impl` block, with the trait's signatures (arguments by name,
-/// `&mut self` first).
-macro_rules! not_kept {
-    ($(fn $name:ident(&mut self $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty;)*) => {
-        $(
-            fn $name(&mut self $(, $arg: $ty)*) -> $ret {
-                $(let _ = $arg;)*
-                Err($crate::RepoError::Other(
-                    concat!("the in-memory store does not keep ", stringify!($name)).into(),
-                ))
-            }
-        )*
-    };
-}
-pub(crate) use not_kept;
-
-/// Implements `Transactional` for a type with fields `state` and `transactions: Snapshots<_>`: `begin` takes a
-/// snapshot of the state, `rollback` puts it back.
-macro_rules! snapshot_transactions {
-    ($fake:ty) => {
-        impl $crate::ports::Transactional for $fake {
-            fn begin(&mut self) -> $crate::ports::RepoResult<()> {
-                self.transactions.begin(&self.state);
-                Ok(())
-            }
-
-            fn commit(&mut self) -> $crate::ports::RepoResult<()> {
-                self.transactions.commit();
-                Ok(())
-            }
-
-            fn rollback(&mut self) -> $crate::ports::RepoResult<()> {
-                self.transactions.rollback(&mut self.state);
-                Ok(())
-            }
-        }
-    };
-}
-pub(crate) use snapshot_transactions;
 
 /// Snapshots of a store's state, taken by `begin` and put back by `rollback`.
 #[derive(Debug)]

@@ -11,6 +11,8 @@ mod support;
 
 #[path = "handlers/auth.rs"]
 mod auth;
+#[path = "handlers/distribution.rs"]
+mod distribution;
 #[path = "handlers/exports.rs"]
 mod exports;
 #[path = "handlers/headers.rs"]
@@ -27,3 +29,5 @@ mod openapi_document;
 mod problems;
 #[path = "handlers/reader_errors.rs"]
 mod reader_errors;
+#[path = "handlers/respondent_pages.rs"]
+mod respondent_pages;

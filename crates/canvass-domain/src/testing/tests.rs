@@ -115,16 +115,85 @@ fn an_unavailable_store_answers_unavailable_until_it_is_back() {
     assert_eq!(store.readiness().unwrap().pending_migrations, 2);
 }
 
+/// Acme's survey with an EMAIL sendout holding Ann, and Other's account; their ids.
+fn distribution(store: &MemoryStore) -> (crate::AccountId, crate::AccountId, SurveyId, crate::ids::SendoutId) {
+    use crate::distribution::{DispatchType, MessageInput, RespondentInput, SendoutInput};
+    use crate::use_cases::{respondents, sendouts};
+    let acme = store.seed_account("Acme", "owner@acme.example").unwrap().account_id;
+    let other = store.seed_account("Other", "owner@other.example").unwrap().account_id;
+    let survey = store.with_uow(|uow| surveys::create(uow, &At(NOW), acme, survey_input("Staff"))).unwrap();
+    let message = MessageInput {
+        send_date: Some(NOW),
+        sender: Some("hr@acme.example".into()),
+        subject: Some("Your view".into()),
+        message: Some("Answer: {{surveyLink}}".into()),
+    };
+    let input =
+        SendoutInput { name: "Spring".into(), kind: DispatchType::Email, message, expiry_date: None, language: None };
+    let sendout = store.with_uow(|uow| sendouts::create(uow, &At(NOW), acme, survey.id, input)).unwrap();
+    let ann = RespondentInput {
+        contact_details: "ann@example.com".into(),
+        send_mail: true,
+        background_data: Default::default(),
+    };
+    store.with_uow(|uow| respondents::add(uow, &At(NOW), acme, survey.id, sendout.id, ann)).unwrap();
+    (acme, other, survey.id, sendout.id)
+}
+
 #[test]
-fn a_method_the_store_does_not_keep_answers_an_error_naming_it() {
+fn respondents_blocklist_and_messages_are_kept_and_scoped_by_account() {
+    use crate::chunks::ChunkRequest;
+    use crate::distribution::{BlocklistType, RespondentStatus};
+    use crate::use_cases::{blocklist, sendouts};
     let store = MemoryStore::new();
-    let error = store.with_uow(|uow| {
-        Ok(uow.find_respondent(
-            crate::AccountId::new(1),
-            crate::ids::SendoutId::new(1),
-            crate::ids::RespondentId::new(1),
-        )?)
+    let (acme, other, survey, sendout) = distribution(&store);
+
+    store
+        .with_uow(|uow| {
+            let first = ChunkRequest::first(10);
+            let ours = uow.respondents_chunk(acme, sendout, &first)?;
+            assert_eq!(ours.len(), 1);
+            assert!(uow.respondents_chunk(other, sendout, &first)?.is_empty());
+            assert_eq!(uow.find_respondent(other, sendout, ours[0].id)?, None);
+            assert_eq!(uow.respondent_sendout(other, survey, ours[0].id)?, None);
+            assert_eq!(uow.find_sendout(other, survey, sendout, false)?, None);
+            assert!(uow.list_labels(other, sendout)?.is_empty() && uow.list_documents(other)?.is_empty());
+            assert_eq!(uow.list_documents(acme)?.len(), 1, "a sendout has its document");
+            Ok(())
+        })
+        .unwrap();
+
+    let activated = store.with_uow(|uow| sendouts::activate(uow, &At(NOW), acme, survey, sendout)).unwrap();
+    assert_eq!((activated.respondent_count, activated.pending_count), (1, 0));
+    let claimed = store.with_uow(|uow| Ok(uow.claim_due(NOW, NOW + time::Duration::minutes(5), 10)?)).unwrap();
+    assert_eq!(claimed.len(), 1, "the invitation is queued");
+    assert_eq!((claimed[0].recipient.as_str(), claimed[0].attempts), ("ann@example.com", 1));
+
+    // Another account's blocklist does not reach Acme's respondents; Acme's does.
+    store.with_uow(|uow| blocklist::add(uow, &At(NOW), other, "ann@example.com", BlocklistType::Blocked)).unwrap();
+    let status = |store: &MemoryStore| store.inspect(|memory| memory.respondent_rows()[0].status);
+    assert_eq!(status(&store), RespondentStatus::Scheduled);
+    let blocked = store.with_uow(|uow| Ok(uow.blocked_keys(acme, &["ann@example.com".to_owned()])?)).unwrap();
+    assert!(blocked.is_empty());
+    store.with_uow(|uow| blocklist::add(uow, &At(NOW), acme, "Ann@Example.com", BlocklistType::Blocked)).unwrap();
+    assert_eq!(status(&store), RespondentStatus::Blocklisted);
+    let again = store.with_uow(|uow| {
+        Ok(uow.insert_blocklist(acme, "ann@example.com", "ann@example.com", BlocklistType::Blocked, NOW)?)
     });
-    let Err(DomainError::Repo(RepoError::Other(message))) = error else { panic!("expected Other, got {error:?}") };
-    assert_eq!(message, "the in-memory store does not keep find_respondent");
+    assert_eq!(again.unwrap(), None, "a contact is on the list once");
+}
+
+#[test]
+fn labels_are_unique_by_name_within_their_sendout() {
+    use crate::distribution::{LabelDraft, LabelType};
+    let store = MemoryStore::new();
+    let (acme, other, _, sendout) = distribution(&store);
+    let draft = LabelDraft::new("Office", LabelType::Text).unwrap();
+    let label = store.with_uow(|uow| Ok(uow.insert_label(acme, sendout, &draft, NOW)?)).unwrap();
+    let twice = store.with_uow(|uow| Ok(uow.insert_label(acme, sendout, &draft, NOW)?));
+    assert!(matches!(twice, Err(DomainError::Repo(RepoError::Duplicate(_)))), "{twice:?}");
+    let theirs = store.with_uow(|uow| Ok(uow.insert_label(other, sendout, &draft, NOW)?));
+    assert!(theirs.is_err(), "another account's sendout takes no label");
+    assert_eq!(store.with_uow(|uow| Ok(uow.background_label_ids(acme)?)).unwrap(), [label.id]);
+    assert!(store.with_uow(|uow| Ok(uow.background_label_ids(other)?)).unwrap().is_empty());
 }

@@ -44,7 +44,7 @@ impl<T: OutboxRepository + PaceRepository + SurveyRepository + Transactional + W
 }
 
 /// Lends units of work with the delivery ports one step at a time, so that a round holds no connection while its
-/// messages are on the network. Every [`Store`] is one; a test lends a fake of just these ports.
+/// messages are on the network. Every [`Store`] is one, the in-memory store of the tests included.
 pub trait DeliveryLender: Sync {
     /// What is lent.
     type Unit<'u>: DeliveryPorts + ?Sized + 'u;

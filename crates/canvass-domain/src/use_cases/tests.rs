@@ -1,4 +1,4 @@
-//! Unit tests of the use cases against small in-memory fakes that implement only the ports each flow uses; the
+//! Unit tests of the use cases against the one in-memory store (`crate::testing::Memory`), seeded for each flow; the
 //! SQL behind the real adapter is proven by the black-box suite.
 
 mod accounts;
@@ -11,7 +11,6 @@ mod bounces;
 mod categories;
 mod delivery_round;
 mod exports;
-mod fakes;
 mod frequency;
 mod idempotency;
 mod idempotency_once;
@@ -23,6 +22,7 @@ mod respondents;
 mod retention_engine;
 mod retention_policies;
 mod retention_rules;
+mod seeds;
 mod senders;
 mod sendouts;
 mod surveys;

@@ -3,6 +3,7 @@
 
 use actix_web::http::Method;
 use actix_web::test::TestRequest;
+use canvass_domain::RepoError;
 use canvass_http::problem::ProblemKind;
 use serde_json::{json, Value};
 
@@ -128,7 +129,8 @@ async fn an_answer_refused_before_the_hop_is_still_kept() {
 async fn a_server_error_in_the_hop_releases_the_key_so_that_a_retry_runs_again() {
     let app = TestApp::new().await;
     app.get("/surveys").await.expect(200);
-    // The in-memory store keeps no blocklist: adding to it fails as a database error would.
+    // The store's transactions cannot begin: adding to the blocklist fails as a database error would.
+    app.store.inspect(|memory| memory.hooks.failing_begin = Some(|| RepoError::Other("a broken row".into())));
     let body = json!({"contactDetails": "a@example.com", "type": "Blocked"});
     let (first, lends) = lends_of(&app, keyed_post(&app, "/accounts/blocklist", "block-a").set_json(&body)).await;
     first.problem(ProblemKind::Internal);
@@ -136,4 +138,5 @@ async fn a_server_error_in_the_hop_releases_the_key_so_that_a_retry_runs_again()
     let retry = app.call(keyed_post(&app, "/accounts/blocklist", "block-a").set_json(&body)).await;
     retry.problem(ProblemKind::Internal);
     assert_eq!(retry.header("idempotent-replayed"), "", "the retry ran again instead of waiting for the lease");
+    assert!(app.store.inspect(|memory| memory.state.blocklist.is_empty()), "nothing was added");
 }

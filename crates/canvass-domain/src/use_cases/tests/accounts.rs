@@ -8,7 +8,7 @@ use crate::use_cases::accounts::{
     authenticate, create_account, create_key, find_user_by_email, get_user, list_users, revoke_key,
 };
 
-use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
+use super::seeds::{invalid_fields, not_found, two_accounts, At, NOW};
 use crate::testing::Memory;
 
 #[test]

@@ -5,8 +5,9 @@ use crate::distribution::{DispatchType, RespondentInput, RespondentStatus};
 use crate::error::DomainError;
 use crate::use_cases::respondents::{add_batch, RejectReason};
 
-use super::fakes::distribution::{Distribution, ACCOUNT};
-use super::fakes::{At, NOW};
+use super::seeds::distribution::ACCOUNT;
+use super::seeds::{At, NOW};
+use crate::testing::Memory;
 
 fn email(contact: &str) -> RespondentInput {
     RespondentInput { contact_details: contact.into(), send_mail: true, background_data: Default::default() }
@@ -14,9 +15,9 @@ fn email(contact: &str) -> RespondentInput {
 
 #[test]
 fn blocklisted_and_duplicate_contacts_are_refused_one_by_one() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     fake.pending(sendout, "known@example.com");
-    fake.state.blocked.push("blocked@example.com".into());
+    fake.seed_blocked(ACCOUNT, "blocked@example.com");
     let batch = vec![
         email("new@example.com"),
         email("Blocked@Example.com"),
@@ -37,7 +38,7 @@ fn blocklisted_and_duplicate_contacts_are_refused_one_by_one() {
 
 #[test]
 fn one_malformed_item_refuses_the_whole_batch_and_names_every_bad_index() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let batch = vec![email("fine@example.com"), email("not an address"), email(""), email("also@example.com")];
     let error = add_batch(&mut fake, &At(NOW), ACCOUNT, survey, sendout, batch).unwrap_err();
 
@@ -50,7 +51,7 @@ fn one_malformed_item_refuses_the_whole_batch_and_names_every_bad_index() {
 
 #[test]
 fn another_accounts_sendout_is_not_found() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let other = crate::AccountId::new(2);
     let error = add_batch(&mut fake, &At(NOW), other, survey, sendout, vec![email("a@example.com")]).unwrap_err();
     assert!(matches!(error, DomainError::NotFound(_)), "{error:?}");
@@ -59,7 +60,7 @@ fn another_accounts_sendout_is_not_found() {
 
 #[test]
 fn an_empty_batch_is_refused_before_the_store_is_touched() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let error = add_batch(&mut fake, &At(NOW), ACCOUNT, survey, sendout, Vec::new()).unwrap_err();
     assert!(matches!(error, DomainError::Invalid(_)), "{error:?}");
     assert_eq!(fake.transactions.committed + fake.transactions.rolled_back, 0);

@@ -4,18 +4,18 @@
 
 use crate::answer::{Answer, AnswerFilter, AnswerValue};
 use crate::chunks::{ChunkRequest, CHUNK_BYTES};
+use crate::distribution::DispatchType;
 use crate::error::DomainError;
 use crate::ids::{AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::PageRequest;
 use crate::survey::{ChoiceOption, Page, QuestionItem, QuestionTree, QuestionType};
-use crate::testing::staff_survey;
 use crate::use_cases::answers::{self, AnswerSetInput};
 use crate::webhook::{EventSubject, WebhookEvent};
 use crate::AccountId;
 
-use super::fakes::answer_sets::{AnswerSets, HeldRespondent};
-use super::fakes::distribution::ACCOUNT;
-use super::fakes::{invalid_fields, not_found, At, NOW};
+use super::seeds::distribution::ACCOUNT;
+use super::seeds::{invalid_fields, not_found, At, NOW};
+use crate::testing::Memory;
 
 const OTHER: AccountId = AccountId::new(2);
 /// The account's survey, with [`NAME`], [`RATING`] and [`COLOUR`].
@@ -61,12 +61,12 @@ fn item(id: QuestionItemId, page: PageId, kind: QuestionType, required: bool) ->
 }
 
 /// The account's surveys and the other account's, with their respondents and no answer sets.
-fn fixture() -> AnswerSets {
-    let mut fake = AnswerSets::default();
+fn fixture() -> Memory {
+    let mut fake = Memory::default();
+    fake.seed_survey(ACCOUNT, SURVEY);
+    fake.seed_survey(ACCOUNT, SECOND);
+    fake.seed_survey(OTHER, THEIRS);
     let surveys = &mut fake.state.surveys;
-    surveys.rows.push((ACCOUNT, staff_survey(SURVEY)));
-    surveys.rows.push((ACCOUNT, staff_survey(SECOND)));
-    surveys.rows.push((OTHER, staff_survey(THEIRS)));
     let (first, second) = (PageId::new(20), PageId::new(21));
     let pages = vec![
         Page {
@@ -84,14 +84,16 @@ fn fixture() -> AnswerSets {
     let their_page =
         Page { id: theirs, title: String::new(), items: vec![item(THEIR_ITEM, theirs, QuestionType::OpenText, false)] };
     surveys.trees.push(QuestionTree::assemble(THEIRS, vec![their_page], Vec::new()));
-    let held =
-        |account, survey, sendout: i64, id| HeldRespondent { account, survey, sendout: SendoutId::new(sendout), id };
-    fake.state.respondents = vec![
-        held(ACCOUNT, SURVEY, ANNS_SENDOUT.get(), ANN),
-        held(ACCOUNT, SURVEY, 6, BOB),
-        held(ACCOUNT, SECOND, 7, CAROL),
-        held(OTHER, THEIRS, 8, DAN),
-    ];
+    for (account, survey, sendout, id) in [
+        (ACCOUNT, SURVEY, ANNS_SENDOUT.get(), ANN),
+        (ACCOUNT, SURVEY, 6, BOB),
+        (ACCOUNT, SECOND, 7, CAROL),
+        (OTHER, THEIRS, 8, DAN),
+    ] {
+        let sendout = SendoutId::new(sendout);
+        fake.seed_sendout(account, survey, sendout, DispatchType::Email);
+        fake.seed_respondent_as(account, sendout, id, &format!("{id}@example.com"));
+    }
     fake
 }
 
@@ -107,7 +109,7 @@ fn input(respondent: Option<RespondentId>, completed: bool, answers: Vec<Answer>
     AnswerSetInput { respondent_id: respondent, completed, answers }
 }
 
-fn record(fake: &mut AnswerSets, at_minute: i64, input: AnswerSetInput) -> crate::answer::AnswerSet {
+fn record(fake: &mut Memory, at_minute: i64, input: AnswerSetInput) -> crate::answer::AnswerSet {
     answers::record(fake, &At(NOW + time::Duration::minutes(at_minute)), ACCOUNT, SURVEY, input).unwrap()
 }
 
@@ -126,7 +128,7 @@ fn an_open_set_is_recorded_with_its_respondent_and_answers_in_tree_order_without
     assert_eq!((set.completed, set.created_at, set.updated_at), (false, NOW, NOW));
     assert_eq!(set.answers, [text(NAME, "Ann"), number(RATING, 7.0), text(COLOUR, "blue")]);
     assert_eq!(answers::get(&mut fake, ACCOUNT, SURVEY, set.id).unwrap(), set);
-    assert!(fake.state.webhook_events.is_empty());
+    assert!(fake.state.events.is_empty());
     assert_eq!(fake.transactions.committed, 0, "a single write needs no transaction");
 }
 
@@ -148,7 +150,7 @@ fn a_completed_set_is_written_with_its_event_in_one_transaction() {
         hold: None,
     };
     assert_eq!(
-        fake.state.webhook_events,
+        fake.state.events,
         [(WebhookEvent::AnswerSetCompleted, subject(&set)), (WebhookEvent::AnswerSetCompleted, subject(&anonymous))]
     );
     assert_eq!((anonymous.respondent_id, anonymous.sendout_id), (None, None));
@@ -158,12 +160,12 @@ fn a_completed_set_is_written_with_its_event_in_one_transaction() {
 #[test]
 fn a_completed_set_whose_event_cannot_be_written_is_not_stored() {
     let mut fake = fixture();
-    fake.events_fail = true;
+    fake.hooks.events_fail = true;
 
     let failed = answers::record(&mut fake, &At(NOW), ACCOUNT, SURVEY, input(Some(ANN), true, vec![text(NAME, "Ann")]));
 
     assert!(matches!(failed, Err(DomainError::Repo(_))), "{failed:?}");
-    assert!(fake.state.sets.is_empty(), "the set written before the event is rolled back");
+    assert!(fake.state.answer_sets.is_empty(), "the set written before the event is rolled back");
     assert_eq!((fake.transactions.committed, fake.transactions.rolled_back), (0, 1));
 }
 
@@ -187,7 +189,7 @@ fn answers_that_break_the_tree_are_named_by_their_index_and_nothing_is_stored() 
     let fields = invalid_fields(answers::record(&mut fake, &clock, ACCOUNT, SURVEY, input(None, true, unfinished)));
     assert_eq!(fields, ["answers"], "a completed set answers every required item");
 
-    assert!(fake.state.sets.is_empty());
+    assert!(fake.state.answer_sets.is_empty());
 }
 
 #[test]
@@ -200,7 +202,7 @@ fn a_respondent_must_be_one_of_a_sendout_of_the_survey_whatever_else_it_is() {
         let fields = invalid_fields(answers::record(&mut fake, &At(NOW), ACCOUNT, SURVEY, given));
         assert_eq!(fields, ["respondentId"], "{respondent}");
     }
-    assert!(fake.state.sets.is_empty());
+    assert!(fake.state.answer_sets.is_empty());
 }
 
 #[test]
@@ -246,14 +248,14 @@ fn a_replacement_replaces_every_answer_and_the_flag_and_completes_once() {
     assert_eq!((replaced.created_at, replaced.updated_at), (NOW, later.0));
     assert_eq!((replaced.respondent_id, replaced.sendout_id), (Some(ANN), Some(ANNS_SENDOUT)));
     assert_eq!(answers::get(&mut fake, ACCOUNT, SURVEY, set.id).unwrap(), replaced);
-    assert_eq!(fake.state.webhook_events.len(), 1, "completing an open set is an event");
-    assert_eq!(fake.state.webhook_events[0].1.answer_set_id, Some(set.id));
+    assert_eq!(fake.state.events.len(), 1, "completing an open set is an event");
+    assert_eq!(fake.state.events[0].1.answer_set_id, Some(set.id));
 
     let again = vec![text(NAME, "Ann"), text(COLOUR, "red")];
     let replaced = answers::replace(&mut fake, &later, ACCOUNT, SURVEY, set.id, true, again).unwrap();
     assert_eq!(replaced.answers.len(), 2);
-    assert_eq!(fake.state.webhook_events.len(), 1, "a set completed already is not completed again");
-    assert_eq!(fake.state.sets.len(), 1);
+    assert_eq!(fake.state.events.len(), 1, "a set completed already is not completed again");
+    assert_eq!(fake.state.answer_sets.len(), 1);
 }
 
 #[test]
@@ -277,7 +279,7 @@ fn an_invalid_replacement_names_its_fields_only_for_a_set_that_exists_and_change
 fn a_replacement_whose_event_cannot_be_written_leaves_the_set_as_it_was() {
     let mut fake = fixture();
     let set = record(&mut fake, 0, input(None, false, vec![text(NAME, "Ann")]));
-    fake.events_fail = true;
+    fake.hooks.events_fail = true;
 
     let clock = At(NOW + time::Duration::hours(1));
     let failed = answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, set.id, true, vec![text(NAME, "Anne")]);
@@ -293,7 +295,7 @@ fn a_replacement_whose_event_cannot_be_written_leaves_the_set_as_it_was() {
 /// A page read as the server reads it: weighed, then in chunks of `budget` bytes; its sets, its total and how many
 /// chunks it took.
 fn read_page(
-    fake: &mut AnswerSets,
+    fake: &mut Memory,
     filter: &AnswerFilter,
     page: PageRequest,
     budget: u64,
@@ -346,7 +348,7 @@ fn a_page_of_large_sets_keeps_its_size_and_is_read_in_chunks_of_its_budget() {
     assert_eq!((ids(&read), total, chunks), (ids(&sets[..6]), 7, 3), "the page holds pagesize sets");
     let (read, _, chunks) = read_page(&mut fake, &AnswerFilter::default(), page, 1_000);
     assert_eq!((ids(&read), chunks), (ids(&sets[..6]), 6));
-    assert_eq!(fake.sets_read.len(), 9, "each chunk read only its own sets");
+    assert_eq!(fake.hooks.sets_read.len(), 9, "each chunk read only its own sets");
 }
 
 #[test]

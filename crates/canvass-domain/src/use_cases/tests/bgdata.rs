@@ -8,8 +8,9 @@ use crate::ids::{BgDocumentId, LabelId, RespondentId};
 use crate::use_cases::bgdata::{add_row, delete_cells, edit_row, get, labels, list, read_row};
 use crate::AccountId;
 
-use super::fakes::distribution::{Distribution, ACCOUNT};
-use super::fakes::{invalid_fields, not_found, At, NOW};
+use super::seeds::distribution::ACCOUNT;
+use super::seeds::{invalid_fields, not_found, At, NOW};
+use crate::testing::Memory;
 
 const DEPARTMENT: LabelId = LabelId::new(50);
 const OFFICE: LabelId = LabelId::new(51);
@@ -20,11 +21,12 @@ fn cells(pairs: &[(LabelId, &str)]) -> BackgroundData {
 }
 
 /// An EMAIL sendout's document with labels Department and Office and one respondent, Ann, in Sales.
-fn document() -> (Distribution, BgDocumentId, RespondentId) {
-    let (mut fake, _, sendout) = Distribution::with_sendout(DispatchType::Email);
-    fake.state.labels = vec![DEPARTMENT, OFFICE];
+fn document() -> (Memory, BgDocumentId, RespondentId) {
+    let (mut fake, _, sendout) = Memory::with_sendout(DispatchType::Email);
+    fake.seed_label(ACCOUNT, sendout, DEPARTMENT);
+    fake.seed_label(ACCOUNT, sendout, OFFICE);
     let ann = fake.pending(sendout, "ann@example.com");
-    fake.state.respondents[0].background_data = cells(&[(DEPARTMENT, "Sales")]);
+    fake.state.respondents[0].row.background_data = cells(&[(DEPARTMENT, "Sales")]);
     (fake, BgDocumentId::new(sendout.get()), ann)
 }
 
@@ -62,7 +64,7 @@ fn cells_are_edited_and_deleted_under_the_documents_labels_only() {
 
     let refused = edit_row(&mut fake, ACCOUNT, id, ann, cells(&[(UNKNOWN, "x"), (OFFICE, "Bergen")]));
     assert_eq!(invalid_fields(refused), [format!("cellData.{UNKNOWN}")]);
-    assert_eq!(fake.state.respondents[0].background_data[&OFFICE], "Oslo", "nothing changed");
+    assert_eq!(fake.state.respondents[0].row.background_data[&OFFICE], "Oslo", "nothing changed");
     assert_eq!(fake.transactions.rolled_back, 1);
 
     let left = delete_cells(&mut fake, ACCOUNT, id, ann, &[DEPARTMENT]).unwrap();
@@ -77,11 +79,11 @@ fn a_new_row_is_a_new_pending_respondent_unless_its_contact_is_blocklisted() {
     let (mut fake, id, _) = document();
     let row = add_row(&mut fake, &At(NOW), ACCOUNT, id, "bob@example.com".into(), cells(&[(OFFICE, "Oslo")]));
     let row = row.unwrap();
-    let bob = fake.state.respondents.iter().find(|r| r.id == row.respondent_id).unwrap();
+    let bob = fake.respondent_rows().into_iter().find(|r| r.id == row.respondent_id).unwrap();
     assert_eq!((bob.contact_details.as_str(), bob.status), ("bob@example.com", RespondentStatus::Pending));
     assert_eq!(row.cells, cells(&[(OFFICE, "Oslo")]));
 
-    fake.state.blocked.push("carol@example.com".into());
+    fake.seed_blocked(ACCOUNT, "carol@example.com");
     let blocked = add_row(&mut fake, &At(NOW), ACCOUNT, id, "Carol@Example.com".into(), BackgroundData::new());
     assert!(matches!(blocked, Err(DomainError::Conflict { kind: ConflictKind::Blocklisted, .. })), "{blocked:?}");
     let unknown = add_row(&mut fake, &At(NOW), ACCOUNT, id, "dan@example.com".into(), cells(&[(UNKNOWN, "x")]));

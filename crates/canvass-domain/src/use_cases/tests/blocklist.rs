@@ -12,22 +12,23 @@ use crate::paging::{Page, PageRequest};
 use crate::use_cases::blocklist;
 use crate::AccountId;
 
-use super::fakes::distribution::{Distribution, ACCOUNT};
-use super::fakes::{invalid_fields, not_found, At, NOW};
+use super::seeds::distribution::ACCOUNT;
+use super::seeds::{invalid_fields, not_found, At, NOW};
+use crate::testing::Memory;
 
 const OTHER: AccountId = AccountId::new(2);
 
-fn status_of(fake: &Distribution, id: RespondentId) -> RespondentStatus {
-    fake.state.respondents.iter().find(|r| r.id == id).map(|r| r.status).unwrap()
+fn status_of(fake: &Memory, id: RespondentId) -> RespondentStatus {
+    fake.respondent_rows().into_iter().find(|r| r.id == id).map(|r| r.status).unwrap()
 }
 
-fn set_status(fake: &mut Distribution, id: RespondentId, status: RespondentStatus) {
-    let respondent = fake.state.respondents.iter_mut().find(|r| r.id == id).unwrap();
+fn set_status(fake: &mut Memory, id: RespondentId, status: RespondentStatus) {
+    let respondent = fake.respondent_row(id);
     respondent.status = status;
 }
 
-fn pending_count(fake: &Distribution, sendout: SendoutId) -> i64 {
-    fake.state.sendouts.iter().find(|s| s.id == sendout).map(|s| s.pending_count).unwrap()
+fn pending_count(fake: &Memory, sendout: SendoutId) -> i64 {
+    fake.sendout_row(sendout).pending_count
 }
 
 fn failure(address: &str, domain: &str, minutes: i64) -> NewPermanentFailure {
@@ -45,7 +46,7 @@ fn page(number: i64, size: i64) -> PageRequest {
 
 #[test]
 fn adding_a_contact_blocklists_the_accounts_respondents_not_yet_sent_to() {
-    let (mut fake, survey, first) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, first) = Memory::with_sendout(DispatchType::Email);
     let second = fake.another_sendout(survey, DispatchType::Email);
     let third = fake.another_sendout(survey, DispatchType::Email);
     let pending = fake.pending(first, "ann@example.com");
@@ -71,7 +72,7 @@ fn adding_a_contact_blocklists_the_accounts_respondents_not_yet_sent_to() {
 
 #[test]
 fn a_contact_already_on_the_list_is_a_duplicate_and_changes_nothing() {
-    let (mut fake, _, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, _, sendout) = Memory::with_sendout(DispatchType::Email);
     let first = blocklist::add(&mut fake, &At(NOW), ACCOUNT, "ann@example.com", BlocklistType::Blocked).unwrap();
     // Added behind the use case's back, after the contact was listed.
     let later = fake.pending(sendout, "ann@example.com");
@@ -80,31 +81,35 @@ fn a_contact_already_on_the_list_is_a_duplicate_and_changes_nothing() {
     let again = blocklist::add(&mut fake, &later_clock, ACCOUNT, " ANN@example.com", BlocklistType::OptedOut);
 
     assert!(matches!(again, Err(DomainError::Conflict { kind: ConflictKind::Duplicate, .. })), "{again:?}");
-    assert_eq!(fake.state.blocklist, [first], "the first entry stays as it was");
+    assert_eq!(
+        fake.state.blocklist.iter().map(|(.., entry)| entry).collect::<Vec<_>>(),
+        [&first],
+        "the first entry stays as it was"
+    );
     assert_eq!(status_of(&fake, later), RespondentStatus::Pending, "nothing is marked by a refused add");
     assert_eq!((fake.transactions.committed, fake.transactions.rolled_back), (1, 1));
 }
 
 #[test]
 fn a_blank_overlong_or_control_contact_is_refused_naming_the_field_before_the_store_is_touched() {
-    let (mut fake, _, _) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, _, _) = Memory::with_sendout(DispatchType::Email);
     let overlong = "x".repeat(crate::limits::CONTACT + 1);
     for bad in ["", "   ", "ann\u{7}@example.com", &overlong] {
         let added = blocklist::add(&mut fake, &At(NOW), ACCOUNT, bad, BlocklistType::Blocked);
         assert_eq!(invalid_fields(added), ["contactDetails"], "{bad:?}");
     }
-    assert!(fake.state.blocklist.is_empty() && fake.state.blocked.is_empty());
+    assert!(fake.state.blocklist.is_empty());
     assert_eq!(fake.transactions.committed + fake.transactions.rolled_back, 0);
 }
 
 #[test]
 fn a_contact_leaves_the_list_by_its_key_and_can_be_added_again() {
-    let (mut fake, _, _) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, _, _) = Memory::with_sendout(DispatchType::Email);
     blocklist::add(&mut fake, &At(NOW), ACCOUNT, "Ann@Example.com", BlocklistType::Blocked).unwrap();
 
     blocklist::remove(&mut fake, ACCOUNT, " ann@EXAMPLE.com ").unwrap();
 
-    assert!(fake.state.blocklist.is_empty() && fake.state.blocked.is_empty());
+    assert!(fake.state.blocklist.is_empty());
     assert!(not_found(&blocklist::remove(&mut fake, ACCOUNT, "ann@example.com"), "blocklist entry"), "gone already");
     // A contact that adding would refuse is refused as adding refuses it, not looked for.
     for never_added in ["ann\n@example.com", " ", ""] {
@@ -117,7 +122,7 @@ fn a_contact_leaves_the_list_by_its_key_and_can_be_added_again() {
 
 #[test]
 fn another_account_neither_reads_nor_removes_nor_marks_the_accounts_list() {
-    let (mut fake, _, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, _, sendout) = Memory::with_sendout(DispatchType::Email);
     let ann = fake.pending(sendout, "ann@example.com");
     blocklist::add(&mut fake, &At(NOW), ACCOUNT, "bob@example.com", BlocklistType::Blocked).unwrap();
 
@@ -137,7 +142,7 @@ fn another_account_neither_reads_nor_removes_nor_marks_the_accounts_list() {
 
 #[test]
 fn failures_are_recorded_once_and_bounce_the_accounts_respondents_but_blocklisted_ones() {
-    let (mut fake, survey, first) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, first) = Memory::with_sendout(DispatchType::Email);
     let second = fake.another_sendout(survey, DispatchType::Email);
     let pending = fake.pending(first, "ann@example.com");
     let sent = fake.pending(second, "Ann@Example.com");
@@ -165,7 +170,7 @@ fn failures_are_recorded_once_and_bounce_the_accounts_respondents_but_blockliste
 
 #[test]
 fn an_empty_or_oversized_list_of_failures_is_refused_before_the_store_is_touched() {
-    let (mut fake, _, _) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, _, _) = Memory::with_sendout(DispatchType::Email);
     assert_eq!(invalid_fields(blocklist::record_failures(&mut fake, ACCOUNT, Vec::new())), ["failures"]);
     let too_many: Vec<_> = (0..1001).map(|n| failure(&format!("p{n}@example.com"), "acme.example", 0)).collect();
     assert_eq!(invalid_fields(blocklist::record_failures(&mut fake, ACCOUNT, too_many)), ["failures"]);
@@ -176,7 +181,7 @@ fn an_empty_or_oversized_list_of_failures_is_refused_before_the_store_is_touched
 
 #[test]
 fn failures_page_oldest_first_filtered_by_domain_and_time_within_the_account() {
-    let (mut fake, _, _) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, _, _) = Memory::with_sendout(DispatchType::Email);
     let recorded = vec![
         failure("late@example.com", "mail.acme.example", 30),
         failure("first@example.com", "mail.acme.example", 0),

@@ -3,7 +3,7 @@
 use crate::ids::CategoryId;
 use crate::use_cases::categories::{create, get, list};
 
-use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
+use super::seeds::{invalid_fields, not_found, two_accounts, At, NOW};
 
 #[test]
 fn a_blank_name_is_refused_naming_the_field() {

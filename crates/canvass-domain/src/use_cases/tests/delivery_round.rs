@@ -12,18 +12,17 @@ use crate::use_cases::delivery::{
     deliver_all_due, deliver_all_due_observed, deliver_due, ChannelCounts, DeliveryReport, Round, LEASE,
 };
 
-use super::fakes::outbox::{due, Lent, Outbox, Recorder};
-use super::fakes::{At, NOW};
+use super::seeds::outbox::{due, lent, rounds, Recorder};
+use super::seeds::{At, NOW};
+use crate::testing::MemoryStore;
 
 fn round(limit: i64) -> Round {
     Round::new(limit, LEASE, LinkBase::new("https://survey.example"))
 }
 
-fn lent(messages: Vec<crate::delivery::ClaimedMessage>) -> Lent {
-    let mut outbox = Outbox::default();
-    outbox.state.messages = messages;
-    outbox.state.reminders_due = 2;
-    Lent(Mutex::new(outbox))
+/// The lease the store holds message `id` under.
+fn lease_of(store: &MemoryStore, id: i64) -> Option<time::OffsetDateTime> {
+    store.inspect(|memory| memory.state.outbox.iter().find(|m| m.message.id == id).and_then(|m| m.message.lease_until))
 }
 
 #[test]
@@ -47,12 +46,12 @@ fn each_message_goes_on_its_channel_and_every_outcome_is_recorded_together() {
     assert_eq!(mail.recipients(), ["ok@example.com", "bounce@example.com", "later@example.com"]);
     assert_eq!(sms.recipients(), ["+4790000006"]);
     assert_eq!((report.claimed, report.sent, report.bounced, report.retried), (6, 2, 1, 1));
-    assert_eq!((report.cancelled, report.reminders_enqueued), (2, 2));
+    assert_eq!((report.cancelled, report.reminders_enqueued), (2, 0));
     let email = ChannelCounts { sent: 1, bounced: 1, retried: 1, failed: 0, cancelled: 2 };
     assert_eq!((report.email, report.sms), (email, ChannelCounts { sent: 1, ..ChannelCounts::default() }));
-    let state = store.state();
-    assert_eq!(state.recorded.len(), 1, "one round, recorded once");
-    let outcome_of = |id: i64| state.recorded[0].iter().find(|s| s.message.id == id).map(|s| s.outcome.clone());
+    let recorded = rounds(&store);
+    assert_eq!(recorded.len(), 1, "one round, recorded once");
+    let outcome_of = |id: i64| recorded[0].iter().find(|s| s.message.id == id).map(|s| s.outcome.clone());
     assert_eq!(outcome_of(1), Some(Outcome::Sent));
     assert!(matches!(outcome_of(2), Some(Outcome::Bounced(reason)) if reason.contains("5.1.1")));
     assert!(matches!(outcome_of(3), Some(Outcome::DueAgain(at, _)) if at == NOW + retry_delay(0)));
@@ -73,13 +72,20 @@ fn messages_carry_the_links_of_their_respondent() {
 #[test]
 fn claimed_messages_are_leased_so_a_second_round_does_not_send_them_again() {
     let store = lent(vec![due(1, DispatchType::Email, "ok@example.com")]);
+    // The first round's record fails: its message stays claimed under its lease.
+    store.inspect(|memory| memory.hooks.failing_rounds = (1, Some(|| crate::RepoError::Other("a bug".into()))));
     let (mail, sms) = (Recorder::default(), Recorder::default());
     let transports = Transports { email: &mail, sms: &sms };
-    deliver_due(&store, transports, NOW, &round(10)).unwrap();
+    assert!(deliver_due(&store, transports, NOW, &round(10)).is_err());
     let again = deliver_due(&store, transports, NOW + Duration::seconds(1), &round(10)).unwrap();
     assert_eq!(again.claimed, 0);
-    assert_eq!(store.state().messages[0].lease_until, Some(NOW + LEASE));
+    assert_eq!(lease_of(&store, 1), Some(NOW + LEASE));
     assert_eq!(mail.recipients().len(), 1);
+    // Once the lease runs out, another round takes the message over.
+    let later = deliver_due(&store, transports, NOW + LEASE + Duration::seconds(1), &round(10)).unwrap();
+    assert_eq!((later.claimed, later.sent), (1, 1));
+    let status = store.inspect(|memory| memory.state.outbox[0].status);
+    assert_eq!(status, crate::testing::MessageStatus::Sent);
 }
 
 #[test]
@@ -93,8 +99,8 @@ fn rounds_run_back_to_back_while_they_come_back_full() {
 
     assert_eq!((report.claimed, report.sent), (5, 5));
     assert_eq!((report.email.sent, report.sms.sent), (5, 0), "the channels' counts add up across rounds");
-    let rounds: Vec<usize> = store.state().recorded.iter().map(Vec::len).collect();
-    assert_eq!(rounds, [2, 2, 1]);
+    let sizes: Vec<usize> = rounds(&store).iter().map(Vec::len).collect();
+    assert_eq!(sizes, [2, 2, 1]);
     assert_eq!(mail.recipients().len(), 5, "each message once");
 }
 
@@ -109,10 +115,10 @@ fn a_stop_claims_no_further_round_but_sends_and_records_the_rounds_it_holds() {
     let report = deliver_all_due(&store, Transports { email: &mail, sms: &sms }, &At(NOW), &round(2), &stop).unwrap();
 
     assert_eq!((report.claimed, report.sent), (4, 4));
-    let rounds: Vec<usize> = store.state().recorded.iter().map(Vec::len).collect();
-    assert_eq!(rounds, [2, 2], "both rounds held are sent and recorded");
-    let last = store.state().messages.iter().find(|m| m.id == 5).map(|m| m.lease_until);
-    assert_eq!(last, Some(None), "the fifth message is not claimed");
+    let sizes: Vec<usize> = rounds(&store).iter().map(Vec::len).collect();
+    assert_eq!(sizes, [2, 2], "both rounds held are sent and recorded");
+    let attempts = store.inspect(|memory| memory.state.outbox[4].message.attempts);
+    assert_eq!((lease_of(&store, 5), attempts), (None, 0), "the fifth message is not claimed");
 }
 
 #[test]
@@ -141,10 +147,10 @@ fn record_failing(
     times: u32,
     error: fn() -> crate::RepoError,
     lease: Duration,
-) -> (Lent, Result<DeliveryReport, DomainError>) {
+) -> (MemoryStore, Result<DeliveryReport, DomainError>) {
     let messages = (1..=3).map(|id| due(id, DispatchType::Email, &format!("p{id}@example.com"))).collect();
     let store = lent(messages);
-    store.0.lock().unwrap().failing_records = (times, Some(error));
+    store.inspect(|memory| memory.hooks.failing_rounds = (times, Some(error)));
     let (mail, sms) = (Recorder::default(), Recorder::default());
     let shape = Round { lease, ..round(10) };
     let report = deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &shape);
@@ -157,7 +163,7 @@ fn a_round_whose_store_is_away_for_a_moment_is_recorded_once_it_is_back() {
     let unavailable = || crate::RepoError::Unavailable("terminating connection due to administrator command".into());
     let (store, report) = record_failing(3, unavailable, LEASE);
     assert_eq!(report.unwrap().sent, 3);
-    assert_eq!(store.state().recorded.len(), 1, "recorded on the fourth try, once");
+    assert_eq!(rounds(&store).len(), 1, "recorded on the fourth try, once");
 }
 
 #[test]
@@ -165,24 +171,24 @@ fn a_record_is_given_up_after_half_the_lease_and_other_failures_at_once() {
     let unavailable = || crate::RepoError::Unavailable("the database system is shutting down".into());
     let (store, report) = record_failing(u32::MAX, unavailable, Duration::seconds(1));
     assert!(matches!(report, Err(DomainError::Repo(crate::RepoError::Unavailable(_)))), "{report:?}");
-    assert_eq!(store.state().recorded.len(), 0);
-    let tries_left = store.0.lock().unwrap().failing_records.0;
+    assert_eq!(rounds(&store).len(), 0);
+    let tries_left = store.inspect(|memory| memory.hooks.failing_rounds.0);
     assert_eq!(u32::MAX - tries_left, 3, "pauses of 100 and 200 ms; a third of 400 ms would pass half the lease");
 
     let (store, report) = record_failing(u32::MAX, || crate::RepoError::Other("a bug".into()), LEASE);
     assert!(matches!(report, Err(DomainError::Repo(crate::RepoError::Other(_)))));
-    assert_eq!(u32::MAX - store.0.lock().unwrap().failing_records.0, 1, "not tried again");
+    assert_eq!(u32::MAX - store.inspect(|memory| memory.hooks.failing_rounds.0), 1, "not tried again");
 }
 
 #[test]
 fn relay_or_sender_trouble_holds_a_message_without_counting_an_attempt() {
     let retry = crate::delivery::RetryPolicy::default();
     let mut held = due(1, DispatchType::Email, "held@example.com");
-    held.attempts = 40;
+    held.attempts = 39;
     held.aged = retry.max_age;
     held.holds = 2;
     let mut later = due(2, DispatchType::Email, "later@example.com");
-    later.attempts = 40;
+    later.attempts = 39;
     later.aged = retry.max_age;
     let store = lent(vec![held, later]);
     let (mail, sms) = (Recorder::default(), Recorder::default());
@@ -190,14 +196,14 @@ fn relay_or_sender_trouble_holds_a_message_without_counting_an_attempt() {
     let report = deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &round(10)).unwrap();
 
     assert_eq!((report.retried, report.failed, report.bounced), (1, 1, 0));
-    let recorded = &store.state().recorded[0];
+    let recorded = rounds(&store).remove(0);
     let outcome_of = |id: i64| recorded.iter().find(|s| s.message.id == id).map(|s| s.outcome.clone());
     let wait = crate::delivery::hold_delay(2);
     assert_eq!(wait, Duration::seconds(20));
     assert!(matches!(outcome_of(1), Some(Outcome::Held(at, hold))
         if at == NOW + wait && hold.reason.starts_with("553") && hold.kind == crate::delivery::HoldKind::Sender));
     assert!(matches!(outcome_of(2), Some(Outcome::Failed(_))), "a transient refusal ends with its lifetime");
-    let events = &store.state().webhook_events;
+    let events = store.inspect(|memory| memory.state.events.clone());
     let held: Vec<_> =
         events.iter().filter(|(event, _)| *event == crate::webhook::WebhookEvent::SendoutDeliveryHeld).collect();
     assert_eq!(held.len(), 1, "the hold is announced once");
@@ -209,12 +215,12 @@ fn a_transient_failure_waits_within_its_lifetime_and_fails_when_it_is_used_up() 
     let mut round = round(10);
     round.retry = crate::delivery::RetryPolicy { max_age: Duration::minutes(10), max_backoff: Duration::minutes(4) };
     let mut young = due(1, DispatchType::Email, "later@example.com");
-    young.attempts = 6;
+    young.attempts = 5;
     young.aged = Duration::minutes(8);
     let store = lent(vec![young]);
     let (mail, sms) = (Recorder::default(), Recorder::default());
     deliver_due(&store, Transports { email: &mail, sms: &sms }, NOW, &round).unwrap();
-    let recorded = store.state().recorded[0][0].outcome.clone();
+    let recorded = rounds(&store)[0][0].outcome.clone();
     assert!(matches!(recorded, Outcome::DueAgain(at, _) if at == NOW + Duration::minutes(2)), "{recorded:?}");
 }
 
@@ -225,12 +231,11 @@ fn a_paced_worker_claims_only_the_slots_the_shared_pace_grants() {
     let (mail, sms) = (Recorder::default(), Recorder::default());
     let mut round = round(200);
     round.pace = crate::delivery::PaceLimits { rate: Some(1000.0), burst: 4, daily: Some(10) };
-    let clock = super::fakes::Ticking::default();
+    let clock = super::seeds::Ticking::default();
     let report = deliver_all_due(&store, Transports { email: &mail, sms: &sms }, &clock, &round, &|| false).unwrap();
     assert_eq!(report.sent, 10, "the day's limit holds the rest");
-    let state = store.state();
-    assert!(state.recorded.iter().all(|recorded| recorded.len() <= 4), "no round above the burst");
-    let pace = state.pace.unwrap();
+    assert!(rounds(&store).iter().all(|recorded| recorded.len() <= 4), "no round above the burst");
+    let pace = store.inspect(|memory| memory.state.pace).unwrap();
     assert_eq!(pace.day_sent, 10);
     assert!(pace.day_full_at.is_some());
 }
@@ -246,10 +251,11 @@ fn a_throttle_halves_the_shared_pace_and_puts_the_next_round_back_unsent() {
         deliver_all_due(&store, Transports { email: &mail, sms: &sms }, &At(NOW), &round(4), &|| false).unwrap();
     assert_eq!((report.claimed, report.sent), (4, 0), "the round beside the throttled one is not sent");
     assert_eq!(mail.recipients().len(), 4);
-    let state = store.state();
-    let put_back = state.recorded.iter().flatten().filter(|done| done.message.id > 4);
+    let recorded = rounds(&store);
+    let put_back = recorded.iter().flatten().filter(|done| done.message.id > 4);
     assert!(
         put_back.clone().count() == 4 && put_back.into_iter().all(|done| matches!(done.outcome, Outcome::Held(..)))
     );
-    assert!(state.pace.is_some_and(|pace| pace.ceiling.is_some()), "the pace has a ceiling now");
+    let pace = store.inspect(|memory| memory.state.pace);
+    assert!(pace.is_some_and(|pace| pace.ceiling.is_some()), "the pace has a ceiling now");
 }

@@ -4,23 +4,23 @@
 
 use crate::answer::{Answer, AnswerFilter, AnswerValue};
 use crate::chunks::{ChunkRequest, CHUNK_BYTES};
+use crate::distribution::DispatchType;
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, SendoutId, SurveyId};
 use crate::survey::{Page, QuestionItem, QuestionTree, QuestionType};
 use crate::use_cases::exports::{export_chunk, start_export, ExportStart};
 
-use super::fakes::answer_sets::AnswerSets;
-use super::fakes::distribution::ACCOUNT;
-use super::fakes::exports::Exports;
-use super::fakes::{invalid_fields, not_found};
+use super::seeds::distribution::ACCOUNT;
+use super::seeds::{invalid_fields, not_found};
+use crate::testing::Memory;
 
 const OTHER: AccountId = AccountId::new(2);
 const ITEM: QuestionItemId = QuestionItemId::new(70);
 
 /// Survey 1 of the account with one Numeric item and `count` sets: set n answers n, and the sets from 4 on came
 /// through sendout 5. Sendout 5 is of survey 1; sendout 6 of another survey; sendout 7 of another account.
-fn exports(count: i64) -> (Exports, SurveyId) {
-    let (mut sets, survey) = AnswerSets::with_sets(count);
-    for set in &mut sets.state.sets {
+fn exports(count: i64) -> (Memory, SurveyId) {
+    let (mut sets, survey) = Memory::with_sets(count);
+    for set in sets.state.answer_sets.iter_mut().map(|held| &mut held.set) {
         set.answers = vec![Answer { question_item_id: ITEM, value: AnswerValue::Number(set.id.get() as f64) }];
         set.sendout_id = (set.id.get() >= 4).then_some(SendoutId::new(5));
     }
@@ -36,22 +36,24 @@ fn exports(count: i64) -> (Exports, SurveyId) {
     };
     let page = Page { id: PageId::new(1), title: String::new(), items: vec![item] };
     sets.state.surveys.trees.push(QuestionTree::assemble(survey, vec![page], Vec::new()));
-    let sendouts = vec![
-        (ACCOUNT, survey, SendoutId::new(5)),
-        (ACCOUNT, SurveyId::new(2), SendoutId::new(6)),
-        (OTHER, SurveyId::new(3), SendoutId::new(7)),
-    ];
-    (Exports { sets, sendouts }, survey)
+    sets.seed_survey(ACCOUNT, SurveyId::new(2));
+    sets.seed_survey(OTHER, SurveyId::new(3));
+    for (account, survey, sendout) in
+        [(ACCOUNT, survey, 5), (ACCOUNT, SurveyId::new(2), 6), (OTHER, SurveyId::new(3), 7)]
+    {
+        sets.seed_sendout(account, survey, SendoutId::new(sendout), DispatchType::Email);
+    }
+    (sets, survey)
 }
 
 /// Reads every chunk from the first on; returns what the first brought and each chunk's set ids.
-fn walk(fake: &mut Exports, survey: SurveyId, filter: &AnswerFilter, size: usize) -> (ExportStart, Vec<Vec<i64>>) {
+fn walk(fake: &mut Memory, survey: SurveyId, filter: &AnswerFilter, size: usize) -> (ExportStart, Vec<Vec<i64>>) {
     walk_within(fake, survey, filter, size, CHUNK_BYTES)
 }
 
 /// [`walk`] with chunks of at most `budget` bytes.
 fn walk_within(
-    fake: &mut Exports,
+    fake: &mut Memory,
     survey: SurveyId,
     filter: &AnswerFilter,
     size: usize,
@@ -96,7 +98,7 @@ fn an_unknown_or_foreign_survey_is_not_found_before_its_sendout_is_judged() {
         let read = start_export(&mut fake, account, survey, &foreign_sendout, 10, CHUNK_BYTES);
         assert!(not_found(&read, "survey"), "{account} {survey}: {read:?}");
     }
-    assert_eq!(fake.sets.chunks_read, 0);
+    assert_eq!(fake.hooks.chunks_read, 0);
 }
 
 #[test]
@@ -107,7 +109,7 @@ fn a_sendout_of_another_survey_or_account_or_none_at_all_is_invalid() {
         let read = start_export(&mut fake, ACCOUNT, survey, &filter, 10, CHUNK_BYTES);
         assert_eq!(invalid_fields(read), ["sendoutId"], "sendout {sendout}");
     }
-    assert_eq!(fake.sets.chunks_read, 0, "nothing is read for a refused filter");
+    assert_eq!(fake.hooks.chunks_read, 0, "nothing is read for a refused filter");
     let own = AnswerFilter::default().of_sendout(Some(SendoutId::new(5)));
     let read = start_export(&mut fake, ACCOUNT, survey, &own, 10, CHUNK_BYTES).unwrap();
     assert!(read.chunk.items.is_empty() && read.chunk.next.is_none(), "sets 1 and 2 came through no sendout");
@@ -123,9 +125,9 @@ fn a_later_chunk_reads_on_after_its_cursor_within_the_account() {
     assert_eq!(theirs.items, Vec::new(), "another account reads none of the sets");
 }
 
-/// Gives set `id` of the fake an open text of `bytes` bytes.
-fn large(fake: &mut Exports, id: i64, bytes: usize) {
-    let set = fake.sets.state.sets.iter_mut().find(|set| set.id.get() == id).unwrap();
+/// Gives set `id` of the store an open text of `bytes` bytes.
+fn large(fake: &mut Memory, id: i64, bytes: usize) {
+    let set = fake.state.answer_sets.iter_mut().map(|held| &mut held.set).find(|set| set.id.get() == id).unwrap();
     set.answers = vec![Answer { question_item_id: ITEM, value: AnswerValue::Text("x".repeat(bytes)) }];
 }
 
@@ -139,7 +141,7 @@ fn a_chunk_of_large_sets_is_cut_where_they_reach_its_budget_and_the_next_reads_o
     let (_, chunks) = walk_within(&mut fake, survey, &AnswerFilter::default(), 5, 10_000);
     assert_eq!(chunks, [vec![1, 2, 3], vec![4, 5, 6, 7, 8], vec![9]]);
     assert_eq!(
-        fake.sets.sets_read,
+        fake.hooks.sets_read,
         chunks.iter().map(|ids| ids.iter().map(|id| AnswerSetId::new(*id)).collect()).collect::<Vec<Vec<_>>>(),
         "only the sets a chunk holds are read with their answers"
     );

@@ -6,7 +6,7 @@ use crate::ids::SurveyId;
 use crate::survey::SurveyInput;
 use crate::use_cases::{frequency, surveys};
 
-use super::fakes::{not_found, two_accounts, At, NOW};
+use super::seeds::{not_found, two_accounts, At, NOW};
 
 fn limits(days: i64, max: i64) -> FrequencyLimits {
     FrequencyLimits::new(days, max).unwrap()

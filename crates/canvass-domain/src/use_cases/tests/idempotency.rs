@@ -3,7 +3,7 @@
 
 use time::{Duration, OffsetDateTime};
 
-use super::fakes::{At, NOW};
+use super::seeds::{At, NOW};
 use crate::idempotency::{Claim, Claimed, Fingerprint, IdempotencyKey, KeptResponse, KeyState, LEASE};
 use crate::ids::AccountId;
 use crate::testing::Keys;

@@ -4,7 +4,7 @@
 
 use time::OffsetDateTime;
 
-use super::fakes::{At, NOW};
+use super::seeds::{At, NOW};
 use crate::error::{DomainError, RepoError};
 use crate::idempotency::ports::IdempotencyRepository;
 use crate::idempotency::{

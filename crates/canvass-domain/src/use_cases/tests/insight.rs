@@ -4,19 +4,16 @@
 
 use time::macros::{date, datetime};
 
-use crate::answer::AnswerFilter;
-use crate::distribution::RespondentStatus;
-use crate::ids::{PageId, QuestionItemId, SendoutId, SurveyId};
-use crate::insight::{
-    ChoiceCount, ItemFigures, ItemTally, NumericSummary, OptionCount, ResultTallies, SendoutFigures, StatusCounts,
-};
+use crate::answer::{Answer, AnswerFilter, AnswerSet, AnswerValue};
+use crate::distribution::{DispatchType, RespondentStatus};
+use crate::ids::{AnswerSetId, PageId, QuestionItemId, SendoutId, SurveyId};
+use crate::insight::{ItemFigures, NumericSummary, OptionCount};
 use crate::survey::{ChoiceOption, Page, QuestionItem, QuestionTree, QuestionType};
-use crate::testing::staff_survey;
+use crate::testing::Memory;
 use crate::use_cases::insight;
 use crate::AccountId;
 
-use super::fakes::insight::{Asked, Insight};
-use super::fakes::{invalid_fields, not_found, At, NOW};
+use super::seeds::{invalid_fields, not_found, At, NOW};
 
 const ACME: AccountId = AccountId::new(1);
 const OTHER: AccountId = AccountId::new(2);
@@ -45,13 +42,11 @@ fn item(id: i64, kind: QuestionType, options: &[&str]) -> QuestionItem {
 
 /// Acme's survey has two pages: info 101 and multiple choice 102 (`a`, `b`, `c`); single choice 201 (`x`, `y`),
 /// numeric 202, open text 203.
-fn fixture() -> Insight {
-    let mut fake = Insight::default();
-    fake.surveys.rows.extend([
-        (ACME, staff_survey(SURVEY)),
-        (ACME, staff_survey(SECOND)),
-        (OTHER, staff_survey(THEIRS)),
-    ]);
+fn fixture() -> Memory {
+    let mut fake = Memory::default();
+    fake.seed_survey(ACME, SURVEY);
+    fake.seed_survey(ACME, SECOND);
+    fake.seed_survey(OTHER, THEIRS);
     let first = vec![item(101, QuestionType::Info, &[]), item(102, QuestionType::MultipleChoice, &["a", "b", "c"])];
     let second = vec![
         item(201, QuestionType::SingleChoice, &["x", "y"]),
@@ -62,9 +57,34 @@ fn fixture() -> Insight {
         Page { id: PageId::new(100), title: "One".into(), items: first },
         Page { id: PageId::new(200), title: "Two".into(), items: second },
     ];
-    fake.surveys.trees.push(QuestionTree::assemble(SURVEY, pages, vec![]));
-    fake.sendouts.extend([(ACME, SURVEY, WAVE), (ACME, SECOND, SECOND_WAVE), (OTHER, THEIRS, THEIR_WAVE)]);
+    fake.state.surveys.trees.push(QuestionTree::assemble(SURVEY, pages, vec![]));
+    for (account, survey, sendout) in [(ACME, SURVEY, WAVE), (ACME, SECOND, SECOND_WAVE), (OTHER, THEIRS, THEIR_WAVE)] {
+        fake.seed_sendout(account, survey, sendout, DispatchType::Email);
+    }
     fake
+}
+
+/// A set of [`WAVE`] with these answers.
+fn set(fake: &mut Memory, id: i64, completed: bool, at: time::OffsetDateTime, answers: Vec<Answer>) {
+    let set = AnswerSet {
+        id: AnswerSetId::new(id),
+        survey_id: SURVEY,
+        respondent_id: None,
+        sendout_id: Some(WAVE),
+        completed,
+        created_at: at,
+        updated_at: at,
+        answers,
+    };
+    fake.seed_answer_set(ACME, set);
+}
+
+fn answer(item: i64, value: AnswerValue) -> Answer {
+    Answer { question_item_id: QuestionItemId::new(item), value }
+}
+
+fn choices(values: &[&str]) -> AnswerValue {
+    AnswerValue::Choices(values.iter().map(|v| (*v).to_owned()).collect())
 }
 
 #[test]
@@ -77,25 +97,39 @@ fn statistics_are_of_a_sendout_of_the_accounts_survey_only() {
     assert!(not_found(&statistics(SURVEY, SECOND_WAVE), "sendout"), "a sendout of another survey");
     assert!(not_found(&statistics(SURVEY, THEIR_WAVE), "sendout"), "another account's sendout");
     assert!(not_found(&statistics(SURVEY, SendoutId::new(99)), "sendout"));
-    assert!(fake.asked.is_empty(), "nothing is counted for a sendout that is not found");
 }
 
 #[test]
 fn statistics_finish_the_figures_up_to_the_clocks_utc_day() {
     let mut fake = fixture();
-    fake.figures = SendoutFigures {
-        by_status: StatusCounts::of([(RespondentStatus::Sent, 2), (RespondentStatus::Pending, 1)]),
-        opted_out: 1,
-        reached: 2,
-        started: 1,
-        completed: 1,
-        median_seconds_to_complete: Some(30.0),
-        daily: vec![],
+    let sent_at = datetime!(2026-11-24 10:00 UTC);
+    let ann = fake.seed_respondent(ACME, WAVE, "ann@example.com");
+    let bob = fake.seed_respondent(ACME, WAVE, "bob@example.com");
+    fake.seed_respondent(ACME, WAVE, "carol@example.com");
+    for id in [ann, bob] {
+        let row = fake.respondent_row(id);
+        (row.status, row.sent_at) = (RespondentStatus::Sent, Some(sent_at));
+    }
+    fake.state.respondents[1].opted_out_at = Some(sent_at);
+    let started = sent_at + time::Duration::seconds(10);
+    let done = AnswerSet {
+        id: AnswerSetId::new(90),
+        survey_id: SURVEY,
+        respondent_id: Some(ann),
+        sendout_id: Some(WAVE),
+        completed: true,
+        created_at: started,
+        updated_at: sent_at + time::Duration::seconds(30),
+        answers: Vec::new(),
     };
-    // 01:30 at UTC+3 is still the 24th in UTC.
+    fake.seed_answer_set(ACME, done);
+    let activated = fake.state.sendouts.iter_mut().find(|(_, s)| s.id == WAVE).map(|(_, s)| s);
+    activated.into_iter().for_each(|s| s.activated_at = Some(datetime!(2026-11-23 12:00 UTC)));
+    // 01:30 at UTC+3 is still the 24th in UTC: the series ends there.
     let clock = At(datetime!(2026-11-25 01:30 +03:00));
     let statistics = insight::sendout_statistics(&mut fake, &clock, ACME, SURVEY, WAVE).unwrap();
-    assert_eq!(fake.asked, [Asked::Figures(ACME, WAVE, date!(2026 - 11 - 24))]);
+    let days: Vec<_> = statistics.daily.iter().map(|day| (day.date, day.sent, day.started, day.completed)).collect();
+    assert_eq!(days, [(date!(2026 - 11 - 23), 0, 0, 0), (date!(2026 - 11 - 24), 2, 1, 1)]);
     assert_eq!(statistics.sendout_id, WAVE);
     assert_eq!((statistics.respondents, statistics.reached, statistics.started, statistics.completed), (3, 2, 1, 1));
     assert_eq!((statistics.response_rate, statistics.completion_rate), (Some(0.5), Some(0.5)));
@@ -116,25 +150,23 @@ fn results_need_the_accounts_survey_before_the_filters_sendout() {
         let refused = insight::survey_results(&mut fake, ACME, SURVEY, &of(sendout));
         assert_eq!(invalid_fields(refused), ["sendoutId"], "{sendout}");
     }
-    assert!(fake.asked.is_empty(), "nothing is tallied for a refused filter");
 }
 
 #[test]
 fn results_list_every_item_in_tree_order_with_every_option() {
     let mut fake = fixture();
     let numbers = NumericSummary { count: 2, mean: Some(4.0), median: Some(4.0), min: Some(3.0), max: Some(5.0) };
-    fake.tallies = ResultTallies {
-        answer_sets: 3,
-        items: vec![
-            ItemTally { item: QuestionItemId::new(202), answered: 2, numbers },
-            ItemTally { item: QuestionItemId::new(102), answered: 3, numbers: NumericSummary::default() },
-        ],
-        choices: vec![ChoiceCount { item: QuestionItemId::new(102), value: "b".into(), count: 2 }],
-        ratings: vec![],
-    };
-    let filter = AnswerFilter::new(Some(NOW), None, None, true).unwrap().of_sendout(Some(WAVE));
+    set(&mut fake, 1, true, NOW, vec![answer(102, choices(&["b"])), answer(202, AnswerValue::Number(3.0))]);
+    set(&mut fake, 2, true, NOW, vec![answer(102, choices(&["b"])), answer(202, AnswerValue::Number(5.0))]);
+    set(&mut fake, 3, true, NOW, vec![answer(102, choices(&[]))]);
+    // Sets the filter leaves out: open, before its start, of no sendout.
+    set(&mut fake, 4, false, NOW, vec![answer(102, choices(&["a"])), answer(203, AnswerValue::Text("x".into()))]);
+    set(&mut fake, 5, true, NOW - time::Duration::days(1), vec![answer(102, choices(&["a"]))]);
+    set(&mut fake, 6, true, NOW, vec![answer(102, choices(&["a"]))]);
+    fake.state.answer_sets[5].set.sendout_id = None;
+    let filter = AnswerFilter::new(Some(NOW - time::Duration::hours(1)), None, None, true).unwrap();
+    let filter = filter.of_sendout(Some(WAVE));
     let results = insight::survey_results(&mut fake, ACME, SURVEY, &filter).unwrap();
-    assert_eq!(fake.asked, [Asked::Tallies(ACME, SURVEY, filter)], "the filter reaches the store as given");
     assert_eq!((results.survey_id, results.answer_sets), (SURVEY, 3));
     let order: Vec<(i64, QuestionType)> = results.items.iter().map(|r| (r.question_item_id.get(), r.kind)).collect();
     use QuestionType::*;

@@ -9,9 +9,9 @@ use crate::error::DomainError;
 use crate::ids::{AccountId, AnswerSetId, SendoutId, SurveyId};
 use crate::use_cases::{answers, blocklist, respondents};
 
-use super::fakes::answer_sets::AnswerSets;
-use super::fakes::distribution::{Distribution, ACCOUNT};
-use super::fakes::NOW;
+use super::seeds::distribution::ACCOUNT;
+use super::seeds::NOW;
+use crate::testing::Memory;
 
 /// Reads a whole list chunk by chunk, as the HTTP layer does; returns its rows and how many chunks it read.
 fn walk<T, K>(size: usize, read: impl FnMut(&ChunkRequest<K>) -> Result<Chunk<T, K>, DomainError>) -> (Vec<T>, usize) {
@@ -40,7 +40,7 @@ fn ids(sets: &[crate::answer::AnswerSet]) -> Vec<i64> {
 
 #[test]
 fn answer_sets_come_whole_and_in_order_across_chunks() {
-    let (mut fake, survey) = AnswerSets::with_sets(2_500);
+    let (mut fake, survey) = Memory::with_sets(2_500);
     let filter = AnswerFilter::default();
     let (sets, reads) = walk(1_000, |request| answers::list_chunk(&mut fake, ACCOUNT, survey, &filter, request));
     assert_eq!(ids(&sets), (1..=2_500).collect::<Vec<_>>());
@@ -49,17 +49,17 @@ fn answer_sets_come_whole_and_in_order_across_chunks() {
 
 #[test]
 fn a_list_that_fills_its_last_chunk_ends_with_an_empty_read() {
-    let (mut fake, survey) = AnswerSets::with_sets(6);
+    let (mut fake, survey) = Memory::with_sets(6);
     let filter = AnswerFilter::default();
     let (sets, reads) = walk(3, |request| answers::list_chunk(&mut fake, ACCOUNT, survey, &filter, request));
     assert_eq!(ids(&sets), [1, 2, 3, 4, 5, 6]);
     assert_eq!(reads, 3);
-    assert_eq!(fake.chunks_read, 3);
+    assert_eq!(fake.hooks.chunks_read, 3);
 }
 
 #[test]
 fn an_empty_list_is_one_empty_chunk() {
-    let (mut fake, survey) = AnswerSets::with_sets(0);
+    let (mut fake, survey) = Memory::with_sets(0);
     let filter = AnswerFilter::default();
     let first = answers::list_chunk(&mut fake, ACCOUNT, survey, &filter, &ChunkRequest::first(10)).unwrap();
     assert_eq!(first, Chunk { items: Vec::new(), next: None });
@@ -67,7 +67,7 @@ fn an_empty_list_is_one_empty_chunk() {
 
 #[test]
 fn the_filter_applies_across_chunks() {
-    let (mut fake, survey) = AnswerSets::with_sets(25);
+    let (mut fake, survey) = Memory::with_sets(25);
     let completed = AnswerFilter::new(None, None, None, true).unwrap();
     let (sets, _) = walk(4, |request| answers::list_chunk(&mut fake, ACCOUNT, survey, &completed, request));
     assert_eq!(ids(&sets), (2..=24).step_by(2).collect::<Vec<_>>());
@@ -81,14 +81,14 @@ fn the_filter_applies_across_chunks() {
 
 #[test]
 fn the_first_chunk_of_an_unknown_or_foreign_survey_is_not_found() {
-    let (mut fake, survey) = AnswerSets::with_sets(3);
+    let (mut fake, survey) = Memory::with_sets(3);
     let filter = AnswerFilter::default();
     let first = ChunkRequest::first(10);
     let unknown = answers::list_chunk(&mut fake, ACCOUNT, SurveyId::new(99), &filter, &first);
     assert!(matches!(unknown, Err(DomainError::NotFound("survey"))), "{unknown:?}");
     let foreign = answers::list_chunk(&mut fake, AccountId::new(2), survey, &filter, &first);
     assert!(matches!(foreign, Err(DomainError::NotFound("survey"))), "{foreign:?}");
-    assert_eq!(fake.chunks_read, 0, "nothing is read for a survey that is not the account's");
+    assert_eq!(fake.hooks.chunks_read, 0, "nothing is read for a survey that is not the account's");
     // A later chunk only reads on, and another account's read finds nothing.
     let later = ChunkRequest::after(AnswerSetId::new(0), 10);
     let foreign_later = answers::list_chunk(&mut fake, AccountId::new(2), survey, &filter, &later).unwrap();
@@ -97,22 +97,22 @@ fn the_first_chunk_of_an_unknown_or_foreign_survey_is_not_found() {
 
 #[test]
 fn rows_added_while_a_list_is_read_appear_only_beyond_the_cursor() {
-    let (mut fake, survey) = AnswerSets::with_sets(4);
+    let (mut fake, survey) = Memory::with_sets(4);
     let filter = AnswerFilter::default();
     let first = answers::list_chunk(&mut fake, ACCOUNT, survey, &filter, &ChunkRequest::first(2)).unwrap();
     assert_eq!(ids(&first.items), [1, 2]);
     // Between two chunks, a set is added (id 5) and set 1, already read, is removed.
-    let mut added = fake.state.sets[3].clone();
+    let mut added = fake.state.answer_sets[3].set.clone();
     added.id = AnswerSetId::new(5);
-    fake.state.sets.push(added);
-    fake.state.sets.remove(0);
+    fake.seed_answer_set(ACCOUNT, added);
+    fake.state.answer_sets.remove(0);
     let (rest, _) = read_on(first.next, |request| answers::list_chunk(&mut fake, ACCOUNT, survey, &filter, request));
     assert_eq!(ids(&rest), [3, 4, 5], "each set once, in id order, the new one included");
 }
 
 #[test]
 fn respondents_come_whole_and_in_order_and_an_unknown_sendout_is_not_found() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let added: Vec<_> = (0..7).map(|n| fake.pending(sendout, &format!("p{n}@example.com"))).collect();
     let (found, reads) = walk(3, |request| respondents::list_chunk(&mut fake, ACCOUNT, survey, sendout, request));
     assert_eq!(found.iter().map(|r| r.id).collect::<Vec<_>>(), added);
@@ -129,20 +129,22 @@ fn respondents_come_whole_and_in_order_and_an_unknown_sendout_is_not_found() {
 
 #[test]
 fn the_blocklist_comes_in_creation_order_then_by_contact_key() {
-    let (mut fake, _, _) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, _, _) = Memory::with_sendout(DispatchType::Email);
     let entry = |contact: &str, minutes: i64| BlocklistEntry {
         contact_details: contact.into(),
         kind: BlocklistType::Blocked,
         created_at: NOW + time::Duration::minutes(minutes),
     };
     // Stored out of order; three share an instant and sort by their keys (lower-cased email addresses).
-    fake.state.blocklist = vec![
+    let entries = [
         entry("late@example.com", 9),
         entry("Carol@example.com", 1),
         entry("alice@example.com", 1),
         entry("BOB@example.com", 1),
         entry("first@example.com", 0),
     ];
+    let keyed = entries.map(|e| (ACCOUNT, crate::distribution::contact_key(&e.contact_details), e));
+    fake.state.blocklist = keyed.to_vec();
     let (entries, reads) = walk(2, |request| blocklist::list_chunk(&mut fake, ACCOUNT, request));
     let contacts: Vec<&str> = entries.iter().map(|e| e.contact_details.as_str()).collect();
     assert_eq!(

@@ -2,28 +2,44 @@
 
 use time::Duration;
 
-use crate::ports::OutboxBacklog;
+use crate::distribution::DispatchType;
+use crate::testing::Memory;
 use crate::use_cases::monitoring::{outbox_backlog, Backlog};
 
-use super::fakes::outbox::Outbox;
-use super::fakes::{At, NOW};
+use super::seeds::outbox::due;
+use super::seeds::{At, NOW};
 
-fn backlog(found: OutboxBacklog) -> Backlog {
-    let mut outbox = Outbox::default();
-    outbox.state.backlog = found;
-    outbox_backlog(&mut outbox, &At(NOW)).unwrap()
+/// An outbox of messages due at these offsets from [`NOW`]; the first held by sender trouble when `held`.
+fn outbox(due_in: &[Duration], held: bool) -> Memory {
+    let mut memory = Memory::default();
+    for (id, offset) in (1..).zip(due_in) {
+        memory.seed_message(due(id, DispatchType::Email, &format!("p{id}@example.com")));
+        memory.state.outbox[usize::try_from(id - 1).unwrap_or(0)].due_at = NOW + *offset;
+    }
+    if held {
+        memory.state.outbox[0].hold_kind = Some(crate::delivery::HoldKind::Sender);
+    }
+    memory
 }
 
 #[test]
 fn the_oldest_due_age_is_how_long_the_earliest_due_message_has_waited() {
-    let found = OutboxBacklog { pending: 7, held: 0, oldest_due: Some(NOW - Duration::seconds(90)) };
-    assert_eq!(backlog(found), Backlog { pending: 7, held: 0, oldest_due_age: Duration::seconds(90) });
+    let waited = [-90, -10, -30, 0, 60].map(Duration::seconds);
+    let found = outbox_backlog(&mut outbox(&waited, true), &At(NOW)).unwrap();
+    assert_eq!(found, Backlog { pending: 5, held: 1, oldest_due_age: Duration::seconds(90) });
 }
 
 #[test]
 fn nothing_due_is_an_age_of_zero() {
-    let waiting = OutboxBacklog { pending: 3, held: 0, oldest_due: None };
-    assert_eq!(backlog(waiting), Backlog { pending: 3, held: 0, oldest_due_age: Duration::ZERO });
-    let clock_behind = OutboxBacklog { pending: 1, held: 0, oldest_due: Some(NOW + Duration::seconds(5)) };
-    assert_eq!(backlog(clock_behind).oldest_due_age, Duration::ZERO, "never negative");
+    let later = [Duration::seconds(5), Duration::hours(1)];
+    let found = outbox_backlog(&mut outbox(&later, false), &At(NOW)).unwrap();
+    assert_eq!(found, Backlog { pending: 2, held: 0, oldest_due_age: Duration::ZERO });
+}
+
+#[test]
+fn a_deactivated_sendouts_messages_wait_outside_the_backlog() {
+    let mut memory = outbox(&[Duration::seconds(-90)], false);
+    memory.state.sendouts[0].1.status = crate::distribution::SendoutStatus::Inactive;
+    let found = outbox_backlog(&mut memory, &At(NOW)).unwrap();
+    assert_eq!(found, Backlog { pending: 0, held: 0, oldest_due_age: Duration::ZERO });
 }

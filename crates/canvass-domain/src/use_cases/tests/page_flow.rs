@@ -6,10 +6,12 @@ use crate::ids::QuestionItemId;
 use crate::language::Language;
 use crate::use_cases::respondent_page::{open, submit, PageError, PageState, PageView};
 
-use super::fakes::pages::{four_pages, Pages, TOKEN};
-use super::fakes::{At, NOW};
+use super::seeds::pages::{four_pages, progress, sendout, RESPONDENT, TOKEN};
+use super::seeds::{At, NOW};
+use crate::distribution::{DispatchType, SendoutStatus};
+use crate::testing::Memory;
 
-fn answer(fake: &mut Pages, page: i64, value: &str) -> PageView {
+fn answer(fake: &mut Memory, page: i64, value: &str) -> PageView {
     let form = [(format!("q{}", page * 10), value.to_owned())];
     submit(fake, &At(NOW), TOKEN, crate::ids::PageId::new(page), &form).unwrap()
 }
@@ -42,10 +44,10 @@ fn the_logic_leads_from_page_to_page_until_the_set_is_complete() {
     assert_eq!(page_of(&open(&mut fake, &At(NOW), TOKEN).unwrap()), Some(1));
 
     assert_eq!(page_of(&answer(&mut fake, 1, "skip")), Some(4), "the logic jumps to page 4");
-    assert!(fake.state.locked, "the respondent's row is locked while a page is saved");
+    assert!(fake.hooks.locked.contains(&RESPONDENT), "the respondent's row is locked while a page is saved");
     assert_eq!(answer(&mut fake, 4, "done"), done());
 
-    let (set, left_on) = fake.state.progress.clone().unwrap();
+    let (set, left_on) = progress(&fake).unwrap();
     assert!(set.completed);
     assert_eq!(left_on, None);
     let values: Vec<AnswerValue> = set.answers.iter().map(|a| a.value.clone()).collect();
@@ -60,7 +62,7 @@ fn a_respondent_who_leaves_resumes_where_they_left_off() {
     answer(&mut fake, 2, "second");
     let resumed = open(&mut fake, &At(NOW), TOKEN).unwrap();
     assert_eq!(page_of(&resumed), Some(3));
-    assert!(!fake.state.progress.unwrap().0.completed);
+    assert!(!progress(&fake).unwrap().0.completed);
 }
 
 #[test]
@@ -69,7 +71,7 @@ fn a_missing_required_answer_shows_the_page_again_and_saves_nothing() {
     let view = answer(&mut fake, 1, "");
     assert_eq!(page_of(&view), Some(1));
     assert_eq!(errors_of(&view), [PageError::Unanswered(QuestionItemId::new(10))]);
-    assert!(fake.state.progress.is_none());
+    assert!(progress(&fake).is_none());
 }
 
 #[test]
@@ -78,7 +80,7 @@ fn the_last_page_cannot_be_posted_first() {
     let view = answer(&mut fake, 4, "done");
     assert_eq!(page_of(&view), Some(1), "the page to answer now is shown");
     assert_eq!(errors_of(&view), [PageError::OutOfOrder]);
-    assert!(fake.state.progress.is_none(), "nothing is saved, nothing completed");
+    assert!(progress(&fake).is_none(), "nothing is saved, nothing completed");
 
     answer(&mut fake, 1, "first");
     let skipped_ahead = answer(&mut fake, 3, "third");
@@ -88,11 +90,11 @@ fn the_last_page_cannot_be_posted_first() {
 #[test]
 fn a_closed_sendout_takes_no_answers() {
     let mut fake = four_pages();
-    fake.state.context.sendout_active = false;
+    sendout(&mut fake).status = SendoutStatus::Inactive;
     let closed = view(PageState::Closed);
     assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap(), closed);
     assert_eq!(answer(&mut fake, 1, "late"), closed);
-    assert!(fake.state.progress.is_none());
+    assert!(progress(&fake).is_none());
 }
 
 #[test]
@@ -106,7 +108,8 @@ fn an_unknown_token_is_not_found() {
 fn a_link_is_looked_up_within_the_account_its_token_names_and_old_links_everywhere() {
     let mut fake = four_pages();
     assert_eq!(page_of(&open(&mut fake, &At(NOW), TOKEN).unwrap()), Some(1), "a token naming its account");
-    let old = super::fakes::pages::OLD_TOKEN;
+    let old = super::seeds::pages::OLD_TOKEN;
+    fake.respondent_row(RESPONDENT).token = old.into();
     assert_eq!(page_of(&open(&mut fake, &At(NOW), old).unwrap()), Some(1), "a token of the old form");
     // The same random part under another account's id finds nothing: the whole token must match in that account.
     let forged = TOKEN.replacen("1-", "2-", 1);
@@ -119,14 +122,14 @@ fn a_link_is_looked_up_within_the_account_its_token_names_and_old_links_everywhe
 #[test]
 fn every_view_speaks_the_sendouts_language_and_the_survey_thanks_in_its_own_words() {
     let mut fake = four_pages();
-    fake.state.context.language = Language::Sv;
-    fake.state.context.thank_you_message = Some("Tack för din tid!".into());
+    sendout(&mut fake).language = Language::Sv;
+    fake.state.surveys.rows[0].1.thank_you_message = Some("Tack för din tid!".into());
     assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap().language, Language::Sv);
     answer(&mut fake, 1, "skip");
     let thanks = answer(&mut fake, 4, "done");
     assert_eq!(thanks.language, Language::Sv);
     assert_eq!(thanks.state, PageState::Done { thank_you_message: Some("Tack för din tid!".into()) });
-    fake.state.context.sendout_active = false;
+    sendout(&mut fake).status = SendoutStatus::Inactive;
     assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap().language, Language::Sv, "the closed page too");
 }
 
@@ -137,7 +140,7 @@ fn a_value_that_does_not_fit_is_named_with_its_item_and_nothing_is_saved() {
     let view = answer(&mut fake, 1, &long);
     let too_long = ValueProblem::TooLong { max: crate::answer::MAX_TEXT_LEN };
     assert_eq!(errors_of(&view), [PageError::Invalid(QuestionItemId::new(10), too_long)]);
-    assert!(fake.state.progress.is_none());
+    assert!(progress(&fake).is_none());
     let twice = [("q10".to_owned(), "a".to_owned()), ("q10".to_owned(), "b".to_owned())];
     let view = submit(&mut fake, &At(NOW), TOKEN, crate::ids::PageId::new(1), &twice).unwrap();
     assert_eq!(errors_of(&view), [PageError::Invalid(QuestionItemId::new(10), ValueProblem::OneValue)]);
@@ -148,16 +151,17 @@ fn a_login_opens_the_link_or_shows_the_form_again_in_the_sendouts_language_with_
     use crate::distribution::LoginPage;
     use crate::use_cases::respondent_page::{login, LoginOutcome};
     let mut fake = four_pages();
-    fake.state.context.language = Language::De;
-    let sendout = fake.state.context.sendout_id;
-    let opened = login(&mut fake, &At(NOW), sendout, " ANN@example.com ").unwrap();
+    sendout(&mut fake).kind = DispatchType::Login;
+    sendout(&mut fake).language = Language::De;
+    let sendout_id = super::seeds::pages::SENDOUT;
+    let opened = login(&mut fake, &At(NOW), sendout_id, " ANN@example.com ").unwrap();
     assert_eq!(opened, LoginOutcome::Opens(TOKEN.into()), "identifiers compare by their key");
-    let unknown = login(&mut fake, &At(NOW), sendout, "bob@example.com").unwrap();
+    let unknown = login(&mut fake, &At(NOW), sendout_id, "bob@example.com").unwrap();
     let german = LoginPage { language: Language::De, respondents: 1 };
     assert_eq!(unknown, LoginOutcome::Nothing(german));
     let other = crate::ids::SendoutId::new(99);
     let none = LoginOutcome::Nothing(LoginPage { language: Language::En, respondents: 0 });
     assert_eq!(login(&mut fake, &At(NOW), other, "ann@example.com").unwrap(), none);
-    fake.state.context.sendout_active = false;
-    assert_eq!(login(&mut fake, &At(NOW), sendout, "ann@example.com").unwrap(), LoginOutcome::Nothing(german));
+    sendout(&mut fake).status = SendoutStatus::Inactive;
+    assert_eq!(login(&mut fake, &At(NOW), sendout_id, "ann@example.com").unwrap(), LoginOutcome::Nothing(german));
 }

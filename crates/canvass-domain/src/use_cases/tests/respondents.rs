@@ -7,15 +7,16 @@ use crate::ids::{LabelId, SendoutId, SurveyId};
 use crate::use_cases::{blocklist, respondents, sendouts};
 use crate::AccountId;
 
-use super::fakes::distribution::{Distribution, ACCOUNT};
-use super::fakes::{invalid_fields, not_found, At, NOW};
+use super::seeds::distribution::ACCOUNT;
+use super::seeds::{invalid_fields, not_found, At, NOW};
+use crate::testing::Memory;
 
 fn contact(details: &str) -> RespondentInput {
     RespondentInput { contact_details: details.into(), send_mail: true, background_data: BackgroundData::new() }
 }
 
-fn counts(fake: &Distribution, sendout: SendoutId) -> (i64, i64) {
-    let row = fake.state.sendouts.iter().find(|s| s.id == sendout).unwrap();
+fn counts(fake: &Memory, sendout: SendoutId) -> (i64, i64) {
+    let row = fake.sendout_row(sendout);
     (row.respondent_count, row.pending_count)
 }
 
@@ -25,7 +26,7 @@ fn is_conflict<T: std::fmt::Debug>(result: &Result<T, DomainError>, kind: Confli
 
 #[test]
 fn a_respondent_joins_its_sendout_as_pending() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let input = RespondentInput { send_mail: false, ..contact(" Ann@Example.com ") };
 
     let added = respondents::add(&mut fake, &At(NOW), ACCOUNT, survey, sendout, input).unwrap();
@@ -34,14 +35,14 @@ fn a_respondent_joins_its_sendout_as_pending() {
     assert_eq!((added.sendout_id, added.status, added.added_at), (sendout, RespondentStatus::Pending, NOW));
     assert!(!added.send_mail);
     assert!(added.token.starts_with(&format!("{ACCOUNT}-")), "the link token names the account: {}", added.token);
-    assert_eq!(fake.state.respondents, [added]);
+    assert_eq!(fake.respondent_rows(), [added]);
     assert_eq!(counts(&fake, sendout), (1, 1));
     assert_eq!((fake.transactions.committed, fake.transactions.rolled_back), (1, 0));
 }
 
 #[test]
 fn a_contact_the_sendout_has_already_is_a_duplicate_and_nothing_is_added() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let other_sendout = fake.another_sendout(survey, DispatchType::Email);
     respondents::add(&mut fake, &At(NOW), ACCOUNT, survey, sendout, contact("ann@example.com")).unwrap();
 
@@ -58,7 +59,7 @@ fn a_contact_the_sendout_has_already_is_a_duplicate_and_nothing_is_added() {
 
 #[test]
 fn a_blocklisted_contact_is_refused_until_it_leaves_the_list() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     blocklist::add(&mut fake, &At(NOW), ACCOUNT, "Ann@Example.com", BlocklistType::OptedOut).unwrap();
 
     let refused = respondents::add(&mut fake, &At(NOW), ACCOUNT, survey, sendout, contact("ann@example.COM"));
@@ -75,18 +76,18 @@ fn a_blocklisted_contact_is_refused_until_it_leaves_the_list() {
 
 #[test]
 fn a_blocklisted_contact_that_the_sendout_has_already_is_reported_as_blocklisted() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     respondents::add(&mut fake, &At(NOW), ACCOUNT, survey, sendout, contact("ann@example.com")).unwrap();
     blocklist::add(&mut fake, &At(NOW), ACCOUNT, "ann@example.com", BlocklistType::Blocked).unwrap();
 
     let refused = respondents::add(&mut fake, &At(NOW), ACCOUNT, survey, sendout, contact("ann@example.com"));
     assert!(is_conflict(&refused, ConflictKind::Blocklisted), "the blocklist is checked first: {refused:?}");
-    assert_eq!(fake.state.respondents[0].status, RespondentStatus::Blocklisted);
+    assert_eq!(fake.state.respondents[0].row.status, RespondentStatus::Blocklisted);
 }
 
 #[test]
 fn a_contact_of_the_wrong_kind_or_an_unknown_label_is_refused_naming_the_field() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let sms = fake.another_sendout(survey, DispatchType::Sms);
     let clock = At(NOW);
 
@@ -109,12 +110,12 @@ fn a_contact_of_the_wrong_kind_or_an_unknown_label_is_refused_naming_the_field()
     let input = RespondentInput { background_data: data.clone(), ..contact("ann@example.com") };
     let added = respondents::add(&mut fake, &clock, ACCOUNT, survey, sendout, input).unwrap();
     assert_eq!(added.background_data, data);
-    assert_eq!(fake.state.respondents[0].background_data, data);
+    assert_eq!(fake.state.respondents[0].row.background_data, data);
 }
 
 #[test]
 fn another_accounts_or_a_missing_sendout_is_not_found_and_nothing_is_added() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let clock = At(NOW);
     let other = AccountId::new(2);
 

@@ -6,7 +6,7 @@ use crate::ids::LabelId;
 use crate::survey::SurveyInput;
 use crate::use_cases::{retention_policies, surveys};
 
-use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
+use super::seeds::{invalid_fields, not_found, two_accounts, At, NOW};
 
 #[test]
 fn the_accounts_policy_is_empty_until_set_and_a_change_keeps_what_it_does_not_name() {

@@ -9,7 +9,7 @@ use crate::testing::Memory;
 use crate::use_cases::{retention_rules, sendouts, surveys};
 use crate::AccountId;
 
-use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
+use super::seeds::{invalid_fields, not_found, two_accounts, At, NOW};
 
 const ACTION: RetentionAction = RetentionAction::RemoveRespondentDataWithoutAnswers;
 

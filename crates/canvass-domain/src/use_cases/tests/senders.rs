@@ -4,7 +4,7 @@ use crate::error::{ConflictKind, DomainError};
 use crate::use_cases::senders::{add, list, remove};
 use crate::AccountId;
 
-use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
+use super::seeds::{invalid_fields, not_found, two_accounts, At, NOW};
 
 #[test]
 fn a_malformed_number_is_refused_naming_the_field() {

@@ -13,8 +13,8 @@ use crate::testing::Memory;
 use crate::use_cases::{sendouts, surveys};
 use crate::AccountId;
 
-use super::fakes::distribution::{Distribution, ACCOUNT};
-use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
+use super::seeds::distribution::ACCOUNT;
+use super::seeds::{invalid_fields, not_found, two_accounts, At, NOW};
 
 fn email(name: &str) -> SendoutInput {
     SendoutInput {
@@ -150,18 +150,18 @@ fn another_accounts_sendout_is_not_found_by_any_sendout_use_case_as_a_missing_on
 
 #[test]
 fn a_draft_cannot_be_deactivated_and_stays_a_draft() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
 
     let refused = sendouts::deactivate(&mut fake, &At(NOW), ACCOUNT, survey, sendout);
 
     assert!(is_conflict(&refused, ConflictKind::NotActivated), "{refused:?}");
-    assert_eq!(fake.state.sendouts[0].status, SendoutStatus::Draft);
+    assert_eq!(fake.sendout_row(sendout).status, SendoutStatus::Draft);
     assert_eq!((fake.transactions.committed, fake.transactions.rolled_back), (0, 1));
 }
 
 #[test]
 fn an_active_sendout_becomes_inactive_and_a_second_deactivation_keeps_it_so() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     fake.pending(sendout, "ann@example.com");
     sendouts::activate(&mut fake, &At(NOW), ACCOUNT, survey, sendout).unwrap();
 
@@ -178,12 +178,12 @@ fn an_active_sendout_becomes_inactive_and_a_second_deactivation_keeps_it_so() {
 
     let foreign = sendouts::deactivate(&mut fake, &later, AccountId::new(2), survey, sendout);
     assert!(not_found(&foreign, "survey"), "{foreign:?}");
-    assert_eq!(fake.state.sendouts[0].status, SendoutStatus::Active);
+    assert_eq!(fake.sendout_row(sendout).status, SendoutStatus::Active);
 }
 
 #[test]
 fn a_label_name_is_unique_within_its_sendout() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let other_sendout = fake.another_sendout(survey, DispatchType::Email);
     let clock = At(NOW);
 
@@ -207,19 +207,19 @@ fn a_label_name_is_unique_within_its_sendout() {
 
 #[test]
 fn a_blank_or_overlong_label_name_is_refused_naming_the_field() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let overlong = "x".repeat(201);
     for bad in ["", "   ", overlong.as_str()] {
         let made = sendouts::create_label(&mut fake, &At(NOW), ACCOUNT, survey, sendout, bad, LabelType::Text);
         assert_eq!(invalid_fields(made), ["name"]);
     }
-    assert!(fake.state.sendout_labels.is_empty());
+    assert!(fake.state.labels.is_empty());
     assert_eq!(fake.transactions.committed + fake.transactions.rolled_back, 0, "refused before a transaction");
 }
 
 #[test]
 fn a_reminder_follows_the_message_rules_of_its_sendouts_type() {
-    let (mut fake, survey, sendout) = Distribution::with_sendout(DispatchType::Email);
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
     let login = fake.another_sendout(survey, DispatchType::Login);
     let clock = At(NOW);
 

@@ -13,7 +13,7 @@ use crate::testing::Memory;
 use crate::use_cases::{categories, sendouts, surveys};
 use crate::AccountId;
 
-use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
+use super::seeds::{invalid_fields, not_found, two_accounts, At, NOW};
 
 /// Three pages of one open-text item each.
 fn three_pages(name: &str) -> SurveyInput {

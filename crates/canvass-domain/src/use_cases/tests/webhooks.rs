@@ -13,7 +13,7 @@ use crate::webhook::{
     AttemptResult, DeliveryStatus, EventSubject, WebhookEvent, WebhookRequest, WebhookSender, MAX_ATTEMPTS,
 };
 
-use super::fakes::{invalid_fields, not_found, two_accounts, At, NOW};
+use super::seeds::{invalid_fields, not_found, two_accounts, At, NOW};
 
 fn subject(account: crate::AccountId) -> EventSubject {
     EventSubject::respondent(account, SurveyId::new(1), SendoutId::new(2), RespondentId::new(3))

@@ -1,0 +1,91 @@
+//! Erasing one person across an account, on request.
+
+use super::{Memory, MessageStatus};
+use crate::answer::AnswerValue;
+use crate::distribution::contact_key;
+use crate::governance::{ContactPatterns, ERASED_MARK};
+use crate::idempotency::KeyState;
+use crate::ids::{AccountId, AnswerSetId, RespondentId};
+use crate::ports::{Erased, ErasureRepository, RepoResult};
+
+/// `text` with every quote of the contact (as `contact` finds it: in any case) replaced by [`ERASED_MARK`].
+fn redact(text: &str, contact: &ContactPatterns) -> String {
+    if !contact.found_in_text(text) {
+        return text.to_owned();
+    }
+    let (lower, key) = (text.to_ascii_lowercase(), contact.key().to_ascii_lowercase());
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some(found) = lower[at..].find(&key) {
+        out.push_str(&text[at..at + found]);
+        out.push_str(ERASED_MARK);
+        at += found + key.len();
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+impl ErasureRepository for Memory {
+    fn erase_contact(
+        &mut self,
+        account: AccountId,
+        contact: &ContactPatterns,
+        include_answers: bool,
+    ) -> RepoResult<Erased> {
+        let state = &mut self.state;
+        let theirs = |details: &str| contact_key(details) == contact.key();
+        let gone: Vec<RespondentId> = state
+            .respondents
+            .iter()
+            .filter(|r| r.account_id == account && theirs(&r.row.contact_details))
+            .map(|r| r.row.id)
+            .collect();
+        state.respondents.retain(|r| !(r.account_id == account && gone.contains(&r.row.id)));
+        state.outbox.retain(|m| !(m.message.account_id == account && gone.contains(&m.message.respondent_id)));
+        state.failures.retain(|(owner, f)| !(*owner == account && theirs(&f.email_address)));
+        let answered: Vec<AnswerSetId> = state
+            .answer_sets
+            .iter()
+            .filter(|h| h.account_id == account && h.set.respondent_id.is_some_and(|r| gone.contains(&r)))
+            .map(|h| h.set.id)
+            .collect();
+        let reached = |h: &super::HeldAnswerSet| {
+            h.account_id == account
+                && (answered.contains(&h.set.id) || h.original.is_some_and(|original| answered.contains(&original)))
+        };
+        let mut erased = Erased { respondents: gone.len() as u64, answer_sets: 0 };
+        if include_answers {
+            let before = state.answer_sets.len();
+            state.answer_sets.retain(|h| !reached(h));
+            erased.answer_sets = (before - state.answer_sets.len()) as u64;
+        } else {
+            for held in state.answer_sets.iter_mut().filter(|h| reached(h)) {
+                held.set.respondent_id = None;
+                for answer in &mut held.set.answers {
+                    match &mut answer.value {
+                        AnswerValue::Text(text) => *text = redact(text, contact),
+                        AnswerValue::Choices(choices) => choices.iter_mut().for_each(|c| *c = redact(c, contact)),
+                        AnswerValue::Number(_) => {}
+                    }
+                }
+            }
+        }
+        for held in state.outbox.iter_mut().filter(|m| m.message.account_id == account) {
+            if let Some(error) = held.last_error.as_mut().filter(|_| held.status != MessageStatus::Sent) {
+                *error = redact(error, contact);
+            }
+        }
+        for (_, sendout) in state.sendouts.iter_mut().filter(|(owner, _)| *owner == account) {
+            if let Some(issue) = sendout.delivery_issue.as_mut() {
+                issue.reply = redact(&issue.reply, contact);
+            }
+        }
+        for ((owner, _), record) in state.idempotency.rows.iter_mut() {
+            let holds = matches!(&record.state, KeyState::Done(kept) if contact.found_in_kept_body(&kept.body));
+            if *owner == account && holds {
+                record.state = KeyState::Erased;
+            }
+        }
+        Ok(erased)
+    }
+}

@@ -1,0 +1,151 @@
+//! A sendout's statistics and a survey's result tallies, computed over what the store holds as the adapter's SQL
+//! computes them.
+
+use strum::VariantArray;
+use time::{Date, OffsetDateTime};
+
+use super::answers::passes;
+use super::Memory;
+use crate::answer::{AnswerFilter, AnswerSet, AnswerValue};
+use crate::distribution::RespondentStatus;
+use crate::ids::{AccountId, SendoutId};
+use crate::insight::{ChoiceCount, DailyActivity, ItemTally, NumericSummary, RatingCount, ResultTallies};
+use crate::insight::{SendoutFigures, StatusCounts};
+use crate::ports::{InsightRepository, RepoResult};
+use crate::survey::{QuestionTree, QuestionType};
+
+/// The median of sorted numbers.
+fn median(sorted: &[f64]) -> Option<f64> {
+    let middle = sorted.len() / 2;
+    match sorted.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(sorted[middle]),
+        _ => Some((sorted[middle - 1] + sorted[middle]) / 2.0),
+    }
+}
+
+fn summary(mut numbers: Vec<f64>) -> NumericSummary {
+    if numbers.is_empty() {
+        return NumericSummary::default();
+    }
+    numbers.sort_by(f64::total_cmp);
+    NumericSummary {
+        count: numbers.len() as i64,
+        mean: Some(numbers.iter().sum::<f64>() / numbers.len() as f64),
+        median: median(&numbers),
+        min: numbers.first().copied(),
+        max: numbers.last().copied(),
+    }
+}
+
+impl InsightRepository for Memory {
+    fn sendout_figures(&mut self, account: AccountId, sendout: SendoutId, today: Date) -> RepoResult<SendoutFigures> {
+        let state = &self.state;
+        let Some(row) = state.own_sendout(account, sendout) else { return Ok(SendoutFigures::default()) };
+        let respondents: Vec<_> =
+            state.respondents.iter().filter(|r| r.account_id == account && r.row.sendout_id == sendout).collect();
+        let mut by_status = Vec::new();
+        for status in RespondentStatus::VARIANTS {
+            by_status.push((*status, respondents.iter().filter(|r| r.row.status == *status).count() as i64));
+        }
+        let sets_of = |respondent| -> Vec<&AnswerSet> {
+            let theirs = state.answer_sets.iter().filter(|h| h.account_id == account);
+            theirs.map(|h| &h.set).filter(|set| set.respondent_id == Some(respondent)).collect()
+        };
+        let reached: Vec<_> = respondents
+            .iter()
+            .filter(|r| matches!(r.row.status, RespondentStatus::Sent | RespondentStatus::Released))
+            .collect();
+        let mut figures = SendoutFigures {
+            by_status: StatusCounts::of(by_status),
+            opted_out: respondents.iter().filter(|r| r.opted_out_at.is_some()).count() as i64,
+            reached: reached.len() as i64,
+            ..SendoutFigures::default()
+        };
+        let mut seconds = Vec::new();
+        let mut firsts: Vec<(Option<OffsetDateTime>, Option<OffsetDateTime>)> = Vec::new();
+        for held in &reached {
+            let sets = sets_of(held.row.id);
+            let started = sets.iter().map(|set| set.created_at).min();
+            let completed = sets.iter().filter(|set| set.completed).map(|set| set.updated_at).min();
+            figures.started += i64::from(started.is_some());
+            figures.completed += i64::from(completed.is_some());
+            if let Some(done) = completed {
+                let from = held.row.sent_at.unwrap_or(held.row.added_at);
+                seconds.push((done - from).as_seconds_f64());
+            }
+            firsts.push((started, completed));
+        }
+        seconds.sort_by(f64::total_cmp);
+        figures.median_seconds_to_complete = median(&seconds);
+        let released = respondents.iter().filter_map(|r| r.released_at).min();
+        let first = [row.activated_at, released].into_iter().flatten().min();
+        if let Some(mut day) = first.map(|at| at.to_offset(time::UtcOffset::UTC).date()) {
+            let on = |at: Option<OffsetDateTime>, day: Date| {
+                at.is_some_and(|at| at.to_offset(time::UtcOffset::UTC).date() == day)
+            };
+            while day <= today {
+                figures.daily.push(DailyActivity {
+                    date: day,
+                    sent: respondents.iter().filter(|r| on(r.row.sent_at, day)).count() as i64,
+                    started: firsts.iter().filter(|(started, _)| on(*started, day)).count() as i64,
+                    completed: firsts.iter().filter(|(_, completed)| on(*completed, day)).count() as i64,
+                });
+                let Some(next) = day.next_day() else { break };
+                day = next;
+            }
+        }
+        Ok(figures)
+    }
+
+    fn result_tallies(
+        &mut self,
+        account: AccountId,
+        tree: &QuestionTree,
+        filter: &AnswerFilter,
+    ) -> RepoResult<ResultTallies> {
+        let sets = self.state.sets_of(account, tree.survey_id, |set| passes(set, filter));
+        let mut tallies = ResultTallies { answer_sets: sets.len() as i64, ..ResultTallies::default() };
+        for item in tree.items() {
+            let answers: Vec<&AnswerValue> = sets
+                .iter()
+                .flat_map(|set| set.answers.iter())
+                .filter(|answer| answer.question_item_id == item.id)
+                .map(|answer| &answer.value)
+                .collect();
+            if answers.is_empty() {
+                continue;
+            }
+            let numbers: Vec<f64> = answers
+                .iter()
+                .filter_map(|value| if let AnswerValue::Number(n) = value { Some(*n) } else { None })
+                .collect();
+            let numeric =
+                if item.kind == QuestionType::Numeric { summary(numbers.clone()) } else { NumericSummary::default() };
+            tallies.items.push(ItemTally { item: item.id, answered: answers.len() as i64, numbers: numeric });
+            match item.kind {
+                QuestionType::SingleChoice | QuestionType::MultipleChoice => {
+                    for option in &item.options {
+                        let chose = |value: &&&AnswerValue| match value {
+                            AnswerValue::Text(text) => *text == option.value,
+                            AnswerValue::Choices(choices) => choices.contains(&option.value),
+                            AnswerValue::Number(_) => false,
+                        };
+                        let count = answers.iter().filter(chose).count() as i64;
+                        tallies.choices.push(ChoiceCount { item: item.id, value: option.value.clone(), count });
+                    }
+                }
+                QuestionType::Rating => {
+                    for rating in QuestionType::RATING_MIN..=QuestionType::RATING_MAX {
+                        let count = numbers.iter().filter(|n| **n == rating as f64).count() as i64;
+                        if count > 0 {
+                            tallies.ratings.push(RatingCount { item: item.id, rating, count });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(tallies)
+    }
+}
