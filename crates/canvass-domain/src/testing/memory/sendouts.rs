@@ -237,10 +237,12 @@ impl SendoutRepository for Memory {
         if self.state.own_sendout(account, sendout).is_none() {
             return Err(RepoError::Concurrent("bg_labels_sendout_fkey".into()));
         }
-        let taken =
-            self.state.labels.iter().any(|(o, l)| *o == account && l.sendout_id == sendout && l.name == draft.name());
+        // Names are unique whatever their case, as the adapter's index on lower(name) keeps them.
+        let taken = self.state.labels.iter().any(|(o, l)| {
+            *o == account && l.sendout_id == sendout && l.name.to_lowercase() == draft.name().to_lowercase()
+        });
         if taken {
-            return Err(RepoError::Duplicate("bg_labels_account_id_sendout_id_name_key".into()));
+            return Err(RepoError::Duplicate("bg_labels_name_nocase_key".into()));
         }
         let label = Label {
             id: LabelId::new(self.state.next_id()),
