@@ -7,11 +7,10 @@
 //! a file of its own: `serve`, `worker`, `admin` (`migrate`, `account`, `key`, `sender`), `retention` and `dsn`.
 
 mod admin;
-mod args;
+pub(crate) mod args;
 mod dsn;
 mod retention;
 mod serve;
-mod settings;
 mod worker;
 
 #[cfg(test)]

@@ -1,5 +1,9 @@
 //! What the server needs to start, read from the command line and the environment; nothing reads global state.
 
+mod from_args;
+
+use crate::cli::args;
+
 /// Settings of a running server.
 #[derive(Debug, Clone)]
 pub struct Settings {
