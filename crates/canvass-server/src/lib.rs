@@ -8,9 +8,6 @@ pub mod settings;
 pub mod startup;
 pub mod telemetry;
 
-pub use jobs::{delivery, retention, webhooks};
-use jobs::{worker_metrics, workers};
-
 pub use canvass_http::{FailureWindow, Protection};
 pub use settings::Settings;
 pub use startup::Application;

@@ -163,8 +163,8 @@ pub fn spawn(
     allow_private: bool,
     poll: Duration,
     metrics: Option<Arc<Metrics>>,
-) -> anyhow::Result<crate::delivery::Worker> {
-    Ok(crate::delivery::Worker::start("webhooks", move |stop, wake| {
+) -> anyhow::Result<super::delivery::Worker> {
+    Ok(super::delivery::Worker::start("webhooks", move |stop, wake| {
         // The sender owns a runtime: it is made and dropped on this thread, never inside async code.
         match HttpWebhookSender::new(allow_private) {
             Ok(sender) => run(&store, &sender, poll, metrics.as_deref(), stop, wake),
