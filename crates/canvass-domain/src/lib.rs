@@ -29,5 +29,5 @@ pub mod timestamp;
 pub mod use_cases;
 pub mod webhook;
 
-pub use error::{ConflictKind, DomainError, FieldError, RepoError};
+pub use error::{Chain, ConflictKind, DomainError, FieldError, RepoError, Resource};
 pub use ids::AccountId;

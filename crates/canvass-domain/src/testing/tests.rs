@@ -78,7 +78,7 @@ fn a_failed_transaction_leaves_nothing_behind() {
     let failed: Result<(), DomainError> = store.with_uow(|uow| {
         transaction(uow, |tx| {
             tx.insert_category(acme, &crate::category::CategoryName::new("HR").unwrap(), NOW)?;
-            Err(DomainError::NotFound("something"))
+            Err(DomainError::NotFound(crate::Resource::Survey))
         })
     });
     assert!(failed.is_err());
@@ -126,5 +126,5 @@ fn a_method_the_store_does_not_keep_answers_an_error_naming_it() {
         )?)
     });
     let Err(DomainError::Repo(RepoError::Other(message))) = error else { panic!("expected Other, got {error:?}") };
-    assert_eq!(message, "the in-memory store does not keep find_respondent");
+    assert_eq!(message.to_string(), "the in-memory store does not keep find_respondent");
 }

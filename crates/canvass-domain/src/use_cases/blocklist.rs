@@ -5,7 +5,7 @@ use crate::clock::Clock;
 use crate::distribution::{
     contact_key, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure,
 };
-use crate::error::{ConflictKind, DomainError};
+use crate::error::{ConflictKind, DomainError, Resource};
 use crate::ids::AccountId;
 use crate::paging::{Page, PageRequest};
 use crate::ports::{transaction, BlocklistRepository, Transactional};
@@ -43,11 +43,11 @@ pub fn remove(
     contact_details: &str,
 ) -> Result<(), DomainError> {
     if contact_details.contains(char::is_control) {
-        return Err(DomainError::NotFound("blocklist entry"));
+        return Err(DomainError::NotFound(Resource::BlocklistEntry));
     }
     match uow.delete_blocklist(account, &contact_key(contact_details))? {
         true => Ok(()),
-        false => Err(DomainError::NotFound("blocklist entry")),
+        false => Err(DomainError::NotFound(Resource::BlocklistEntry)),
     }
 }
 

@@ -255,7 +255,10 @@ impl SendoutRepository for Distribution {
         let taken = self.state.sendout_labels.iter().any(|l| l.sendout_id == sendout && l.name == draft.name());
         if Self::is_ours(account) && taken {
             // UNIQUE (account_id, sendout_id, name)
-            return Err(RepoError::Duplicate("bg_labels_account_id_sendout_id_name_key".into()));
+            return Err(RepoError::Duplicate {
+                constraint: "bg_labels_account_id_sendout_id_name_key".into(),
+                source: "duplicate key value violates unique constraint".into(),
+            });
         }
         let label = Label {
             id: LabelId::new(self.next_id()),
