@@ -6,8 +6,8 @@
 --     psql "$COORDINATOR_URL" -v ON_ERROR_STOP=1 -f docs/citus-distribute.sql
 --
 -- The tables may already hold rows: Citus copies them into the shards. Every line below is checked against the
--- migrations' foreign keys by crates/canvass-statements/tests/distribute_script.rs (`just test`): every table of
--- the schema has exactly one line, the reference tables are those of crates/canvass-statements/src/tables.rs, and
+-- migrations' foreign keys by crates/dev/canvass-statements/tests/distribute_script.rs (`just test`): every table of
+-- the schema has exactly one line, the reference tables are those of crates/dev/canvass-statements/src/tables.rs, and
 -- every table comes after the tables it references.
 
 CREATE EXTENSION IF NOT EXISTS citus;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `just test-citus`: the black-box suite (tests/), the adapter's tests and the delivery worker tests on a real Citus cluster, a
 # coordinator and two workers started for this run and removed afterwards (scripts/citus.sh). Each test database is
-# made on all three nodes, migrated and distributed with docs/citus-distribute.sql (crates/canvass-testdb).
+# made on all three nodes, migrated and distributed with docs/citus-distribute.sql (crates/dev/canvass-testdb).
 # Without citus.so installed it says so in one line and exits 0: see docs/scaling.md, "Testing on a real Citus
 # cluster", for how to install it.
 set -euo pipefail

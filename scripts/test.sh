@@ -13,7 +13,7 @@ if [ ! -d tests/browser/node_modules ] && command -v npm >/dev/null 2>&1; then
   (cd tests/browser && npm ci --no-audit --no-fund)
 fi
 
-echo "== layering: the domain crate depends on no adapter or runtime, the HTTP crate on no storage"
+echo "== layering: the domain crate depends on no adapter or runtime, the HTTP crate on no storage or mail"
 refuse() { # crate dependency...
   local crate=$1 dep
   shift
@@ -26,6 +26,8 @@ refuse() { # crate dependency...
 }
 refuse canvass-domain diesel actix-web tokio
 refuse canvass-http canvass-postgres diesel r2d2 pq-sys
+# Mail is sent by the server's workers only; the HTTP crate reads notifications with canvass-dsn.
+refuse canvass-http canvass-mail lettre mail-send
 
 echo "== the API and security tests speak HTTP only (docs/ARCHITECTURE.md, \"Testing\")"
 # What needs the domain, the adapter or SQL goes to crates/canvass-postgres/tests or tests/system; the operator's

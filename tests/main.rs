@@ -1,5 +1,5 @@
 //! The black-box suite, one test binary (`cargo test --test blackbox`): each test starts the real server in-process
-//! on its own database (crates/canvass-testdb). Where each kind of test lives, and what it may touch, is the
+//! on its own database (crates/dev/canvass-testdb). Where each kind of test lives, and what it may touch, is the
 //! TESTING section of docs/ARCHITECTURE.md:
 //!
 //! - [`api`]: the HTTP contract, one folder per area of the product. HTTP only: no domain, no adapter, no SQL.

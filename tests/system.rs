@@ -18,6 +18,7 @@ mod lane_shares;
 mod late_bounces;
 mod long_lists;
 mod outages;
+mod outages_in_german;
 mod planted_rows;
 mod refusals;
 mod relays;

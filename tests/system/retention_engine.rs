@@ -13,7 +13,7 @@ use crate::helpers::{answered, email_sendout, item_id, spawn_app, TestApp};
 const ACTION: &str = "RemoveRespondentDataWithoutAnswers";
 
 fn run(app: &TestApp, now: OffsetDateTime, dry_run: bool) -> RetentionSummary {
-    app.db.store().with_uow(|uow| canvass_server::retention::run_once(uow, now, dry_run, true)).unwrap()
+    app.db.store().with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, dry_run, true)).unwrap()
 }
 
 /// The statuses of the outbox's messages, oldest first.
@@ -155,12 +155,13 @@ async fn two_runs_never_overlap() {
     let holder = app.db.store();
     assert!(holder.with_uow(|uow| Ok(uow.lock_retention(true)?)).unwrap());
     let now = OffsetDateTime::now_utc();
-    let skipped = app.db.store().with_uow(|uow| canvass_server::retention::run_once(uow, now, false, false)).unwrap();
+    let skipped =
+        app.db.store().with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, false)).unwrap();
     assert!(!skipped.ran, "the timer's run gives up while another run holds the lock");
 
     let store = app.db.store();
     let waiting = std::thread::spawn(move || {
-        store.with_uow(|uow| canvass_server::retention::run_once(uow, now, false, true)).unwrap()
+        store.with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, true)).unwrap()
     });
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert!(!waiting.is_finished(), "`retention run` waits for the running job");

@@ -50,7 +50,7 @@ async fn delivery_outcomes_leave_the_pending_count_as_the_list_shows_it() {
 }
 
 fn run_retention(app: &TestApp, now: OffsetDateTime) {
-    app.db.store().with_uow(|uow| canvass_server::retention::run_once(uow, now, false, true)).unwrap();
+    app.db.store().with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, true)).unwrap();
 }
 
 #[tokio::test]

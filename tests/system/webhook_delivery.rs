@@ -8,7 +8,7 @@
 use canvass_domain::use_cases::webhooks::{self, WebhookReport, LEASE};
 use canvass_domain::webhook::MAX_ATTEMPTS;
 use canvass_postgres::PgStore;
-use canvass_server::webhooks::HttpWebhookSender;
+use canvass_server::jobs::webhooks::HttpWebhookSender;
 use canvass_sinks::{SmsSink, SmtpSink, WebhookSink};
 use serde_json::{json, Value};
 use time::{Duration, OffsetDateTime};

@@ -210,4 +210,4 @@ pub struct CreatedAccount {
 
 crate::debug_without_personal_data!(User { id, account_id, role, created_at });
 
-crate::debug_without_personal_data!(NewAccount {  });
+crate::debug_without_personal_data!(NewAccount {});

@@ -372,6 +372,17 @@ impl Group {
     }
 }
 
-crate::debug_without_personal_data!(ClaimedMessage { account_id, id, respondent_id, sendout_id, is_reminder, own_text, attempts, holds, channel, blocklisted });
+crate::debug_without_personal_data!(ClaimedMessage {
+    account_id,
+    id,
+    respondent_id,
+    sendout_id,
+    is_reminder,
+    own_text,
+    attempts,
+    holds,
+    channel,
+    blocklisted
+});
 
 crate::debug_without_personal_data!(OutgoingMessage { idempotency_key });

@@ -30,7 +30,7 @@ impl fmt::Display for FieldError {
 pub enum DomainError {
     /// The resource named in the path does not exist for this account.
     #[error("{0} not found")]
-    NotFound(&'static str),
+    NotFound(Resource),
     /// The input broke one or more rules; nothing was changed.
     #[error("invalid input: {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     Invalid(Vec<FieldError>),
@@ -45,6 +45,80 @@ pub enum DomainError {
     /// A repository failed.
     #[error(transparent)]
     Repo(#[from] RepoError),
+}
+
+/// The things a use case can find missing: what [`DomainError::NotFound`] names. Each shows as the noun the
+/// HTTP layer puts in its 404 detail (`survey not found`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Resource {
+    /// An account.
+    Account,
+    /// One item's answer in an answer set.
+    Answer,
+    /// An answer set.
+    AnswerSet,
+    /// A background data document.
+    BackgroundDataDocument,
+    /// A row of a background data document (one respondent of its sendout).
+    BackgroundDataRow,
+    /// A contact on the account's blocklist.
+    BlocklistEntry,
+    /// A category.
+    Category,
+    /// A survey's frequency setting.
+    FrequencySetting,
+    /// An API key.
+    Key,
+    /// A question item of a survey.
+    QuestionItem,
+    /// A respondent of the survey.
+    Respondent,
+    /// A retention rule.
+    RetentionRule,
+    /// A sender number provisioned to the account.
+    SenderNumber,
+    /// A sendout of the survey.
+    Sendout,
+    /// A survey.
+    Survey,
+    /// A respondent's survey link (its token).
+    SurveyLink,
+    /// A user of the account.
+    User,
+    /// A webhook.
+    Webhook,
+}
+
+impl Resource {
+    /// The noun a message names this resource by.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Self::Account => "account",
+            Self::Answer => "answer",
+            Self::AnswerSet => "answer set",
+            Self::BackgroundDataDocument => "background data document",
+            Self::BackgroundDataRow => "row",
+            Self::BlocklistEntry => "blocklist entry",
+            Self::Category => "category",
+            Self::FrequencySetting => "frequency setting",
+            Self::Key => "key",
+            Self::QuestionItem => "question item",
+            Self::Respondent => "respondent",
+            Self::RetentionRule => "retention rule",
+            Self::SenderNumber => "sender number of this account",
+            Self::Sendout => "sendout",
+            Self::Survey => "survey",
+            Self::SurveyLink => "survey link",
+            Self::User => "user",
+            Self::Webhook => "webhook",
+        }
+    }
+}
+
+impl fmt::Display for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.noun())
+    }
 }
 
 /// The kinds of [`DomainError::Conflict`]. A transport names each in its own words (the HTTP layer as a problem type).
@@ -85,20 +159,84 @@ impl DomainError {
     }
 }
 
-/// What a repository reports when it cannot do its work. Adapters MUST map their failures to these variants.
+/// The lower failure a [`RepoError`] was built from: the adapter's own error (diesel's, the pool's), or words
+/// where there is none (`"...".into()`). Like every message here it names no personal data.
+pub type Cause = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// What a repository reports when it cannot do its work. Adapters MUST map their failures to these variants. Each
+/// carries its [`Cause`] as its `source`, which its own message leaves out: log the whole chain with [`Chain`].
 #[derive(Debug, thiserror::Error)]
 pub enum RepoError {
-    /// The store cannot be reached now (pool exhausted, connection lost): worth retrying later.
-    #[error("store unavailable: {0}")]
-    Unavailable(String),
-    /// A uniqueness rule of the store refused the write; the string names the constraint.
-    #[error("unique constraint violated: {0}")]
-    Duplicate(String),
+    /// The store cannot be reached now (pool exhausted, connection lost, statement cancelled): worth retrying
+    /// later.
+    #[error("store unavailable")]
+    Unavailable(#[source] Cause),
+    /// A uniqueness rule of the store refused the write.
+    #[error("unique constraint violated: {constraint}")]
+    Duplicate {
+        /// The constraint's name.
+        constraint: String,
+        /// The store's refusal.
+        #[source]
+        source: Cause,
+    },
     /// A row the write relied on changed or went away while it ran (a foreign key or serialization failure under
     /// concurrent requests): the request can be retried.
-    #[error("concurrent change: {0}")]
-    Concurrent(String),
+    #[error("concurrent change")]
+    Concurrent(#[source] Cause),
     /// Anything else: a bug or an operational failure, never caused by client input.
-    #[error("store failure: {0}")]
-    Other(String),
+    #[error("store failure")]
+    Other(#[source] Cause),
+}
+
+impl RepoError {
+    /// The store went away while a transaction was rolled back after `error`: `Unavailable`, the rollback's failure
+    /// as its source, what was being undone named in words.
+    pub fn rollback_failed(error: &DomainError, rollback: RepoError) -> Self {
+        Self::Unavailable(Box::new(RollbackFailed { undoing: Chain(error).to_string(), source: rollback }))
+    }
+}
+
+/// A rollback that failed: the cause of [`RepoError::rollback_failed`].
+#[derive(Debug, thiserror::Error)]
+#[error("rollback failed after: {undoing}")]
+struct RollbackFailed {
+    undoing: String,
+    #[source]
+    source: RepoError,
+}
+
+/// An error and its sources, shown as `outer: inner: innermost` (as anyhow's `{:#}` shows them): for logs.
+pub struct Chain<'a>(pub &'a (dyn std::error::Error + 'static));
+
+impl fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        while let Some(error) = source {
+            write!(f, ": {error}")?;
+            source = error.source();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repo_error_keeps_its_cause_as_its_source() {
+        let error = DomainError::from(RepoError::Other("relation \"users\" does not exist".into()));
+        assert_eq!(error.to_string(), "store failure");
+        assert_eq!(Chain(&error).to_string(), "store failure: relation \"users\" does not exist");
+        let duplicate = RepoError::Duplicate { constraint: "labels_name_key".into(), source: "refused".into() };
+        assert_eq!(Chain(&duplicate).to_string(), "unique constraint violated: labels_name_key: refused");
+    }
+
+    #[test]
+    fn not_found_names_the_resource_by_its_noun() {
+        assert_eq!(DomainError::NotFound(Resource::AnswerSet).to_string(), "answer set not found");
+        assert_eq!(Resource::SenderNumber.to_string(), "sender number of this account");
+    }
 }

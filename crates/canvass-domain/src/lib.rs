@@ -21,8 +21,8 @@ pub mod insight;
 pub mod language;
 pub mod limits;
 pub mod paging;
-pub mod redact;
 pub mod ports;
+pub mod redact;
 pub mod survey;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
@@ -30,5 +30,5 @@ pub mod timestamp;
 pub mod use_cases;
 pub mod webhook;
 
-pub use error::{ConflictKind, DomainError, FieldError, RepoError};
+pub use error::{Chain, ConflictKind, DomainError, FieldError, RepoError, Resource};
 pub use ids::AccountId;

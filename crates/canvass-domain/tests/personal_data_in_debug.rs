@@ -10,8 +10,8 @@ use canvass_domain::answer::{Answer, AnswerSet, AnswerValue};
 use canvass_domain::delivery::dsn::{RecipientStatus, StatusReport};
 use canvass_domain::delivery::{ClaimedMessage, OutgoingMessage};
 use canvass_domain::distribution::{
-    BlocklistEntry, BlocklistKey, BlocklistType, DispatchType, InvitationDelivery, NewPermanentFailure,
-    NewRespondent, PermanentFailure, Respondent, RespondentInput, RespondentStatus, TokenContext,
+    BlocklistEntry, BlocklistKey, BlocklistType, DispatchType, InvitationDelivery, NewPermanentFailure, NewRespondent,
+    PermanentFailure, Respondent, RespondentInput, RespondentStatus, TokenContext,
 };
 use canvass_domain::ids::{AnswerSetId, LabelId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId, UserId};
 use canvass_domain::language::Language;
@@ -142,10 +142,9 @@ fn shown() -> Vec<(&'static str, String)> {
         answers: answers(),
     };
     let labels = HashSet::from([LabelId::new(1)]);
-    let checked = NewRespondent::check(AccountId::new(1), input(), DispatchType::Email, &labels, "")
-        .expect("a valid respondent");
-    let failure = NewPermanentFailure::check(ADDRESS, "mail.acme.example", at, TEXT, "")
-        .expect("a valid failure");
+    let checked =
+        NewRespondent::check(AccountId::new(1), input(), DispatchType::Email, &labels, "").expect("a valid respondent");
+    let failure = NewPermanentFailure::check(ADDRESS, "mail.acme.example", at, TEXT, "").expect("a valid failure");
     let bounce = RecipientStatus {
         recipient: ADDRESS.into(),
         action: "failed".into(),

@@ -5,7 +5,7 @@
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use canvass_domain::{ConflictKind, DomainError, FieldError, RepoError};
+use canvass_domain::{Chain, ConflictKind, DomainError, FieldError, RepoError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -250,21 +250,23 @@ fn conflict_kind(kind: ConflictKind) -> ProblemKind {
 impl From<DomainError> for Problem {
     fn from(error: DomainError) -> Self {
         match error {
-            DomainError::NotFound(what) => Self::not_found(what),
+            DomainError::NotFound(what) => Self::not_found(what.noun()),
             DomainError::Invalid(errors) => Self::invalid(errors),
             DomainError::Conflict { kind, detail } => Self::new(conflict_kind(kind), detail),
             DomainError::Repo(RepoError::Unavailable(cause)) => {
-                tracing::warn!(error.message = %cause, "database unavailable");
+                tracing::warn!(error.message = %Chain(&*cause), "database unavailable");
                 Self::unavailable()
             }
             DomainError::Repo(RepoError::Concurrent(cause)) => {
-                tracing::info!(error.message = %cause, "write refused by a concurrent change");
+                tracing::info!(error.message = %Chain(&*cause), "write refused by a concurrent change");
                 Self::new(
                     ProblemKind::ConcurrentChange,
                     "something this request relies on changed while it ran; retry it",
                 )
             }
-            DomainError::Repo(cause @ (RepoError::Duplicate(_) | RepoError::Other(_))) => Self::internal(&cause),
+            DomainError::Repo(cause @ (RepoError::Duplicate { .. } | RepoError::Other(_))) => {
+                Self::internal(&Chain(&cause))
+            }
         }
     }
 }

@@ -1,8 +1,7 @@
 //! The mail adapter: implements the domain's [`Mailer`](canvass_domain::delivery::Mailer) port with lettre over
-//! SMTP to a relay (`SMTP_URL`: plain, STARTTLS or TLS, with AUTH), or into `.eml` files for development; and
-//! reads the delivery status notifications that relays send back for late bounces ([`dsn`]).
+//! SMTP to a relay (`SMTP_URL`: plain, STARTTLS or TLS, with AUTH), or into `.eml` files for development. The
+//! delivery status notifications that relays send back are read by `canvass-dsn`.
 
-pub mod dsn;
 mod file;
 mod message;
 mod relay;

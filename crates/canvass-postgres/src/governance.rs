@@ -26,7 +26,7 @@ use crate::PgUnitOfWork;
 
 fn setting(survey_id: Option<SurveyId>, enabled: bool, days: i16, max: i16) -> RepoResult<FrequencySetting> {
     let limits = FrequencyLimits::new(days.into(), max.into())
-        .map_err(|_| RepoError::Other(format!("stored frequency limits {days}/{max} are out of range")))?;
+        .map_err(|_| RepoError::Other(format!("stored frequency limits {days}/{max} are out of range").into()))?;
     Ok(FrequencySetting { survey_id, enabled, limits })
 }
 
@@ -35,7 +35,7 @@ type RuleRow = (Named<ScopeKind>, i64, i64, Named<RetentionAction>, i32, Named<R
 fn rule_of((scope, survey, sendout, action, retention_days, status): RuleRow) -> RepoResult<RetentionRule> {
     let scope = RuleScope::of(scope.0, SurveyId::new(survey), SendoutId::new(sendout));
     RetentionRule::new(scope, action.0, retention_days.into(), status.0)
-        .map_err(|_| RepoError::Other(format!("stored retention days {retention_days} are out of range")))
+        .map_err(|_| RepoError::Other(format!("stored retention days {retention_days} are out of range").into()))
 }
 
 /// A scope's key columns: survey and sendout ids, 0 where the scope has none.

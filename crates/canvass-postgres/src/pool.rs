@@ -1,7 +1,9 @@
-//! The r2d2 connection pool: every connection gets the statement timeout when it is opened, and a connection
-//! that lost its server is dropped instead of going back to the pool.
+//! The r2d2 connection pool: every connection gets the statement timeout when it is opened (the pool's first also
+//! learns how its server words a statement timeout: `error::learn_cancellation`), and a connection that lost its
+//! server is dropped instead of going back to the pool.
 
 use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use canvass_domain::{DomainError, RepoError};
@@ -20,6 +22,8 @@ pub use diesel::r2d2::PoolError;
 pub struct PgManager {
     inner: ConnectionManager<PgConnection>,
     statement_timeout: Duration,
+    /// Whether this pool's server has told how it words a statement timeout.
+    learned: AtomicBool,
 }
 
 /// A pooled PostgreSQL connection that remembers whether its server went away.
@@ -69,6 +73,10 @@ impl ManageConnection for PgManager {
     fn connect(&self) -> Result<PoolConnection, Self::Error> {
         let mut conn = self.inner.connect()?;
         crate::capture::instrument(&mut conn);
+        if !self.learned.load(Ordering::Relaxed) {
+            crate::error::learn_cancellation(&mut conn).map_err(diesel::r2d2::Error::QueryError)?;
+            self.learned.store(true, Ordering::Relaxed);
+        }
         let millis = self.statement_timeout.as_millis().max(1);
         diesel::sql_query(format!("SET statement_timeout = {millis}"))
             .execute(&mut conn)
@@ -99,5 +107,9 @@ pub fn connect_pool_with_timeout(
         .min_idle(Some(1))
         .test_on_check_out(false)
         .connection_timeout(Duration::from_secs(5))
-        .build(PgManager { inner: ConnectionManager::new(database_url), statement_timeout })
+        .build(PgManager {
+            inner: ConnectionManager::new(database_url),
+            statement_timeout,
+            learned: AtomicBool::new(false),
+        })
 }

@@ -44,7 +44,7 @@ impl PgStore {
 }
 
 fn unavailable(cause: impl std::fmt::Display) -> DomainError {
-    RepoError::Unavailable(format!("no database connection: {cause}")).into()
+    RepoError::Unavailable(format!("no database connection: {cause}").into()).into()
 }
 
 impl Store for PgStore {
@@ -67,7 +67,7 @@ impl Store for PgStore {
             }
             Source::One(conn) => crate::pending_migrations(&mut *conn.lock().map_err(unavailable)?),
         };
-        let pending_migrations = pending.map_err(|error| RepoError::Unavailable(error.to_string()))?;
+        let pending_migrations = pending.map_err(RepoError::Unavailable)?;
         Ok(Readiness { pending_migrations })
     }
 

@@ -117,7 +117,7 @@ impl TryFrom<WebhookRow> for Webhook {
         let events = row
             .events
             .iter()
-            .map(|name| name.parse().map_err(|_| RepoError::Other(format!("stored event `{name}` is unknown"))))
+            .map(|name| name.parse().map_err(|_| RepoError::Other(format!("stored event `{name}` is unknown").into())))
             .collect::<Result<_, _>>()?;
         Ok(Webhook {
             id: WebhookId::new(row.id),

@@ -3,15 +3,14 @@
 //! stdout carries only each command's JSON output. Settings that hold secrets are read as
 //! [`secrecy::SecretString`], which never shows in Debug output or logs.
 //!
-//! `args` holds what clap parses and `settings` turns those options into [`crate::Settings`]; each command runs in
-//! a file of its own: `serve`, `worker`, `admin` (`migrate`, `account`, `key`, `sender`), `retention` and `dsn`.
+//! `args` holds what clap parses (`crate::settings` turns those options into [`crate::Settings`]); each command runs
+//! in a file of its own: `serve`, `worker`, `admin` (`migrate`, `account`, `key`, `sender`), `retention` and `dsn`.
 
 mod admin;
 mod args;
 mod dsn;
 mod retention;
 mod serve;
-mod settings;
 mod worker;
 
 #[cfg(test)]

@@ -2,15 +2,11 @@
 //! tests can start the real server in-process on a port of their own.
 
 pub mod cli;
-pub mod delivery;
 pub mod demo;
-pub mod retention;
+pub mod jobs;
 pub mod settings;
 pub mod startup;
 pub mod telemetry;
-pub mod webhooks;
-mod worker_metrics;
-mod workers;
 
 pub use canvass_http::{FailureWindow, Protection};
 pub use settings::Settings;

@@ -1,4 +1,7 @@
 //! What the server needs to start, read from the command line and the environment; nothing reads global state.
+//! `from_args` is the one place where a parsed option becomes a field of [`Settings`].
+
+mod from_args;
 
 /// Settings of a running server.
 #[derive(Debug, Clone)]
@@ -23,7 +26,7 @@ pub struct Settings {
     /// receiver on the same host or network, and for tests.
     pub webhook_allow_private: bool,
     /// The delivery worker's settings; `None` runs no worker (and no webhook worker) in this process.
-    pub delivery: Option<crate::delivery::DeliverySettings>,
+    pub delivery: Option<crate::jobs::delivery::DeliverySettings>,
     /// The longest one SQL statement may run (`STATEMENT_TIMEOUT`); a request whose statement is cancelled
     /// answers 503.
     pub statement_timeout: std::time::Duration,

@@ -12,8 +12,8 @@ use canvass_http::AppState;
 use canvass_postgres::PgStore;
 use secrecy::{ExposeSecret, SecretString};
 
+use crate::jobs::workers::{spawn_workers, WorkerSetup, Workers};
 use crate::settings::Settings;
-use crate::workers::{spawn_workers, WorkerSetup, Workers};
 
 /// A bound, not yet awaited, server.
 pub struct Application {
@@ -74,7 +74,7 @@ impl Application {
             None => None,
         };
         if !settings.retention_interval.is_zero() {
-            crate::retention::spawn_timer(store, settings.retention_interval, metrics);
+            crate::jobs::retention::spawn_timer(store, settings.retention_interval, metrics);
         }
         Ok(Self { port, server, workers })
     }

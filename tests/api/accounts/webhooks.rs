@@ -178,7 +178,7 @@ async fn the_servers_own_worker_delivers_events() {
     let outbox_dir = std::env::temp_dir().join(format!("canvass-webhooks-{}", std::process::id()));
     let app = spawn_app_with(|settings| {
         settings.webhook_allow_private = true;
-        settings.delivery = Some(canvass_server::delivery::DeliverySettings {
+        settings.delivery = Some(canvass_server::jobs::delivery::DeliverySettings {
             smtp_url: None,
             smtp_ca_file: None,
             bounce_address: None,

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use canvass_server::delivery::DeliverySettings;
+use canvass_server::jobs::delivery::DeliverySettings;
 use canvass_sinks::{postfix_dsn, SmtpSink};
 use prom_text_format_parser::{Metric, Scrape, Type};
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};

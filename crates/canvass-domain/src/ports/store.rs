@@ -40,7 +40,7 @@ where
         },
         Err(error) => match uow.rollback() {
             Ok(()) => Err(error),
-            Err(rollback) => Err(RepoError::Unavailable(format!("{error}; rollback failed: {rollback}")).into()),
+            Err(rollback) => Err(RepoError::rollback_failed(&error, rollback).into()),
         },
     }
 }

@@ -78,7 +78,7 @@ fn a_failed_transaction_leaves_nothing_behind() {
     let failed: Result<(), DomainError> = store.with_uow(|uow| {
         transaction(uow, |tx| {
             tx.insert_category(acme, &crate::category::CategoryName::new("HR").unwrap(), NOW)?;
-            Err(DomainError::NotFound("something"))
+            Err(DomainError::NotFound(crate::Resource::Survey))
         })
     });
     assert!(failed.is_err());
@@ -191,7 +191,7 @@ fn labels_are_unique_by_name_within_their_sendout() {
     let draft = LabelDraft::new("Office", LabelType::Text).unwrap();
     let label = store.with_uow(|uow| Ok(uow.insert_label(acme, sendout, &draft, NOW)?)).unwrap();
     let twice = store.with_uow(|uow| Ok(uow.insert_label(acme, sendout, &draft, NOW)?));
-    assert!(matches!(twice, Err(DomainError::Repo(RepoError::Duplicate(_)))), "{twice:?}");
+    assert!(matches!(twice, Err(DomainError::Repo(RepoError::Duplicate { .. }))), "{twice:?}");
     let theirs = store.with_uow(|uow| Ok(uow.insert_label(other, sendout, &draft, NOW)?));
     assert!(theirs.is_err(), "another account's sendout takes no label");
     assert_eq!(store.with_uow(|uow| Ok(uow.background_label_ids(acme)?)).unwrap(), [label.id]);

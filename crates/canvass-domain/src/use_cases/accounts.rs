@@ -2,7 +2,7 @@
 
 use crate::account::{lookup_prefix_of, ApiKey, Caller, CreatedAccount, NewAccount, User};
 use crate::clock::Clock;
-use crate::error::{ConflictKind, DomainError};
+use crate::error::{ConflictKind, DomainError, Resource};
 use crate::ids::{AccountId, UserId};
 use crate::ports::{transaction, AccountRepository, Transactional};
 
@@ -35,7 +35,7 @@ pub fn create_key(
     user: UserId,
 ) -> Result<ApiKey, DomainError> {
     let api_key = ApiKey::generate();
-    uow.create_key(user, &api_key, clock.now())?.ok_or(DomainError::NotFound("user"))?;
+    uow.create_key(user, &api_key, clock.now())?.ok_or(DomainError::NotFound(Resource::User))?;
     Ok(api_key)
 }
 
@@ -46,7 +46,7 @@ pub fn revoke_key(
     prefix: &str,
 ) -> Result<u64, DomainError> {
     match uow.revoke_keys(prefix, clock.now())? {
-        0 => Err(DomainError::NotFound("key")),
+        0 => Err(DomainError::NotFound(Resource::Key)),
         revoked => Ok(revoked),
     }
 }
@@ -83,5 +83,5 @@ pub fn get_user(
     account: AccountId,
     id: UserId,
 ) -> Result<User, DomainError> {
-    uow.find_user(account, id)?.ok_or(DomainError::NotFound("user"))
+    uow.find_user(account, id)?.ok_or(DomainError::NotFound(Resource::User))
 }

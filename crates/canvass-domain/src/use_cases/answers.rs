@@ -3,7 +3,7 @@
 use crate::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::chunks::{within_budget, Chunk, ChunkRequest, Weighed};
 use crate::clock::Clock;
-use crate::error::DomainError;
+use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
@@ -95,14 +95,14 @@ pub fn replace(
     let draft = match AnswerSetDraft::check(completed, answers, &tree) {
         Ok(draft) => draft,
         Err(errors) => {
-            uow.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))?;
+            uow.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound(Resource::AnswerSet))?;
             return Err(DomainError::Invalid(errors));
         }
     };
     let now = clock.now();
     transaction(uow, |tx| {
         let replaced =
-            tx.replace_answers(account, survey, id, &draft, now)?.ok_or(DomainError::NotFound("answer set"))?;
+            tx.replace_answers(account, survey, id, &draft, now)?.ok_or(DomainError::NotFound(Resource::AnswerSet))?;
         if replaced.completes() {
             let subject = completed_subject(account, &replaced.set);
             super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[subject], now)?;
@@ -170,7 +170,7 @@ pub fn get(
     id: AnswerSetId,
 ) -> Result<AnswerSet, DomainError> {
     surveys::get(uow, account, survey)?;
-    uow.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound("answer set"))
+    uow.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound(Resource::AnswerSet))
 }
 
 /// The answer a set gives to one item; `NotFound` when the set does not answer it.
@@ -182,7 +182,7 @@ pub fn item_answer(
     item: QuestionItemId,
 ) -> Result<Answer, DomainError> {
     let set = get(uow, account, survey, id)?;
-    set.answers.into_iter().find(|a| a.question_item_id == item).ok_or(DomainError::NotFound("answer"))
+    set.answers.into_iter().find(|a| a.question_item_id == item).ok_or(DomainError::NotFound(Resource::Answer))
 }
 
 /// The respondent's answer sets of the survey, with answers; `NotFound` when the respondent is not one of a
@@ -194,7 +194,7 @@ pub fn of_respondent(
     respondent: RespondentId,
 ) -> Result<Vec<AnswerSet>, DomainError> {
     surveys::get(uow, account, survey)?;
-    uow.respondent_sendout(account, survey, respondent)?.ok_or(DomainError::NotFound("respondent"))?;
+    uow.respondent_sendout(account, survey, respondent)?.ok_or(DomainError::NotFound(Resource::Respondent))?;
     Ok(uow.answer_sets_of_respondent(account, survey, respondent)?)
 }
 

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use crate::clock::Clock;
 use crate::distribution::{check_background_data, BackgroundData, BgDocument, Label, NewRespondent, RespondentInput};
-use crate::error::{DomainError, FieldError};
+use crate::error::{DomainError, FieldError, Resource};
 use crate::ids::{AccountId, BgDocumentId, LabelId, RespondentId};
 use crate::ports::{
     transaction, BlocklistRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
@@ -32,7 +32,7 @@ pub fn get(
     account: AccountId,
     id: BgDocumentId,
 ) -> Result<BgDocument, DomainError> {
-    uow.find_document(account, id)?.ok_or(DomainError::NotFound("background data document"))
+    uow.find_document(account, id)?.ok_or(DomainError::NotFound(Resource::BackgroundDataDocument))
 }
 
 /// The document's labels: its sendout's labels.
@@ -78,7 +78,9 @@ pub fn read_row(
 ) -> Result<Row, DomainError> {
     let (document, labels) = with_label_ids(uow, account, id)?;
     DomainError::check(unknown_labels(requested, &labels))?;
-    let found = uow.find_respondent(account, document.sendout_id, respondent)?.ok_or(DomainError::NotFound("row"))?;
+    let found = uow
+        .find_respondent(account, document.sendout_id, respondent)?
+        .ok_or(DomainError::NotFound(Resource::BackgroundDataRow))?;
     let cells = found.background_data.into_iter().filter(|(label, _)| requested.contains(label)).collect();
     Ok(Row { respondent_id: respondent, cells })
 }
@@ -96,7 +98,7 @@ pub fn edit_row(
         DomainError::check(check_background_data(&cells, &labels, "cellData"))?;
         let cells = tx
             .update_background_data(account, document.sendout_id, respondent, &cells, &[])?
-            .ok_or(DomainError::NotFound("row"))?;
+            .ok_or(DomainError::NotFound(Resource::BackgroundDataRow))?;
         Ok(Row { respondent_id: respondent, cells })
     })
 }
@@ -114,7 +116,7 @@ pub fn delete_cells(
         DomainError::check(unknown_labels(requested, &labels))?;
         let cells = tx
             .update_background_data(account, document.sendout_id, respondent, &BackgroundData::new(), requested)?
-            .ok_or(DomainError::NotFound("row"))?;
+            .ok_or(DomainError::NotFound(Resource::BackgroundDataRow))?;
         Ok(Row { respondent_id: respondent, cells })
     })
 }

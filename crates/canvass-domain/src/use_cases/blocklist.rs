@@ -5,7 +5,7 @@ use crate::clock::Clock;
 use crate::distribution::{
     contact_key, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure,
 };
-use crate::error::{ConflictKind, DomainError};
+use crate::error::{ConflictKind, DomainError, Resource};
 use crate::ids::AccountId;
 use crate::paging::{Page, PageRequest};
 use crate::ports::{transaction, BlocklistRepository, Transactional};
@@ -46,7 +46,7 @@ pub fn remove(
     let contact_details = crate::distribution::check_any_contact(contact_details)?;
     match uow.delete_blocklist(account, &contact_key(contact_details))? {
         true => Ok(()),
-        false => Err(DomainError::NotFound("blocklist entry")),
+        false => Err(DomainError::NotFound(Resource::BlocklistEntry)),
     }
 }
 

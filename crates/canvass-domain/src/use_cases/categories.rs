@@ -2,7 +2,7 @@
 
 use crate::category::{Category, CategoryName};
 use crate::clock::Clock;
-use crate::error::DomainError;
+use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, CategoryId};
 use crate::ports::CategoryRepository;
 
@@ -17,7 +17,7 @@ pub fn get(
     account: AccountId,
     id: CategoryId,
 ) -> Result<Category, DomainError> {
-    uow.find_category(account, id)?.ok_or(DomainError::NotFound("category"))
+    uow.find_category(account, id)?.ok_or(DomainError::NotFound(Resource::Category))
 }
 
 /// Creates a category.

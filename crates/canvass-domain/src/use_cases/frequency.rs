@@ -1,6 +1,6 @@
 //! Survey frequency settings of the account and of single surveys.
 
-use crate::error::DomainError;
+use crate::error::{DomainError, Resource};
 use crate::governance::{FrequencyLimits, FrequencySetting};
 use crate::ids::{AccountId, SurveyId};
 use crate::ports::{transaction, GovernanceRepository, SurveyRepository, Transactional};
@@ -16,7 +16,7 @@ pub fn get(
     if let Some(survey) = survey {
         surveys::get(uow, account, survey)?;
     }
-    uow.find_frequency(account, survey)?.ok_or(DomainError::NotFound("frequency setting"))
+    uow.find_frequency(account, survey)?.ok_or(DomainError::NotFound(Resource::FrequencySetting))
 }
 
 /// Creates or replaces the setting of a scope.

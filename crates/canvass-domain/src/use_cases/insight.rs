@@ -6,13 +6,14 @@ use time::UtcOffset;
 use super::{answers, surveys};
 use crate::answer::AnswerFilter;
 use crate::clock::Clock;
-use crate::error::DomainError;
+use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::insight::{SendoutStatistics, SurveyResults};
 use crate::ports::{InsightRepository, SendoutRepository, SurveyRepository};
 
 /// The statistics of a sendout of the survey, its daily series up to the clock's UTC day. An unknown survey is
-/// `NotFound("survey")`, a sendout the survey does not have `NotFound("sendout")` (another account's ids alike).
+/// `NotFound(Resource::Survey)`, a sendout the survey does not have `NotFound(Resource::Sendout)` (another
+/// account's ids alike).
 pub fn sendout_statistics(
     uow: &mut (impl InsightRepository + SendoutRepository + SurveyRepository + ?Sized),
     clock: &dyn Clock,
@@ -23,7 +24,7 @@ pub fn sendout_statistics(
     // One read finds the sendout of the survey; only when it is missing does a second say which of the two is.
     if uow.sendout_kind(account, survey, sendout)?.is_none() {
         surveys::get(uow, account, survey)?;
-        return Err(DomainError::NotFound("sendout"));
+        return Err(DomainError::NotFound(Resource::Sendout));
     }
     let today = clock.now().to_offset(UtcOffset::UTC).date();
     let figures = uow.sendout_figures(account, sendout, today)?;

@@ -10,7 +10,7 @@ pub use view::{PageError, PageState, PageView, QuestionPage};
 use crate::answer::{answer_from_form, check_value, Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::distribution::TokenContext;
-use crate::error::DomainError;
+use crate::error::{DomainError, Resource};
 use crate::ids::PageId;
 use crate::ports::{
     transaction, AnswerRepository, RespondentPageRepository, SurveyRepository, Transactional, WebhookEvents,
@@ -20,8 +20,8 @@ use crate::webhook::WebhookEvent;
 
 fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> Result<TokenContext, DomainError> {
     // A token names its account (or, sent before tokens did, any account); one of no form is not looked up.
-    let route = crate::distribution::survey_link_route(token).ok_or(DomainError::NotFound("survey link"))?;
-    uow.find_by_token(route, token)?.ok_or(DomainError::NotFound("survey link"))
+    let route = crate::distribution::survey_link_route(token).ok_or(DomainError::NotFound(Resource::SurveyLink))?;
+    uow.find_by_token(route, token)?.ok_or(DomainError::NotFound(Resource::SurveyLink))
 }
 
 fn is_open(context: &TokenContext, now: time::OffsetDateTime) -> bool {
@@ -130,7 +130,7 @@ pub fn submit(
         let set = match progress {
             Some((set, _)) => {
                 let replaced = tx.replace_answers(account, survey, set.id, &draft, now)?;
-                replaced.ok_or(DomainError::NotFound("answer set"))?.set
+                replaced.ok_or(DomainError::NotFound(Resource::AnswerSet))?.set
             }
             None => {
                 tx.insert_answer_set(account, survey, Some((context.respondent_id, context.sendout_id)), &draft, now)?

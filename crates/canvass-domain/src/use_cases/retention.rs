@@ -2,7 +2,7 @@
 
 use time::OffsetDateTime;
 
-use crate::error::{DomainError, RepoError};
+use crate::error::{Chain, DomainError, RepoError};
 use crate::governance::{effective_rule, policy_deadlines, RetentionAction};
 use crate::ids::AccountId;
 use crate::ports::{transaction, GovernanceRepository, RetentionRepository, Transactional};
@@ -67,7 +67,7 @@ fn run_locked(
             // Without the database no account can be worked on: the run stops.
             Err(error @ DomainError::Repo(RepoError::Unavailable(_))) => return Err(error),
             // One account's failure does not keep the others' data past its time.
-            Err(error) => summary.failed_accounts.push((account, error.to_string())),
+            Err(error) => summary.failed_accounts.push((account, Chain(&error).to_string())),
         }
     }
     Ok(summary)

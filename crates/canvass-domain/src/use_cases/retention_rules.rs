@@ -1,7 +1,7 @@
 //! Retention rules (API version 1.5): set, list, change and delete the rule of a scope.
 
 use crate::clock::Clock;
-use crate::error::DomainError;
+use crate::error::{DomainError, Resource};
 use crate::governance::{RetentionAction, RetentionRule, RuleInput, RulePatch, RuleScope};
 use crate::ids::AccountId;
 use crate::ports::{transaction, GovernanceRepository, SendoutRepository, SurveyRepository, Transactional};
@@ -65,7 +65,7 @@ pub fn update(
             .list_rules(account)?
             .into_iter()
             .find(|r| r.scope() == scope && r.action() == action)
-            .ok_or(DomainError::NotFound("retention rule"))?;
+            .ok_or(DomainError::NotFound(Resource::RetentionRule))?;
         let rule = patch.apply(current);
         tx.save_rule(account, &rule, clock.now())?;
         Ok(rule)
@@ -83,7 +83,7 @@ pub fn delete(
         check_scope(tx, account, scope)?;
         match tx.delete_rule(account, scope, action)? {
             true => Ok(()),
-            false => Err(DomainError::NotFound("retention rule")),
+            false => Err(DomainError::NotFound(Resource::RetentionRule)),
         }
     })
 }

@@ -3,7 +3,7 @@
 
 use crate::clock::Clock;
 use crate::distribution::{ProvisionedSender, SenderNumber};
-use crate::error::{ConflictKind, DomainError};
+use crate::error::{ConflictKind, DomainError, Resource};
 use crate::ids::AccountId;
 use crate::ports::{AccountRepository, SenderRepository};
 
@@ -17,7 +17,7 @@ pub fn add(
 ) -> Result<SenderNumber, DomainError> {
     let number = SenderNumber::parse(number, "sms").map_err(|e| DomainError::Invalid(vec![e]))?;
     match uow.provision_sender(account, &number, clock.now())? {
-        None => Err(DomainError::NotFound("account")),
+        None => Err(DomainError::NotFound(Resource::Account)),
         Some(owner) if owner == account => Ok(number),
         Some(owner) => Err(DomainError::conflict(
             ConflictKind::SenderTaken,
@@ -33,7 +33,7 @@ pub fn list(
     account: AccountId,
 ) -> Result<Vec<ProvisionedSender>, DomainError> {
     if uow.list_users(account)?.is_empty() {
-        return Err(DomainError::NotFound("account"));
+        return Err(DomainError::NotFound(Resource::Account));
     }
     Ok(uow.list_senders(account)?)
 }
@@ -45,7 +45,7 @@ pub fn remove(uow: &mut (impl SenderRepository + ?Sized), account: AccountId, nu
     if uow.remove_sender(account, &number)? {
         Ok(())
     } else {
-        Err(DomainError::NotFound("sender number of this account"))
+        Err(DomainError::NotFound(Resource::SenderNumber))
     }
 }
 

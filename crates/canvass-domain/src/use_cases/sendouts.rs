@@ -7,7 +7,7 @@ use crate::distribution::{
 };
 use time::Duration;
 
-use crate::error::{ConflictKind, DomainError, RepoError};
+use crate::error::{ConflictKind, DomainError, RepoError, Resource};
 use crate::governance::effective_frequency;
 use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::ports::{
@@ -25,7 +25,7 @@ pub fn list(
     account: AccountId,
     survey: SurveyId,
 ) -> Result<Vec<Sendout>, DomainError> {
-    uow.list_sendouts(account, survey)?.ok_or(DomainError::NotFound("survey"))
+    uow.list_sendouts(account, survey)?.ok_or(DomainError::NotFound(Resource::Survey))
 }
 
 /// One sendout of the survey; a sendout of another survey is not found.
@@ -36,7 +36,7 @@ pub fn get(
     id: SendoutId,
 ) -> Result<Sendout, DomainError> {
     surveys::get(uow, account, survey)?;
-    uow.find_sendout(account, survey, id, false)?.ok_or(DomainError::NotFound("sendout"))
+    uow.find_sendout(account, survey, id, false)?.ok_or(DomainError::NotFound(Resource::Sendout))
 }
 
 /// The dispatch type of a sendout of one of the account's surveys, without counting its respondents.
@@ -47,7 +47,7 @@ pub fn kind_of(
     id: SendoutId,
 ) -> Result<DispatchType, DomainError> {
     surveys::get(uow, account, survey)?;
-    uow.sendout_kind(account, survey, id)?.ok_or(DomainError::NotFound("sendout"))
+    uow.sendout_kind(account, survey, id)?.ok_or(DomainError::NotFound(Resource::Sendout))
 }
 
 /// Creates a Draft sendout and its background data document.
@@ -139,7 +139,7 @@ pub(crate) fn locked(
     id: SendoutId,
 ) -> Result<Sendout, DomainError> {
     surveys::get(uow, account, survey)?;
-    uow.find_sendout(account, survey, id, true)?.ok_or(DomainError::NotFound("sendout"))
+    uow.find_sendout(account, survey, id, true)?.ok_or(DomainError::NotFound(Resource::Sendout))
 }
 
 /// The sendout's labels.
@@ -168,7 +168,7 @@ pub fn create_label(
     transaction(uow, |tx| {
         get(tx, account, survey, id)?;
         tx.insert_label(account, id, &draft, clock.now()).map_err(|error| match error {
-            RepoError::Duplicate(_) => DomainError::conflict(
+            RepoError::Duplicate { .. } => DomainError::conflict(
                 ConflictKind::Duplicate,
                 format!("the sendout already has a label named {}", draft.name()),
             ),

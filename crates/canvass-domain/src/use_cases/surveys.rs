@@ -1,7 +1,7 @@
 //! Surveys: creating, reading and copying them, and editing their question tree and logic.
 
 use crate::clock::Clock;
-use crate::error::{ConflictKind, DomainError, FieldError};
+use crate::error::{ConflictKind, DomainError, FieldError, Resource};
 use crate::ids::{AccountId, CategoryId, QuestionItemId, SendoutId, SurveyId};
 use crate::ports::{
     transaction, AnswerRepository, CategoryRepository, SendoutRepository, SurveyRepository, Transactional,
@@ -21,7 +21,7 @@ pub fn get(
     account: AccountId,
     id: SurveyId,
 ) -> Result<Survey, DomainError> {
-    uow.find_survey(account, id)?.ok_or(DomainError::NotFound("survey"))
+    uow.find_survey(account, id)?.ok_or(DomainError::NotFound(Resource::Survey))
 }
 
 /// Creates a survey with its pages and items.
@@ -54,7 +54,7 @@ pub fn get_with_tree(
     account: AccountId,
     id: SurveyId,
 ) -> Result<(Survey, QuestionTree), DomainError> {
-    uow.find_survey_tree(account, id)?.ok_or(DomainError::NotFound("survey"))
+    uow.find_survey_tree(account, id)?.ok_or(DomainError::NotFound(Resource::Survey))
 }
 
 /// The question tree of a survey.
@@ -94,7 +94,7 @@ pub fn delete_question_item(
     transaction(uow, |tx| {
         get(tx, account, id)?;
         if !tx.delete_question_item(account, id, item)? {
-            return Err(DomainError::NotFound("question item"));
+            return Err(DomainError::NotFound(Resource::QuestionItem));
         }
         Ok(tx.touch_survey(account, id, clock.now())?)
     })

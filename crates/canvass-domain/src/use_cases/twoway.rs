@@ -4,7 +4,7 @@
 use crate::answer::{Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::distribution::{contact_key, TokenContext};
-use crate::error::DomainError;
+use crate::error::{DomainError, Resource};
 use crate::ports::{
     transaction, AnswerRepository, OutboxRepository, RespondentPageRepository, SurveyRepository, Transactional,
 };
@@ -113,7 +113,7 @@ pub fn reply(
         let set = match progress {
             Some((set, _)) => {
                 let replaced = tx.replace_answers(account, survey, set.id, &draft, now)?;
-                replaced.ok_or(DomainError::NotFound("answer set"))?.set
+                replaced.ok_or(DomainError::NotFound(Resource::AnswerSet))?.set
             }
             None => {
                 tx.insert_answer_set(account, survey, Some((context.respondent_id, context.sendout_id)), &draft, now)?

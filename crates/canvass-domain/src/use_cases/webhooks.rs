@@ -6,7 +6,7 @@
 use time::{Duration, OffsetDateTime};
 
 use crate::clock::Clock;
-use crate::error::DomainError;
+use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, WebhookId};
 use crate::ports::{Store, StoreExt, WebhookEvents, WebhookRepository};
 use crate::webhook::{
@@ -57,7 +57,7 @@ pub fn get(
     account: AccountId,
     id: WebhookId,
 ) -> Result<Webhook, DomainError> {
-    uow.find_webhook(account, id)?.ok_or(DomainError::NotFound("webhook"))
+    uow.find_webhook(account, id)?.ok_or(DomainError::NotFound(Resource::Webhook))
 }
 
 /// Deletes a webhook with its deliveries.
@@ -69,7 +69,7 @@ pub fn delete(
     if uow.delete_webhook(account, id)? {
         Ok(())
     } else {
-        Err(DomainError::NotFound("webhook"))
+        Err(DomainError::NotFound(Resource::Webhook))
     }
 }
 
@@ -83,7 +83,7 @@ pub fn test(
     if uow.enqueue_test(account, id, clock.now())? {
         Ok(())
     } else {
-        Err(DomainError::NotFound("webhook"))
+        Err(DomainError::NotFound(Resource::Webhook))
     }
 }
 

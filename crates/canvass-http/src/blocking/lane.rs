@@ -236,7 +236,7 @@ fn full(refused: &Refused) -> Problem {
 }
 
 fn unavailable(cause: String) -> Problem {
-    Problem::from(DomainError::from(RepoError::Unavailable(cause)))
+    Problem::from(DomainError::from(RepoError::Unavailable(cause.into())))
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ pub async fn inbound_dsn(
     // gets 404 or 401 whatever it sends.
     super::shared_secret::check(&req, SECRET_HEADER, state.inbound_secret.as_deref(), "INBOUND_SECRET")?;
     let body = read_body(&req, payload.into_inner()).await?;
-    let report = canvass_mail::dsn::parse_report(&body).map_err(|e| Problem::invalid_field("body", e.to_string()))?;
+    let report = canvass_dsn::parse_report(&body).map_err(|e| Problem::invalid_field("body", e.to_string()))?;
     match blocking::run(&state, move |uow, clock| bounces::record_report(uow, clock, &report)).await? {
         ReportOutcome::Recorded { permanent_failures, ignored } => {
             state.metrics.count_late_bounces(permanent_failures);

@@ -90,7 +90,7 @@ fn a_change_commits_with_its_kept_answer_and_a_refusal_is_kept_while_its_writes_
                     let draft =
                         LabelDraft::new("Department", LabelType::Text).map_err(|e| DomainError::Invalid(vec![e]))?;
                     uow.insert_label(account, SendoutId::new(4242), &draft, SystemClock.now())
-                        .map_err(|_| DomainError::NotFound("sendout"))
+                        .map_err(|_| DomainError::NotFound(canvass_domain::Resource::Sendout))
                 },
                 served,
             )

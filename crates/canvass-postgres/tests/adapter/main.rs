@@ -1,5 +1,5 @@
 //! The PostgreSQL adapter against a real database, in one test binary: each test makes its own database
-//! (crates/canvass-testdb) and drives the adapter through the domain's ports, or reads the schema with SQL. Tests
+//! (crates/dev/canvass-testdb) and drives the adapter through the domain's ports, or reads the schema with SQL. Tests
 //! about what SQL the adapter sends, what it stores and what the schema allows live here, nowhere else.
 #![expect(clippy::unwrap_used)]
 

@@ -101,7 +101,8 @@ pub(super) fn with_uow<T>(
     work: impl FnOnce(&mut dyn UnitOfWork) -> Result<T, DomainError>,
 ) -> anyhow::Result<T> {
     let store = PgStore::connect_one(database_url).context("cannot connect to the database")?;
-    store.with_uow(work).map_err(|error| anyhow!("{error}"))
+    // The error with its sources: `canvass: store failure: relation "users" does not exist`.
+    store.with_uow(work).map_err(anyhow::Error::new)
 }
 
 /// Prints a command's output: one line of JSON on stdout.

@@ -45,7 +45,7 @@ pub enum Command {
 
 /// Reads an interval such as `30s`, `2m` or `1h` that must not be zero.
 fn positive_interval(text: &str) -> Result<std::time::Duration, String> {
-    let interval = crate::retention::parse_interval(text)?;
+    let interval = crate::jobs::retention::parse_interval(text)?;
     if interval.is_zero() {
         return Err("must be more than 0s".into());
     }
@@ -169,7 +169,7 @@ pub struct ServeArgs {
     #[arg(long, env = "INBOUND_SECRET", hide_env_values = true, value_parser = secret)]
     pub inbound_secret: Option<SecretString>,
     /// How often the retention job runs in the server, e.g. `1h`, `30m`, `90s` (`0` turns it off).
-    #[arg(long, env = "RETENTION_INTERVAL", default_value = "1h", value_parser = crate::retention::parse_interval)]
+    #[arg(long, env = "RETENTION_INTERVAL", default_value = "1h", value_parser = crate::jobs::retention::parse_interval)]
     pub retention_interval: std::time::Duration,
     /// Requests per second one API key may make; bursts may reach ten times this (then 429).
     #[arg(long, env = "RATE_LIMIT_PER_KEY", default_value = "100")]

@@ -42,7 +42,7 @@ pub(super) fn dsn(database_url: &str) -> anyhow::Result<()> {
     if raw.len() as u64 > DSN_LIMIT {
         return Err(exit(EX_DATAERR, "the notification on stdin is over 1 MiB".into()));
     }
-    let report = canvass_mail::dsn::parse_report(&raw).map_err(|e| exit(EX_DATAERR, e.to_string()))?;
+    let report = canvass_dsn::parse_report(&raw).map_err(|e| exit(EX_DATAERR, e.to_string()))?;
     let outcome = with_uow(database_url, |uow| bounces::record_report(uow, &SystemClock, &report))
         .map_err(|e| exit(EX_TEMPFAIL, format!("{e:#}")))?;
     match outcome {

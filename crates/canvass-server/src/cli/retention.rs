@@ -13,8 +13,8 @@ pub(super) fn run(database_url: &str, command: RetentionCommand) -> anyhow::Resu
         Some(text) => time::OffsetDateTime::parse(&text, &time::format_description::well_known::Rfc3339)
             .with_context(|| format!("--now {text} is not an RFC 3339 date-time"))?,
     };
-    let summary = with_uow(database_url, |uow| crate::retention::run_once(uow, now, dry_run, true))?;
-    print_json(&crate::retention::summary_json(&summary, now))?;
+    let summary = with_uow(database_url, |uow| crate::jobs::retention::run_once(uow, now, dry_run, true))?;
+    print_json(&crate::jobs::retention::summary_json(&summary, now))?;
     match summary.failed_accounts.len() {
         0 => Ok(()),
         failed => anyhow::bail!("retention failed for {failed} account(s); the log names them"),

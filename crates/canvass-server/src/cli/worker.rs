@@ -9,7 +9,7 @@ use canvass_metrics::Metrics;
 use secrecy::SecretString;
 
 use super::args::WorkerCommandArgs;
-use crate::workers::{spawn_workers, WorkerSetup};
+use crate::jobs::workers::{spawn_workers, WorkerSetup};
 
 /// The base of survey links when `--public-url` is not given: where `canvass serve` listens by default.
 const DEFAULT_PUBLIC_URL: &str = "http://127.0.0.1:8080";
@@ -65,7 +65,7 @@ fn serve_metrics(
 ) -> anyhow::Result<actix_web::dev::Server> {
     let store = canvass_postgres::PgStore::pooled(database_url, 1, statement_timeout)
         .context("cannot connect to the database")?;
-    crate::worker_metrics::serve(bind, metrics, store, token)
+    crate::jobs::worker_metrics::serve(bind, metrics, store, token)
         .with_context(|| format!("cannot serve the worker's metrics on METRICS_BIND {bind}"))
 }
 

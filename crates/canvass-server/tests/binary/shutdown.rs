@@ -4,7 +4,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use canvass_server::delivery::DeliverySettings;
+use canvass_server::jobs::delivery::DeliverySettings;
 use canvass_sinks::SmtpSink;
 use canvass_testdb::TestDatabase;
 use diesel::sql_types::{BigInt, Text};

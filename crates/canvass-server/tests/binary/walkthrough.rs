@@ -40,8 +40,10 @@ fn documented_statuses(blocks: &[&str]) -> Vec<Option<u16>> {
             statuses.extend(command.matches("curl ").map(|_| None));
         } else if let (Some(comment), Some(last)) = (line.strip_prefix("# "), statuses.last_mut()) {
             let comment = comment.strip_prefix("HTTP/1.1 ").unwrap_or(comment);
-            let status = comment.get(..3).and_then(|digits| digits.parse().ok()).filter(|_| comment.len() == 3
-                || comment.as_bytes()[3] == b' ');
+            let status = comment
+                .get(..3)
+                .and_then(|digits| digits.parse().ok())
+                .filter(|_| comment.len() == 3 || comment.as_bytes()[3] == b' ');
             if last.is_none() {
                 *last = status;
             }
@@ -163,8 +165,7 @@ async fn walk(section: &str) -> Walk {
 
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(output.status.success(), "{}\n{stdout}", String::from_utf8_lossy(&output.stderr));
-    let got: Vec<u16> =
-        std::fs::read_to_string(&statuses).unwrap().lines().map(|line| line.parse().unwrap()).collect();
+    let got: Vec<u16> = std::fs::read_to_string(&statuses).unwrap().lines().map(|line| line.parse().unwrap()).collect();
     assert_eq!(got.len(), expected.len(), "every request ran: {got:?}\n{stdout}");
     for (index, (got, documented)) in got.iter().zip(&expected).enumerate() {
         match documented {

@@ -62,7 +62,7 @@ async fn a_worker_killed_mid_sendout_loses_nothing_and_repeats_only_in_flight_me
     assert_eq!(by_recipient.len(), 1000, "every respondent received the invitation");
     let repeated: Vec<_> = by_recipient.values().filter(|ids| ids.len() > 1).collect();
     assert!(repeated.iter().all(|ids| ids.iter().all(|id| *id == ids[0])), "a repeat carries the same Message-ID");
-    let in_flight = 2 * canvass_server::delivery::ROUND as usize;
+    let in_flight = 2 * canvass_server::jobs::delivery::ROUND as usize;
     assert!(repeated.len() <= in_flight, "only the killed worker's two rounds repeat: {}", repeated.len());
 }
 

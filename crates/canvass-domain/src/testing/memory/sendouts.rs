@@ -242,7 +242,8 @@ impl SendoutRepository for Memory {
             *o == account && l.sendout_id == sendout && l.name.to_lowercase() == draft.name().to_lowercase()
         });
         if taken {
-            return Err(RepoError::Duplicate("bg_labels_name_nocase_key".into()));
+            let source = "a label of that name, whatever its case, exists already".into();
+            return Err(RepoError::Duplicate { constraint: "bg_labels_name_nocase_key".into(), source });
         }
         let label = Label {
             id: LabelId::new(self.state.next_id()),

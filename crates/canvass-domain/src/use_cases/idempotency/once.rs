@@ -99,7 +99,7 @@ where
             }
         }
         Ok((answer, completion)) => {
-            uow.rollback().map_err(|error| RepoError::Unavailable(format!("rollback failed: {error}")))?;
+            uow.rollback().map_err(|error| RepoError::Unavailable(Box::new(error)))?;
             Ok((answer, completion))
         }
         Err(error) => Err(rolled_back(uow, error)),
@@ -140,6 +140,6 @@ where
 fn rolled_back<U: Transactional + ?Sized>(uow: &mut U, error: DomainError) -> DomainError {
     match uow.rollback() {
         Ok(()) => error,
-        Err(rollback) => RepoError::Unavailable(format!("{error}; rollback failed: {rollback}")).into(),
+        Err(rollback) => RepoError::rollback_failed(&error, rollback).into(),
     }
 }

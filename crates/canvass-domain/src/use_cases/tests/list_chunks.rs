@@ -5,7 +5,7 @@
 use crate::answer::AnswerFilter;
 use crate::chunks::{Chunk, ChunkRequest};
 use crate::distribution::{BlocklistEntry, BlocklistType, DispatchType};
-use crate::error::DomainError;
+use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, AnswerSetId, SendoutId, SurveyId};
 use crate::use_cases::{answers, blocklist, respondents};
 
@@ -85,9 +85,9 @@ fn the_first_chunk_of_an_unknown_or_foreign_survey_is_not_found() {
     let filter = AnswerFilter::default();
     let first = ChunkRequest::first(10);
     let unknown = answers::list_chunk(&mut fake, ACCOUNT, SurveyId::new(99), &filter, &first);
-    assert!(matches!(unknown, Err(DomainError::NotFound("survey"))), "{unknown:?}");
+    assert!(matches!(unknown, Err(DomainError::NotFound(Resource::Survey))), "{unknown:?}");
     let foreign = answers::list_chunk(&mut fake, AccountId::new(2), survey, &filter, &first);
-    assert!(matches!(foreign, Err(DomainError::NotFound("survey"))), "{foreign:?}");
+    assert!(matches!(foreign, Err(DomainError::NotFound(Resource::Survey))), "{foreign:?}");
     assert_eq!(fake.hooks.chunks_read, 0, "nothing is read for a survey that is not the account's");
     // A later chunk only reads on, and another account's read finds nothing.
     let later = ChunkRequest::after(AnswerSetId::new(0), 10);
@@ -120,9 +120,9 @@ fn respondents_come_whole_and_in_order_and_an_unknown_sendout_is_not_found() {
 
     let first = ChunkRequest::first(3);
     let unknown = respondents::list_chunk(&mut fake, ACCOUNT, survey, SendoutId::new(99), &first);
-    assert!(matches!(unknown, Err(DomainError::NotFound("sendout"))), "{unknown:?}");
+    assert!(matches!(unknown, Err(DomainError::NotFound(Resource::Sendout))), "{unknown:?}");
     let wrong_survey = respondents::list_chunk(&mut fake, ACCOUNT, SurveyId::new(99), sendout, &first);
-    assert!(matches!(wrong_survey, Err(DomainError::NotFound("survey"))), "{wrong_survey:?}");
+    assert!(matches!(wrong_survey, Err(DomainError::NotFound(Resource::Survey))), "{wrong_survey:?}");
     let foreign = respondents::list_chunk(&mut fake, AccountId::new(2), survey, sendout, &first);
     assert!(matches!(foreign, Err(DomainError::NotFound(_))), "{foreign:?}");
 }

@@ -30,5 +30,5 @@ pub fn invalid_fields<T: std::fmt::Debug>(result: Result<T, crate::DomainError>)
 
 /// Whether `result` is `NotFound` of `what`.
 pub fn not_found<T>(result: &Result<T, crate::DomainError>, what: &str) -> bool {
-    matches!(result, Err(crate::DomainError::NotFound(found)) if *found == what)
+    matches!(result, Err(crate::DomainError::NotFound(found)) if found.noun() == what)
 }

@@ -12,6 +12,7 @@ use std::time::Duration;
 use canvass_domain::clock::SystemClock;
 use canvass_domain::use_cases::webhooks;
 use canvass_domain::webhook::{address, check_url, AttemptResult, WebhookRequest, WebhookSender};
+use canvass_domain::Chain;
 use canvass_metrics::Metrics;
 use canvass_postgres::PgStore;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
@@ -147,7 +148,7 @@ pub(crate) fn run(
                 "webhook rounds"
             ),
             Ok(_) => {}
-            Err(error) => tracing::error!(error.message = %error, "webhook round failed"),
+            Err(error) => tracing::error!(error.message = %Chain(&error), "webhook round failed"),
         }
         if !matches!(wake.recv_timeout(poll), Err(RecvTimeoutError::Timeout)) {
             break;
@@ -163,8 +164,8 @@ pub fn spawn(
     allow_private: bool,
     poll: Duration,
     metrics: Option<Arc<Metrics>>,
-) -> anyhow::Result<crate::delivery::Worker> {
-    Ok(crate::delivery::Worker::start("webhooks", move |stop, wake| {
+) -> anyhow::Result<super::delivery::Worker> {
+    Ok(super::delivery::Worker::start("webhooks", move |stop, wake| {
         // The sender owns a runtime: it is made and dropped on this thread, never inside async code.
         match HttpWebhookSender::new(allow_private) {
             Ok(sender) => run(&store, &sender, poll, metrics.as_deref(), stop, wake),

@@ -9,7 +9,7 @@ use diesel::prelude::*;
 use diesel::PgConnection;
 
 /// The operator's distribution script, run as it is.
-const DISTRIBUTE: &str = include_str!("../../../docs/citus-distribute.sql");
+const DISTRIBUTE: &str = include_str!("../../../../docs/citus-distribute.sql");
 
 /// The workers' server URLs, when the tests run on a Citus cluster.
 pub(crate) fn workers() -> Option<Vec<String>> {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Context;
 use canvass_postgres::PgStore;
 
-use crate::delivery::{Channels, DeliverySettings, Worker, WorkerParts};
+use super::delivery::{Channels, DeliverySettings, Worker, WorkerParts};
 
 /// What the workers start with: their transports and database connections of their own. Nothing is sent yet.
 pub(crate) struct WorkerSetup {
@@ -28,9 +28,9 @@ impl WorkerSetup {
         public_url: String,
         webhook_allow_private: bool,
     ) -> anyhow::Result<Self> {
-        let channels = crate::delivery::channels(&settings)?;
+        let channels = super::delivery::channels(&settings)?;
         // The delivery worker's own pool: a round never waits for, or holds, a connection that requests need.
-        let delivery_store = PgStore::pooled(database_url, crate::delivery::POOL_SIZE, statement_timeout)
+        let delivery_store = PgStore::pooled(database_url, super::delivery::POOL_SIZE, statement_timeout)
             .context("cannot connect to the database")?;
         // The webhook worker's own connection: a round uses one at a time, and none while it is on the network.
         let webhook_store =
@@ -59,8 +59,8 @@ pub(crate) fn spawn_workers(
     metrics: Option<Arc<canvass_metrics::Metrics>>,
 ) -> anyhow::Result<Workers> {
     let webhooks =
-        crate::webhooks::spawn(setup.webhook_store, setup.webhook_allow_private, setup.settings.poll, metrics.clone())?;
-    let delivery = crate::delivery::spawn(WorkerParts {
+        super::webhooks::spawn(setup.webhook_store, setup.webhook_allow_private, setup.settings.poll, metrics.clone())?;
+    let delivery = super::delivery::spawn(WorkerParts {
         store: setup.delivery_store,
         channels: setup.channels,
         public_url: setup.public_url,

@@ -6,7 +6,7 @@ use std::time::Duration;
 use canvass_domain::ports::{Store, StoreExt, UnitOfWork};
 use canvass_domain::use_cases::idempotency;
 use canvass_domain::use_cases::retention::{self, RetentionSummary};
-use canvass_domain::DomainError;
+use canvass_domain::{Chain, DomainError};
 use canvass_metrics::Metrics;
 use serde_json::json;
 use time::OffsetDateTime;
@@ -82,7 +82,7 @@ pub fn purge_idempotency_keys(store: &dyn Store, now: OffsetDateTime) {
     match store.with_uow(|uow| idempotency::purge(uow, now)) {
         Ok(0) => {}
         Ok(purged) => tracing::info!(idempotency.keys_purged = purged, "expired idempotency keys purged"),
-        Err(error) => tracing::error!(error.message = %error, "purging expired idempotency keys failed"),
+        Err(error) => tracing::error!(error.message = %Chain(&error), "purging expired idempotency keys failed"),
     }
 }
 
@@ -98,7 +98,7 @@ pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration, metrics: Arc<Metri
             let store = store.clone();
             let outcome = actix_web::rt::task::spawn_blocking(move || {
                 let now = OffsetDateTime::now_utc();
-                let summary = store.with_uow(|uow| run_once(uow, now, false, false)).map_err(|e| e.to_string());
+                let summary = store.with_uow(|uow| run_once(uow, now, false, false)).map_err(|e| Chain(&e).to_string());
                 purge_idempotency_keys(store.as_ref(), now);
                 summary
             })

@@ -13,6 +13,7 @@ use anyhow::Context;
 use canvass_domain::clock::SystemClock;
 use canvass_domain::delivery::{LinkBase, Mailer, PaceLimits, RetryPolicy, SmsSender, Transports};
 use canvass_domain::use_cases::delivery::{self, Round};
+use canvass_domain::Chain;
 use canvass_mail::{FileMailer, SmtpMailer};
 use canvass_metrics::Metrics;
 use canvass_postgres::PgStore;
@@ -137,7 +138,7 @@ fn rounds(
         }
     };
     let report = delivery::deliver_all_due_observed(store, channels.transports(), &SystemClock, shape, stop, &count)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Chain(&e).to_string())?;
     if report.claimed > 0 || report.reminders_enqueued > 0 {
         tracing::info!(
             delivery.claimed = report.claimed,

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 /// The generated schema of the PostgreSQL adapter: read at compile time, so a new table is checked at once.
-const SCHEMA: &str = include_str!("../../canvass-postgres/src/schema.rs");
+const SCHEMA: &str = include_str!("../../../canvass-postgres/src/schema.rs");
 
 /// Tables that a Citus deployment makes reference tables (docs/scaling.md): those with an `account_id` below, and
 /// `delivery_pace`, the one row of the pace all workers share, which has none. A statement on them is never sent

@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use super::args::{ServeArgs, WorkerArgs};
-use crate::delivery::DeliverySettings;
+use crate::cli::{ServeArgs, WorkerArgs};
+use crate::jobs::delivery::DeliverySettings;
 use crate::Settings;
 
 impl WorkerArgs {
@@ -32,7 +32,7 @@ impl ServeArgs {
         Settings {
             database_url,
             bind: self.bind,
-            pool_size: self.pool_size.unwrap_or_else(crate::settings::default_pool_size),
+            pool_size: self.pool_size.unwrap_or_else(super::default_pool_size),
             workers: self.workers,
             public_url: self.delivery.public_url.clone(),
             retention_interval: self.retention_interval,

@@ -29,7 +29,10 @@ async fn scrape(req: HttpRequest, source: web::Data<Source>) -> HttpResponse {
     }
     let reader = source.clone();
     let backlog = web::block(move || {
-        reader.store.with_uow(|uow| monitoring::outbox_backlog(uow, &SystemClock)).map_err(|error| error.to_string())
+        reader
+            .store
+            .with_uow(|uow| monitoring::outbox_backlog(uow, &SystemClock))
+            .map_err(|error| canvass_domain::Chain(&error).to_string())
     })
     .await;
     let backlog = match backlog {

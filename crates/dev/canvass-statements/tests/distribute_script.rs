@@ -12,7 +12,7 @@ use canvass_statements::distribute::{foreign_keys, script_lines, ForeignKey, Lin
 use canvass_statements::tables::{account_tables, schema_tables, REFERENCE_TABLES};
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().parent().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(3).unwrap()
 }
 
 fn script() -> Vec<Line> {
