@@ -2,18 +2,20 @@
 //! endpoint listed once under its lowest API version; served as JSON made once per process ([`served`]).
 
 use std::sync::OnceLock;
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 
 use actix_web::web::Bytes;
 use utoipa::openapi::OpenApi as Document;
-use utoipa::{Modify, OpenApi};
+use utoipa::OpenApi;
 
 use crate::routes::API_VERSIONS;
 
 mod idempotent;
 mod nul;
+mod security;
 mod shapes;
 mod statuses;
+
+use security::SecuritySchemes;
 
 pub use statuses::is_keyed;
 
@@ -48,22 +50,12 @@ pub use statuses::is_keyed;
 )]
 struct ApiDoc;
 
-struct SecuritySchemes;
-
-impl Modify for SecuritySchemes {
-    fn modify(&self, openapi: &mut Document) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme("apiKey", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-KEY"))));
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
-        );
-    }
-}
-
-/// The document the handlers' paths are added to.
+/// The document the handlers' paths are added to, with its default security: a key, in a header or as a bearer
+/// token (stated on each operation by [`document_what_is_served`]; public ones state `security(())`).
 pub fn base() -> Document {
-    ApiDoc::openapi()
+    let mut document = ApiDoc::openapi();
+    document.security = Some(security::a_key());
+    document
 }
 
 /// Finishes the generated document so that it states what is served: each endpoint once, the statuses every
@@ -73,6 +65,7 @@ pub fn document_what_is_served(document: &mut Document) {
     list_each_endpoint_once(document);
     shapes::state_cross_field_rules(document);
     nul::forbid_nul(document);
+    security::state_on_each_operation(document);
     idempotent::add_key_parameter(document);
     statuses::add_shared_statuses(document);
     idempotent::add_key_responses(document);
