@@ -14,6 +14,7 @@ mod nul;
 mod security;
 mod shapes;
 mod statuses;
+mod variants;
 
 use security::SecuritySchemes;
 
@@ -60,7 +61,9 @@ pub fn base() -> Document {
 
 /// Finishes the generated document so that it states what is served: each endpoint once, the statuses every
 /// operation shares (see [`statuses`]), `Idempotency-Key` on every keyed POST (see [`idempotent`]), the rules
-/// across fields that JSON Schema can state (see [`shapes`]) and the refusal of NUL in strings (see [`nul`]).
+/// across fields that JSON Schema can state (see [`shapes`]), the refusal of NUL in strings (see [`nul`]), the
+/// default key requirement on each operation (see [`security`]) and a name for each variant of a `oneOf` (see
+/// [`variants`]).
 pub fn document_what_is_served(document: &mut Document) {
     list_each_endpoint_once(document);
     shapes::state_cross_field_rules(document);
@@ -69,6 +72,7 @@ pub fn document_what_is_served(document: &mut Document) {
     idempotent::add_key_parameter(document);
     statuses::add_shared_statuses(document);
     idempotent::add_key_responses(document);
+    variants::name_the_variants(document);
 }
 
 /// The document as served at [`crate::OPENAPI_PATH`]: `document` finished ([`document_what_is_served`]) and written
