@@ -12,6 +12,7 @@ pub mod erasure;
 pub mod export;
 pub mod governance;
 pub mod insight;
+mod mirror;
 pub mod respondent;
 pub mod schemas;
 pub mod sendout;

@@ -2,6 +2,7 @@
 //! malformed input with a problem that names the field (`body`, `query`), read in one pass by `reader`.
 
 pub mod body;
+pub mod path;
 pub mod query;
 mod reader;
 

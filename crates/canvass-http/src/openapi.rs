@@ -2,18 +2,21 @@
 //! endpoint listed once under its lowest API version; served as JSON made once per process ([`served`]).
 
 use std::sync::OnceLock;
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 
 use actix_web::web::Bytes;
 use utoipa::openapi::OpenApi as Document;
-use utoipa::{Modify, OpenApi};
+use utoipa::OpenApi;
 
 use crate::routes::API_VERSIONS;
 
 mod idempotent;
 mod nul;
+mod security;
 mod shapes;
 mod statuses;
+mod variants;
+
+use security::SecuritySchemes;
 
 pub use statuses::is_keyed;
 
@@ -48,34 +51,28 @@ pub use statuses::is_keyed;
 )]
 struct ApiDoc;
 
-struct SecuritySchemes;
-
-impl Modify for SecuritySchemes {
-    fn modify(&self, openapi: &mut Document) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme("apiKey", SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-KEY"))));
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
-        );
-    }
-}
-
-/// The document the handlers' paths are added to.
+/// The document the handlers' paths are added to, with its default security: a key, in a header or as a bearer
+/// token (stated on each operation by [`document_what_is_served`]; public ones state `security(())`).
 pub fn base() -> Document {
-    ApiDoc::openapi()
+    let mut document = ApiDoc::openapi();
+    document.security = Some(security::a_key());
+    document
 }
 
 /// Finishes the generated document so that it states what is served: each endpoint once, the statuses every
 /// operation shares (see [`statuses`]), `Idempotency-Key` on every keyed POST (see [`idempotent`]), the rules
-/// across fields that JSON Schema can state (see [`shapes`]) and the refusal of NUL in strings (see [`nul`]).
+/// across fields that JSON Schema can state (see [`shapes`]), the refusal of NUL in strings (see [`nul`]), the
+/// default key requirement on each operation (see [`security`]) and a name for each variant of a `oneOf` (see
+/// [`variants`]).
 pub fn document_what_is_served(document: &mut Document) {
     list_each_endpoint_once(document);
     shapes::state_cross_field_rules(document);
     nul::forbid_nul(document);
+    security::state_on_each_operation(document);
     idempotent::add_key_parameter(document);
     statuses::add_shared_statuses(document);
     idempotent::add_key_responses(document);
+    variants::name_the_variants(document);
 }
 
 /// The document as served at [`crate::OPENAPI_PATH`]: `document` finished ([`document_what_is_served`]) and written

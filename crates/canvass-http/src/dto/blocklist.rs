@@ -10,31 +10,16 @@ use utoipa::{IntoParams, ToSchema};
 use super::schemas::DateText;
 
 use super::client_date::ClientDate;
+use super::mirror::mirrored;
 
-/// Why a contact is blocked.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-pub enum BlocklistTypeBody {
-    /// Blocked by the account.
-    Blocked,
-    /// The respondent opted out.
-    OptedOut,
-}
-
-impl From<BlocklistTypeBody> for BlocklistType {
-    fn from(kind: BlocklistTypeBody) -> Self {
-        match kind {
-            BlocklistTypeBody::Blocked => Self::Blocked,
-            BlocklistTypeBody::OptedOut => Self::OptedOut,
-        }
-    }
-}
-
-impl From<BlocklistType> for BlocklistTypeBody {
-    fn from(kind: BlocklistType) -> Self {
-        match kind {
-            BlocklistType::Blocked => Self::Blocked,
-            BlocklistType::OptedOut => Self::OptedOut,
-        }
+mirrored! {
+    /// Why a contact is blocked.
+    #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+    pub enum BlocklistTypeBody <=> BlocklistType {
+        /// Blocked by the account.
+        Blocked,
+        /// The respondent opted out.
+        OptedOut,
     }
 }
 

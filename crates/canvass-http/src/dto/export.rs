@@ -15,6 +15,7 @@ use utoipa::{IntoParams, PartialSchema, ToSchema};
 use super::answer::{filter_with_sendout, AnswerFilterQuery};
 use super::answer_value::AnswerValueBody;
 use super::client_date::ClientDate;
+use super::mirror::mirrored;
 use super::schemas::DateText;
 
 /// The file an export is written as.
@@ -30,26 +31,30 @@ pub enum ExportFormat {
     Jsonl,
 }
 
-/// How the item columns of CSV and XLSX are headed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum ExportHeader {
-    /// By the item's text.
-    #[default]
-    Text,
-    /// By `q<questionItemId>`.
-    Ids,
+mirrored! {
+    /// How the item columns of CSV and XLSX are headed.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+    #[serde(rename_all = "lowercase")]
+    pub enum ExportHeader => Headings {
+        /// By the item's text.
+        #[default]
+        Text = Texts,
+        /// By `q<questionItemId>`.
+        Ids,
+    }
 }
 
-/// How CSV and XLSX write the options of choice answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum ExportValues {
-    /// The option's label.
-    #[default]
-    Labels,
-    /// The option's value.
-    Codes,
+mirrored! {
+    /// How CSV and XLSX write the options of choice answers.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
+    #[serde(rename_all = "lowercase")]
+    pub enum ExportValues => ChoiceValues {
+        /// The option's label.
+        #[default]
+        Labels,
+        /// The option's value.
+        Codes,
+    }
 }
 
 /// The query of an export: its format and layout, and the answer filters of results.
@@ -99,18 +104,12 @@ impl ExportQuery {
 
     /// How the item columns are headed.
     pub fn headings(&self) -> Headings {
-        match self.header.unwrap_or_default() {
-            ExportHeader::Text => Headings::Texts,
-            ExportHeader::Ids => Headings::Ids,
-        }
+        self.header.unwrap_or_default().into()
     }
 
     /// How choices are written.
     pub fn choice_values(&self) -> ChoiceValues {
-        match self.values.unwrap_or_default() {
-            ExportValues::Labels => ChoiceValues::Labels,
-            ExportValues::Codes => ChoiceValues::Codes,
-        }
+        self.values.unwrap_or_default().into()
     }
 }
 

@@ -1,5 +1,6 @@
 //! Bodies of the data governance endpoints: survey frequency, retention rules and retention policies.
 
+use super::mirror::mirrored;
 use super::schemas::DateText;
 use canvass_domain::governance::{
     AccountPolicy, AccountPolicyInput, FrequencyField, FrequencySetting, Patch, PolicyField, RetentionAction,
@@ -95,53 +96,23 @@ impl FrequencyResponse {
     }
 }
 
-/// The action of a retention rule.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-pub enum RetentionActionBody {
-    /// Removes the respondent's distribution and contact data; answers stay.
-    RemoveRespondentDataWithoutAnswers,
-}
-
-impl From<RetentionActionBody> for RetentionAction {
-    fn from(action: RetentionActionBody) -> Self {
-        match action {
-            RetentionActionBody::RemoveRespondentDataWithoutAnswers => Self::RemoveRespondentDataWithoutAnswers,
-        }
+mirrored! {
+    /// The action of a retention rule.
+    #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+    pub enum RetentionActionBody <=> RetentionAction {
+        /// Removes the respondent's distribution and contact data; answers stay.
+        RemoveRespondentDataWithoutAnswers,
     }
 }
 
-impl From<RetentionAction> for RetentionActionBody {
-    fn from(action: RetentionAction) -> Self {
-        match action {
-            RetentionAction::RemoveRespondentDataWithoutAnswers => Self::RemoveRespondentDataWithoutAnswers,
-        }
-    }
-}
-
-/// The status of a retention rule.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-pub enum RuleStatusBody {
-    /// It applies.
-    Active,
-    /// It is skipped.
-    Paused,
-}
-
-impl From<RuleStatusBody> for RuleStatus {
-    fn from(status: RuleStatusBody) -> Self {
-        match status {
-            RuleStatusBody::Active => Self::Active,
-            RuleStatusBody::Paused => Self::Paused,
-        }
-    }
-}
-
-impl From<RuleStatus> for RuleStatusBody {
-    fn from(status: RuleStatus) -> Self {
-        match status {
-            RuleStatus::Active => Self::Active,
-            RuleStatus::Paused => Self::Paused,
-        }
+mirrored! {
+    /// The status of a retention rule.
+    #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+    pub enum RuleStatusBody <=> RuleStatus {
+        /// It applies.
+        Active,
+        /// It is skipped.
+        Paused,
     }
 }
 

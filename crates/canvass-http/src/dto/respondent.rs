@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use super::schemas::BackgroundValues;
 
+use super::mirror::mirrored;
 use crate::extract::body::from_value_at;
 
 /// A respondent to add (also an element of a batch: RespondentRequest).
@@ -68,42 +69,28 @@ pub fn under_batch_list(error: DomainError) -> DomainError {
     super::error_on_the_wire(error, |field| format!("{BATCH_LIST}{field}"))
 }
 
-/// Where a respondent is in distribution.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-pub enum RespondentStatusBody {
-    /// Added, waiting for an activation.
-    Pending,
-    /// Released; the service sends at the send date.
-    Scheduled,
-    /// Released with sendMail false.
-    Released,
-    /// Handed to the relay.
-    Sent,
-    /// The address failed permanently.
-    Bounced,
-    /// Sending failed after every retry.
-    Failed,
-    /// Held back by the survey frequency limit.
-    FrequencyLimitReached,
-    /// Opted out or blocked after being added.
-    Blocklisted,
-    /// The sendout expired before sending.
-    Expired,
-}
-
-impl From<RespondentStatus> for RespondentStatusBody {
-    fn from(status: RespondentStatus) -> Self {
-        match status {
-            RespondentStatus::Pending => Self::Pending,
-            RespondentStatus::Scheduled => Self::Scheduled,
-            RespondentStatus::Released => Self::Released,
-            RespondentStatus::Sent => Self::Sent,
-            RespondentStatus::Bounced => Self::Bounced,
-            RespondentStatus::Failed => Self::Failed,
-            RespondentStatus::FrequencyLimitReached => Self::FrequencyLimitReached,
-            RespondentStatus::Blocklisted => Self::Blocklisted,
-            RespondentStatus::Expired => Self::Expired,
-        }
+mirrored! {
+    /// Where a respondent is in distribution.
+    #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+    pub enum RespondentStatusBody <= RespondentStatus {
+        /// Added, waiting for an activation.
+        Pending,
+        /// Released; the service sends at the send date.
+        Scheduled,
+        /// Released with sendMail false.
+        Released,
+        /// Handed to the relay.
+        Sent,
+        /// The address failed permanently.
+        Bounced,
+        /// Sending failed after every retry.
+        Failed,
+        /// Held back by the survey frequency limit.
+        FrequencyLimitReached,
+        /// Opted out or blocked after being added.
+        Blocklisted,
+        /// The sendout expired before sending.
+        Expired,
     }
 }
 

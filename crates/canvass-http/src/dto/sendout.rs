@@ -13,134 +13,71 @@ use utoipa::ToSchema;
 use super::schemas::{DateOrEmptyText, DateText};
 
 use super::client_date::{empty_is_none, instant, ClientDate};
+use super::mirror::mirrored;
 
-/// How a sendout reaches its respondents.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-pub enum DispatchTypeBody {
-    /// Email with the survey link.
-    #[serde(rename = "EMAIL")]
-    Email,
-    /// Text message with the survey link.
-    #[serde(rename = "SMS")]
-    Sms,
-    /// Respondents log in; nothing is sent.
-    #[serde(rename = "LOGIN")]
-    Login,
-    /// Questions and answers by text message.
-    #[serde(rename = "TWOWAY")]
-    TwoWay,
-}
-
-impl From<DispatchTypeBody> for DispatchType {
-    fn from(kind: DispatchTypeBody) -> Self {
-        match kind {
-            DispatchTypeBody::Email => Self::Email,
-            DispatchTypeBody::Sms => Self::Sms,
-            DispatchTypeBody::Login => Self::Login,
-            DispatchTypeBody::TwoWay => Self::TwoWay,
-        }
+mirrored! {
+    /// How a sendout reaches its respondents.
+    #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+    pub enum DispatchTypeBody <=> DispatchType {
+        /// Email with the survey link.
+        #[serde(rename = "EMAIL")]
+        Email,
+        /// Text message with the survey link.
+        #[serde(rename = "SMS")]
+        Sms,
+        /// Respondents log in; nothing is sent.
+        #[serde(rename = "LOGIN")]
+        Login,
+        /// Questions and answers by text message.
+        #[serde(rename = "TWOWAY")]
+        TwoWay,
     }
 }
 
-impl From<DispatchType> for DispatchTypeBody {
-    fn from(kind: DispatchType) -> Self {
-        match kind {
-            DispatchType::Email => Self::Email,
-            DispatchType::Sms => Self::Sms,
-            DispatchType::Login => Self::Login,
-            DispatchType::TwoWay => Self::TwoWay,
-        }
+mirrored! {
+    /// The language of a sendout's respondent pages, by its ISO 639-1 code: `en` (the default), `sv`, `da`, `nb`, `fi`,
+    /// `de`, `fr`, `es`, `nl`, `pl`, `it` or `pt`. Only these twelve lowercase codes are taken: another value (`sv-SE`,
+    /// `SV`) is a 400 listing them in `supportedValues`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+    #[serde(rename_all = "lowercase")]
+    pub enum LanguageBody <=> Language {
+        /// English.
+        En,
+        /// Swedish.
+        Sv,
+        /// Danish.
+        Da,
+        /// Norwegian Bokmål.
+        Nb,
+        /// Finnish.
+        Fi,
+        /// German.
+        De,
+        /// French.
+        Fr,
+        /// Spanish.
+        Es,
+        /// Dutch.
+        Nl,
+        /// Polish.
+        Pl,
+        /// Italian.
+        It,
+        /// Portuguese.
+        Pt,
     }
 }
 
-/// The language of a sendout's respondent pages, by its ISO 639-1 code: `en` (the default), `sv`, `da`, `nb`, `fi`,
-/// `de`, `fr`, `es`, `nl`, `pl`, `it` or `pt`. Only these twelve lowercase codes are taken: another value (`sv-SE`,
-/// `SV`) is a 400 listing them in `supportedValues`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum LanguageBody {
-    /// English.
-    En,
-    /// Swedish.
-    Sv,
-    /// Danish.
-    Da,
-    /// Norwegian Bokmål.
-    Nb,
-    /// Finnish.
-    Fi,
-    /// German.
-    De,
-    /// French.
-    Fr,
-    /// Spanish.
-    Es,
-    /// Dutch.
-    Nl,
-    /// Polish.
-    Pl,
-    /// Italian.
-    It,
-    /// Portuguese.
-    Pt,
-}
-
-impl From<LanguageBody> for Language {
-    fn from(language: LanguageBody) -> Self {
-        match language {
-            LanguageBody::En => Self::En,
-            LanguageBody::Sv => Self::Sv,
-            LanguageBody::Da => Self::Da,
-            LanguageBody::Nb => Self::Nb,
-            LanguageBody::Fi => Self::Fi,
-            LanguageBody::De => Self::De,
-            LanguageBody::Fr => Self::Fr,
-            LanguageBody::Es => Self::Es,
-            LanguageBody::Nl => Self::Nl,
-            LanguageBody::Pl => Self::Pl,
-            LanguageBody::It => Self::It,
-            LanguageBody::Pt => Self::Pt,
-        }
-    }
-}
-
-impl From<Language> for LanguageBody {
-    fn from(language: Language) -> Self {
-        match language {
-            Language::En => Self::En,
-            Language::Sv => Self::Sv,
-            Language::Da => Self::Da,
-            Language::Nb => Self::Nb,
-            Language::Fi => Self::Fi,
-            Language::De => Self::De,
-            Language::Fr => Self::Fr,
-            Language::Es => Self::Es,
-            Language::Nl => Self::Nl,
-            Language::Pl => Self::Pl,
-            Language::It => Self::It,
-            Language::Pt => Self::Pt,
-        }
-    }
-}
-
-/// Where a sendout is in its life.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-pub enum SendoutStatusBody {
-    /// Created, never activated.
-    Draft,
-    /// Activated.
-    Active,
-    /// Deactivated.
-    Inactive,
-}
-
-impl From<SendoutStatus> for SendoutStatusBody {
-    fn from(status: SendoutStatus) -> Self {
-        match status {
-            SendoutStatus::Draft => Self::Draft,
-            SendoutStatus::Active => Self::Active,
-            SendoutStatus::Inactive => Self::Inactive,
-        }
+mirrored! {
+    /// Where a sendout is in its life.
+    #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+    pub enum SendoutStatusBody <= SendoutStatus {
+        /// Created, never activated.
+        Draft,
+        /// Activated.
+        Active,
+        /// Deactivated.
+        Inactive,
     }
 }
 
@@ -261,19 +198,21 @@ pub struct SendoutDeliveryBody {
     pub held: i64,
 }
 
-/// Whose trouble holds a sendout's messages back.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum DeliveryIssueKindBody {
-    /// The relay or SMS endpoint: a connection, certificate, greeting, EHLO, STARTTLS or AUTH failure, or refused
-    /// credentials.
-    Relay,
-    /// The envelope sender, refused at MAIL FROM.
-    Sender,
-    /// The relay asks to slow down (421, 454, SMS 429).
-    Throttled,
-    /// DELIVERY_DAILY_LIMIT is reached for the UTC day.
-    DailyLimit,
+mirrored! {
+    /// Whose trouble holds a sendout's messages back.
+    #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub enum DeliveryIssueKindBody <= DeliveryIssueKind {
+        /// The relay or SMS endpoint: a connection, certificate, greeting, EHLO, STARTTLS or AUTH failure, or refused
+        /// credentials.
+        Relay,
+        /// The envelope sender, refused at MAIL FROM.
+        Sender,
+        /// The relay asks to slow down (421, 454, SMS 429).
+        Throttled,
+        /// DELIVERY_DAILY_LIMIT is reached for the UTC day.
+        DailyLimit,
+    }
 }
 
 /// What holds a sendout's messages back.
@@ -291,13 +230,7 @@ pub struct DeliveryIssueBody {
 
 impl From<DeliveryIssue> for DeliveryIssueBody {
     fn from(issue: DeliveryIssue) -> Self {
-        let kind = match issue.kind {
-            DeliveryIssueKind::Relay => DeliveryIssueKindBody::Relay,
-            DeliveryIssueKind::Sender => DeliveryIssueKindBody::Sender,
-            DeliveryIssueKind::Throttled => DeliveryIssueKindBody::Throttled,
-            DeliveryIssueKind::DailyLimit => DeliveryIssueKindBody::DailyLimit,
-        };
-        Self { kind, reply: issue.reply, since: issue.since }
+        Self { kind: issue.kind.into(), reply: issue.reply, since: issue.since }
     }
 }
 
@@ -332,42 +265,20 @@ impl From<Sendout> for SendoutResponse {
     }
 }
 
-/// What a label's values are.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-pub enum LabelTypeBody {
-    /// Free text.
-    Text,
-    /// A number.
-    Number,
-    /// A date.
-    Date,
-    /// An email address.
-    Email,
-    /// A phone number.
-    Phone,
-}
-
-impl From<LabelTypeBody> for LabelType {
-    fn from(kind: LabelTypeBody) -> Self {
-        match kind {
-            LabelTypeBody::Text => Self::Text,
-            LabelTypeBody::Number => Self::Number,
-            LabelTypeBody::Date => Self::Date,
-            LabelTypeBody::Email => Self::Email,
-            LabelTypeBody::Phone => Self::Phone,
-        }
-    }
-}
-
-impl From<LabelType> for LabelTypeBody {
-    fn from(kind: LabelType) -> Self {
-        match kind {
-            LabelType::Text => Self::Text,
-            LabelType::Number => Self::Number,
-            LabelType::Date => Self::Date,
-            LabelType::Email => Self::Email,
-            LabelType::Phone => Self::Phone,
-        }
+mirrored! {
+    /// What a label's values are.
+    #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+    pub enum LabelTypeBody <=> LabelType {
+        /// Free text.
+        Text,
+        /// A number.
+        Number,
+        /// A date.
+        Date,
+        /// An email address.
+        Email,
+        /// A phone number.
+        Phone,
     }
 }
 
@@ -402,34 +313,16 @@ impl From<Label> for LabelResponse {
     }
 }
 
-/// Who receives a reminder.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-pub enum SendoutLogicBody {
-    /// No answer set yet.
-    NotResponded,
-    /// No completed answer set.
-    NotCompleted,
-    /// Everyone released.
-    All,
-}
-
-impl From<SendoutLogicBody> for SendoutLogic {
-    fn from(logic: SendoutLogicBody) -> Self {
-        match logic {
-            SendoutLogicBody::NotResponded => Self::NotResponded,
-            SendoutLogicBody::NotCompleted => Self::NotCompleted,
-            SendoutLogicBody::All => Self::All,
-        }
-    }
-}
-
-impl From<SendoutLogic> for SendoutLogicBody {
-    fn from(logic: SendoutLogic) -> Self {
-        match logic {
-            SendoutLogic::NotResponded => Self::NotResponded,
-            SendoutLogic::NotCompleted => Self::NotCompleted,
-            SendoutLogic::All => Self::All,
-        }
+mirrored! {
+    /// Who receives a reminder.
+    #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+    pub enum SendoutLogicBody <=> SendoutLogic {
+        /// No answer set yet.
+        NotResponded,
+        /// No completed answer set.
+        NotCompleted,
+        /// Everyone released.
+        All,
     }
 }
 

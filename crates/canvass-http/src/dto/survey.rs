@@ -15,6 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::schemas::{DateText, EqualsSchema};
 
 use super::client_date::{instant, ClientDate};
+use super::mirror::mirrored;
 
 /// A survey.
 #[derive(Debug, Serialize, ToSchema)]
@@ -64,46 +65,22 @@ impl From<Survey> for SurveyResponse {
     }
 }
 
-/// The type of a question item.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-pub enum QuestionTypeBody {
-    /// One option value.
-    SingleChoice,
-    /// Several option values.
-    MultipleChoice,
-    /// Free text.
-    OpenText,
-    /// A number.
-    Numeric,
-    /// A whole number from 0 to 10.
-    Rating,
-    /// Text only; takes no answer.
-    Info,
-}
-
-impl From<QuestionTypeBody> for QuestionType {
-    fn from(kind: QuestionTypeBody) -> Self {
-        match kind {
-            QuestionTypeBody::SingleChoice => Self::SingleChoice,
-            QuestionTypeBody::MultipleChoice => Self::MultipleChoice,
-            QuestionTypeBody::OpenText => Self::OpenText,
-            QuestionTypeBody::Numeric => Self::Numeric,
-            QuestionTypeBody::Rating => Self::Rating,
-            QuestionTypeBody::Info => Self::Info,
-        }
-    }
-}
-
-impl From<QuestionType> for QuestionTypeBody {
-    fn from(kind: QuestionType) -> Self {
-        match kind {
-            QuestionType::SingleChoice => Self::SingleChoice,
-            QuestionType::MultipleChoice => Self::MultipleChoice,
-            QuestionType::OpenText => Self::OpenText,
-            QuestionType::Numeric => Self::Numeric,
-            QuestionType::Rating => Self::Rating,
-            QuestionType::Info => Self::Info,
-        }
+mirrored! {
+    /// The type of a question item.
+    #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+    pub enum QuestionTypeBody <=> QuestionType {
+        /// One option value.
+        SingleChoice,
+        /// Several option values.
+        MultipleChoice,
+        /// Free text.
+        OpenText,
+        /// A number.
+        Numeric,
+        /// A whole number from 0 to 10.
+        Rating,
+        /// Text only; takes no answer.
+        Info,
     }
 }
 

@@ -1,5 +1,6 @@
 //! Bodies of the webhook endpoints.
 
+use super::mirror::mirrored;
 use canvass_domain::webhook::{
     CreatedWebhook, DeliveryStatus, DeliveryView, Webhook, WebhookEvent, WebhookSecret, DESCRIPTION_MAX, URL_MAX,
 };
@@ -7,79 +8,56 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-/// An event a webhook can subscribe to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub enum EventBody {
-    /// An answer set was completed.
-    #[serde(rename = "answerSet.completed")]
-    AnswerSetCompleted,
-    /// A respondent's invitation was handed to the relay or provider.
-    #[serde(rename = "respondent.sent")]
-    RespondentSent,
-    /// A respondent's message bounced for good.
-    #[serde(rename = "respondent.bounced")]
-    RespondentBounced,
-    /// A respondent opted out.
-    #[serde(rename = "respondent.optedOut")]
-    RespondentOptedOut,
-    /// A sendout was activated.
-    #[serde(rename = "sendout.activated")]
-    SendoutActivated,
-    /// A sendout's messages began to wait on relay or sender trouble (once per hold; `data.kind` says whose).
-    #[serde(rename = "sendout.deliveryHeld")]
-    SendoutDeliveryHeld,
-}
-
-impl From<EventBody> for WebhookEvent {
-    fn from(event: EventBody) -> Self {
-        match event {
-            EventBody::AnswerSetCompleted => Self::AnswerSetCompleted,
-            EventBody::RespondentSent => Self::RespondentSent,
-            EventBody::RespondentBounced => Self::RespondentBounced,
-            EventBody::RespondentOptedOut => Self::RespondentOptedOut,
-            EventBody::SendoutActivated => Self::SendoutActivated,
-            EventBody::SendoutDeliveryHeld => Self::SendoutDeliveryHeld,
-        }
+mirrored! {
+    /// An event a webhook can subscribe to.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+    pub enum EventBody => WebhookEvent {
+        /// An answer set was completed.
+        #[serde(rename = "answerSet.completed")]
+        AnswerSetCompleted,
+        /// A respondent's invitation was handed to the relay or provider.
+        #[serde(rename = "respondent.sent")]
+        RespondentSent,
+        /// A respondent's message bounced for good.
+        #[serde(rename = "respondent.bounced")]
+        RespondentBounced,
+        /// A respondent opted out.
+        #[serde(rename = "respondent.optedOut")]
+        RespondentOptedOut,
+        /// A sendout was activated.
+        #[serde(rename = "sendout.activated")]
+        SendoutActivated,
+        /// A sendout's messages began to wait on relay or sender trouble (once per hold; `data.kind` says whose).
+        #[serde(rename = "sendout.deliveryHeld")]
+        SendoutDeliveryHeld,
     }
 }
 
-/// An event as a delivery names it: one a webhook subscribes to, or `webhook.test`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-pub enum DeliveryEventBody {
-    /// An answer set was completed.
-    #[serde(rename = "answerSet.completed")]
-    AnswerSetCompleted,
-    /// A respondent's invitation was handed to the relay or provider.
-    #[serde(rename = "respondent.sent")]
-    RespondentSent,
-    /// A respondent's message bounced for good.
-    #[serde(rename = "respondent.bounced")]
-    RespondentBounced,
-    /// A respondent opted out.
-    #[serde(rename = "respondent.optedOut")]
-    RespondentOptedOut,
-    /// A sendout was activated.
-    #[serde(rename = "sendout.activated")]
-    SendoutActivated,
-    /// A sendout's messages began to wait on relay or sender trouble.
-    #[serde(rename = "sendout.deliveryHeld")]
-    SendoutDeliveryHeld,
-    /// A test asked for with `POST /webhooks/{webhookId}/test`.
-    #[serde(rename = "webhook.test")]
-    Test,
-}
-
-impl From<WebhookEvent> for DeliveryEventBody {
-    fn from(event: WebhookEvent) -> Self {
-        match event {
-            WebhookEvent::AnswerSetCompleted => Self::AnswerSetCompleted,
-            WebhookEvent::RespondentSent => Self::RespondentSent,
-            WebhookEvent::RespondentBounced => Self::RespondentBounced,
-            WebhookEvent::RespondentOptedOut => Self::RespondentOptedOut,
-            WebhookEvent::SendoutActivated => Self::SendoutActivated,
-            WebhookEvent::SendoutDeliveryHeld => Self::SendoutDeliveryHeld,
-            WebhookEvent::Test => Self::Test,
-        }
+mirrored! {
+    /// An event as a delivery names it: one a webhook subscribes to, or `webhook.test`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+    pub enum DeliveryEventBody <= WebhookEvent {
+        /// An answer set was completed.
+        #[serde(rename = "answerSet.completed")]
+        AnswerSetCompleted,
+        /// A respondent's invitation was handed to the relay or provider.
+        #[serde(rename = "respondent.sent")]
+        RespondentSent,
+        /// A respondent's message bounced for good.
+        #[serde(rename = "respondent.bounced")]
+        RespondentBounced,
+        /// A respondent opted out.
+        #[serde(rename = "respondent.optedOut")]
+        RespondentOptedOut,
+        /// A sendout was activated.
+        #[serde(rename = "sendout.activated")]
+        SendoutActivated,
+        /// A sendout's messages began to wait on relay or sender trouble.
+        #[serde(rename = "sendout.deliveryHeld")]
+        SendoutDeliveryHeld,
+        /// A test asked for with `POST /webhooks/{webhookId}/test`.
+        #[serde(rename = "webhook.test")]
+        Test,
     }
 }
 
@@ -190,24 +168,16 @@ impl From<CreatedWebhook> for CreatedWebhookResponse {
     }
 }
 
-/// How far a delivery has come.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-pub enum DeliveryStatusBody {
-    /// Waiting for its first or next attempt.
-    Pending,
-    /// The receiver answered 2xx.
-    Delivered,
-    /// Given up after the last attempt.
-    Failed,
-}
-
-impl From<DeliveryStatus> for DeliveryStatusBody {
-    fn from(status: DeliveryStatus) -> Self {
-        match status {
-            DeliveryStatus::Pending => Self::Pending,
-            DeliveryStatus::Delivered => Self::Delivered,
-            DeliveryStatus::Failed => Self::Failed,
-        }
+mirrored! {
+    /// How far a delivery has come.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+    pub enum DeliveryStatusBody <= DeliveryStatus {
+        /// Waiting for its first or next attempt.
+        Pending,
+        /// The receiver answered 2xx.
+        Delivered,
+        /// Given up after the last attempt.
+        Failed,
     }
 }
 

@@ -18,7 +18,7 @@ pub fn add_shared_statuses(document: &mut Document) {
     }
 }
 
-fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+pub(super) fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
     [
         item.get.as_mut(),
         item.put.as_mut(),

@@ -7,12 +7,13 @@ use canvass_domain::use_cases::{accounts, categories};
 use crate::blocking;
 use crate::dto::account::{CategoryResponse, CreateCategoryBody, UserResponse};
 use crate::extract::body::Body;
+use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 
 /// Lists the account's categories.
-#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Accounts",
     responses((status = 200, body = Vec<CategoryResponse>), (status = 401, body = Problem)))]
 #[get("/accounts/categories")]
 pub async fn list_categories(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -22,22 +23,22 @@ pub async fn list_categories(state: web::Data<AppState>, caller: Authenticated) 
 }
 
 /// Reads one category.
-#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Accounts",
     params(("categoryId" = i64, Path, description = "A category of the account")),
     responses((status = 200, body = CategoryResponse), (status = 404, body = Problem)))]
 #[get("/accounts/categories/{categoryId}")]
 pub async fn get_category(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<CategoryId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), CategoryId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     let category = blocking::run(&state, move |uow, _| categories::get(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(CategoryResponse::from(category)))
 }
 
 /// Creates a category.
-#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])), request_body = CreateCategoryBody,
+#[utoipa::path(tag = "Accounts", request_body = CreateCategoryBody,
     responses((status = 201, body = CategoryResponse), (status = 400, body = Problem)))]
 #[post("/accounts/categories")]
 pub async fn create_category(
@@ -58,7 +59,7 @@ pub async fn create_category(
 }
 
 /// Lists the account's users.
-#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Accounts",
     responses((status = 200, body = Vec<UserResponse>), (status = 401, body = Problem)))]
 #[get("/accounts/users")]
 pub async fn list_users(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -68,16 +69,16 @@ pub async fn list_users(state: web::Data<AppState>, caller: Authenticated) -> Re
 }
 
 /// Reads one user of the account.
-#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Accounts",
     params(("userId" = i64, Path, description = "A user of the account")),
     responses((status = 200, body = UserResponse), (status = 404, body = Problem)))]
 #[get("/accounts/users/{userId}")]
 pub async fn get_user(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<UserId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), UserId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     let user = blocking::run(&state, move |uow, _| accounts::get_user(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(UserResponse::from(user)))
 }

@@ -16,6 +16,7 @@ use crate::blocking;
 use crate::dto::answer::{
     AnswerBody, AnswerFilterQuery, AnswerPageQuery, AnswerSetBody, AnswerSetPageResponse, AnswerSetResponse,
 };
+use crate::extract::path::Ids;
 use crate::extract::{body::Body, query::QueryOf};
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
@@ -28,18 +29,18 @@ const DEFAULT_PAGE: i64 = 1;
 const DEFAULT_PAGE_SIZE: i64 = 100;
 
 /// Lists the survey's answer sets (without answers), filtered by creation or update time and completion.
-#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerFilterQuery),
     responses((status = 200, body = Vec<AnswerSetResponse>), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[get("/surveys/{surveyId}/answers")]
 pub async fn list(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     query: QueryOf<AnswerFilterQuery>,
     peer: Peer,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, survey) = (caller.account(), path.0);
     let filter = query.0.into_domain().map_err(Problem::invalid)?;
     let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<AnswerSetId>| {
         answers::list_chunk(uow, account, survey, &filter, request)
@@ -50,18 +51,18 @@ pub async fn list(
 /// One page of the survey's answer sets with their answers. A page holds `pagesize` sets whatever their size: it is
 /// read in chunks of about 2 MiB as the client reads on (so the server never holds a large page whole), and its
 /// connection is closed when the client reads nothing for the stream idle timeout (60 s).
-#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerPageQuery),
     responses((status = 200, body = AnswerSetPageResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[get("/surveys/{surveyId}/answersWithData")]
 pub async fn page(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     query: QueryOf<AnswerPageQuery>,
     peer: Peer,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, survey) = (caller.account(), path.0);
     let query = query.0;
     let paging = PageRequest::new(
         query.page.unwrap_or(DEFAULT_PAGE),
@@ -102,7 +103,7 @@ pub async fn page(
 }
 
 /// One answer set with its answers.
-#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("answerSetId" = i64, Path, description = "An answer set of that survey")),
     responses((status = 200, body = AnswerSetResponse), (status = 404, body = Problem)))]
@@ -110,16 +111,15 @@ pub async fn page(
 pub async fn get(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, AnswerSetId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), AnswerSetId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     let set = blocking::run(&state, move |uow, _| answers::get(uow, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(AnswerSetResponse::with_answers(set)))
 }
 
 /// Every answer set of a respondent, with answers; 404 once the respondent's distribution data is removed.
-#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("respondentId" = i64, Path, description = "A respondent of a sendout of that survey")),
     responses((status = 200, body = Vec<AnswerSetResponse>), (status = 404, body = Problem)))]
@@ -127,16 +127,15 @@ pub async fn get(
 pub async fn of_respondent(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, RespondentId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, respondent) = path.into_inner();
-    let (account, survey, respondent) = (caller.account(), SurveyId::new(survey), RespondentId::new(respondent));
+    let (account, (survey, respondent)) = (caller.account(), path.0);
     let sets = blocking::run(&state, move |uow, _| answers::of_respondent(uow, account, survey, respondent)).await?;
     Ok(HttpResponse::Ok().json(sets.into_iter().map(AnswerSetResponse::with_answers).collect::<Vec<_>>()))
 }
 
 /// The answer a set gives to one question item; 404 when it gives none.
-#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("answerSetId" = i64, Path, description = "An answer set of that survey"),
         ("questionItemId" = i64, Path, description = "A question item")),
@@ -145,17 +144,15 @@ pub async fn of_respondent(
 pub async fn item_answer(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64, i64)>,
+    path: Ids<(SurveyId, AnswerSetId, QuestionItemId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id, item) = path.into_inner();
-    let (account, survey, id, item) =
-        (caller.account(), SurveyId::new(survey), AnswerSetId::new(id), QuestionItemId::new(item));
+    let (account, (survey, id, item)) = (caller.account(), path.0);
     let answer = blocking::run(&state, move |uow, _| answers::item_answer(uow, account, survey, id, item)).await?;
     Ok(HttpResponse::Ok().json(AnswerBody::from(answer)))
 }
 
 /// Records an answer set, checking each answer against its item's type.
-#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])), request_body = AnswerSetBody,
+#[utoipa::path(tag = "Answers", request_body = AnswerSetBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 201, body = AnswerSetResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[post("/surveys/{surveyId}/answers")]
@@ -163,10 +160,10 @@ pub async fn record(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     body: Body<AnswerSetBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, survey) = (caller.account(), path.0);
     let body = body.0;
     let answers = checked_answers(body.answers)?;
     let record = move |uow: &mut dyn UnitOfWork, clock: &dyn Clock| {
@@ -182,7 +179,7 @@ pub async fn record(
 }
 
 /// Replaces the answers and the completed flag of an answer set, moving its `updatedAt`.
-#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])), request_body = AnswerSetBody,
+#[utoipa::path(tag = "Answers", request_body = AnswerSetBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("answerSetId" = i64, Path, description = "An answer set of that survey")),
     responses((status = 200, body = AnswerSetResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
@@ -190,11 +187,10 @@ pub async fn record(
 pub async fn replace(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, AnswerSetId)>,
     body: Body<AnswerSetBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), AnswerSetId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     let body = body.0;
     let answers = checked_answers(body.answers)?;
     let set = blocking::run(&state, move |uow, clock| {

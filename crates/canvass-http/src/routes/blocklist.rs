@@ -14,6 +14,7 @@ use crate::dto::blocklist::{
     BlocklistBody, BlocklistResponse, FailuresBody, FailuresPageResponse, FailuresQuery, RecordedResponse,
 };
 use crate::dto::client_date::instant;
+use crate::extract::path::Ids;
 use crate::extract::{body::Body, query::QueryOf};
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
@@ -21,7 +22,7 @@ use crate::state::AppState;
 use crate::streamed::{List, Peer};
 
 /// Lists the account's blocked and opted-out contacts.
-#[utoipa::path(tag = "Blocklist", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Blocklist",
     responses((status = 200, body = Vec<BlocklistResponse>), (status = 401, body = Problem)))]
 #[get("/accounts/blocklist")]
 pub async fn list(state: web::Data<AppState>, caller: Authenticated, peer: Peer) -> Result<HttpResponse, Problem> {
@@ -33,7 +34,7 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated, peer: Peer)
 }
 
 /// Adds a contact; respondents with it that were not sent to yet become Blocklisted. A listed contact: 409.
-#[utoipa::path(tag = "Blocklist", security(("apiKey" = []), ("bearer" = [])), request_body = BlocklistBody,
+#[utoipa::path(tag = "Blocklist", request_body = BlocklistBody,
     responses((status = 201, body = BlocklistResponse), (status = 400, body = Problem), (status = 409, body = Problem)))]
 #[post("/accounts/blocklist")]
 pub async fn add(
@@ -54,22 +55,22 @@ pub async fn add(
 }
 
 /// Removes a contact from the blocklist (URL-encode it in the path).
-#[utoipa::path(tag = "Blocklist", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Blocklist",
     params(("contactDetails" = String, Path, description = "The contact, URL-encoded", max_length = 320)),
     responses((status = 204, description = "Removed"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[delete("/accounts/blocklist/{contactDetails}")]
 pub async fn remove(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<String>,
+    path: Ids<String>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, contact) = (caller.account(), path.into_inner());
+    let (account, contact) = (caller.account(), path.0);
     blocking::run(&state, move |uow, _| blocklist::remove(uow, account, &contact)).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
 /// One page of the account's permanent email failures, oldest first.
-#[utoipa::path(tag = "Email bounces", security(("apiKey" = []), ("bearer" = [])), params(FailuresQuery),
+#[utoipa::path(tag = "Email bounces", params(FailuresQuery),
     responses((status = 200, body = FailuresPageResponse), (status = 400, body = Problem)))]
 #[get("/email-bounces/permanent-failures")]
 pub async fn list_failures(
@@ -89,7 +90,7 @@ pub async fn list_failures(
 
 /// Records permanent failures reported by the mail relay; repeats of an address and time are ignored, and the
 /// account's respondents with those addresses become Bounced.
-#[utoipa::path(tag = "Email bounces", security(("apiKey" = []), ("bearer" = [])), request_body = FailuresBody,
+#[utoipa::path(tag = "Email bounces", request_body = FailuresBody,
     responses((status = 200, body = RecordedResponse), (status = 400, body = Problem)))]
 #[post("/email-bounces/permanent-failures")]
 pub async fn record_failures(

@@ -29,7 +29,7 @@ pub struct DsnResponse {
 const IN_FLIGHT_RETRY_AFTER: u64 = 60;
 
 /// Records a delivery status notification: the whole message as the relay's mailer wrote it.
-#[utoipa::path(tag = "Delivery",
+#[utoipa::path(tag = "Delivery", security(()),
     request_body(content = String, content_type = "message/rfc822",
         description = "One delivery status notification (multipart/report; report-type=delivery-status), whole"),
     params(("X-Canvass-Inbound-Secret" = String, Header, description = "The shared secret configured as INBOUND_SECRET")),

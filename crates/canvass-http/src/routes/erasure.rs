@@ -13,7 +13,7 @@ use crate::state::AppState;
 /// Erases every respondent of the account with this contact, in every sendout: contact details, background
 /// data, survey links and unsent messages, and the permanent failures recorded for the address. Answer sets stay
 /// without a respondent unless `includeAnswers` is true. The blocklist keeps its entry. A repeat answers zeros.
-#[utoipa::path(tag = "Accounts", security(("apiKey" = []), ("bearer" = [])), request_body = ErasureBody,
+#[utoipa::path(tag = "Accounts", request_body = ErasureBody,
     responses((status = 200, body = ErasureResponse), (status = 400, body = Problem), (status = 401, body = Problem)))]
 #[post("/accounts/erasure")]
 pub async fn erase(

@@ -15,6 +15,7 @@ use crate::dto::export::{ExportFile, ExportFormat, ExportQuery};
 use crate::export::csv::CsvWriter;
 use crate::export::jsonl::JsonLines;
 use crate::export::xlsx::{self, XlsxWriter};
+use crate::extract::path::Ids;
 use crate::extract::query::QueryOf;
 use crate::middleware::auth::Authenticated;
 use crate::problem::{Problem, ProblemKind};
@@ -32,7 +33,7 @@ use crate::streamed::{Peer, Streamed};
 /// body short. An account runs at most 4 exports at once (a fifth answers 429 with `Retry-After`); an export
 /// whose client reads nothing for the stream idle timeout (60 s) has its connection closed, and an XLSX export stops
 /// (its body cut short) when its temporary files would hold more than 512 MiB for the account or 2 GiB in all.
-#[utoipa::path(tag = "Answers", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ExportQuery),
     responses(
         (status = 200, description = "The file, as an attachment named survey-<surveyId>-answers.<csv|xlsx|jsonl>",
@@ -47,12 +48,12 @@ use crate::streamed::{Peer, Streamed};
 pub async fn export(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     query: QueryOf<ExportQuery>,
     peer: Peer,
 ) -> Result<HttpResponse, Problem> {
-    let id = path.into_inner();
-    let (account, survey) = (caller.account(), SurveyId::new(id));
+    let (account, survey) = (caller.account(), path.0);
+    let id = survey.get();
     let mut query = query.0;
     let filter = query.filter().map_err(Problem::invalid)?;
     let slot = state.exports.take(account).ok_or_else(|| {

@@ -10,6 +10,7 @@ use crate::blocking;
 use crate::dto::governance::{frequency_field, FrequencyBody, FrequencyResponse};
 use crate::dto::on_the_wire;
 use crate::extract::body::Body;
+use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -43,7 +44,7 @@ async fn toggle(
 }
 
 /// Reads the account's frequency setting; 404 before any PUT.
-#[utoipa::path(tag = "Survey frequency", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Survey frequency",
     responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
 #[get("/surveys/frequency")]
 pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -51,7 +52,7 @@ pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> R
 }
 
 /// Creates or replaces the account's frequency setting.
-#[utoipa::path(tag = "Survey frequency", security(("apiKey" = []), ("bearer" = [])), request_body = FrequencyBody,
+#[utoipa::path(tag = "Survey frequency", request_body = FrequencyBody,
     responses((status = 200, body = FrequencyResponse), (status = 400, body = Problem)))]
 #[put("/surveys/frequency")]
 pub async fn put_account(
@@ -63,7 +64,7 @@ pub async fn put_account(
 }
 
 /// Enables the account's frequency setting; 404 before any PUT.
-#[utoipa::path(tag = "Survey frequency", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Survey frequency",
     responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
 #[patch("/surveys/frequency/enable")]
 pub async fn enable_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -71,7 +72,7 @@ pub async fn enable_account(state: web::Data<AppState>, caller: Authenticated) -
 }
 
 /// Disables the account's frequency setting; 404 before any PUT.
-#[utoipa::path(tag = "Survey frequency", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Survey frequency",
     responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
 #[patch("/surveys/frequency/disable")]
 pub async fn disable_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -79,54 +80,54 @@ pub async fn disable_account(state: web::Data<AppState>, caller: Authenticated) 
 }
 
 /// Reads a survey's own frequency setting; 404 before any PUT.
-#[utoipa::path(tag = "Survey frequency", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Survey frequency",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
 #[get("/surveys/{surveyId}/frequency")]
 pub async fn get_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
 ) -> Result<HttpResponse, Problem> {
-    read(&state, caller.account(), Some(SurveyId::new(path.into_inner()))).await
+    read(&state, caller.account(), Some(path.0)).await
 }
 
 /// Creates or replaces a survey's own frequency setting, which overrides the account's for that survey.
-#[utoipa::path(tag = "Survey frequency", security(("apiKey" = []), ("bearer" = [])), request_body = FrequencyBody,
+#[utoipa::path(tag = "Survey frequency", request_body = FrequencyBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = FrequencyResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[put("/surveys/{surveyId}/frequency")]
 pub async fn put_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     body: Body<FrequencyBody>,
 ) -> Result<HttpResponse, Problem> {
-    write(&state, caller.account(), Some(SurveyId::new(path.into_inner())), body.0).await
+    write(&state, caller.account(), Some(path.0), body.0).await
 }
 
 /// Enables a survey's own frequency setting; 404 before any PUT.
-#[utoipa::path(tag = "Survey frequency", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Survey frequency",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
 #[patch("/surveys/{surveyId}/frequency/enable")]
 pub async fn enable_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
 ) -> Result<HttpResponse, Problem> {
-    toggle(&state, caller.account(), Some(SurveyId::new(path.into_inner())), true).await
+    toggle(&state, caller.account(), Some(path.0), true).await
 }
 
 /// Disables a survey's own frequency setting; 404 before any PUT.
-#[utoipa::path(tag = "Survey frequency", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Survey frequency",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
 #[patch("/surveys/{surveyId}/frequency/disable")]
 pub async fn disable_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
 ) -> Result<HttpResponse, Problem> {
-    toggle(&state, caller.account(), Some(SurveyId::new(path.into_inner())), false).await
+    toggle(&state, caller.account(), Some(path.0), false).await
 }

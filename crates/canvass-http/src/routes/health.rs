@@ -16,14 +16,14 @@ pub struct Health {
 }
 
 /// The process is up.
-#[utoipa::path(tag = "Health", responses((status = 200, body = Health)))]
+#[utoipa::path(tag = "Health", security(()), responses((status = 200, body = Health)))]
 #[get("/health/live")]
 pub async fn live() -> HttpResponse {
     HttpResponse::Ok().json(Health { status: "ok" })
 }
 
 /// The database is reachable and every migration is applied.
-#[utoipa::path(tag = "Health", responses((status = 200, body = Health), (status = 503, body = Problem)))]
+#[utoipa::path(tag = "Health", security(()), responses((status = 200, body = Health), (status = 503, body = Problem)))]
 #[get("/health/ready")]
 pub async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
     let store = state.store.clone();

@@ -7,6 +7,7 @@ use canvass_domain::use_cases::insight;
 
 use crate::blocking;
 use crate::dto::insight::{ResultsQuery, SendoutStatisticsResponse, SurveyResultsResponse};
+use crate::extract::path::Ids;
 use crate::extract::query::QueryOf;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
@@ -15,7 +16,7 @@ use crate::state::AppState;
 /// A sendout's statistics: its respondents by status, how many it reached and how many of those started and
 /// completed, those opted out through its links, the rates, the median time to complete, and the same by UTC day
 /// from the first activation to today.
-#[utoipa::path(tag = "Insight", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Insight",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = SendoutStatisticsResponse), (status = 404, body = Problem)))]
@@ -23,10 +24,9 @@ use crate::state::AppState;
 pub async fn statistics(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     let statistics =
         blocking::run(&state, move |uow, clock| insight::sendout_statistics(uow, clock, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(SendoutStatisticsResponse::from(statistics)))
@@ -35,7 +35,7 @@ pub async fn statistics(
 /// A survey's results over the answer sets that pass the filters of the answer list and `sendoutId`: per question
 /// item in tree order, how many answered and, by type, every option's count, the numbers' summary, the ratings'
 /// distribution and Net Promoter Score.
-#[utoipa::path(tag = "Insight", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Insight",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ResultsQuery),
     responses((status = 200, body = SurveyResultsResponse), (status = 400, body = Problem),
         (status = 404, body = Problem)))]
@@ -43,10 +43,10 @@ pub async fn statistics(
 pub async fn results(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     query: QueryOf<ResultsQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, survey) = (caller.account(), path.0);
     let filter = query.0.into_domain().map_err(Problem::invalid)?;
     let results = blocking::run(&state, move |uow, _| insight::survey_results(uow, account, survey, &filter)).await?;
     Ok(HttpResponse::Ok().json(SurveyResultsResponse::from(results)))

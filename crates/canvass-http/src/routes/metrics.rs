@@ -17,7 +17,7 @@ use crate::state::AppState;
 /// outbox backlog of every account, delivery outcomes, webhook delivery attempts, retention runs and the database
 /// pool. The backlog is as read at most five seconds before; when the database cannot be asked for it, the outbox
 /// gauges are left out and the rest is served.
-#[utoipa::path(tag = "Metrics", responses(
+#[utoipa::path(tag = "Metrics", security(()), responses(
     (status = 200, description = "Every metric family (see docs/operations.md)", body = String,
         content_type = "text/plain; version=0.0.4; charset=utf-8"),
     (status = 401, description = "METRICS_TOKEN is set and the request does not carry it as a bearer token",

@@ -8,44 +8,45 @@ use canvass_domain::use_cases::surveys;
 use crate::blocking;
 use crate::dto::survey::{LogicRuleBody, QuestionTreeResponse};
 use crate::extract::body::Body;
+use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 
 /// Reads the question tree: pages, items and logic rules.
-#[utoipa::path(tag = "Questions", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Questions",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = QuestionTreeResponse), (status = 404, body = Problem)))]
 #[get("/surveys/{surveyId}/questions")]
 pub async fn question_tree(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     let found = blocking::run(&state, move |uow, _| surveys::question_tree(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(found)))
 }
 
 /// Replaces the survey's logic rules and answers the new question tree.
-#[utoipa::path(tag = "Questions", security(("apiKey" = []), ("bearer" = [])), request_body = Vec<LogicRuleBody>,
+#[utoipa::path(tag = "Questions", request_body = Vec<LogicRuleBody>,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = QuestionTreeResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[put("/surveys/{surveyId}/logic")]
 pub async fn set_logic(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     body: Body<Vec<LogicRuleBody>>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     let rules: Vec<LogicRuleDraft> = body.0.into_iter().map(Into::into).collect();
     let tree = blocking::run(&state, move |uow, clock| surveys::set_logic(uow, clock, account, id, rules)).await?;
     Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(tree)))
 }
 
 /// Deletes a question item and its answers; logic rules that named it stay and read `broken: true`.
-#[utoipa::path(tag = "Questions", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Questions",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("questionItemId" = i64, Path, description = "An item of that survey")),
     responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
@@ -53,10 +54,9 @@ pub async fn set_logic(
 pub async fn delete_item(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, QuestionItemId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (id, item) = path.into_inner();
-    let (account, id, item) = (caller.account(), SurveyId::new(id), QuestionItemId::new(item));
+    let (account, (id, item)) = (caller.account(), path.0);
     blocking::run(&state, move |uow, clock| surveys::delete_question_item(uow, clock, account, id, item)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

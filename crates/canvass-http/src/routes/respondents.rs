@@ -9,13 +9,14 @@ use canvass_domain::use_cases::respondents;
 use crate::blocking;
 use crate::dto::respondent::{under_batch_list, BatchBody, BatchResponse, RespondentBody, RespondentResponse};
 use crate::extract::body::Body;
+use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 use crate::streamed::{List, Peer};
 
 /// Lists the sendout's respondents with their statuses and links.
-#[utoipa::path(tag = "Respondents", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Respondents",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = Vec<RespondentResponse>), (status = 404, body = Problem)))]
@@ -23,11 +24,10 @@ use crate::streamed::{List, Peer};
 pub async fn list(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
     peer: Peer,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, sendout) = path.into_inner();
-    let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
+    let (account, (survey, sendout)) = (caller.account(), path.0);
     let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<RespondentId>| {
         respondents::list_chunk(uow, account, survey, sendout, request)
     };
@@ -37,7 +37,7 @@ pub async fn list(
 }
 
 /// Adds one respondent (Pending until the next activation); blocklisted or duplicate contacts answer 409.
-#[utoipa::path(tag = "Respondents", security(("apiKey" = []), ("bearer" = [])), request_body = RespondentBody,
+#[utoipa::path(tag = "Respondents", request_body = RespondentBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 201, body = RespondentResponse), (status = 400, body = Problem), (status = 404, body = Problem),
@@ -47,11 +47,10 @@ pub async fn add(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
     body: Body<RespondentBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, sendout) = path.into_inner();
-    let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
+    let (account, (survey, sendout)) = (caller.account(), path.0);
     let input = body.0.into();
     let public_url = state.public_url.clone();
     blocking::respond(
@@ -65,7 +64,7 @@ pub async fn add(
 
 /// Adds 1 to 1000 respondents in one transaction. Malformed items refuse the whole batch (400 naming each
 /// index); blocklisted and duplicate contacts are refused item by item.
-#[utoipa::path(tag = "Respondents", security(("apiKey" = []), ("bearer" = [])), request_body = BatchBody,
+#[utoipa::path(tag = "Respondents", request_body = BatchBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = BatchResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
@@ -74,11 +73,10 @@ pub async fn add_batch(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
     body: Body<BatchBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, sendout) = path.into_inner();
-    let (account, survey, sendout) = (caller.account(), SurveyId::new(survey), SendoutId::new(sendout));
+    let (account, (survey, sendout)) = (caller.account(), path.0);
     let items = body.0.items();
     let public_url = state.public_url.clone();
     blocking::respond(

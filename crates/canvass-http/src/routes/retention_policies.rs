@@ -10,12 +10,13 @@ use crate::dto::governance::{
     policy_field, AccountPolicyBody, AccountPolicyResponse, SurveyPolicyBody, SurveyPolicyResponse,
 };
 use crate::extract::body::Body;
+use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 
 /// Reads the account's retention policy (all null and false before any POST).
-#[utoipa::path(tag = "Data retention", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Data retention",
     responses((status = 200, body = AccountPolicyResponse), (status = 401, body = Problem)))]
 #[get("/data-retention/account")]
 pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -25,7 +26,7 @@ pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> R
 }
 
 /// Sets the account's retention policy: given fields are set, `null` clears, absent fields stay.
-#[utoipa::path(tag = "Data retention", security(("apiKey" = []), ("bearer" = [])), request_body = AccountPolicyBody,
+#[utoipa::path(tag = "Data retention", request_body = AccountPolicyBody,
     responses((status = 200, body = AccountPolicyResponse), (status = 400, body = Problem)))]
 #[post("/data-retention/account")]
 pub async fn set_account(
@@ -49,22 +50,22 @@ pub async fn set_account(
 }
 
 /// Reads a survey's retention policy.
-#[utoipa::path(tag = "Data retention", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Data retention",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = SurveyPolicyResponse), (status = 404, body = Problem)))]
 #[get("/data-retention/surveys/{surveyId}")]
 pub async fn get_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, survey) = (caller.account(), path.0);
     let policy = blocking::run(&state, move |uow, _| retention_policies::survey(uow, account, survey)).await?;
     Ok(HttpResponse::Ok().json(SurveyPolicyResponse::from(policy)))
 }
 
 /// Sets a survey's retention policy: dates after the survey's end, positive days, labels of the account.
-#[utoipa::path(tag = "Data retention", security(("apiKey" = []), ("bearer" = [])), request_body = SurveyPolicyBody,
+#[utoipa::path(tag = "Data retention", request_body = SurveyPolicyBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = SurveyPolicyResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[post("/data-retention/surveys/{surveyId}")]
@@ -72,10 +73,10 @@ pub async fn set_survey(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     body: Body<SurveyPolicyBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, survey) = (caller.account(), path.0);
     let input = body.0.into_domain().map_err(Problem::invalid)?;
     blocking::respond(
         &state,

@@ -9,6 +9,7 @@ use canvass_domain::{AccountId, DomainError};
 use crate::blocking;
 use crate::dto::governance::{RuleBody, RulePatchBody, RuleResponse};
 use crate::extract::body::Body;
+use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -72,7 +73,7 @@ async fn remove(state: &AppState, account: AccountId, scope: RuleScope, action: 
 }
 
 /// Sets the account-scoped rule of its action (overwrites it in place).
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RuleBody,
+#[utoipa::path(tag = "Retention rules (v1.5)", request_body = RuleBody,
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem)))]
 #[post("/data-retention/rules/account")]
 pub async fn set_account(
@@ -85,7 +86,7 @@ pub async fn set_account(
 }
 
 /// Sets a survey-scoped rule.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RuleBody,
+#[utoipa::path(tag = "Retention rules (v1.5)", request_body = RuleBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[post("/data-retention/rules/surveys/{surveyId}")]
@@ -93,14 +94,14 @@ pub async fn set_survey(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     body: Body<RuleBody>,
 ) -> Result<HttpResponse, Problem> {
-    set(&state, &req, caller.account(), RuleScope::Survey(SurveyId::new(path.into_inner())), body.0).await
+    set(&state, &req, caller.account(), RuleScope::Survey(path.0), body.0).await
 }
 
 /// Sets a sendout-scoped rule; the sendout must belong to the survey.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RuleBody,
+#[utoipa::path(tag = "Retention rules (v1.5)", request_body = RuleBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[post("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}")]
@@ -108,16 +109,15 @@ pub async fn set_sendout(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
     body: Body<RuleBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, sendout) = path.into_inner();
-    let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
+    let (survey, sendout) = path.0;
     set(&state, &req, caller.account(), RuleScope::Sendout(survey, sendout), body.0).await
 }
 
 /// Lists every rule of the account.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Retention rules (v1.5)",
     responses((status = 200, body = Vec<RuleResponse>)))]
 #[get("/data-retention/rules")]
 pub async fn list_all(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -125,7 +125,7 @@ pub async fn list_all(state: web::Data<AppState>, caller: Authenticated) -> Resu
 }
 
 /// Lists the account-scoped rules.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Retention rules (v1.5)",
     responses((status = 200, body = Vec<RuleResponse>)))]
 #[get("/data-retention/rules/account")]
 pub async fn list_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -133,65 +133,63 @@ pub async fn list_account(state: web::Data<AppState>, caller: Authenticated) -> 
 }
 
 /// Lists the rules of a survey scope.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)))]
 #[get("/data-retention/rules/surveys/{surveyId}")]
 pub async fn list_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
 ) -> Result<HttpResponse, Problem> {
-    list(&state, caller.account(), Some(RuleScope::Survey(SurveyId::new(path.into_inner())))).await
+    list(&state, caller.account(), Some(RuleScope::Survey(path.0))).await
 }
 
 /// Lists the rules of a sendout scope.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)))]
 #[get("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}")]
 pub async fn list_sendout(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, sendout) = path.into_inner();
-    let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
+    let (survey, sendout) = path.0;
     list(&state, caller.account(), Some(RuleScope::Sendout(survey, sendout))).await
 }
 
 /// Changes the account-scoped rule of an action (days and/or status).
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RulePatchBody,
+#[utoipa::path(tag = "Retention rules (v1.5)", request_body = RulePatchBody,
     params(("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[patch("/data-retention/rules/account/actions/{action}")]
 pub async fn update_account(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<String>,
+    path: Ids<String>,
     body: Body<RulePatchBody>,
 ) -> Result<HttpResponse, Problem> {
-    update(&state, caller.account(), RuleScope::Account, &path.into_inner(), body.0).await
+    update(&state, caller.account(), RuleScope::Account, &path.0, body.0).await
 }
 
 /// Changes a survey-scoped rule.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RulePatchBody,
+#[utoipa::path(tag = "Retention rules (v1.5)", request_body = RulePatchBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[patch("/data-retention/rules/surveys/{surveyId}/actions/{action}")]
 pub async fn update_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, String)>,
+    path: Ids<(SurveyId, String)>,
     body: Body<RulePatchBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, action) = path.into_inner();
-    let survey = SurveyId::new(survey);
+    let (survey, action) = path.0;
     update(&state, caller.account(), RuleScope::Survey(survey), &action, body.0).await
 }
 
 /// Changes a sendout-scoped rule.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])), request_body = RulePatchBody,
+#[utoipa::path(tag = "Retention rules (v1.5)", request_body = RulePatchBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
         ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
@@ -199,44 +197,42 @@ pub async fn update_survey(
 pub async fn update_sendout(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64, String)>,
+    path: Ids<(SurveyId, SendoutId, String)>,
     body: Body<RulePatchBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, sendout, action) = path.into_inner();
-    let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
+    let (survey, sendout, action) = path.0;
     update(&state, caller.account(), RuleScope::Sendout(survey, sendout), &action, body.0).await
 }
 
 /// Deletes the account-scoped rule of an action.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Retention rules (v1.5)",
     params(("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[delete("/data-retention/rules/account/actions/{action}")]
 pub async fn delete_account(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<String>,
+    path: Ids<String>,
 ) -> Result<HttpResponse, Problem> {
-    remove(&state, caller.account(), RuleScope::Account, &path.into_inner()).await
+    remove(&state, caller.account(), RuleScope::Account, &path.0).await
 }
 
 /// Deletes a survey-scoped rule.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[delete("/data-retention/rules/surveys/{surveyId}/actions/{action}")]
 pub async fn delete_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, String)>,
+    path: Ids<(SurveyId, String)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, action) = path.into_inner();
-    let survey = SurveyId::new(survey);
+    let (survey, action) = path.0;
     remove(&state, caller.account(), RuleScope::Survey(survey), &action).await
 }
 
 /// Deletes a sendout-scoped rule.
-#[utoipa::path(tag = "Retention rules (v1.5)", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
         ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
@@ -244,9 +240,8 @@ pub async fn delete_survey(
 pub async fn delete_sendout(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64, String)>,
+    path: Ids<(SurveyId, SendoutId, String)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, sendout, action) = path.into_inner();
-    let (survey, sendout) = (SurveyId::new(survey), SendoutId::new(sendout));
+    let (survey, sendout, action) = path.0;
     remove(&state, caller.account(), RuleScope::Sendout(survey, sendout), &action).await
 }

@@ -9,27 +9,28 @@ use crate::dto::sendout::{
     CreateLabelBody, CreateReminderBody, CreateSendoutBody, LabelResponse, ReminderResponse, SendoutResponse,
 };
 use crate::extract::body::Body;
+use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 
 /// Lists the survey's sendouts.
-#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = Vec<SendoutResponse>), (status = 404, body = Problem)))]
 #[get("/surveys/{surveyId}/sendouts")]
 pub async fn list(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, survey) = (caller.account(), path.0);
     let found = blocking::run(&state, move |uow, _| sendouts::list(uow, account, survey)).await?;
     Ok(HttpResponse::Ok().json(found.into_iter().map(SendoutResponse::from).collect::<Vec<_>>()))
 }
 
 /// Reads one sendout of the survey.
-#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = SendoutResponse), (status = 404, body = Problem)))]
@@ -37,16 +38,15 @@ pub async fn list(
 pub async fn get(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     let sendout = blocking::run(&state, move |uow, _| sendouts::get(uow, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
 }
 
 /// Creates a Draft sendout (and its background data document), checked by the rules of its type.
-#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])), request_body = CreateSendoutBody,
+#[utoipa::path(tag = "Sendouts", request_body = CreateSendoutBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 201, body = SendoutResponse),
         (status = 400, body = Problem, description = "A broken body rule, naming its field; an unknown `type` or `language` lists the values taken in `supportedValues`"),
@@ -56,10 +56,10 @@ pub async fn create(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     body: Body<CreateSendoutBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, survey) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, survey) = (caller.account(), path.0);
     let input = body.0.into_domain();
     blocking::respond(
         &state,
@@ -71,7 +71,7 @@ pub async fn create(
 }
 
 /// Activates the sendout: Draft or Inactive becomes Active; every pending respondent is released.
-#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = SendoutResponse), (status = 404, body = Problem)))]
@@ -80,10 +80,9 @@ pub async fn activate(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     blocking::respond(
         &state,
         &req,
@@ -94,7 +93,7 @@ pub async fn activate(
 }
 
 /// Deactivates an active sendout; a Draft sendout answers 409.
-#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = SendoutResponse), (status = 404, body = Problem), (status = 409, body = Problem)))]
@@ -103,10 +102,9 @@ pub async fn deactivate(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     blocking::respond(
         &state,
         &req,
@@ -117,7 +115,7 @@ pub async fn deactivate(
 }
 
 /// Lists the sendout's background data labels.
-#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = Vec<LabelResponse>), (status = 404, body = Problem)))]
@@ -125,16 +123,15 @@ pub async fn deactivate(
 pub async fn list_labels(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     let labels = blocking::run(&state, move |uow, _| sendouts::list_labels(uow, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(labels.into_iter().map(LabelResponse::from).collect::<Vec<_>>()))
 }
 
 /// Creates a background data label (function 0); its name is unique within the sendout (409).
-#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])), request_body = CreateLabelBody,
+#[utoipa::path(tag = "Sendouts", request_body = CreateLabelBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 201, body = LabelResponse), (status = 400, body = Problem), (status = 404, body = Problem),
@@ -144,11 +141,10 @@ pub async fn create_label(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
     body: Body<CreateLabelBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     let body = body.0;
     blocking::respond(
         &state,
@@ -160,7 +156,7 @@ pub async fn create_label(
 }
 
 /// Lists the sendout's reminders.
-#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = Vec<ReminderResponse>), (status = 404, body = Problem)))]
@@ -168,16 +164,15 @@ pub async fn create_label(
 pub async fn list_reminders(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     let reminders = blocking::run(&state, move |uow, _| sendouts::list_reminders(uow, account, survey, id)).await?;
     Ok(HttpResponse::Ok().json(reminders.into_iter().map(ReminderResponse::from).collect::<Vec<_>>()))
 }
 
 /// Creates a reminder for the respondents its SendoutLogic names.
-#[utoipa::path(tag = "Sendouts", security(("apiKey" = []), ("bearer" = [])), request_body = CreateReminderBody,
+#[utoipa::path(tag = "Sendouts", request_body = CreateReminderBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 201, body = ReminderResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
@@ -186,11 +181,10 @@ pub async fn create_reminder(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<(i64, i64)>,
+    path: Ids<(SurveyId, SendoutId)>,
     body: Body<CreateReminderBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (survey, id) = path.into_inner();
-    let (account, survey, id) = (caller.account(), SurveyId::new(survey), SendoutId::new(id));
+    let (account, (survey, id)) = (caller.account(), path.0);
     let input = body.0.into_domain();
     blocking::respond(
         &state,

@@ -64,7 +64,7 @@ pub struct InboundResponse {
 }
 
 /// Records a TWOWAY respondent's reply and queues the next question (or the thank-you).
-#[utoipa::path(tag = "SMS", request_body = InboundBody,
+#[utoipa::path(tag = "SMS", security(()), request_body = InboundBody,
     params(("X-Canvass-Sms-Secret" = String, Header, description = "The shared secret configured as SMS_INBOUND_SECRET")),
     responses((status = 200, body = InboundResponse), (status = 400, body = Problem), (status = 401, body = Problem),
         (status = 404, description = "inbound SMS is not configured", body = Problem)))]

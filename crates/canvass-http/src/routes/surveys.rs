@@ -6,13 +6,14 @@ use canvass_domain::use_cases::surveys;
 
 use crate::blocking;
 use crate::dto::survey::{CopyQuery, CreateSurveyBody, SurveyResponse};
+use crate::extract::path::Ids;
 use crate::extract::{body::Body, query::QueryOf};
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 
 /// Lists the account's surveys in creation order.
-#[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Surveys",
     responses((status = 200, body = Vec<SurveyResponse>), (status = 401, body = Problem)))]
 #[get("/surveys")]
 pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -22,22 +23,22 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<H
 }
 
 /// Reads one survey.
-#[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Surveys",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = SurveyResponse), (status = 404, body = Problem)))]
 #[get("/surveys/{surveyId}")]
 pub async fn get(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     let survey = blocking::run(&state, move |uow, _| surveys::get(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(SurveyResponse::from(survey)))
 }
 
 /// Creates a survey with its pages and question items.
-#[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])), request_body = CreateSurveyBody,
+#[utoipa::path(tag = "Surveys", request_body = CreateSurveyBody,
     responses((status = 201, body = SurveyResponse), (status = 400, body = Problem), (status = 415, body = Problem)))]
 #[post("/surveys")]
 pub async fn create(
@@ -58,7 +59,7 @@ pub async fn create(
 }
 
 /// Copies a survey: its question tree always, its logic, answer sets and sendouts as asked.
-#[utoipa::path(tag = "Surveys", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Surveys",
     params(("surveyId" = i64, Path, description = "The survey to copy"), CopyQuery),
     responses((status = 200, body = SurveyResponse), (status = 400, body = Problem), (status = 404, body = Problem),
         (status = 409, description = "copylogic with broken logic", body = Problem)))]
@@ -66,10 +67,10 @@ pub async fn create(
 pub async fn copy(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<SurveyId>,
     query: QueryOf<CopyQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), SurveyId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     let request = query.0.into_domain().map_err(Problem::invalid)?;
     let survey = blocking::run(&state, move |uow, clock| surveys::copy(uow, clock, account, id, request)).await?;
     Ok(HttpResponse::Ok().json(SurveyResponse::from(survey)))

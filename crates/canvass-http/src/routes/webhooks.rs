@@ -7,12 +7,13 @@ use canvass_domain::use_cases::webhooks::{self, WebhookInput};
 use crate::blocking;
 use crate::dto::webhook::{CreateWebhookBody, CreatedWebhookResponse, DeliveryResponse, WebhookResponse};
 use crate::extract::body::Body;
+use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
 
 /// Creates a webhook; the answer carries its signing secret, shown this once.
-#[utoipa::path(tag = "Webhooks", security(("apiKey" = []), ("bearer" = [])), request_body = CreateWebhookBody,
+#[utoipa::path(tag = "Webhooks", request_body = CreateWebhookBody,
     responses((status = 201, body = CreatedWebhookResponse), (status = 400, body = Problem)))]
 #[post("/webhooks")]
 pub async fn create(
@@ -39,7 +40,7 @@ pub async fn create(
 }
 
 /// The account's webhooks, in creation order (without their secrets).
-#[utoipa::path(tag = "Webhooks", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Webhooks",
     responses((status = 200, body = Vec<WebhookResponse>)))]
 #[get("/webhooks")]
 pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
@@ -49,37 +50,37 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<H
 }
 
 /// One webhook of the account (without its secret).
-#[utoipa::path(tag = "Webhooks", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Webhooks",
     params(("webhookId" = i64, Path, description = "A webhook of the account")),
     responses((status = 200, body = WebhookResponse), (status = 404, body = Problem)))]
 #[get("/webhooks/{webhookId}")]
 pub async fn get(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<WebhookId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), WebhookId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     let webhook = blocking::run(&state, move |uow, _| webhooks::get(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(WebhookResponse::from(webhook)))
 }
 
 /// Deletes a webhook and its deliveries, pending ones included.
-#[utoipa::path(tag = "Webhooks", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Webhooks",
     params(("webhookId" = i64, Path, description = "A webhook of the account")),
     responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
 #[delete("/webhooks/{webhookId}")]
 pub async fn remove(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<WebhookId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), WebhookId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     blocking::run(&state, move |uow, _| webhooks::delete(uow, account, id)).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
 /// Queues a `webhook.test` event for this webhook, whatever its events; it is delivered and signed like any other.
-#[utoipa::path(tag = "Webhooks", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Webhooks",
     params(("webhookId" = i64, Path, description = "A webhook of the account")),
     responses((status = 202, description = "The test event is queued for delivery"), (status = 404, body = Problem)))]
 #[post("/webhooks/{webhookId}/test")]
@@ -87,9 +88,9 @@ pub async fn test(
     state: web::Data<AppState>,
     req: HttpRequest,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<WebhookId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), WebhookId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     blocking::respond(
         &state,
         &req,
@@ -100,16 +101,16 @@ pub async fn test(
 }
 
 /// The webhook's newest deliveries (at most 100), newest first, with their attempts.
-#[utoipa::path(tag = "Webhooks", security(("apiKey" = []), ("bearer" = [])),
+#[utoipa::path(tag = "Webhooks",
     params(("webhookId" = i64, Path, description = "A webhook of the account")),
     responses((status = 200, body = Vec<DeliveryResponse>), (status = 404, body = Problem)))]
 #[get("/webhooks/{webhookId}/deliveries")]
 pub async fn deliveries(
     state: web::Data<AppState>,
     caller: Authenticated,
-    path: web::Path<i64>,
+    path: Ids<WebhookId>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), WebhookId::new(path.into_inner()));
+    let (account, id) = (caller.account(), path.0);
     let found = blocking::run(&state, move |uow, _| webhooks::deliveries(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(found.into_iter().map(DeliveryResponse::from).collect::<Vec<_>>()))
 }

@@ -103,10 +103,18 @@ async fn the_document_states_every_status_every_item_type_and_the_nulls() {
     assert_eq!(statistics["properties"]["responseRate"]["type"], json!(["number", "null"]));
     assert_eq!(schemas["DailyActivityBody"]["properties"]["date"]["format"], "date");
 
-    let variants = schemas["ItemResultBody"]["oneOf"].as_array().cloned().unwrap_or_default();
-    let types: Vec<Value> = variants.iter().map(|v| v["allOf"][1]["properties"]["type"]["enum"][0].clone()).collect();
+    let item = &schemas["ItemResultBody"];
+    let variants = item["oneOf"].as_array().cloned().unwrap_or_default();
+    let named: Vec<&str> =
+        variants.iter().filter_map(|v| v["$ref"].as_str()?.strip_prefix("#/components/schemas/")).collect();
+    let types: Vec<Value> =
+        named.iter().map(|name| schemas[*name]["allOf"][1]["properties"]["type"]["enum"][0].clone()).collect();
     let kinds: Vec<&str> = QuestionType::VARIANTS.iter().map(|k| k.as_str()).collect();
-    assert_eq!(types, kinds, "one shape per item type, told apart by `type`");
+    assert_eq!(types, kinds, "one named shape per item type, told apart by `type`");
+    assert_eq!(item["discriminator"]["propertyName"], "type");
+    for (kind, name) in kinds.iter().zip(&named) {
+        assert_eq!(item["discriminator"]["mapping"][kind], format!("#/components/schemas/{name}"), "{kind}");
+    }
     assert!(!names(&schemas["InfoItemResult"]["required"]).contains(&"answered".to_owned()));
     let rating = &schemas["RatingItemResult"]["properties"];
     assert_eq!((&rating["distribution"]["minItems"], &rating["distribution"]["maxItems"]), (&json!(11), &json!(11)));

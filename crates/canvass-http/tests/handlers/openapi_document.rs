@@ -112,15 +112,26 @@ async fn a_non_blank_pattern_takes_text_around_a_visible_character_and_refuses_b
     }
 }
 
-/// The branch of a `oneOf` whose `type` takes `kind`.
-fn shape<'a>(schema: &'a Value, kind: &str) -> &'a Value {
-    let branches = schema["oneOf"].as_array().into_iter().flatten();
-    let takes =
-        |branch: &&Value| branch["properties"]["type"]["enum"].as_array().is_some_and(|t| t.contains(&kind.into()));
-    let mut matching = branches.filter(takes);
-    let found = matching.next().unwrap_or_else(|| panic!("no shape for {kind}"));
+/// The named branch of a `oneOf` whose `type` takes `kind`: the one its discriminator maps `kind` to.
+fn shape<'a>(document: &'a Value, schema: &Value, kind: &str) -> &'a Value {
+    let branches: Vec<&str> = (schema["oneOf"].as_array().into_iter().flatten())
+        .filter_map(|branch| branch["$ref"].as_str()?.strip_prefix("#/components/schemas/"))
+        .collect();
+    let takes = |name: &&str| {
+        document["components"]["schemas"][*name]["properties"]["type"]["enum"]
+            .as_array()
+            .is_some_and(|t| t.contains(&kind.into()))
+    };
+    let mut matching = branches.into_iter().filter(takes);
+    let found = matching.next().unwrap_or_else(|| panic!("no named shape for {kind}"));
     assert!(matching.next().is_none(), "one shape for {kind}");
-    found
+    let mapped = &schema["discriminator"]["mapping"][kind];
+    assert_eq!(
+        mapped.as_str(),
+        Some(format!("#/components/schemas/{found}").as_str()),
+        "the discriminator maps {kind}"
+    );
+    &document["components"]["schemas"][found]
 }
 
 fn required(schema: &Value) -> Vec<&str> {
@@ -132,12 +143,15 @@ async fn a_sendout_takes_one_shape_per_type_and_the_shapes_agree_with_the_servic
     let app = TestApp::new().await;
     let document = document(&app).await;
     let sendout = &document["components"]["schemas"]["CreateSendoutBody"];
-    assert_eq!(required(shape(sendout, "LOGIN")), ["name", "type"]);
-    assert_eq!(required(shape(sendout, "EMAIL")), ["name", "type", "sendDate", "sender", "subject", "message"]);
+    assert_eq!(required(shape(&document, sendout, "LOGIN")), ["name", "type"]);
+    assert_eq!(
+        required(shape(&document, sendout, "EMAIL")),
+        ["name", "type", "sendDate", "sender", "subject", "message"]
+    );
     for kind in ["SMS", "TWOWAY"] {
-        assert_eq!(required(shape(sendout, kind)), ["name", "type", "sendDate", "sender", "message"]);
+        assert_eq!(required(shape(&document, sendout, kind)), ["name", "type", "sendDate", "sender", "message"]);
     }
-    let sms_sender = regex(shape(sendout, "SMS")["properties"]["sender"]["pattern"].as_str().unwrap());
+    let sms_sender = regex(shape(&document, sendout, "SMS")["properties"]["sender"]["pattern"].as_str().unwrap());
     for sender in
         ["Acme", "ACME2026", "A1234567890", "+47", "+4791234567", "+123456789012345", "Acme Corp", "+4", "+0123"]
     {
@@ -147,7 +161,7 @@ async fn a_sendout_takes_one_shape_per_type_and_the_shapes_agree_with_the_servic
             assert!(!["Acme", "+4791234567"].contains(&sender), "{sender:?} is an SMS sender");
         }
     }
-    let message = regex(shape(sendout, "EMAIL")["properties"]["message"]["pattern"].as_str().unwrap());
+    let message = regex(shape(&document, sendout, "EMAIL")["properties"]["message"]["pattern"].as_str().unwrap());
     assert!(message.is_match("Answer: {{surveyLink}}") && !message.is_match("Answer: {{ surveyLink }}"));
 
     let survey = app.post("/surveys", &json!({"name": "Pulse"})).await.expect(201)["surveyId"].clone();
