@@ -3,7 +3,7 @@
 
 A test that writes `"expiryDate": "2026-12-15"` passes until that day and fails after it, and CI with it. The tests
 that see the real clock are the integration tests: `tests/` and every crate's `tests/` folder (the black-box,
-binary, handler and adapter tests). A date there is either relative to the clock (computed at run time) or at
+binary, handler and adapter tests), and the test-support crates of `crates/dev/`. A date there is either relative to the clock (computed at run time) or at
 least two years away from today, so that this check names it long before it turns. Unit tests inside `src/` run
 on the fixed clocks of `canvass_domain::testing` (`NOW`, `At`) and are not read.
 
@@ -21,7 +21,9 @@ low = (today.year - years, today.month, today.day)
 high = (today.year + years, today.month, today.day)
 date = re.compile(r"(?<![0-9])((?:19|20)\d\d)-(\d\d)-(\d\d)(?![0-9])")
 
+# The test-support crates under crates/dev/ (the test kit, the sinks, the test databases) run on the real clock too.
 folders = [root / "tests"] + sorted(p for p in root.glob("crates/**/tests") if "src" not in p.relative_to(root).parts)
+folders += sorted(root.glob("crates/dev/*/src"))
 refused = []
 for folder in folders:
     for path in sorted(folder.rglob("*.rs")):

@@ -59,6 +59,9 @@ statements=$(mktemp "${TMPDIR:-/tmp}/canvass-statements.XXXXXX")
 trap 'rm -f "$statements"' EXIT
 CANVASS_CAPTURE_STATEMENTS="$statements" scripts/with-test-db.sh cargo test --workspace --quiet
 
+echo "== the store's lane, model-checked: its real code on shuttle's threads under drawn schedules (lane/model.rs)"
+cargo test -p canvass-http --features lane-model --lib --quiet lane::model
+
 echo "== one shard per statement: every statement on an account table names its account (docs/scaling.md)"
 # `cargo test --workspace` built the checker (its own tests run it); running it directly avoids a second build.
 "${CARGO_TARGET_DIR:-target}/debug/canvass-statements" "$statements" docs/citus-allowlist.txt

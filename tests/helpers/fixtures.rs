@@ -1,12 +1,9 @@
 //! Fixtures over HTTP that tests in several folders share: sendouts, answered respondents, activated sendouts,
-//! replies to the SMS inbound endpoint and a raw message's headers.
+//! replies to the SMS inbound endpoint and delivery status notifications.
 
 use serde_json::{json, Value};
 
 use super::{item_id, TestApp};
-
-/// The public address the delivery rounds of the tests put in links.
-pub const PUBLIC: &str = "https://survey.example";
 
 /// A valid EMAIL sendout body.
 pub fn email_sendout() -> Value {
@@ -72,11 +69,6 @@ pub async fn inbound(app: &TestApp, secret: &str, body: Value) -> (u16, Value) {
         .await
         .unwrap();
     (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
-}
-
-/// The `name:` header value of a raw message.
-pub fn header<'m>(message: &'m str, name: &str) -> &'m str {
-    message.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default()
 }
 
 /// A key of the right shape that no account has.

@@ -12,9 +12,10 @@
 //! left a connection idle (docs/benchmarks.md, "The request path at the stack's own cost").
 
 mod schedule;
+mod sync;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use canvass_domain::{DomainError, RepoError};
@@ -22,6 +23,7 @@ use tokio::sync::oneshot;
 
 use self::schedule::{Refused, Schedule, Ticket};
 pub use self::schedule::{LANE_QUEUE, SHARE_QUEUE};
+use self::sync::{Condvar, Mutex, MutexGuard};
 use super::Share;
 use crate::problem::Problem;
 
@@ -92,7 +94,7 @@ impl StoreLane {
             if answer.is_closed() {
                 return;
             }
-            let outcome = match queued_at.elapsed() > turn_wait {
+            let outcome = match sync::late(queued_at, turn_wait) {
                 true => Err(busy(turn_wait)),
                 false => catch_unwind(AssertUnwindSafe(|| span.in_scope(work)))
                     .unwrap_or_else(|_| Err(Problem::internal(&"a unit of work panicked"))),
@@ -109,7 +111,7 @@ impl StoreLane {
             queued.ticket = None;
             return settled(outcome);
         }
-        match actix_web::rt::time::timeout(self.turn_wait, &mut answered).await {
+        match sync::timeout(self.turn_wait, &mut answered).await {
             Ok(outcome) => {
                 queued.ticket = None;
                 settled(outcome)
@@ -150,7 +152,7 @@ impl Lane {
         for number in 0..threads {
             let serving = lane.clone();
             let started =
-                std::thread::Builder::new().name(format!("canvass-store-{number}")).spawn(move || serving.serve());
+                sync::thread::Builder::new().name(format!("canvass-store-{number}")).spawn(move || serving.serve());
             // Fewer threads serve fewer requests at once; with none, requests wait their turn out and answer 503.
             if let Err(refused) = started {
                 tracing::error!(error.message = %refused, "the operating system refused a thread for the store's lane");
@@ -240,4 +242,8 @@ fn unavailable(cause: String) -> Problem {
 }
 
 #[cfg(test)]
+#[cfg(feature = "lane-model")]
+mod model;
+#[cfg(test)]
+#[cfg(not(feature = "lane-model"))]
 mod tests;

@@ -4,11 +4,11 @@
 //! string; the text pattern redacts a relay's reply. What the whole erasure reaches is scanned in the black-box
 //! suite (tests/system/erasure_reach.rs).
 
-use canvass_domain::clock::{Clock, SystemClock};
+use canvass_domain::clock::Clock;
 use canvass_domain::governance::{ContactPatterns, ERASED_MARK};
 use canvass_domain::idempotency::{Claim, Fingerprint, IdempotencyKey, KeptResponse};
 use canvass_domain::ports::StoreExt;
-use canvass_domain::use_cases::{accounts, erasure, idempotency};
+use canvass_domain::use_cases::{erasure, idempotency};
 use canvass_domain::AccountId;
 use canvass_postgres::PgStore;
 use canvass_testdb::TestDatabase;
@@ -16,16 +16,14 @@ use diesel::sql_types::Text;
 use diesel::{QueryableByName, RunQueryDsl};
 use time::OffsetDateTime;
 
+use crate::support::account;
+
 struct At(OffsetDateTime);
 
 impl Clock for At {
     fn now(&self) -> OffsetDateTime {
         self.0
     }
-}
-
-fn account(store: &PgStore, name: &str, email: &str) -> AccountId {
-    store.with_uow(|uow| accounts::create_account(uow, &SystemClock, name, email)).unwrap().account_id
 }
 
 /// The fingerprint of the request kept under `key`.

@@ -5,15 +5,15 @@
 
 use std::collections::HashMap;
 
-use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::ids::AccountId;
-use canvass_domain::ports::{AccountRepository, OutboxRepository, SurveyRepository};
-use canvass_domain::survey::{SurveyDraft, SurveyInput};
+use canvass_domain::ports::OutboxRepository;
 use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
 use diesel::sql_types::BigInt;
 use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::{Duration, OffsetDateTime};
+
+use crate::support::account_with_survey;
 
 #[derive(QueryableByName)]
 struct Id {
@@ -25,14 +25,9 @@ struct Id {
 /// ago; returns the account.
 fn account_with_due(conn: &mut PgConnection, name: &str, count: usize) -> AccountId {
     let now = OffsetDateTime::now_utc();
-    let (account, survey) = {
-        let mut uow = PgUnitOfWork::new(conn);
-        let new = NewAccount::new(name, &format!("owner@{}.example", name.to_lowercase())).unwrap();
-        let account = uow.create_account(&new, &ApiKey::generate(), now).unwrap().0;
-        let input = SurveyInput { name: "Pulse".into(), ..Default::default() };
-        let (survey, _) = uow.insert_survey(account, &SurveyDraft::new(input, now).unwrap(), now).unwrap();
-        (account, survey.id.get())
-    };
+    let email = format!("owner@{}.example", name.to_lowercase());
+    let (account, survey) = account_with_survey(&mut PgUnitOfWork::new(conn), &email, now);
+    let survey = survey.get();
     let id = |conn: &mut PgConnection, sql: &str, other: i64| {
         diesel::sql_query(sql)
             .bind::<BigInt, _>(account.get())

@@ -3,14 +3,15 @@
 //! every account's expired keys in batches and keeps live ones. What a client sees of them over HTTP is in the
 //! black-box suite (tests/api/platform/idempotency.rs).
 
-use canvass_domain::clock::{Clock, SystemClock};
+use canvass_domain::clock::Clock;
 use canvass_domain::idempotency::{Claim, Fingerprint, IdempotencyKey, KeptResponse, KEPT_FOR, LEASE};
 use canvass_domain::ports::StoreExt;
-use canvass_domain::use_cases::{accounts, idempotency};
+use canvass_domain::use_cases::idempotency;
 use canvass_domain::AccountId;
-use canvass_postgres::PgStore;
 use canvass_testdb::TestDatabase;
 use time::OffsetDateTime;
+
+use crate::support::account;
 
 /// A clock that reads a fixed instant.
 struct At(OffsetDateTime);
@@ -19,11 +20,6 @@ impl Clock for At {
     fn now(&self) -> OffsetDateTime {
         self.0
     }
-}
-
-/// A new account in `store`.
-fn account(store: &PgStore, name: &str, email: &str) -> AccountId {
-    store.with_uow(|uow| accounts::create_account(uow, &SystemClock, name, email)).unwrap().account_id
 }
 
 #[test]

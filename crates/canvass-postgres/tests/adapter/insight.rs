@@ -4,9 +4,8 @@
 mod results;
 mod statistics;
 
-use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
-use canvass_domain::ports::{AccountRepository, SurveyRepository};
+use canvass_domain::ports::SurveyRepository;
 use canvass_domain::survey::{
     ChoiceOption, PageDraft, QuestionItemDraft, QuestionTree, QuestionType, SurveyDraft, SurveyInput,
 };
@@ -22,12 +21,6 @@ const NOW: OffsetDateTime = datetime!(2020-11-01 08:00 UTC);
 struct Id {
     #[diesel(sql_type = BigInt)]
     id: i64,
-}
-
-/// A new account.
-fn account(conn: &mut PgConnection, email: &str) -> AccountId {
-    let mut uow = PgUnitOfWork::new(conn);
-    uow.create_account(&NewAccount::new("Acme", email).unwrap(), &ApiKey::generate(), NOW).unwrap().0
 }
 
 fn item(kind: QuestionType, text: &str, options: &[&str]) -> QuestionItemDraft {

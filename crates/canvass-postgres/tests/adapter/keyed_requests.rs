@@ -9,18 +9,16 @@ use canvass_domain::distribution::{LabelDraft, LabelType};
 use canvass_domain::idempotency::{Claim, Claimed, Fingerprint, IdempotencyKey, KeptResponse};
 use canvass_domain::ids::SendoutId;
 use canvass_domain::ports::StoreExt;
+use canvass_domain::use_cases::categories;
 use canvass_domain::use_cases::idempotency::{self, Completion, ServedAnswer};
-use canvass_domain::use_cases::{accounts, categories};
 use canvass_domain::{AccountId, DomainError};
 use canvass_postgres::PgStore;
 use canvass_testdb::TestDatabase;
 use diesel::RunQueryDsl;
 
-const REQUEST: &[u8] = b"{\"name\":\"Staff\"}";
+use crate::support::account;
 
-fn account(store: &PgStore) -> AccountId {
-    store.with_uow(|uow| accounts::create_account(uow, &SystemClock, "Acme", "owner@acme.example")).unwrap().account_id
-}
+const REQUEST: &[u8] = b"{\"name\":\"Staff\"}";
 
 fn claim(store: &PgStore, account: AccountId, key: &IdempotencyKey) -> Claim {
     let fingerprint = Fingerprint::of("POST", "/api/v1/accounts/categories", "", REQUEST);
@@ -55,7 +53,7 @@ fn category_names(store: &PgStore, account: AccountId) -> Vec<String> {
 fn a_change_commits_with_its_kept_answer_and_a_refusal_is_kept_while_its_writes_roll_back() {
     let db = TestDatabase::new();
     let store = db.store();
-    let account = account(&store);
+    let account = account(&store, "Acme", "owner@acme.example");
     let key = IdempotencyKey::parse("add-staff").unwrap();
     let claimed_first = claimed(&store, account, &key);
     let (_, completion) = store
@@ -105,7 +103,7 @@ fn a_change_commits_with_its_kept_answer_and_a_refusal_is_kept_while_its_writes_
 fn a_kept_answer_that_cannot_be_written_takes_the_change_down_with_it() {
     let db = TestDatabase::new();
     let store = db.store();
-    let account = account(&store);
+    let account = account(&store, "Acme", "owner@acme.example");
     // The second write of a keyed request fails: the database refuses to mark a key done (a constraint, which
     // Citus propagates to its shards as it does the schema's own).
     diesel::sql_query(

@@ -17,3 +17,4 @@ mod one_statement;
 mod public_handles;
 mod repositories;
 mod respondent_language;
+mod support;

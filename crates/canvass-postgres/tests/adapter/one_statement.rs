@@ -3,10 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::answer::{Answer, AnswerSetDraft, AnswerValue};
-use canvass_domain::ids::{AccountId, QuestionItemId, SurveyId};
-use canvass_domain::ports::{transaction, AccountRepository, AnswerRepository, SurveyRepository, Transactional};
+use canvass_domain::ids::{QuestionItemId, SurveyId};
+use canvass_domain::ports::{transaction, AnswerRepository, SurveyRepository, Transactional};
 use canvass_domain::survey::{LogicRuleDraft, LogicRules, PageDraft, QuestionItemDraft, QuestionType, SurveyDraft};
 use canvass_domain::survey::{QuestionTree, SurveyInput};
 use canvass_postgres::PgUnitOfWork;
@@ -16,12 +15,9 @@ use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
+use crate::support::account_at;
 
-fn account(uow: &mut PgUnitOfWork<'_>, email: &str) -> AccountId {
-    let new = NewAccount::new("Acme", email).unwrap();
-    uow.create_account(&new, &ApiKey::generate(), NOW).unwrap().0
-}
+const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
 
 /// A survey of `pages` pages of `items_per_page` OpenText items.
 fn draft(pages: usize, items_per_page: usize) -> SurveyDraft {
@@ -68,8 +64,8 @@ fn the_survey_and_its_tree_are_read_together_or_not_at_all() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow, "a@acme.example");
-    let other = account(&mut uow, "b@other.example");
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
+    let other = account_at(&mut uow, "b@other.example", NOW);
     let (survey, inserted) = uow.insert_survey(acme, &draft(3, 2), NOW).unwrap();
     let (empty, _) = uow.insert_survey(acme, &draft(0, 0), NOW).unwrap();
 
@@ -103,7 +99,7 @@ fn the_tree_comes_back_in_position_order_whatever_order_the_rows_are_stored_in()
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow, "a@acme.example");
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
     let (survey, inserted) = uow.insert_survey(acme, &draft(3, 3), NOW).unwrap();
     let items: Vec<_> = inserted.items().map(|i| i.id).collect();
     let rule = |item: QuestionItemId, page: usize| LogicRuleDraft {
@@ -138,7 +134,7 @@ fn each_write_is_one_prepared_statement_whatever_the_number_of_answers() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow, "a@acme.example");
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
     let (survey, tree) = uow.insert_survey(acme, &draft(4, 50), NOW).unwrap();
     let items: Vec<_> = tree.items().map(|i| i.id).collect();
     for count in [0, 1, 7, 200] {
@@ -176,7 +172,7 @@ fn a_replacement_that_waited_for_another_replaces_the_whole_set() {
     let db = TestDatabase::new();
     let (mut first, mut second, mut watcher) = (db.connect(), db.connect(), db.connect());
     let mut uow = PgUnitOfWork::new(&mut first);
-    let acme = account(&mut uow, "a@acme.example");
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
     let (survey, tree) = uow.insert_survey(acme, &draft(1, 3), NOW).unwrap();
     let items: Vec<_> = tree.items().map(|i| i.id).collect();
     let set = uow.insert_answer_set(acme, survey.id, None, &answers(&tree, &items[..2], "start"), NOW).unwrap();

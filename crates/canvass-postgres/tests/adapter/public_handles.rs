@@ -2,9 +2,6 @@
 //! handles"): `login_sendouts` and `sender_numbers` become Citus reference tables, so they may reference only
 //! reference tables; the migration maps the LOGIN sendouts that exist to their accounts.
 
-use canvass_domain::account::{ApiKey, NewAccount};
-use canvass_domain::ports::{AccountRepository, SurveyRepository};
-use canvass_domain::survey::{SurveyDraft, SurveyInput};
 use canvass_postgres::PgUnitOfWork;
 use canvass_postgres::{run_migrations, MIGRATIONS};
 use canvass_testdb::TestDatabase;
@@ -13,6 +10,8 @@ use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use diesel_migrations::MigrationHarness;
 use time::macros::datetime;
 use time::OffsetDateTime;
+
+use crate::support;
 
 const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
 
@@ -51,11 +50,8 @@ fn the_reference_tables_of_public_handles_reference_only_accounts() {
 
 /// A new account with one survey; returns their ids.
 fn account_with_survey(conn: &mut PgConnection, email: &str) -> (i64, i64) {
-    let mut uow = PgUnitOfWork::new(conn);
-    let account = uow.create_account(&NewAccount::new("Acme", email).unwrap(), &ApiKey::generate(), NOW).unwrap().0;
-    let input = SurveyInput { name: "Pulse".into(), ..Default::default() };
-    let (survey, _) = uow.insert_survey(account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();
-    (account.get(), survey.id.get())
+    let (account, survey) = support::account_with_survey(&mut PgUnitOfWork::new(conn), email, NOW);
+    (account.get(), survey.get())
 }
 
 /// A sendout of `kind` as the code before the migration wrote it (no map row); returns its id.

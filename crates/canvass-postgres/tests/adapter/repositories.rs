@@ -4,7 +4,6 @@ use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::distribution::BlocklistType;
-use canvass_domain::ids::AccountId;
 use canvass_domain::ports::{transaction, AccountRepository, AnswerRepository, BlocklistRepository, SurveyRepository};
 use canvass_domain::survey::{ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyDraft, SurveyInput};
 use canvass_domain::DomainError;
@@ -13,12 +12,9 @@ use canvass_testdb::TestDatabase;
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
+use crate::support::account_at;
 
-fn account(uow: &mut PgUnitOfWork<'_>, email: &str) -> AccountId {
-    let new = NewAccount::new("Acme", email).unwrap();
-    uow.create_account(&new, &ApiKey::generate(), NOW).unwrap().0
-}
+const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
 
 fn item(kind: QuestionType, text: &str) -> QuestionItemDraft {
     let options = if kind.has_options() {
@@ -53,7 +49,7 @@ fn a_stored_tree_reads_back_in_the_given_order() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow, "a@acme.example");
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
     let (survey, inserted) = uow.insert_survey(acme, &draft(12, 7), NOW).unwrap();
     let read = uow.question_tree(acme, survey.id).unwrap();
     assert_eq!(read, inserted);
@@ -68,8 +64,8 @@ fn another_account_reads_nothing() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow, "a@acme.example");
-    let other = account(&mut uow, "b@other.example");
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
+    let other = account_at(&mut uow, "b@other.example", NOW);
     let (survey, tree) = uow.insert_survey(acme, &draft(1, 1), NOW).unwrap();
     assert_eq!(uow.find_survey(other, survey.id).unwrap(), None);
     assert!(uow.list_surveys(other).unwrap().is_empty());
@@ -84,7 +80,7 @@ fn a_failed_unit_of_work_leaves_nothing_behind() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow, "a@acme.example");
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
     let result: Result<(), DomainError> = transaction(&mut uow, |tx| {
         tx.insert_survey(acme, &draft(2, 2), NOW)?;
         Err(DomainError::invalid("name", "refused after the write"))
@@ -100,7 +96,7 @@ fn answer_sets_are_copied_in_bulk_with_item_ids_mapped() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow, "a@acme.example");
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
     let (source, tree) = uow.insert_survey(acme, &draft(2, 2), NOW).unwrap();
     let (target, copy) = uow.insert_survey(acme, &draft(2, 2), NOW).unwrap();
     let items: Vec<_> = tree.items().map(|i| i.id).collect();
@@ -138,8 +134,8 @@ fn blocklist_chunks_break_ties_of_created_at_by_contact_key() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow, "a@acme.example");
-    let other = account(&mut uow, "b@other.example");
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
+    let other = account_at(&mut uow, "b@other.example", NOW);
     uow.insert_blocklist(other, "x@other.example", "x@other.example", BlocklistType::Blocked, NOW).unwrap();
     // Five entries at one instant, one before and one after, added in no particular order.
     let later = NOW + time::Duration::microseconds(1);
@@ -215,7 +211,7 @@ fn every_chunk_of_a_list_is_one_cached_prepared_statement() {
     use diesel::RunQueryDsl;
     let db = TestDatabase::new();
     let mut conn = db.connect();
-    let acme = account(&mut PgUnitOfWork::new(&mut conn), "a@acme.example");
+    let acme = account_at(&mut PgUnitOfWork::new(&mut conn), "a@acme.example", NOW);
     let (survey, _) = PgUnitOfWork::new(&mut conn).insert_survey(acme, &draft(1, 1), NOW).unwrap();
     diesel::sql_query(
         "INSERT INTO answer_sets (account_id, survey_id, completed, created_at, updated_at) \

@@ -2,23 +2,19 @@
 //! survey's thank-you message and a Rating item's scale labels are stored, read back wherever their rows are read,
 //! and kept by copies.
 
-use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::distribution::{DispatchType, MessageInput, SendoutDraft, SendoutInput};
 use canvass_domain::ids::{AccountId, SurveyId};
 use canvass_domain::language::Language;
-use canvass_domain::ports::{AccountRepository, SendoutRepository, SurveyRepository};
+use canvass_domain::ports::{SendoutRepository, SurveyRepository};
 use canvass_domain::survey::{PageDraft, QuestionItemDraft, QuestionType, SurveyDraft, SurveyInput};
 use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-const NOW: OffsetDateTime = datetime!(2020-11-27 10:00 UTC);
+use crate::support::account_at;
 
-fn account(uow: &mut PgUnitOfWork<'_>) -> AccountId {
-    let new = NewAccount::new("Acme", "a@acme.example").unwrap();
-    uow.create_account(&new, &ApiKey::generate(), NOW).unwrap().0
-}
+const NOW: OffsetDateTime = datetime!(2020-11-27 10:00 UTC);
 
 fn rating(min_label: Option<&str>, max_label: Option<&str>) -> QuestionItemDraft {
     QuestionItemDraft {
@@ -56,7 +52,7 @@ fn a_thank_you_message_is_stored_and_read_by_every_read_of_the_survey() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow);
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
     let message = "Tack för att du svarade! 🌷\nVi hörs.";
     let with = survey(&mut uow, acme, Some(message));
     let without = survey(&mut uow, acme, None);
@@ -74,7 +70,7 @@ fn scale_labels_are_stored_in_item_order_and_absent_ones_read_as_none() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow);
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
     let items = vec![rating(Some("Not at all"), Some("Extremely")), rating(None, Some("Very")), rating(None, None)];
     let input = SurveyInput {
         name: "Pulse".into(),
@@ -94,7 +90,7 @@ fn a_sendout_keeps_its_language_when_read_listed_and_copied() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let acme = account(&mut uow);
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
     let (from, to) = (survey(&mut uow, acme, None), survey(&mut uow, acme, None));
     let polish = uow.insert_sendout(acme, from, &login("Wiosna", Some(Language::Pl)), NOW).unwrap();
     let english = uow.insert_sendout(acme, from, &login("Spring", None), NOW).unwrap();

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::harness::{spawn_app, TestApp};
+use crate::harness::{spawn_app, RunsBinary, TestApp};
 
 /// Runs the binary; returns whether it succeeded, its JSON output (`Null` if none) and its stderr.
 fn canvass(app: &TestApp, args: &[&str]) -> (bool, Value, String) {
@@ -20,8 +20,7 @@ async fn accounts_and_keys_are_made_and_revoked_from_the_command_line() {
     let key = created["apiKey"].as_str().unwrap().to_owned();
     assert!(key.starts_with("cvs_") && key.len() == 68, "{key}");
     assert!(created["accountId"].is_i64() && created["userId"].is_i64());
-    let (status, users) = app.call_as(&key, "GET", "/accounts/users", None).await;
-    assert_eq!(status, 200, "{users}");
+    let users = app.call_as(&key, "GET", "/accounts/users", None).await.expect(200);
     assert_eq!(users[0]["userId"], created["userId"]);
 
     let user = created["userId"].to_string();
@@ -29,7 +28,7 @@ async fn accounts_and_keys_are_made_and_revoked_from_the_command_line() {
     assert!(ok, "{stderr}");
     assert_eq!(second["accountId"], created["accountId"]);
     let second_key = second["apiKey"].as_str().unwrap().to_owned();
-    assert_eq!(app.call_as(&second_key, "GET", "/surveys", None).await.0, 200);
+    app.call_as(&second_key, "GET", "/surveys", None).await.expect(200);
 
     let (ok, revoked, stderr) = canvass(&app, &["key", "revoke", "--key-prefix", &second_key[..16]]);
     assert!(ok, "{stderr}");

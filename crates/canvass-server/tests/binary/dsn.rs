@@ -10,7 +10,7 @@ use canvass_sinks::{postfix_dsn, SmtpSink};
 use serde_json::{json, Value};
 use time::OffsetDateTime;
 
-use crate::harness::{canvass_binary, header, spawn_app, TestApp, DSN_SECRET, PUBLIC};
+use crate::harness::{canvass_binary, header, spawn_app, RunsBinary, TestApp, DSN_SECRET, PUBLIC};
 
 const USER_UNKNOWN: &str = "smtp; 550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown";
 

@@ -1,7 +1,7 @@
 //! Tests of the `canvass` binary that cargo built for this test run (`CARGO_BIN_EXE_canvass`): its commands,
 //! `canvass dsn` as a pipe transport, `canvass worker` processes killed, run side by side, given relays, and
 //! stopped; and the in-process server's delivery worker stopping with the server.
-#![expect(clippy::unwrap_used, clippy::expect_used)]
+#![expect(clippy::unwrap_used)]
 
 mod harness;
 mod private_cluster;

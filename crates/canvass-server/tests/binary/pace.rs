@@ -6,7 +6,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use canvass_sinks::SmtpSink;
 
-use crate::harness::{contacts, spawn_app, PUBLIC};
+use crate::harness::{contacts, spawn_app, RunsBinary, PUBLIC};
 
 #[tokio::test]
 async fn two_workers_keep_one_shared_rate() {

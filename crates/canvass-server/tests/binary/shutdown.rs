@@ -10,7 +10,7 @@ use canvass_testdb::TestDatabase;
 use diesel::sql_types::{BigInt, Text};
 use diesel::{QueryableByName, RunQueryDsl};
 
-use crate::harness::{contacts, spawn_app, spawn_app_with, PUBLIC};
+use crate::harness::{contacts, spawn_app, spawn_app_on, RunsBinary, PUBLIC};
 
 /// Messages in the one round of these tests; with one SMTP session and the sink's delay, sending them takes over
 /// a second.
@@ -49,7 +49,7 @@ async fn first_message(sink: &SmtpSink) {
 async fn the_servers_delivery_worker_finishes_its_round_when_the_server_stops() {
     let sink = SmtpSink::with_delay("", "", DELAY);
     let outbox_dir = std::env::temp_dir().join(format!("canvass-shutdown-{}", sink.port()));
-    let (app, serving) = spawn_app_with(|settings| {
+    let (app, serving) = spawn_app_on(TestDatabase::new(), |settings| {
         settings.public_url = Some(PUBLIC.into());
         settings.delivery = Some(DeliverySettings {
             smtp_url: Some(sink.url.clone().into()),

@@ -3,6 +3,8 @@
 //! `target/debug/canvass` as written. Each request must answer the status the document shows under it (a 2xx where
 //! it shows none), and what the document promises must be there.
 
+#![expect(clippy::expect_used)]
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

@@ -10,7 +10,7 @@ use canvass_sinks::{SmtpSink, TestCa};
 
 use canvass_testdb::TestDatabase;
 
-use crate::harness::{canvass_binary, contacts, header, spawn_app, spawn_app_on, PUBLIC};
+use crate::harness::{canvass_binary, contacts, header, spawn_app, spawn_app_on, RunsBinary, PUBLIC};
 use crate::private_cluster::PrivateCluster;
 
 const USER: &str = "canvass";
@@ -84,7 +84,8 @@ async fn a_database_restart_in_the_middle_of_a_round_sends_no_one_twice() {
     let restarted_after = sink.count();
     loop {
         // The API answers 503 while its pool finds its connections gone; the statuses are read once it answers.
-        let (status, list) = app.call_as(&app.key, "GET", &format!("{base}/respondents"), None).await;
+        let reply = app.call_as(&app.key, "GET", &format!("{base}/respondents"), None).await;
+        let (status, list) = (reply.status.as_u16(), reply.body);
         let sent = list.as_array().map_or(0, |all| all.iter().filter(|r| r["status"] == "Sent").count());
         if status == 200 && sent == 1000 {
             break;

@@ -17,7 +17,8 @@ use diesel::{PgConnection, RunQueryDsl};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-use super::{account, sendout, survey, Planted};
+use super::{sendout, survey, Planted, NOW};
+use crate::support::account_at;
 
 /// The tree's items: colour, tools, info, hours, recommend, comments.
 fn items(tree: &QuestionTree) -> Vec<QuestionItemId> {
@@ -57,7 +58,7 @@ const DAY5: OffsetDateTime = datetime!(2020-11-05 10:00 UTC);
 /// Four answer sets of the survey, one a day from [`DAY1`] (the fourth of a respondent of the returned sendout),
 /// and sets of another survey and another account that must never count.
 fn answered(conn: &mut PgConnection) -> (AccountId, SurveyId, QuestionTree, SendoutId) {
-    let acme = account(conn, "a@acme.example");
+    let acme = account_at(&mut PgUnitOfWork::new(conn), "a@acme.example", NOW);
     let (pulse, tree) = survey(conn, acme);
     let wave = sendout(conn, acme, pulse, Some(DAY1));
     let ann = Planted { sent_at: Some(DAY1), ..Planted::new("ann", "Sent", DAY1) }.plant(conn, acme, wave);
@@ -110,7 +111,7 @@ fn answered(conn: &mut PgConnection) -> (AccountId, SurveyId, QuestionTree, Send
     }
     // Another survey of the account and another account's survey, answered alike.
     let (second, second_tree) = survey(conn, acme);
-    let other = account(conn, "o@other.example");
+    let other = account_at(&mut PgUnitOfWork::new(conn), "o@other.example", NOW);
     let (theirs, their_tree) = survey(conn, other);
     let mut uow = PgUnitOfWork::new(conn);
     for (at, _, given) in &sets {
@@ -341,7 +342,7 @@ fn survey_of_many_options(conn: &mut PgConnection, account: AccountId) -> (Surve
 fn choices_among_the_most_options_an_item_may_have_are_counted_once_per_answer() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
-    let acme = account(&mut conn, "a@acme.example");
+    let acme = account_at(&mut PgUnitOfWork::new(&mut conn), "a@acme.example", NOW);
     let (many, tree) = survey_of_many_options(&mut conn, acme);
     let ids = items(&tree);
     let options = limits::OPTIONS;

@@ -10,13 +10,14 @@ use canvass_testdb::TestDatabase;
 use diesel::RunQueryDsl;
 use time::macros::{date, datetime};
 
-use super::{account, answer_set, sendout, survey, Planted};
+use super::{answer_set, sendout, survey, Planted, NOW};
+use crate::support::account_at;
 
 #[test]
 fn the_funnel_median_and_days_of_a_sendout_are_counted_from_its_rows() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
-    let acme = account(&mut conn, "a@acme.example");
+    let acme = account_at(&mut PgUnitOfWork::new(&mut conn), "a@acme.example", NOW);
     let (pulse, _) = survey(&mut conn, acme);
     // Last activated on the 12th; the first activation released its respondents on the 10th.
     let wave = sendout(&mut conn, acme, pulse, Some(datetime!(2020-11-12 15:00 UTC)));
@@ -123,7 +124,7 @@ fn the_funnel_median_and_days_of_a_sendout_are_counted_from_its_rows() {
 fn an_even_count_of_completions_has_the_mean_of_the_middle_two_as_its_median() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
-    let acme = account(&mut conn, "a@acme.example");
+    let acme = account_at(&mut PgUnitOfWork::new(&mut conn), "a@acme.example", NOW);
     let (pulse, _) = survey(&mut conn, acme);
     let wave = sendout(&mut conn, acme, pulse, Some(datetime!(2020-11-10 09:00 UTC)));
     let at = datetime!(2020-11-10 10:00 UTC);
@@ -148,8 +149,8 @@ fn an_even_count_of_completions_has_the_mean_of_the_middle_two_as_its_median() {
 fn a_sendout_never_activated_has_no_days_and_nothing_reached() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
-    let acme = account(&mut conn, "a@acme.example");
-    let other = account(&mut conn, "o@other.example");
+    let acme = account_at(&mut PgUnitOfWork::new(&mut conn), "a@acme.example", NOW);
+    let other = account_at(&mut PgUnitOfWork::new(&mut conn), "o@other.example", NOW);
     let (pulse, _) = survey(&mut conn, acme);
     let draft = sendout(&mut conn, acme, pulse, None);
     Planted::new("ann", "Pending", datetime!(2020-11-10 10:00 UTC)).plant(&mut conn, acme, draft);
@@ -167,7 +168,7 @@ fn a_sendout_never_activated_has_no_days_and_nothing_reached() {
 fn a_day_before_the_first_activation_has_no_days() {
     let db = TestDatabase::new();
     let mut conn = db.connect();
-    let acme = account(&mut conn, "a@acme.example");
+    let acme = account_at(&mut PgUnitOfWork::new(&mut conn), "a@acme.example", NOW);
     let (pulse, _) = survey(&mut conn, acme);
     let wave = sendout(&mut conn, acme, pulse, Some(datetime!(2020-11-10 23:59 UTC)));
     let mut uow = PgUnitOfWork::new(&mut conn);
