@@ -27,3 +27,5 @@ mod openapi_document;
 mod problems;
 #[path = "handlers/reader_errors.rs"]
 mod reader_errors;
+#[path = "handlers/versions.rs"]
+mod versions;
