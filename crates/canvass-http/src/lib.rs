@@ -24,10 +24,8 @@ pub mod streamed;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::http::header::ContentType;
-use actix_web::middleware::from_fn;
-use actix_web::{guard, web, App, HttpResponse};
-use middleware::on_paths::OnPaths;
-use utoipa_actix_web::{scope, AppExt};
+use actix_web::{web, App, HttpResponse};
+use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::{Config, SwaggerUi};
 
 pub use client_address::TrustedProxies;
@@ -41,9 +39,9 @@ pub const OPENAPI_PATH: &str = "/api/openapi.json";
 /// Builds the application: the API under every version prefix, health, metrics, the OpenAPI document and its
 /// viewer at `/docs`, and problem+json answers for unknown routes; every request is counted in the metrics.
 ///
-/// Three layers, outermost first: the request layer (the route resolved once, the span, security headers,
-/// metrics), the API guard (authentication, key rate limits, `Idempotency-Key`) on `/api` paths only, and the
-/// respondent pages' guard on page paths only.
+/// Three layers, outermost first: the request layer on every request (the route resolved once, the span, security
+/// headers, metrics), the API guard (authentication, key rate limits, `Idempotency-Key`) wrapped on the `/api`
+/// scope (`routes::api_scope`), and the respondent pages' guard wrapped on the pages' resources (`pages`).
 pub fn app(
     state: web::Data<AppState>,
 ) -> App<
@@ -55,7 +53,7 @@ pub fn app(
         InitError = (),
     >,
 > {
-    let mut app = App::new()
+    let app = App::new()
         .into_utoipa_app()
         .openapi(openapi::base())
         .app_data(state)
@@ -65,28 +63,33 @@ pub fn app(
         .service(routes::health::ready)
         .service(routes::metrics::metrics)
         .service(routes::sms::inbound)
-        .service(routes::dsn::inbound_dsn);
-    for version in routes::API_VERSIONS {
-        app = app.service(scope::scope(version).configure(|cfg| {
-            if version == routes::RULES_VERSION {
-                routes::api_v1_5(cfg);
-            }
-            routes::api(cfg);
-        }));
-    }
+        .service(routes::dsn::inbound_dsn)
+        // Before the `/api` scope, which would take them behind the API guard: the document (its other methods
+        // answer 404), and `/api` itself, no path under it, which is no route.
+        .map(|app| {
+            app.service(
+                web::resource(OPENAPI_PATH)
+                    .route(web::get().to(openapi_document))
+                    .default_service(web::to(routes::fallback::unknown_route)),
+            )
+            .service(web::resource(routes::api_scope::API_PREFIX).to(routes::fallback::unknown_route))
+        })
+        .service(routes::api_scope::api());
     let (app, document) = app.split_for_parts();
     let declared = web::Data::new(routes::fallback::DeclaredMethods::of(&document));
-    let document = openapi::served(document);
-    app.service(web::resource(OPENAPI_PATH).guard(guard::Get()).to(move || {
-        let document = document.clone();
-        async move { HttpResponse::Ok().content_type(ContentType::json()).body(document) }
-    }))
-    .service(SwaggerUi::new("/docs/{_:.*}").config(Config::from(OPENAPI_PATH)))
-    .service(web::redirect("/docs", "/docs/"))
-    .configure(pages::configure)
-    .app_data(declared)
-    .default_service(web::to(routes::fallback::unknown_route))
-    .wrap(OnPaths::new(middleware::area::Area::is_page, from_fn(pages::guard::guard)))
-    .wrap(OnPaths::new(middleware::area::Area::is_api, from_fn(middleware::api_guard::guard)))
-    .wrap(middleware::request::Requests)
+    app.app_data(web::Data::new(ServedDocument(openapi::served(document))))
+        .service(SwaggerUi::new("/docs/{_:.*}").config(Config::from(OPENAPI_PATH)))
+        .service(web::redirect("/docs", "/docs/"))
+        .configure(pages::configure)
+        .app_data(declared)
+        .default_service(web::to(routes::fallback::unknown_route))
+        .wrap(middleware::request::Requests)
+}
+
+/// The OpenAPI document as served ([`openapi::served`]).
+struct ServedDocument(web::Bytes);
+
+/// `GET` [`OPENAPI_PATH`].
+async fn openapi_document(served: web::Data<ServedDocument>) -> HttpResponse {
+    HttpResponse::Ok().content_type(ContentType::json()).body(served.0.clone())
 }

@@ -7,8 +7,6 @@ use actix_web::web::Bytes;
 use utoipa::openapi::OpenApi as Document;
 use utoipa::OpenApi;
 
-use crate::routes::API_VERSIONS;
-
 mod idempotent;
 mod nul;
 mod security;
@@ -59,13 +57,12 @@ pub fn base() -> Document {
     document
 }
 
-/// Finishes the generated document so that it states what is served: each endpoint once, the statuses every
+/// Finishes the generated document so that it states what is served: the statuses every
 /// operation shares (see [`statuses`]), `Idempotency-Key` on every keyed POST (see [`idempotent`]), the rules
 /// across fields that JSON Schema can state (see [`shapes`]), the refusal of NUL in strings (see [`nul`]), the
 /// default key requirement on each operation (see [`security`]) and a name for each variant of a `oneOf` (see
 /// [`variants`]).
 pub fn document_what_is_served(document: &mut Document) {
-    list_each_endpoint_once(document);
     shapes::state_cross_field_rules(document);
     nul::forbid_nul(document);
     security::state_on_each_operation(document);
@@ -91,18 +88,4 @@ pub fn served(document: Document) -> Bytes {
             })
         })
         .clone()
-}
-
-/// Drops the copies of `/api/v1` endpoints under later versions: a path under `/api/v1.N` stays only when
-/// `/api/v1` has no such endpoint (endpoints that exist only from a later version).
-pub fn list_each_endpoint_once(document: &mut Document) {
-    let base = API_VERSIONS[0];
-    let base_paths: std::collections::HashSet<String> =
-        document.paths.paths.keys().filter_map(|p| p.strip_prefix(base).map(str::to_owned)).collect();
-    document.paths.paths.retain(|path, _| {
-        API_VERSIONS[1..].iter().all(|version| match path.strip_prefix(version) {
-            Some(rest) => !base_paths.contains(rest),
-            None => true,
-        })
-    });
 }

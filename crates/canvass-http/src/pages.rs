@@ -10,7 +10,8 @@ mod words;
 pub(crate) use html::STYLE;
 
 use actix_web::http::StatusCode;
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::middleware::from_fn;
+use actix_web::{web, HttpResponse};
 use canvass_domain::ids::SendoutId;
 use canvass_domain::language::Language;
 use canvass_domain::ports::UnitOfWork;
@@ -18,15 +19,37 @@ use canvass_domain::use_cases::respondent_page::{self, LoginOutcome, PageState, 
 use canvass_domain::DomainError;
 use maud::Markup;
 
-use self::guard::UnknownCredential;
+use self::guard::{Page, UnknownCredential};
 use crate::blocking;
 use crate::extract::body::{form_fields, RawBody};
 use crate::problem::Problem;
+use crate::routes::fallback::unknown_route;
 use crate::state::AppState;
 
-/// Registers the respondent pages.
+/// Registers the respondent pages: one resource per page, each with the pages' guard wrapped on it; its other
+/// methods answer as an unknown route does (404), through the guard too.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(open).service(submit).service(opt_out_form).service(opt_out).service(login_form).service(login);
+    cfg.service(
+        web::resource("/r/{token}")
+            .route(web::get().to(open))
+            .route(web::post().to(submit))
+            .default_service(web::to(unknown_route))
+            .wrap(from_fn(|req, next| guard::guard(Page::Survey, req, next))),
+    )
+    .service(
+        web::resource("/r/{token}/opt-out")
+            .route(web::get().to(opt_out_form))
+            .route(web::post().to(opt_out))
+            .default_service(web::to(unknown_route))
+            .wrap(from_fn(|req, next| guard::guard(Page::OptOut, req, next))),
+    )
+    .service(
+        web::resource("/login/{sendoutId}")
+            .route(web::get().to(login_form))
+            .route(web::post().to(login))
+            .default_service(web::to(unknown_route))
+            .wrap(from_fn(|req, next| guard::guard(Page::Login, req, next))),
+    );
 }
 
 fn page(status: StatusCode, markup: Markup) -> HttpResponse {
@@ -68,7 +91,6 @@ where
 }
 
 /// The survey at the page the respondent left off (the first page for a new respondent).
-#[get("/r/{token}")]
 async fn open(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let token = path.into_inner();
     let action = format!("/r/{token}");
@@ -76,7 +98,6 @@ async fn open(state: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
 }
 
 /// Saves one page and shows the next (or the thank-you page after the last).
-#[post("/r/{token}")]
 async fn submit(state: web::Data<AppState>, path: web::Path<String>, body: RawBody) -> HttpResponse {
     let token = path.into_inner();
     let action = format!("/r/{token}");
@@ -101,7 +122,6 @@ async fn unreadable(state: &AppState, token: String, problem: Problem) -> HttpRe
 }
 
 /// Asks the respondent to confirm opting out.
-#[get("/r/{token}/opt-out")]
 async fn opt_out_form(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let token = path.into_inner();
     let action = format!("/r/{token}");
@@ -109,7 +129,6 @@ async fn opt_out_form(state: web::Data<AppState>, path: web::Path<String>) -> Ht
 }
 
 /// Opts the contact out: it joins the account's blocklist as OptedOut.
-#[post("/r/{token}/opt-out")]
 async fn opt_out(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let token = path.into_inner();
     let action = format!("/r/{token}");
@@ -129,7 +148,6 @@ pub(crate) fn login_sendout(segment: &str) -> Option<SendoutId> {
 }
 
 /// The login form of a LOGIN sendout, in its language.
-#[get("/login/{sendoutId}")]
 async fn login_form(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let action = format!("/login/{}", path.as_str());
     let language = match login_sendout(&path) {
@@ -141,7 +159,6 @@ async fn login_form(state: web::Data<AppState>, path: web::Path<String>) -> Http
 
 /// A login identifier of the Active LOGIN sendout opens that respondent's survey (303 to its link); an unknown one
 /// shows the form again.
-#[post("/login/{sendoutId}")]
 async fn login(state: web::Data<AppState>, path: web::Path<String>, body: RawBody) -> HttpResponse {
     let action = format!("/login/{}", path.as_str());
     let Some(sendout) = login_sendout(&path) else {

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod answers;
+pub mod api_scope;
 pub mod bgdata;
 pub mod blocklist;
 pub mod dsn;
@@ -25,13 +26,9 @@ pub mod webhooks;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
-/// The version that adds the retention rule endpoints.
-pub const RULES_VERSION: &str = "/api/v1.5";
+pub use api_scope::{API_VERSIONS, RULES_VERSION};
 
-/// The API versions every endpoint of the interface is served under.
-pub const API_VERSIONS: [&str; 6] = ["/api/v1", "/api/v1.1", "/api/v1.2", "/api/v1.3", "/api/v1.4", "/api/v1.5"];
-
-/// Registers every endpoint of the interface, relative to a version prefix.
+/// Registers every endpoint of the interface, relative to the version segment (`api_scope`).
 pub fn api(cfg: &mut ServiceConfig) {
     // `/surveys/frequency` first: it would otherwise match `/surveys/{surveyId}`.
     cfg.service(frequency::get_account)
@@ -104,7 +101,8 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(webhooks::deliveries);
 }
 
-/// Registers the endpoints that exist only from API version 1.5: the retention rules.
+/// Registers the endpoints that exist only from API version 1.5: the retention rules, relative to
+/// `/api/v1.5/data-retention/rules` (`api_scope`).
 pub fn api_v1_5(cfg: &mut ServiceConfig) {
     cfg.service(retention_rules::set_account)
         .service(retention_rules::set_survey)

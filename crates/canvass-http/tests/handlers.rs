@@ -31,3 +31,5 @@ mod problems;
 mod reader_errors;
 #[path = "handlers/respondent_pages.rs"]
 mod respondent_pages;
+#[path = "handlers/versions.rs"]
+mod versions;

@@ -2,8 +2,8 @@
 //! any extractor runs, so a missing or wrong key answers 401 whatever the body or its content type, counts the
 //! request against the key's rate limit (429 over it), hands a keyed POST to `Idempotency-Key` (`idempotency.rs`)
 //! with the caller's account as the request's share of the store's lane (`blocking/share.rs`), and writes the
-//! `RateLimit-*` headers on the answer. The application runs it only on API requests (by the route they matched:
-//! [`Area`], through `on_paths.rs`); it checks that itself too, so it stays right wherever it is used.
+//! `RateLimit-*` headers on the answer. It is wrapped on the `/api` scope (`crate::routes::api_scope`), so it runs
+//! for every request routed there, an unknown path under `/api` included, and for no other.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -11,7 +11,6 @@ use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, ResponseError};
 
 use crate::blocking::Share;
-use crate::middleware::area::Area;
 use crate::middleware::auth::{authenticate, presented_key};
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -21,9 +20,6 @@ pub async fn guard(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    if !Area::is_api(&req) {
-        return Ok(next.call(req).await?.map_into_boxed_body());
-    }
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
         let problem = Problem::internal(&"application state missing");
         return Ok(req.into_response(problem.error_response()));

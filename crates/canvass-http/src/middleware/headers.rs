@@ -1,9 +1,10 @@
-//! Security headers on every answer, written by the request layer (`request.rs`). The respondent pages (`/r/...`,
-//! `/login/...`) get a Content-Security-Policy that allows no script, only the pages' own inline style (by its hash), forms posting only to the same origin and
-//! no framing, plus `Referrer-Policy: same-origin` so link tokens never leave in a `Referer` to another site (and
-//! browsers still send the pages' own `Origin` on their form posts, which `no-referrer` would turn into `null`,
-//! failing the Origin check). Every answer, API and pages alike
-//! (errors and 401s included), carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
+//! Security headers: those of every answer, written by the request layer (`request.rs`), and those of the
+//! respondent pages, written by the pages' guard (`pages/guard.rs`) on every answer of a page's route. The respondent
+//! pages (`/r/...`, `/login/...`) get a Content-Security-Policy that allows no script, only the pages' own inline
+//! style (by its hash), forms posting only to the same origin and no framing, plus `Referrer-Policy: same-origin` so
+//! link tokens never leave in a `Referer` to another site (and browsers still send the pages' own `Origin` on their
+//! form posts, which `no-referrer` would turn into `null`, failing the Origin check). Every answer, API and pages
+//! alike (errors and 401s included), carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
 
 use std::sync::LazyLock;
 
@@ -24,17 +25,18 @@ pub static PAGE_CSP: LazyLock<String> = LazyLock::new(|| {
 /// [`PAGE_CSP`] as a header value, made once: every page answer shares its bytes.
 static PAGE_CSP_VALUE: LazyLock<Option<HeaderValue>> = LazyLock::new(|| HeaderValue::from_str(&PAGE_CSP).ok());
 
-/// Writes the headers for an answer, to a respondent page when `page` (the route it matched is a page's:
-/// [`Area`](super::area::Area)). The values are static: nothing is allocated per answer.
-pub fn write(page: bool, headers: &mut HeaderMap) {
+/// Writes the headers of every answer. The values are static: nothing is allocated per answer.
+pub fn write(headers: &mut HeaderMap) {
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    if page {
-        if let Some(csp) = PAGE_CSP_VALUE.as_ref() {
-            headers.insert(CONTENT_SECURITY_POLICY, csp.clone());
-        }
-        headers.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+}
+
+/// Writes the headers of an answer to a respondent page (besides [`write`]'s).
+pub fn write_page(headers: &mut HeaderMap) {
+    if let Some(csp) = PAGE_CSP_VALUE.as_ref() {
+        headers.insert(CONTENT_SECURITY_POLICY, csp.clone());
     }
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
 }
 
 #[cfg(test)]
@@ -52,11 +54,12 @@ mod tests {
     #[test]
     fn pages_get_their_policy_and_every_answer_the_common_headers() {
         let mut page = HeaderMap::new();
-        write(true, &mut page);
+        write(&mut page);
+        write_page(&mut page);
         assert_eq!(page.get(CONTENT_SECURITY_POLICY).and_then(|v| v.to_str().ok()), Some(PAGE_CSP.as_str()));
         assert_eq!(page.get(REFERRER_POLICY).and_then(|v| v.to_str().ok()), Some("same-origin"));
         let mut api = HeaderMap::new();
-        write(false, &mut api);
+        write(&mut api);
         assert!(api.get(CONTENT_SECURITY_POLICY).is_none() && api.get(REFERRER_POLICY).is_none());
         for headers in [&page, &api] {
             assert_eq!(headers.get(CACHE_CONTROL).and_then(|v| v.to_str().ok()), Some("no-store"));

@@ -20,7 +20,7 @@ use canvass_domain::AccountId;
 
 use crate::blocking;
 use crate::extract::body::{read_body, MAX_BODY_BYTES};
-use crate::middleware::area::{decoded_path, Area};
+use crate::middleware::route::decoded_path;
 use crate::problem::{Problem, ProblemKind};
 use crate::state::AppState;
 
@@ -52,12 +52,12 @@ pub async fn layer(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    if req.method() != Method::POST || !Area::is_api(&req) || !req.headers().contains_key(IDEMPOTENCY_KEY) {
+    if req.method() != Method::POST || !req.headers().contains_key(IDEMPOTENCY_KEY) {
         return Ok(next.call(req).await?.map_into_boxed_body());
     }
     let caller = req.extensions().get::<Caller>().copied();
     let (Some(caller), Some(state)) = (caller, req.app_data::<web::Data<AppState>>().cloned()) else {
-        // Not an authenticated API request (the guard answered already, or the path is not guarded).
+        // Not an authenticated request (the layer is used without the guard).
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
     let key = match key_of(&req) {

@@ -1,8 +1,7 @@
-//! The outermost layer of every request: it resolves the route the request matches once, opens the request's span
-//! with it (`logging`), decides from it what the request is (`area`, left in the request's extensions for the
-//! guards), writes the security headers on the answer (`headers`) and counts the request in the metrics by that
-//! same route (`metric_labels`). Hand-written rather than `from_fn`, so a request pays for one
-//! layer's glue here instead of three.
+//! The outermost layer of every request: it resolves the route the request matches once (`route`), opens the
+//! request's span with it (`logging`), writes the security headers every answer carries (`headers`) and counts the
+//! request in the metrics by that same route (`metric_labels`). Hand-written rather than `from_fn`, so a request
+//! pays for one layer's glue here instead of three.
 
 use std::future::{ready, Ready};
 use std::pin::Pin;
@@ -12,11 +11,11 @@ use std::time::Instant;
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::web::{self, Bytes};
-use actix_web::{Error, HttpMessage};
+use actix_web::Error;
 use futures_util::future::LocalBoxFuture;
 use tracing::{Instrument, Span};
 
-use super::area::{self, Area};
+use super::route::matched_route;
 use super::{headers, logging, metric_labels as labels};
 use crate::state::AppState;
 
@@ -58,20 +57,16 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let started = Instant::now();
         // The one walk of the route map: the span, the metrics and every log line of the request share its answer.
-        let matched = area::matched_route(&req);
-        let area = Area::of(matched.as_deref(), area::decoded_path(&req));
-        req.extensions_mut().insert(area);
-        let route = labels::route(matched);
+        let route = labels::route(matched_route(&req));
         let method = labels::method(req.method());
         let span = logging::request_span(req.method(), &route);
-        let page = matches!(area, Area::Page(_));
         let metrics = req.app_data::<web::Data<AppState>>().map(|state| state.metrics.clone());
         let answer = span.in_scope(|| self.service.call(req));
         Box::pin(async move {
             let mut outcome = answer.instrument(span.clone()).await;
             logging::record_end(&span, &outcome);
             if let Ok(response) = &mut outcome {
-                headers::write(page, response.headers_mut());
+                headers::write(response.headers_mut());
             }
             if let Some(metrics) = metrics {
                 let status = match &outcome {

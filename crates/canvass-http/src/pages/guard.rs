@@ -1,9 +1,10 @@
 //! The guard in front of the respondent pages: answer and login form posts must come from `PUBLIC_URL`'s origin or
 //! the host they were sent to (a missing `Origin` is allowed; the one-click opt-out is exempt), and a client (behind
 //! `TRUSTED_PROXIES`, the client's own address; an IPv6 client by its /64) that guessed too many unknown link tokens,
-//! login identifiers or login pages is answered 429 until its window passes. Which page a request is comes from the
-//! route it matched ([`Area`]) and the sendout id parsed from the path as routed, never from the raw path text, so
-//! every spelling of a page meets the same guard and budget. A refusal on a login page is
+//! login identifiers or login pages is answered 429 until its window passes. It is wrapped on each page's resource
+//! (`pages::configure`), which names the [`Page`]; the sendout id is the segment the route matched, never read from
+//! the raw path text, so every spelling of a page meets the same guard and budget. Every answer of a page's route
+//! carries the pages' security headers (`middleware::headers::write_page`). A refusal on a login page is
 //! in its sendout's language; one under `/r/` is in English, for a page in the link's language would tell a
 //! refused guesser which links are real.
 
@@ -20,8 +21,19 @@ use canvass_domain::language::Language;
 use super::failures::Scope;
 use super::html;
 use super::words::{words, Words};
-use crate::middleware::area::{decoded_path, Area, Page};
+use crate::middleware::headers;
 use crate::state::AppState;
+
+/// The respondent pages, by their route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// `/r/{token}`: the survey behind a link token.
+    Survey,
+    /// `/r/{token}/opt-out`.
+    OptOut,
+    /// `/login/{sendoutId}`.
+    Login,
+}
 
 /// Put in a page's response extensions by a handler that was given an unknown link token or login identifier.
 #[derive(Debug, Clone, Copy)]
@@ -31,12 +43,12 @@ pub struct UnknownCredential {
     pub budget: Option<u32>,
 }
 
-/// What a page request guesses at: link tokens, or the login identifiers of the sendout its path names in canonical
-/// spelling, or (any other login page) sendouts.
-fn scope_of(page: Page, routed_path: &str) -> Scope {
+/// What a page request guesses at: link tokens, or the login identifiers of the sendout its `sendoutId` segment
+/// names in canonical spelling, or (any other login page) sendouts.
+fn scope_of(page: Page, sendout_segment: Option<&str>) -> Scope {
     match page {
         Page::Survey | Page::OptOut => Scope::Tokens,
-        Page::Login => match routed_path.strip_prefix("/login/").and_then(super::login_sendout) {
+        Page::Login => match sendout_segment.and_then(super::login_sendout) {
             Some(sendout) => Scope::Login(sendout),
             None => Scope::UnknownSendouts,
         },
@@ -88,16 +100,27 @@ async fn refusal(
     HttpResponse::build(status).content_type("text/html; charset=utf-8").body(body.into_string())
 }
 
-/// The middleware: see the module documentation.
+/// The middleware of `page`'s resource: see the module documentation.
 pub async fn guard(
+    page: Page,
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let (Area::Page(page), Some(state)) = (Area::of_request(&req), req.app_data::<web::Data<AppState>>().cloned())
-    else {
+    let mut response = check(page, req, next).await?;
+    headers::write_page(response.headers_mut());
+    Ok(response)
+}
+
+/// The guard's checks and counts, around the page.
+async fn check(
+    page: Page,
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
-    let scope = scope_of(page, decoded_path(&req));
+    let scope = scope_of(page, req.match_info().get("sendoutId"));
     let is_post = req.method() == Method::POST;
     let host = req.headers().get(HOST).and_then(|host| host.to_str().ok());
     if is_post && page != Page::OptOut && !origin_allowed(req.headers().get(ORIGIN), &state.public_origin, host) {
@@ -155,12 +178,13 @@ mod tests {
     #[test]
     fn scopes_are_parsed_values() {
         use canvass_domain::ids::SendoutId;
-        assert_eq!(scope_of(Page::OptOut, "/r/abc/opt-out"), Scope::Tokens);
-        assert_eq!(scope_of(Page::Survey, "/r/abc"), Scope::Tokens);
-        assert_eq!(scope_of(Page::Login, "/login/42"), Scope::Login(SendoutId::new(42)));
-        for other in ["/login/042", "/login/+42", "/login/%2B42", "/login/42.0", "/login/x", "/login/"] {
-            assert_eq!(scope_of(Page::Login, other), Scope::UnknownSendouts, "{other}");
+        assert_eq!(scope_of(Page::OptOut, None), Scope::Tokens);
+        assert_eq!(scope_of(Page::Survey, None), Scope::Tokens);
+        assert_eq!(scope_of(Page::Login, Some("42")), Scope::Login(SendoutId::new(42)));
+        for other in ["042", "+42", "%2B42", "42.0", "x", ""] {
+            assert_eq!(scope_of(Page::Login, Some(other)), Scope::UnknownSendouts, "{other}");
         }
+        assert_eq!(scope_of(Page::Login, None), Scope::UnknownSendouts);
     }
 
     #[test]

@@ -1,24 +1,26 @@
-//! What answers a request no route took: a path that is an endpoint of the OpenAPI document with a method not
-//! declared there answers 405 problem+json with an `Allow` header listing the declared methods; any other path 404.
+//! What answers a request no route took: a path that is an endpoint of the OpenAPI document (under any version: the
+//! document lists each endpoint once, under `/api/v1`) with a method not declared there answers 405 problem+json
+//! with an `Allow` header listing the declared methods; any other path 404.
 
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
+use actix_web::{web, HttpMessage, HttpRequest, HttpResponse, ResponseError};
 use utoipa::openapi::OpenApi as Document;
 
+use super::api_scope;
 use crate::problem::{Problem, ProblemKind};
 
 /// The declared methods of every path of the document, most specific pattern first.
 ///
 /// A path is matched segment by segment, not through actix's `ResourceDef`: each of those compiles a regular
 /// expression (with one-pass DFA tables for the Unicode class of a parameter), and the ~480 paths of the six API
-/// versions held 7 MiB in every HTTP worker for a table that only 404s and 405s read (docs/decisions.md, "Memory
-/// under readers").
+/// versions, when each was registered apart, held 7 MiB in every HTTP worker for a table that only 404s and 405s
+/// read (docs/decisions.md, "Memory under readers").
 pub struct DeclaredMethods {
     paths: Vec<(String, String)>,
 }
 
 impl DeclaredMethods {
-    /// Reads the paths and methods of `document`; call it before paths are dropped from the document.
+    /// Reads the paths and methods of `document`.
     pub fn of(document: &Document) -> Self {
         let mut paths: Vec<(String, String)> = document
             .paths
@@ -84,7 +86,10 @@ pub fn not_allowed(method: &str, allow: &str) -> HttpResponse {
 pub async fn unknown_route(req: HttpRequest, declared: web::Data<DeclaredMethods>) -> HttpResponse {
     // The path as the router read it, percent-decoded: the one the routes were not found for.
     let path = req.match_info().as_str();
-    if let Some(allow) = declared.allowed(path) {
+    // Under the version scope, the path as the document lists it too (the rules are listed under 1.5 itself).
+    let version = req.extensions().get::<api_scope::ApiVersion>().copied();
+    let documented = version.and_then(|version| api_scope::documented_path(path, version));
+    if let Some(allow) = declared.allowed(path).or_else(|| documented.and_then(|path| declared.allowed(&path))) {
         return not_allowed(req.method().as_str(), allow);
     }
     let detail = if path.starts_with("/api/v1") && path.contains("/data-retention/rules") {

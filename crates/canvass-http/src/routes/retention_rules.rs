@@ -1,4 +1,5 @@
-//! `/data-retention/rules...` (API version 1.5 only): set, list, change and delete retention rules.
+//! `/data-retention/rules...` (API version 1.5 only): set, list, change and delete retention rules. The paths below
+//! are relative to `/api/v1.5/data-retention/rules`, the scope `api_scope` serves them in.
 
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 use canvass_domain::governance::{RetentionAction, RuleInput, RulePatch, RuleScope};
@@ -75,7 +76,7 @@ async fn remove(state: &AppState, account: AccountId, scope: RuleScope, action: 
 /// Sets the account-scoped rule of its action (overwrites it in place).
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RuleBody,
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem)))]
-#[post("/data-retention/rules/account")]
+#[post("/account")]
 pub async fn set_account(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -89,7 +90,7 @@ pub async fn set_account(
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RuleBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
-#[post("/data-retention/rules/surveys/{surveyId}")]
+#[post("/surveys/{surveyId}")]
 pub async fn set_survey(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -104,7 +105,7 @@ pub async fn set_survey(
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RuleBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
-#[post("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}")]
+#[post("/surveys/{surveyId}/sendouts/{sendoutId}")]
 pub async fn set_sendout(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -119,7 +120,7 @@ pub async fn set_sendout(
 /// Lists every rule of the account.
 #[utoipa::path(tag = "Retention rules (v1.5)",
     responses((status = 200, body = Vec<RuleResponse>)))]
-#[get("/data-retention/rules")]
+#[get("")]
 pub async fn list_all(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     list(&state, caller.account(), None).await
 }
@@ -127,7 +128,7 @@ pub async fn list_all(state: web::Data<AppState>, caller: Authenticated) -> Resu
 /// Lists the account-scoped rules.
 #[utoipa::path(tag = "Retention rules (v1.5)",
     responses((status = 200, body = Vec<RuleResponse>)))]
-#[get("/data-retention/rules/account")]
+#[get("/account")]
 pub async fn list_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     list(&state, caller.account(), Some(RuleScope::Account)).await
 }
@@ -136,7 +137,7 @@ pub async fn list_account(state: web::Data<AppState>, caller: Authenticated) -> 
 #[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)))]
-#[get("/data-retention/rules/surveys/{surveyId}")]
+#[get("/surveys/{surveyId}")]
 pub async fn list_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
@@ -149,7 +150,7 @@ pub async fn list_survey(
 #[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)))]
-#[get("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}")]
+#[get("/surveys/{surveyId}/sendouts/{sendoutId}")]
 pub async fn list_sendout(
     state: web::Data<AppState>,
     caller: Authenticated,
@@ -163,7 +164,7 @@ pub async fn list_sendout(
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RulePatchBody,
     params(("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
-#[patch("/data-retention/rules/account/actions/{action}")]
+#[patch("/account/actions/{action}")]
 pub async fn update_account(
     state: web::Data<AppState>,
     caller: Authenticated,
@@ -177,7 +178,7 @@ pub async fn update_account(
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RulePatchBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
-#[patch("/data-retention/rules/surveys/{surveyId}/actions/{action}")]
+#[patch("/surveys/{surveyId}/actions/{action}")]
 pub async fn update_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
@@ -193,7 +194,7 @@ pub async fn update_survey(
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
         ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
-#[patch("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
+#[patch("/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
 pub async fn update_sendout(
     state: web::Data<AppState>,
     caller: Authenticated,
@@ -208,7 +209,7 @@ pub async fn update_sendout(
 #[utoipa::path(tag = "Retention rules (v1.5)",
     params(("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
-#[delete("/data-retention/rules/account/actions/{action}")]
+#[delete("/account/actions/{action}")]
 pub async fn delete_account(
     state: web::Data<AppState>,
     caller: Authenticated,
@@ -221,7 +222,7 @@ pub async fn delete_account(
 #[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
-#[delete("/data-retention/rules/surveys/{surveyId}/actions/{action}")]
+#[delete("/surveys/{surveyId}/actions/{action}")]
 pub async fn delete_survey(
     state: web::Data<AppState>,
     caller: Authenticated,
@@ -236,7 +237,7 @@ pub async fn delete_survey(
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
         ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
     responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
-#[delete("/data-retention/rules/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
+#[delete("/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
 pub async fn delete_sendout(
     state: web::Data<AppState>,
     caller: Authenticated,
