@@ -151,7 +151,8 @@ async fn the_outbox_gauges_show_the_messages_waiting_to_be_sent() {
 
     // Another account's messages count too: the gauges span accounts.
     let (_, other) = app.new_account("Other", "owner@other.example");
-    let other_app = TestApp { key: other, ..app };
+    let mut other_app = app;
+    other_app.key = other;
     activated(&other_app, &["d@example.com"], None).await;
     let (scrape, _) = self::scrape(&other_app).await;
     assert_eq!(value(&scrape, "canvass_outbox_pending", &[]), Some(4.0));

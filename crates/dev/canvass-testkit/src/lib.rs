@@ -15,7 +15,7 @@ use std::time::Duration;
 use actix_web::dev::ServerHandle;
 use canvass_server::{Application, Settings};
 use canvass_testdb::TestDatabase;
-use tokio::task::JoinHandle;
+use tokio::sync::oneshot;
 
 pub use fixtures::{contacts, header, item_id, page_id, sample_survey_body};
 pub use reply::Reply;
@@ -39,14 +39,23 @@ pub struct TestApp {
     pub client: reqwest::Client,
     /// The database; dropped (and removed) with the app.
     pub db: TestDatabase,
+    /// Stops the server when the app is dropped.
+    server: ServerHandle,
 }
 
-/// The server of a [`TestApp`]: a handle that stops it, and the task that serves until it has stopped.
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        // The stop is sent at once; the server's thread ends when it has stopped.
+        drop(self.server.stop(false));
+    }
+}
+
+/// The server of a [`TestApp`]: a handle that stops it, and what it answers once it has stopped.
 pub struct Serving {
     /// Stops the server as SIGTERM does.
     pub handle: ServerHandle,
-    /// Ends when the server, and its delivery worker, have stopped.
-    pub task: JoinHandle<std::io::Result<()>>,
+    /// Answers when the server, and its delivery worker, have stopped.
+    pub task: oneshot::Receiver<std::io::Result<()>>,
 }
 
 /// Settings for a server on `db` that listens on a free port and runs no background job.
@@ -86,17 +95,35 @@ pub async fn spawn_app_on(db: TestDatabase, configure: impl FnOnce(&mut Settings
     canvass_server::telemetry::init_for_tests();
     let mut settings = settings(&db);
     configure(&mut settings);
-    let app = Application::build(&settings).expect("build the application");
-    let address = format!("http://127.0.0.1:{}", app.port());
-    let handle = app.handle();
-    let task = tokio::spawn(app.run_until_stopped());
-    let mut test_app = TestApp { address, key: String::new(), account_id: 0, client: test_client(), db };
-    // actix starts the server's workers (each building the app) when the server's future is first polled, on this
-    // test's thread: wait for that here, so that no test's first request pays for it (or times it).
+    let (address, handle, task) = serve_on_its_own_thread(settings);
+    let server = handle.clone();
+    let mut test_app = TestApp { address, key: String::new(), account_id: 0, client: test_client(), db, server };
     let live = test_app.client.get(format!("{}/health/live", test_app.address)).send().await;
     assert_eq!(live.map(|live| live.status().as_u16()).ok(), Some(200), "the server serves");
     (test_app.account_id, test_app.key) = test_app.new_account("Acme", "owner@acme.example");
     (test_app, Serving { handle, task })
+}
+
+/// Builds and runs the server on a thread and an actix system of its own; returns its address, its handle and what
+/// it answers once stopped. On the test's own runtime, the server's first poll (which starts the workers, each
+/// building the app) blocked the test's thread for seconds on a loaded machine, while the test's first request
+/// sat on a connection a worker had already accepted: actix answered 408 after 5 s without its headers.
+fn serve_on_its_own_thread(settings: Settings) -> (String, ServerHandle, oneshot::Receiver<std::io::Result<()>>) {
+    let (started, ready) = std::sync::mpsc::channel();
+    let (stopped, task) = oneshot::channel();
+    std::thread::Builder::new()
+        .name("test-server".into())
+        .spawn(move || {
+            let served = actix_web::rt::System::new().block_on(async move {
+                let app = Application::build(&settings).expect("build the application");
+                started.send((app.port(), app.handle())).expect("the test waits for its server");
+                app.run_until_stopped().await
+            });
+            let _ = stopped.send(served);
+        })
+        .expect("a thread for the server");
+    let (port, handle) = ready.recv().expect("the server starts");
+    (format!("http://127.0.0.1:{port}"), handle, task)
 }
 
 /// The tests' HTTP client. It drops a pooled connection after a second idle, well inside the server's keep-alive
