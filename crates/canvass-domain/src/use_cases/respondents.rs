@@ -1,4 +1,48 @@
 //! Respondents: adding one or a batch to a sendout, and listing them.
+//!
+//! # The hot path: `POST /api/v1/surveys/{surveyId}/sendouts/{sendoutId}/respondents/batch`
+//!
+//! Adding respondents in batches is the path that carries volume. The span, the route, authentication and the
+//! mapping of errors are those of every request (docs/ARCHITECTURE.md, "One request's path"); the rest is
+//! (`routes/respondents.rs`, [`add_batch`] here, `crates/canvass-postgres/src/distribution/respondents.rs`):
+//!
+//! 1. **Body.** `Body<RawBatchBody>` reads `{"surveyRespondents": [...]}`. A body that is not such an object is a 400
+//!    before the blocking hop. An item with a wrong type or a missing field does not stop the read: it is carried, with
+//!    the errors of its fields (`surveyRespondents[i].sendMail`, or whichever field), into step 3.3, and refused
+//!    there together with the readable items that break a rule, after the sendout and label `SELECT`s and before
+//!    anything is written.
+//! 2. **Count.** 1 to 1,000 items, else a 400 on `surveyRespondents`, before the transaction begins.
+//! 3. **One transaction**, on one pooled connection, in one blocking hop:
+//!    1. the sendout: `surveys::get` (one `SELECT`), then the dispatch type of the sendout of that survey
+//!       (`sendout_kind`: one `SELECT` by primary key, not locked, no count of its respondents); a sendout of another
+//!       survey is a 404;
+//!    2. the account's background data label ids (one `SELECT` of the function-0 labels);
+//!    3. validation in memory: `NewRespondent::check` per readable item (contact details for the sendout type,
+//!       background data keys and values), collecting every error with its batch-relative `[i].` path (the HTTP
+//!       layer puts `surveyRespondents` in front), beside
+//!       the field errors of the items step 1 could not read; any error is a 400
+//!       and the transaction rolls back with nothing written. Each valid item gets its contact key and a fresh
+//!       link token naming its account (`<accountId>-` and 160 random bits, see scaling.md's "Public handles");
+//!    4. one blocklist query: the blocklist entries whose `contact_key` is any of the batch's keys;
+//!    5. in memory, in batch order: blocklisted, else duplicate (earlier in the batch), else to insert;
+//!    6. one `INSERT … ON CONFLICT (account_id, sendout_id, contact_key) DO NOTHING RETURNING …` per 1,000 rows (so
+//!       one for any batch), every row `Pending`. A row missing from `RETURNING` is a contact the sendout already
+//!       has (or another transaction added meanwhile); it is reported as a `duplicate` rejection. Nothing on the path
+//!       reads the sendout's other respondents, so a batch costs the same however many it already has;
+//!    7. one `UPDATE` of the sendout row adds the number of rows inserted to its stored `respondent_count` and
+//!       `pending_count` (`counts::add_pending`; relative, so two batches at once both count);
+//!    8. `COMMIT`.
+//!
+//!    For any batch of up to 1,000 that is `BEGIN`, four `SELECT`s, one `INSERT`, one `UPDATE` and `COMMIT`.
+//! 4. **Response.** 200 `{added, rejected}`; each added respondent's `surveyLink` is built from
+//!    `AppState::public_url`.
+//!
+//! Concurrent batches need no lock of their own (step 3.7 holds the sendout row from their last statement to their
+//! commit). Under PostgreSQL's default `READ COMMITTED`, two batches with the same contacts
+//! can both reach step 3.6; the second `INSERT` then waits on the unique key `(account_id, sendout_id, contact_key)`
+//! until the first commits, skips those rows, and reports them as duplicates, so each contact is added once.
+//! `tests/api/distribution/respondents.rs` runs two such batches at once. What the path costs against a raw `INSERT` is in
+//! docs/benchmarks.md.
 
 use std::collections::{HashMap, HashSet};
 

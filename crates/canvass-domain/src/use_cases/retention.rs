@@ -1,4 +1,42 @@
 //! The retention engine: applies every retention rule and policy as of an instant, in short batches.
+//!
+//! # The retention engine: `canvass retention run` and the timer
+//!
+//! `use_cases/retention.rs`; the adapter is `crates/canvass-postgres/src/governance/retention.rs`, the drivers
+//! `crates/canvass-server/src/jobs/retention.rs` and `cli/retention.rs`.
+//!
+//! 1. **Start.** `canvass retention run [--now T] [--dry-run]` opens one connection and calls
+//!    `retention::run_once(…, wait = true)`. In `canvass serve`, `Application::build` starts
+//!    `retention::spawn_timer` unless `--retention-interval` is 0; on every tick it takes a connection from the
+//!    pool and calls `run_once(…, wait = false)` on the blocking thread pool. Both call the domain's
+//!    `use_cases::retention::run` with the instant, the dry-run flag and a progress callback.
+//! 2. **Lock.** `lock_retention`: a session-level advisory lock on one constant key, `pg_advisory_lock` (waits) or
+//!    `pg_try_advisory_lock` (gives up: the run returns with `ran` false and the timer logs the skip). Being
+//!    session-level, it spans the many short transactions of the run. `unlock_retention` at the end, also after an
+//!    error.
+//! 3. **Accounts.** `accounts_with_retention`: every account that has a row in `retention_rules`,
+//!    `account_retention_policies` or `survey_retention_policies`, in id order. The rest of the run works on one
+//!    account at a time.
+//! 4. **Rules.** `list_rules` once for the account, `sendouts_of_account`, and for each sendout
+//!    `effective_rule(rules, survey, sendout, RemoveRespondentDataWithoutAnswers)`. When a rule applies,
+//!    `remove_respondents(account, sendout, now - retentionDays, 5000)` runs in its own transaction, again and
+//!    again until a batch removes fewer than 5,000 rows: one statement picks the batch (`SELECT id FROM respondents
+//!    WHERE … sendout_id = $2 AND added_at <= $3 LIMIT 5000`, in a materialized CTE, served by the index
+//!    `respondents_added_idx` on `(account_id, sendout_id, added_at)`), sets the `respondent_id` of their answer sets
+//!    to null and deletes them (`DELETE FROM respondents WHERE account_id = $1 AND id IN (SELECT id FROM picked)`).
+//!    The answer sets' foreign key has no action since migration 000018 (Citus refuses `SET NULL`, see
+//!    docs/scaling.md) and checks at the statement's end that none is left behind; the
+//!    outbox's foreign key removes the unsent messages.
+//! 5. **Policies.** `account_policy` once, `surveys_for_policies` (every survey of the account with its end date
+//!    and its policy, one left join), and for each survey `policy_deadlines`. When the complete deadline has
+//!    passed: `remove_answer_sets`, then `remove_survey_respondents`, each in batches as above. Otherwise, when the
+//!    partial deadline has passed: `erase_respondents` (an `UPDATE … WHERE id IN (… LIMIT 5000)` per batch) and,
+//!    when the account policy includes open text, `remove_open_text`.
+//! 6. **Summary.** The counts come back as a `RetentionSummary`. `run_once` logs them; the CLI also prints them as
+//!    one JSON line.
+//!
+//! With `--dry-run` every step is one counting `SELECT` of its candidates, without batches or changes.
+//! `benches/retention_engine.rs` compares the engine with one raw `DELETE` (docs/benchmarks.md).
 
 use time::OffsetDateTime;
 

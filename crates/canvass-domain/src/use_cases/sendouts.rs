@@ -1,4 +1,51 @@
 //! Sendouts: create, read, activate and deactivate; and their labels and reminders.
+//!
+//! # Activation: `POST …/sendouts/{sendoutId}/activate`
+//!
+//! `sendouts::activate` (`use_cases/sendouts.rs`) runs in one transaction; the adapters are
+//! `crates/canvass-postgres/src/distribution/sendouts.rs`, `distribution/release.rs` and `delivery/outbox.rs`:
+//!
+//! 1. **Lock the sendout row.** `surveys::get`, then `find_sendout(…, lock = true)`: `SELECT … FOR UPDATE` on the
+//!    sendout row, with its counts. Activations and deactivations of the same sendout wait here for each other. A
+//!    TWOWAY sendout's `sender` must be a number of the account (`holds_sender`, `SELECT … FOR SHARE` on its
+//!    `sender_numbers` row), else 409 `sender-not-provisioned`.
+//! 2. **Transition.** The domain's state machine makes the `Transition` (`SendoutStatus::activate`, from any status
+//!    to `Active`), and `apply_transition` stores it: one `UPDATE` of the sendout's status and `activated_at`.
+//! 3. **Effective setting.** `find_frequency` reads the survey's own frequency setting and the account's;
+//!    `effective_frequency` takes the survey's when it exists, enabled or not, else the account's.
+//! 4. **Lock contacts.** Only when that setting is enabled and the sendout has pending respondents:
+//!    `lock_pending_contacts` runs one statement that calls
+//!    `pg_advisory_xact_lock(hashtextextended('<accountId>:<lower(contactKey)>', 0))` for every pending contact of
+//!    the sendout, in that order, so that two activations sharing contacts take them in the same order and
+//!    cannot deadlock. The locks last until the transaction ends.
+//! 5. **Count.** `pending_other_surveys`: for each pending respondent, a correlated
+//!    `count(DISTINCT survey_id)` over the account's respondents with the same contact key compared case-insensitively,
+//!    `released_at` at or after now minus `numberOfDays` days, in surveys other than this one (the partial index
+//!    `respondents_released_nocase_idx` on `(account_id, lower(contact_key), released_at)` serves it). `FrequencySetting::holds_back` picks those whose count is
+//!    `maxNumberOfSurveys` or more.
+//! 6. **Release.** `release_pending`: one `UPDATE` makes the held-back respondents `FrequencyLimitReached`, without
+//!    `released_at`; two more (for `send_mail` true and false) release the other `Pending` respondents, setting
+//!    `released_at`: `Scheduled` when the sendout type sends messages (EMAIL, SMS, TWOWAY) and `send_mail` is true,
+//!    else `Released` (always, for LOGIN). The unique index on `(account_id, sendout_id, contact_key)`
+//!    finds them (no index names `status`, so that the updates delivery makes to it are HOT). For a type that sends messages, one `INSERT … SELECT` then writes an invitation into the outbox for
+//!    each respondent just made `Scheduled`, due at the sendout's `sendDate`, in the same transaction. The sendout's
+//!    stored `pending_count` drops by the number of rows these `UPDATE`s moved (not to 0: see below).
+//! 7. **Answer.** The sendout is read again, with its counts, for the 200 answer; `COMMIT` releases the row lock and
+//!    the contact locks.
+//!
+//! Without an enabled setting, steps 4 and 5 are skipped. `sendouts::deactivate` is steps 1, 2 (with
+//! `SendoutStatus::deactivate`, which refuses a `Draft`: 409 `not-activated`) and 7.
+//!
+//! Two activations that share a contact, of sendouts of different surveys, meet at step 4: the second waits until
+//! the first commits, and its count, a new statement under `READ COMMITTED`, then sees the first one's releases.
+//! `tests/api/distribution/frequency.rs` activates twenty sendouts of one contact at once and finds exactly
+//! `maxNumberOfSurveys` of them released.
+//!
+//! Adding respondents takes the sendout's row lock only for its count `UPDATE`, its last statement: a batch that
+//! inserted while an activation runs waits there until the activation commits, and keeps the rows the release
+//! `UPDATE`s did not see as `Pending`; they show in `pendingCount` and the next activation releases them. Likewise, `blocklist::add` marks the respondents committed when its `UPDATE` runs: a batch that
+//! passed its blocklist query just before the entry committed can still add that contact as `Pending` (the
+//! delivery worker checks the blocklist again before it sends).
 
 use crate::clock::Clock;
 use crate::distribution::{
