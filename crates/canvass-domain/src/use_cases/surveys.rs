@@ -32,7 +32,7 @@ pub fn create(
     input: SurveyInput,
 ) -> Result<Survey, DomainError> {
     // The category is checked whatever else is wrong, so one answer names every field at fault.
-    let category = input.category_id;
+    let category = crate::category::category_of(input.category_id);
     let draft = SurveyDraft::new(input, clock.now());
     transaction(uow, |tx| {
         let category_error = check_category(tx, account, category, "categoryId")?;

@@ -62,6 +62,10 @@ fn a_category_must_be_one_of_the_accounts() {
     let input = SurveyInput { category_id: Some(theirs.id), ..three_pages("") };
     assert_eq!(invalid_fields(surveys::create(&mut memory, &At(NOW), acme, input)), ["name", "categoryId"]);
 
+    // -999 is no category, whatever else is wrong.
+    let input = SurveyInput { category_id: Some(crate::category::UNCATEGORIZED), ..three_pages("") };
+    assert_eq!(invalid_fields(surveys::create(&mut memory, &At(NOW), acme, input)), ["name"]);
+
     let input = SurveyInput { category_id: Some(ours.id), ..three_pages("Staff") };
     assert_eq!(surveys::create(&mut memory, &At(NOW), acme, input).unwrap().category_id, Some(ours.id));
 }
