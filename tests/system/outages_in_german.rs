@@ -74,9 +74,17 @@ async fn a_lost_connection_answers_503_never_500_in_german() {
         return;
     };
     for round in 0..2 {
-        let warm: Vec<_> = (0..8).map(|_| app.get("/surveys")).collect();
-        for reply in futures::future::join_all(warm).await {
-            reply.expect(200);
+        // Every pooled connection serves once. After a round, a connection that the last round's requests did not
+        // reach may still be a terminated one: taking it is a 503 (never a 500), and the pool drops it.
+        for attempt in 0.. {
+            let warm: Vec<_> = (0..8).map(|_| app.get("/surveys")).collect();
+            let statuses: Vec<u16> =
+                futures::future::join_all(warm).await.iter().map(|reply| reply.status.as_u16()).collect();
+            assert!(statuses.iter().all(|s| [200, 503].contains(s)), "round {round}: {statuses:?}");
+            if statuses.iter().all(|s| *s == 200) {
+                break;
+            }
+            assert!(attempt < 5, "the pool did not recover: {statuses:?}");
         }
         // Every connection the server holds is ended: the server says why in German before it closes them.
         sql_query(
