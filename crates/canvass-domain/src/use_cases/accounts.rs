@@ -16,15 +16,15 @@ pub fn create_account(
     let account = NewAccount::new(name, email).map_err(DomainError::Invalid)?;
     let api_key = ApiKey::generate();
     let now = clock.now();
-    let (account_id, user_id) = transaction(uow, |tx| {
-        // One person, one account: an operator who runs the command twice gets the first account named, not a
-        // second one beside it.
-        if let Some(user) = tx.find_user_by_email(account.email())? {
-            let detail = format!("a user with this email address exists already, in account {}", user.account_id);
-            return Err(DomainError::conflict(ConflictKind::Duplicate, detail));
-        }
-        Ok(tx.create_account(&account, &api_key, now)?)
-    })?;
+    // One person, one account: an operator who runs the command twice gets the first account named, not a second
+    // one beside it. The look-up spans accounts, so it runs before the transaction: on Citus a read across shards
+    // followed by a write to the accounts table in one transaction is refused. Two commands at once for one
+    // address can both pass it; the command is an operator's.
+    if let Some(user) = uow.find_user_by_email(account.email())? {
+        let detail = format!("a user with this email address exists already, in account {}", user.account_id);
+        return Err(DomainError::conflict(ConflictKind::Duplicate, detail));
+    }
+    let (account_id, user_id) = transaction(uow, |tx| Ok(tx.create_account(&account, &api_key, now)?))?;
     Ok(CreatedAccount { account_id, user_id, api_key })
 }
 
