@@ -56,7 +56,9 @@ pub async fn add(
 
 /// Removes a contact from the blocklist (URL-encode it in the path).
 #[utoipa::path(tag = "Blocklist",
-    params(("contactDetails" = String, Path, description = "The contact, URL-encoded", max_length = 320)),
+    params(("contactDetails" = String, Path, description = "The contact, URL-encoded, as adding takes it: 1 to 320 \
+        characters, none a control character, not only spaces", min_length = 1, max_length = 320,
+        pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]+$")),
     responses((status = 204, description = "Removed"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[delete("/accounts/blocklist/{contactDetails}")]
 pub async fn remove(
