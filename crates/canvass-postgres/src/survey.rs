@@ -122,9 +122,10 @@ pub(crate) fn assemble_pages(mut pages: Vec<PageRow>, mut items: Vec<ItemRow>) -
 }
 
 impl PgUnitOfWork<'_> {
-    fn insert_pages(&mut self, account: i64, survey: i64, draft: &SurveyDraft) -> QueryResult<Vec<Page>> {
+    /// Inserts the draft's pages (ids back in position order) and then their items, each in bulk.
+    fn insert_pages(&mut self, account: i64, survey: i64, draft: &SurveyDraft) -> QueryResult<()> {
         if draft.pages().is_empty() {
-            return Ok(Vec::new());
+            return Ok(());
         }
         let page_rows: Vec<_> = draft
             .pages()
@@ -139,26 +140,26 @@ impl PgUnitOfWork<'_> {
                 )
             })
             .collect();
-        let mut pages: Vec<PageRow> = Vec::with_capacity(page_rows.len());
+        let mut pages: Vec<(i32, i64)> = Vec::with_capacity(page_rows.len());
         for chunk in page_rows.chunks(ROWS_PER_INSERT) {
             pages.extend(
                 diesel::insert_into(survey_pages::table)
                     .values(chunk)
-                    .returning(PageRow::as_returning())
-                    .get_results::<PageRow>(self.conn)?,
+                    .returning((survey_pages::position, survey_pages::id))
+                    .get_results::<(i32, i64)>(self.conn)?,
             );
         }
-        pages.sort_by_key(|p| p.position);
+        pages.sort_unstable();
         let item_rows: Vec<_> = draft
             .pages()
             .iter()
             .zip(&pages)
-            .flat_map(|(page, stored)| {
+            .flat_map(|(page, &(_, page_id))| {
                 page.items.iter().enumerate().map(move |(position, item)| {
                     (
                         question_items::account_id.eq(account),
                         question_items::survey_id.eq(survey),
-                        question_items::page_id.eq(stored.id),
+                        question_items::page_id.eq(page_id),
                         question_items::position.eq(position as i32),
                         question_items::item_type.eq(item.kind.as_str()),
                         question_items::text.eq(&item.text),
@@ -170,16 +171,10 @@ impl PgUnitOfWork<'_> {
                 })
             })
             .collect();
-        let mut items = Vec::with_capacity(item_rows.len());
         for chunk in item_rows.chunks(ROWS_PER_INSERT) {
-            items.extend(
-                diesel::insert_into(question_items::table)
-                    .values(chunk)
-                    .returning(ItemRow::as_returning())
-                    .get_results::<ItemRow>(self.conn)?,
-            );
+            diesel::insert_into(question_items::table).values(chunk).execute(self.conn)?;
         }
-        Ok(assemble_pages(pages, items))
+        Ok(())
     }
 }
 
@@ -204,12 +199,7 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         Ok(row.map(Survey::from))
     }
 
-    fn insert_survey(
-        &mut self,
-        account: AccountId,
-        draft: &SurveyDraft,
-        now: OffsetDateTime,
-    ) -> RepoResult<(Survey, QuestionTree)> {
+    fn insert_survey(&mut self, account: AccountId, draft: &SurveyDraft, now: OffsetDateTime) -> RepoResult<Survey> {
         let row: SurveyRow = diesel::insert_into(surveys::table)
             .values((
                 surveys::account_id.eq(account.get()),
@@ -226,10 +216,8 @@ impl SurveyRepository for PgUnitOfWork<'_> {
             .returning(SurveyRow::as_returning())
             .get_result(self.conn)
             .or_repo()?;
-        let pages = self.insert_pages(account.get(), row.id, draft).or_repo()?;
-        let survey = Survey::from(row);
-        let tree = QuestionTree::assemble(survey.id, pages, Vec::new());
-        Ok((survey, tree))
+        self.insert_pages(account.get(), row.id, draft).or_repo()?;
+        Ok(Survey::from(row))
     }
 
     fn find_survey_tree(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<(Survey, QuestionTree)>> {

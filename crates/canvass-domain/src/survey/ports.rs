@@ -14,13 +14,9 @@ pub trait SurveyRepository {
     fn list_surveys(&mut self, account: AccountId) -> RepoResult<Vec<Survey>>;
     /// One survey of the account.
     fn find_survey(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<Survey>>;
-    /// Stores a survey with its pages and items, keeping their order; returns the survey and its tree.
-    fn insert_survey(
-        &mut self,
-        account: AccountId,
-        draft: &SurveyDraft,
-        now: OffsetDateTime,
-    ) -> RepoResult<(Survey, QuestionTree)>;
+    /// Stores a survey with its pages and items, keeping their order; returns the survey. Its tree, with the ids
+    /// the store gave, is [`Self::question_tree`]'s: a create has no use for it.
+    fn insert_survey(&mut self, account: AccountId, draft: &SurveyDraft, now: OffsetDateTime) -> RepoResult<Survey>;
     /// One survey of the account with its question tree, read together; `None` when the account has no such
     /// survey. A survey without pages has a tree without pages.
     fn find_survey_tree(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<(Survey, QuestionTree)>>;

@@ -79,12 +79,7 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
         Ok(self.surveys().find(account, id).cloned())
     }
 
-    fn insert_survey(
-        &mut self,
-        account: AccountId,
-        draft: &SurveyDraft,
-        now: OffsetDateTime,
-    ) -> RepoResult<(Survey, QuestionTree)> {
+    fn insert_survey(&mut self, account: AccountId, draft: &SurveyDraft, now: OffsetDateTime) -> RepoResult<Survey> {
         let held = self.surveys();
         let mut next = held.next_id();
         let mut take = || {
@@ -124,8 +119,8 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
         }
         let tree = QuestionTree::assemble(survey.id, pages, Vec::new());
         held.rows.push((account, survey.clone()));
-        held.put_tree(tree.clone());
-        Ok((survey, tree))
+        held.put_tree(tree);
+        Ok(survey)
     }
 
     fn find_survey_tree(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<(Survey, QuestionTree)>> {

@@ -44,7 +44,7 @@ pub fn create(
                 return Err(DomainError::Invalid(errors));
             }
         };
-        Ok(tx.insert_survey(account, &draft, clock.now())?.0)
+        Ok(tx.insert_survey(account, &draft, clock.now())?)
     })
 }
 
@@ -138,7 +138,8 @@ pub fn copy(
             ));
         }
         let draft = SurveyDraft::copy_of(&plan, &tree);
-        let (copy, new_tree) = tx.insert_survey(account, &draft, clock.now())?;
+        let copy = tx.insert_survey(account, &draft, clock.now())?;
+        let new_tree = tx.question_tree(account, copy.id)?;
         let item_map: Vec<(QuestionItemId, QuestionItemId)> =
             tree.items().zip(new_tree.items()).map(|(old, new)| (old.id, new.id)).collect();
         if plan.copy_logic() && !tree.logic.is_empty() {

@@ -7,7 +7,7 @@ use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, An
 use canvass_domain::chunks::{ChunkRequest, Weighed};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::paging::PageRequest;
-use canvass_domain::ports::{AccountRepository, AnswerRepository, SurveyRepository};
+use canvass_domain::ports::{AccountRepository, AnswerRepository};
 use canvass_domain::survey::{
     ChoiceOption, PageDraft, QuestionItemDraft, QuestionTree, QuestionType, SurveyDraft, SurveyInput,
 };
@@ -17,6 +17,8 @@ use diesel::sql_types::BigInt;
 use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::macros::datetime;
 use time::OffsetDateTime;
+
+use crate::support::insert_with_tree;
 
 const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
 
@@ -55,7 +57,7 @@ fn survey(uow: &mut PgUnitOfWork<'_>, email: &str) -> (AccountId, SurveyId, Ques
         pages,
         ..Default::default()
     };
-    let (survey, tree) = uow.insert_survey(account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();
+    let (survey, tree) = insert_with_tree(uow, account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();
     (account, survey.id, tree)
 }
 

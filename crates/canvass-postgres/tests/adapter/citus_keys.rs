@@ -83,7 +83,7 @@ fn removals_clear_the_answer_sets_of_the_respondents_they_delete_and_no_others()
             end_date: Some(NOW + time::Duration::days(1)),
             ..Default::default()
         };
-        let (survey, _) = uow.insert_survey(account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();
+        let survey = uow.insert_survey(account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();
         (account, survey.id.get())
     };
     let a = account.get();

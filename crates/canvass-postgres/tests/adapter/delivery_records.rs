@@ -39,7 +39,7 @@ fn new_account(conn: &mut PgConnection, now: OffsetDateTime) -> (AccountId, i64)
     let new = NewAccount::new("Acme", "owner@acme.example").unwrap();
     let account = uow.create_account(&new, &ApiKey::generate(), now).unwrap().0;
     let input = SurveyInput { name: "Pulse".into(), ..Default::default() };
-    let (survey, _) = uow.insert_survey(account, &SurveyDraft::new(input, now).unwrap(), now).unwrap();
+    let survey = uow.insert_survey(account, &SurveyDraft::new(input, now).unwrap(), now).unwrap();
     (account, survey.id.get())
 }
 

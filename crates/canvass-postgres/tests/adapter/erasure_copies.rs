@@ -8,7 +8,7 @@ use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, An
 use canvass_domain::governance::{ContactPatterns, ERASED_MARK};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::paging::PageRequest;
-use canvass_domain::ports::{AccountRepository, AnswerRepository, Erased, ErasureRepository, SurveyRepository};
+use canvass_domain::ports::{AccountRepository, AnswerRepository, Erased, ErasureRepository};
 use canvass_domain::survey::{PageDraft, QuestionItemDraft, QuestionTree, QuestionType, SurveyDraft, SurveyInput};
 use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
@@ -16,6 +16,8 @@ use diesel::sql_types::{BigInt, Text};
 use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::macros::datetime;
 use time::OffsetDateTime;
+
+use crate::support::insert_with_tree;
 
 const NOW: OffsetDateTime = datetime!(2099-11-28 10:00 UTC);
 const KARI: &str = "kari.nordmann@example.no";
@@ -36,7 +38,7 @@ fn survey(uow: &mut PgUnitOfWork<'_>, account: AccountId, name: &str) -> SurveyA
         pages: vec![PageDraft { title: "One".into(), items: vec![item] }],
         ..Default::default()
     };
-    let (survey, tree) = uow.insert_survey(account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();
+    let (survey, tree) = insert_with_tree(uow, account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();
     (survey.id, tree)
 }
 

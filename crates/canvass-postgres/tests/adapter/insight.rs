@@ -4,8 +4,8 @@
 mod results;
 mod statistics;
 
+use crate::support::insert_with_tree;
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
-use canvass_domain::ports::SurveyRepository;
 use canvass_domain::survey::{
     ChoiceOption, PageDraft, QuestionItemDraft, QuestionTree, QuestionType, SurveyDraft, SurveyInput,
 };
@@ -49,7 +49,7 @@ fn survey(conn: &mut PgConnection, account: AccountId) -> (SurveyId, QuestionTre
         ..Default::default()
     };
     let (survey, tree) =
-        PgUnitOfWork::new(conn).insert_survey(account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();
+        insert_with_tree(&mut PgUnitOfWork::new(conn), account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();
     (survey.id, tree)
 }
 

@@ -15,7 +15,7 @@ use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-use crate::support::account_at;
+use crate::support::{account_at, insert_with_tree};
 
 const NOW: OffsetDateTime = datetime!(2020-11-22 10:00 UTC);
 
@@ -66,8 +66,8 @@ fn the_survey_and_its_tree_are_read_together_or_not_at_all() {
     let mut uow = PgUnitOfWork::new(&mut conn);
     let acme = account_at(&mut uow, "a@acme.example", NOW);
     let other = account_at(&mut uow, "b@other.example", NOW);
-    let (survey, inserted) = uow.insert_survey(acme, &draft(3, 2), NOW).unwrap();
-    let (empty, _) = uow.insert_survey(acme, &draft(0, 0), NOW).unwrap();
+    let (survey, inserted) = insert_with_tree(&mut uow, acme, &draft(3, 2), NOW).unwrap();
+    let empty = uow.insert_survey(acme, &draft(0, 0), NOW).unwrap();
 
     let (read, tree) = uow.find_survey_tree(acme, survey.id).unwrap().unwrap();
     assert_eq!((read, tree), (survey.clone(), inserted.clone()));
@@ -100,7 +100,7 @@ fn the_tree_comes_back_in_position_order_whatever_order_the_rows_are_stored_in()
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
     let acme = account_at(&mut uow, "a@acme.example", NOW);
-    let (survey, inserted) = uow.insert_survey(acme, &draft(3, 3), NOW).unwrap();
+    let (survey, inserted) = insert_with_tree(&mut uow, acme, &draft(3, 3), NOW).unwrap();
     let items: Vec<_> = inserted.items().map(|i| i.id).collect();
     let rule = |item: QuestionItemId, page: usize| LogicRuleDraft {
         question_item_id: item,
@@ -135,7 +135,7 @@ fn each_write_is_one_prepared_statement_whatever_the_number_of_answers() {
     let mut conn = db.connect();
     let mut uow = PgUnitOfWork::new(&mut conn);
     let acme = account_at(&mut uow, "a@acme.example", NOW);
-    let (survey, tree) = uow.insert_survey(acme, &draft(4, 50), NOW).unwrap();
+    let (survey, tree) = insert_with_tree(&mut uow, acme, &draft(4, 50), NOW).unwrap();
     let items: Vec<_> = tree.items().map(|i| i.id).collect();
     for count in [0, 1, 7, 200] {
         let draft = answers(&tree, &items[..count], "first");
@@ -173,7 +173,7 @@ fn a_replacement_that_waited_for_another_replaces_the_whole_set() {
     let (mut first, mut second, mut watcher) = (db.connect(), db.connect(), db.connect());
     let mut uow = PgUnitOfWork::new(&mut first);
     let acme = account_at(&mut uow, "a@acme.example", NOW);
-    let (survey, tree) = uow.insert_survey(acme, &draft(1, 3), NOW).unwrap();
+    let (survey, tree) = insert_with_tree(&mut uow, acme, &draft(1, 3), NOW).unwrap();
     let items: Vec<_> = tree.items().map(|i| i.id).collect();
     let set = uow.insert_answer_set(acme, survey.id, None, &answers(&tree, &items[..2], "start"), NOW).unwrap();
 

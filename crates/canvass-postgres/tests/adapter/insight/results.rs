@@ -8,7 +8,7 @@ use canvass_domain::ids::{AccountId, QuestionItemId, SendoutId, SurveyId};
 use canvass_domain::insight::{ChoiceCount, ItemTally, NumericSummary, RatingCount, ResultTallies};
 use canvass_domain::limits;
 use canvass_domain::paging::PageRequest;
-use canvass_domain::ports::{AnswerRepository, InsightRepository, SurveyRepository};
+use canvass_domain::ports::{AnswerRepository, InsightRepository};
 use canvass_domain::survey::{PageDraft, QuestionTree, QuestionType, SurveyDraft, SurveyInput};
 use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
@@ -18,7 +18,7 @@ use time::macros::datetime;
 use time::OffsetDateTime;
 
 use super::{sendout, survey, Planted, NOW};
-use crate::support::account_at;
+use crate::support::{account_at, insert_with_tree};
 
 /// The tree's items: colour, tools, info, hours, recommend, comments.
 fn items(tree: &QuestionTree) -> Vec<QuestionItemId> {
@@ -334,7 +334,7 @@ fn survey_of_many_options(conn: &mut PgConnection, account: AccountId) -> (Surve
         ..Default::default()
     };
     let (survey, tree) =
-        PgUnitOfWork::new(conn).insert_survey(account, &SurveyDraft::new(input, DAY1).unwrap(), DAY1).unwrap();
+        insert_with_tree(&mut PgUnitOfWork::new(conn), account, &SurveyDraft::new(input, DAY1).unwrap(), DAY1).unwrap();
     (survey.id, tree)
 }
 
