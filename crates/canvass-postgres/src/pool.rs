@@ -1,9 +1,11 @@
 //! The r2d2 connection pool: every connection gets the statement timeout when it is opened (the pool's first also
-//! learns how its server words a statement timeout: `error::learn_cancellation`), and a connection that lost its
-//! server is dropped instead of going back to the pool.
+//! learns how its server words a statement timeout: `error::learn_cancellation`), a connection that lost its
+//! server is dropped instead of going back to the pool, and once one has, the others are pinged before they are
+//! lent again.
 
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use canvass_domain::{DomainError, RepoError};
@@ -24,12 +26,18 @@ pub struct PgManager {
     statement_timeout: Duration,
     /// Whether this pool's server has told how it words a statement timeout.
     learned: AtomicBool,
+    /// How many connections of this pool have lost their server so far.
+    losses: Arc<AtomicU64>,
 }
 
 /// A pooled PostgreSQL connection that remembers whether its server went away.
 pub struct PoolConnection {
     conn: PgConnection,
     lost: bool,
+    /// The pool's count of losses when this connection was opened or last pinged: a loss since (the server
+    /// restarted, an administrator ended the backends) says this one may be gone too.
+    losses_seen: u64,
+    losses: Arc<AtomicU64>,
 }
 
 impl Deref for PoolConnection {
@@ -55,14 +63,17 @@ impl PoolConnection {
     ) -> Result<T, DomainError> {
         let result = work(&mut PgUnitOfWork::new(&mut self.conn));
         if matches!(result, Err(DomainError::Repo(RepoError::Unavailable(_)))) {
-            self.lost = true;
+            self.discard();
         }
         result
     }
 
     /// Marks the connection lost: the pool drops it when it comes back.
     pub fn discard(&mut self) {
-        self.lost = true;
+        if !self.lost {
+            self.lost = true;
+            self.losses.fetch_add(1, Ordering::Relaxed);
+        }
     }
 }
 
@@ -81,11 +92,20 @@ impl ManageConnection for PgManager {
         diesel::sql_query(format!("SET statement_timeout = {millis}"))
             .execute(&mut conn)
             .map_err(diesel::r2d2::Error::QueryError)?;
-        Ok(PoolConnection { conn, lost: false })
+        let losses_seen = self.losses.load(Ordering::Relaxed);
+        Ok(PoolConnection { conn, lost: false, losses_seen, losses: Arc::clone(&self.losses) })
     }
 
+    /// Free while no connection of the pool has been lost since this one was last seen working; after a loss, one
+    /// round trip (`SELECT 1`), so the connections the same outage took are dropped here and not lent to a request.
     fn is_valid(&self, conn: &mut PoolConnection) -> Result<(), Self::Error> {
-        self.inner.is_valid(&mut conn.conn)
+        let losses = self.losses.load(Ordering::Relaxed);
+        if conn.losses_seen == losses {
+            return Ok(());
+        }
+        self.inner.is_valid(&mut conn.conn)?;
+        conn.losses_seen = losses;
+        Ok(())
     }
 
     fn has_broken(&self, conn: &mut PoolConnection) -> bool {
@@ -94,8 +114,9 @@ impl ManageConnection for PgManager {
 }
 
 /// Builds a pool of `size` connections to `database_url` whose statements are cancelled after
-/// `statement_timeout`. Connections are not pinged on checkout (a broken one fails its first statement, is marked
-/// lost and dropped), which saves a round trip per request. The server's store is built on it, and so is the
+/// `statement_timeout`. Connections are pinged on checkout only after one of the pool's was lost (a broken one
+/// fails its first statement, is marked lost and dropped, and makes the others prove themselves once), which saves
+/// a round trip per request. The server's store is built on it, and so is the
 /// bare handler that `benches/read_paths` measures the server against.
 pub fn connect_pool_with_timeout(
     database_url: &str,
@@ -105,11 +126,12 @@ pub fn connect_pool_with_timeout(
     Pool::builder()
         .max_size(size)
         .min_idle(Some(1))
-        .test_on_check_out(false)
+        .test_on_check_out(true)
         .connection_timeout(Duration::from_secs(5))
         .build(PgManager {
             inner: ConnectionManager::new(database_url),
             statement_timeout,
             learned: AtomicBool::new(false),
+            losses: Arc::new(AtomicU64::new(0)),
         })
 }

@@ -14,6 +14,7 @@ mod idempotency;
 mod insight;
 mod keyed_requests;
 mod one_statement;
+mod pool_recovery;
 mod public_handles;
 mod repositories;
 mod respondent_language;
