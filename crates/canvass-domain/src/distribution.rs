@@ -25,6 +25,7 @@ pub use respondent::{
 };
 pub use sender::{ProvisionedSender, SenderNumber};
 pub use sendout::{
-    DeliveryIssue, DeliveryIssueKind, DispatchType, MessageInput, Sendout, SendoutDelivery, SendoutDraft, SendoutInput,
-    SendoutStatus, Transition, SURVEY_LINK_PLACEHOLDER,
+    check_open_link, DeliveryIssue, DeliveryIssueKind, DispatchType, MessageInput, OpenLink, OpenLinkInput,
+    OpenLinkRules, Sendout, SendoutDelivery, SendoutDraft, SendoutInput, SendoutStatus, Transition, MAX_RESPONSES,
+    SURVEY_LINK_PLACEHOLDER,
 };

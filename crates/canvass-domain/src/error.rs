@@ -136,6 +136,10 @@ pub enum ConflictKind {
     SenderTaken,
     /// A TWOWAY sendout's sender is not a number provisioned to its account.
     SenderNotProvisioned,
+    /// Respondents added to a LINK sendout: its respondents are its visitors.
+    LinkSendout,
+    /// An open link or QR code asked of a sendout that has no public address (EMAIL, SMS, TWOWAY).
+    NoPublicLink,
 }
 
 impl DomainError {

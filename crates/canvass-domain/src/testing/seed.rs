@@ -35,6 +35,7 @@ pub fn spring_sendout(id: SendoutId, survey: SurveyId, kind: DispatchType) -> Se
         delivery: Default::default(),
         delivery_issue: None,
         language: Language::En,
+        open_link: None,
     }
 }
 

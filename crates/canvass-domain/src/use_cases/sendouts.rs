@@ -178,6 +178,25 @@ pub fn deactivate(
     })
 }
 
+/// Gives a LINK sendout's open link a new handle, so that the old link (on a poster, in a leaked mail) opens
+/// nothing; another type answers `Conflict` ([`ConflictKind::NoPublicLink`]).
+pub fn rotate_open_link(
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<Sendout, DomainError> {
+    transaction(uow, |tx| {
+        let sendout = locked(tx, account, survey, id)?;
+        if sendout.open_link.is_none() {
+            let detail = format!("a {} sendout has no open link to rotate", sendout.kind.as_str());
+            return Err(DomainError::conflict(ConflictKind::NoPublicLink, detail));
+        }
+        tx.replace_open_link_handle(account, id, &crate::distribution::new_survey_link_token(account))?;
+        get(tx, account, survey, id)
+    })
+}
+
 /// The sendout, its row locked until the transaction ends.
 pub(crate) fn locked(
     uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),

@@ -26,7 +26,7 @@ pub async fn list(
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
     let found = blocking::run(&state, move |uow, _| sendouts::list(uow, account, survey)).await?;
-    Ok(HttpResponse::Ok().json(found.into_iter().map(SendoutResponse::from).collect::<Vec<_>>()))
+    Ok(HttpResponse::Ok().json(found.into_iter().map(|s| SendoutResponse::new(s, &state.public_url)).collect::<Vec<_>>()))
 }
 
 /// Reads one sendout of the survey.
@@ -42,7 +42,7 @@ pub async fn get(
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
     let sendout = blocking::run(&state, move |uow, _| sendouts::get(uow, account, survey, id)).await?;
-    Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
+    Ok(HttpResponse::Ok().json(SendoutResponse::new(sendout, &state.public_url)))
 }
 
 /// Creates a Draft sendout (and its background data document), checked by the rules of its type.
@@ -61,11 +61,12 @@ pub async fn create(
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
     let input = body.0.into_domain();
+    let public_url = state.public_url.clone();
     blocking::respond(
         &state,
         &req,
         move |uow, clock| sendouts::create(uow, clock, account, survey, input),
-        |sendout| HttpResponse::Created().json(SendoutResponse::from(sendout)),
+        move |sendout| HttpResponse::Created().json(SendoutResponse::new(sendout, &public_url)),
     )
     .await
 }
@@ -83,11 +84,12 @@ pub async fn activate(
     path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
+    let public_url = state.public_url.clone();
     blocking::respond(
         &state,
         &req,
         move |uow, clock| sendouts::activate(uow, clock, account, survey, id),
-        |sendout| HttpResponse::Ok().json(SendoutResponse::from(sendout)),
+        move |sendout| HttpResponse::Ok().json(SendoutResponse::new(sendout, &public_url)),
     )
     .await
 }
@@ -105,11 +107,37 @@ pub async fn deactivate(
     path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
+    let public_url = state.public_url.clone();
     blocking::respond(
         &state,
         &req,
         move |uow, clock| sendouts::deactivate(uow, clock, account, survey, id),
-        |sendout| HttpResponse::Ok().json(SendoutResponse::from(sendout)),
+        move |sendout| HttpResponse::Ok().json(SendoutResponse::new(sendout, &public_url)),
+    )
+    .await
+}
+
+/// Gives a LINK sendout's open link a new handle: the old link opens nothing from then on (the 404 page).
+#[utoipa::path(tag = "Sendouts",
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = SendoutResponse, description = "The sendout with its new `openLink`"),
+        (status = 404, body = Problem),
+        (status = 409, body = Problem, description = "`no-public-link`: the sendout is not LINK")))]
+#[post("/surveys/{surveyId}/sendouts/{sendoutId}/open-link/rotate")]
+pub async fn rotate_open_link(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Authenticated,
+    path: Ids<(SurveyId, SendoutId)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.0);
+    let public_url = state.public_url.clone();
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, _| sendouts::rotate_open_link(uow, account, survey, id),
+        move |sendout| HttpResponse::Ok().json(SendoutResponse::new(sendout, &public_url)),
     )
     .await
 }
