@@ -11,6 +11,7 @@ mod reminder;
 mod respondent;
 mod sender;
 mod sendout;
+mod visit;
 
 pub use blocklist::{BlocklistEntry, BlocklistKey, BlocklistType};
 pub use bounce::{BounceFilter, NewPermanentFailure, PermanentFailure};
@@ -29,3 +30,4 @@ pub use sendout::{
     OpenLinkRules, Sendout, SendoutDelivery, SendoutDraft, SendoutInput, SendoutStatus, Transition, MAX_RESPONSES,
     SURVEY_LINK_PLACEHOLDER,
 };
+pub use visit::{visitor_key, OpenLinkTarget, VISITOR_KEY_PREFIX};

@@ -83,6 +83,8 @@ pub enum Resource {
     Survey,
     /// A respondent's survey link (its token).
     SurveyLink,
+    /// A LINK sendout's open link (a handle under `/s/`).
+    OpenLink,
     /// A user of the account.
     User,
     /// A webhook.
@@ -109,6 +111,7 @@ impl Resource {
             Self::Sendout => "sendout",
             Self::Survey => "survey",
             Self::SurveyLink => "survey link",
+            Self::OpenLink => "open link",
             Self::User => "user",
             Self::Webhook => "webhook",
         }

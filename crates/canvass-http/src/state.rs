@@ -55,6 +55,9 @@ pub struct AppState {
     pub exports: Arc<ExportSlots>,
     /// What the XLSX exports under way hold in temporary files.
     pub export_temp: Arc<TempBytes>,
+    /// Encrypts and authenticates the cookie by which an open link knows a returning browser (`COOKIE_KEY`; every
+    /// server of a service needs the same). A new state draws its own, good for this process alone.
+    pub cookie_key: actix_web::cookie::Key,
 }
 
 impl AppState {
@@ -83,6 +86,7 @@ impl AppState {
             store_lane: Arc::new(StoreLane::default()),
             metrics,
             metrics_token: None,
+            cookie_key: actix_web::cookie::Key::generate(),
         }
     }
 

@@ -88,6 +88,7 @@ impl Memory {
             id,
             sendout_id: sendout,
             contact_details: contact.to_owned(),
+            visitor: false,
             send_mail: true,
             background_data: Default::default(),
             status: RespondentStatus::Pending,

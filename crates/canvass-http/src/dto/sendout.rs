@@ -1,8 +1,8 @@
 //! Bodies of the sendout endpoints: sendouts, labels and reminders.
 
 use canvass_domain::distribution::{
-    DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelType, MessageInput, Reminder, ReminderInput, Sendout,
-    OpenLinkInput, SendoutInput, SendoutLogic, SendoutStatus,
+    DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelType, MessageInput, OpenLinkInput, Reminder,
+    ReminderInput, Sendout, SendoutInput, SendoutLogic, SendoutStatus,
 };
 use canvass_domain::language::Language;
 use canvass_domain::timestamp::DayEdge;
@@ -127,7 +127,8 @@ pub struct CreateSendoutBody {
     pub one_response_per_browser: Option<bool>,
 }
 
-const _: () = assert!(canvass_domain::distribution::MAX_RESPONSES == 10_000_000, "the schema's maximum is the domain's");
+const _: () =
+    assert!(canvass_domain::distribution::MAX_RESPONSES == 10_000_000, "the schema's maximum is the domain's");
 
 impl CreateSendoutBody {
     /// The domain's input.

@@ -83,12 +83,7 @@ fn sendout_shapes(sendout: &Object) -> Schema {
         shape
     };
     let nothing_sent = || {
-        vec![
-            ("sendDate", no_date.clone()),
-            ("sender", blank(320)),
-            ("subject", blank(500)),
-            ("message", blank(10_000)),
-        ]
+        vec![("sendDate", no_date.clone()), ("sender", blank(320)), ("subject", blank(500)), ("message", blank(10_000))]
     };
     let login = shape(&["LOGIN"], nothing_sent(), &[]);
     let link = shape(&["LINK"], nothing_sent(), &[]);

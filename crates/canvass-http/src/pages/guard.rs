@@ -33,6 +33,8 @@ pub enum Page {
     OptOut,
     /// `/login/{sendoutId}`.
     Login,
+    /// `/s/{handle}`: a LINK sendout's open link.
+    OpenLink,
 }
 
 /// Put in a page's response extensions by a handler that was given an unknown link token or login identifier.
@@ -47,7 +49,7 @@ pub struct UnknownCredential {
 /// names in canonical spelling, or (any other login page) sendouts.
 fn scope_of(page: Page, sendout_segment: Option<&str>) -> Scope {
     match page {
-        Page::Survey | Page::OptOut => Scope::Tokens,
+        Page::Survey | Page::OptOut | Page::OpenLink => Scope::Tokens,
         Page::Login => match sendout_segment.and_then(super::login_sendout) {
             Some(sendout) => Scope::Login(sendout),
             None => Scope::UnknownSendouts,

@@ -26,7 +26,8 @@ pub async fn list(
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
     let found = blocking::run(&state, move |uow, _| sendouts::list(uow, account, survey)).await?;
-    Ok(HttpResponse::Ok().json(found.into_iter().map(|s| SendoutResponse::new(s, &state.public_url)).collect::<Vec<_>>()))
+    Ok(HttpResponse::Ok()
+        .json(found.into_iter().map(|s| SendoutResponse::new(s, &state.public_url)).collect::<Vec<_>>()))
 }
 
 /// Reads one sendout of the survey.

@@ -89,3 +89,86 @@ fn respondents_are_never_added_to_a_link_sendout() {
     assert!(is_conflict(&batch, ConflictKind::LinkSendout));
     assert!(memory.state.respondents.is_empty());
 }
+
+/// An Active LINK sendout of a new survey of `acme`, with `cap`; its survey, itself and its handle.
+fn active_link(memory: &mut Memory, acme: AccountId, cap: Option<i64>) -> (SurveyId, crate::ids::SendoutId, String) {
+    let survey = survey_of(memory, acme);
+    let sendout = sendouts::create(memory, &At(NOW), acme, survey, link(cap, None)).unwrap();
+    sendouts::activate(memory, &At(NOW), acme, survey, sendout.id).unwrap();
+    (survey, sendout.id, sendout.open_link.unwrap().handle)
+}
+
+fn complete_a_set(memory: &mut Memory, acme: AccountId, (survey, sendout): (SurveyId, crate::ids::SendoutId)) {
+    let id = crate::ids::AnswerSetId::new(memory.state.next_id());
+    let set = crate::answer::AnswerSet {
+        id,
+        survey_id: survey,
+        respondent_id: None,
+        sendout_id: Some(sendout),
+        completed: true,
+        created_at: NOW,
+        updated_at: NOW,
+        answers: Vec::new(),
+    };
+    memory.state.answer_sets.push(crate::testing::HeldAnswerSet { account_id: acme, set, page: None, original: None });
+}
+
+#[test]
+fn a_visitor_starts_as_an_anonymous_released_respondent_with_a_token_of_its_own() {
+    use crate::distribution::RespondentStatus;
+    use crate::use_cases::open_link::{self, OpenLinkView, StartOutcome};
+    let (mut memory, acme, _) = two_accounts();
+    let (survey, sendout, handle) = active_link(&mut memory, acme, None);
+
+    let page = open_link::start_page(&mut memory, &At(NOW), &handle).unwrap();
+    assert!(matches!(page, OpenLinkView::Start { ref survey_name, .. } if survey_name == "Event"), "{page:?}");
+    assert!(memory.state.respondents.is_empty(), "the start page changes nothing");
+
+    let StartOutcome::Started(first) = open_link::start(&mut memory, &At(NOW), &handle).unwrap() else { panic!() };
+    let StartOutcome::Started(second) = open_link::start(&mut memory, &At(NOW), &handle).unwrap() else { panic!() };
+    assert_ne!(first.token, second.token);
+    assert_eq!(survey_link_route(&first.token), Some(LinkRoute::Account(acme)));
+    assert!(first.one_response_per_browser);
+    let held = memory.state.respondents.iter().find(|r| r.row.id == first.respondent_id).unwrap().clone();
+    assert_eq!((held.row.sendout_id, held.row.status), (sendout, RespondentStatus::Released));
+    assert_eq!((held.row.contact_details.as_str(), held.released_at), ("", Some(NOW)));
+    assert_eq!(held.survey_id, survey);
+}
+
+#[test]
+fn a_closed_or_full_link_shows_the_closed_page_and_starts_no_one() {
+    use crate::use_cases::open_link::{self, OpenLinkView, StartOutcome};
+    let (mut memory, acme, _) = two_accounts();
+    let (survey, full, full_handle) = active_link(&mut memory, acme, Some(2));
+    complete_a_set(&mut memory, acme, (survey, full));
+    assert!(matches!(open_link::start(&mut memory, &At(NOW), &full_handle).unwrap(), StartOutcome::Started(_)));
+    complete_a_set(&mut memory, acme, (survey, full));
+    let closed = |memory: &mut Memory, handle: &str| {
+        matches!(open_link::start_page(memory, &At(NOW), handle).unwrap(), OpenLinkView::Closed { .. })
+            && matches!(open_link::start(memory, &At(NOW), handle).unwrap(), StartOutcome::Closed(_))
+    };
+    assert!(closed(&mut memory, &full_handle), "two completed sets reach the cap");
+
+    let survey = survey_of(&mut memory, acme);
+    let draft = sendouts::create(&mut memory, &At(NOW), acme, survey, link(None, None)).unwrap();
+    assert!(closed(&mut memory, &draft.open_link.unwrap().handle), "a Draft sendout takes no visitors");
+    assert_eq!(memory.state.respondents.len(), 1, "only the start before the cap made a respondent");
+}
+
+#[test]
+fn an_unknown_a_rotated_or_a_malformed_handle_is_not_found() {
+    use crate::use_cases::open_link;
+    let (mut memory, acme, other) = two_accounts();
+    let (survey, sendout, handle) = active_link(&mut memory, acme, None);
+    let rotated = sendouts::rotate_open_link(&mut memory, acme, survey, sendout).unwrap().open_link.unwrap().handle;
+
+    assert!(not_found(&open_link::start_page(&mut memory, &At(NOW), &handle), "open link"), "the old handle");
+    assert!(not_found(&open_link::start(&mut memory, &At(NOW), &handle), "open link"));
+    assert!(open_link::start_page(&mut memory, &At(NOW), &rotated).is_ok());
+    let random = rotated.split_once('-').unwrap().1;
+    let elsewhere = format!("{}-{random}", other.get());
+    for wrong in [random, elsewhere.as_str(), "", "x", &format!("0{rotated}")] {
+        assert!(not_found(&open_link::start(&mut memory, &At(NOW), wrong), "open link"), "{wrong}");
+    }
+    assert!(memory.state.respondents.is_empty());
+}
