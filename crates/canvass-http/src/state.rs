@@ -78,7 +78,10 @@ impl AppState {
             webhook_allow_private: false,
             public_origin,
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
-            failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            failures: Arc::new(
+                Failures::new(protection.token_failures, protection.login_failures)
+                    .with_starts(protection.open_link_starts),
+            ),
             backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
             exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
             export_temp: export_temp(&protection, &metrics),
@@ -100,7 +103,10 @@ impl AppState {
         Self {
             keys: key_cache(&protection),
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
-            failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            failures: Arc::new(
+                Failures::new(protection.token_failures, protection.login_failures)
+                    .with_starts(protection.open_link_starts),
+            ),
             backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
             exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
             export_temp: export_temp(&protection, &self.metrics),

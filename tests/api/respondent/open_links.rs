@@ -179,3 +179,39 @@ async fn a_full_link_shows_the_closed_page_and_those_who_started_finish() {
     let sets = app.get(&format!("/surveys/{survey}/answers?completed=true")).await.expect(200);
     assert_eq!(sets.as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn starts_are_limited_per_address_and_link_and_a_start_from_another_site_is_refused() {
+    let app = crate::helpers::spawn_app_with(|settings| {
+        settings.protection.open_link_starts =
+            canvass_server::FailureWindow { allowed: 3, window: std::time::Duration::from_secs(60) };
+    })
+    .await;
+    let (base, sendout) = link_sendout(&app, json!({"oneResponsePerBrowser": false})).await;
+    let (other_base, other) = link_sendout(&app, json!({"oneResponsePerBrowser": false})).await;
+    for base in [&base, &other_base] {
+        app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    }
+    let (link, other_link) = (path_of(&app, &sendout["openLink"]), path_of(&app, &other["openLink"]));
+
+    let cross_site = TestApp::client_without_redirects()
+        .post(format!("{}{link}", app.address))
+        .header("Origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cross_site.status(), 403);
+    for _ in 0..5 {
+        assert_eq!(visit(&app, reqwest::Method::GET, &link, None).await.status(), 200, "views do not count");
+    }
+    for _ in 0..3 {
+        assert_eq!(visit(&app, reqwest::Method::POST, &link, None).await.status(), 303);
+    }
+    let refused = visit(&app, reqwest::Method::POST, &link, None).await;
+    assert_eq!(refused.status(), 429);
+    let wait: u64 = refused.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert!(refused.text().await.unwrap().contains("<html"), "the 429 page is a page");
+    assert_eq!(visit(&app, reqwest::Method::POST, &other_link, None).await.status(), 303, "another link's own count");
+    assert_eq!(respondents(&app, &base).await.len(), 3, "the refused start made no one");
+}
