@@ -267,6 +267,9 @@ async fn every_respondent_page_in_every_language_passes_axe_and_fits_a_phone() {
             closed(&mut audit, &app, sendout).await;
             audit.client.goto(&sendout.open_link).await.unwrap();
             audit.page("open link start page", sendout.lang).await;
+            if sendout.lang == "en" {
+                audit.screenshot("open-link-en").await;
+            }
             audit.client.goto(&sendout.closed_open_link).await.unwrap();
             audit.page("open link closed page", sendout.lang).await;
         }

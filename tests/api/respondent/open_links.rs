@@ -215,3 +215,47 @@ async fn starts_are_limited_per_address_and_link_and_a_start_from_another_site_i
     assert_eq!(visit(&app, reqwest::Method::POST, &other_link, None).await.status(), 303, "another link's own count");
     assert_eq!(respondents(&app, &base).await.len(), 3, "the refused start made no one");
 }
+
+/// What a QR code of `path` (under the API) reads as, decoded from its PNG with rqrr.
+async fn read_qr(app: &TestApp, path: &str) -> String {
+    let response = app.client.get(format!("{}/api/v1{path}", app.address)).header("X-API-KEY", &app.key).send();
+    let response = response.await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "image/png");
+    let png = image::load_from_memory(&response.bytes().await.unwrap()).unwrap().to_luma8();
+    let mut prepared = rqrr::PreparedImage::prepare(png);
+    let grids = prepared.detect_grids();
+    assert_eq!(grids.len(), 1, "one code");
+    grids[0].decode().unwrap().1
+}
+
+#[tokio::test]
+async fn a_qr_code_reads_as_exactly_the_public_url_of_a_link_or_login_sendout() {
+    let app = spawn_app().await;
+    let (base, sendout) = link_sendout(&app, json!({})).await;
+    let open_link = sendout["openLink"].as_str().unwrap().to_owned();
+    for size in [128, 512, 2048] {
+        assert_eq!(read_qr(&app, &format!("{base}/qr?format=png&size={size}")).await, open_link, "{size} px");
+    }
+    let svg = app.client.get(format!("{}/api/v1{base}/qr", app.address)).header("X-API-KEY", &app.key).send();
+    let svg = svg.await.unwrap();
+    assert_eq!(svg.headers()["content-type"], "image/svg+xml");
+    assert!(svg.text().await.unwrap().contains("<svg"));
+
+    let survey = sendout["surveyId"].as_i64().unwrap();
+    let login = json!({"name": "Staff", "type": "LOGIN"});
+    let login = app.post(&format!("/surveys/{survey}/sendouts"), login).await.expect(201)["sendoutId"].clone();
+    let login_base = format!("/surveys/{survey}/sendouts/{login}");
+    let url = read_qr(&app, &format!("{login_base}/qr?format=png")).await;
+    assert_eq!(url, format!("{}/login/{login}", app.address));
+
+    let email = app.post(&format!("/surveys/{survey}/sendouts"), crate::helpers::email_sendout()).await.expect(201);
+    let email_qr = format!("/surveys/{survey}/sendouts/{}/qr", email["sendoutId"]);
+    app.get(&email_qr).await.problem(409, "/problems/no-public-link");
+    for (query, field) in [("format=png&size=127", "size"), ("format=png&size=2049", "size"), ("size=300", "size")] {
+        assert_eq!(app.get(&format!("{base}/qr?{query}")).await.fields(), [field], "{query}");
+    }
+    let gif = app.get(&format!("{base}/qr?format=gif")).await;
+    assert_eq!(gif.body["supportedValues"], json!(["svg", "png"]));
+    gif.problem(400, "/problems/validation");
+}

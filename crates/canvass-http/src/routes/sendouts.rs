@@ -2,14 +2,16 @@
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::ids::{SendoutId, SurveyId};
-use canvass_domain::use_cases::sendouts;
+use canvass_domain::use_cases::sendouts::{self, PublicAddress};
 
 use crate::blocking;
+use crate::dto::qr::{draw, QrFile, QrQuery};
 use crate::dto::sendout::{
     CreateLabelBody, CreateReminderBody, CreateSendoutBody, LabelResponse, ReminderResponse, SendoutResponse,
 };
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
+use crate::extract::query::QueryOf;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -141,6 +143,35 @@ pub async fn rotate_open_link(
         move |sendout| HttpResponse::Ok().json(SendoutResponse::new(sendout, &public_url)),
     )
     .await
+}
+
+/// The sendout's public address as a QR code: a LINK sendout's open link, a LOGIN sendout's login page.
+#[utoipa::path(tag = "Sendouts",
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey"), QrQuery),
+    responses(
+        (status = 200, description = "The QR code, which reads as exactly the sendout's public URL",
+            content((QrFile = "image/svg+xml"), (QrFile = "image/png"))),
+        (status = 400, body = Problem, description = "A bad `format` (`supportedValues` lists them) or `size`"),
+        (status = 404, body = Problem),
+        (status = 409, body = Problem, description = "`no-public-link`: an EMAIL, SMS or TWOWAY sendout")))]
+#[get("/surveys/{surveyId}/sendouts/{sendoutId}/qr")]
+pub async fn qr(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: Ids<(SurveyId, SendoutId)>,
+    query: QueryOf<QrQuery>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.0);
+    let (format, size) = query.0.checked().map_err(|error| Problem::invalid(vec![error]))?;
+    let address = blocking::run(&state, move |uow, _| sendouts::public_address(uow, account, survey, id)).await?;
+    let url = match address {
+        PublicAddress::OpenLink(handle) => format!("{}/s/{handle}", state.public_url),
+        PublicAddress::LoginPage(sendout) => format!("{}/login/{sendout}", state.public_url),
+    };
+    let image =
+        draw(&url, format, size).ok_or_else(|| Problem::internal(&"the public URL is too long for a QR code"))?;
+    Ok(HttpResponse::Ok().content_type(image.content_type).body(image.bytes))
 }
 
 /// Lists the sendout's background data labels.
