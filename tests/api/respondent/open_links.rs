@@ -178,6 +178,11 @@ async fn a_full_link_shows_the_closed_page_and_those_who_started_finish() {
     assert_eq!(finish.status(), 200, "a visitor who started before the cap finishes");
     let sets = app.get(&format!("/surveys/{survey}/answers?completed=true")).await.expect(200);
     assert_eq!(sets.as_array().unwrap().len(), 2);
+    let funnel = app.get(&format!("{base}/statistics")).await.expect(200);
+    let counts = ["respondents", "reached", "started", "completed"].map(|field| funnel[field].as_i64().unwrap());
+    assert_eq!(counts, [2, 2, 2, 2], "visitors count as reached once they start: {funnel}");
+    let by_status = (&funnel["byStatus"]["Released"], &funnel["byStatus"]["Sent"]);
+    assert_eq!(by_status, (&json!(2), &json!(0)), "Released, no invitation sent: {funnel}");
 }
 
 #[tokio::test]
