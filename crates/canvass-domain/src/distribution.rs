@@ -30,4 +30,4 @@ pub use sendout::{
     OpenLinkRules, Sendout, SendoutDelivery, SendoutDraft, SendoutInput, SendoutStatus, Transition, MAX_RESPONSES,
     SURVEY_LINK_PLACEHOLDER,
 };
-pub use visit::{visitor_key, OpenLinkTarget, VISITOR_KEY_PREFIX};
+pub use visit::{hidden_fields, visitor_key, OpenLinkTarget, HIDDEN_VALUE, VISITOR_KEY_PREFIX};

@@ -264,3 +264,45 @@ async fn a_qr_code_reads_as_exactly_the_public_url_of_a_link_or_login_sendout() 
     assert_eq!(gif.body["supportedValues"], json!(["svg", "png"]));
     gif.problem(400, "/problems/validation");
 }
+
+#[tokio::test]
+async fn hidden_fields_of_the_link_become_the_visitors_background_data_by_label_name_and_type() {
+    let app = spawn_app().await;
+    let (base, sendout) = link_sendout(&app, json!({"oneResponsePerBrowser": false})).await;
+    let mut ids = Vec::new();
+    for (name, kind) in [("dept", "Text"), ("age", "Number"), ("joined", "Date"), ("mail", "Email"), ("tel", "Phone")] {
+        let label = app.post(&format!("{base}/labels"), json!({"name": name, "labelType": kind})).await.expect(201);
+        ids.push(label["labelId"].as_i64().unwrap().to_string());
+    }
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let link = path_of(&app, &sendout["openLink"]);
+    let query = "dept=Sales&src=poster&age=41.5&joined=2031-02-30&mail=ann%40example.com&tel=%2B4791234567";
+    let page = visit(&app, reqwest::Method::GET, &format!("{link}?{query}"), None).await.text().await.unwrap();
+    assert!(page.contains(r#"<input type="hidden" name="dept" value="Sales">"#), "{page}");
+
+    // What the start form posts: the carried fields, a long one, a NUL and a wrong type among them.
+    let long = "x".repeat(256);
+    let form = [
+        ("dept", "Sales"),
+        ("src", "poster"),
+        ("age", "41.5"),
+        ("joined", "2031-02-30"),
+        ("mail", "ann@example.com"),
+        ("tel", "+4791234567"),
+        ("dept", "HR"),
+    ];
+    let client = TestApp::client_without_redirects();
+    let started = client.post(format!("{}{link}", app.address)).form(&form).send().await.unwrap();
+    assert_eq!(started.status(), 303);
+    let bad = [("dept", long.as_str()), ("age", "forty"), ("mail", "ann"), ("tel", "91234567")];
+    let started = client.post(format!("{}{link}", app.address)).form(&bad).send().await.unwrap();
+    assert_eq!(started.status(), 303, "fields that do not fit are dropped, the visitor starts");
+    let nul = client.post(format!("{}{link}", app.address)).body("dept=a%00b").send().await.unwrap();
+    assert_eq!(nul.status(), 303);
+
+    let listed = respondents(&app, &base).await;
+    let cells = |index: usize| listed[index]["backgroundData"].clone();
+    let expected = json!({&ids[0]: "Sales", &ids[1]: "41.5", &ids[3]: "ann@example.com", &ids[4]: "+4791234567"});
+    assert_eq!(cells(0), expected, "src has no label; 2031-02-30 is no date; the first dept counts");
+    assert_eq!((cells(1), cells(2)), (json!({}), json!({})));
+}

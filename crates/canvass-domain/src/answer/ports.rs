@@ -6,7 +6,7 @@
 
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::{ChunkRequest, Weighed};
-use crate::distribution::{LinkRoute, LoginPage, OpenLinkTarget, TokenContext};
+use crate::distribution::{BackgroundData, LinkRoute, LoginPage, OpenLinkTarget, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::RepoResult;
@@ -146,7 +146,8 @@ pub trait RespondentPageRepository {
     /// type's sendouts have no handle). Its completed answer sets are counted only when it has a cap.
     fn find_open_link(&mut self, account: AccountId, handle: &str) -> RepoResult<Option<OpenLinkTarget>>;
     /// Adds an anonymous visitor to a LINK sendout: no contact details, its key [`visitor_key`] of `token`, its
-    /// own link token `token`, Released at `now`; the sendout counts one respondent more.
+    /// own link token `token`, `background` (its hidden fields), Released at `now`; the sendout counts one
+    /// respondent more.
     ///
     /// [`visitor_key`]: crate::distribution::visitor_key
     fn insert_visitor(
@@ -154,6 +155,7 @@ pub trait RespondentPageRepository {
         account: AccountId,
         sendout: SendoutId,
         token: &str,
+        background: &BackgroundData,
         now: OffsetDateTime,
     ) -> RepoResult<RespondentId>;
 }

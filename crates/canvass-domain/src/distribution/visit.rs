@@ -2,9 +2,55 @@
 //! and when that sendout takes new visitors.
 
 use time::OffsetDateTime;
+use validator::ValidateEmail;
 
+use super::{BackgroundData, Label, LabelType};
 use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::language::Language;
+
+/// The longest value a hidden field keeps, in characters.
+pub const HIDDEN_VALUE: usize = 255;
+
+/// A visitor's background data from the query of its open link (`?dept=Sales&src=poster`), as its start form
+/// carried it: each parameter named exactly as one of the sendout's `labels` gives that label its value, the
+/// first one of a name counting. Other parameters are ignored; a value that is empty, longer than
+/// [`HIDDEN_VALUE`] characters, holds a NUL, or does not fit its label's type (a Number label keeps a JSON number,
+/// a Date `YYYY-MM-DD`, an Email an email address, a Phone an E.164 number) is dropped.
+///
+/// ```
+/// use canvass_domain::distribution::{hidden_fields, Label, LabelType};
+/// use canvass_domain::ids::{LabelId, SendoutId};
+///
+/// let label = |id, name: &str, label_type| Label { id: LabelId::new(id), sendout_id: SendoutId::new(1),
+///     name: name.into(), label_type, function: 0 };
+/// let labels = [label(1, "dept", LabelType::Text), label(2, "age", LabelType::Number)];
+/// let query = [("dept", "Sales"), ("Dept", "x"), ("age", "forty"), ("dept", "HR")];
+/// let query: Vec<_> = query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+/// let kept = hidden_fields(&labels, &query);
+/// assert_eq!(kept.into_iter().collect::<Vec<_>>(), [(LabelId::new(1), "Sales".to_owned())]);
+/// ```
+pub fn hidden_fields(labels: &[Label], query: &[(String, String)]) -> BackgroundData {
+    let mut kept = BackgroundData::new();
+    for label in labels {
+        let Some((_, value)) = query.iter().find(|(name, _)| *name == label.name) else { continue };
+        if fits(label.label_type, value) {
+            kept.insert(label.id, value.clone());
+        }
+    }
+    kept
+}
+
+/// Whether `value` may be kept for a label of `label_type`.
+fn fits(label_type: LabelType, value: &str) -> bool {
+    let sane = !value.trim().is_empty() && value.chars().count() <= HIDDEN_VALUE && !value.contains('\0');
+    sane && match label_type {
+        LabelType::Text => true,
+        LabelType::Number => value.trim() == value && serde_json::from_str::<serde_json::Number>(value).is_ok(),
+        LabelType::Date => time::Date::parse(value, time::macros::format_description!("[year]-[month]-[day]")).is_ok(),
+        LabelType::Email => value.validate_email(),
+        LabelType::Phone => super::contact::is_e164(value),
+    }
+}
 
 /// The prefix of an anonymous visitor's contact key: `visitor:<its link token>`. No contact of any type has this
 /// form, so a visitor is never on the blocklist, never counted by the frequency limit, never a duplicate.

@@ -7,11 +7,13 @@
 //! inactive, expired, or as many completed answer sets as its cap) shows the closed page and starts no one.
 
 use crate::clock::Clock;
-use crate::distribution::{new_survey_link_token, survey_link_route, LinkRoute, OpenLinkTarget};
+use crate::distribution::{
+    hidden_fields, new_survey_link_token, survey_link_route, BackgroundData, LinkRoute, OpenLinkTarget,
+};
 use crate::error::{DomainError, Resource};
 use crate::ids::{RespondentId, SendoutId};
 use crate::language::Language;
-use crate::ports::{transaction, RespondentPageRepository, Transactional};
+use crate::ports::{transaction, RespondentPageRepository, SendoutRepository, Transactional};
 
 /// What an open link shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,10 +97,14 @@ pub fn start_page(
 
 /// Starts a visitor of `handle`: while its sendout takes visitors, a new anonymous respondent (Released, no
 /// contact) with its own link token; otherwise the closed page, and nothing is made.
+///
+/// `hidden` is what the start form carried from the link's query: the values of the sendout's label names become
+/// the visitor's background data ([`hidden_fields`]); the labels are read only when there is something to match.
 pub fn start(
-    uow: &mut (impl RespondentPageRepository + Transactional + ?Sized),
+    uow: &mut (impl RespondentPageRepository + SendoutRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     handle: &str,
+    hidden: &[(String, String)],
 ) -> Result<StartOutcome, DomainError> {
     transaction(uow, |tx| {
         let target = target(tx, handle)?;
@@ -106,8 +112,12 @@ pub fn start(
         if !target.takes_visitors(now) {
             return Ok(StartOutcome::Closed(OpenLinkView::of(&target, now)));
         }
+        let background = match hidden {
+            [] => BackgroundData::new(),
+            _ => hidden_fields(&tx.list_labels(target.account_id, target.sendout_id)?, hidden),
+        };
         let token = new_survey_link_token(target.account_id);
-        let respondent_id = tx.insert_visitor(target.account_id, target.sendout_id, &token, now)?;
+        let respondent_id = tx.insert_visitor(target.account_id, target.sendout_id, &token, &background, now)?;
         Ok(StartOutcome::Started(Visitor {
             respondent_id,
             sendout_id: target.sendout_id,

@@ -48,8 +48,8 @@ pub fn message(language: Language, heading: &str, text: &str) -> Markup {
 }
 
 /// An open link's view: its start page (the survey's name and description, a start button posting to
-/// `action`), or its closed page.
-pub fn open_link(view: &OpenLinkView, action: &str) -> Markup {
+/// `action` with the `hidden` fields the link's query carried), or its closed page.
+pub fn open_link(view: &OpenLinkView, action: &str, hidden: &[(String, String)]) -> Markup {
     let words = words(view.language());
     match view {
         OpenLinkView::Start { survey_name, description, language } => layout(
@@ -58,7 +58,10 @@ pub fn open_link(view: &OpenLinkView, action: &str) -> Markup {
             html! {
                 h1 { (survey_name) }
                 @if !description.trim().is_empty() { p.thanks { (description) } }
-                form method="post" action=(action) { button type="submit" { (words.start_button) } }
+                form method="post" action=(action) {
+                    @for (name, value) in hidden { input type="hidden" name=(name) value=(value); }
+                    button type="submit" { (words.start_button) }
+                }
             },
         ),
         OpenLinkView::Closed { survey_name, language } => {

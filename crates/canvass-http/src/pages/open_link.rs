@@ -11,12 +11,13 @@ use actix_web::cookie::{time::Duration, Cookie, CookieJar, SameSite};
 use actix_web::http::header::LOCATION;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use canvass_domain::distribution::survey_link_route;
+use canvass_domain::distribution::{survey_link_route, HIDDEN_VALUE};
 use canvass_domain::language::Language;
 use canvass_domain::use_cases::open_link::{self, OpenLinkView, StartOutcome};
 
 use super::{failure, html, page};
 use crate::blocking;
+use crate::extract::body::RawBody;
 use crate::state::AppState;
 
 /// The cookie that remembers a browser's visitor, on the open link's path only.
@@ -25,22 +26,46 @@ const VISITOR_COOKIE: &str = "canvass_visitor";
 /// How long a browser remembers its visitor.
 const VISITOR_COOKIE_DAYS: i64 = 90;
 
-/// The start page of an open link, or its closed page; a returning browser is sent to its own page.
+/// The most query parameters the start form carries on (hidden fields), and the longest name it carries.
+const HIDDEN_FIELDS: usize = 20;
+const HIDDEN_NAME: usize = 100;
+
+/// The parameters of a query or form the start form carries on: the first [`HIDDEN_FIELDS`] whose name and value
+/// fit ([`HIDDEN_NAME`], [`HIDDEN_VALUE`] characters) and hold no NUL. Which of them become background data is the
+/// use case's to decide; the rest are dropped there.
+fn hidden(encoded: &[u8]) -> Vec<(String, String)> {
+    let fits = |text: &str, max: usize| !text.contains('\0') && text.chars().count() <= max;
+    form_urlencoded::parse(encoded)
+        .into_owned()
+        .filter(|(name, value)| !name.is_empty() && fits(name, HIDDEN_NAME) && fits(value, HIDDEN_VALUE))
+        .take(HIDDEN_FIELDS)
+        .collect()
+}
+
+/// The start page of an open link, or its closed page; a returning browser is sent to its own page. The link's
+/// query (`?dept=Sales`) rides on in the start form as hidden fields.
 pub(super) async fn start_page(state: web::Data<AppState>, req: HttpRequest, path: web::Path<String>) -> HttpResponse {
     let handle = path.into_inner();
     let returning = returning_visitor(&state, &req, &handle);
     let action = format!("/s/{handle}");
+    let carried = hidden(req.query_string().as_bytes());
     match blocking::run(&state, move |uow, clock| open_link::start_page(uow, clock, &handle)).await {
         Ok(_) if returning.is_some() => to_own_page(returning.as_deref().unwrap_or_default()),
-        Ok(view) => page(StatusCode::OK, html::open_link(&view, &action)),
+        Ok(view) => page(StatusCode::OK, html::open_link(&view, &action, &carried)),
         Err(problem) => failure(&problem, Language::default()),
     }
 }
 
 /// Starts a visitor: 303 to its own page (with the cookie when the sendout has one response per browser), or the
 /// closed page; a returning browser is sent to its own page and starts no one.
-pub(super) async fn start(state: web::Data<AppState>, req: HttpRequest, path: web::Path<String>) -> HttpResponse {
+pub(super) async fn start(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: RawBody,
+) -> HttpResponse {
     let handle = path.into_inner();
+    let carried = hidden(&body.0);
     let action = format!("/s/{handle}");
     if let Some(token) = returning_visitor(&state, &req, &handle) {
         let known = blocking::run(&state, {
@@ -55,7 +80,7 @@ pub(super) async fn start(state: web::Data<AppState>, req: HttpRequest, path: we
     }
     let started = blocking::run(&state, {
         let handle = handle.clone();
-        move |uow, clock| open_link::start(uow, clock, &handle)
+        move |uow, clock| open_link::start(uow, clock, &handle, &carried)
     })
     .await;
     match started {
@@ -73,7 +98,7 @@ pub(super) async fn start(state: web::Data<AppState>, req: HttpRequest, path: we
 }
 
 fn closed(view: &OpenLinkView, action: &str) -> HttpResponse {
-    page(StatusCode::OK, html::open_link(view, action))
+    page(StatusCode::OK, html::open_link(view, action, &[]))
 }
 
 fn to_own_page(token: &str) -> HttpResponse {

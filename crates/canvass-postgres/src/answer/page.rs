@@ -229,8 +229,9 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
         account: AccountId,
         sendout: SendoutId,
         token: &str,
+        background: &canvass_domain::distribution::BackgroundData,
         now: OffsetDateTime,
     ) -> RepoResult<RespondentId> {
-        super::visits::insert_visitor(self.conn, account, sendout, token, now).or_repo()
+        super::visits::insert_visitor(self.conn, account, sendout, token, background, now).or_repo()
     }
 }

@@ -1,11 +1,12 @@
 //! Visits to open links on PostgreSQL: the LINK sendout behind a handle, read with its survey in one statement on
 //! the account the handle names, and a visitor added with the sendout's count in another.
 
-use canvass_domain::distribution::{visitor_key, OpenLinkTarget, RespondentStatus, SendoutStatus};
+use crate::distribution::cells_json;
+use canvass_domain::distribution::{visitor_key, BackgroundData, OpenLinkTarget, RespondentStatus, SendoutStatus};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::language::Language;
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Text, Timestamptz};
+use diesel::sql_types::{BigInt, Jsonb, Text, Timestamptz};
 use time::OffsetDateTime;
 
 use crate::named::Named;
@@ -88,6 +89,7 @@ pub(super) fn insert_visitor(
     account: AccountId,
     sendout: SendoutId,
     token: &str,
+    background: &BackgroundData,
     now: OffsetDateTime,
 ) -> QueryResult<RespondentId> {
     #[derive(QueryableByName)]
@@ -99,7 +101,7 @@ pub(super) fn insert_visitor(
         "WITH inserted AS ( \
              INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, \
                  background_data, status, token, added_at, released_at) \
-             VALUES ($1, $2, '', $3, false, '{}'::jsonb, $4, $5, $6, $6) RETURNING id) \
+             VALUES ($1, $2, '', $3, false, $7, $4, $5, $6, $6) RETURNING id) \
          UPDATE sendouts SET respondent_count = respondent_count + 1 \
          WHERE account_id = $1 AND id = $2 RETURNING (SELECT id FROM inserted) AS id",
     )
@@ -109,6 +111,7 @@ pub(super) fn insert_visitor(
     .bind::<Text, _>(RespondentStatus::Released.as_str())
     .bind::<Text, _>(token)
     .bind::<Timestamptz, _>(now)
+    .bind::<Jsonb, _>(cells_json(background))
     .get_result(conn)?;
     Ok(RespondentId::new(inserted.id))
 }

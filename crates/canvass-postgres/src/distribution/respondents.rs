@@ -54,7 +54,7 @@ impl From<RespondentRow> for Respondent {
 }
 
 /// Background data as stored: `{"<labelId>": "value"}`.
-fn cells_json(cells: &BackgroundData) -> Value {
+pub(crate) fn cells_json(cells: &BackgroundData) -> Value {
     Value::Object(
         cells.iter().map(|(label, value)| (label.to_string(), Value::String(value.clone()))).collect::<Map<_, _>>(),
     )

@@ -168,6 +168,7 @@ impl RespondentPageRepository for Memory {
         account: AccountId,
         sendout: SendoutId,
         token: &str,
+        background: &crate::distribution::BackgroundData,
         now: OffsetDateTime,
     ) -> RepoResult<RespondentId> {
         let Some(survey) = self.state.own_sendout(account, sendout).map(|s| s.survey_id) else {
@@ -180,7 +181,7 @@ impl RespondentPageRepository for Memory {
             contact_details: String::new(),
             visitor: true,
             send_mail: false,
-            background_data: Default::default(),
+            background_data: background.clone(),
             status: RespondentStatus::Released,
             token: token.to_owned(),
             added_at: now,

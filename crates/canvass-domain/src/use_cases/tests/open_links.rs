@@ -124,8 +124,10 @@ fn a_visitor_starts_as_an_anonymous_released_respondent_with_a_token_of_its_own(
     assert!(matches!(page, OpenLinkView::Start { ref survey_name, .. } if survey_name == "Event"), "{page:?}");
     assert!(memory.state.respondents.is_empty(), "the start page changes nothing");
 
-    let StartOutcome::Started(first) = open_link::start(&mut memory, &At(NOW), &handle).unwrap() else { panic!() };
-    let StartOutcome::Started(second) = open_link::start(&mut memory, &At(NOW), &handle).unwrap() else { panic!() };
+    let StartOutcome::Started(first) = open_link::start(&mut memory, &At(NOW), &handle, &[]).unwrap() else { panic!() };
+    let StartOutcome::Started(second) = open_link::start(&mut memory, &At(NOW), &handle, &[]).unwrap() else {
+        panic!()
+    };
     assert_ne!(first.token, second.token);
     assert_eq!(survey_link_route(&first.token), Some(LinkRoute::Account(acme)));
     assert!(first.one_response_per_browser);
@@ -141,11 +143,11 @@ fn a_closed_or_full_link_shows_the_closed_page_and_starts_no_one() {
     let (mut memory, acme, _) = two_accounts();
     let (survey, full, full_handle) = active_link(&mut memory, acme, Some(2));
     complete_a_set(&mut memory, acme, (survey, full));
-    assert!(matches!(open_link::start(&mut memory, &At(NOW), &full_handle).unwrap(), StartOutcome::Started(_)));
+    assert!(matches!(open_link::start(&mut memory, &At(NOW), &full_handle, &[]).unwrap(), StartOutcome::Started(_)));
     complete_a_set(&mut memory, acme, (survey, full));
     let closed = |memory: &mut Memory, handle: &str| {
         matches!(open_link::start_page(memory, &At(NOW), handle).unwrap(), OpenLinkView::Closed { .. })
-            && matches!(open_link::start(memory, &At(NOW), handle).unwrap(), StartOutcome::Closed(_))
+            && matches!(open_link::start(memory, &At(NOW), handle, &[]).unwrap(), StartOutcome::Closed(_))
     };
     assert!(closed(&mut memory, &full_handle), "two completed sets reach the cap");
 
@@ -163,12 +165,12 @@ fn an_unknown_a_rotated_or_a_malformed_handle_is_not_found() {
     let rotated = sendouts::rotate_open_link(&mut memory, acme, survey, sendout).unwrap().open_link.unwrap().handle;
 
     assert!(not_found(&open_link::start_page(&mut memory, &At(NOW), &handle), "open link"), "the old handle");
-    assert!(not_found(&open_link::start(&mut memory, &At(NOW), &handle), "open link"));
+    assert!(not_found(&open_link::start(&mut memory, &At(NOW), &handle, &[]), "open link"));
     assert!(open_link::start_page(&mut memory, &At(NOW), &rotated).is_ok());
     let random = rotated.split_once('-').unwrap().1;
     let elsewhere = format!("{}-{random}", other.get());
     for wrong in [random, elsewhere.as_str(), "", "x", &format!("0{rotated}")] {
-        assert!(not_found(&open_link::start(&mut memory, &At(NOW), wrong), "open link"), "{wrong}");
+        assert!(not_found(&open_link::start(&mut memory, &At(NOW), wrong, &[]), "open link"), "{wrong}");
     }
     assert!(memory.state.respondents.is_empty());
 }
