@@ -7,8 +7,8 @@ use image::{ImageFormat, Luma};
 use qrcode::render::svg;
 use qrcode::QrCode;
 use serde::Deserialize;
-use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaFormat, Type};
-use utoipa::openapi::{KnownFormat, RefOr};
+use utoipa::openapi::schema::Schema;
+use utoipa::openapi::RefOr;
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 /// The narrowest and widest PNG, and the default width.
@@ -86,11 +86,7 @@ pub struct QrFile;
 
 impl PartialSchema for QrFile {
     fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
-            .description(Some("The QR code"))
-            .into()
+        super::schemas::binary_file("The QR code")
     }
 }
 

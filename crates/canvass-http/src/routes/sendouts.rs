@@ -1,8 +1,12 @@
 //! `/surveys/{surveyId}/sendouts...`: sendouts, their activation, labels and reminders.
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use canvass_domain::clock::Clock;
+use canvass_domain::distribution::Sendout;
 use canvass_domain::ids::{SendoutId, SurveyId};
+use canvass_domain::ports::UnitOfWork;
 use canvass_domain::use_cases::sendouts::{self, PublicAddress};
+use canvass_domain::DomainError;
 
 use crate::blocking;
 use crate::dto::qr::{draw, QrFile, QrQuery};
@@ -87,14 +91,7 @@ pub async fn activate(
     path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
-    let public_url = state.public_url.clone();
-    blocking::respond(
-        &state,
-        &req,
-        move |uow, clock| sendouts::activate(uow, clock, account, survey, id),
-        move |sendout| HttpResponse::Ok().json(SendoutResponse::new(sendout, &public_url)),
-    )
-    .await
+    changed(&state, &req, move |uow, clock| sendouts::activate(uow, clock, account, survey, id)).await
 }
 
 /// Deactivates an active sendout; a Draft sendout answers 409.
@@ -110,14 +107,7 @@ pub async fn deactivate(
     path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
-    let public_url = state.public_url.clone();
-    blocking::respond(
-        &state,
-        &req,
-        move |uow, clock| sendouts::deactivate(uow, clock, account, survey, id),
-        move |sendout| HttpResponse::Ok().json(SendoutResponse::new(sendout, &public_url)),
-    )
-    .await
+    changed(&state, &req, move |uow, clock| sendouts::deactivate(uow, clock, account, survey, id)).await
 }
 
 /// Gives a LINK sendout's open link a new handle: the old link opens nothing from then on (the 404 page).
@@ -135,14 +125,17 @@ pub async fn rotate_open_link(
     path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
+    changed(&state, &req, move |uow, _| sendouts::rotate_open_link(uow, account, survey, id)).await
+}
+
+/// Runs a change of one sendout and answers 200 with the sendout as it is after it.
+async fn changed<W>(state: &AppState, req: &HttpRequest, work: W) -> Result<HttpResponse, Problem>
+where
+    W: FnOnce(&mut dyn UnitOfWork, &dyn Clock) -> Result<Sendout, DomainError> + Send + 'static,
+{
     let public_url = state.public_url.clone();
-    blocking::respond(
-        &state,
-        &req,
-        move |uow, _| sendouts::rotate_open_link(uow, account, survey, id),
-        move |sendout| HttpResponse::Ok().json(SendoutResponse::new(sendout, &public_url)),
-    )
-    .await
+    let render = move |sendout| HttpResponse::Ok().json(SendoutResponse::new(sendout, &public_url));
+    blocking::respond(state, req, work, render).await
 }
 
 /// The sendout's public address as a QR code: a LINK sendout's open link, a LOGIN sendout's login page.
