@@ -51,6 +51,7 @@ fn main() {
             ..canvass_server::Protection::default()
         },
         metrics_token: None,
+        cookie_key: None,
         keep_alive: canvass_server::settings::DEFAULT_KEEP_ALIVE,
         };
         let app = Application::build(&settings).unwrap();

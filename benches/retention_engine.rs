@@ -53,6 +53,7 @@ fn main() {
                 message: MessageInput::default(),
                 expiry_date: None,
                 language: None,
+                open_link: Default::default(),
             },
         )?;
         let rule =

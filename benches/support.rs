@@ -96,6 +96,7 @@ pub fn database_with_sendout(db: TestDatabase, count: usize) -> TestDatabase {
             message,
             expiry_date: None,
             language: None,
+            open_link: Default::default(),
         };
         let sendout = sendouts::create(uow, &clock, account, survey.id, input)?;
         for chunk in (0..count).collect::<Vec<_>>().chunks(1000) {

@@ -17,4 +17,12 @@ if [ -z "${DATABASE_URL:-}" ]; then
   echo "For the command line in another terminal: export DATABASE_URL=$DATABASE_URL" >&2
 fi
 target/debug/canvass migrate >/dev/null
+# The open links' cookie key (COOKIE_KEY): made once and kept under .canvass/, so a browser that started a survey
+# is still known after a restart.
+if [ -z "${COOKIE_KEY:-}" ]; then
+  mkdir -p .canvass
+  [ -s .canvass/cookie-key ] || (umask 077 && head -c 64 /dev/urandom | base64 -w0 > .canvass/cookie-key)
+  COOKIE_KEY=$(cat .canvass/cookie-key)
+  export COOKIE_KEY
+fi
 exec target/debug/canvass serve --bind "$bind" --demo

@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 65] = [
+pub const ENDPOINTS: [(&str, &str); 67] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -41,6 +41,8 @@ pub const ENDPOINTS: [(&str, &str); 65] = [
     ("get", "/surveys/{surveyId}/sendouts/{sendoutId}"),
     ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/activate"),
     ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/deactivate"),
+    ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/open-link/rotate"),
+    ("get", "/surveys/{surveyId}/sendouts/{sendoutId}/qr"),
     ("get", "/surveys/{surveyId}/sendouts/{sendoutId}/respondents"),
     ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/respondents"),
     ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/respondents/batch"),

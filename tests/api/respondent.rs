@@ -3,4 +3,5 @@
 pub(crate) mod public_handles;
 
 mod languages;
+mod open_links;
 mod respondent_page;

@@ -1,4 +1,5 @@
-//! Accessibility in a real browser (headless Chromium through chromedriver): every kind of page a respondent meets,
+//! Accessibility in a real browser (headless Chromium through chromedriver): every kind of page a respondent meets
+//! (an open link's start and closed pages among them),
 //! in every language a sendout can speak, has no WCAG 2.1 A or AA violation as axe-core reports it, declares its
 //! language in `<html lang>`, and does not overflow a 390 px wide phone; the rating's eleven choices stand in one
 //! row on a desktop. axe-core is the npm package pinned in `tests/browser` (`npm ci` there), injected into each page
@@ -129,12 +130,15 @@ async fn survey(app: &TestApp, texts: &Texts) -> Survey {
 }
 
 /// A LOGIN sendout in one language, with its respondents `desktop-<lang>`, `phone-<lang>` (who walk the pages at
-/// those widths) and `closed-<lang>` (whose link opens after the sendout is deactivated).
+/// those widths) and `closed-<lang>` (whose link opens after the sendout is deactivated); and the open links of two
+/// LINK sendouts in that language, an Active one (its start page) and a Draft one (its closed page).
 struct Sendout {
     lang: &'static str,
     id: i64,
     base: String,
     closed_link: String,
+    open_link: String,
+    closed_open_link: String,
 }
 
 async fn sendout(app: &TestApp, survey: i64, lang: &'static str) -> Sendout {
@@ -155,7 +159,18 @@ async fn sendout(app: &TestApp, survey: i64, lang: &'static str) -> Sendout {
     assert_eq!(login.status().as_u16(), 303, "a login identifier of an active LOGIN sendout opens its survey");
     let location = login.headers()["location"].to_str().unwrap();
     assert!(location.starts_with("/r/"), "{location}");
-    Sendout { lang, id, base, closed_link: format!("{}{location}", app.address) }
+    let link = |active: bool| async move {
+        let body = json!({"name": format!("Poster ({lang})"), "type": "LINK", "language": lang});
+        let created = app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201);
+        if active {
+            app.post(&format!("/surveys/{survey}/sendouts/{}/activate", created["sendoutId"]), json!({}))
+                .await
+                .expect(200);
+        }
+        created["openLink"].as_str().unwrap().to_owned()
+    };
+    let (open_link, closed_open_link) = (link(true).await, link(false).await);
+    Sendout { lang, id, base, closed_link: format!("{}{location}", app.address), open_link, closed_open_link }
 }
 
 /// Clicks the form's (last) submit button and waits for the page it leads to; with `unchecked`, the browser's own
@@ -250,6 +265,13 @@ async fn every_respondent_page_in_every_language_passes_axe_and_fits_a_phone() {
         for sendout in &sendouts {
             walk(&mut audit, &app, sendout, survey_of(sendout.lang), who).await;
             closed(&mut audit, &app, sendout).await;
+            audit.client.goto(&sendout.open_link).await.unwrap();
+            audit.page("open link start page", sendout.lang).await;
+            if sendout.lang == "en" {
+                audit.screenshot("open-link-en").await;
+            }
+            audit.client.goto(&sendout.closed_open_link).await.unwrap();
+            audit.page("open link closed page", sendout.lang).await;
         }
         audit.client.goto(&unknown_link).await.unwrap();
         audit.page("unknown link", "en").await;

@@ -326,7 +326,7 @@ pub struct Transports<'a> {
 
 impl Transports<'_> {
     /// Sends a round, each message on its channel: the emails together, the text messages (SMS and TWOWAY)
-    /// together. LOGIN sends nothing, so a LOGIN message fails transiently. Outcomes keep the order of `messages`.
+    /// together. LOGIN and LINK send nothing, so a message of theirs fails transiently. Outcomes keep the order of `messages`.
     pub fn send_all(&self, messages: Vec<(DispatchType, OutgoingMessage)>) -> Vec<Result<(), SendError>> {
         let mut outcomes = Vec::with_capacity(messages.len());
         let (mut emails, mut texts) = (Group::default(), Group::default());
@@ -335,7 +335,7 @@ impl Transports<'_> {
             match channel {
                 DispatchType::Email => emails.add(position, message),
                 DispatchType::Sms | DispatchType::TwoWay => texts.add(position, message),
-                DispatchType::Login => {}
+                DispatchType::Login | DispatchType::Link => {}
             }
         }
         emails.send(|group| self.email.send_all(group), &mut outcomes);

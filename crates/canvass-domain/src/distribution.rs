@@ -11,6 +11,7 @@ mod reminder;
 mod respondent;
 mod sender;
 mod sendout;
+mod visit;
 
 pub use blocklist::{BlocklistEntry, BlocklistKey, BlocklistType};
 pub use bounce::{BounceFilter, NewPermanentFailure, PermanentFailure};
@@ -25,6 +26,8 @@ pub use respondent::{
 };
 pub use sender::{ProvisionedSender, SenderNumber};
 pub use sendout::{
-    DeliveryIssue, DeliveryIssueKind, DispatchType, MessageInput, Sendout, SendoutDelivery, SendoutDraft, SendoutInput,
-    SendoutStatus, Transition, SURVEY_LINK_PLACEHOLDER,
+    check_open_link, DeliveryIssue, DeliveryIssueKind, DispatchType, MessageInput, OpenLink, OpenLinkInput,
+    OpenLinkRules, Sendout, SendoutDelivery, SendoutDraft, SendoutInput, SendoutStatus, Transition, MAX_RESPONSES,
+    SURVEY_LINK_PLACEHOLDER,
 };
+pub use visit::{hidden_fields, visitor_key, OpenLinkTarget, HIDDEN_VALUE, VISITOR_KEY_PREFIX};

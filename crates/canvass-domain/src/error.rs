@@ -83,6 +83,8 @@ pub enum Resource {
     Survey,
     /// A respondent's survey link (its token).
     SurveyLink,
+    /// A LINK sendout's open link (a handle under `/s/`).
+    OpenLink,
     /// A user of the account.
     User,
     /// A webhook.
@@ -109,6 +111,7 @@ impl Resource {
             Self::Sendout => "sendout",
             Self::Survey => "survey",
             Self::SurveyLink => "survey link",
+            Self::OpenLink => "open link",
             Self::User => "user",
             Self::Webhook => "webhook",
         }
@@ -136,6 +139,10 @@ pub enum ConflictKind {
     SenderTaken,
     /// A TWOWAY sendout's sender is not a number provisioned to its account.
     SenderNotProvisioned,
+    /// Respondents added to a LINK sendout: its respondents are its visitors.
+    LinkSendout,
+    /// An open link or QR code asked of a sendout that has no public address (EMAIL, SMS, TWOWAY).
+    NoPublicLink,
 }
 
 impl DomainError {

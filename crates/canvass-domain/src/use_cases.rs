@@ -14,6 +14,7 @@ pub mod frequency;
 pub mod idempotency;
 pub mod insight;
 pub mod monitoring;
+pub mod open_link;
 pub mod respondent_page;
 pub mod respondents;
 pub mod retention;

@@ -48,6 +48,7 @@ fn respondent() -> Respondent {
         id: RespondentId::new(1),
         sendout_id: SendoutId::new(1),
         contact_details: ADDRESS.into(),
+        visitor: false,
         send_mail: true,
         background_data: background(),
         status: RespondentStatus::Sent,

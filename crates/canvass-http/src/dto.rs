@@ -13,6 +13,7 @@ pub mod export;
 pub mod governance;
 pub mod insight;
 mod mirror;
+pub mod qr;
 pub mod respondent;
 pub mod schemas;
 pub mod sendout;

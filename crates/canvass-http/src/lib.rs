@@ -9,6 +9,7 @@
 
 pub mod blocking;
 pub mod client_address;
+pub mod cookie_key;
 pub mod dto;
 pub mod export;
 pub mod extract;
@@ -29,6 +30,7 @@ use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::{Config, SwaggerUi};
 
 pub use client_address::TrustedProxies;
+pub use cookie_key::CookieKey;
 pub use problem::Problem;
 pub use protection::{FailureWindow, Protection};
 pub use state::AppState;

@@ -1,10 +1,11 @@
-//! The respondent pages at `/r/<token>`: the survey page by page, and opting out; and `/login/<sendoutId>` for
-//! LOGIN sendouts. HTML for people, in the language of the link's sendout (English where no sendout is known);
+//! The respondent pages at `/r/<token>`: the survey page by page, and opting out; `/login/<sendoutId>` for
+//! LOGIN sendouts; and `/s/<handle>`, the open link of a LINK sendout (`open_link.rs`). HTML for people, in the language of the link's sendout (English where no sendout is known);
 //! no key.
 
 pub mod failures;
 pub mod guard;
 mod html;
+mod open_link;
 mod words;
 
 pub(crate) use html::STYLE;
@@ -42,6 +43,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::post().to(opt_out))
             .default_service(web::to(unknown_route))
             .wrap(from_fn(|req, next| guard::guard(Page::OptOut, req, next))),
+    )
+    .service(
+        web::resource("/s/{handle}")
+            .route(web::get().to(open_link::start_page))
+            .route(web::post().to(open_link::start))
+            .default_service(web::to(unknown_route))
+            .wrap(from_fn(|req, next| guard::guard(Page::OpenLink, req, next))),
     )
     .service(
         web::resource("/login/{sendoutId}")

@@ -43,6 +43,10 @@ pub enum ProblemKind {
     SenderTaken,
     /// 409: a TWOWAY sendout whose sender is not provisioned to the account.
     SenderNotProvisioned,
+    /// 409: respondents added to a LINK sendout, whose respondents are its visitors.
+    LinkSendout,
+    /// 409: an open link or QR code of a sendout that has no public address.
+    NoPublicLink,
     /// 409: a write refused by a concurrent change: a retry is the answer (`Retry-After: 1`).
     ConcurrentChange,
     /// 409: an `Idempotency-Key` whose first request is still running.
@@ -83,6 +87,8 @@ impl ProblemKind {
             | Self::NotActivated
             | Self::SenderTaken
             | Self::SenderNotProvisioned
+            | Self::LinkSendout
+            | Self::NoPublicLink
             | Self::ConcurrentChange
             | Self::IdempotencyKeyInUse => StatusCode::CONFLICT,
             Self::IdempotencyAnswerErased => StatusCode::GONE,
@@ -244,6 +250,8 @@ fn conflict_kind(kind: ConflictKind) -> ProblemKind {
         ConflictKind::NotActivated => ProblemKind::NotActivated,
         ConflictKind::SenderTaken => ProblemKind::SenderTaken,
         ConflictKind::SenderNotProvisioned => ProblemKind::SenderNotProvisioned,
+        ConflictKind::LinkSendout => ProblemKind::LinkSendout,
+        ConflictKind::NoPublicLink => ProblemKind::NoPublicLink,
     }
 }
 

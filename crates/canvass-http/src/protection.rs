@@ -54,7 +54,14 @@ pub struct Protection {
     pub export_temp_bytes_per_account: u64,
     /// What the temporary files of every XLSX export may hold at once, in bytes.
     pub export_temp_bytes: u64,
+    /// Starts of one open link one client address may make within the window (`OPEN_LINK_STARTS_PER_MINUTE`
+    /// within a minute); one more answers 429.
+    pub open_link_starts: FailureWindow,
 }
+
+/// The default of [`Protection::open_link_starts`]: 60 starts a minute from one address (docs/decisions.md,
+/// "Open links").
+pub const OPEN_LINK_STARTS: FailureWindow = FailureWindow { allowed: 60, window: Duration::from_secs(60) };
 
 impl Protection {
     /// The per-key burst: ten times the per-second rate.
@@ -87,6 +94,7 @@ impl Default for Protection {
             exports_per_account: 4,
             export_temp_bytes_per_account: 512 * 1024 * 1024,
             export_temp_bytes: 2 * 1024 * 1024 * 1024,
+            open_link_starts: OPEN_LINK_STARTS,
         }
     }
 }

@@ -73,6 +73,8 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(sendouts::get)
         .service(sendouts::activate)
         .service(sendouts::deactivate)
+        .service(sendouts::rotate_open_link)
+        .service(sendouts::qr)
         .service(sendouts::list_labels)
         .service(sendouts::create_label)
         .service(sendouts::list_reminders)

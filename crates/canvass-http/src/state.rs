@@ -55,6 +55,9 @@ pub struct AppState {
     pub exports: Arc<ExportSlots>,
     /// What the XLSX exports under way hold in temporary files.
     pub export_temp: Arc<TempBytes>,
+    /// Encrypts and authenticates the cookie by which an open link knows a returning browser (`COOKIE_KEY`; every
+    /// server of a service needs the same). A new state draws its own, good for this process alone.
+    pub cookie_key: actix_web::cookie::Key,
 }
 
 impl AppState {
@@ -75,7 +78,10 @@ impl AppState {
             webhook_allow_private: false,
             public_origin,
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
-            failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            failures: Arc::new(
+                Failures::new(protection.token_failures, protection.login_failures)
+                    .with_starts(protection.open_link_starts),
+            ),
             backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
             exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
             export_temp: export_temp(&protection, &metrics),
@@ -83,6 +89,7 @@ impl AppState {
             store_lane: Arc::new(StoreLane::default()),
             metrics,
             metrics_token: None,
+            cookie_key: actix_web::cookie::Key::generate(),
         }
     }
 
@@ -96,7 +103,10 @@ impl AppState {
         Self {
             keys: key_cache(&protection),
             key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
-            failures: Arc::new(Failures::new(protection.token_failures, protection.login_failures)),
+            failures: Arc::new(
+                Failures::new(protection.token_failures, protection.login_failures)
+                    .with_starts(protection.open_link_starts),
+            ),
             backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
             exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
             export_temp: export_temp(&protection, &self.metrics),

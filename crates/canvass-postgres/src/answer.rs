@@ -1,6 +1,7 @@
 //! Answer sets and answers on PostgreSQL.
 
 mod page;
+mod visits;
 mod writes;
 
 use std::collections::HashMap;

@@ -6,5 +6,7 @@ mod blocklist;
 pub(crate) mod counts;
 mod release;
 mod respondents;
+
+pub(crate) use respondents::cells_json;
 mod senders;
 mod sendouts;

@@ -282,6 +282,9 @@ diesel::table! {
         delivery_issue_reply -> Nullable<Text>,
         delivery_issue_since -> Nullable<Timestamptz>,
         language -> Text,
+        open_link_handle -> Nullable<Text>,
+        max_responses -> Nullable<Int8>,
+        one_response_per_browser -> Nullable<Bool>,
     }
 }
 

@@ -34,6 +34,8 @@ pub struct Settings {
     pub protection: canvass_http::Protection,
     /// The bearer token `/metrics` requires (`METRICS_TOKEN`); none serves the metrics without one.
     pub metrics_token: Option<secrecy::SecretString>,
+    /// The key of the open links' cookies (`COOKIE_KEY`); none draws one for this process.
+    pub cookie_key: Option<canvass_http::CookieKey>,
     /// How long an idle client connection stays open for its next request (`KEEP_ALIVE`, default
     /// [`DEFAULT_KEEP_ALIVE`]).
     pub keep_alive: std::time::Duration,

@@ -45,6 +45,9 @@ impl Application {
         state.inbound_secret = configured(&settings.inbound_secret);
         state.webhook_allow_private = settings.webhook_allow_private;
         state.metrics_token = configured(&settings.metrics_token);
+        if let Some(key) = &settings.cookie_key {
+            state.cookie_key = key.0.clone();
+        }
         let metrics = state.metrics.clone();
         let state = web::Data::new(state);
         // TCP_NODELAY: a streamed list leaves in several writes, and with Nagle's algorithm on (actix's default

@@ -76,11 +76,11 @@ async fn each_body_rule_is_a_400_naming_its_field() {
         assert_eq!(fields, [field], "{body}");
     }
     let reply = app.post(&format!("/surveys/{survey}/sendouts"), with(json!({"type": "FAX"}))).await;
-    assert_eq!(reply.body["supportedValues"], json!(["EMAIL", "SMS", "LOGIN", "TWOWAY"]));
+    assert_eq!(reply.body["supportedValues"], json!(["EMAIL", "SMS", "LOGIN", "TWOWAY", "LINK"]));
     let reply = app.post(&format!("/surveys/{survey}/sendouts"), with(json!({"type": 5}))).await;
     assert_eq!(
         (reply.fields(), reply.body["supportedValues"].clone()),
-        (vec!["type".to_owned()], json!(["EMAIL", "SMS", "LOGIN", "TWOWAY"]))
+        (vec!["type".to_owned()], json!(["EMAIL", "SMS", "LOGIN", "TWOWAY", "LINK"]))
     );
     assert_eq!(app.get(&format!("/surveys/{survey}/sendouts")).await.expect(200), json!([]));
     app.post("/surveys/999999/sendouts", email_sendout()).await.problem(404, "/not-found");

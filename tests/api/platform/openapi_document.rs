@@ -232,7 +232,7 @@ async fn the_respondent_language_fields_state_what_is_served() {
 
     // A sendout is one of its shapes by type, each with the same optional language.
     let shapes = schemas["CreateSendoutBody"]["oneOf"].as_array().unwrap();
-    assert_eq!(shapes.len(), 3, "LOGIN, EMAIL, SMS and TWOWAY");
+    assert_eq!(shapes.len(), 4, "LOGIN, EMAIL, SMS and TWOWAY, LINK");
     for create in shapes.iter().map(|shape| resolve(&document, shape)) {
         let language = referred(&document, &create["properties"]["language"]);
         assert_eq!((&language["type"], &language["enum"]), (&Value::from("string"), &codes), "{language}");

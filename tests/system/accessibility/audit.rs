@@ -212,10 +212,10 @@ impl Audit {
         }
     }
 
-    /// Takes a PNG of the page's `main` whole (with a margin), below the fold too, as `<lang>-<desktop|phone>.png`:
+    /// Takes a PNG of the page's `main` whole (with a margin), below the fold too, as `<name>-<desktop|phone>.png`:
     /// into `docs/respondent-pages/` when `UPDATE_SCREENSHOTS` is set (the docs embed them), else into
     /// `target/screenshots/`. Chrome DevTools takes it: WebDriver's element screenshot stops at the viewport.
-    pub async fn screenshot(&mut self, lang: &str) {
+    pub async fn screenshot(&mut self, name: &str) {
         let clip = self.client.execute(MAIN_BOX, vec![]).await.unwrap();
         let command = json!({"cmd": "Page.captureScreenshot", "params": {
             "format": "png", "captureBeyondViewport": true, "clip": clip,
@@ -226,11 +226,11 @@ impl Audit {
         let data = reply["value"]["data"].as_str().unwrap_or_else(|| panic!("no screenshot: {reply}"));
         let png = base64::engine::general_purpose::STANDARD.decode(data).unwrap();
         if png.len() > 150_000 {
-            self.found("screenshot", lang, format!("{} bytes: keep it under 150 KB", png.len()));
+            self.found("screenshot", name, format!("{} bytes: keep it under 150 KB", png.len()));
         }
         let directory = screenshot_directory();
         std::fs::create_dir_all(&directory).unwrap();
-        std::fs::write(directory.join(format!("{lang}-{}.png", self.width.name())), png).unwrap();
+        std::fs::write(directory.join(format!("{name}-{}.png", self.width.name())), png).unwrap();
     }
 }
 

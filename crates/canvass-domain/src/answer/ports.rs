@@ -6,7 +6,7 @@
 
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::{ChunkRequest, Weighed};
-use crate::distribution::{LinkRoute, LoginPage, TokenContext};
+use crate::distribution::{BackgroundData, LinkRoute, LoginPage, OpenLinkTarget, TokenContext};
 use crate::ids::{AccountId, AnswerSetId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::RepoResult;
@@ -142,4 +142,20 @@ pub trait RespondentPageRepository {
     fn mark_opted_out(&mut self, account: AccountId, respondent: RespondentId, now: OffsetDateTime) -> RepoResult<()>;
     /// Stores the page an answer set was left on (`None` once completed).
     fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()>;
+    /// The LINK sendout of the account whose open link has this handle, `None` when there is none (another
+    /// type's sendouts have no handle). Its completed answer sets are counted only when it has a cap.
+    fn find_open_link(&mut self, account: AccountId, handle: &str) -> RepoResult<Option<OpenLinkTarget>>;
+    /// Adds an anonymous visitor to a LINK sendout: no contact details, its key [`visitor_key`] of `token`, its
+    /// own link token `token`, `background` (its hidden fields), Released at `now`; the sendout counts one
+    /// respondent more.
+    ///
+    /// [`visitor_key`]: crate::distribution::visitor_key
+    fn insert_visitor(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        token: &str,
+        background: &BackgroundData,
+        now: OffsetDateTime,
+    ) -> RepoResult<RespondentId>;
 }

@@ -53,6 +53,7 @@ pub fn check_contact(kind: DispatchType, contact: &str) -> Result<(), &'static s
         DispatchType::Sms | DispatchType::TwoWay => Err("must be an E.164 phone number such as +4791234567"),
         DispatchType::Login if (1..=255).contains(&contact.chars().count()) => Ok(()),
         DispatchType::Login => Err("must be a login identifier of 1 to 255 characters"),
+        DispatchType::Link => Err("is not taken: a LINK sendout's respondents are its visitors"),
     }
 }
 

@@ -35,9 +35,19 @@ pub enum LinkRoute {
 /// assert_eq!(survey_link_route(&token), Some(LinkRoute::Account(AccountId::new(42))));
 /// ```
 pub fn new_survey_link_token(account: AccountId) -> String {
+    account_token(account, &random_part())
+}
+
+/// 160 random bits as 40 lowercase hexadecimal digits: the secret part of a link token or an open link's handle.
+pub(crate) fn random_part() -> String {
     let mut bytes = [0u8; RANDOM_DIGITS / 2];
     rand::rng().fill_bytes(&mut bytes);
-    format!("{}{ACCOUNT_SEPARATOR}{}", account.get(), hex::encode(bytes))
+    hex::encode(bytes)
+}
+
+/// `<account>-<random>`: a token that names its account, so its look-up goes to that account's data alone.
+pub(crate) fn account_token(account: AccountId, random: &str) -> String {
+    format!("{}{ACCOUNT_SEPARATOR}{random}", account.get())
 }
 
 fn is_random_part(text: &str) -> bool {

@@ -51,6 +51,8 @@ pub trait SendoutRepository {
         transition: Transition,
         now: OffsetDateTime,
     ) -> RepoResult<()>;
+    /// Gives a LINK sendout's open link a new handle; the old one leads nowhere from then on.
+    fn replace_open_link_handle(&mut self, account: AccountId, id: SendoutId, handle: &str) -> RepoResult<()>;
     /// Copies sendouts of `from` to `to` as Drafts: settings (the language included), labels (background data
     /// remapped) and respondents as Pending (Blocklisted when their contact is on the blocklist) with new link
     /// tokens. The caller has checked that each id is a sendout of `from`; an adapter copies only sendouts of `from`

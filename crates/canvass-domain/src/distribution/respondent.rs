@@ -70,8 +70,10 @@ pub struct Respondent {
     pub id: RespondentId,
     /// The sendout it belongs to.
     pub sendout_id: SendoutId,
-    /// Email address, phone number or login identifier.
+    /// Email address, phone number or login identifier; empty for an open link's visitor and once erased.
     pub contact_details: String,
+    /// Whether it is an anonymous visitor of an open link (who has no contact details at all).
+    pub visitor: bool,
     /// Whether the service sends the link.
     pub send_mail: bool,
     /// Label id to value.
@@ -344,6 +346,7 @@ mod tests {
             id: RespondentId::new(1),
             sendout_id: SendoutId::new(2),
             contact_details: "ann@example.com".into(),
+            visitor: false,
             send_mail: true,
             background_data: given.background_data.clone(),
             status: RespondentStatus::Sent,

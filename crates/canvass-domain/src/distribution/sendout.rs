@@ -24,6 +24,8 @@ pub enum DispatchType {
     Login,
     /// A text conversation: questions and answers by SMS.
     TwoWay,
+    /// One open link anyone may answer (a poster, a newsletter, a QR code); nothing is sent.
+    Link,
 }
 
 impl DispatchType {
@@ -32,9 +34,14 @@ impl DispatchType {
         self.into()
     }
 
-    /// Whether the service sends messages for this type (all but LOGIN).
+    /// Whether the service sends messages for this type (all but LOGIN and LINK).
     pub const fn sends_messages(self) -> bool {
-        !matches!(self, Self::Login)
+        !matches!(self, Self::Login | Self::Link)
+    }
+
+    /// Whether the type has a public address that is no one respondent's: LOGIN's login page, LINK's open link.
+    pub const fn has_public_link(self) -> bool {
+        matches!(self, Self::Login | Self::Link)
     }
 }
 
@@ -147,6 +154,114 @@ pub struct Sendout {
     pub delivery_issue: Option<DeliveryIssue>,
     /// The language its respondent pages speak.
     pub language: Language,
+    /// What only a LINK sendout has: its open link's handle and its rules; `None` for every other type.
+    pub open_link: Option<OpenLink>,
+}
+
+/// A LINK sendout's open link: the handle anyone may visit (`/s/<handle>`) and the rules of its visits.
+#[derive(Clone, PartialEq, Eq)]
+pub struct OpenLink {
+    /// The unguessable handle of the link, of the survey link token's form (`<account>-<40 hex digits>`), so its
+    /// look-up goes to one account's data.
+    pub handle: String,
+    /// At most this many completed answer sets; `None` for no cap.
+    pub max_responses: Option<i64>,
+    /// Whether a browser that started is sent back to its own page instead of starting again.
+    pub one_response_per_browser: bool,
+}
+
+impl std::fmt::Debug for OpenLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenLink")
+            .field("handle", &"<secret>")
+            .field("max_responses", &self.max_responses)
+            .field("one_response_per_browser", &self.one_response_per_browser)
+            .finish()
+    }
+}
+
+/// The most completed answer sets a LINK sendout's `maxResponses` may name.
+pub const MAX_RESPONSES: i64 = 10_000_000;
+
+/// The rules of a LINK sendout's visits, as a client gives them; both absent for the other types.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenLinkInput {
+    /// 1 to [`MAX_RESPONSES`], or none.
+    pub max_responses: Option<i64>,
+    /// Default true.
+    pub one_response_per_browser: Option<bool>,
+}
+
+/// The checked rules of a LINK sendout's visits, and the secret part of its first handle.
+#[derive(Clone, PartialEq, Eq)]
+pub struct OpenLinkRules {
+    /// At most this many completed answer sets; `None` for no cap.
+    pub max_responses: Option<i64>,
+    /// Whether a browser that started is sent back to its own page.
+    pub one_response_per_browser: bool,
+    random: String,
+}
+
+impl OpenLinkRules {
+    /// The open link's handle in `account`: the survey link token's form, `<account>-<40 hex digits>`, drawn when
+    /// the rules were checked (so every store gives the same sendout the same handle).
+    pub fn handle(&self, account: crate::ids::AccountId) -> String {
+        super::link_token::account_token(account, &self.random)
+    }
+
+    /// The open link these rules make in `account`.
+    pub fn open_link(&self, account: crate::ids::AccountId) -> OpenLink {
+        OpenLink {
+            handle: self.handle(account),
+            max_responses: self.max_responses,
+            one_response_per_browser: self.one_response_per_browser,
+        }
+    }
+}
+
+impl std::fmt::Debug for OpenLinkRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenLinkRules")
+            .field("max_responses", &self.max_responses)
+            .field("one_response_per_browser", &self.one_response_per_browser)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Checks the open link's rules for a type: a LINK sendout's `maxResponses` is 1 to [`MAX_RESPONSES`] and its
+/// `oneResponsePerBrowser` defaults to true; another type takes neither.
+///
+/// ```
+/// use canvass_domain::distribution::{check_open_link, DispatchType, OpenLinkInput};
+///
+/// let rules = check_open_link(DispatchType::Link, OpenLinkInput::default()).unwrap().unwrap();
+/// assert!(rules.one_response_per_browser && rules.max_responses.is_none());
+/// let capped = OpenLinkInput { max_responses: Some(0), ..Default::default() };
+/// assert_eq!(check_open_link(DispatchType::Link, capped).unwrap_err()[0].field, "maxResponses");
+/// assert_eq!(check_open_link(DispatchType::Email, OpenLinkInput::default()), Ok(None));
+/// ```
+pub fn check_open_link(kind: DispatchType, input: OpenLinkInput) -> Result<Option<OpenLinkRules>, Vec<FieldError>> {
+    let mut errors = Vec::new();
+    if kind != DispatchType::Link {
+        if input.max_responses.is_some() {
+            errors.push(FieldError::new("maxResponses", "is taken by LINK sendouts only"));
+        }
+        if input.one_response_per_browser.is_some() {
+            errors.push(FieldError::new("oneResponsePerBrowser", "is taken by LINK sendouts only"));
+        }
+        return if errors.is_empty() { Ok(None) } else { Err(errors) };
+    }
+    if let Some(cap) = input.max_responses.filter(|cap| !(1..=MAX_RESPONSES).contains(cap)) {
+        errors.push(FieldError::new("maxResponses", format!("must be 1 to {MAX_RESPONSES}, not {cap}")));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Some(OpenLinkRules {
+        max_responses: input.max_responses,
+        one_response_per_browser: input.one_response_per_browser.unwrap_or(true),
+        random: super::link_token::random_part(),
+    }))
 }
 
 /// Counts of a sendout's invitation and reminder messages by where they stand.
@@ -237,6 +352,8 @@ pub struct SendoutInput {
     pub expiry_date: Option<OffsetDateTime>,
     /// The language of its respondent pages; [`Language::En`] when none is given.
     pub language: Option<Language>,
+    /// The rules of a LINK sendout's visits (none for the other types).
+    pub open_link: OpenLinkInput,
 }
 
 /// A checked new sendout. Made only by [`SendoutDraft::new`], read through its accessors.
@@ -250,13 +367,14 @@ pub struct SendoutDraft {
     message: Option<String>,
     expiry_date: Option<OffsetDateTime>,
     language: Language,
+    open_link: Option<OpenLinkRules>,
 }
 
 fn present(value: &Option<String>) -> Option<&str> {
     value.as_deref().filter(|v| !v.trim().is_empty())
 }
 
-/// Checks the message fields for a type: LOGIN takes none of them; the others need a send date, a sender of
+/// Checks the message fields for a type: LOGIN and LINK take none of them; the others need a send date, a sender of
 /// their kind and a message with the survey link placeholder, and EMAIL a subject. Field names are prefixed
 /// with nothing, as in the bodies (`sendDate`, `sender`, `subject`, `message`).
 pub(crate) fn check_message(kind: DispatchType, message: &MessageInput) -> Vec<FieldError> {
@@ -269,7 +387,7 @@ pub(crate) fn check_message(kind: DispatchType, message: &MessageInput) -> Vec<F
             ("message", present(&message.message).is_some()),
         ];
         for (field, _) in given.iter().filter(|(_, given)| *given) {
-            errors.push(FieldError::new(*field, "must be empty for LOGIN sendouts"));
+            errors.push(FieldError::new(*field, format!("must be empty for {} sendouts", kind.as_str())));
         }
         return errors;
     }
@@ -315,11 +433,12 @@ impl SendoutDraft {
     /// use canvass_domain::language::Language;
     ///
     /// let login = SendoutInput { name: "Staff".into(), kind: DispatchType::Login,
-    ///     message: MessageInput::default(), expiry_date: None, language: Some(Language::Sv) };
+    ///     message: MessageInput::default(), expiry_date: None, language: Some(Language::Sv),
+    ///     open_link: Default::default() };
     /// assert_eq!(SendoutDraft::new(login).unwrap().language(), Language::Sv);
     /// let email = SendoutInput { name: "Staff".into(), kind: DispatchType::Email,
     ///     message: MessageInput { message: Some("Hello".into()), ..Default::default() }, expiry_date: None,
-    ///     language: None };
+    ///     language: None, open_link: Default::default() };
     /// let fields: Vec<_> = SendoutDraft::new(email).unwrap_err().into_iter().map(|e| e.field).collect();
     /// assert_eq!(fields, ["sendDate", "sender", "subject", "message"]);
     /// ```
@@ -329,6 +448,7 @@ impl SendoutDraft {
             errors.push(error);
         }
         errors.extend(check_message(input.kind, &input.message));
+        let open_link = check_open_link(input.kind, input.open_link).map_err(|e| errors.extend(e)).ok().flatten();
         if let (Some(send), Some(expiry)) = (input.message.send_date, input.expiry_date) {
             if expiry <= send {
                 errors.push(FieldError::new("expiryDate", "must be after sendDate"));
@@ -347,6 +467,7 @@ impl SendoutDraft {
             message: input.message.message.filter(|m| !m.trim().is_empty()),
             expiry_date: input.expiry_date,
             language: input.language.unwrap_or_default(),
+            open_link,
         })
     }
 
@@ -389,6 +510,11 @@ impl SendoutDraft {
     pub fn language(&self) -> Language {
         self.language
     }
+
+    /// A LINK sendout's visit rules (none for the other types).
+    pub fn open_link(&self) -> Option<&OpenLinkRules> {
+        self.open_link.as_ref()
+    }
 }
 
 #[cfg(test)]
@@ -410,6 +536,7 @@ mod tests {
             },
             expiry_date: None,
             language: None,
+            open_link: OpenLinkInput::default(),
         }
     }
 
@@ -479,6 +606,54 @@ mod tests {
     }
 
     #[test]
+    fn link_takes_no_message_fields_and_checks_its_cap() {
+        assert_eq!(
+            fields(input(DispatchType::Link, "Acme", Some("s"), "m")),
+            ["sendDate", "sender", "subject", "message"]
+        );
+        let link = |max_responses, one_response_per_browser| SendoutInput {
+            open_link: OpenLinkInput { max_responses, one_response_per_browser },
+            ..SendoutInput { message: MessageInput::default(), ..input(DispatchType::Link, "", None, "") }
+        };
+        let draft = SendoutDraft::new(link(None, None)).unwrap();
+        let rules = draft.open_link().unwrap();
+        assert_eq!((rules.max_responses, rules.one_response_per_browser), (None, true));
+        let handle = rules.handle(crate::ids::AccountId::new(42));
+        assert_eq!(
+            super::super::survey_link_route(&handle),
+            Some(super::super::LinkRoute::Account(crate::ids::AccountId::new(42)))
+        );
+        assert_ne!(
+            SendoutDraft::new(link(None, None)).unwrap().open_link().unwrap().handle(crate::ids::AccountId::new(42)),
+            handle
+        );
+        let draft = SendoutDraft::new(link(Some(MAX_RESPONSES), Some(false))).unwrap();
+        let rules = draft.open_link().unwrap();
+        assert_eq!((rules.max_responses, rules.one_response_per_browser), (Some(MAX_RESPONSES), false));
+        assert_eq!(fields(link(Some(0), None)), ["maxResponses"]);
+        assert_eq!(fields(link(Some(MAX_RESPONSES + 1), None)), ["maxResponses"]);
+        assert_eq!(fields(link(Some(-5), Some(true))), ["maxResponses"]);
+    }
+
+    #[test]
+    fn the_open_link_rules_are_refused_on_every_other_type() {
+        use strum::VariantArray;
+        for &kind in DispatchType::VARIANTS.iter().filter(|&&k| k != DispatchType::Link) {
+            let given = SendoutInput {
+                open_link: OpenLinkInput { max_responses: Some(10), one_response_per_browser: Some(true) },
+                ..input_email()
+            };
+            let given = SendoutInput { kind, ..given };
+            let named = fields(given);
+            assert!(
+                named.ends_with(&["maxResponses".to_owned(), "oneResponsePerBrowser".to_owned()]),
+                "{kind:?}: {named:?}"
+            );
+        }
+        assert_eq!(SendoutDraft::new(input_email()).unwrap().open_link(), None);
+    }
+
+    #[test]
     fn expiry_comes_after_sending() {
         let mut early = input(DispatchType::Sms, "Acme", None, "{{surveyLink}}");
         early.expiry_date = Some(SEND);
@@ -492,6 +667,7 @@ mod tests {
             assert_eq!(kind.as_str().parse(), Ok(kind));
         }
         assert_eq!(DispatchType::TwoWay.as_str(), "TWOWAY");
+        assert_eq!(DispatchType::Link.as_str(), "LINK");
         for &status in SendoutStatus::VARIANTS {
             assert_eq!(status.as_str().parse(), Ok(status));
         }

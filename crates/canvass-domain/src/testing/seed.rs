@@ -35,6 +35,7 @@ pub fn spring_sendout(id: SendoutId, survey: SurveyId, kind: DispatchType) -> Se
         delivery: Default::default(),
         delivery_issue: None,
         language: Language::En,
+        open_link: None,
     }
 }
 
@@ -87,6 +88,7 @@ impl Memory {
             id,
             sendout_id: sendout,
             contact_details: contact.to_owned(),
+            visitor: false,
             send_mail: true,
             background_data: Default::default(),
             status: RespondentStatus::Pending,

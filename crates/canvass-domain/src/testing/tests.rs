@@ -128,8 +128,14 @@ fn distribution(store: &MemoryStore) -> (crate::AccountId, crate::AccountId, Sur
         subject: Some("Your view".into()),
         message: Some("Answer: {{surveyLink}}".into()),
     };
-    let input =
-        SendoutInput { name: "Spring".into(), kind: DispatchType::Email, message, expiry_date: None, language: None };
+    let input = SendoutInput {
+        name: "Spring".into(),
+        kind: DispatchType::Email,
+        message,
+        expiry_date: None,
+        language: None,
+        open_link: Default::default(),
+    };
     let sendout = store.with_uow(|uow| sendouts::create(uow, &At(NOW), acme, survey.id, input)).unwrap();
     let ann = RespondentInput {
         contact_details: "ann@example.com".into(),

@@ -139,8 +139,9 @@ pub fn add_row(
         let (document, labels) = with_label_ids(tx, account, id)?;
         let survey = document.survey_id;
         let sendout = super::sendouts::get(tx, account, survey, document.sendout_id)?;
+        let kind = respondents::refuse_link(sendout.kind)?;
         let input = RespondentInput { contact_details, send_mail: true, background_data: cells };
-        let checked = NewRespondent::check(account, input, sendout.kind, &labels, "").map_err(|errors| {
+        let checked = NewRespondent::check(account, input, kind, &labels, "").map_err(|errors| {
             DomainError::Invalid(
                 errors
                     .into_iter()

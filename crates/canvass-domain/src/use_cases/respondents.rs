@@ -48,7 +48,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::chunks::{Chunk, ChunkRequest};
 use crate::clock::Clock;
-use crate::distribution::{NewRespondent, Respondent, RespondentInput, MAX_BATCH};
+use crate::distribution::{DispatchType, NewRespondent, Respondent, RespondentInput, MAX_BATCH};
 use crate::error::{ConflictKind, DomainError, FieldError};
 use crate::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
 use crate::ports::{
@@ -129,11 +129,23 @@ pub fn add(
     input: RespondentInput,
 ) -> Result<Respondent, DomainError> {
     transaction(uow, |tx| {
-        let kind = sendouts::kind_of(tx, account, survey, sendout)?;
+        let kind = refuse_link(sendouts::kind_of(tx, account, survey, sendout)?)?;
         let labels: HashSet<LabelId> = tx.background_label_ids(account)?.into_iter().collect();
         let respondent = NewRespondent::check(account, input, kind, &labels, "").map_err(DomainError::Invalid)?;
         add_checked(tx, clock, account, sendout, respondent)
     })
+}
+
+/// `kind`, unless it is LINK: a LINK sendout's respondents are the visitors of its open link, never added
+/// ([`ConflictKind::LinkSendout`]).
+pub(crate) fn refuse_link(kind: DispatchType) -> Result<DispatchType, DomainError> {
+    if kind == DispatchType::Link {
+        return Err(DomainError::conflict(
+            ConflictKind::LinkSendout,
+            "a LINK sendout's respondents are the visitors of its open link; none are added",
+        ));
+    }
+    Ok(kind)
 }
 
 /// Adds a checked respondent to a sendout, refusing blocklisted and duplicate contacts.
@@ -197,7 +209,7 @@ pub fn add_read_batch(
         return Err(DomainError::invalid("", format!("must hold 1 to {MAX_BATCH} respondents")));
     }
     transaction(uow, |tx| {
-        let kind = sendouts::kind_of(tx, account, survey, sendout)?;
+        let kind = refuse_link(sendouts::kind_of(tx, account, survey, sendout)?)?;
         let labels: HashSet<LabelId> = tx.background_label_ids(account)?.into_iter().collect();
         let mut errors: Vec<FieldError> = Vec::new();
         let mut checked = Vec::with_capacity(inputs.len());

@@ -178,6 +178,62 @@ pub fn deactivate(
     })
 }
 
+/// Gives a LINK sendout's open link a new handle, so that the old link (on a poster, in a leaked mail) opens
+/// nothing; another type answers `Conflict` ([`ConflictKind::NoPublicLink`]).
+pub fn rotate_open_link(
+    uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<Sendout, DomainError> {
+    transaction(uow, |tx| {
+        let sendout = locked(tx, account, survey, id)?;
+        if sendout.open_link.is_none() {
+            let detail = format!("a {} sendout has no open link to rotate", sendout.kind.as_str());
+            return Err(DomainError::conflict(ConflictKind::NoPublicLink, detail));
+        }
+        tx.replace_open_link_handle(account, id, &crate::distribution::new_survey_link_token(account))?;
+        get(tx, account, survey, id)
+    })
+}
+
+/// Where anyone (no one respondent) may reach a sendout: a LINK sendout's open link, a LOGIN sendout's login page.
+#[derive(Clone, PartialEq, Eq)]
+pub enum PublicAddress {
+    /// `/s/<handle>`.
+    OpenLink(String),
+    /// `/login/<sendoutId>`.
+    LoginPage(SendoutId),
+}
+
+impl std::fmt::Debug for PublicAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::OpenLink(_) => f.write_str("OpenLink(<secret>)"),
+            Self::LoginPage(sendout) => f.debug_tuple("LoginPage").field(sendout).finish(),
+        }
+    }
+}
+
+/// The sendout's public address (what its QR code reads as); EMAIL, SMS and TWOWAY sendouts have none
+/// (`Conflict`, [`ConflictKind::NoPublicLink`]).
+pub fn public_address(
+    uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    id: SendoutId,
+) -> Result<PublicAddress, DomainError> {
+    let sendout = get(uow, account, survey, id)?;
+    match (sendout.kind, sendout.open_link) {
+        (_, Some(link)) => Ok(PublicAddress::OpenLink(link.handle)),
+        (DispatchType::Login, None) => Ok(PublicAddress::LoginPage(id)),
+        (kind, None) => Err(DomainError::conflict(
+            ConflictKind::NoPublicLink,
+            format!("a {} sendout reaches its respondents by their own links; it has no public one", kind.as_str()),
+        )),
+    }
+}
+
 /// The sendout, its row locked until the transaction ends.
 pub(crate) fn locked(
     uow: &mut (impl SendoutRepository + SurveyRepository + ?Sized),

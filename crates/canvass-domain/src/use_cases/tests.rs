@@ -17,6 +17,7 @@ mod idempotency_once;
 mod insight;
 mod list_chunks;
 mod monitoring;
+mod open_links;
 mod page_flow;
 mod respondents;
 mod retention_engine;

@@ -8,7 +8,7 @@ use canvass_domain::FieldError;
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
@@ -164,11 +164,7 @@ pub struct ExportFile;
 
 impl PartialSchema for ExportFile {
     fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
-            .description(Some("The exported file"))
-            .into()
+        super::schemas::binary_file("The exported file")
     }
 }
 

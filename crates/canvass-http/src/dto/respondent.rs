@@ -102,8 +102,9 @@ pub struct RespondentResponse {
     pub respondent_id: i64,
     /// Its sendout.
     pub sendout_id: i64,
-    /// Contact details.
-    pub contact_details: String,
+    /// Contact details (empty once erased); null for an anonymous visitor of a LINK sendout's open link.
+    #[schema(required = true)]
+    pub contact_details: Option<String>,
     /// Whether the service sends the link.
     pub send_mail: bool,
     /// Label id to value.
@@ -136,7 +137,7 @@ impl RespondentResponse {
         Self {
             respondent_id: r.id.get(),
             sendout_id: r.sendout_id.get(),
-            contact_details: r.contact_details,
+            contact_details: (!r.visitor).then_some(r.contact_details),
             send_mail: r.send_mail,
             background_data: super::cells_of_domain(r.background_data),
             status: r.status.into(),

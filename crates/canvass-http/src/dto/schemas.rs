@@ -100,3 +100,12 @@ impl ToSchema for EqualsSchema {
         "Equals".into()
     }
 }
+
+/// A file in a body (an export, a QR code), as the document states it: a string of format `binary`.
+pub fn binary_file(description: &str) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+        .description(Some(description))
+        .into()
+}

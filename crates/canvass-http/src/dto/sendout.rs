@@ -1,8 +1,8 @@
 //! Bodies of the sendout endpoints: sendouts, labels and reminders.
 
 use canvass_domain::distribution::{
-    DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelType, MessageInput, Reminder, ReminderInput, Sendout,
-    SendoutInput, SendoutLogic, SendoutStatus,
+    DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelType, MessageInput, OpenLinkInput, Reminder,
+    ReminderInput, Sendout, SendoutInput, SendoutLogic, SendoutStatus,
 };
 use canvass_domain::language::Language;
 use canvass_domain::timestamp::DayEdge;
@@ -31,6 +31,9 @@ mirrored! {
         /// Questions and answers by text message.
         #[serde(rename = "TWOWAY")]
         TwoWay,
+        /// One open link anyone may answer; nothing is sent.
+        #[serde(rename = "LINK")]
+        Link,
     }
 }
 
@@ -114,7 +117,18 @@ pub struct CreateSendoutBody {
     /// The language of its respondent pages; `en` when absent or null.
     #[serde(default)]
     pub language: Option<LanguageBody>,
+    /// LINK only: at most this many completed answer sets; absent or null for no cap.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 10000000)]
+    pub max_responses: Option<i64>,
+    /// LINK only: whether a browser that started is sent back to its own page instead of starting again (default
+    /// true).
+    #[serde(default)]
+    pub one_response_per_browser: Option<bool>,
 }
+
+const _: () =
+    assert!(canvass_domain::distribution::MAX_RESPONSES == 10_000_000, "the schema's maximum is the domain's");
 
 impl CreateSendoutBody {
     /// The domain's input.
@@ -126,6 +140,10 @@ impl CreateSendoutBody {
             message: MessageInput { send_date, sender: self.sender, subject: self.subject, message: self.message },
             expiry_date: instant(self.expiry_date, DayEdge::Start),
             language: self.language.map(Language::from),
+            open_link: OpenLinkInput {
+                max_responses: self.max_responses,
+                one_response_per_browser: self.one_response_per_browser,
+            },
         }
     }
 }
@@ -173,6 +191,15 @@ pub struct SendoutResponse {
     pub delivery_issue: Option<DeliveryIssueBody>,
     /// The language of its respondent pages.
     pub language: LanguageBody,
+    /// A LINK sendout's open link, `{PUBLIC_URL}/s/<handle>`, which anyone may visit; null for every other type.
+    #[schema(required = true, format = "uri")]
+    pub open_link: Option<String>,
+    /// A LINK sendout's cap on completed answer sets; null when it has none, and for every other type.
+    #[schema(required = true, minimum = 1, maximum = 10000000)]
+    pub max_responses: Option<i64>,
+    /// Whether a LINK sendout sends a browser that started back to its own page; null for every other type.
+    #[schema(required = true)]
+    pub one_response_per_browser: Option<bool>,
 }
 
 /// A sendout's invitation and reminder messages by where they stand.
@@ -234,9 +261,14 @@ impl From<DeliveryIssue> for DeliveryIssueBody {
     }
 }
 
-impl From<Sendout> for SendoutResponse {
-    fn from(s: Sendout) -> Self {
+impl SendoutResponse {
+    /// The body of `s`, its open link under `public_url`.
+    pub fn new(s: Sendout, public_url: &str) -> Self {
+        let open_link = s.open_link.as_ref();
         Self {
+            open_link: open_link.map(|link| format!("{public_url}/s/{}", link.handle)),
+            max_responses: open_link.and_then(|link| link.max_responses),
+            one_response_per_browser: open_link.map(|link| link.one_response_per_browser),
             sendout_id: s.id.get(),
             survey_id: s.survey_id.get(),
             name: s.name,

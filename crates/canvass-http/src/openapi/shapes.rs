@@ -2,9 +2,10 @@
 //! follows the document sends what the service takes:
 //!
 //! - a retention rule's PATCH gives `retentionDays`, `status` or both, not null (`anyOf` of required fields);
-//! - a sendout takes one of three shapes by its `type` (`oneOf`): LOGIN with no message fields; EMAIL with a send
+//! - a sendout takes one of four shapes by its `type` (`oneOf`): LOGIN with no message fields; EMAIL with a send
 //!   date, a sender, a subject and a message holding `{{surveyLink}}`; SMS and TWOWAY the same without the subject,
-//!   their sender of an SMS sender's form.
+//!   their sender of an SMS sender's form; LINK as LOGIN, with its `maxResponses` and `oneResponsePerBrowser`,
+//!   which no other shape has.
 //!
 //! What JSON Schema cannot state stays in the schema's `description` and is answered 400 (docs/decisions.md,
 //! "The fuzz pass"): an EMAIL sender that is an email address, `expiryDate` after `sendDate`.
@@ -51,7 +52,7 @@ fn one_field_at_least(mut patch: Object) -> Schema {
         .into()
 }
 
-/// `CreateSendoutBody`: one of its three shapes by `type`.
+/// `CreateSendoutBody`: one of its four shapes by `type`.
 fn sendout_shapes(sendout: &Object) -> Schema {
     let text = |max: usize, pattern: &str| -> RefOr<Schema> {
         ObjectBuilder::new().schema_type(Type::String).max_length(Some(max)).pattern(Some(pattern)).into()
@@ -70,17 +71,22 @@ fn sendout_shapes(sendout: &Object) -> Schema {
     let shape = |types: &[&str], fields: Vec<(&str, RefOr<Schema>)>, required: &[&str]| {
         let mut shape = sendout.clone();
         shape.description = None;
+        if types != ["LINK"] {
+            for link_only in ["maxResponses", "oneResponsePerBrowser"] {
+                shape.properties.shift_remove(link_only);
+            }
+        }
         let kind = ObjectBuilder::new().schema_type(Type::String).enum_values(Some(types.to_vec()));
         shape.properties.insert("type".to_owned(), kind.into());
         shape.properties.extend(fields.into_iter().map(|(field, schema)| (field.to_owned(), schema)));
         shape.required.extend(required.iter().map(|field| (*field).to_owned()));
         shape
     };
-    let login = shape(
-        &["LOGIN"],
-        vec![("sendDate", no_date), ("sender", blank(320)), ("subject", blank(500)), ("message", blank(10_000))],
-        &[],
-    );
+    let nothing_sent = || {
+        vec![("sendDate", no_date.clone()), ("sender", blank(320)), ("subject", blank(500)), ("message", blank(10_000))]
+    };
+    let login = shape(&["LOGIN"], nothing_sent(), &[]);
+    let link = shape(&["LINK"], nothing_sent(), &[]);
     let date: RefOr<Schema> = Ref::from_schema_name("DateText").into();
     let email = shape(
         &["EMAIL"],
@@ -102,12 +108,14 @@ fn sendout_shapes(sendout: &Object) -> Schema {
         .item(login)
         .item(email)
         .item(sms)
+        .item(link)
         .description(Some(format!(
-            "{description} One shape per `type`: LOGIN sends nothing, so `sendDate`, `sender`, `subject` and \
-             `message` are absent, null or blank; EMAIL needs all four, its message holding `{{{{surveyLink}}}}`; \
-             SMS and TWOWAY need all but `subject`, the sender being up to 11 letters and digits or an E.164 \
-             number. Checked by the service alone (400 naming the field): an EMAIL sender is an email address, \
-             and `expiryDate` is after `sendDate`."
+            "{description} One shape per `type`: LOGIN and LINK send nothing, so `sendDate`, `sender`, `subject` \
+             and `message` are absent, null or blank; EMAIL needs all four, its message holding \
+             `{{{{surveyLink}}}}`; SMS and TWOWAY need all but `subject`, the sender being up to 11 letters and \
+             digits or an E.164 number; only LINK takes `maxResponses` and `oneResponsePerBrowser` (on another \
+             type either is a 400). Checked by the service alone (400 naming the field): an EMAIL sender is an \
+             email address, and `expiryDate` is after `sendDate`."
         )))
         .into()
 }

@@ -10,7 +10,7 @@ use utoipa::openapi::{OpenApi as Document, Ref, RefOr};
 /// The components whose `oneOf` is named here: the field that tells the variants apart, and a name for each
 /// variant, in their order.
 const NAMED: [(&str, &str, &[&str]); 2] = [
-    ("CreateSendoutBody", "type", &["LoginSendoutBody", "EmailSendoutBody", "SmsSendoutBody"]),
+    ("CreateSendoutBody", "type", &["LoginSendoutBody", "EmailSendoutBody", "SmsSendoutBody", "LinkSendoutBody"]),
     (
         "ItemResultBody",
         "type",

@@ -30,6 +30,22 @@ pub enum Scope {
     /// A login page of no LOGIN sendout (an id that is not one, or not in its canonical spelling): guessing at
     /// sendouts, shared by every such page.
     UnknownSendouts,
+    /// Starts of one open link (not failures: every start counts), by its parsed handle: the account it names
+    /// and its 160 random bits.
+    Starts(canvass_domain::AccountId, [u8; 20]),
+}
+
+impl Scope {
+    /// The scope of the starts of the open link `handle`; `None` for a handle of no form, which starts no one.
+    pub fn starts_of(handle: &str) -> Option<Self> {
+        let Some(canvass_domain::distribution::LinkRoute::Account(account)) =
+            canvass_domain::distribution::survey_link_route(handle)
+        else {
+            return None;
+        };
+        let random = hex::decode(handle.split_once('-')?.1).ok()?;
+        Some(Self::Starts(account, random.try_into().ok()?))
+    }
 }
 
 /// Who failed: an IPv4 address, or the /64 network of an IPv6 address.
@@ -74,6 +90,7 @@ impl Log {
 pub struct Failures {
     tokens: FailureWindow,
     logins: FailureWindow,
+    starts: FailureWindow,
     recent: Cache<(Client, Scope), Arc<Log>>,
 }
 
@@ -84,19 +101,26 @@ impl Failures {
     }
 
     fn weighing(tokens: FailureWindow, logins: FailureWindow, max_bytes: u64) -> Self {
-        let idle = tokens.window.max(logins.window);
+        let idle = tokens.window.max(logins.window).max(crate::protection::OPEN_LINK_STARTS.window);
         let recent = Cache::builder()
             .max_capacity(max_bytes)
             .weigher(|_, log: &Arc<Log>| log.weight())
             .time_to_idle(idle)
             .build();
-        Self { tokens, logins, recent }
+        Self { tokens, logins, starts: crate::protection::OPEN_LINK_STARTS, recent }
+    }
+
+    /// The same logs, with `starts` the window of an open link's starts (its `allowed` the starts that pass).
+    pub fn with_starts(self, starts: FailureWindow) -> Self {
+        Self { starts, ..self }
     }
 
     fn window(&self, scope: Scope) -> FailureWindow {
         match scope {
             Scope::Tokens => self.tokens,
             Scope::Login(_) | Scope::UnknownSendouts => self.logins,
+            // One fewer than the starts that pass: the log refuses once it holds more than this.
+            Scope::Starts(..) => FailureWindow { allowed: self.starts.allowed.saturating_sub(1), ..self.starts },
         }
     }
 

@@ -33,6 +33,8 @@ pub enum Page {
     OptOut,
     /// `/login/{sendoutId}`.
     Login,
+    /// `/s/{handle}`: a LINK sendout's open link.
+    OpenLink,
 }
 
 /// Put in a page's response extensions by a handler that was given an unknown link token or login identifier.
@@ -47,7 +49,7 @@ pub struct UnknownCredential {
 /// names in canonical spelling, or (any other login page) sendouts.
 fn scope_of(page: Page, sendout_segment: Option<&str>) -> Scope {
     match page {
-        Page::Survey | Page::OptOut => Scope::Tokens,
+        Page::Survey | Page::OptOut | Page::OpenLink => Scope::Tokens,
         Page::Login => match sendout_segment.and_then(super::login_sendout) {
             Some(sendout) => Scope::Login(sendout),
             None => Scope::UnknownSendouts,
@@ -93,11 +95,19 @@ async fn refusal(
 ) -> HttpResponse {
     let language = match scope {
         Scope::Login(sendout) => super::login_language(state, *sendout).await,
-        Scope::Tokens | Scope::UnknownSendouts => Language::default(),
+        Scope::Tokens | Scope::UnknownSendouts | Scope::Starts(..) => Language::default(),
     };
     let words = words(language);
     let body = html::message(language, words.survey, text(words));
     HttpResponse::build(status).content_type("text/html; charset=utf-8").body(body.into_string())
+}
+
+/// The 429 page of `scope`, with `Retry-After` the whole seconds of `wait` (at least one).
+async fn too_many(state: &AppState, scope: &Scope, wait: std::time::Duration) -> HttpResponse {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let mut page = refusal(state, scope, StatusCode::TOO_MANY_REQUESTS, |words| words.too_many_attempts).await;
+    page.headers_mut().insert(RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+    page
 }
 
 /// The middleware of `page`'s resource: see the module documentation.
@@ -134,12 +144,18 @@ async fn check(
         let now = Instant::now();
         let wait = refusing(scope).filter_map(|refusing| state.failures.blocked_for(address, refusing, now)).max();
         if let Some(wait) = wait {
-            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-            let mut page =
-                refusal(&state, &scope, StatusCode::TOO_MANY_REQUESTS, |words| words.too_many_attempts).await;
-            page.headers_mut().insert(RETRY_AFTER, HeaderValue::from(seconds.max(1)));
-            return Ok(req.into_response(page));
+            return Ok(req.into_response(too_many(&state, &scope, wait).await));
         }
+    }
+    // An open link's starts (views do not count) are limited per address and link: the one past the limit is
+    // refused before it reaches the store, and each start that passes is counted.
+    let starts = (page == Page::OpenLink && is_post).then(|| req.match_info().get("handle").and_then(Scope::starts_of));
+    if let (Some(Some(starts)), Some(address)) = (starts, address) {
+        let now = Instant::now();
+        if let Some(wait) = state.failures.blocked_for(address, starts, now) {
+            return Ok(req.into_response(too_many(&state, &starts, wait).await));
+        }
+        state.failures.record(address, starts, None, now);
     }
     let response = next.call(req).await?;
     if let Some(address) = address {

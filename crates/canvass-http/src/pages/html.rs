@@ -4,6 +4,7 @@
 mod question;
 
 use canvass_domain::language::Language;
+use canvass_domain::use_cases::open_link::OpenLinkView;
 use canvass_domain::use_cases::respondent_page::{PageError, PageState, PageView, QuestionPage};
 use maud::{html, Markup, DOCTYPE};
 
@@ -44,6 +45,29 @@ pub fn layout(language: Language, title: &str, body: Markup) -> Markup {
 /// A page with a heading and one paragraph.
 pub fn message(language: Language, heading: &str, text: &str) -> Markup {
     layout(language, heading, html! { h1 { (heading) } p { (text) } })
+}
+
+/// An open link's view: its start page (the survey's name and description, a start button posting to
+/// `action` with the `hidden` fields the link's query carried), or its closed page.
+pub fn open_link(view: &OpenLinkView, action: &str, hidden: &[(String, String)]) -> Markup {
+    let words = words(view.language());
+    match view {
+        OpenLinkView::Start { survey_name, description, language } => layout(
+            *language,
+            survey_name,
+            html! {
+                h1 { (survey_name) }
+                @if !description.trim().is_empty() { p.thanks { (description) } }
+                form method="post" action=(action) {
+                    @for (name, value) in hidden { input type="hidden" name=(name) value=(value); }
+                    button type="submit" { (words.start_button) }
+                }
+            },
+        ),
+        OpenLinkView::Closed { survey_name, language } => {
+            layout(*language, survey_name, html! { h1 { (survey_name) } p { (words.closed) } })
+        }
+    }
 }
 
 /// The respondent's view as HTML, posting back to `action` (the link's path).

@@ -92,6 +92,8 @@ catalogue! {
     login_label,
     /// The login button.
     login_button,
+    /// The button on an open link's start page.
+    start_button,
     /// A login that opens nothing.
     login_unknown,
     /// A form posted from another site.

@@ -1,15 +1,21 @@
 //! `/surveys/{surveyId}/sendouts...`: sendouts, their activation, labels and reminders.
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use canvass_domain::clock::Clock;
+use canvass_domain::distribution::Sendout;
 use canvass_domain::ids::{SendoutId, SurveyId};
-use canvass_domain::use_cases::sendouts;
+use canvass_domain::ports::UnitOfWork;
+use canvass_domain::use_cases::sendouts::{self, PublicAddress};
+use canvass_domain::DomainError;
 
 use crate::blocking;
+use crate::dto::qr::{draw, QrFile, QrQuery};
 use crate::dto::sendout::{
     CreateLabelBody, CreateReminderBody, CreateSendoutBody, LabelResponse, ReminderResponse, SendoutResponse,
 };
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
+use crate::extract::query::QueryOf;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -26,7 +32,8 @@ pub async fn list(
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
     let found = blocking::run(&state, move |uow, _| sendouts::list(uow, account, survey)).await?;
-    Ok(HttpResponse::Ok().json(found.into_iter().map(SendoutResponse::from).collect::<Vec<_>>()))
+    Ok(HttpResponse::Ok()
+        .json(found.into_iter().map(|s| SendoutResponse::new(s, &state.public_url)).collect::<Vec<_>>()))
 }
 
 /// Reads one sendout of the survey.
@@ -42,7 +49,7 @@ pub async fn get(
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
     let sendout = blocking::run(&state, move |uow, _| sendouts::get(uow, account, survey, id)).await?;
-    Ok(HttpResponse::Ok().json(SendoutResponse::from(sendout)))
+    Ok(HttpResponse::Ok().json(SendoutResponse::new(sendout, &state.public_url)))
 }
 
 /// Creates a Draft sendout (and its background data document), checked by the rules of its type.
@@ -61,11 +68,12 @@ pub async fn create(
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
     let input = body.0.into_domain();
+    let public_url = state.public_url.clone();
     blocking::respond(
         &state,
         &req,
         move |uow, clock| sendouts::create(uow, clock, account, survey, input),
-        |sendout| HttpResponse::Created().json(SendoutResponse::from(sendout)),
+        move |sendout| HttpResponse::Created().json(SendoutResponse::new(sendout, &public_url)),
     )
     .await
 }
@@ -83,13 +91,7 @@ pub async fn activate(
     path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
-    blocking::respond(
-        &state,
-        &req,
-        move |uow, clock| sendouts::activate(uow, clock, account, survey, id),
-        |sendout| HttpResponse::Ok().json(SendoutResponse::from(sendout)),
-    )
-    .await
+    changed(&state, &req, move |uow, clock| sendouts::activate(uow, clock, account, survey, id)).await
 }
 
 /// Deactivates an active sendout; a Draft sendout answers 409.
@@ -105,13 +107,64 @@ pub async fn deactivate(
     path: Ids<(SurveyId, SendoutId)>,
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
-    blocking::respond(
-        &state,
-        &req,
-        move |uow, clock| sendouts::deactivate(uow, clock, account, survey, id),
-        |sendout| HttpResponse::Ok().json(SendoutResponse::from(sendout)),
-    )
-    .await
+    changed(&state, &req, move |uow, clock| sendouts::deactivate(uow, clock, account, survey, id)).await
+}
+
+/// Gives a LINK sendout's open link a new handle: the old link opens nothing from then on (the 404 page).
+#[utoipa::path(tag = "Sendouts",
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey")),
+    responses((status = 200, body = SendoutResponse, description = "The sendout with its new `openLink`"),
+        (status = 404, body = Problem),
+        (status = 409, body = Problem, description = "`no-public-link`: the sendout is not LINK")))]
+#[post("/surveys/{surveyId}/sendouts/{sendoutId}/open-link/rotate")]
+pub async fn rotate_open_link(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Authenticated,
+    path: Ids<(SurveyId, SendoutId)>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.0);
+    changed(&state, &req, move |uow, _| sendouts::rotate_open_link(uow, account, survey, id)).await
+}
+
+/// Runs a change of one sendout and answers 200 with the sendout as it is after it.
+async fn changed<W>(state: &AppState, req: &HttpRequest, work: W) -> Result<HttpResponse, Problem>
+where
+    W: FnOnce(&mut dyn UnitOfWork, &dyn Clock) -> Result<Sendout, DomainError> + Send + 'static,
+{
+    let public_url = state.public_url.clone();
+    let render = move |sendout| HttpResponse::Ok().json(SendoutResponse::new(sendout, &public_url));
+    blocking::respond(state, req, work, render).await
+}
+
+/// The sendout's public address as a QR code: a LINK sendout's open link, a LOGIN sendout's login page.
+#[utoipa::path(tag = "Sendouts",
+    params(("surveyId" = i64, Path, description = "A survey of the account"),
+        ("sendoutId" = i64, Path, description = "A sendout of that survey"), QrQuery),
+    responses(
+        (status = 200, description = "The QR code, which reads as exactly the sendout's public URL",
+            content((QrFile = "image/svg+xml"), (QrFile = "image/png"))),
+        (status = 400, body = Problem, description = "A bad `format` (`supportedValues` lists them) or `size`"),
+        (status = 404, body = Problem),
+        (status = 409, body = Problem, description = "`no-public-link`: an EMAIL, SMS or TWOWAY sendout")))]
+#[get("/surveys/{surveyId}/sendouts/{sendoutId}/qr")]
+pub async fn qr(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: Ids<(SurveyId, SendoutId)>,
+    query: QueryOf<QrQuery>,
+) -> Result<HttpResponse, Problem> {
+    let (account, (survey, id)) = (caller.account(), path.0);
+    let (format, size) = query.0.checked().map_err(|error| Problem::invalid(vec![error]))?;
+    let address = blocking::run(&state, move |uow, _| sendouts::public_address(uow, account, survey, id)).await?;
+    let url = match address {
+        PublicAddress::OpenLink(handle) => format!("{}/s/{handle}", state.public_url),
+        PublicAddress::LoginPage(sendout) => format!("{}/login/{sendout}", state.public_url),
+    };
+    let image =
+        draw(&url, format, size).ok_or_else(|| Problem::internal(&"the public URL is too long for a QR code"))?;
+    Ok(HttpResponse::Ok().content_type(image.content_type).body(image.bytes))
 }
 
 /// Lists the sendout's background data labels.

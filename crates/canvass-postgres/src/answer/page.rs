@@ -1,7 +1,7 @@
 //! The respondent page's reads and writes on PostgreSQL: respondents by link token, answer set progress.
 
 use canvass_domain::answer::AnswerSet;
-use canvass_domain::distribution::{DispatchType, LinkRoute, LoginPage, SendoutStatus, TokenContext};
+use canvass_domain::distribution::{DispatchType, LinkRoute, LoginPage, OpenLinkTarget, SendoutStatus, TokenContext};
 use canvass_domain::ids::{AccountId, AnswerSetId, PageId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::language::Language;
 use canvass_domain::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
@@ -218,5 +218,20 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
             .execute(self.conn)
             .or_repo()?;
         Ok(())
+    }
+
+    fn find_open_link(&mut self, account: AccountId, handle: &str) -> RepoResult<Option<OpenLinkTarget>> {
+        super::visits::find_open_link(self.conn, account, handle).or_repo()
+    }
+
+    fn insert_visitor(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        token: &str,
+        background: &canvass_domain::distribution::BackgroundData,
+        now: OffsetDateTime,
+    ) -> RepoResult<RespondentId> {
+        super::visits::insert_visitor(self.conn, account, sendout, token, background, now).or_repo()
     }
 }

@@ -1,7 +1,9 @@
 //! Respondents on PostgreSQL: bulk inserts that skip duplicates (and count what they add), background data cells.
 
 use canvass_domain::chunks::ChunkRequest;
-use canvass_domain::distribution::{BackgroundData, InvitationDelivery, NewRespondent, Respondent, RespondentStatus};
+use canvass_domain::distribution::{
+    BackgroundData, InvitationDelivery, NewRespondent, Respondent, RespondentStatus, VISITOR_KEY_PREFIX,
+};
 use canvass_domain::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, RespondentRepository};
 use diesel::prelude::*;
@@ -24,6 +26,7 @@ struct RespondentRow {
     id: i64,
     sendout_id: i64,
     contact_details: String,
+    contact_key: String,
     send_mail: bool,
     background_data: Value,
     status: Named<RespondentStatus>,
@@ -39,6 +42,7 @@ impl From<RespondentRow> for Respondent {
             id: RespondentId::new(row.id),
             sendout_id: SendoutId::new(row.sendout_id),
             contact_details: row.contact_details,
+            visitor: row.contact_key.starts_with(VISITOR_KEY_PREFIX),
             send_mail: row.send_mail,
             background_data: cells_of(row.background_data),
             token: row.token,
@@ -50,7 +54,7 @@ impl From<RespondentRow> for Respondent {
 }
 
 /// Background data as stored: `{"<labelId>": "value"}`.
-fn cells_json(cells: &BackgroundData) -> Value {
+pub(crate) fn cells_json(cells: &BackgroundData) -> Value {
     Value::Object(
         cells.iter().map(|(label, value)| (label.to_string(), Value::String(value.clone()))).collect::<Map<_, _>>(),
     )

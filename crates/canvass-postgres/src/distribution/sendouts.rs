@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use canvass_domain::distribution::new_survey_link_token;
 use canvass_domain::distribution::{
-    BgDocument, DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelDraft, LabelType, Reminder, ReminderDraft,
-    ReminderStatus, Sendout, SendoutDelivery, SendoutDraft, SendoutLogic, SendoutStatus, Transition,
+    BgDocument, DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelDraft, LabelType, OpenLink, Reminder,
+    ReminderDraft, ReminderStatus, Sendout, SendoutDelivery, SendoutDraft, SendoutLogic, SendoutStatus, Transition,
     BACKGROUND_FUNCTION,
 };
 use canvass_domain::ids::{AccountId, BgDocumentId, LabelId, ReminderId, SendoutId, SurveyId};
@@ -41,6 +41,9 @@ struct SendoutRow {
     delivery_issue_reply: Option<String>,
     delivery_issue_since: Option<OffsetDateTime>,
     language: Named<Language>,
+    open_link_handle: Option<String>,
+    max_responses: Option<i64>,
+    one_response_per_browser: Option<bool>,
 }
 
 impl SendoutRow {
@@ -70,6 +73,11 @@ impl SendoutRow {
                 _ => None,
             },
             language: self.language.0,
+            open_link: self.open_link_handle.map(|handle| OpenLink {
+                handle,
+                max_responses: self.max_responses,
+                one_response_per_browser: self.one_response_per_browser.unwrap_or(true),
+            }),
         }
     }
 }
@@ -181,11 +189,14 @@ impl PgUnitOfWork<'_> {
             #[diesel(sql_type = Text)]
             dispatch_type: String,
         }
+        // A LINK sendout's copy gets a handle of its own (drawn for every copy, used by LINK ones only).
         let copy: NewId = diesel::sql_query(
             "INSERT INTO sendouts (account_id, survey_id, name, dispatch_type, status, send_date, sender, subject, \
-                 message, expiry_date, language, created_at) \
+                 message, expiry_date, language, created_at, open_link_handle, max_responses, \
+                 one_response_per_browser) \
              SELECT account_id, $2, name, dispatch_type, 'Draft', send_date, sender, subject, message, expiry_date, \
-                 language, $4 \
+                 language, $4, CASE WHEN open_link_handle IS NULL THEN NULL ELSE $6 END, max_responses, \
+                 one_response_per_browser \
              FROM sendouts WHERE account_id = $1 AND id = $3 AND survey_id = $5 RETURNING id, dispatch_type",
         )
         .bind::<BigInt, _>(account)
@@ -193,6 +204,7 @@ impl PgUnitOfWork<'_> {
         .bind::<BigInt, _>(id)
         .bind::<Timestamptz, _>(now)
         .bind::<BigInt, _>(from)
+        .bind::<Text, _>(new_survey_link_token(AccountId::new(account)))
         .get_result(self.conn)?;
         diesel::insert_into(bg_documents::table)
             .values((bg_documents::account_id.eq(account), bg_documents::sendout_id.eq(copy.id)))
@@ -265,6 +277,9 @@ impl SendoutRepository for PgUnitOfWork<'_> {
                 sendouts::expiry_date.eq(draft.expiry_date()),
                 sendouts::language.eq(draft.language().code()),
                 sendouts::created_at.eq(now),
+                sendouts::open_link_handle.eq(draft.open_link().map(|rules| rules.handle(account))),
+                sendouts::max_responses.eq(draft.open_link().and_then(|rules| rules.max_responses)),
+                sendouts::one_response_per_browser.eq(draft.open_link().map(|rules| rules.one_response_per_browser)),
             ))
             .returning(SendoutRow::as_returning())
             .get_result(self.conn)
@@ -359,6 +374,16 @@ impl SendoutRepository for PgUnitOfWork<'_> {
                 .execute(self.conn)
                 .or_repo()?;
         }
+        Ok(())
+    }
+
+    fn replace_open_link_handle(&mut self, account: AccountId, id: SendoutId, handle: &str) -> RepoResult<()> {
+        diesel::update(sendouts::table)
+            .filter(sendouts::account_id.eq(account.get()).and(sendouts::id.eq(id.get())))
+            .filter(sendouts::open_link_handle.is_not_null())
+            .set(sendouts::open_link_handle.eq(handle))
+            .execute(self.conn)
+            .or_repo()?;
         Ok(())
     }
 

@@ -43,6 +43,7 @@ fn login(name: &str, language: Option<Language>) -> SendoutDraft {
         message: MessageInput::default(),
         expiry_date: None,
         language,
+        open_link: Default::default(),
     };
     SendoutDraft::new(input).unwrap()
 }

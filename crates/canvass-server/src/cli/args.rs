@@ -168,6 +168,14 @@ pub struct ServeArgs {
     /// (X-Canvass-Inbound-Secret); without it that endpoint answers 404.
     #[arg(long, env = "INBOUND_SECRET", hide_env_values = true, value_parser = secret)]
     pub inbound_secret: Option<SecretString>,
+    /// The key of the open links' cookies: at least 64 random bytes in base64 (openssl rand -base64 64), the same
+    /// on every server of the service; without it each process draws its own, and a browser that meets another
+    /// process (or this one restarted) is not recognised.
+    #[arg(long, env = "COOKIE_KEY", hide_env_values = true)]
+    pub cookie_key: Option<canvass_http::CookieKey>,
+    /// Starts of one open link that one client address may make within a minute; one more answers 429.
+    #[arg(long, env = "OPEN_LINK_STARTS_PER_MINUTE", default_value = "60", value_parser = clap::value_parser!(u32).range(1..))]
+    pub open_link_starts_per_minute: u32,
     /// How often the retention job runs in the server, e.g. `1h`, `30m`, `90s` (`0` turns it off).
     #[arg(long, env = "RETENTION_INTERVAL", default_value = "1h", value_parser = crate::jobs::retention::parse_interval)]
     pub retention_interval: std::time::Duration,

@@ -49,8 +49,13 @@ impl ServeArgs {
                 } else {
                     self.trusted_proxies
                 },
+                open_link_starts: canvass_http::FailureWindow {
+                    allowed: self.open_link_starts_per_minute,
+                    window: Duration::from_secs(60),
+                },
                 ..canvass_http::Protection::default()
             },
+            cookie_key: self.cookie_key,
             metrics_token: self.delivery.metrics_token,
             keep_alive: self.keep_alive,
         }

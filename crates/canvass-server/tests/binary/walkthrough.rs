@@ -195,6 +195,14 @@ async fn the_readmes_walkthrough_runs_as_written() {
 }
 
 #[tokio::test]
+async fn the_poster_walkthrough_runs_as_written() {
+    let walked = walk(section(README, "Run a survey on a poster")).await;
+    assert!(walked.stdout.contains("Start the survey"), "the start page showed: {}", walked.stdout);
+    assert!(walked.stdout.contains("Thank you"), "the visitor's answer completed the survey: {}", walked.stdout);
+    assert!(walked.stdout.contains(r#""count":1"#), "the results count the visitor: {}", walked.stdout);
+}
+
+#[tokio::test]
 async fn the_insight_example_runs_as_written() {
     let walked = walk(section(INSIGHT, "A worked example")).await;
     assert!(walked.stdout.contains(r#""optedOut":1"#), "the funnel counts the opt-out: {}", walked.stdout);

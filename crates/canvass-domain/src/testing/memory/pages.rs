@@ -5,7 +5,10 @@ use time::OffsetDateTime;
 
 use super::{HeldRespondent, Memory, State};
 use crate::answer::AnswerSet;
-use crate::distribution::{contact_key, DispatchType, LinkRoute, LoginPage, SendoutStatus, TokenContext};
+use crate::distribution::{
+    contact_key, DispatchType, LinkRoute, LoginPage, OpenLinkTarget, Respondent, RespondentStatus, SendoutStatus,
+    TokenContext,
+};
 use crate::ids::{AccountId, AnswerSetId, PageId, RespondentId, SendoutId, SurveyId};
 use crate::ports::{RepoResult, RespondentPageRepository};
 
@@ -129,5 +132,65 @@ impl RespondentPageRepository for Memory {
             held.page = page;
         }
         Ok(())
+    }
+
+    fn find_open_link(&mut self, account: AccountId, handle: &str) -> RepoResult<Option<OpenLinkTarget>> {
+        let state = &self.state;
+        let found = state.sendouts.iter().find(|(owner, sendout)| {
+            *owner == account && sendout.open_link.as_ref().is_some_and(|link| link.handle == handle)
+        });
+        let Some((_, sendout)) = found else { return Ok(None) };
+        let Some(link) = sendout.open_link.as_ref() else { return Ok(None) };
+        let Some(survey) = state.surveys.find(account, sendout.survey_id) else { return Ok(None) };
+        let completed = state
+            .answer_sets
+            .iter()
+            .filter(|held| held.account_id == account && held.set.sendout_id == Some(sendout.id) && held.set.completed)
+            .count();
+        Ok(Some(OpenLinkTarget {
+            account_id: account,
+            survey_id: survey.id,
+            sendout_id: sendout.id,
+            survey_name: survey.name.clone(),
+            survey_description: survey.description.clone(),
+            language: sendout.language,
+            survey_active: survey.active,
+            sendout_active: sendout.status == SendoutStatus::Active,
+            expiry_date: sendout.expiry_date,
+            max_responses: link.max_responses,
+            one_response_per_browser: link.one_response_per_browser,
+            completed: if link.max_responses.is_some() { completed as i64 } else { 0 },
+        }))
+    }
+
+    fn insert_visitor(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        token: &str,
+        background: &crate::distribution::BackgroundData,
+        now: OffsetDateTime,
+    ) -> RepoResult<RespondentId> {
+        let Some(survey) = self.state.own_sendout(account, sendout).map(|s| s.survey_id) else {
+            return Err(crate::RepoError::Concurrent("respondents_sendout_fkey".into()));
+        };
+        let id = RespondentId::new(self.state.next_id());
+        let row = Respondent {
+            id,
+            sendout_id: sendout,
+            contact_details: String::new(),
+            visitor: true,
+            send_mail: false,
+            background_data: background.clone(),
+            status: RespondentStatus::Released,
+            token: token.to_owned(),
+            added_at: now,
+            sent_at: None,
+            delivery: Default::default(),
+        };
+        let held =
+            HeldRespondent { account_id: account, survey_id: survey, row, released_at: Some(now), opted_out_at: None };
+        self.state.respondents.push(held);
+        Ok(id)
     }
 }

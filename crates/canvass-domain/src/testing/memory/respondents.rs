@@ -50,6 +50,7 @@ impl RespondentRepository for Memory {
                 id: RespondentId::new(self.state.next_id()),
                 sendout_id: sendout,
                 contact_details: new.contact_details().to_owned(),
+                visitor: false,
                 send_mail: new.send_mail(),
                 background_data: new.background_data().clone(),
                 status: RespondentStatus::Pending,

@@ -52,6 +52,11 @@ impl State {
             activated_at: None,
             delivery: Default::default(),
             delivery_issue: None,
+            // A LINK sendout's copy has a handle of its own.
+            open_link: source.open_link.clone().map(|link| crate::distribution::OpenLink {
+                handle: crate::distribution::new_survey_link_token(account),
+                ..link
+            }),
             ..source.clone()
         };
         self.push_document(account, &copy);
@@ -156,6 +161,7 @@ impl SendoutRepository for Memory {
             delivery: Default::default(),
             delivery_issue: None,
             language: draft.language(),
+            open_link: draft.open_link().map(|rules| rules.open_link(account)),
         };
         self.state.push_document(account, &sendout);
         self.state.sendouts.push((account, sendout.clone()));
@@ -206,6 +212,13 @@ impl SendoutRepository for Memory {
             if transition.releases_pending() {
                 row.activated_at = Some(now);
             }
+        }
+        Ok(())
+    }
+
+    fn replace_open_link_handle(&mut self, account: AccountId, id: SendoutId, handle: &str) -> RepoResult<()> {
+        if let Some(link) = self.state.own_sendout_mut(account, id).and_then(|s| s.open_link.as_mut()) {
+            link.handle = handle.to_owned();
         }
         Ok(())
     }

@@ -93,7 +93,7 @@ impl DeliveryReport {
         }
         match channel {
             DispatchType::Sms | DispatchType::TwoWay => self.sms.count(outcome),
-            DispatchType::Email | DispatchType::Login => self.email.count(outcome),
+            DispatchType::Email | DispatchType::Login | DispatchType::Link => self.email.count(outcome),
         }
     }
 }

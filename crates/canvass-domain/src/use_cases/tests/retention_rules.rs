@@ -27,6 +27,7 @@ fn survey_with_sendout(memory: &mut Memory, account: AccountId) -> (SurveyId, Se
         message: MessageInput::default(),
         expiry_date: None,
         language: None,
+        open_link: Default::default(),
     };
     (survey, sendouts::create(memory, &At(NOW), account, survey, login).unwrap().id)
 }

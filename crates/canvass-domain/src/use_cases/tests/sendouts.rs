@@ -28,6 +28,7 @@ fn email(name: &str) -> SendoutInput {
         },
         expiry_date: None,
         language: None,
+        open_link: Default::default(),
     }
 }
 

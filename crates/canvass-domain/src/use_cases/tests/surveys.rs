@@ -209,6 +209,7 @@ fn a_copy_keeps_the_language_of_each_sendout_it_takes_along() {
         message: MessageInput::default(),
         expiry_date: None,
         language,
+        open_link: Default::default(),
     };
     let finnish = sendouts::create(&mut memory, &At(NOW), acme, survey, login("Kevät", Some(Language::Fi))).unwrap();
     let english = sendouts::create(&mut memory, &At(NOW), acme, survey, login("Spring", None)).unwrap();

@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Log ind på dit spørgeskema",
     login_label: "Dit login",
     login_button: "Åbn spørgeskemaet",
+    start_button: "Start spørgeskemaet",
     login_unknown: "Der blev ikke fundet et åbent spørgeskema til dette login. Kontrollér det, og prøv igen.",
     cross_site: "Formularen blev sendt fra et andet websted og blev ikke accepteret.",
     too_many_attempts: "For mange forsøg fra dit netværk. Prøv igen senere.",

@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Bei Ihrer Umfrage anmelden",
     login_label: "Ihre Anmeldekennung",
     login_button: "Umfrage öffnen",
+    start_button: "Umfrage starten",
     login_unknown: "Für diese Anmeldekennung wurde keine offene Umfrage gefunden. Bitte prüfen Sie sie und versuchen Sie es erneut.",
     cross_site: "Dieses Formular wurde von einer anderen Website gesendet und nicht angenommen.",
     too_many_attempts: "Zu viele Versuche aus Ihrem Netzwerk. Bitte versuchen Sie es später erneut.",

@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Log in to your survey",
     login_label: "Your login",
     login_button: "Open survey",
+    start_button: "Start the survey",
     login_unknown: "No open survey was found for this login. Please check it and try again.",
     cross_site: "This form was sent from another site and was not accepted.",
     too_many_attempts: "Too many attempts from your network. Please try again later.",

@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Acceda a su encuesta",
     login_label: "Su identificador",
     login_button: "Abrir la encuesta",
+    start_button: "Empezar la encuesta",
     login_unknown: "No se ha encontrado ninguna encuesta abierta para este identificador. Compruébelo e inténtelo de nuevo.",
     cross_site: "Este formulario se envió desde otro sitio y no se ha aceptado.",
     too_many_attempts: "Demasiados intentos desde su red. Inténtelo de nuevo más tarde.",

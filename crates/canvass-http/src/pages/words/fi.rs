@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Kirjaudu kyselyysi",
     login_label: "Kirjautumistunnuksesi",
     login_button: "Avaa kysely",
+    start_button: "Aloita kysely",
     login_unknown: "Tällä tunnuksella ei löytynyt avointa kyselyä. Tarkista tunnus ja yritä uudelleen.",
     cross_site: "Lomake lähetettiin toiselta sivustolta, eikä sitä hyväksytty.",
     too_many_attempts: "Verkostasi on tehty liian monta yritystä. Yritä myöhemmin uudelleen.",

@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Accéder à votre enquête",
     login_label: "Votre identifiant",
     login_button: "Ouvrir l’enquête",
+    start_button: "Commencer l’enquête",
     login_unknown: "Aucune enquête ouverte n’a été trouvée pour cet identifiant. Veuillez le vérifier et réessayer.",
     cross_site: "Ce formulaire a été envoyé depuis un autre site et n’a pas été accepté.",
     too_many_attempts: "Trop de tentatives depuis votre réseau. Veuillez réessayer plus tard.",

@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Accedi al tuo sondaggio",
     login_label: "Il tuo codice di accesso",
     login_button: "Apri il sondaggio",
+    start_button: "Inizia il sondaggio",
     login_unknown: "Nessun sondaggio aperto trovato per questo codice di accesso. Controllalo e riprova.",
     cross_site: "Questo modulo è stato inviato da un altro sito e non è stato accettato.",
     too_many_attempts: "Troppi tentativi dalla tua rete. Riprova più tardi.",

@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Logg inn på undersøkelsen din",
     login_label: "Din pålogging",
     login_button: "Åpne undersøkelsen",
+    start_button: "Start undersøkelsen",
     login_unknown: "Fant ingen åpen undersøkelse for denne påloggingen. Kontroller den og prøv igjen.",
     cross_site: "Skjemaet ble sendt fra et annet nettsted og ble ikke godtatt.",
     too_many_attempts: "For mange forsøk fra nettverket ditt. Prøv igjen senere.",

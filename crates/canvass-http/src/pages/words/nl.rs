@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Inloggen bij uw enquête",
     login_label: "Uw inlognaam",
     login_button: "Enquête openen",
+    start_button: "Enquête starten",
     login_unknown: "Er is geen open enquête gevonden voor deze inlognaam. Controleer deze en probeer het opnieuw.",
     cross_site: "Dit formulier is vanaf een andere website verstuurd en is niet geaccepteerd.",
     too_many_attempts: "Te veel pogingen vanaf uw netwerk. Probeer het later opnieuw.",

@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Zaloguj się do ankiety",
     login_label: "Twój login",
     login_button: "Otwórz ankietę",
+    start_button: "Rozpocznij ankietę",
     login_unknown: "Nie znaleziono otwartej ankiety dla tego loginu. Sprawdź go i spróbuj ponownie.",
     cross_site: "Ten formularz został wysłany z innej witryny i nie został przyjęty.",
     too_many_attempts: "Zbyt wiele prób z Twojej sieci. Spróbuj ponownie później.",

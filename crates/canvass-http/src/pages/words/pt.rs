@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     login_heading: "Aceder ao seu inquérito",
     login_label: "O seu identificador",
     login_button: "Abrir inquérito",
+    start_button: "Começar o inquérito",
     login_unknown: "Não foi encontrado nenhum inquérito aberto para este identificador. Verifique-o e tente novamente.",
     cross_site: "Este formulário foi enviado a partir de outro site e não foi aceite.",
     too_many_attempts: "Demasiadas tentativas a partir da sua rede. Tente novamente mais tarde.",

@@ -32,6 +32,7 @@ pub const WORDS: Words = Words {
     login_heading: "Logga in till din enkät",
     login_label: "Ditt inloggnings-id",
     login_button: "Öppna enkäten",
+    start_button: "Starta enkäten",
     login_unknown: "Ingen öppen enkät hittades för det här inloggnings-id:t. Kontrollera det och försök igen.",
     cross_site: "Formuläret skickades från en annan webbplats och godtogs inte.",
     too_many_attempts: "För många försök från ditt nätverk. Försök igen senare.",
