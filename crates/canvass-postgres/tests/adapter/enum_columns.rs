@@ -26,13 +26,15 @@ struct Definition {
     definition: String,
 }
 
-/// The values the CHECK constraint on `table.column` lists, sorted: the quoted literals of its definition, such
-/// as `CHECK ((status = ANY (ARRAY['Draft'::text, 'Active'::text])))`.
+/// The values the CHECK constraint on `table.column` alone lists, sorted: the quoted literals of its definition,
+/// such as `CHECK ((status = ANY (ARRAY['Draft'::text, 'Active'::text])))`. Constraints across several columns
+/// (`sendouts_open_link_check` names `dispatch_type` beside the open link's columns) are not the enum's.
 fn allowed(conn: &mut PgConnection, table: &str, column: &str) -> Vec<String> {
     let found: Vec<Definition> = diesel::sql_query(
         "SELECT pg_get_constraintdef(c.oid) AS definition FROM pg_constraint c \
          JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey) \
-         WHERE c.conrelid = $1::regclass AND c.contype = 'c' AND a.attname = $2",
+         WHERE c.conrelid = $1::regclass AND c.contype = 'c' AND a.attname = $2 \
+         AND cardinality(c.conkey) = 1",
     )
     .bind::<Text, _>(table)
     .bind::<Text, _>(column)
