@@ -31,6 +31,7 @@ pub enum QrFormat {
 #[into_params(parameter_in = Query)]
 pub struct QrQuery {
     /// `svg` (default) or `png`.
+    #[param(inline)]
     pub format: Option<QrFormat>,
     /// The PNG's width and height in pixels, 128 to 2048 (default 512); not taken with `svg`.
     #[param(minimum = 128, maximum = 2048)]
