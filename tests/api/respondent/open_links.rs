@@ -257,7 +257,11 @@ async fn a_qr_code_reads_as_exactly_the_public_url_of_a_link_or_login_sendout() 
     let email = app.post(&format!("/surveys/{survey}/sendouts"), crate::helpers::email_sendout()).await.expect(201);
     let email_qr = format!("/surveys/{survey}/sendouts/{}/qr", email["sendoutId"]);
     app.get(&email_qr).await.problem(409, "/problems/no-public-link");
-    for (query, field) in [("format=png&size=127", "size"), ("format=png&size=2049", "size"), ("size=300", "size")] {
+    let sized = app.client.get(format!("{}/api/v1{base}/qr?size=300", app.address)).header("X-API-KEY", &app.key);
+    let sized = sized.send().await.unwrap().text().await.unwrap();
+    let width: u32 = sized.split("width=\"").nth(1).and_then(|w| w.split('"').next()).unwrap().parse().unwrap();
+    assert!((200..=300).contains(&width), "an SVG as near 300 wide as whole modules allow: {width}");
+    for (query, field) in [("format=png&size=127", "size"), ("format=png&size=2049", "size"), ("size=100", "size")] {
         assert_eq!(app.get(&format!("{base}/qr?{query}")).await.fields(), [field], "{query}");
     }
     let gif = app.get(&format!("{base}/qr?format=gif")).await;

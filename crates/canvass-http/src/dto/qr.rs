@@ -33,7 +33,8 @@ pub struct QrQuery {
     /// `svg` (default) or `png`.
     #[param(inline)]
     pub format: Option<QrFormat>,
-    /// The PNG's width and height in pixels, 128 to 2048 (default 512); not taken with `svg`.
+    /// The width and height, 128 to 2048 (default 512): a PNG's in pixels exactly; an SVG's (which scales) as near
+    /// as whole modules allow, never more.
     #[param(minimum = 128, maximum = 2048)]
     pub size: Option<u32>,
 }
@@ -47,11 +48,10 @@ pub struct QrImage {
 }
 
 impl QrQuery {
-    /// The format and PNG width asked for: `size` outside [`SIZES`], or given with SVG, names `size`.
+    /// The format and width asked for: `size` outside [`SIZES`] names `size`.
     pub fn checked(&self) -> Result<(QrFormat, u32), FieldError> {
         let format = self.format.unwrap_or_default();
         match (format, self.size) {
-            (QrFormat::Svg, Some(_)) => Err(FieldError::new("size", "is taken with format=png only")),
             (_, Some(size)) if !SIZES.contains(&size) => {
                 Err(FieldError::new("size", format!("must be {} to {} pixels, not {size}", SIZES.start(), SIZES.end())))
             }
@@ -60,13 +60,13 @@ impl QrQuery {
     }
 }
 
-/// `url` as a QR code in `format` (a PNG `size` pixels square, the code centred in its quiet zone), or `None` when
-/// the URL is too long for any QR code.
+/// `url` as a QR code in `format` (a PNG `size` pixels square, the code centred in its quiet zone; an SVG of whole
+/// modules, at most `size` wide), or `None` when the URL is too long for any QR code.
 pub fn draw(url: &str, format: QrFormat, size: u32) -> Option<QrImage> {
     let code = QrCode::new(url.as_bytes()).ok()?;
     match format {
         QrFormat::Svg => {
-            let text = code.render::<svg::Color<'_>>().min_dimensions(256, 256).build();
+            let text = code.render::<svg::Color<'_>>().max_dimensions(size, size).build();
             Some(QrImage { content_type: "image/svg+xml", bytes: text.into_bytes() })
         }
         QrFormat::Png => {
@@ -105,7 +105,7 @@ mod tests {
         for size in [127, 2049, 0] {
             assert_eq!(query(Some(QrFormat::Png), Some(size)).checked().unwrap_err().field, "size");
         }
-        assert_eq!(query(None, Some(300)).checked().unwrap_err().field, "size");
+        assert_eq!(query(None, Some(300)).checked(), Ok((QrFormat::Svg, 300)), "an SVG takes a size too");
         for size in [128, 333, 2048] {
             let png = draw("https://survey.example/s/1-abc", QrFormat::Png, size).unwrap();
             let read = image::load_from_memory_with_format(&png.bytes, ImageFormat::Png).unwrap();
