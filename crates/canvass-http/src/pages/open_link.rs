@@ -13,7 +13,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use canvass_domain::distribution::{survey_link_route, HIDDEN_VALUE};
 use canvass_domain::language::Language;
-use canvass_domain::use_cases::open_link::{self, OpenLinkView, StartOutcome};
+use canvass_domain::use_cases::open_link::{self, StartOutcome};
 
 use super::{failure, html, page};
 use crate::blocking;
@@ -47,13 +47,7 @@ fn hidden(encoded: &[u8]) -> Vec<(String, String)> {
 pub(super) async fn start_page(state: web::Data<AppState>, req: HttpRequest, path: web::Path<String>) -> HttpResponse {
     let handle = path.into_inner();
     let returning = returning_visitor(&state, &req, &handle);
-    let action = format!("/s/{handle}");
-    let carried = hidden(req.query_string().as_bytes());
-    match blocking::run(&state, move |uow, clock| open_link::start_page(uow, clock, &handle)).await {
-        Ok(_) if returning.is_some() => to_own_page(returning.as_deref().unwrap_or_default()),
-        Ok(view) => page(StatusCode::OK, html::open_link(&view, &action, &carried)),
-        Err(problem) => failure(&problem, Language::default()),
-    }
+    show(&state, handle, returning, hidden(req.query_string().as_bytes())).await
 }
 
 /// Starts a visitor: 303 to its own page (with the cookie when the sendout has one response per browser), or the
@@ -65,19 +59,10 @@ pub(super) async fn start(
     body: RawBody,
 ) -> HttpResponse {
     let handle = path.into_inner();
-    let carried = hidden(&body.0);
-    let action = format!("/s/{handle}");
     if let Some(token) = returning_visitor(&state, &req, &handle) {
-        let known = blocking::run(&state, {
-            let handle = handle.clone();
-            move |uow, clock| open_link::start_page(uow, clock, &handle)
-        })
-        .await;
-        return match known {
-            Ok(_) => to_own_page(&token),
-            Err(problem) => failure(&problem, Language::default()),
-        };
+        return show(&state, handle, Some(token), Vec::new()).await;
     }
+    let carried = hidden(&body.0);
     let started = blocking::run(&state, {
         let handle = handle.clone();
         move |uow, clock| open_link::start(uow, clock, &handle, &carried)
@@ -85,24 +70,38 @@ pub(super) async fn start(
     .await;
     match started {
         Ok(StartOutcome::Started(visitor)) => {
-            let mut response = HttpResponse::SeeOther();
-            response.insert_header((LOCATION, format!("/r/{}", visitor.token)));
+            let mut response = to_own_page(&visitor.token);
             if visitor.one_response_per_browser {
                 response.cookie(visitor_cookie(&state, &handle, &visitor.token));
             }
             response.finish()
         }
-        Ok(StartOutcome::Closed(view)) => closed(&view, &action),
+        Ok(StartOutcome::Closed(view)) => page(StatusCode::OK, html::open_link(&view, &format!("/s/{handle}"), &[])),
         Err(problem) => failure(&problem, Language::default()),
     }
 }
 
-fn closed(view: &OpenLinkView, action: &str) -> HttpResponse {
-    page(StatusCode::OK, html::open_link(view, action, &[]))
+/// Looks `handle` up (an unknown or rotated one is the 404 page, cookie or not), then sends a `returning` browser
+/// to its own page, or shows the start page (carrying `carried` on) or the closed page.
+async fn show(
+    state: &AppState,
+    handle: String,
+    returning: Option<String>,
+    carried: Vec<(String, String)>,
+) -> HttpResponse {
+    let action = format!("/s/{handle}");
+    match blocking::run(state, move |uow, clock| open_link::start_page(uow, clock, &handle)).await {
+        Ok(_) if returning.is_some() => to_own_page(returning.as_deref().unwrap_or_default()).finish(),
+        Ok(view) => page(StatusCode::OK, html::open_link(&view, &action, &carried)),
+        Err(problem) => failure(&problem, Language::default()),
+    }
 }
 
-fn to_own_page(token: &str) -> HttpResponse {
-    HttpResponse::SeeOther().insert_header((LOCATION, format!("/r/{token}"))).finish()
+/// A 303 to the visitor's own page, `/r/<token>`.
+fn to_own_page(token: &str) -> actix_web::HttpResponseBuilder {
+    let mut response = HttpResponse::SeeOther();
+    response.insert_header((LOCATION, format!("/r/{token}")));
+    response
 }
 
 /// The cookie that remembers `token` for the open link `handle`: encrypted and authenticated, HttpOnly,
