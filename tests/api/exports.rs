@@ -3,6 +3,7 @@
 //! exports longer than a chunk, read whole or left unread, and what an export may hold on the server. The set-up
 //! the files share is here.
 
+mod background_data;
 mod csv_files;
 mod filters;
 mod held_exports;

@@ -1,11 +1,13 @@
 //! Answer sets and answers on PostgreSQL.
 
+mod background;
 mod page;
 mod visits;
 mod writes;
 
 use std::collections::HashMap;
 
+use canvass_domain::answer::export::BackgroundCell;
 use canvass_domain::answer::ports::{ANSWER_BYTES, ANSWER_SET_BYTES};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue, ReplacedAnswerSet};
 use canvass_domain::chunks::{ChunkRequest, Weighed};
@@ -265,6 +267,25 @@ impl AnswerRepository for PgUnitOfWork<'_> {
             .load(self.conn)
             .or_repo()?;
         self.with_answers(account, rows)
+    }
+
+    /// One statement: the names of the labels of the sendouts of the sets that pass the filter.
+    fn export_label_names(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+    ) -> RepoResult<Vec<String>> {
+        background::label_names(self.conn, account, survey, filter).or_repo()
+    }
+
+    /// One statement: the respondents' values, each with its label.
+    fn background_cells(
+        &mut self,
+        account: AccountId,
+        respondents: &[RespondentId],
+    ) -> RepoResult<Vec<(RespondentId, BackgroundCell)>> {
+        background::cells(self.conn, account, respondents).or_repo()
     }
 
     fn page_answer_sets(

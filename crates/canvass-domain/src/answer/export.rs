@@ -1,7 +1,8 @@
 //! The wide table of an answer export: one row per answer set, the six columns every set has, then one column per
-//! answering question item of the survey in tree order; each cell typed (text, number, boolean, timestamp or
-//! empty) so that each file format writes it as its own kind of value. Also the guard against formulas that a
-//! spreadsheet would run (CSV injection), for the formats that end up in one.
+//! answering question item of the survey in tree order, then (on request) one column per background data label
+//! name; each cell typed (text, number, boolean, timestamp or empty) so that each file format writes it as its own
+//! kind of value. Also the guard against formulas that a spreadsheet would run (CSV injection), for the formats
+//! that end up in one.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -9,6 +10,7 @@ use std::collections::HashMap;
 use time::OffsetDateTime;
 
 use super::{AnswerSet, AnswerValue};
+use crate::distribution::LabelType;
 use crate::ids::{QuestionItemId, RespondentId, SendoutId};
 use crate::survey::QuestionTree;
 
@@ -19,13 +21,46 @@ pub const FIXED_COLUMNS: [&str; 6] =
 /// What joins the options chosen in a MultipleChoice answer.
 pub const CHOICE_SEPARATOR: &str = "; ";
 
+/// What heads a background data column with [`Headings::Ids`], before the label's name.
+pub const BACKGROUND_PREFIX: &str = "bg.";
+
+/// One background data value of an exported set's respondent: its label's name and type, and the value as stored.
+/// Its `Debug` leaves the value out.
+#[derive(Clone, PartialEq, Eq)]
+pub struct BackgroundCell {
+    /// The label's name, which heads the column.
+    pub name: String,
+    /// What the label's values are.
+    pub label_type: LabelType,
+    /// The value.
+    pub value: String,
+}
+
+crate::debug_without_personal_data!(BackgroundCell { name, label_type });
+
+/// One row of an export: an answer set with its answers, and its respondent's background data (empty unless the
+/// export asks for it, and for a set of no respondent).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportRow {
+    /// The set.
+    pub set: AnswerSet,
+    /// Its respondent's background data, one cell per label.
+    pub background: Vec<BackgroundCell>,
+}
+
+impl From<AnswerSet> for ExportRow {
+    fn from(set: AnswerSet) -> Self {
+        Self { set, background: Vec::new() }
+    }
+}
+
 /// How the item columns are headed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Headings {
-    /// By the item's text.
+    /// By the item's text (a background data column: by the label's name).
     #[default]
     Texts,
-    /// By `q<questionItemId>`.
+    /// By `q<questionItemId>` (a background data column: by `bg.<name>`).
     Ids,
 }
 
@@ -82,7 +117,7 @@ struct ItemColumn {
 /// let set = AnswerSet { id: AnswerSetId::new(3), survey_id: SurveyId::new(1), respondent_id: None, sendout_id: None,
 ///     completed: true, created_at: at, updated_at: at,
 ///     answers: vec![Answer { question_item_id: QuestionItemId::new(7), value: AnswerValue::Text("y".into()) }] };
-/// assert_eq!(table.row(&set).last(), Some(&Cell::Text("Yes".into())));
+/// assert_eq!(table.row(&set.into()).last(), Some(&Cell::Text("Yes".into())));
 /// ```
 #[derive(Debug, Clone)]
 pub struct ExportTable {
@@ -91,6 +126,10 @@ pub struct ExportTable {
     items: Vec<ItemColumn>,
     /// Where each item's column is among the item columns.
     positions: HashMap<QuestionItemId, usize>,
+    /// The background data label names that head the last columns, in order.
+    labels: Vec<String>,
+    /// Where each label name's column is among the background columns.
+    label_positions: HashMap<String, usize>,
 }
 
 impl ExportTable {
@@ -107,26 +146,46 @@ impl ExportTable {
             })
             .collect();
         let positions = items.iter().enumerate().map(|(position, item)| (item.id, position)).collect();
-        Self { headings, values, items, positions }
+        Self { headings, values, items, positions, labels: Vec::new(), label_positions: HashMap::new() }
+    }
+
+    /// The table with one more column per background data label name, after the items, in the order given (a
+    /// name given twice has one column).
+    pub fn with_background(mut self, names: Vec<String>) -> Self {
+        for name in names {
+            if !self.label_positions.contains_key(&name) {
+                self.label_positions.insert(name.clone(), self.labels.len());
+                self.labels.push(name);
+            }
+        }
+        self
     }
 
     /// How many columns a row has.
     pub fn width(&self) -> usize {
-        FIXED_COLUMNS.len() + self.items.len()
+        FIXED_COLUMNS.len() + self.items.len() + self.labels.len()
     }
 
-    /// The heading of every column, in order: the fixed columns' names, then each item's text (or `q<id>`).
+    /// The heading of every column, in order: the fixed columns' names, then each item's text (or `q<id>`), then
+    /// each background data label's name (or `bg.<name>`).
     pub fn headings(&self) -> impl Iterator<Item = Cow<'_, str>> {
         let items = self.items.iter().map(|item| match self.headings {
             Headings::Texts => Cow::Borrowed(item.text.as_str()),
             Headings::Ids => Cow::Owned(format!("q{}", item.id)),
         });
-        FIXED_COLUMNS.into_iter().map(Cow::Borrowed).chain(items)
+        let labels = self.labels.iter().map(|name| match self.headings {
+            Headings::Texts => Cow::Borrowed(name.as_str()),
+            Headings::Ids => Cow::Owned(format!("{BACKGROUND_PREFIX}{name}")),
+        });
+        FIXED_COLUMNS.into_iter().map(Cow::Borrowed).chain(items).chain(labels)
     }
 
     /// The row of one answer set, [`Self::width`] cells: its ids, completion and times, then its answer to each
-    /// item (an answer to an item that is no longer in the survey has no column and is left out).
-    pub fn row<'a>(&'a self, set: &'a AnswerSet) -> Vec<Cell<'a>> {
+    /// item (an answer to an item that is no longer in the survey has no column and is left out), then its
+    /// respondent's value of each background data label (a Number label's value that reads as a number as a
+    /// number, every other as text; a label whose name has no column is left out).
+    pub fn row<'a>(&'a self, row: &'a ExportRow) -> Vec<Cell<'a>> {
+        let set = &row.set;
         let mut cells = Vec::with_capacity(self.width());
         cells.extend([
             Cell::Integer(set.id.get()),
@@ -140,6 +199,12 @@ impl ExportTable {
         for answer in &set.answers {
             if let Some(&position) = self.positions.get(&answer.question_item_id) {
                 cells[FIXED_COLUMNS.len() + position] = self.cell(&self.items[position], &answer.value);
+            }
+        }
+        let labels_start = FIXED_COLUMNS.len() + self.items.len();
+        for background in &row.background {
+            if let Some(&position) = self.label_positions.get(&background.name) {
+                cells[labels_start + position] = background_cell(background);
             }
         }
         cells
@@ -172,6 +237,16 @@ impl ExportTable {
             ChoiceValues::Codes => value,
         }
     }
+}
+
+/// A background data value's cell: a Number label's value that reads as a finite number is a number, every other
+/// value text.
+fn background_cell(background: &BackgroundCell) -> Cell<'_> {
+    let number = (background.label_type == LabelType::Number)
+        .then(|| background.value.trim().parse::<f64>().ok())
+        .flatten()
+        .filter(|number| number.is_finite());
+    number.map_or(Cell::Text(Cow::Borrowed(&background.value)), Cell::Number)
 }
 
 /// The characters that make a spreadsheet program read a cell, or a `;`-separated part of one, as a formula.
@@ -274,8 +349,8 @@ mod tests {
         QuestionTree::assemble(SurveyId::new(1), vec![first, second], vec![])
     }
 
-    fn set(answers: Vec<(i64, AnswerValue)>) -> AnswerSet {
-        AnswerSet {
+    fn set(answers: Vec<(i64, AnswerValue)>) -> ExportRow {
+        ExportRow::from(AnswerSet {
             id: AnswerSetId::new(41),
             survey_id: SurveyId::new(1),
             respondent_id: Some(RespondentId::new(8)),
@@ -287,7 +362,7 @@ mod tests {
                 .into_iter()
                 .map(|(id, value)| Answer { question_item_id: QuestionItemId::new(id), value })
                 .collect(),
-        }
+        })
     }
 
     fn text(value: &str) -> Cell<'static> {
@@ -355,7 +430,8 @@ mod tests {
     #[test]
     fn a_set_of_no_respondent_leaves_its_ids_empty_and_an_unanswered_survey_leaves_every_item_empty() {
         let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
-        let anonymous = AnswerSet { respondent_id: None, sendout_id: None, completed: false, ..set(vec![]) };
+        let anonymous = AnswerSet { respondent_id: None, sendout_id: None, completed: false, ..set(vec![]).set };
+        let anonymous = ExportRow::from(anonymous);
         let row = table.row(&anonymous);
         assert_eq!(row[..4], [Cell::Integer(41), Cell::Empty, Cell::Empty, Cell::Bool(false)]);
         assert!(row[6..].iter().all(|cell| *cell == Cell::Empty));
@@ -398,6 +474,50 @@ mod tests {
         let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
         let row = table.row(&answered);
         assert_eq!(row[10], text("pay"));
+    }
+
+    fn background(name: &str, label_type: LabelType, value: &str) -> BackgroundCell {
+        BackgroundCell { name: name.into(), label_type, value: value.into() }
+    }
+
+    #[test]
+    fn background_columns_follow_the_items_once_per_name_headed_by_name_or_bg_name() {
+        let names = ["dept", "src", "dept", "age"].map(String::from).to_vec();
+        let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels).with_background(names.clone());
+        assert_eq!(table.width(), 14, "a name given twice has one column");
+        let headings: Vec<_> = table.headings().skip(11).collect();
+        assert_eq!(headings, ["dept", "src", "age"]);
+        let ids = ExportTable::new(&tree(), Headings::Ids, ChoiceValues::Labels).with_background(names);
+        let headings: Vec<_> = ids.headings().skip(10).collect();
+        assert_eq!(headings, ["q4", "bg.dept", "bg.src", "bg.age"]);
+        let plain = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels);
+        assert_eq!((plain.width(), plain.headings().count()), (11, 11), "no background columns unless asked for");
+    }
+
+    #[test]
+    fn background_values_land_under_their_name_numbers_of_number_labels_as_numbers() {
+        let names = ["dept", "age", "unused"].map(String::from).to_vec();
+        let table = ExportTable::new(&tree(), Headings::Texts, ChoiceValues::Labels).with_background(names);
+        let mut row = set(vec![(5, AnswerValue::Number(2.0))]);
+        row.background = vec![
+            background("age", LabelType::Number, "-41.5"),
+            background("dept", LabelType::Text, "-Sales"),
+            background("no column", LabelType::Text, "x"),
+        ];
+        let cells = table.row(&row);
+        assert_eq!(cells.len(), 14);
+        assert_eq!(cells[8], Cell::Number(2.0));
+        assert_eq!(cells[11..], [text("-Sales"), Cell::Number(-41.5), Cell::Empty]);
+        row.background = vec![background("age", LabelType::Number, "forty"), background("dept", LabelType::Text, "7")];
+        assert_eq!(table.row(&row)[11..], [text("7"), text("forty"), Cell::Empty], "only a Number label's number");
+        row.background = vec![background("age", LabelType::Number, "NaN")];
+        assert_eq!(table.row(&row)[12], text("NaN"), "a number that is not finite stays text");
+    }
+
+    #[test]
+    fn a_background_cell_never_shows_its_value_in_debug() {
+        let shown = format!("{:?}", background("email", LabelType::Email, "ann@example.com"));
+        assert!(shown.contains("email") && !shown.contains("ann@"), "{shown}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
 //! adapter follows are in [`crate::ports`].
 
+use crate::answer::export::BackgroundCell;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, ReplacedAnswerSet};
 use crate::chunks::{ChunkRequest, Weighed};
 use crate::distribution::{BackgroundData, LinkRoute, LoginPage, OpenLinkTarget, TokenContext};
@@ -78,6 +79,22 @@ pub trait AnswerRepository {
         survey: SurveyId,
         ids: &[AnswerSetId],
     ) -> RepoResult<Vec<AnswerSet>>;
+    /// The names of the background data labels of the sendouts that the survey's answer sets passing the filter
+    /// belong to, each name once (same-named labels of different sendouts share it), in the order the first label
+    /// of each name was made: the background data columns of an export.
+    fn export_label_names(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+    ) -> RepoResult<Vec<String>>;
+    /// The background data of these respondents, each value with its label's name and type, in no set order.
+    /// Ids of no respondent of the account are left out.
+    fn background_cells(
+        &mut self,
+        account: AccountId,
+        respondents: &[RespondentId],
+    ) -> RepoResult<Vec<(RespondentId, BackgroundCell)>>;
     /// One page of the survey's answer sets that pass the filter, in creation order, with their answers.
     fn page_answer_sets(
         &mut self,

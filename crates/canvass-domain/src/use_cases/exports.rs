@@ -1,10 +1,13 @@
-//! Answer exports: every answer set of a survey that passes the filter, with its answers, read in chunks so that a
-//! streamed file holds one chunk at a time.
+//! Answer exports: every answer set of a survey that passes the filter, with its answers (and on request its
+//! respondent's background data), read in chunks so that a streamed file holds one chunk at a time.
 
-use crate::answer::{AnswerFilter, AnswerSet};
+use std::collections::HashMap;
+
+use crate::answer::export::{BackgroundCell, ExportRow};
+use crate::answer::AnswerFilter;
 use crate::chunks::{within_budget, Chunk, ChunkRequest};
 use crate::error::DomainError;
-use crate::ids::{AccountId, AnswerSetId, SurveyId};
+use crate::ids::{AccountId, AnswerSetId, RespondentId, SurveyId};
 use crate::ports::{AnswerRepository, SendoutRepository, SurveyRepository};
 use crate::survey::QuestionTree;
 
@@ -16,50 +19,83 @@ use super::{answers, surveys};
 /// the server's peak memory during an export flat (docs/benchmarks.md, "Insight").
 pub const EXPORT_CHUNK_SIZE: usize = 250;
 
-/// The start of an export: the survey's question tree, whose items head the columns, and the first chunk.
+/// Which sets an export holds and what comes with them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExportSelection {
+    /// The sets that pass it.
+    pub filter: AnswerFilter,
+    /// Whether each row carries its respondent's background data (a column per label name).
+    pub background_data: bool,
+}
+
+/// The start of an export: the survey's question tree, whose items head the columns, the background data label
+/// names that head the columns after them (none unless asked for), and the first chunk.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExportStart {
     /// The survey's question tree.
     pub tree: QuestionTree,
+    /// The background data label names of the exported sets' sendouts, each once.
+    pub labels: Vec<String>,
     /// The first answer sets, with their answers, in id order.
-    pub chunk: Chunk<AnswerSet, AnswerSetId>,
+    pub chunk: Chunk<ExportRow, AnswerSetId>,
 }
 
-/// Starts an export of the survey's answer sets that pass the filter: checks that the survey is the account's
-/// (`NotFound` otherwise), then the sendout the filter names (`Invalid` naming `sendoutId` for a sendout of another
-/// survey or account), and reads the survey's tree and the first chunk of at most `size` sets weighing at most
-/// `budget` bytes (see [`export_chunk`]).
+/// Starts an export of the survey's answer sets that the selection picks: checks that the survey is the
+/// account's (`NotFound` otherwise), then the sendout the filter names (`Invalid` naming `sendoutId` for a
+/// sendout of another survey or account), and reads the survey's tree, the background data label names when the
+/// selection asks for them, and the first chunk of at most `size` sets weighing at most `budget` bytes (see
+/// [`export_chunk`]).
 pub fn start_export(
     uow: &mut (impl AnswerRepository + SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
-    filter: &AnswerFilter,
+    selection: &ExportSelection,
     size: usize,
     budget: u64,
 ) -> Result<ExportStart, DomainError> {
     let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
-    answers::check_filter_sendout(uow, account, survey, filter)?;
-    let chunk = export_chunk(uow, account, survey, filter, &ChunkRequest::first(size), budget)?;
-    Ok(ExportStart { tree, chunk })
+    answers::check_filter_sendout(uow, account, survey, &selection.filter)?;
+    let labels = if selection.background_data {
+        uow.export_label_names(account, survey, &selection.filter)?
+    } else {
+        Vec::new()
+    };
+    let chunk = export_chunk(uow, account, survey, selection, &ChunkRequest::first(size), budget)?;
+    Ok(ExportStart { tree, labels, chunk })
 }
 
-/// One chunk of the survey's answer sets that pass the filter, with their answers, in creation (id) order: after
-/// [`start_export`] checked the survey and the filter, a later chunk only reads on after its cursor (the read is
-/// scoped to the account and the survey). The sets are weighed before they are read, and the chunk ends where
-/// they reach `budget` bytes (after its first set, whatever that weighs): a chunk of large sets holds fewer of
-/// them, and the next one reads on after the last it holds.
+/// One chunk of the survey's answer sets that the selection picks, with their answers, in creation (id) order:
+/// after [`start_export`] checked the survey and the filter, a later chunk only reads on after its cursor (the
+/// read is scoped to the account and the survey). The sets are weighed before they are read, and the chunk ends
+/// where they reach `budget` bytes (after its first set, whatever that weighs): a chunk of large sets holds fewer
+/// of them, and the next one reads on after the last it holds. With background data, one more read fetches the
+/// chunk's respondents' values.
 pub fn export_chunk(
     uow: &mut (impl AnswerRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
-    filter: &AnswerFilter,
+    selection: &ExportSelection,
     request: &ChunkRequest<AnswerSetId>,
     budget: u64,
-) -> Result<Chunk<AnswerSet, AnswerSetId>, DomainError> {
-    let weighed = uow.weigh_answer_sets(account, survey, filter, request)?;
+) -> Result<Chunk<ExportRow, AnswerSetId>, DomainError> {
+    let weighed = uow.weigh_answer_sets(account, survey, &selection.filter, request)?;
     let taken = within_budget(weighed.iter().map(|set| set.bytes), budget);
     let ids: Vec<AnswerSetId> = weighed[..taken].iter().map(|set| set.key).collect();
-    let items = if ids.is_empty() { Vec::new() } else { uow.answer_sets_with_answers(account, survey, &ids)? };
+    let sets = if ids.is_empty() { Vec::new() } else { uow.answer_sets_with_answers(account, survey, &ids)? };
+    let mut background = HashMap::<RespondentId, Vec<BackgroundCell>>::new();
+    let respondents: Vec<RespondentId> = sets.iter().filter_map(|set| set.respondent_id).collect();
+    if selection.background_data && !respondents.is_empty() {
+        for (respondent, cell) in uow.background_cells(account, &respondents)? {
+            background.entry(respondent).or_default().push(cell);
+        }
+    }
+    let items = sets
+        .into_iter()
+        .map(|set| {
+            let cells = set.respondent_id.and_then(|id| background.get(&id).cloned()).unwrap_or_default();
+            ExportRow { set, background: cells }
+        })
+        .collect();
     // More may follow a chunk cut by its budget, or one that came back full.
     let more = taken < weighed.len() || weighed.len() >= request.size();
     let next = ids.last().filter(|_| more).map(|last| request.next(*last));

@@ -1,9 +1,10 @@
 //! The query of `GET /surveys/{surveyId}/answers/export` (the format, how columns are headed and choices written,
-//! a byte-order mark, and the answer filters with a sendout), and one JSON line of a JSON Lines export.
+//! a byte-order mark, background data, and the answer filters with a sendout), and one JSON line of a JSON Lines
+//! export.
 
-use canvass_domain::answer::export::{ChoiceValues, Headings};
-use canvass_domain::answer::{AnswerFilter, AnswerSet};
+use canvass_domain::answer::export::{BackgroundCell, ChoiceValues, ExportRow, Headings};
 use canvass_domain::ids::{RespondentId, SendoutId};
+use canvass_domain::use_cases::exports::ExportSelection;
 use canvass_domain::FieldError;
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -73,6 +74,12 @@ pub struct ExportQuery {
     pub values: Option<ExportValues>,
     /// CSV: true starts the file with a UTF-8 byte-order mark, for spreadsheet programs (default false).
     pub bom: Option<bool>,
+    /// true adds the respondents' background data: in CSV and XLSX one more column per distinct label name of
+    /// the exported sets' sendouts, after the items (headed by the name, `bg.<name>` with header=ids); in JSON
+    /// Lines a `backgroundData` object from label name to value on every line (default false).
+    #[serde(rename = "backgroundData")]
+    #[param(rename = "backgroundData")]
+    pub background_data: Option<bool>,
     /// Created at or after (RFC 3339 or YYYY-MM-DD).
     #[param(value_type = Option<DateText>)]
     pub from: Option<ClientDate>,
@@ -91,15 +98,16 @@ pub struct ExportQuery {
 }
 
 impl ExportQuery {
-    /// The checked filter.
-    pub fn filter(&mut self) -> Result<AnswerFilter, Vec<FieldError>> {
+    /// The checked filter, and whether background data comes with the sets.
+    pub fn selection(&mut self) -> Result<ExportSelection, Vec<FieldError>> {
         let dates = AnswerFilterQuery {
             from: self.from.take(),
             to: self.to.take(),
             updated: self.updated.take(),
             completed: self.completed,
         };
-        filter_with_sendout(dates, self.sendout_id)
+        let filter = filter_with_sendout(dates, self.sendout_id)?;
+        Ok(ExportSelection { filter, background_data: self.background_data.unwrap_or(false) })
     }
 
     /// How the item columns are headed.
@@ -114,7 +122,7 @@ impl ExportQuery {
 }
 
 /// One line of a JSON Lines export: an answer set and its answers by item id, in question tree order, each value
-/// as the answer list writes it.
+/// as the answer list writes it, and (when the export asks for it) its respondent's background data by label name.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportLine {
@@ -127,10 +135,15 @@ pub struct ExportLine {
     #[serde(with = "time::serde::rfc3339")]
     updated_at: OffsetDateTime,
     answers: AnswersByItem,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    background_data: Option<BackgroundByName>,
 }
 
-impl From<AnswerSet> for ExportLine {
-    fn from(set: AnswerSet) -> Self {
+impl ExportLine {
+    /// The line of one row; with `background_data`, its respondent's values by label name (an empty object for a
+    /// set of no respondent or none).
+    pub fn new(row: ExportRow, background_data: bool) -> Self {
+        let ExportRow { set, background } = row;
         Self {
             answer_set_id: set.id.get(),
             respondent_id: set.respondent_id.map(RespondentId::get),
@@ -141,7 +154,22 @@ impl From<AnswerSet> for ExportLine {
             answers: AnswersByItem(
                 set.answers.into_iter().map(|a| (a.question_item_id.get(), AnswerValueBody(a.value))).collect(),
             ),
+            background_data: background_data.then_some(BackgroundByName(background)),
         }
+    }
+}
+
+/// Background data as a JSON object from label name to value, as stored.
+#[derive(Debug)]
+struct BackgroundByName(Vec<BackgroundCell>);
+
+impl Serialize for BackgroundByName {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for cell in &self.0 {
+            map.serialize_entry(&cell.name, &cell.value)?;
+        }
+        map.end()
     }
 }
 
@@ -172,7 +200,7 @@ impl ToSchema for ExportFile {}
 
 #[cfg(test)]
 mod tests {
-    use canvass_domain::answer::{Answer, AnswerValue};
+    use canvass_domain::answer::{Answer, AnswerSet, AnswerValue};
     use canvass_domain::ids::{AnswerSetId, QuestionItemId, SurveyId};
     use time::macros::datetime;
 
@@ -196,10 +224,38 @@ mod tests {
                 answer(80, AnswerValue::Number(2.5)),
             ],
         };
-        let line = serde_json::to_string(&ExportLine::from(set)).unwrap();
+        let line = serde_json::to_string(&ExportLine::new(set.into(), false)).unwrap();
         assert_eq!(
             line,
             r#"{"answerSetId":12,"respondentId":null,"sendoutId":3,"completed":false,"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:01.25Z","answers":{"90":7,"100":["b","a"],"9":"=1+1","80":2.5}}"#
         );
+    }
+
+    #[test]
+    fn a_line_with_background_data_carries_it_by_label_name_and_an_empty_object_when_there_is_none() {
+        use canvass_domain::distribution::LabelType;
+        let at = datetime!(2026-11-22 10:00 UTC);
+        let set = AnswerSet {
+            id: AnswerSetId::new(5),
+            survey_id: SurveyId::new(1),
+            respondent_id: None,
+            sendout_id: None,
+            completed: true,
+            created_at: at,
+            updated_at: at,
+            answers: Vec::new(),
+        };
+        let cell = |name: &str, value: &str| BackgroundCell {
+            name: name.into(),
+            label_type: LabelType::Text,
+            value: value.into(),
+        };
+        let row = ExportRow { set: set.clone(), background: vec![cell("dept", "Sales"), cell("src", "poster")] };
+        let line = serde_json::to_value(ExportLine::new(row, true)).unwrap();
+        assert_eq!(line["backgroundData"], serde_json::json!({"dept": "Sales", "src": "poster"}));
+        let line = serde_json::to_value(ExportLine::new(set.clone().into(), true)).unwrap();
+        assert_eq!(line["backgroundData"], serde_json::json!({}));
+        let line = serde_json::to_value(ExportLine::new(set.into(), false)).unwrap();
+        assert!(line.get("backgroundData").is_none(), "no key unless the export asks for it");
     }
 }

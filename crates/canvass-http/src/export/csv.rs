@@ -6,8 +6,7 @@
 use std::fs::File;
 use std::io::Write;
 
-use canvass_domain::answer::export::{guarded, Cell, ExportTable};
-use canvass_domain::answer::AnswerSet;
+use canvass_domain::answer::export::{guarded, Cell, ExportRow, ExportTable};
 use time::format_description::well_known::Rfc3339;
 
 use crate::streamed::{RowWriter, WriteError};
@@ -55,7 +54,7 @@ fn format_into(scratch: &mut Vec<u8>, cell: &Cell<'_>) -> Result<(), WriteError>
     Ok(())
 }
 
-impl RowWriter<AnswerSet> for CsvWriter {
+impl RowWriter<ExportRow> for CsvWriter {
     fn header(&mut self, out: &mut Vec<u8>) -> Result<(), WriteError> {
         if self.bom {
             out.extend_from_slice(BOM);
@@ -66,7 +65,7 @@ impl RowWriter<AnswerSet> for CsvWriter {
         Ok(())
     }
 
-    fn row(&mut self, set: AnswerSet, out: &mut Vec<u8>) -> Result<(), WriteError> {
+    fn row(&mut self, set: ExportRow, out: &mut Vec<u8>) -> Result<(), WriteError> {
         let mut csv = records(out);
         for cell in self.table.row(&set) {
             match &cell {
@@ -90,7 +89,7 @@ impl RowWriter<AnswerSet> for CsvWriter {
 #[cfg(test)]
 mod tests {
     use canvass_domain::answer::export::{ChoiceValues, Headings};
-    use canvass_domain::answer::{Answer, AnswerValue};
+    use canvass_domain::answer::{Answer, AnswerSet, AnswerValue};
     use canvass_domain::ids::{AnswerSetId, PageId, QuestionItemId, SurveyId};
     use canvass_domain::survey::{Page, QuestionItem, QuestionTree, QuestionType};
     use time::macros::datetime;
@@ -135,7 +134,7 @@ mod tests {
         let mut out = Vec::new();
         writer.header(&mut out).unwrap();
         for set in sets {
-            writer.row(set, &mut out).unwrap();
+            writer.row(set.into(), &mut out).unwrap();
         }
         assert!(writer.footer(&mut out).unwrap().is_none());
         String::from_utf8(out).unwrap()

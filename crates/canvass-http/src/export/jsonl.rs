@@ -2,22 +2,26 @@
 
 use std::fs::File;
 
-use canvass_domain::answer::AnswerSet;
+use canvass_domain::answer::export::ExportRow;
 
 use crate::dto::export::ExportLine;
 use crate::streamed::{RowWriter, WriteError};
 
-/// Writes each answer set as one [`ExportLine`].
+/// Writes each answer set as one [`ExportLine`], with its respondent's background data when the export asks for
+/// it.
 #[derive(Debug, Default)]
-pub struct JsonLines;
+pub struct JsonLines {
+    /// Whether each line carries a `backgroundData` object.
+    pub background_data: bool,
+}
 
-impl RowWriter<AnswerSet> for JsonLines {
+impl RowWriter<ExportRow> for JsonLines {
     fn header(&mut self, _: &mut Vec<u8>) -> Result<(), WriteError> {
         Ok(())
     }
 
-    fn row(&mut self, set: AnswerSet, out: &mut Vec<u8>) -> Result<(), WriteError> {
-        serde_json::to_writer(&mut *out, &ExportLine::from(set))?;
+    fn row(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), WriteError> {
+        serde_json::to_writer(&mut *out, &ExportLine::new(row, self.background_data))?;
         out.push(b'\n');
         Ok(())
     }

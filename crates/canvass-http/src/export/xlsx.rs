@@ -15,8 +15,8 @@
 use std::fs::File;
 use std::io::{Seek, SeekFrom};
 
+use canvass_domain::answer::export::ExportRow;
 use canvass_domain::answer::export::{guarded, Cell, ExportTable};
-use canvass_domain::answer::AnswerSet;
 use rust_xlsxwriter::{ColNum, ExcelDateTime, Format, RowNum, Workbook, XlsxError};
 use time::{OffsetDateTime, UtcOffset};
 
@@ -108,7 +108,7 @@ fn excel_time(at: OffsetDateTime) -> Result<ExcelDateTime, XlsxError> {
     ExcelDateTime::from_ymd(year, at.month().into(), at.day())?.and_hms(u16::from(at.hour()), at.minute(), seconds)
 }
 
-impl RowWriter<AnswerSet> for XlsxWriter {
+impl RowWriter<ExportRow> for XlsxWriter {
     const ON_FILES: bool = true;
 
     fn header(&mut self, _: &mut Vec<u8>) -> Result<(), WriteError> {
@@ -130,7 +130,7 @@ impl RowWriter<AnswerSet> for XlsxWriter {
         Ok(())
     }
 
-    fn row(&mut self, set: AnswerSet, _: &mut Vec<u8>) -> Result<(), WriteError> {
+    fn row(&mut self, set: ExportRow, _: &mut Vec<u8>) -> Result<(), WriteError> {
         let row = self.next_row;
         if row >= MAX_ROWS {
             return Err("an XLSX sheet holds at most 1,048,575 answer sets; the export has more".into());

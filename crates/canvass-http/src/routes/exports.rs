@@ -29,7 +29,9 @@ use crate::streamed::{Peer, Streamed};
 /// label (its value with `values=codes`; chosen options joined by `; `), the number or the text; a text that starts
 /// with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`. A JSON line is `{answerSetId,
 /// respondentId, sendoutId, completed, createdAt, updatedAt, answers: {"<questionItemId>": value}}`, values as in
-/// the answer list. The survey and the filters are checked before the file starts; a failure after that cuts the
+/// the answer list. With `backgroundData=true`, CSV and XLSX end with one column per distinct background data
+/// label name of the exported sets' sendouts (headed by the name, `bg.<name>` with `header=ids`; a Number label's
+/// numbers as numbers), and each JSON line has `backgroundData: {"<label name>": value}`. The survey and the filters are checked before the file starts; a failure after that cuts the
 /// body short. An account runs at most 4 exports at once (a fifth answers 429 with `Retry-After`); an export
 /// whose client reads nothing for the stream idle timeout (60 s) has its connection closed, and an XLSX export stops
 /// (its body cut short) when its temporary files would hold more than 512 MiB for the account or 2 GiB in all.
@@ -55,24 +57,25 @@ pub async fn export(
     let (account, survey) = (caller.account(), path.0);
     let id = survey.get();
     let mut query = query.0;
-    let filter = query.filter().map_err(Problem::invalid)?;
+    let selection = query.selection().map_err(Problem::invalid)?;
+    let background_data = selection.background_data;
     let slot = state.exports.take(account).ok_or_else(|| {
         let most = state.protection.exports_per_account;
         Problem::new(ProblemKind::TooManyExports, format!("this account runs {most} exports already; retry later"))
     })?;
     let budget = state.protection.chunk_bytes;
-    let ExportStart { tree, chunk } = blocking::run(&state, move |uow, _| {
-        exports::start_export(uow, account, survey, &filter, EXPORT_CHUNK_SIZE, budget)
+    let ExportStart { tree, labels, chunk } = blocking::run(&state, move |uow, _| {
+        exports::start_export(uow, account, survey, &selection, EXPORT_CHUNK_SIZE, budget)
     })
     .await?;
     let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<AnswerSetId>| {
-        exports::export_chunk(uow, account, survey, &filter, request, budget)
+        exports::export_chunk(uow, account, survey, &selection, request, budget)
     };
     let format = query.format.unwrap_or_default();
-    let table = ExportTable::new(&tree, query.headings(), query.choice_values());
+    let table = ExportTable::new(&tree, query.headings(), query.choice_values()).with_background(labels);
     if format == ExportFormat::Xlsx && table.width() > xlsx::MAX_COLUMNS {
         let message =
-            format!("an XLSX sheet holds at most {} columns; this survey needs {}", xlsx::MAX_COLUMNS, table.width());
+            format!("an XLSX sheet holds at most {} columns; this export needs {}", xlsx::MAX_COLUMNS, table.width());
         return Err(Problem::invalid_field("format", message));
     }
     // The body holds the account's slot until it ends or is dropped.
@@ -90,7 +93,7 @@ pub async fn export(
             respond(id, format).streaming(Streamed::new(NAME, chunk, read, writer).body(state, peer).map(holding))
         }
         ExportFormat::Jsonl => {
-            let body = Streamed::new(NAME, chunk, read, JsonLines).body(state, peer);
+            let body = Streamed::new(NAME, chunk, read, JsonLines { background_data }).body(state, peer);
             respond(id, format).streaming(body.map(holding))
         }
     };

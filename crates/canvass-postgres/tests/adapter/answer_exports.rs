@@ -205,3 +205,81 @@ fn sets_are_weighed_by_their_answers_text_before_they_are_read_in_chunks_and_pag
     let read = uow.answer_sets_with_answers(acme, pulse, &[small, empty]).unwrap();
     assert_eq!(ids(&read), [empty.get(), small.get()], "in id order");
 }
+
+/// A label of the sendout; returns its id.
+fn label(conn: &mut PgConnection, account: AccountId, sendout: SendoutId, name: &str, kind: &str) -> i64 {
+    let sql = format!(
+        "INSERT INTO bg_labels (account_id, sendout_id, name, label_type, function, created_at) \
+         VALUES ($1, $2, '{name}', '{kind}', 0, now()) RETURNING id"
+    );
+    id(conn, &sql, account.get(), sendout.get())
+}
+
+/// Sets the respondent's background data to this JSON object.
+fn background(conn: &mut PgConnection, account: AccountId, respondent: RespondentId, json: &str) {
+    diesel::sql_query("UPDATE respondents SET background_data = $3::jsonb WHERE account_id = $1 AND id = $2")
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(respondent.get())
+        .bind::<diesel::sql_types::Text, _>(json)
+        .execute(conn)
+        .unwrap();
+}
+
+#[test]
+fn an_exports_label_names_and_its_respondents_values_are_read_within_the_account() {
+    use canvass_domain::answer::export::BackgroundCell;
+    use canvass_domain::distribution::LabelType;
+
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let (acme, pulse, tree) = survey(&mut PgUnitOfWork::new(&mut conn), "a@acme.example");
+    let (other, theirs, their_tree) = survey(&mut PgUnitOfWork::new(&mut conn), "a@other.example");
+    let (ann, spring) = respondent_of_a_sendout(&mut conn, acme, pulse);
+    let (bob, autumn) = respondent_of_a_sendout(&mut conn, acme, pulse);
+    let (_, unanswered) = respondent_of_a_sendout(&mut conn, acme, pulse);
+    let (eve, their_sendout) = respondent_of_a_sendout(&mut conn, other, theirs);
+    let dept = label(&mut conn, acme, spring, "dept", "Text");
+    let age = label(&mut conn, acme, spring, "age", "Number");
+    let region = label(&mut conn, acme, autumn, "region", "Text");
+    let autumn_dept = label(&mut conn, acme, autumn, "dept", "Text");
+    label(&mut conn, acme, unanswered, "never", "Text");
+    let secret = label(&mut conn, other, their_sendout, "secret", "Text");
+    background(&mut conn, acme, ann, &format!(r#"{{"{dept}": "Sales", "{age}": "41"}}"#));
+    background(&mut conn, acme, bob, &format!(r#"{{"{region}": "North", "{autumn_dept}": "Ops"}}"#));
+    background(&mut conn, other, eve, &format!(r#"{{"{secret}": "x"}}"#));
+
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let draft = |completed| AnswerSetDraft::check(completed, Vec::new(), &tree).unwrap();
+    uow.insert_answer_set(acme, pulse, Some((ann, spring)), &draft(true), NOW).unwrap();
+    uow.insert_answer_set(acme, pulse, Some((bob, autumn)), &draft(false), NOW).unwrap();
+    let their_draft = AnswerSetDraft::check(true, Vec::new(), &their_tree).unwrap();
+    uow.insert_answer_set(other, theirs, Some((eve, their_sendout)), &their_draft, NOW).unwrap();
+
+    let names = |uow: &mut PgUnitOfWork<'_>, account, survey, filter: AnswerFilter| {
+        uow.export_label_names(account, survey, &filter).unwrap()
+    };
+    assert_eq!(names(&mut uow, acme, pulse, AnswerFilter::default()), ["dept", "age", "region"]);
+    let completed = AnswerFilter::new(None, None, None, true).unwrap();
+    assert_eq!(names(&mut uow, acme, pulse, completed), ["dept", "age"], "only the sendouts of passing sets");
+    let of_autumn = AnswerFilter::default().of_sendout(Some(autumn));
+    assert_eq!(names(&mut uow, acme, pulse, of_autumn), ["region", "dept"]);
+    assert!(names(&mut uow, other, pulse, AnswerFilter::default()).is_empty(), "another account's survey");
+    assert_eq!(names(&mut uow, other, theirs, AnswerFilter::default()), ["secret"]);
+
+    let mut cells = uow.background_cells(acme, &[ann, bob, eve]).unwrap();
+    cells.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
+    let cell = |respondent, name: &str, label_type, value: &str| {
+        (respondent, BackgroundCell { name: name.into(), label_type, value: value.into() })
+    };
+    assert_eq!(
+        cells,
+        [
+            cell(ann, "age", LabelType::Number, "41"),
+            cell(ann, "dept", LabelType::Text, "Sales"),
+            cell(bob, "dept", LabelType::Text, "Ops"),
+            cell(bob, "region", LabelType::Text, "North"),
+        ],
+        "eve is another account's respondent"
+    );
+    assert!(uow.background_cells(other, &[ann, bob]).unwrap().is_empty());
+}

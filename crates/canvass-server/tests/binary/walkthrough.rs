@@ -200,6 +200,12 @@ async fn the_poster_walkthrough_runs_as_written() {
     assert!(walked.stdout.contains("Start the survey"), "the start page showed: {}", walked.stdout);
     assert!(walked.stdout.contains("Thank you"), "the visitor's answer completed the survey: {}", walked.stdout);
     assert!(walked.stdout.contains(r#""count":1"#), "the results count the visitor: {}", walked.stdout);
+    assert!(
+        walked.stdout.contains(",How was lunch today?,site\r\n"),
+        "the export heads a site column: {}",
+        walked.stdout
+    );
+    assert!(walked.stdout.contains(",8,North\r\n"), "the hidden field came out beside the answer: {}", walked.stdout);
 }
 
 #[tokio::test]

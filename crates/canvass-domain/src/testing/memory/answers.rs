@@ -4,9 +4,11 @@
 use time::OffsetDateTime;
 
 use super::{HeldAnswerSet, Memory, State};
+use crate::answer::export::BackgroundCell;
 use crate::answer::ports::{ANSWER_BYTES, ANSWER_SET_BYTES};
 use crate::answer::{AnswerFilter, AnswerSet, AnswerSetDraft, AnswerValue, ReplacedAnswerSet};
 use crate::chunks::{ChunkRequest, Weighed};
+use crate::distribution::{Label, BACKGROUND_FUNCTION};
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::{AnswerRepository, RepoResult};
@@ -161,6 +163,59 @@ impl AnswerRepository for Memory {
     ) -> RepoResult<Vec<AnswerSet>> {
         self.hooks.sets_read.push(ids.to_vec());
         Ok(self.state.sets_of(account, survey, |set| ids.contains(&set.id)))
+    }
+
+    fn export_label_names(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+    ) -> RepoResult<Vec<String>> {
+        let sendouts: Vec<SendoutId> = self
+            .state
+            .sets_of(account, survey, |set| passes(set, filter))
+            .iter()
+            .filter_map(|set| set.sendout_id)
+            .collect();
+        let mut labels: Vec<&Label> = self
+            .state
+            .labels
+            .iter()
+            .filter(|(owner, label)| {
+                *owner == account && label.function == BACKGROUND_FUNCTION && sendouts.contains(&label.sendout_id)
+            })
+            .map(|(_, label)| label)
+            .collect();
+        labels.sort_by_key(|label| label.id);
+        let mut names: Vec<String> = Vec::new();
+        for label in labels {
+            if !names.contains(&label.name) {
+                names.push(label.name.clone());
+            }
+        }
+        Ok(names)
+    }
+
+    fn background_cells(
+        &mut self,
+        account: AccountId,
+        respondents: &[RespondentId],
+    ) -> RepoResult<Vec<(RespondentId, BackgroundCell)>> {
+        let label = |id| self.state.labels.iter().find(|(owner, label)| *owner == account && label.id == id);
+        Ok(self
+            .state
+            .respondents
+            .iter()
+            .filter(|held| held.account_id == account && respondents.contains(&held.row.id))
+            .flat_map(|held| {
+                held.row.background_data.iter().filter_map(move |(id, value)| {
+                    let (_, label) = label(*id)?;
+                    let cell =
+                        BackgroundCell { name: label.name.clone(), label_type: label.label_type, value: value.clone() };
+                    Some((held.row.id, cell))
+                })
+            })
+            .collect())
     }
 
     fn page_answer_sets(
