@@ -49,6 +49,9 @@ install_citus() {
   patch_compat "$src"
   (
     cd "$src"
+    # A fresh clone's files all carry the checkout's time, in no set order: make would then take configure for
+    # older than configure.ac and regenerate it, which needs autoconf. configure is the checked-in, newer one.
+    touch configure
     PG_CONFIG="$pg_config" ./configure --without-libcurl >configure.log 2>&1 || { tail -n 30 configure.log >&2; exit 1; }
     make -j"$(nproc)" >make.log 2>&1 || { grep -m 20 -E 'error' make.log >&2; exit 1; }
     make install >install.log 2>&1 || { tail -n 30 install.log >&2; exit 1; }
