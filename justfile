@@ -25,7 +25,9 @@ fuzz *args:
 
 # Measure the hot paths against their baselines: raw SQL on the same database, and for delivery Postfix's
 # smtp-source to its smtp-sink (needs `apt-get install postfix`), the read paths under wrk against pgbench on their
-# own SQL (needs `apt-get install wrk`), and Citus beside plain PostgreSQL when Citus is installed (`--bench citus`).
+# own SQL (needs `apt-get install wrk`), a flash crowd of 10,000 visitors on one open link against pgbench on the
+# statements of one visit (`--bench open_link`), and Citus beside plain PostgreSQL when Citus is installed
+# (`--bench citus`).
 # Release build; see docs/benchmarks.md.
 # `just bench --bench delivery` runs one; BENCH_MESSAGES and BENCH_CONCURRENCY size the delivery run.
 # Measure the hot paths against Postfix, pgbench and plain SQL (`just bench --bench delivery` runs one).

@@ -55,6 +55,12 @@ pub fn free_port() -> u16 {
 
 /// Starts `canvass serve` on `database_url` and waits until it answers.
 pub fn serve(binary: &Path, database_url: &str) -> (Killed, String) {
+    serve_with(binary, database_url, &[])
+}
+
+/// Starts `canvass serve` on `database_url` with `settings` added to (or overriding) its environment, and waits
+/// until it answers.
+pub fn serve_with(binary: &Path, database_url: &str, settings: &[(&str, &str)]) -> (Killed, String) {
     let port = free_port();
     let child = Command::new(binary)
         .arg("serve")
@@ -64,6 +70,7 @@ pub fn serve(binary: &Path, database_url: &str) -> (Killed, String) {
         // The benchmark measures the paths, not the per-key rate limit.
         .env("RATE_LIMIT_PER_KEY", "100000000")
         .env("OUTBOX_DIR", std::env::temp_dir().join("canvass-bench-read-outbox"))
+        .envs(settings.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

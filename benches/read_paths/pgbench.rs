@@ -9,31 +9,40 @@ use crate::load::{percentile, Load};
 
 /// The pgbench script of one transaction: the captured statements in order.
 pub fn script(statements: &[Statement]) -> String {
-    let mut script = String::new();
-    for (i, statement) in statements.iter().enumerate() {
-        let mut sql = statement.sql.clone();
-        let mut params = statement.params.clone();
-        // Highest first, so that `$1` does not match the start of `$10`.
-        params.sort_by_key(|p| std::cmp::Reverse(p.0));
-        for (n, value) in params {
-            let replacement = match value {
-                None => "NULL".to_owned(),
-                Some(v) if v.parse::<i64>().is_ok() => {
-                    script.push_str(&format!("\\set s{i}p{n} {v}\n"));
-                    format!(":s{i}p{n}")
-                }
-                Some(v) => format!("'{}'", v.replace('\'', "''")),
-            };
-            sql = sql.replace(&format!("${n}"), &replacement);
-        }
-        script.push_str(&sql.replace('\n', " "));
-        script.push_str(";\n");
+    statements.iter().enumerate().map(|(i, statement)| statement_of(i, statement) + ";\n").collect()
+}
+
+/// The `i`th statement of a script on one line, after the `\set` lines of its integer parameters, without its
+/// terminator (`;`, or a meta-command such as `\gset`).
+pub fn statement_of(i: usize, statement: &Statement) -> String {
+    let mut lines = String::new();
+    let mut sql = statement.sql.clone();
+    let mut params = statement.params.clone();
+    // Highest first, so that `$1` does not match the start of `$10`.
+    params.sort_by_key(|p| std::cmp::Reverse(p.0));
+    for (n, value) in params {
+        let replacement = match value {
+            None => "NULL".to_owned(),
+            Some(v) if v.parse::<i64>().is_ok() => {
+                lines.push_str(&format!("\\set s{i}p{n} {v}\n"));
+                format!(":s{i}p{n}")
+            }
+            Some(v) => format!("'{}'", v.replace('\'', "''")),
+        };
+        sql = sql.replace(&format!("${n}"), &replacement);
     }
-    script
+    lines.push_str(&sql.replace('\n', " "));
+    lines
 }
 
 /// Runs `script` with `clients` clients for `seconds`; the rate and latencies of its transactions.
 pub fn run(url: &str, script: &str, clients: usize, seconds: u64, dir: &Path) -> Result<Load, String> {
+    run_with(url, script, clients, &["-T", &seconds.to_string()], dir)
+}
+
+/// Runs `script` with `clients` clients for as long as `length` tells pgbench (`-T <seconds>` or `-t <transactions
+/// per client>`); the rate and latencies of its transactions.
+pub fn run_with(url: &str, script: &str, clients: usize, length: &[&str], dir: &Path) -> Result<Load, String> {
     std::fs::create_dir_all(dir).unwrap();
     let file = dir.join("script.sql");
     std::fs::write(&file, script).unwrap();
@@ -43,7 +52,8 @@ pub fn run(url: &str, script: &str, clients: usize, seconds: u64, dir: &Path) ->
         }
     }
     let output = Command::new("pgbench")
-        .args(["-n", "-M", "prepared", "-c", &clients.to_string(), "-j", "2", "-T", &seconds.to_string()])
+        .args(["-n", "-M", "prepared", "-c", &clients.to_string(), "-j", "2"])
+        .args(length)
         .args(["-l", "--log-prefix", dir.join("pgbench_log").to_str().unwrap(), "-f", file.to_str().unwrap(), url])
         .output()
         .map_err(|e| format!("cannot run pgbench ({e}); install the PostgreSQL client programs"))?;
