@@ -7,3 +7,4 @@ mod create_and_read;
 mod option_limit;
 mod questions;
 mod thank_you_and_scale_labels;
+mod tree_versions;

@@ -42,6 +42,9 @@ pub struct Survey {
     pub created_at: OffsetDateTime,
     /// When it was last changed.
     pub updated_at: OffsetDateTime,
+    /// The version of its question tree: 1 at creation and in a copy, one more with every change of its pages,
+    /// items or logic.
+    pub tree_version: i32,
     /// The survey's own thank-you text, shown after completion in place of the service's; `None` for the
     /// service's.
     pub thank_you_message: Option<String>,

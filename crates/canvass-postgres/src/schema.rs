@@ -335,6 +335,7 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         thank_you_message -> Nullable<Text>,
+        tree_version -> Int4,
     }
 }
 

@@ -35,6 +35,7 @@ pub(crate) struct SurveyRow {
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
     thank_you_message: Option<String>,
+    tree_version: i32,
 }
 
 impl From<SurveyRow> for Survey {
@@ -49,6 +50,7 @@ impl From<SurveyRow> for Survey {
             active: row.active,
             created_at: row.created_at,
             updated_at: row.updated_at,
+            tree_version: row.tree_version,
             thank_you_message: row.thank_you_message,
         }
     }
@@ -269,12 +271,14 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         Ok(deleted == 1)
     }
 
-    fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()> {
-        diesel::update(surveys::table)
+    /// One statement: the `UPDATE` of the survey's row, whose row lock then holds every other change of the tree
+    /// until the transaction ends.
+    fn begin_tree_change(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<bool> {
+        let changed = diesel::update(surveys::table)
             .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(survey.get())))
-            .set(surveys::updated_at.eq(now))
+            .set((surveys::updated_at.eq(now), surveys::tree_version.eq(surveys::tree_version + 1)))
             .execute(self.conn)
             .or_repo()?;
-        Ok(())
+        Ok(changed == 1)
     }
 }

@@ -227,6 +227,7 @@ mod tests {
             active: true,
             created_at: NOW,
             updated_at: NOW,
+            tree_version: 4,
             thank_you_message: Some("Thank you for your time.".into()),
         }
     }

@@ -27,6 +27,9 @@ pub trait SurveyRepository {
     /// Deletes an item of the survey and its answers; `false` when the survey has no such item. Logic rules that
     /// name it stay.
     fn delete_question_item(&mut self, account: AccountId, survey: SurveyId, item: QuestionItemId) -> RepoResult<bool>;
-    /// Moves the survey's `updatedAt`.
-    fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()>;
+    /// Starts a change of the survey's question tree (its pages, items or logic): moves its `updatedAt` to `now`
+    /// and its tree version up by one, and holds the survey until the transaction ends, so that changes of one
+    /// tree run one after another and none is lost. `false` when the account has no such survey. Callers run it
+    /// first in the change's transaction: a change that then fails rolls the version back with it.
+    fn begin_tree_change(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<bool>;
 }

@@ -66,11 +66,13 @@ pub struct QuestionTree {
     pub pages: Vec<Page>,
     /// Logic rules in the order they were set.
     pub logic: Vec<LogicRule>,
+    /// The survey's tree version ([`crate::survey::Survey::tree_version`]) when the tree was read.
+    pub version: i32,
 }
 
 impl QuestionTree {
     /// Puts a tree together from what the store holds, marking each rule that points at a missing item or page
-    /// as broken.
+    /// as broken; at version 1 ([`Self::at_version`] gives another).
     ///
     /// ```
     /// use canvass_domain::ids::{PageId, QuestionItemId, RuleId, SurveyId};
@@ -83,7 +85,7 @@ impl QuestionTree {
     /// assert!(tree.logic[0].broken);
     /// ```
     pub fn assemble(survey_id: SurveyId, pages: Vec<Page>, logic: Vec<LogicRule>) -> Self {
-        let mut tree = Self { survey_id, pages, logic: Vec::new() };
+        let mut tree = Self { survey_id, pages, logic: Vec::new(), version: 1 };
         tree.logic = logic
             .into_iter()
             .map(|rule| {
@@ -93,6 +95,11 @@ impl QuestionTree {
             })
             .collect();
         tree
+    }
+
+    /// The tree as read at this version of the survey's tree.
+    pub fn at_version(self, version: i32) -> Self {
+        Self { version, ..self }
     }
 
     /// The item with this id, if it is in the tree.

@@ -25,9 +25,9 @@ impl Surveys {
 
     /// The survey's tree (empty when it has none), when the survey is one of the account's.
     pub fn tree(&self, account: AccountId, id: SurveyId) -> Option<QuestionTree> {
-        self.find(account, id)?;
+        let version = self.find(account, id)?.tree_version;
         let tree = self.trees.iter().find(|tree| tree.survey_id == id).cloned();
-        Some(tree.unwrap_or_else(|| QuestionTree::assemble(id, Vec::new(), Vec::new())))
+        Some(tree.unwrap_or_else(|| QuestionTree::assemble(id, Vec::new(), Vec::new())).at_version(version))
     }
 
     /// Stores the tree in place of the survey's, marking rules that name missing items or pages as broken.
@@ -59,6 +59,7 @@ pub fn staff_survey(id: SurveyId) -> Survey {
         active: true,
         created_at: super::NOW,
         updated_at: super::NOW,
+        tree_version: 1,
         thank_you_message: None,
     }
 }
@@ -96,6 +97,7 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
             active: draft.active(),
             created_at: now,
             updated_at: now,
+            tree_version: 1,
             thank_you_message: draft.thank_you_message().map(str::to_owned),
         };
         let mut pages = Vec::with_capacity(draft.pages().len());
@@ -168,12 +170,14 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
         Ok(true)
     }
 
-    fn touch_survey(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<()> {
+    fn begin_tree_change(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<bool> {
         let held = self.surveys();
         let found = held.rows.iter_mut().find(|(owner, row)| *owner == account && row.id == survey);
-        if let Some((_, row)) = found {
-            row.updated_at = now;
-        }
-        Ok(())
+        Ok(found
+            .map(|(_, row)| {
+                row.updated_at = now;
+                row.tree_version += 1;
+            })
+            .is_some())
     }
 }

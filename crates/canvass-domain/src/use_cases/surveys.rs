@@ -66,7 +66,23 @@ pub fn question_tree(
     Ok(get_with_tree(uow, account, id)?.1)
 }
 
-/// Replaces the survey's logic rules; every rule must name an item and a later page of the survey.
+/// Starts a change of the survey's question tree in the transaction `tx` ([`SurveyRepository::begin_tree_change`]):
+/// `NotFound` when the account has no such survey.
+fn begin_tree_change(
+    tx: &mut (impl SurveyRepository + ?Sized),
+    clock: &dyn Clock,
+    account: AccountId,
+    id: SurveyId,
+) -> Result<(), DomainError> {
+    if tx.begin_tree_change(account, id, clock.now())? {
+        Ok(())
+    } else {
+        Err(DomainError::NotFound(Resource::Survey))
+    }
+}
+
+/// Replaces the survey's logic rules; every rule must name an item and a later page of the survey. A change of
+/// the tree: it moves the survey's `updatedAt` and tree version, unless it is refused.
 pub fn set_logic(
     uow: &mut (impl SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
@@ -75,15 +91,16 @@ pub fn set_logic(
     rules: Vec<LogicRuleDraft>,
 ) -> Result<QuestionTree, DomainError> {
     transaction(uow, |tx| {
+        begin_tree_change(tx, clock, account, id)?;
         let (_, tree) = get_with_tree(tx, account, id)?;
         let rules = LogicRules::check(rules, &tree).map_err(DomainError::Invalid)?;
         tx.replace_logic(account, id, &rules)?;
-        tx.touch_survey(account, id, clock.now())?;
         Ok(tx.question_tree(account, id)?)
     })
 }
 
-/// Removes a question item and its answers; logic rules that named it stay and read as broken.
+/// Removes a question item and its answers; logic rules that named it stay and read as broken. A change of the
+/// tree, as [`set_logic`] is.
 pub fn delete_question_item(
     uow: &mut (impl SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
@@ -92,11 +109,11 @@ pub fn delete_question_item(
     item: QuestionItemId,
 ) -> Result<(), DomainError> {
     transaction(uow, |tx| {
-        get(tx, account, id)?;
+        begin_tree_change(tx, clock, account, id)?;
         if !tx.delete_question_item(account, id, item)? {
             return Err(DomainError::NotFound(Resource::QuestionItem));
         }
-        Ok(tx.touch_survey(account, id, clock.now())?)
+        Ok(())
     })
 }
 

@@ -46,6 +46,10 @@ pub struct SurveyResponse {
     /// The survey's own thank-you text, shown after completion in place of the service's; null when none.
     #[schema(required = true, max_length = 2000)]
     pub thank_you_message: Option<String>,
+    /// The version of the question tree: 1 at creation and in a copy, one more with every change of its pages,
+    /// items or logic (each change also moves `updatedAt`).
+    #[schema(minimum = 1)]
+    pub tree_version: i32,
 }
 
 impl From<Survey> for SurveyResponse {
@@ -61,6 +65,7 @@ impl From<Survey> for SurveyResponse {
             created_at: s.created_at,
             updated_at: s.updated_at,
             thank_you_message: s.thank_you_message,
+            tree_version: s.tree_version,
         }
     }
 }
@@ -312,6 +317,9 @@ pub struct QuestionTreeResponse {
     pub pages: Vec<PageResponse>,
     /// Logic rules in order.
     pub logic: Vec<LogicRuleResponse>,
+    /// The survey's tree version this tree is (as `treeVersion` of the survey).
+    #[schema(minimum = 1)]
+    pub tree_version: i32,
 }
 
 impl From<QuestionTree> for QuestionTreeResponse {
@@ -320,6 +328,7 @@ impl From<QuestionTree> for QuestionTreeResponse {
             survey_id: tree.survey_id.get(),
             pages: tree.pages.into_iter().map(Into::into).collect(),
             logic: tree.logic.into_iter().map(Into::into).collect(),
+            tree_version: tree.version,
         }
     }
 }

@@ -28,7 +28,8 @@ pub async fn question_tree(
     Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(found)))
 }
 
-/// Replaces the survey's logic rules and answers the new question tree.
+/// Replaces the survey's logic rules and answers the new question tree; moves the survey's `updatedAt` and
+/// `treeVersion` (a refused change moves nothing).
 #[utoipa::path(tag = "Questions", request_body = Vec<LogicRuleBody>,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = QuestionTreeResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
@@ -45,7 +46,8 @@ pub async fn set_logic(
     Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(tree)))
 }
 
-/// Deletes a question item and its answers; logic rules that named it stay and read `broken: true`.
+/// Deletes a question item and its answers; logic rules that named it stay and read `broken: true`. Moves the
+/// survey's `updatedAt` and `treeVersion`.
 #[utoipa::path(tag = "Questions",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("questionItemId" = i64, Path, description = "An item of that survey")),

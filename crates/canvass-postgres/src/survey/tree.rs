@@ -26,7 +26,7 @@ use crate::prepared::prepared;
 /// the account.
 const SURVEY_TREE: &str = "\
 SELECT s.id, s.name, s.description, s.start_date, s.end_date, s.category_id, s.active, s.created_at, s.updated_at,
-       s.thank_you_message,
+       s.thank_you_message, s.tree_version,
        p.page_ids, p.page_positions, p.page_titles,
        i.item_ids, i.item_page_ids, i.item_positions, i.item_types, i.item_texts, i.item_required, i.item_options,
        i.item_min_labels, i.item_max_labels,
@@ -200,7 +200,7 @@ impl SurveyTreeRow {
     fn into_survey_tree(self) -> (Survey, QuestionTree) {
         let survey = Survey::from(self.survey);
         let pages = assemble_pages(self.pages.into_rows(), self.items.into_rows());
-        let tree = QuestionTree::assemble(survey.id, pages, self.rules.into_rules());
+        let tree = QuestionTree::assemble(survey.id, pages, self.rules.into_rules()).at_version(survey.tree_version);
         (survey, tree)
     }
 }

@@ -1,6 +1,7 @@
 //! Surveys: a new survey and its category are checked together, each account reads its own surveys only, logic
-//! must lead to a later page, deleting an item breaks the rules that named it, and a copy takes the tree along
-//! (with its logic only when that logic is whole).
+//! must lead to a later page, deleting an item breaks the rules that named it, every change of the tree moves its
+//! version (a refused one does not), and a copy takes the tree along (with its logic only when that logic is whole)
+//! at version 1.
 
 use crate::distribution::{DispatchType, MessageInput, SendoutInput, SendoutStatus};
 use crate::error::{ConflictKind, DomainError};
@@ -122,6 +123,34 @@ fn deleting_an_item_breaks_the_rules_that_named_it() {
     assert!(after.item(item).is_none());
     assert!(after.logic[0].broken, "the rule stays and reads as broken");
     assert!(after.has_broken_logic());
+}
+
+#[test]
+fn every_change_of_the_tree_moves_its_version_and_a_refused_one_does_not() {
+    let (mut memory, acme, other) = two_accounts();
+    let (survey, tree) = created(&mut memory, acme);
+    let version = |memory: &mut Memory| {
+        let (survey, tree) = surveys::get_with_tree(memory, acme, survey).unwrap();
+        assert_eq!(survey.tree_version, tree.version, "the survey and its tree agree");
+        survey.tree_version
+    };
+    assert_eq!(version(&mut memory), 1, "1 at creation");
+
+    let later = At(NOW + time::Duration::hours(1));
+    let stored = surveys::set_logic(&mut memory, &later, acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+    assert_eq!((stored.version, version(&mut memory)), (2, 2), "the tree answered is the changed one");
+    surveys::delete_question_item(&mut memory, &later, acme, survey, tree.pages[1].items[0].id).unwrap();
+    assert_eq!(version(&mut memory), 3);
+
+    let refused = surveys::set_logic(&mut memory, &later, acme, survey, vec![rule(&tree, "skip", 0)]);
+    assert!(refused.is_err());
+    let unknown = surveys::delete_question_item(&mut memory, &later, acme, survey, QuestionItemId::new(999));
+    assert!(not_found(&unknown, "question item"));
+    assert!(not_found(&surveys::set_logic(&mut memory, &later, other, survey, Vec::new()), "survey"));
+    assert_eq!(version(&mut memory), 3, "a refused change moves nothing");
+
+    let copy = surveys::copy(&mut memory, &later, acme, survey, CopyRequest::default()).unwrap();
+    assert_eq!(copy.tree_version, 1, "a copy starts at 1");
 }
 
 #[test]

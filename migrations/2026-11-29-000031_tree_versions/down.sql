@@ -1,0 +1,1 @@
+ALTER TABLE surveys DROP COLUMN tree_version;
