@@ -64,8 +64,22 @@ async fn the_document_states_the_three_files_and_the_parameters() {
     let names: Vec<&str> = parameters.iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["surveyId", "format", "header", "values", "bom", "from", "to", "updated", "completed", "sendoutId"]
+        [
+            "surveyId",
+            "format",
+            "header",
+            "values",
+            "bom",
+            "backgroundData",
+            "from",
+            "to",
+            "updated",
+            "completed",
+            "sendoutId"
+        ]
     );
+    let background = parameters.iter().find(|p| p["name"] == "backgroundData").unwrap();
+    assert_eq!((&background["in"], &background["schema"]["type"]), (&json!("query"), &json!("boolean")));
     let format = parameters.iter().find(|p| p["name"] == "format").unwrap();
     assert!(format.to_string().contains(r#"["csv","xlsx","jsonl"]"#), "{format}");
 }
