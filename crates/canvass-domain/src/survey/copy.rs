@@ -57,7 +57,7 @@ impl CopyPlan {
     /// let now = datetime!(2026-11-22 10:00 UTC);
     /// let source = Survey { id: SurveyId::new(1), name: "Pulse".into(), description: "weekly".into(),
     ///     start_date: now, end_date: now, category_id: Some(CategoryId::new(3)), active: false, created_at: now,
-    ///     updated_at: now, thank_you_message: Some("Thanks!".into()) };
+    ///     updated_at: now, tree_version: 3, thank_you_message: Some("Thanks!".into()) };
     /// let plan = CopyPlan::new(&source, CopyRequest::default(), now).unwrap();
     /// assert_eq!((plan.name(), plan.active(), plan.category_id()), ("Pulse", false, None));
     /// assert_eq!(plan.thank_you_message(), Some("Thanks!"));
