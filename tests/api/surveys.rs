@@ -4,6 +4,7 @@ mod answer_writes;
 mod answers;
 mod copy;
 mod create_and_read;
+mod editing;
 mod option_limit;
 mod questions;
 mod thank_you_and_scale_labels;

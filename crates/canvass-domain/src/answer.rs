@@ -108,8 +108,9 @@ impl AnswerSetDraft {
     ///
     /// let (page, item) = (PageId::new(1), QuestionItemId::new(1));
     /// let age = QuestionItem { id: item, page_id: page, kind: QuestionType::Numeric, text: "Age?".into(),
-    ///     required: true, options: vec![], min_label: None, max_label: None };
-    /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![Page { id: page, title: String::new(), items: vec![age] }], vec![]);
+    ///     required: true, options: vec![], min_label: None, max_label: None,
+    ///     settings: Default::default() };
+    /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![Page { id: page, title: String::new(), items: vec![age], randomize_items: false }], vec![]);
     /// let text = Answer { question_item_id: item, value: AnswerValue::Text("old".into()) };
     /// let errors = AnswerSetDraft::check(false, vec![text], &tree).unwrap_err();
     /// assert_eq!(errors[0].field, "answers[0].value");
@@ -408,10 +409,16 @@ mod tests {
             options: options(1_000),
             min_label: None,
             max_label: None,
+            settings: Default::default(),
         };
         let tree = QuestionTree::assemble(
             SurveyId::new(1),
-            vec![crate::survey::Page { id: PageId::new(1), title: String::new(), items: vec![item] }],
+            vec![crate::survey::Page {
+                id: PageId::new(1),
+                title: String::new(),
+                items: vec![item],
+                randomize_items: false,
+            }],
             vec![],
         );
         let all: Vec<String> = (0..1_000).map(|i| format!("o{i}")).collect();

@@ -41,6 +41,9 @@ pub enum DomainError {
         kind: ConflictKind,
         /// What conflicts, in words.
         detail: String,
+        /// The values in the way, where the kind names some (the option values answers hold, for
+        /// [`ConflictKind::ItemHasAnswers`]); empty otherwise.
+        values: Vec<String>,
     },
     /// A repository failed.
     #[error(transparent)]
@@ -69,6 +72,8 @@ pub enum Resource {
     FrequencySetting,
     /// An API key.
     Key,
+    /// A page of a survey.
+    Page,
     /// A question item of a survey.
     QuestionItem,
     /// A respondent of the survey.
@@ -104,6 +109,7 @@ impl Resource {
             Self::Category => "category",
             Self::FrequencySetting => "frequency setting",
             Self::Key => "key",
+            Self::Page => "page",
             Self::QuestionItem => "question item",
             Self::Respondent => "respondent",
             Self::RetentionRule => "retention rule",
@@ -143,12 +149,21 @@ pub enum ConflictKind {
     LinkSendout,
     /// An open link or QR code asked of a sendout that has no public address (EMAIL, SMS, TWOWAY).
     NoPublicLink,
+    /// A page to delete still holds items.
+    PageNotEmpty,
+    /// A change that answers would no longer fit: an answered item's type, or option values answers hold.
+    ItemHasAnswers,
 }
 
 impl DomainError {
     /// A conflict of this kind.
     pub fn conflict(kind: ConflictKind, detail: impl Into<String>) -> Self {
-        Self::Conflict { kind, detail: detail.into() }
+        Self::Conflict { kind, detail: detail.into(), values: Vec::new() }
+    }
+
+    /// A conflict of this kind, naming the values in the way.
+    pub fn conflict_over(kind: ConflictKind, detail: impl Into<String>, values: Vec<String>) -> Self {
+        Self::Conflict { kind, detail: detail.into(), values }
     }
 
     /// One broken rule of one field.

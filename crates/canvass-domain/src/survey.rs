@@ -2,15 +2,19 @@
 
 mod conversation;
 mod copy;
+mod edit;
 mod logic;
 mod navigation;
 pub mod ports;
 mod question;
+mod settings;
 mod tree;
 
 pub use copy::{CopyPlan, CopyRequest};
+pub use edit::{place, ItemPatch, PageInput, PagePatch};
 pub use logic::{LogicRuleDraft, LogicRules};
 pub use question::{ChoiceOption, QuestionItem, QuestionItemDraft, QuestionType};
+pub use settings::{compile_pattern, Finite, ItemSettings, TextFormat};
 pub use tree::{LogicRule, Page, PageDraft, QuestionTree};
 
 use time::{Duration, OffsetDateTime};
@@ -239,7 +243,11 @@ mod tests {
             name: "  ".into(),
             start_date: Some(NOW),
             end_date: Some(NOW - Duration::days(1)),
-            pages: vec![PageDraft { title: "p".into(), items: vec![QuestionItemDraft::default()] }],
+            pages: vec![PageDraft {
+                title: "p".into(),
+                items: vec![QuestionItemDraft::default()],
+                randomize_items: false,
+            }],
             ..Default::default()
         };
         let fields: Vec<_> = SurveyDraft::new(input, NOW).unwrap_err().into_iter().map(|e| e.field).collect();

@@ -15,6 +15,7 @@ pub mod idempotency;
 pub mod insight;
 pub mod monitoring;
 pub mod open_link;
+pub mod questionnaire;
 pub mod respondent_page;
 pub mod respondents;
 pub mod retention;

@@ -126,7 +126,7 @@ fn shown() -> Vec<(&'static str, String)> {
         )*};
     }
     let page = QuestionPage {
-        page: Page { id: PageId::new(1), title: "One".into(), items: Vec::new() },
+        page: Page { id: PageId::new(1), title: "One".into(), items: Vec::new(), randomize_items: false },
         number: 1,
         count: 1,
         answers: answers(),

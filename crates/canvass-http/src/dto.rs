@@ -14,6 +14,7 @@ pub mod governance;
 pub mod insight;
 mod mirror;
 pub mod qr;
+pub mod questionnaire;
 pub mod respondent;
 pub mod schemas;
 pub mod sendout;

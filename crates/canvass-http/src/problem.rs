@@ -47,6 +47,10 @@ pub enum ProblemKind {
     LinkSendout,
     /// 409: an open link or QR code of a sendout that has no public address.
     NoPublicLink,
+    /// 409: deleting a page that still holds items.
+    PageNotEmpty,
+    /// 409: changing an answered item's type, or removing option values that answers hold (listed in `values`).
+    ItemHasAnswers,
     /// 409: a write refused by a concurrent change: a retry is the answer (`Retry-After: 1`).
     ConcurrentChange,
     /// 409: an `Idempotency-Key` whose first request is still running.
@@ -89,6 +93,8 @@ impl ProblemKind {
             | Self::SenderNotProvisioned
             | Self::LinkSendout
             | Self::NoPublicLink
+            | Self::PageNotEmpty
+            | Self::ItemHasAnswers
             | Self::ConcurrentChange
             | Self::IdempotencyKeyInUse => StatusCode::CONFLICT,
             Self::IdempotencyAnswerErased => StatusCode::GONE,
@@ -144,6 +150,9 @@ pub struct Problem {
     /// The accepted values, where a value must be one of a set.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub supported_values: Vec<String>,
+    /// The values in the way of a change, for `item-has-answers`: the option values that answers hold.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
 }
 
 impl Problem {
@@ -157,6 +166,7 @@ impl Problem {
             detail: detail.into(),
             errors: Vec::new(),
             supported_values: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -252,6 +262,8 @@ fn conflict_kind(kind: ConflictKind) -> ProblemKind {
         ConflictKind::SenderNotProvisioned => ProblemKind::SenderNotProvisioned,
         ConflictKind::LinkSendout => ProblemKind::LinkSendout,
         ConflictKind::NoPublicLink => ProblemKind::NoPublicLink,
+        ConflictKind::PageNotEmpty => ProblemKind::PageNotEmpty,
+        ConflictKind::ItemHasAnswers => ProblemKind::ItemHasAnswers,
     }
 }
 
@@ -260,7 +272,7 @@ impl From<DomainError> for Problem {
         match error {
             DomainError::NotFound(what) => Self::not_found(what.noun()),
             DomainError::Invalid(errors) => Self::invalid(errors),
-            DomainError::Conflict { kind, detail } => Self::new(conflict_kind(kind), detail),
+            DomainError::Conflict { kind, detail, values } => Self { values, ..Self::new(conflict_kind(kind), detail) },
             DomainError::Repo(RepoError::Unavailable(cause)) => {
                 tracing::warn!(error.message = %Chain(&*cause), "database unavailable");
                 Self::unavailable()

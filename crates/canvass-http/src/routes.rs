@@ -14,6 +14,7 @@ pub mod frequency;
 pub mod health;
 pub mod insight;
 pub mod metrics;
+pub mod questionnaire;
 pub mod questions;
 pub mod respondents;
 pub mod retention_policies;
@@ -50,6 +51,11 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(questions::question_tree)
         .service(questions::set_logic)
         .service(questions::delete_item)
+        .service(questionnaire::patch_item)
+        .service(questionnaire::add_page)
+        .service(questionnaire::patch_page)
+        .service(questionnaire::delete_page)
+        .service(questionnaire::add_item)
         .service(answers::list)
         .service(answers::page)
         .service(answers::of_respondent)

@@ -1,6 +1,7 @@
 //! Answer sets and answers on PostgreSQL.
 
 mod background;
+mod held;
 mod page;
 mod visits;
 mod writes;
@@ -388,5 +389,18 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         .execute(self.conn)
         .or_repo()?;
         Ok(copied as u64)
+    }
+
+    fn item_has_answers(&mut self, account: AccountId, item: QuestionItemId) -> RepoResult<bool> {
+        held::item_has_answers(self.conn, account, item).or_repo()
+    }
+
+    fn values_in_answers(
+        &mut self,
+        account: AccountId,
+        item: QuestionItemId,
+        values: &[String],
+    ) -> RepoResult<Vec<String>> {
+        held::values_in_answers(self.conn, account, item, values).or_repo()
     }
 }

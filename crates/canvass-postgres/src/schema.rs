@@ -203,6 +203,7 @@ diesel::table! {
         options -> Jsonb,
         min_label -> Nullable<Text>,
         max_label -> Nullable<Text>,
+        settings -> Jsonb,
     }
 }
 
@@ -305,6 +306,7 @@ diesel::table! {
         survey_id -> Int8,
         position -> Int4,
         title -> Text,
+        randomize_items -> Bool,
     }
 }
 

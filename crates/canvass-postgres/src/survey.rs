@@ -1,5 +1,7 @@
 //! Surveys and their question trees on PostgreSQL.
 
+mod edits;
+mod settings;
 mod tree;
 
 use std::collections::HashMap;
@@ -7,7 +9,7 @@ use std::collections::HashMap;
 use canvass_domain::ids::{AccountId, CategoryId, PageId, QuestionItemId, SurveyId};
 use canvass_domain::ports::{RepoResult, SurveyRepository};
 use canvass_domain::survey::{
-    ChoiceOption, LogicRules, Page, QuestionItem, QuestionTree, QuestionType, Survey, SurveyDraft,
+    ChoiceOption, LogicRules, Page, QuestionItem, QuestionItemDraft, QuestionTree, QuestionType, Survey, SurveyDraft,
 };
 use diesel::prelude::*;
 use serde_json::{json, Value};
@@ -63,6 +65,7 @@ pub(crate) struct PageRow {
     pub(crate) id: i64,
     pub(crate) position: i32,
     pub(crate) title: String,
+    pub(crate) randomize_items: bool,
 }
 
 /// A stored item, with the page it is on.
@@ -78,6 +81,7 @@ pub(crate) struct ItemRow {
     pub(crate) options: Value,
     pub(crate) min_label: Option<String>,
     pub(crate) max_label: Option<String>,
+    pub(crate) settings: Value,
 }
 
 impl ItemRow {
@@ -101,6 +105,7 @@ impl ItemRow {
             options,
             min_label: self.min_label,
             max_label: self.max_label,
+            settings: settings::from_json(&self.settings),
         }
     }
 }
@@ -119,7 +124,12 @@ pub(crate) fn assemble_pages(mut pages: Vec<PageRow>, mut items: Vec<ItemRow>) -
     }
     pages
         .into_iter()
-        .map(|p| Page { id: PageId::new(p.id), title: p.title, items: by_page.remove(&p.id).unwrap_or_default() })
+        .map(|p| Page {
+            id: PageId::new(p.id),
+            title: p.title,
+            items: by_page.remove(&p.id).unwrap_or_default(),
+            randomize_items: p.randomize_items,
+        })
         .collect()
 }
 
@@ -139,6 +149,7 @@ impl PgUnitOfWork<'_> {
                     survey_pages::survey_id.eq(survey),
                     survey_pages::position.eq(position as i32),
                     survey_pages::title.eq(&page.title),
+                    survey_pages::randomize_items.eq(page.randomize_items),
                 )
             })
             .collect();
@@ -169,6 +180,7 @@ impl PgUnitOfWork<'_> {
                         question_items::options.eq(options_json(&item.options)),
                         question_items::min_label.eq(item.min_label.as_deref()),
                         question_items::max_label.eq(item.max_label.as_deref()),
+                        question_items::settings.eq(settings::to_json(&item.settings)),
                     )
                 })
             })
@@ -280,5 +292,63 @@ impl SurveyRepository for PgUnitOfWork<'_> {
             .execute(self.conn)
             .or_repo()?;
         Ok(changed == 1)
+    }
+
+    fn insert_page(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        title: &str,
+        randomize_items: bool,
+    ) -> RepoResult<PageId> {
+        edits::insert_page(self.conn, account, survey, title, randomize_items).or_repo()
+    }
+
+    fn update_page(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        page: PageId,
+        title: &str,
+        randomize_items: bool,
+    ) -> RepoResult<()> {
+        edits::update_page(self.conn, account, survey, page, title, randomize_items).or_repo()
+    }
+
+    fn delete_page(&mut self, account: AccountId, survey: SurveyId, page: PageId) -> RepoResult<()> {
+        edits::delete_page(self.conn, account, survey, page).or_repo()
+    }
+
+    fn order_pages(&mut self, account: AccountId, survey: SurveyId, pages: &[PageId]) -> RepoResult<()> {
+        edits::order_pages(self.conn, account, survey, pages).or_repo()
+    }
+
+    fn insert_item(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        page: PageId,
+        item: &QuestionItemDraft,
+    ) -> RepoResult<QuestionItemId> {
+        edits::insert_item(self.conn, account, survey, page, item).or_repo()
+    }
+
+    fn update_item(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: QuestionItemId,
+        item: &QuestionItemDraft,
+    ) -> RepoResult<()> {
+        edits::update_item(self.conn, account, survey, id, item).or_repo()
+    }
+
+    fn place_items(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        layout: &[(PageId, Vec<QuestionItemId>)],
+    ) -> RepoResult<()> {
+        edits::place_items(self.conn, account, survey, layout).or_repo()
     }
 }

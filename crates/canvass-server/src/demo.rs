@@ -63,6 +63,7 @@ fn sample_survey() -> SurveyInput {
                         &[("yes", "Yes"), ("partly", "Partly"), ("no", "No")],
                     ),
                 ],
+                randomize_items: false,
             },
             PageDraft {
                 title: "Details".into(),
@@ -76,6 +77,7 @@ fn sample_survey() -> SurveyInput {
                     item(QuestionType::Numeric, "How many hours did you work?", false, &[]),
                     item(QuestionType::OpenText, "Anything else?", false, &[]),
                 ],
+                randomize_items: false,
             },
         ],
         ..Default::default()

@@ -236,3 +236,60 @@ async fn a_double_submitted_first_page_saves_one_answer_set() {
         app.get(&format!("/surveys/{survey}/answers/respondent/{}", respondent["respondentId"])).await.expect(200);
     assert_eq!(sets.as_array().unwrap().len(), 1, "{sets}");
 }
+
+#[tokio::test]
+async fn a_respondent_whose_page_was_deleted_resumes_on_the_first_page_not_complete() {
+    let app = spawn_app().await;
+    let (survey, tree, _, link, _) = invited(&app, "Live").await;
+    let yes = [on_page(page_id(&tree, 0)), field(item_id(&tree, 0, 0), "yes")];
+    assert!(post_form(&app, &link, &yes).await.html.contains("Page 2 of 3"));
+    let second = format!("/surveys/{survey}/pages/{}", page_id(&tree, 1));
+    let emptied = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    for item in emptied["pages"][1]["items"].as_array().unwrap() {
+        app.delete(&format!("/surveys/{survey}/questions/{}", item["questionItemId"])).await.expect(204);
+    }
+    app.delete(&second).await.expect(204);
+
+    let resumed = get(&app, &link).await;
+    assert!(resumed.html.contains("Page 2 of 2") && resumed.html.contains("Anything else?"), "{}", resumed.html);
+    let stale = post_form(&app, &link, &[on_page(page_id(&tree, 1))]).await;
+    assert_ne!(stale.status, 200, "the deleted page takes no answers: {}", stale.html);
+    let last = [on_page(page_id(&tree, 2)), field(item_id(&tree, 2, 0), "Fine")];
+    assert!(post_form(&app, &link, &last).await.html.contains("Thank you"));
+}
+
+#[tokio::test]
+async fn a_randomized_page_shows_each_respondent_its_own_order_every_time() {
+    let app = spawn_app().await;
+    let items: Vec<Value> = (1..=6).map(|n| json!({"type": "OpenText", "text": format!("Question {n}")})).collect();
+    let body = json!({"name": "Shuffled", "pages": [{"title": "All", "randomizeItems": true, "items": items}]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let sendout = app.post(&format!("/surveys/{survey}/sendouts"), crate::helpers::email_sendout()).await.expect(201)
+        ["sendoutId"]
+        .clone();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let mut links = Vec::new();
+    for contact in ["a@example.com", "b@example.com", "c@example.com"] {
+        let added = app
+            .post(&format!("{base}/respondents"), json!({"contactDetails": contact, "sendMail": true}))
+            .await
+            .expect(201);
+        links.push(added["surveyLink"].as_str().unwrap().strip_prefix(&app.address).unwrap().to_owned());
+    }
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let order = |html: &str| -> Vec<usize> {
+        let mut found: Vec<(usize, usize)> =
+            (1..=6).map(|n| (html.find(&format!("Question {n}<")).expect("every item is shown"), n)).collect();
+        found.sort_unstable();
+        found.into_iter().map(|(_, n)| n).collect()
+    };
+    let mut orders = Vec::new();
+    for link in &links {
+        let first = order(&get(&app, link).await.html);
+        assert_eq!(order(&get(&app, link).await.html), first, "the same order on every view");
+        orders.push(first);
+    }
+    orders.dedup();
+    assert!(orders.len() > 1, "respondents see orders of their own: {orders:?}");
+    assert!(orders.iter().any(|order| order != &[1, 2, 3, 4, 5, 6]), "{orders:?}");
+}

@@ -109,8 +109,9 @@ struct ItemColumn {
 ///
 /// let item = QuestionItem { id: QuestionItemId::new(7), page_id: PageId::new(1), kind: QuestionType::SingleChoice,
 ///     text: "Happy?".into(), required: false,
-///     options: vec![ChoiceOption { value: "y".into(), label: "Yes".into() }], min_label: None, max_label: None };
-/// let tree = QuestionTree::assemble(SurveyId::new(1), vec![Page { id: PageId::new(1), title: String::new(), items: vec![item] }], vec![]);
+///     options: vec![ChoiceOption { value: "y".into(), label: "Yes".into() }], min_label: None, max_label: None,
+///     settings: Default::default() };
+/// let tree = QuestionTree::assemble(SurveyId::new(1), vec![Page { id: PageId::new(1), title: String::new(), items: vec![item], randomize_items: false }], vec![]);
 /// let table = ExportTable::new(&tree, Headings::Ids, ChoiceValues::Labels);
 /// assert_eq!(table.headings().last().unwrap(), "q7");
 /// let at = time::macros::datetime!(2026-11-22 10:00 UTC);
@@ -323,6 +324,7 @@ mod tests {
             options,
             min_label: None,
             max_label: None,
+            settings: Default::default(),
         }
     }
 
@@ -336,6 +338,7 @@ mod tests {
                 item(10, 1, QuestionType::Info, "Next, numbers."),
                 item(20, 1, QuestionType::MultipleChoice, "What helps?"),
             ],
+            randomize_items: false,
         };
         let second = Page {
             id: PageId::new(2),
@@ -345,6 +348,7 @@ mod tests {
                 item(6, 2, QuestionType::Rating, "Rate us"),
                 item(4, 2, QuestionType::OpenText, "Anything else?"),
             ],
+            randomize_items: false,
         };
         QuestionTree::assemble(SurveyId::new(1), vec![first, second], vec![])
     }

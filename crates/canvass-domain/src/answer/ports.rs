@@ -128,6 +128,16 @@ pub trait AnswerRepository {
         to: SurveyId,
         items: &[(QuestionItemId, QuestionItemId)],
     ) -> RepoResult<u64>;
+    /// Whether any answer set holds an answer to the item.
+    fn item_has_answers(&mut self, account: AccountId, item: QuestionItemId) -> RepoResult<bool>;
+    /// Those of `values` that some answer to the item holds (as its value, among its chosen values, or as a row or
+    /// option of a Matrix answer), in the order of `values`.
+    fn values_in_answers(
+        &mut self,
+        account: AccountId,
+        item: QuestionItemId,
+        values: &[String],
+    ) -> RepoResult<Vec<String>>;
 }
 
 /// What the respondent page reads and keeps: the respondent behind a link token, and where it is in the survey.

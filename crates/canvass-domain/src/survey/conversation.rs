@@ -16,7 +16,8 @@ use super::tree::QuestionTree;
 /// let item = QuestionItem { id: QuestionItemId::new(1), page_id: PageId::new(1), kind: QuestionType::SingleChoice,
 ///     text: "Happy?".into(), required: true,
 ///     options: vec![ChoiceOption { value: "yes".into(), label: "Yes".into() }, ChoiceOption { value: "no".into(), label: "No".into() }],
-///     min_label: None, max_label: None };
+///     min_label: None, max_label: None,
+///     settings: Default::default() };
 /// assert_eq!(item.prompt(), "Happy? Reply 1 = Yes, 2 = No");
 /// ```
 impl QuestionItem {
@@ -124,6 +125,7 @@ mod tests {
             options: if kind.has_options() { options } else { vec![] },
             min_label: None,
             max_label: None,
+            settings: Default::default(),
         }
     }
 
@@ -141,7 +143,7 @@ mod tests {
 
     #[test]
     fn the_conversation_follows_the_logic() {
-        let page = |id, items| Page { id: PageId::new(id), title: String::new(), items };
+        let page = |id, items| Page { id: PageId::new(id), title: String::new(), items, randomize_items: false };
         let pages = vec![
             page(1, vec![item(1, 1, QuestionType::Info), item(2, 1, QuestionType::SingleChoice)]),
             page(2, vec![item(3, 2, QuestionType::OpenText)]),

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 use crate::error::FieldError;
 use crate::ids::{CategoryId, SendoutId};
 
-use super::{survey_dates, PageDraft, QuestionItem, QuestionItemDraft, QuestionTree, Survey, SurveyDraft};
+use super::{survey_dates, PageDraft, QuestionItem, QuestionTree, Survey, SurveyDraft};
 
 /// The copy options as a client gives them (the query of `GET /surveys/<id>/copy`), before defaults.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -156,18 +156,14 @@ impl SurveyDraft {
     /// The new survey of a copy: the plan's name, dates, category and flag, with the pages and items of the
     /// source's stored tree, which obeyed every rule when they were stored.
     pub(crate) fn copy_of(plan: &CopyPlan, tree: &QuestionTree) -> Self {
-        let item_draft = |item: &QuestionItem| QuestionItemDraft {
-            kind: item.kind,
-            text: item.text.clone(),
-            required: item.required,
-            options: item.options.clone(),
-            min_label: item.min_label.clone(),
-            max_label: item.max_label.clone(),
-        };
         let pages = tree
             .pages
             .iter()
-            .map(|page| PageDraft { title: page.title.clone(), items: page.items.iter().map(item_draft).collect() })
+            .map(|page| PageDraft {
+                title: page.title.clone(),
+                items: page.items.iter().map(QuestionItem::to_draft).collect(),
+                randomize_items: page.randomize_items,
+            })
             .collect();
         Self {
             name: plan.name.clone(),

@@ -33,7 +33,7 @@ impl LogicRules {
     /// use canvass_domain::ids::{PageId, QuestionItemId, SurveyId};
     /// use canvass_domain::survey::{LogicRuleDraft, LogicRules, Page, QuestionTree};
     ///
-    /// let page = Page { id: PageId::new(10), title: String::new(), items: vec![] };
+    /// let page = Page { id: PageId::new(10), title: String::new(), items: vec![], randomize_items: false };
     /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![page], vec![]);
     /// let unknown_item =
     ///     LogicRuleDraft { question_item_id: QuestionItemId::new(7), equals: "yes".into(), go_to_page_id: PageId::new(10) };
@@ -114,11 +114,12 @@ mod tests {
             options: if kind.has_options() { options } else { vec![] },
             min_label: None,
             max_label: None,
+            settings: Default::default(),
         }
     }
 
     fn tree() -> QuestionTree {
-        let page = |id, items| Page { id: PageId::new(id), title: String::new(), items };
+        let page = |id, items| Page { id: PageId::new(id), title: String::new(), items, randomize_items: false };
         let first = page(1, vec![item(11, 1, QuestionType::SingleChoice), item(12, 1, QuestionType::Info)]);
         let second = page(2, vec![item(21, 2, QuestionType::Rating)]);
         QuestionTree::assemble(SurveyId::new(1), vec![first, second, page(3, vec![])], vec![])

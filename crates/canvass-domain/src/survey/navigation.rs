@@ -83,8 +83,9 @@ impl QuestionTree {
     ///
     /// let (first, second, third, item_id) = (PageId::new(1), PageId::new(2), PageId::new(3), QuestionItemId::new(7));
     /// let item = QuestionItem { id: item_id, page_id: first, kind: QuestionType::OpenText, text: "q".into(),
-    ///     required: false, options: vec![], min_label: None, max_label: None };
-    /// let page = |id, items| Page { id, title: String::new(), items };
+    ///     required: false, options: vec![], min_label: None, max_label: None,
+    ///     settings: Default::default() };
+    /// let page = |id, items| Page { id, title: String::new(), items, randomize_items: false };
     /// let rule = LogicRule { id: RuleId::new(1), question_item_id: item_id, equals: "skip".into(), go_to_page_id: third,
     ///     broken: false };
     /// let pages = vec![page(first, vec![item]), page(second, vec![]), page(third, vec![])];
@@ -106,26 +107,52 @@ impl QuestionTree {
     }
 
     /// The pages on the path that a respondent with these answers, last sent to page `resume`, may submit: the
-    /// pages it has passed and the one it is on, which comes last. A respondent that has not started, or whose
-    /// page is not on its path any more (the survey changed), is on the first page. Empty for a survey without
-    /// pages.
+    /// pages it has passed and the one it is on, which comes last. A respondent that has not started is on the
+    /// first page; one whose page is not on its path any more (deleted, or the logic changed) is on the first page
+    /// of its path that is not complete (see [`Self::page_complete`]), or the last when all are. Empty for a survey
+    /// without pages.
     ///
     /// ```
     /// use canvass_domain::ids::{PageId, SurveyId};
     /// use canvass_domain::survey::{Page, QuestionTree};
     ///
     /// let (first, second, third) = (PageId::new(1), PageId::new(2), PageId::new(3));
-    /// let page = |id| Page { id, title: String::new(), items: vec![] };
+    /// let page = |id| Page { id, title: String::new(), items: vec![], randomize_items: false };
     /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![page(first), page(second), page(third)], vec![]);
     /// assert_eq!(tree.reachable(None, &[]), [first]);
     /// assert_eq!(tree.reachable(Some(second), &[]), [first, second]);
-    /// assert_eq!(tree.reachable(Some(PageId::new(99)), &[]), [first]);
+    /// assert_eq!(tree.reachable(Some(PageId::new(99)), &[]), [first], "gone: the first page not complete");
     /// ```
     pub fn reachable(&self, resume: Option<PageId>, answers: &[Answer]) -> Vec<PageId> {
         let mut path = self.path(answers);
-        let on = resume.and_then(|resume| path.iter().position(|page| *page == resume)).unwrap_or(0);
+        let on = match resume {
+            None => 0,
+            Some(resume) => path.iter().position(|page| *page == resume).unwrap_or_else(|| {
+                let answered: std::collections::HashSet<QuestionItemId> =
+                    answers.iter().map(|a| a.question_item_id).collect();
+                let incomplete = path.iter().position(|page| !self.page_complete(*page, &answered));
+                incomplete.unwrap_or(path.len().saturating_sub(1))
+            }),
+        };
         path.truncate(on + 1);
         path
+    }
+
+    /// Whether a respondent that answered the items `answered` is done with `page`: it answered at least one of
+    /// its items that take an answer, and every required one; a page of Info items only is always done.
+    pub fn page_complete(&self, page: PageId, answered: &std::collections::HashSet<QuestionItemId>) -> bool {
+        let Some(index) = self.page_index(page) else { return false };
+        let mut answerable = self.pages[index].items.iter().filter(|item| item.kind.takes_answer()).peekable();
+        if answerable.peek().is_none() {
+            return true;
+        }
+        let (mut any, mut all_required) = (false, true);
+        for item in answerable {
+            let done = answered.contains(&item.id);
+            any |= done;
+            all_required &= done || !item.required;
+        }
+        any && all_required
     }
 
     /// The required items on the path of these answers that they leave unanswered, in order.
@@ -165,6 +192,7 @@ mod tests {
             options: vec![],
             min_label: None,
             max_label: None,
+            settings: Default::default(),
         }
     }
 
@@ -173,7 +201,7 @@ mod tests {
     }
 
     fn page(id: i64, items: Vec<QuestionItem>) -> Page {
-        Page { id: PageId::new(id), title: String::new(), items }
+        Page { id: PageId::new(id), title: String::new(), items, randomize_items: false }
     }
 
     fn rule(id: i64, item: i64, equals: &str, to: i64) -> LogicRule {
@@ -223,9 +251,27 @@ mod tests {
         assert_eq!(numbers(tree.reachable(fourth, &[text(10, "skip")])), [1, 4]);
         assert_eq!(
             numbers(tree.reachable(third, &[text(10, "skip")])),
-            [1],
-            "page 3 is off the path: back to the start"
+            [1, 4],
+            "page 3 is off the path: on to the first page not complete"
         );
+    }
+
+    #[test]
+    fn a_respondent_whose_page_went_away_resumes_on_the_first_page_not_complete() {
+        let mut pages: Vec<Page> = (1..=4).map(|id| page(id, vec![item(id * 10, id, false)])).collect();
+        pages[1].items.push(item(21, 2, true));
+        pages.insert(2, page(5, vec![]));
+        let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![]);
+        let gone = Some(PageId::new(99));
+        assert_eq!(numbers(tree.reachable(gone, &[])), [1], "nothing answered");
+        let first_done = [text(10, "a")];
+        assert_eq!(numbers(tree.reachable(gone, &first_done)), [1, 2]);
+        let required_left = [text(10, "a"), text(20, "b")];
+        assert_eq!(numbers(tree.reachable(gone, &required_left)), [1, 2], "page 2's required item is open");
+        let through = [text(10, "a"), text(20, "b"), text(21, "c")];
+        assert_eq!(numbers(tree.reachable(gone, &through)), [1, 2, 5, 3], "a page of no items is done");
+        let all = [text(10, "a"), text(20, "b"), text(21, "c"), text(30, "d"), text(40, "e")];
+        assert_eq!(numbers(tree.reachable(gone, &all)), [1, 2, 5, 3, 4], "all done: the last page");
     }
 
     #[test]

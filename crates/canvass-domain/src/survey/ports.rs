@@ -3,9 +3,9 @@
 //! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
 //! adapter follows are in [`crate::ports`].
 
-use crate::ids::{AccountId, QuestionItemId, SurveyId};
+use crate::ids::{AccountId, PageId, QuestionItemId, SurveyId};
 use crate::ports::RepoResult;
-use crate::survey::{LogicRules, QuestionTree, Survey, SurveyDraft};
+use crate::survey::{LogicRules, QuestionItemDraft, QuestionTree, Survey, SurveyDraft};
 use time::OffsetDateTime;
 
 /// Surveys and their question trees.
@@ -32,4 +32,50 @@ pub trait SurveyRepository {
     /// tree run one after another and none is lost. `false` when the account has no such survey. Callers run it
     /// first in the change's transaction: a change that then fails rolls the version back with it.
     fn begin_tree_change(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<bool>;
+    /// Adds a page to the survey, placed after every other until [`Self::order_pages`] places it; its id.
+    fn insert_page(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        title: &str,
+        randomize_items: bool,
+    ) -> RepoResult<PageId>;
+    /// Sets a page's title and whether its items are shown in an order per respondent.
+    fn update_page(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        page: PageId,
+        title: &str,
+        randomize_items: bool,
+    ) -> RepoResult<()>;
+    /// Deletes a page of the survey (the caller has checked it holds no items).
+    fn delete_page(&mut self, account: AccountId, survey: SurveyId, page: PageId) -> RepoResult<()>;
+    /// Puts the survey's pages in this order: `pages` is every page of the survey, once.
+    fn order_pages(&mut self, account: AccountId, survey: SurveyId, pages: &[PageId]) -> RepoResult<()>;
+    /// Adds an item to a page of the survey, placed after every other until [`Self::place_items`] places it;
+    /// its id.
+    fn insert_item(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        page: PageId,
+        item: &QuestionItemDraft,
+    ) -> RepoResult<QuestionItemId>;
+    /// Replaces what an item of the survey is and holds (not where it stands); its answers stay.
+    fn update_item(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: QuestionItemId,
+        item: &QuestionItemDraft,
+    ) -> RepoResult<()>;
+    /// Puts items of the survey on these pages in this order: each entry is one page with every item it is to
+    /// hold, the items that move onto it included.
+    fn place_items(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        layout: &[(PageId, Vec<QuestionItemId>)],
+    ) -> RepoResult<()>;
 }

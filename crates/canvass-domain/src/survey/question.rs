@@ -5,6 +5,8 @@ use std::collections::HashSet;
 use crate::error::FieldError;
 use crate::ids::{PageId, QuestionItemId};
 
+use super::settings::ItemSettings;
+
 /// The kinds of question item. Their names (`SingleChoice`, ...) are what clients send and see, and what the store
 /// keeps.
 #[derive(
@@ -85,6 +87,8 @@ pub struct QuestionItemDraft {
     pub min_label: Option<String>,
     /// The words at the high end of a Rating item's scale; none for the others (blank means none).
     pub max_label: Option<String>,
+    /// What only some types take: the checks of their answers.
+    pub settings: ItemSettings,
 }
 
 impl Default for QuestionItemDraft {
@@ -96,6 +100,7 @@ impl Default for QuestionItemDraft {
             options: Vec::new(),
             min_label: None,
             max_label: None,
+            settings: ItemSettings::default(),
         }
     }
 }
@@ -107,7 +112,7 @@ impl QuestionItemDraft {
     /// use canvass_domain::survey::{ChoiceOption, QuestionItemDraft, QuestionType};
     ///
     /// let item = QuestionItemDraft { kind: QuestionType::SingleChoice, text: "Colour?".into(), required: true,
-    ///     options: vec![], min_label: Some("Pale".into()), max_label: None };
+    ///     options: vec![], min_label: Some("Pale".into()), ..Default::default() };
     /// let fields: Vec<_> = item.check("items[0]").into_iter().map(|e| e.field).collect();
     /// assert_eq!(fields, ["items[0].minLabel", "items[0].options"]);
     /// ```
@@ -130,6 +135,7 @@ impl QuestionItemDraft {
                 Err(error) => errors.push(error),
             }
         }
+        errors.extend(self.settings.check(self.kind, &self.options, path));
         if !self.kind.has_options() {
             if !self.options.is_empty() {
                 errors.push(FieldError::new(format!("{path}.options"), format!("{} items have no options", self.kind)));
@@ -188,9 +194,24 @@ pub struct QuestionItem {
     pub min_label: Option<String>,
     /// The words at the high end of a Rating item's scale, if any.
     pub max_label: Option<String>,
+    /// What only some types take: the checks of their answers.
+    pub settings: ItemSettings,
 }
 
 impl QuestionItem {
+    /// What the item is and holds, as a draft: the copy of a survey stores it again.
+    pub fn to_draft(&self) -> QuestionItemDraft {
+        QuestionItemDraft {
+            kind: self.kind,
+            text: self.text.clone(),
+            required: self.required,
+            options: self.options.clone(),
+            min_label: self.min_label.clone(),
+            max_label: self.max_label.clone(),
+            settings: self.settings.clone(),
+        }
+    }
+
     /// Whether `value` is one of this item's option values.
     pub fn has_option(&self, value: &str) -> bool {
         self.options.iter().any(|option| option.value == value)

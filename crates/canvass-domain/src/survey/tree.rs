@@ -12,6 +12,8 @@ pub struct PageDraft {
     pub title: String,
     /// Its items, in order.
     pub items: Vec<QuestionItemDraft>,
+    /// Whether each respondent sees its items in an order of its own.
+    pub randomize_items: bool,
 }
 
 impl PageDraft {
@@ -40,6 +42,29 @@ pub struct Page {
     pub title: String,
     /// Its items, in the order they were given.
     pub items: Vec<QuestionItem>,
+    /// Whether each respondent sees its items in an order of its own.
+    pub randomize_items: bool,
+}
+
+impl Page {
+    /// The page as the respondent of `seed` sees it: when it randomizes its items, in the order drawn for that
+    /// respondent (by a SHA-256 of the seed, the page and each item: the same order on every view and with every
+    /// version of the service, and another order for another respondent); else as stored.
+    pub fn shown_to(mut self, seed: i64) -> Self {
+        if self.randomize_items {
+            let page = self.id.get();
+            self.items.sort_by_cached_key(|item| {
+                use sha2::Digest;
+                let digest = sha2::Sha256::new()
+                    .chain_update(seed.to_be_bytes())
+                    .chain_update(page.to_be_bytes())
+                    .chain_update(item.id.get().to_be_bytes())
+                    .finalize();
+                (digest[..8].to_vec(), item.id)
+            });
+        }
+        self
+    }
 }
 
 /// A stored go-to-page rule: when the answer to `question_item_id` equals `equals`, continue at `go_to_page_id`.
@@ -53,7 +78,8 @@ pub struct LogicRule {
     pub equals: String,
     /// Where the respondent continues.
     pub go_to_page_id: PageId,
-    /// True when the item or the page it names is no longer in the survey.
+    /// True when the item or the page it names is no longer in the survey, or the page no longer comes after the
+    /// item's.
     pub broken: bool,
 }
 
@@ -71,8 +97,9 @@ pub struct QuestionTree {
 }
 
 impl QuestionTree {
-    /// Puts a tree together from what the store holds, marking each rule that points at a missing item or page
-    /// as broken; at version 1 ([`Self::at_version`] gives another).
+    /// Puts a tree together from what the store holds, marking as broken each rule that points at a missing item
+    /// or page, or at a page that does not come after its item's; at version 1 ([`Self::at_version`] gives
+    /// another).
     ///
     /// ```
     /// use canvass_domain::ids::{PageId, QuestionItemId, RuleId, SurveyId};
@@ -80,7 +107,7 @@ impl QuestionTree {
     ///
     /// let rule = LogicRule { id: RuleId::new(1), question_item_id: QuestionItemId::new(99), equals: "yes".into(),
     ///     go_to_page_id: PageId::new(5), broken: false };
-    /// let page = Page { id: PageId::new(5), title: String::new(), items: vec![] };
+    /// let page = Page { id: PageId::new(5), title: String::new(), items: vec![], randomize_items: false };
     /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![page], vec![rule]);
     /// assert!(tree.logic[0].broken);
     /// ```
@@ -89,8 +116,9 @@ impl QuestionTree {
         tree.logic = logic
             .into_iter()
             .map(|rule| {
-                let broken =
-                    tree.item(rule.question_item_id).is_none() || tree.page_index(rule.go_to_page_id).is_none();
+                let from = tree.item(rule.question_item_id).and_then(|item| tree.page_index(item.page_id));
+                let to = tree.page_index(rule.go_to_page_id);
+                let broken = !matches!((from, to), (Some(from), Some(to)) if to > from);
                 LogicRule { broken, ..rule }
             })
             .collect();
@@ -120,5 +148,44 @@ impl QuestionTree {
     /// Whether any rule is broken.
     pub fn has_broken_logic(&self) -> bool {
         self.logic.iter().any(|rule| rule.broken)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::survey::QuestionType;
+
+    fn page(randomize_items: bool) -> Page {
+        let item = |id: i64| QuestionItem {
+            id: QuestionItemId::new(id),
+            page_id: PageId::new(1),
+            kind: QuestionType::OpenText,
+            text: format!("q{id}"),
+            required: false,
+            options: vec![],
+            min_label: None,
+            max_label: None,
+            settings: Default::default(),
+        };
+        Page { id: PageId::new(1), title: String::new(), items: (1..=8).map(item).collect(), randomize_items }
+    }
+
+    fn order(page: &Page) -> Vec<i64> {
+        page.items.iter().map(|item| item.id.get()).collect()
+    }
+
+    #[test]
+    fn a_randomized_page_is_shown_in_one_order_per_respondent() {
+        let stored = order(&page(false));
+        assert_eq!(order(&page(false).shown_to(7)), stored, "a page that does not randomize keeps its order");
+        let seven = order(&page(true).shown_to(7));
+        assert_eq!(order(&page(true).shown_to(7)), seven, "the same respondent sees the same order every time");
+        let mut sorted = seven.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, stored, "every item is shown once");
+        let orders: std::collections::HashSet<Vec<i64>> =
+            (1..=20).map(|seed| order(&page(true).shown_to(seed))).collect();
+        assert!(orders.len() > 15, "respondents see orders of their own: {} of 20", orders.len());
     }
 }

@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 
 use crate::ids::{AccountId, PageId, QuestionItemId, RuleId, SurveyId};
 use crate::ports::{RepoResult, SurveyRepository};
-use crate::survey::{LogicRule, LogicRules, Page, QuestionItem, QuestionTree, Survey, SurveyDraft};
+use crate::survey::{LogicRule, LogicRules, Page, QuestionItem, QuestionItemDraft, QuestionTree, Survey, SurveyDraft};
 
 /// Surveys by account, and their question trees.
 #[derive(Debug, Clone, Default)]
@@ -64,6 +64,29 @@ pub fn staff_survey(id: SurveyId) -> Survey {
     }
 }
 
+/// The item `draft` describes, stored with this id on this page.
+fn stored_item(id: QuestionItemId, page_id: PageId, draft: &QuestionItemDraft) -> QuestionItem {
+    QuestionItem {
+        id,
+        page_id,
+        kind: draft.kind,
+        text: draft.text.clone(),
+        required: draft.required,
+        options: draft.options.clone(),
+        min_label: draft.min_label.clone(),
+        max_label: draft.max_label.clone(),
+        settings: draft.settings.clone(),
+    }
+}
+
+/// Applies `change` to the account's survey's tree and stores it; nothing when there is no such survey.
+fn change_tree(held: &mut Surveys, account: AccountId, survey: SurveyId, change: impl FnOnce(&mut QuestionTree)) {
+    if let Some(mut tree) = held.tree(account, survey) {
+        change(&mut tree);
+        held.put_tree(tree);
+    }
+}
+
 /// A store whose state holds [`Surveys`].
 pub trait HoldsSurveys {
     /// Where they are.
@@ -103,21 +126,8 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
         let mut pages = Vec::with_capacity(draft.pages().len());
         for page in draft.pages() {
             let page_id = PageId::new(take());
-            let items = page
-                .items
-                .iter()
-                .map(|item| QuestionItem {
-                    id: QuestionItemId::new(take()),
-                    page_id,
-                    kind: item.kind,
-                    text: item.text.clone(),
-                    required: item.required,
-                    options: item.options.clone(),
-                    min_label: item.min_label.clone(),
-                    max_label: item.max_label.clone(),
-                })
-                .collect();
-            pages.push(Page { id: page_id, title: page.title.clone(), items });
+            let items = page.items.iter().map(|item| stored_item(QuestionItemId::new(take()), page_id, item)).collect();
+            pages.push(Page { id: page_id, title: page.title.clone(), items, randomize_items: page.randomize_items });
         }
         let tree = QuestionTree::assemble(survey.id, pages, Vec::new());
         held.rows.push((account, survey.clone()));
@@ -179,5 +189,107 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
                 row.tree_version += 1;
             })
             .is_some())
+    }
+
+    fn insert_page(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        title: &str,
+        randomize_items: bool,
+    ) -> RepoResult<PageId> {
+        let held = self.surveys();
+        let id = PageId::new(held.next_id());
+        let page = Page { id, title: title.to_owned(), items: Vec::new(), randomize_items };
+        change_tree(held, account, survey, |tree| tree.pages.push(page));
+        Ok(id)
+    }
+
+    fn update_page(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        page: PageId,
+        title: &str,
+        randomize_items: bool,
+    ) -> RepoResult<()> {
+        change_tree(self.surveys(), account, survey, |tree| {
+            for held in tree.pages.iter_mut().filter(|held| held.id == page) {
+                held.title = title.to_owned();
+                held.randomize_items = randomize_items;
+            }
+        });
+        Ok(())
+    }
+
+    fn delete_page(&mut self, account: AccountId, survey: SurveyId, page: PageId) -> RepoResult<()> {
+        change_tree(self.surveys(), account, survey, |tree| tree.pages.retain(|held| held.id != page));
+        Ok(())
+    }
+
+    fn order_pages(&mut self, account: AccountId, survey: SurveyId, pages: &[PageId]) -> RepoResult<()> {
+        change_tree(self.surveys(), account, survey, |tree| {
+            tree.pages.sort_by_key(|page| pages.iter().position(|id| *id == page.id));
+        });
+        Ok(())
+    }
+
+    fn insert_item(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        page: PageId,
+        item: &QuestionItemDraft,
+    ) -> RepoResult<QuestionItemId> {
+        let held = self.surveys();
+        let id = QuestionItemId::new(held.next_id());
+        change_tree(held, account, survey, |tree| {
+            for held in tree.pages.iter_mut().filter(|held| held.id == page) {
+                held.items.push(stored_item(id, page, item));
+            }
+        });
+        Ok(id)
+    }
+
+    fn update_item(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: QuestionItemId,
+        item: &QuestionItemDraft,
+    ) -> RepoResult<()> {
+        change_tree(self.surveys(), account, survey, |tree| {
+            for held in tree.pages.iter_mut().flat_map(|page| page.items.iter_mut()).filter(|held| held.id == id) {
+                *held = stored_item(id, held.page_id, item);
+            }
+        });
+        Ok(())
+    }
+
+    fn place_items(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        layout: &[(PageId, Vec<QuestionItemId>)],
+    ) -> RepoResult<()> {
+        change_tree(self.surveys(), account, survey, |tree| {
+            let mut loose: Vec<QuestionItem> = Vec::new();
+            for page in &mut tree.pages {
+                let (moving, staying): (Vec<_>, Vec<_>) =
+                    page.items.drain(..).partition(|item| layout.iter().any(|(_, ids)| ids.contains(&item.id)));
+                page.items = staying;
+                loose.extend(moving);
+            }
+            for (page_id, ids) in layout {
+                let Some(page) = tree.pages.iter_mut().find(|page| page.id == *page_id) else { continue };
+                let placed = ids.iter().filter_map(|id| loose.iter().position(|item| item.id == *id));
+                let mut items: Vec<QuestionItem> = placed.map(|at| loose[at].clone()).collect();
+                for item in &mut items {
+                    item.page_id = *page_id;
+                }
+                page.items.extend(items);
+            }
+        });
+        Ok(())
     }
 }

@@ -12,7 +12,7 @@ use super::{At, MemoryStore, NOW};
 
 fn survey_input(name: &str) -> SurveyInput {
     let item = QuestionItemDraft { text: "How are you?".into(), ..QuestionItemDraft::default() };
-    let page = PageDraft { title: "First".into(), items: vec![item] };
+    let page = PageDraft { title: "First".into(), items: vec![item], randomize_items: false };
     SurveyInput { name: name.into(), pages: vec![page], ..SurveyInput::default() }
 }
 

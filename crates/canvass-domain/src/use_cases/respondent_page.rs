@@ -36,7 +36,7 @@ fn page_view(
     errors: Vec<PageError>,
 ) -> PageView {
     let index = tree.page_index(page_id).unwrap_or(0);
-    let page = tree.pages[index].clone();
+    let page = tree.pages[index].clone().shown_to(context.respondent_id.get());
     let on_page = |a: &&Answer| page.items.iter().any(|i| i.id == a.question_item_id);
     let answers = answers.iter().filter(on_page).cloned().collect();
     let page = QuestionPage { page, number: index + 1, count: tree.pages.len(), answers, errors };

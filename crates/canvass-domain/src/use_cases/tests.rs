@@ -19,6 +19,7 @@ mod list_chunks;
 mod monitoring;
 mod open_links;
 mod page_flow;
+mod questionnaire;
 mod respondents;
 mod retention_engine;
 mod retention_policies;

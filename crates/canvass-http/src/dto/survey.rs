@@ -3,8 +3,8 @@
 use canvass_domain::ids::{CategoryId, PageId, QuestionItemId};
 use canvass_domain::limits::check_length;
 use canvass_domain::survey::{
-    ChoiceOption, CopyRequest, LogicRule, LogicRuleDraft, Page, PageDraft, QuestionItem, QuestionItemDraft,
-    QuestionTree, QuestionType, Survey, SurveyInput,
+    ChoiceOption, CopyRequest, Finite, ItemSettings, LogicRule, LogicRuleDraft, Page, PageDraft, QuestionItem,
+    QuestionItemDraft, QuestionTree, QuestionType, Survey, SurveyInput,
 };
 use canvass_domain::timestamp::DayEdge;
 use canvass_domain::FieldError;
@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
+use super::questionnaire::{AnswerChecksResponse, TextFormatBody};
 use super::schemas::{DateText, EqualsSchema};
 
 use super::client_date::{instant, ClientDate};
@@ -126,12 +127,89 @@ pub struct ItemBody {
     #[serde(default)]
     #[schema(max_length = 60)]
     pub max_label: Option<String>,
+    // The checks of its answers, each on the types that take it (on another type a 400). Written out here, not
+    // flattened from a struct of their own: a flattened field's wrong type would be named as the whole body.
+    /// Numeric: the lowest answer allowed.
+    #[serde(default)]
+    pub min: Option<f64>,
+    /// Numeric: the highest answer allowed; not below `min`.
+    #[serde(default)]
+    pub max: Option<f64>,
+    /// Numeric: whether answers must be whole numbers (default false).
+    #[serde(default)]
+    pub whole_number: Option<bool>,
+    /// OpenText: the fewest characters of an answer.
+    #[serde(default)]
+    #[schema(maximum = 10000)]
+    pub min_length: Option<u32>,
+    /// OpenText: the most characters of an answer, 1 to 10,000; not below `minLength`.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 10000)]
+    pub max_length: Option<u32>,
+    /// OpenText: whether an answer may hold line breaks (default true; false shows a one-line field).
+    #[serde(default)]
+    pub multiline: Option<bool>,
+    /// OpenText: the form answers must have.
+    #[serde(default)]
+    pub format: Option<TextFormatBody>,
+    /// OpenText with `format` `pattern`: a regular expression (the Rust `regex` crate's syntax) that the whole
+    /// answer must match; at most 200 characters and 1 MiB compiled.
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 200)]
+    pub pattern: Option<String>,
+    /// MultipleChoice: the fewest values an answer chooses.
+    #[serde(default)]
+    #[schema(maximum = 1000)]
+    pub min_selected: Option<u32>,
+    /// MultipleChoice: the most values an answer chooses; not below `minSelected`.
+    #[serde(default)]
+    #[schema(maximum = 1000)]
+    pub max_selected: Option<u32>,
+    /// Where the item goes on its page, from 0 (default: the end; past the end is a 400). Taken only when an item
+    /// is added to a page (`POST /surveys/{surveyId}/pages/{pageId}/items`); a new survey's items go in order.
+    #[serde(default)]
+    pub position: Option<usize>,
+}
+
+impl ItemBody {
+    /// The domain's draft of the item (its `position` aside).
+    pub fn into_draft(self) -> QuestionItemDraft {
+        let defaults = ItemSettings::default();
+        QuestionItemDraft {
+            kind: self.kind.into(),
+            text: self.text,
+            required: self.required,
+            options: self.options.into_iter().map(OptionBody::into_option).collect(),
+            min_label: self.min_label,
+            max_label: self.max_label,
+            settings: ItemSettings {
+                min: self.min.and_then(Finite::new),
+                max: self.max.and_then(Finite::new),
+                whole_number: self.whole_number.unwrap_or(defaults.whole_number),
+                min_length: self.min_length,
+                max_length: self.max_length,
+                multiline: self.multiline.unwrap_or(defaults.multiline),
+                format: self.format.map(Into::into),
+                pattern: self.pattern,
+                min_selected: self.min_selected,
+                max_selected: self.max_selected,
+            },
+        }
+    }
+}
+
+impl OptionBody {
+    /// The option, its label the value when none is given.
+    pub fn into_option(self) -> ChoiceOption {
+        ChoiceOption { label: self.label.unwrap_or_else(|| self.value.clone()), value: self.value }
+    }
 }
 
 const _: () = assert!(canvass_domain::limits::OPTIONS == 1000, "the schema's maxItems follows the domain's");
 
 /// A page to create.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct PageBody {
     /// Title; default empty.
     #[serde(default)]
@@ -140,27 +218,15 @@ pub struct PageBody {
     /// Items in order.
     #[serde(default)]
     pub items: Vec<ItemBody>,
+    /// Whether each respondent sees the page's items in an order of its own (default false).
+    #[serde(default)]
+    pub randomize_items: bool,
 }
 
 impl PageBody {
     fn into_draft(self) -> PageDraft {
-        let items = self
-            .items
-            .into_iter()
-            .map(|item| QuestionItemDraft {
-                kind: item.kind.into(),
-                text: item.text,
-                required: item.required,
-                options: item
-                    .options
-                    .into_iter()
-                    .map(|o| ChoiceOption { label: o.label.unwrap_or_else(|| o.value.clone()), value: o.value })
-                    .collect(),
-                min_label: item.min_label,
-                max_label: item.max_label,
-            })
-            .collect();
-        PageDraft { title: self.title, items }
+        let items = self.items.into_iter().map(ItemBody::into_draft).collect();
+        PageDraft { title: self.title, items, randomize_items: self.randomize_items }
     }
 }
 
@@ -200,8 +266,26 @@ pub struct CreateSurveyBody {
 }
 
 impl CreateSurveyBody {
-    /// The domain's input.
-    pub fn into_domain(self) -> SurveyInput {
+    /// The domain's input, or the items that give a `position` (taken only when an item is added to a page).
+    pub fn into_domain(self) -> Result<SurveyInput, Vec<FieldError>> {
+        let placed: Vec<FieldError> = self
+            .pages
+            .iter()
+            .enumerate()
+            .flat_map(|(p, page)| page.items.iter().enumerate().map(move |(i, item)| (p, i, item)))
+            .filter(|(_, _, item)| item.position.is_some())
+            .map(|(p, i, _)| {
+                let field = format!("pages[{p}].items[{i}].position");
+                FieldError::new(field, "is taken only when an item is added to a page; a new survey's go in order")
+            })
+            .collect();
+        if !placed.is_empty() {
+            return Err(placed);
+        }
+        Ok(self.into_input())
+    }
+
+    fn into_input(self) -> SurveyInput {
         SurveyInput {
             name: self.name,
             description: self.description,
@@ -236,6 +320,10 @@ pub struct ItemResponse {
     /// Words at the high end of a Rating item's scale; null when none (always for other types).
     #[schema(required = true, max_length = 60)]
     pub max_label: Option<String>,
+    /// The checks of its answers: each on the types that take it, and only when set (`wholeNumber` on every
+    /// Numeric item, `multiline` on every OpenText item).
+    #[serde(flatten)]
+    pub checks: AnswerChecksResponse,
 }
 
 /// An option of a choice item.
@@ -257,6 +345,7 @@ impl From<QuestionItem> for ItemResponse {
             options: item.options.into_iter().map(|o| OptionResponse { value: o.value, label: o.label }).collect(),
             min_label: item.min_label,
             max_label: item.max_label,
+            checks: AnswerChecksResponse::new(item.kind, item.settings),
         }
     }
 }
@@ -271,11 +360,18 @@ pub struct PageResponse {
     pub title: String,
     /// Its items in order.
     pub items: Vec<ItemResponse>,
+    /// Whether each respondent sees its items in an order of its own.
+    pub randomize_items: bool,
 }
 
 impl From<Page> for PageResponse {
     fn from(page: Page) -> Self {
-        Self { page_id: page.id.get(), title: page.title, items: page.items.into_iter().map(Into::into).collect() }
+        Self {
+            page_id: page.id.get(),
+            title: page.title,
+            items: page.items.into_iter().map(Into::into).collect(),
+            randomize_items: page.randomize_items,
+        }
     }
 }
 

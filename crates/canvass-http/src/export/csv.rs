@@ -106,9 +106,10 @@ mod tests {
             options: Vec::new(),
             min_label: None,
             max_label: None,
+            settings: Default::default(),
         };
         let items = vec![item(1, QuestionType::OpenText, "Why, \"really\"?"), item(2, QuestionType::Numeric, "=Hours")];
-        let page = Page { id: PageId::new(1), title: String::new(), items };
+        let page = Page { id: PageId::new(1), title: String::new(), items, randomize_items: false };
         let tree = QuestionTree::assemble(SurveyId::new(1), vec![page], Vec::new());
         ExportTable::new(&tree, Headings::Texts, ChoiceValues::Labels)
     }

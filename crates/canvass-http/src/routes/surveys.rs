@@ -48,7 +48,7 @@ pub async fn create(
     body: Body<CreateSurveyBody>,
 ) -> Result<HttpResponse, Problem> {
     let account = caller.account();
-    let input = body.0.into_domain();
+    let input = body.0.into_domain().map_err(Problem::invalid)?;
     blocking::respond(
         &state,
         &req,

@@ -27,15 +27,16 @@ use crate::prepared::prepared;
 const SURVEY_TREE: &str = "\
 SELECT s.id, s.name, s.description, s.start_date, s.end_date, s.category_id, s.active, s.created_at, s.updated_at,
        s.thank_you_message, s.tree_version,
-       p.page_ids, p.page_positions, p.page_titles,
+       p.page_ids, p.page_positions, p.page_titles, p.page_randomize_items,
        i.item_ids, i.item_page_ids, i.item_positions, i.item_types, i.item_texts, i.item_required, i.item_options,
-       i.item_min_labels, i.item_max_labels,
+       i.item_min_labels, i.item_max_labels, i.item_settings,
        r.rule_ids, r.rule_positions, r.rule_item_ids, r.rule_equals, r.rule_go_to_page_ids
 FROM surveys s
 CROSS JOIN LATERAL (
     SELECT coalesce(array_agg(id), '{}') AS page_ids,
            coalesce(array_agg(position), '{}') AS page_positions,
-           coalesce(array_agg(title), '{}') AS page_titles
+           coalesce(array_agg(title), '{}') AS page_titles,
+           coalesce(array_agg(randomize_items), '{}') AS page_randomize_items
     FROM survey_pages WHERE account_id = $1 AND survey_id = s.id) p
 CROSS JOIN LATERAL (
     SELECT coalesce(array_agg(id), '{}') AS item_ids,
@@ -46,7 +47,8 @@ CROSS JOIN LATERAL (
            coalesce(array_agg(required), '{}') AS item_required,
            coalesce(array_agg(options), '{}') AS item_options,
            coalesce(array_agg(min_label), '{}') AS item_min_labels,
-           coalesce(array_agg(max_label), '{}') AS item_max_labels
+           coalesce(array_agg(max_label), '{}') AS item_max_labels,
+           coalesce(array_agg(settings), '{}') AS item_settings
     FROM question_items WHERE account_id = $1 AND survey_id = s.id) i
 CROSS JOIN LATERAL (
     SELECT coalesce(array_agg(id), '{}') AS rule_ids,
@@ -66,6 +68,8 @@ struct PageColumns {
     page_positions: Vec<i32>,
     #[diesel(sql_type = Array<Text>)]
     page_titles: Vec<String>,
+    #[diesel(sql_type = Array<Bool>)]
+    page_randomize_items: Vec<bool>,
 }
 
 /// The items' columns of [`SURVEY_TREE`].
@@ -89,6 +93,8 @@ struct ItemColumns {
     item_min_labels: Vec<Option<String>>,
     #[diesel(sql_type = Array<Nullable<Text>>)]
     item_max_labels: Vec<Option<String>>,
+    #[diesel(sql_type = Array<Jsonb>)]
+    item_settings: Vec<Value>,
 }
 
 /// The rules' columns of [`SURVEY_TREE`].
@@ -121,12 +127,13 @@ struct SurveyTreeRow {
 
 impl PageColumns {
     fn into_rows(self) -> Vec<PageRow> {
-        let Self { page_ids, page_positions, page_titles } = self;
+        let Self { page_ids, page_positions, page_titles, page_randomize_items } = self;
         page_ids
             .into_iter()
             .zip(page_positions)
             .zip(page_titles)
-            .map(|((id, position), title)| PageRow { id, position, title })
+            .zip(page_randomize_items)
+            .map(|(((id, position), title), randomize_items)| PageRow { id, position, title, randomize_items })
             .collect()
     }
 }
@@ -143,6 +150,7 @@ impl ItemColumns {
             item_options,
             item_min_labels,
             item_max_labels,
+            item_settings,
         } = self;
         let mut types = item_types.into_iter();
         let mut texts = item_texts.into_iter();
@@ -150,6 +158,7 @@ impl ItemColumns {
         let mut options = item_options.into_iter();
         let mut min_labels = item_min_labels.into_iter();
         let mut max_labels = item_max_labels.into_iter();
+        let mut settings = item_settings.into_iter();
         item_ids
             .into_iter()
             .zip(item_page_ids)
@@ -165,6 +174,7 @@ impl ItemColumns {
                     options: options.next()?,
                     min_label: min_labels.next()?,
                     max_label: max_labels.next()?,
+                    settings: settings.next()?,
                 })
             })
             .collect()

@@ -44,10 +44,12 @@ fn survey(uow: &mut PgUnitOfWork<'_>, email: &str) -> (AccountId, SurveyId, Ques
         PageDraft {
             title: "One".into(),
             items: vec![item(QuestionType::SingleChoice, "Pick"), item(QuestionType::MultipleChoice, "Picks")],
+            randomize_items: false,
         },
         PageDraft {
             title: "Two".into(),
             items: vec![item(QuestionType::Numeric, "Hours"), item(QuestionType::OpenText, "Why")],
+            randomize_items: false,
         },
     ];
     let input = SurveyInput {

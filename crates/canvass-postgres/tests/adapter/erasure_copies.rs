@@ -35,7 +35,7 @@ fn survey(uow: &mut PgUnitOfWork<'_>, account: AccountId, name: &str) -> SurveyA
         name: name.into(),
         start_date: Some(NOW),
         end_date: Some(NOW + time::Duration::days(14)),
-        pages: vec![PageDraft { title: "One".into(), items: vec![item] }],
+        pages: vec![PageDraft { title: "One".into(), items: vec![item], randomize_items: false }],
         ..Default::default()
     };
     let (survey, tree) = insert_with_tree(uow, account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();

@@ -45,7 +45,10 @@ fn survey(conn: &mut PgConnection, account: AccountId) -> (SurveyId, QuestionTre
         name: "Pulse".into(),
         start_date: Some(NOW),
         end_date: Some(NOW + time::Duration::days(60)),
-        pages: vec![PageDraft { title: "One".into(), items: first }, PageDraft { title: "Two".into(), items: second }],
+        pages: vec![
+            PageDraft { title: "One".into(), items: first, randomize_items: false },
+            PageDraft { title: "Two".into(), items: second, randomize_items: false },
+        ],
         ..Default::default()
     };
     let (survey, tree) =

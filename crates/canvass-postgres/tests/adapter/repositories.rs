@@ -37,6 +37,7 @@ fn draft(pages: usize, items_per_page: usize) -> SurveyDraft {
             .map(|p| PageDraft {
                 title: format!("page {p}"),
                 items: (0..items_per_page).map(|i| item(QuestionType::MultipleChoice, &format!("{p}.{i}"))).collect(),
+                randomize_items: false,
             })
             .collect(),
         ..Default::default()

@@ -30,7 +30,7 @@ fn survey(uow: &mut PgUnitOfWork<'_>, account: AccountId, thank_you_message: Opt
     let input = SurveyInput {
         name: "Pulse".into(),
         thank_you_message: thank_you_message.map(Into::into),
-        pages: vec![PageDraft { title: String::new(), items: vec![rating(None, None)] }],
+        pages: vec![PageDraft { title: String::new(), items: vec![rating(None, None)], randomize_items: false }],
         ..SurveyInput::default()
     };
     uow.insert_survey(account, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap().id
@@ -75,7 +75,7 @@ fn scale_labels_are_stored_in_item_order_and_absent_ones_read_as_none() {
     let items = vec![rating(Some("Not at all"), Some("Extremely")), rating(None, Some("Very")), rating(None, None)];
     let input = SurveyInput {
         name: "Pulse".into(),
-        pages: vec![PageDraft { title: String::new(), items }],
+        pages: vec![PageDraft { title: String::new(), items, randomize_items: false }],
         ..SurveyInput::default()
     };
     let survey = uow.insert_survey(acme, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap();

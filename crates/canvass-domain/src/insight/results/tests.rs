@@ -53,6 +53,7 @@ fn item(id: i64, kind: QuestionType, options: &[(&str, &str)]) -> QuestionItem {
         options: options.iter().map(|(v, l)| ChoiceOption { value: (*v).into(), label: (*l).into() }).collect(),
         min_label: None,
         max_label: None,
+        settings: Default::default(),
     }
 }
 
@@ -69,8 +70,8 @@ fn tree() -> QuestionTree {
         item(8, QuestionType::OpenText, &[]),
     ];
     let pages = vec![
-        Page { id: PageId::new(1), title: "One".into(), items: first },
-        Page { id: PageId::new(2), title: "Two".into(), items: second },
+        Page { id: PageId::new(1), title: "One".into(), items: first, randomize_items: false },
+        Page { id: PageId::new(2), title: "Two".into(), items: second, randomize_items: false },
     ];
     QuestionTree::assemble(SurveyId::new(9), pages, vec![])
 }

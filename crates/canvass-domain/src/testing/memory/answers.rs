@@ -292,4 +292,38 @@ impl AnswerRepository for Memory {
         }
         Ok(copied)
     }
+
+    fn item_has_answers(&mut self, account: AccountId, item: QuestionItemId) -> RepoResult<bool> {
+        Ok(self.answers_to(account, item).next().is_some())
+    }
+
+    fn values_in_answers(
+        &mut self,
+        account: AccountId,
+        item: QuestionItemId,
+        values: &[String],
+    ) -> RepoResult<Vec<String>> {
+        let held: Vec<&AnswerValue> = self.answers_to(account, item).collect();
+        let holds = |value: &String| {
+            held.iter().any(|answer| match answer {
+                AnswerValue::Text(text) => text == value,
+                AnswerValue::Choices(choices) => choices.contains(value),
+                AnswerValue::Number(_) => false,
+            })
+        };
+        Ok(values.iter().filter(|value| holds(value)).cloned().collect())
+    }
+}
+
+impl Memory {
+    /// Every answer of the account's sets to the item.
+    fn answers_to(&self, account: AccountId, item: QuestionItemId) -> impl Iterator<Item = &AnswerValue> {
+        self.state
+            .answer_sets
+            .iter()
+            .filter(move |held| held.account_id == account)
+            .flat_map(|held| held.set.answers.iter())
+            .filter(move |answer| answer.question_item_id == item)
+            .map(|answer| &answer.value)
+    }
 }

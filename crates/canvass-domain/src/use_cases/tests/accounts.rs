@@ -25,7 +25,7 @@ fn an_email_address_of_any_accounts_user_makes_no_second_account() {
     let first = create_account(&mut memory, &At(NOW), "Acme", "owner@acme.example").unwrap();
 
     let again = create_account(&mut memory, &At(NOW), "Acme again", "Owner@ACME.example");
-    let Err(DomainError::Conflict { kind: ConflictKind::Duplicate, detail }) = again else { panic!("{again:?}") };
+    let Err(DomainError::Conflict { kind: ConflictKind::Duplicate, detail, .. }) = again else { panic!("{again:?}") };
     assert!(detail.ends_with(&format!("in account {}", first.account_id)), "{detail}");
     assert_eq!((memory.state.accounts.len(), memory.state.users.len()), (1, 1), "nothing more is stored");
 }

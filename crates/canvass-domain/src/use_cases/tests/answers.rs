@@ -57,6 +57,7 @@ fn item(id: QuestionItemId, page: PageId, kind: QuestionType, required: bool) ->
         options,
         min_label: None,
         max_label: None,
+        settings: Default::default(),
     }
 }
 
@@ -76,13 +77,23 @@ fn fixture() -> Memory {
                 item(NAME, first, QuestionType::OpenText, true),
                 item(RATING, first, QuestionType::Rating, false),
             ],
+            randomize_items: false,
         },
-        Page { id: second, title: String::new(), items: vec![item(COLOUR, second, QuestionType::SingleChoice, false)] },
+        Page {
+            id: second,
+            title: String::new(),
+            items: vec![item(COLOUR, second, QuestionType::SingleChoice, false)],
+            randomize_items: false,
+        },
     ];
     surveys.trees.push(QuestionTree::assemble(SURVEY, pages, Vec::new()));
     let theirs = PageId::new(40);
-    let their_page =
-        Page { id: theirs, title: String::new(), items: vec![item(THEIR_ITEM, theirs, QuestionType::OpenText, false)] };
+    let their_page = Page {
+        id: theirs,
+        title: String::new(),
+        items: vec![item(THEIR_ITEM, theirs, QuestionType::OpenText, false)],
+        randomize_items: false,
+    };
     surveys.trees.push(QuestionTree::assemble(THEIRS, vec![their_page], Vec::new()));
     for (account, survey, sendout, id) in [
         (ACCOUNT, SURVEY, ANNS_SENDOUT.get(), ANN),

@@ -35,8 +35,9 @@ fn exports(count: i64) -> (Memory, SurveyId) {
         options: Vec::new(),
         min_label: None,
         max_label: None,
+        settings: Default::default(),
     };
-    let page = Page { id: PageId::new(1), title: String::new(), items: vec![item] };
+    let page = Page { id: PageId::new(1), title: String::new(), items: vec![item], randomize_items: false };
     sets.state.surveys.trees.push(QuestionTree::assemble(survey, vec![page], Vec::new()));
     sets.seed_survey(ACCOUNT, SurveyId::new(2));
     sets.seed_survey(OTHER, SurveyId::new(3));

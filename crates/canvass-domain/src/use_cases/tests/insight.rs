@@ -37,6 +37,7 @@ fn item(id: i64, kind: QuestionType, options: &[&str]) -> QuestionItem {
         options: options.iter().map(|v| ChoiceOption { value: (*v).into(), label: v.to_uppercase() }).collect(),
         min_label: None,
         max_label: None,
+        settings: Default::default(),
     }
 }
 
@@ -54,8 +55,8 @@ fn fixture() -> Memory {
         item(203, QuestionType::OpenText, &[]),
     ];
     let pages = vec![
-        Page { id: PageId::new(100), title: "One".into(), items: first },
-        Page { id: PageId::new(200), title: "Two".into(), items: second },
+        Page { id: PageId::new(100), title: "One".into(), items: first, randomize_items: false },
+        Page { id: PageId::new(200), title: "Two".into(), items: second, randomize_items: false },
     ];
     fake.state.surveys.trees.push(QuestionTree::assemble(SURVEY, pages, vec![]));
     for (account, survey, sendout) in [(ACME, SURVEY, WAVE), (ACME, SECOND, SECOND_WAVE), (OTHER, THEIRS, THEIR_WAVE)] {

@@ -21,6 +21,7 @@ fn three_pages(name: &str) -> SurveyInput {
     let page = |n: usize| PageDraft {
         title: format!("Page {n}"),
         items: vec![QuestionItemDraft { text: format!("Question {n}"), ..QuestionItemDraft::default() }],
+        randomize_items: false,
     };
     SurveyInput { name: name.into(), pages: (1..=3).map(page).collect(), ..SurveyInput::default() }
 }
@@ -185,7 +186,7 @@ fn rated(thank_you_message: Option<&str>, min_label: Option<&str>, max_label: Op
     SurveyInput {
         name: "Pulse".into(),
         thank_you_message: thank_you_message.map(Into::into),
-        pages: vec![PageDraft { title: String::new(), items: vec![rating] }],
+        pages: vec![PageDraft { title: String::new(), items: vec![rating], randomize_items: false }],
         ..SurveyInput::default()
     }
 }

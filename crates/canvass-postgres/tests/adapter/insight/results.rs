@@ -330,7 +330,7 @@ fn survey_of_many_options(conn: &mut PgConnection, account: AccountId) -> (Surve
         name: "Many".into(),
         start_date: Some(DAY1),
         end_date: Some(DAY5),
-        pages: vec![PageDraft { title: "One".into(), items }],
+        pages: vec![PageDraft { title: "One".into(), items, randomize_items: false }],
         ..Default::default()
     };
     let (survey, tree) =

@@ -37,8 +37,14 @@ pub fn four_pages() -> Memory {
         options: Vec::new(),
         min_label: None,
         max_label: None,
+        settings: Default::default(),
     };
-    let page = |id: i64| crate::survey::Page { id: PageId::new(id), title: String::new(), items: vec![item(id)] };
+    let page = |id: i64| crate::survey::Page {
+        id: PageId::new(id),
+        title: String::new(),
+        items: vec![item(id)],
+        randomize_items: false,
+    };
     let rule = LogicRule {
         id: RuleId::new(1),
         question_item_id: QuestionItemId::new(10),

@@ -1,0 +1,239 @@
+//! What an item holds beyond its text and options: the checks answers to it must pass (the answer validation of
+//! Numeric, OpenText and MultipleChoice items).
+
+use crate::error::FieldError;
+
+use super::question::{ChoiceOption, QuestionType};
+
+/// A finite number, as an item's `min` and `max` are; equal to another when their values are.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Finite(f64);
+
+impl Finite {
+    /// The number, when it is finite.
+    pub fn new(value: f64) -> Option<Self> {
+        value.is_finite().then_some(Self(value))
+    }
+
+    /// Its value.
+    pub const fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl Eq for Finite {}
+
+/// The form an OpenText answer must have. Its names (`email`, ...) are what clients send and the store keeps.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
+pub enum TextFormat {
+    /// An email address.
+    Email,
+    /// A phone number in E.164 form (`+` and 8 to 15 digits).
+    Phone,
+    /// The item's `pattern`, a regular expression in the `regex` crate's syntax, matched by the whole answer.
+    Pattern,
+}
+
+impl TextFormat {
+    /// The name clients send as `format`.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// The longest `pattern` in characters.
+pub const PATTERN_LEN: usize = 200;
+/// The most memory a compiled `pattern` may take.
+pub const PATTERN_SIZE: usize = 1 << 20;
+/// The highest `maxLength` of an OpenText item.
+pub const MAX_LENGTH: u32 = 10_000;
+
+/// The settings of an item that only some types take; each is empty (or its default) on the types that do not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemSettings {
+    /// The lowest number a Numeric answer may be.
+    pub min: Option<Finite>,
+    /// The highest number a Numeric answer may be.
+    pub max: Option<Finite>,
+    /// Whether a Numeric answer must be a whole number.
+    pub whole_number: bool,
+    /// The fewest characters of an OpenText answer.
+    pub min_length: Option<u32>,
+    /// The most characters of an OpenText answer.
+    pub max_length: Option<u32>,
+    /// Whether an OpenText answer may hold line breaks (and is shown as a text area).
+    pub multiline: bool,
+    /// The form an OpenText answer must have.
+    pub format: Option<TextFormat>,
+    /// The regular expression of [`TextFormat::Pattern`] (and only of it).
+    pub pattern: Option<String>,
+    /// The fewest values a MultipleChoice answer chooses.
+    pub min_selected: Option<u32>,
+    /// The most values a MultipleChoice answer chooses.
+    pub max_selected: Option<u32>,
+}
+
+impl Default for ItemSettings {
+    fn default() -> Self {
+        Self {
+            min: None,
+            max: None,
+            whole_number: false,
+            min_length: None,
+            max_length: None,
+            multiline: true,
+            format: None,
+            pattern: None,
+            min_selected: None,
+            max_selected: None,
+        }
+    }
+}
+
+impl ItemSettings {
+    /// The broken rules of these settings on an item of `kind` with `options`, with field paths under `path`.
+    pub(crate) fn check(&self, kind: QuestionType, options: &[ChoiceOption], path: &str) -> Vec<FieldError> {
+        let mut errors = Vec::new();
+        let at = |name: &str| format!("{path}.{name}");
+        let mut only = |present: bool, name: &str, types: &str, allowed: bool| {
+            if present && !allowed {
+                errors.push(FieldError::new(at(name), format!("only {types} items take {name}")));
+            }
+        };
+        let numeric = kind == QuestionType::Numeric;
+        let text = kind == QuestionType::OpenText;
+        let multiple = kind == QuestionType::MultipleChoice;
+        only(self.min.is_some(), "min", "Numeric", numeric);
+        only(self.max.is_some(), "max", "Numeric", numeric);
+        only(self.whole_number, "wholeNumber", "Numeric", numeric);
+        only(self.min_length.is_some(), "minLength", "OpenText", text);
+        only(self.max_length.is_some(), "maxLength", "OpenText", text);
+        only(!self.multiline, "multiline", "OpenText", text);
+        only(self.format.is_some(), "format", "OpenText", text);
+        only(self.min_selected.is_some(), "minSelected", "MultipleChoice", multiple);
+        only(self.max_selected.is_some(), "maxSelected", "MultipleChoice", multiple);
+        let mut order = |low: bool, name: &str, high: &str| {
+            if low {
+                errors.push(FieldError::new(at(name), format!("must not be above {high}")));
+            }
+        };
+        order(matches!((self.min, self.max), (Some(l), Some(h)) if l > h), "min", "max");
+        order(matches!((self.min_length, self.max_length), (Some(l), Some(h)) if l > h), "minLength", "maxLength");
+        order(
+            matches!((self.min_selected, self.max_selected), (Some(l), Some(h)) if l > h),
+            "minSelected",
+            "maxSelected",
+        );
+        if self.max_length.is_some_and(|max| max > MAX_LENGTH) {
+            errors.push(FieldError::new(at("maxLength"), format!("must be at most {MAX_LENGTH}")));
+        }
+        if self.max_length == Some(0) {
+            errors.push(FieldError::new(at("maxLength"), "must be at least 1"));
+        }
+        for (name, count) in [("minSelected", self.min_selected), ("maxSelected", self.max_selected)] {
+            if count.is_some_and(|count| count as usize > options.len()) {
+                errors.push(FieldError::new(at(name), "must not be above the number of options"));
+            }
+        }
+        match (self.format, &self.pattern) {
+            (Some(TextFormat::Pattern), Some(pattern)) => {
+                if let Err(message) = compile_pattern(pattern) {
+                    errors.push(FieldError::new(at("pattern"), message));
+                }
+            }
+            (Some(TextFormat::Pattern), None) => {
+                errors.push(FieldError::new(at("pattern"), "is required when format is pattern"))
+            }
+            (_, Some(_)) => errors.push(FieldError::new(at("pattern"), "is taken only with format pattern")),
+            (_, None) => {}
+        }
+        errors
+    }
+}
+
+/// The regular expression of a `pattern`, anchored so that it matches a whole answer; or why it cannot be one
+/// (too long, not valid, or past [`PATTERN_SIZE`] compiled).
+pub fn compile_pattern(pattern: &str) -> Result<regex::Regex, String> {
+    if pattern.chars().count() > PATTERN_LEN {
+        return Err(format!("must be at most {PATTERN_LEN} characters"));
+    }
+    if pattern.is_empty() {
+        return Err("must not be empty".to_owned());
+    }
+    regex::RegexBuilder::new(&format!("^(?:{pattern})$")).size_limit(PATTERN_SIZE).build().map_err(
+        |error| match error {
+            regex::Error::CompiledTooBig(_) => "compiles past 1 MiB".to_owned(),
+            _ => "is not a valid regular expression".to_owned(),
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(settings: &ItemSettings, kind: QuestionType) -> Vec<String> {
+        settings.check(kind, &[], "i").into_iter().map(|e| e.field).collect()
+    }
+
+    #[test]
+    fn each_setting_belongs_to_its_types() {
+        let numeric = ItemSettings { min: Finite::new(1.0), whole_number: true, ..Default::default() };
+        assert!(fields(&numeric, QuestionType::Numeric).is_empty());
+        assert_eq!(fields(&numeric, QuestionType::OpenText), ["i.min", "i.wholeNumber"]);
+        let text = ItemSettings { multiline: false, format: Some(TextFormat::Email), ..Default::default() };
+        assert!(fields(&text, QuestionType::OpenText).is_empty());
+        assert_eq!(fields(&text, QuestionType::Rating), ["i.multiline", "i.format"]);
+    }
+
+    #[test]
+    fn a_pattern_comes_with_the_pattern_format_only() {
+        let pattern = |format, pattern: Option<&str>| ItemSettings {
+            format,
+            pattern: pattern.map(Into::into),
+            ..Default::default()
+        };
+        assert!(fields(&pattern(Some(TextFormat::Pattern), Some("[0-9]+")), QuestionType::OpenText).is_empty());
+        assert_eq!(fields(&pattern(Some(TextFormat::Pattern), None), QuestionType::OpenText), ["i.pattern"]);
+        assert_eq!(fields(&pattern(Some(TextFormat::Email), Some("x")), QuestionType::OpenText), ["i.pattern"]);
+        assert_eq!(fields(&pattern(Some(TextFormat::Pattern), Some("(")), QuestionType::OpenText), ["i.pattern"]);
+    }
+
+    #[test]
+    fn lower_bounds_stay_below_upper_ones() {
+        let bounds = ItemSettings { min: Finite::new(5.0), max: Finite::new(1.0), ..Default::default() };
+        assert_eq!(fields(&bounds, QuestionType::Numeric), ["i.min"]);
+        let lengths = ItemSettings { min_length: Some(3), max_length: Some(MAX_LENGTH + 1), ..Default::default() };
+        assert_eq!(fields(&lengths, QuestionType::OpenText), ["i.maxLength"]);
+    }
+
+    #[test]
+    fn selections_fit_the_options() {
+        let options: Vec<_> =
+            ["a", "b"].iter().map(|v| ChoiceOption { value: (*v).into(), label: (*v).into() }).collect();
+        let settings = ItemSettings { min_selected: Some(1), max_selected: Some(3), ..Default::default() };
+        let found: Vec<_> =
+            settings.check(QuestionType::MultipleChoice, &options, "i").into_iter().map(|e| e.field).collect();
+        assert_eq!(found, ["i.maxSelected"]);
+    }
+
+    #[test]
+    fn patterns_compile_within_their_limits() {
+        assert!(compile_pattern("[A-Z]{2}[0-9]{4}").is_ok_and(|r| r.is_match("AB1234") && !r.is_match("xAB1234")));
+        assert_eq!(compile_pattern("(").err().as_deref(), Some("is not a valid regular expression"));
+        assert_eq!(compile_pattern(&"a".repeat(201)).err().as_deref(), Some("must be at most 200 characters"));
+        assert_eq!(compile_pattern(r"\w{1000}\w{1000}").err().as_deref(), Some("compiles past 1 MiB"));
+    }
+}
