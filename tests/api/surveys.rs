@@ -1,5 +1,6 @@
 //! Surveys: creating and reading them, their questions and logic, copies, and the answers recorded against them.
 
+mod answer_checks;
 mod answer_writes;
 mod answers;
 mod copy;

@@ -131,7 +131,7 @@ impl AnswerSetDraft {
                 errors.push(FieldError::new(format!("answers[{index}].questionItemId"), ANSWERED_TWICE));
                 continue;
             }
-            if let Err(problem) = check_value(item.kind, &answer.value, &item.options) {
+            if let Err(problem) = tree.check_answer(item, &answer.value) {
                 errors.push(FieldError::new(format!("answers[{index}].value"), problem.to_string()));
             }
         }

@@ -3,7 +3,7 @@
 
 mod blocklist;
 mod bounce;
-mod contact;
+pub(crate) mod contact;
 mod label;
 mod link_token;
 pub mod ports;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::survey::QuestionType;
+use crate::survey::{Finite, QuestionType};
 
 /// A value that does not fit its item's type, options or limits. `Display` gives the API's wording.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +38,35 @@ pub enum ValueProblem {
     NotANumber,
     /// A form sent several values for an item that takes one.
     OneValue,
+    /// A number below the item's `min`.
+    BelowMin(Finite),
+    /// A number above the item's `max`.
+    AboveMax(Finite),
+    /// A number with a fraction where the item takes whole numbers.
+    NotWhole,
+    /// A text shorter than the item's `minLength`.
+    TooShort {
+        /// The fewest characters.
+        min: u32,
+    },
+    /// A line break in the answer to a one-line item.
+    LineBreak,
+    /// A text that is not an email address.
+    NotAnEmail,
+    /// A text that is not an E.164 phone number.
+    NotAPhone,
+    /// A text that the item's pattern does not match whole.
+    NoMatch,
+    /// Fewer values chosen than the item's `minSelected`.
+    TooFewChosen {
+        /// The fewest values.
+        min: u32,
+    },
+    /// More values chosen than the item's `maxSelected`.
+    TooManyChosen {
+        /// The most values.
+        max: u32,
+    },
 }
 
 impl fmt::Display for ValueProblem {
@@ -58,6 +87,16 @@ impl fmt::Display for ValueProblem {
             Self::NotOptionValues => f.write_str("must be an array of option values"),
             Self::NotANumber => f.write_str("must be a number"),
             Self::OneValue => f.write_str("takes one value"),
+            Self::BelowMin(min) => write!(f, "must be at least {}", min.get()),
+            Self::AboveMax(max) => write!(f, "must be at most {}", max.get()),
+            Self::NotWhole => f.write_str("must be a whole number"),
+            Self::TooShort { min } => write!(f, "must be at least {min} characters"),
+            Self::LineBreak => f.write_str("must be one line: the item takes no line breaks"),
+            Self::NotAnEmail => f.write_str("must be an email address"),
+            Self::NotAPhone => f.write_str("must be a phone number in E.164 form, such as +4790000001"),
+            Self::NoMatch => f.write_str("does not match the item's pattern"),
+            Self::TooFewChosen { min } => write!(f, "must choose at least {min} values"),
+            Self::TooManyChosen { max } => write!(f, "must choose at most {max} values"),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! What an item holds beyond its text and options: the checks answers to it must pass (the answer validation of
 //! Numeric, OpenText and MultipleChoice items).
 
+use crate::answer::{AnswerValue, ValueProblem};
 use crate::error::FieldError;
 
 use super::question::{ChoiceOption, QuestionType};
@@ -163,6 +164,65 @@ impl ItemSettings {
     }
 }
 
+impl ItemSettings {
+    /// Whether `value`, which fits its item's type, passes these checks; `pattern` is the item's compiled
+    /// [`Self::pattern`] (compiled once per tree, [`crate::survey::QuestionTree::pattern`]). An empty answer (`""`,
+    /// `[]`) to an item that is not `required` passes whatever the checks.
+    pub(crate) fn check_answer(
+        &self,
+        value: &AnswerValue,
+        required: bool,
+        pattern: Option<&regex::Regex>,
+    ) -> Result<(), ValueProblem> {
+        match value {
+            AnswerValue::Text(text) if text.is_empty() && !required => Ok(()),
+            AnswerValue::Choices(chosen) if chosen.is_empty() && !required => Ok(()),
+            AnswerValue::Number(number) => self.check_number(*number),
+            AnswerValue::Text(text) => self.check_text(text, pattern),
+            AnswerValue::Choices(chosen) => self.check_chosen(chosen.len()),
+        }
+    }
+
+    fn check_number(&self, number: f64) -> Result<(), ValueProblem> {
+        match (self.min, self.max) {
+            (Some(min), _) if number < min.get() => Err(ValueProblem::BelowMin(min)),
+            (_, Some(max)) if number > max.get() => Err(ValueProblem::AboveMax(max)),
+            _ if self.whole_number && number.fract() != 0.0 => Err(ValueProblem::NotWhole),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_text(&self, text: &str, pattern: Option<&regex::Regex>) -> Result<(), ValueProblem> {
+        use validator::ValidateEmail;
+        let length = text.chars().count();
+        if let Some(min) = self.min_length.filter(|&min| length < min as usize) {
+            return Err(ValueProblem::TooShort { min });
+        }
+        if let Some(max) = self.max_length.filter(|&max| length > max as usize) {
+            return Err(ValueProblem::TooLong { max: max as usize });
+        }
+        if !self.multiline && text.contains(['\n', '\r']) {
+            return Err(ValueProblem::LineBreak);
+        }
+        match self.format {
+            Some(TextFormat::Email) if !text.validate_email() => Err(ValueProblem::NotAnEmail),
+            Some(TextFormat::Phone) if !crate::distribution::contact::is_e164(text) => Err(ValueProblem::NotAPhone),
+            Some(TextFormat::Pattern) if !pattern.is_some_and(|pattern| pattern.is_match(text)) => {
+                Err(ValueProblem::NoMatch)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn check_chosen(&self, count: usize) -> Result<(), ValueProblem> {
+        match (self.min_selected, self.max_selected) {
+            (Some(min), _) if count < min as usize => Err(ValueProblem::TooFewChosen { min }),
+            (_, Some(max)) if count > max as usize => Err(ValueProblem::TooManyChosen { max }),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The regular expression of a `pattern`, anchored so that it matches a whole answer; or why it cannot be one
 /// (too long, not valid, or past [`PATTERN_SIZE`] compiled).
 pub fn compile_pattern(pattern: &str) -> Result<regex::Regex, String> {
@@ -227,6 +287,57 @@ mod tests {
         let found: Vec<_> =
             settings.check(QuestionType::MultipleChoice, &options, "i").into_iter().map(|e| e.field).collect();
         assert_eq!(found, ["i.maxSelected"]);
+    }
+
+    fn check(settings: &ItemSettings, value: AnswerValue) -> Result<(), ValueProblem> {
+        let pattern = settings.pattern.as_deref().map(|p| compile_pattern(p).unwrap());
+        settings.check_answer(&value, false, pattern.as_ref())
+    }
+
+    #[test]
+    fn numbers_stay_within_their_bounds_and_whole_when_asked() {
+        let age =
+            ItemSettings { min: Finite::new(16.0), max: Finite::new(120.0), whole_number: true, ..Default::default() };
+        assert_eq!(check(&age, AnswerValue::Number(16.0)), Ok(()));
+        assert_eq!(check(&age, AnswerValue::Number(-3.0)), Err(ValueProblem::BelowMin(Finite::new(16.0).unwrap())));
+        assert_eq!(check(&age, AnswerValue::Number(4000.0)), Err(ValueProblem::AboveMax(Finite::new(120.0).unwrap())));
+        assert_eq!(check(&age, AnswerValue::Number(30.5)), Err(ValueProblem::NotWhole));
+        assert_eq!(check(&ItemSettings::default(), AnswerValue::Number(30.5)), Ok(()));
+    }
+
+    #[test]
+    fn texts_keep_their_length_lines_and_form() {
+        let code = ItemSettings {
+            min_length: Some(2),
+            max_length: Some(6),
+            multiline: false,
+            format: Some(TextFormat::Pattern),
+            pattern: Some("[A-Z]+[0-9]*".into()),
+            ..Default::default()
+        };
+        assert_eq!(check(&code, AnswerValue::Text("AB12".into())), Ok(()));
+        assert_eq!(check(&code, AnswerValue::Text("A".into())), Err(ValueProblem::TooShort { min: 2 }));
+        assert_eq!(check(&code, AnswerValue::Text("ABCDEFG".into())), Err(ValueProblem::TooLong { max: 6 }));
+        assert_eq!(check(&code, AnswerValue::Text("AB\n12".into())), Err(ValueProblem::LineBreak));
+        assert_eq!(check(&code, AnswerValue::Text("ab12".into())), Err(ValueProblem::NoMatch), "matched whole");
+        assert_eq!(check(&code, AnswerValue::Text(String::new())), Ok(()), "empty and not required");
+        let email = ItemSettings { format: Some(TextFormat::Email), ..Default::default() };
+        assert_eq!(check(&email, AnswerValue::Text("asdf".into())), Err(ValueProblem::NotAnEmail));
+        assert_eq!(check(&email, AnswerValue::Text("ann@example.com".into())), Ok(()));
+        let phone = ItemSettings { format: Some(TextFormat::Phone), ..Default::default() };
+        assert_eq!(check(&phone, AnswerValue::Text("555-1234".into())), Err(ValueProblem::NotAPhone));
+        assert_eq!(check(&phone, AnswerValue::Text("+4790000001".into())), Ok(()));
+    }
+
+    #[test]
+    fn choices_stay_within_their_counts() {
+        let two_or_three = ItemSettings { min_selected: Some(2), max_selected: Some(3), ..Default::default() };
+        let chosen = |n: usize| AnswerValue::Choices((0..n).map(|v| v.to_string()).collect());
+        assert_eq!(check(&two_or_three, chosen(1)), Err(ValueProblem::TooFewChosen { min: 2 }));
+        assert_eq!(check(&two_or_three, chosen(4)), Err(ValueProblem::TooManyChosen { max: 3 }));
+        assert_eq!(check(&two_or_three, chosen(3)), Ok(()));
+        assert_eq!(check(&two_or_three, chosen(0)), Ok(()), "empty and not required");
+        assert_eq!(two_or_three.check_answer(&chosen(0), true, None), Err(ValueProblem::TooFewChosen { min: 2 }));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The question tree of a survey: pages in order, items in order, and the go-to-page logic.
 
+use crate::answer::{AnswerValue, ValueProblem};
 use crate::error::FieldError;
 use crate::ids::{PageId, QuestionItemId, RuleId, SurveyId};
 
@@ -94,6 +95,27 @@ pub struct QuestionTree {
     pub logic: Vec<LogicRule>,
     /// The survey's tree version ([`crate::survey::Survey::tree_version`]) when the tree was read.
     pub version: i32,
+    /// The items' patterns, compiled on first use and then kept with the tree: never once per answer.
+    patterns: CompiledPatterns,
+}
+
+/// The compiled patterns of a tree's OpenText items, by item; built once, on the first check that needs one. Two
+/// trees compare equal whatever their caches hold (the patterns are in their items).
+#[derive(Clone, Default)]
+struct CompiledPatterns(std::sync::OnceLock<std::collections::HashMap<QuestionItemId, regex::Regex>>);
+
+impl PartialEq for CompiledPatterns {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for CompiledPatterns {}
+
+impl std::fmt::Debug for CompiledPatterns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CompiledPatterns")
+    }
 }
 
 impl QuestionTree {
@@ -112,7 +134,7 @@ impl QuestionTree {
     /// assert!(tree.logic[0].broken);
     /// ```
     pub fn assemble(survey_id: SurveyId, pages: Vec<Page>, logic: Vec<LogicRule>) -> Self {
-        let mut tree = Self { survey_id, pages, logic: Vec::new(), version: 1 };
+        let mut tree = Self { survey_id, pages, logic: Vec::new(), version: 1, patterns: CompiledPatterns::default() };
         tree.logic = logic
             .into_iter()
             .map(|rule| {
@@ -143,6 +165,25 @@ impl QuestionTree {
     /// The position of the page with this id.
     pub fn page_index(&self, id: PageId) -> Option<usize> {
         self.pages.iter().position(|page| page.id == id)
+    }
+
+    /// The compiled pattern of an OpenText item whose `format` is `pattern` (every pattern of the tree is
+    /// compiled at the first call, and kept). A stored pattern always compiles: it was checked when stored.
+    pub fn pattern(&self, item: QuestionItemId) -> Option<&regex::Regex> {
+        let compiled = self.patterns.0.get_or_init(|| {
+            self.items()
+                .filter_map(|item| Some((item.id, super::compile_pattern(item.settings.pattern.as_deref()?).ok()?)))
+                .collect()
+        });
+        compiled.get(&item)
+    }
+
+    /// Whether `value` is a valid answer to `item` of this tree: of its type, among its options, and passing
+    /// its answer checks.
+    pub fn check_answer(&self, item: &QuestionItem, value: &AnswerValue) -> Result<(), ValueProblem> {
+        crate::answer::check_value(item.kind, value, &item.options)?;
+        let pattern = item.settings.pattern.as_ref().and_then(|_| self.pattern(item.id));
+        item.settings.check_answer(value, item.required, pattern)
     }
 
     /// Whether any rule is broken.

@@ -7,7 +7,7 @@ mod view;
 pub use access::{login, login_language, opt_out, opt_out_form, LoginOutcome};
 pub use view::{PageError, PageState, PageView, QuestionPage};
 
-use crate::answer::{answer_from_form, check_value, Answer, AnswerSetDraft};
+use crate::answer::{answer_from_form, Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::distribution::TokenContext;
 use crate::error::{DomainError, Resource};
@@ -106,7 +106,7 @@ pub fn submit(
             let current = reachable.last().copied().unwrap_or(page_id);
             return Ok(page_view(&context, &tree, current, saved, vec![PageError::OutOfOrder]));
         }
-        let (page_answers, errors) = read_page(&tree.pages[index], form);
+        let (page_answers, errors) = read_page(&tree, index, form);
         if !errors.is_empty() {
             return Ok(page_view(&context, &tree, page_id, &page_answers, errors));
         }
@@ -148,15 +148,15 @@ pub fn submit(
     })
 }
 
-/// The answers a form gives for the items of `page` (`q<itemId>` to values), each checked against its item, with
-/// what is wrong: a required item left empty, a value that does not fit.
-fn read_page(page: &crate::survey::Page, form: &[(String, String)]) -> (Vec<Answer>, Vec<PageError>) {
+/// The answers a form gives for the items of the tree's page at `index` (`q<itemId>` to values), each checked
+/// against its item, with what is wrong: a required item left empty, a value that does not fit.
+fn read_page(tree: &QuestionTree, index: usize, form: &[(String, String)]) -> (Vec<Answer>, Vec<PageError>) {
     let (mut answers, mut errors) = (Vec::new(), Vec::new());
-    for item in &page.items {
+    for item in &tree.pages[index].items {
         let field = format!("q{}", item.id);
         let values: Vec<String> = form.iter().filter(|(k, _)| *k == field).map(|(_, v)| v.clone()).collect();
         let value = answer_from_form(item.kind, &values)
-            .and_then(|value| value.map(|v| check_value(item.kind, &v, &item.options).map(|()| v)).transpose());
+            .and_then(|value| value.map(|v| tree.check_answer(item, &v).map(|()| v)).transpose());
         match value {
             Ok(Some(value)) => answers.push(Answer { question_item_id: item.id, value }),
             Ok(None) if item.required => errors.push(PageError::Unanswered(item.id)),

@@ -86,7 +86,11 @@ pub fn reply(
             Some(id) => format!("tw-{}-{id}", context.respondent_id),
             None => format!("tw-{}-{}-{suffix}-{}", context.respondent_id, item.id, now.unix_timestamp_nanos()),
         };
-        let value = match item.read_reply(text) {
+        let checked = item.read_reply(text).and_then(|value| match tree.check_answer(item, &value) {
+            Ok(()) => Ok(value),
+            Err(problem) => Err(format!("Your answer {problem}.")),
+        });
+        let value = match checked {
             Ok(value) => value,
             Err(hint) => {
                 let queued = tx.enqueue_message(&context, &key("again"), &format!("{hint} {}", item.prompt()), now)?;

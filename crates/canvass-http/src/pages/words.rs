@@ -64,6 +64,26 @@ catalogue! {
     too_long,
     /// A choice not among the options (a tampered form).
     choose_shown,
+    /// A number below the item's `min`: "... at least {min}."
+    at_least,
+    /// A number above the item's `max`: "... at most {max}."
+    at_most,
+    /// A number with a fraction where a whole number is asked.
+    whole_number,
+    /// A text shorter than the item's `minLength`: "... at least {min} characters."
+    too_short,
+    /// A line break in a one-line answer.
+    one_line,
+    /// A text that is not an email address.
+    enter_email,
+    /// A text that is not a phone number in international form.
+    enter_phone,
+    /// A text that does not have the form the item's pattern asks for.
+    pattern_mismatch,
+    /// Fewer choices than the item's `minSelected`: "... at least {min} ..."
+    choose_at_least,
+    /// More choices than the item's `maxSelected`: "... at most {max} ..."
+    choose_at_most,
     /// Answers on earlier pages no longer fit a changed survey.
     earlier_answers,
     /// After the last page, unless the survey has its own words.

@@ -88,3 +88,14 @@ fn replies_to_no_open_conversation_are_ignored() {
 
     assert!(messages(&fake).is_empty() && progress(&fake).is_none());
 }
+
+#[test]
+fn a_reply_that_fails_the_items_checks_is_asked_again_saying_why() {
+    let mut fake = conversation();
+    let tree = &mut fake.state.surveys.trees[0];
+    tree.pages[0].items[0].settings.min_length = Some(3);
+    assert_eq!(send(&mut fake, "ok", "m1"), ReplyOutcome::AskedAgain);
+    assert_eq!(texts(&fake), ["Your answer must be at least 3 characters. Question 1"]);
+    assert!(progress(&fake).is_none(), "nothing is recorded");
+    assert_eq!(send(&mut fake, "fine", "m2"), ReplyOutcome::Recorded { completed: false });
+}

@@ -3,7 +3,7 @@
 //! error inside its fieldset and tied to it.
 
 use canvass_domain::answer::{Answer, AnswerValue, ValueProblem, MAX_TEXT_LEN};
-use canvass_domain::survey::{QuestionItem, QuestionType};
+use canvass_domain::survey::{Finite, QuestionItem, QuestionType, TextFormat};
 use canvass_domain::use_cases::respondent_page::PageError;
 use maud::{html, Markup};
 
@@ -66,11 +66,21 @@ fn scale(item: &QuestionItem, name: &str, answer: Option<&Answer>, ends: Option<
 
 /// What the page says of an item's error.
 fn error_text(error: &PageError, words: &Words) -> String {
-    match error {
-        PageError::Invalid(_, ValueProblem::NotANumber) => words.enter_number.to_owned(),
-        PageError::Invalid(_, ValueProblem::TooLong { max }) => fill(words.too_long, &[("max", max)]),
-        PageError::Invalid(..) => words.choose_shown.to_owned(),
-        _ => words.answer_required.to_owned(),
+    let PageError::Invalid(_, problem) = error else { return words.answer_required.to_owned() };
+    match problem {
+        ValueProblem::NotANumber => words.enter_number.to_owned(),
+        ValueProblem::TooLong { max } => fill(words.too_long, &[("max", max)]),
+        ValueProblem::BelowMin(min) => fill(words.at_least, &[("min", &min.get())]),
+        ValueProblem::AboveMax(max) => fill(words.at_most, &[("max", &max.get())]),
+        ValueProblem::NotWhole => words.whole_number.to_owned(),
+        ValueProblem::TooShort { min } => fill(words.too_short, &[("min", min)]),
+        ValueProblem::LineBreak => words.one_line.to_owned(),
+        ValueProblem::NotAnEmail => words.enter_email.to_owned(),
+        ValueProblem::NotAPhone => words.enter_phone.to_owned(),
+        ValueProblem::NoMatch => words.pattern_mismatch.to_owned(),
+        ValueProblem::TooFewChosen { min } => fill(words.choose_at_least, &[("min", min)]),
+        ValueProblem::TooManyChosen { max } => fill(words.choose_at_most, &[("max", max)]),
+        _ => words.choose_shown.to_owned(),
     }
 }
 
@@ -94,15 +104,41 @@ pub fn item(item: &QuestionItem, answer: Option<&Answer>, error: Option<&PageErr
                     QuestionType::MultipleChoice => (choices(&name, "checkbox", &options, answer, false)),
                     QuestionType::Rating => (scale(item, &name, answer, ends_id.as_deref())),
                     QuestionType::Numeric => {
+                        @let checks = &item.settings;
                         label for=(name) { (words.your_answer) }
-                        input type="number" step="any" id=(name) name=(name) value=(text_of(answer)) required[item.required];
+                        input type="number" step=(if checks.whole_number { "1" } else { "any" }) id=(name) name=(name)
+                            min=[checks.min.map(Finite::get)] max=[checks.max.map(Finite::get)]
+                            value=(text_of(answer)) required[item.required];
                     }
-                    QuestionType::OpenText | QuestionType::Info => {
-                        label for=(name) { (words.your_answer) }
-                        textarea id=(name) name=(name) rows="4" maxlength=(MAX_TEXT_LEN) required[item.required] { (text_of(answer)) }
-                    }
+                    QuestionType::OpenText | QuestionType::Info => (text_field(item, &name, answer, words)),
                 }
             }
+        }
+    }
+}
+
+/// The field of an OpenText item: a text area, or one line (of the kind its `format` asks for) when the item takes
+/// no line breaks; with the item's lengths.
+fn text_field(item: &QuestionItem, name: &str, answer: Option<&Answer>, words: &Words) -> Markup {
+    let checks = &item.settings;
+    let max = checks.max_length.map_or(MAX_TEXT_LEN, |max| max as usize);
+    let kind = match checks.format {
+        Some(TextFormat::Email) => "email",
+        Some(TextFormat::Phone) => "tel",
+        _ => "text",
+    };
+    let autocomplete = match checks.format {
+        Some(TextFormat::Email) => Some("email"),
+        Some(TextFormat::Phone) => Some("tel"),
+        _ => None,
+    };
+    html! {
+        label for=(name) { (words.your_answer) }
+        @if checks.multiline {
+            textarea id=(name) name=(name) rows="4" minlength=[checks.min_length] maxlength=(max) required[item.required] { (text_of(answer)) }
+        } @else {
+            input type=(kind) id=(name) name=(name) minlength=[checks.min_length] maxlength=(max)
+                autocomplete=[autocomplete] value=(text_of(answer)) required[item.required];
         }
     }
 }
