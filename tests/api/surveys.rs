@@ -8,5 +8,6 @@ mod create_and_read;
 mod editing;
 mod option_limit;
 mod questions;
+mod richer_types;
 mod thank_you_and_scale_labels;
 mod tree_versions;

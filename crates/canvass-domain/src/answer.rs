@@ -4,6 +4,8 @@
 pub mod export;
 pub mod ports;
 mod problem;
+#[cfg(test)]
+mod richer_tests;
 
 pub use problem::ValueProblem;
 
@@ -18,12 +20,14 @@ use crate::survey::{ChoiceOption, QuestionItem, QuestionTree, QuestionType};
 /// The value of one answer. Its `Debug` shows the kind and size of a text, never the text (open text is personal).
 #[derive(Clone, PartialEq)]
 pub enum AnswerValue {
-    /// OpenText text, or the option value of a SingleChoice item.
+    /// OpenText text, the option value of a SingleChoice or Dropdown item, or a Date's `YYYY-MM-DD`.
     Text(String),
-    /// The option values of a MultipleChoice item.
+    /// The option values of a MultipleChoice item, or every option value of a Ranking in the order ranked.
     Choices(Vec<String>),
     /// The number of a Numeric or Rating item.
     Number(f64),
+    /// The option value chosen for each row of a Matrix item, by row value, in the order given.
+    Rows(Vec<(String, String)>),
 }
 
 impl std::fmt::Debug for AnswerValue {
@@ -32,6 +36,19 @@ impl std::fmt::Debug for AnswerValue {
             Self::Text(text) => write!(f, "Text(<{} characters>)", text.chars().count()),
             Self::Choices(values) => write!(f, "Choices(<{} values>)", values.len()),
             Self::Number(number) => f.debug_tuple("Number").field(number).finish(),
+            Self::Rows(rows) => write!(f, "Rows(<{} rows>)", rows.len()),
+        }
+    }
+}
+
+impl AnswerValue {
+    /// Whether it answers nothing: `""`, `[]` or `{}`.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Self::Text(text) => text.is_empty(),
+            Self::Choices(values) => values.is_empty(),
+            Self::Rows(rows) => rows.is_empty(),
+            Self::Number(_) => false,
         }
     }
 }
@@ -220,22 +237,78 @@ fn shorten(value: &str) -> String {
     }
 }
 
-/// Whether `value` is a valid answer for an item of type `kind` with these options. Linear in the size of the
-/// value plus the number of options: a multiple choice may choose each option at most once, so it has no more
-/// choices than the item has options, and its choices are looked up in a set of the option values.
-pub(crate) fn check_value(
-    kind: QuestionType,
-    value: &AnswerValue,
-    options: &[ChoiceOption],
-) -> Result<(), ValueProblem> {
+/// Whether `value` is an answer of the item's type that its options (and a Matrix's rows) allow; its answer
+/// checks are [`QuestionTree::check_answer`]'s. Linear in the size of the value plus the item's options and rows.
+pub(crate) fn check_value(item: &QuestionItem, value: &AnswerValue) -> Result<(), ValueProblem> {
+    match (item.kind, value) {
+        (QuestionType::Date, AnswerValue::Text(text)) => parse_date(text).map(drop).ok_or(ValueProblem::NotADate),
+        (QuestionType::Matrix, AnswerValue::Rows(rows)) => check_rows(item, rows),
+        (QuestionType::Matrix, _) => Err(ValueProblem::NotRows),
+        (QuestionType::Ranking, AnswerValue::Choices(order)) => check_ranking(&item.options, order),
+        (QuestionType::Ranking, _) => Err(ValueProblem::NotOptionValues),
+        (kind, value) => check_type(kind, value, &item.options),
+    }
+}
+
+/// A Date answer's date: `YYYY-MM-DD`.
+pub fn parse_date(text: &str) -> Option<time::Date> {
+    time::Date::parse(text, &time::format_description::well_known::Iso8601::DATE).ok().filter(|_| text.len() == 10)
+}
+
+/// A Matrix answer: each row one of the item's rows, answered with one of its options; a required Matrix answers
+/// every row.
+fn check_rows(item: &QuestionItem, rows: &[(String, String)]) -> Result<(), ValueProblem> {
+    let row_values: HashSet<&str> = item.settings.rows.iter().map(|row| row.value.as_str()).collect();
+    let option_values: HashSet<&str> = item.options.iter().map(|option| option.value.as_str()).collect();
+    let mut seen = HashSet::with_capacity(rows.len());
+    for (row, option) in rows {
+        if !row_values.contains(row.as_str()) {
+            return Err(ValueProblem::NotARow(shorten(row)));
+        }
+        if !seen.insert(row.as_str()) {
+            return Err(chosen_twice(row));
+        }
+        if !option_values.contains(option.as_str()) {
+            return Err(ValueProblem::NotAnOptionValue(shorten(option)));
+        }
+    }
+    if item.required && seen.len() < row_values.len() {
+        return Err(ValueProblem::EveryRow);
+    }
+    Ok(())
+}
+
+/// A Ranking answer: every option value once, in the order ranked.
+fn check_ranking(options: &[ChoiceOption], order: &[String]) -> Result<(), ValueProblem> {
+    let values: HashSet<&str> = options.iter().map(|o| o.value.as_str()).collect();
+    if let Some(bad) = order.iter().find(|value| !values.contains(value.as_str())) {
+        return Err(ValueProblem::NotAnOptionValue(shorten(bad)));
+    }
+    if let Some(repeated) = first_repeated(order) {
+        return Err(chosen_twice(repeated));
+    }
+    if order.len() < options.len() {
+        return Err(ValueProblem::RankEveryOption);
+    }
+    Ok(())
+}
+
+/// Whether `value` is a valid answer for an item of type `kind` (not Date, Matrix or Ranking, which
+/// [`check_value`] checks) with these options. A multiple choice may choose each option at most once, so it has
+/// no more choices than the item has options, and its choices are looked up in a set of the option values.
+fn check_type(kind: QuestionType, value: &AnswerValue, options: &[ChoiceOption]) -> Result<(), ValueProblem> {
     match (kind, value) {
         (QuestionType::Info, _) => Err(ValueProblem::InfoTakesNoAnswer),
         (QuestionType::OpenText, AnswerValue::Text(text)) if text.chars().count() > MAX_TEXT_LEN => {
             Err(ValueProblem::TooLong { max: MAX_TEXT_LEN })
         }
         (QuestionType::OpenText, AnswerValue::Text(_)) => Ok(()),
-        (QuestionType::SingleChoice, AnswerValue::Text(choice)) if options.iter().any(|o| o.value == *choice) => Ok(()),
-        (QuestionType::SingleChoice, AnswerValue::Text(_)) => Err(ValueProblem::NotAnOption),
+        (QuestionType::SingleChoice | QuestionType::Dropdown, AnswerValue::Text(choice))
+            if options.iter().any(|o| o.value == *choice) =>
+        {
+            Ok(())
+        }
+        (QuestionType::SingleChoice | QuestionType::Dropdown, AnswerValue::Text(_)) => Err(ValueProblem::NotAnOption),
         (QuestionType::MultipleChoice, AnswerValue::Choices(choices)) if choices.len() > options.len() => {
             Err(ValueProblem::TooManyChoices { chosen: choices.len(), options: options.len() })
         }
@@ -253,9 +326,12 @@ pub(crate) fn check_value(
             Ok(())
         }
         (QuestionType::Rating, AnswerValue::Number(_)) => Err(ValueProblem::OffTheScale),
-        (QuestionType::OpenText | QuestionType::SingleChoice, _) => Err(ValueProblem::NotAString),
-        (QuestionType::MultipleChoice, _) => Err(ValueProblem::NotOptionValues),
+        (QuestionType::OpenText | QuestionType::SingleChoice | QuestionType::Dropdown | QuestionType::Date, _) => {
+            Err(ValueProblem::NotAString)
+        }
+        (QuestionType::MultipleChoice | QuestionType::Ranking, _) => Err(ValueProblem::NotOptionValues),
         (QuestionType::Numeric | QuestionType::Rating, _) => Err(ValueProblem::NotANumber),
+        (QuestionType::Matrix, _) => Err(ValueProblem::NotRows),
     }
 }
 
@@ -271,6 +347,10 @@ pub(crate) fn check_value(
 /// assert!(answer_from_form(QuestionType::Rating, &["lots".into()]).is_err());
 /// ```
 pub fn answer_from_form(kind: QuestionType, values: &[String]) -> Result<Option<AnswerValue>, ValueProblem> {
+    if matches!(kind, QuestionType::Matrix | QuestionType::Ranking) {
+        // Their fields are one per row or option: [`answer_from_item_form`] reads them.
+        return Ok(None);
+    }
     let given: Vec<&String> = values.iter().filter(|v| !v.trim().is_empty()).collect();
     if given.is_empty() || !kind.takes_answer() {
         return Ok(None);
@@ -282,6 +362,57 @@ pub fn answer_from_form(kind: QuestionType, values: &[String]) -> Result<Option<
             given[0].trim().parse::<f64>().map(|n| Some(AnswerValue::Number(n))).map_err(|_| ValueProblem::NotANumber)
         }
         _ => Ok(Some(AnswerValue::Text(given[0].clone()))),
+    }
+}
+
+/// Reads the fields a form sent for an item (`q<itemId>`, and for a Matrix `q<itemId>-<row index>`, for a Ranking
+/// `q<itemId>-<option index>` with a place from 1): `None` when all were left empty; an error when they do not
+/// fit (a Ranking with some places left empty, a place out of range or given twice).
+pub fn answer_from_item_form(
+    item: &QuestionItem,
+    form: &[(String, String)],
+) -> Result<Option<AnswerValue>, ValueProblem> {
+    let field = |name: &str| -> Vec<String> {
+        form.iter().filter(|(key, _)| key == name).map(|(_, value)| value.clone()).collect()
+    };
+    let one = |name: String| -> Result<Option<String>, ValueProblem> {
+        let given: Vec<String> = field(&name).into_iter().filter(|value| !value.trim().is_empty()).collect();
+        match given.as_slice() {
+            [] => Ok(None),
+            [value] => Ok(Some(value.clone())),
+            _ => Err(ValueProblem::OneValue),
+        }
+    };
+    match item.kind {
+        QuestionType::Matrix => {
+            let mut rows = Vec::new();
+            for (index, row) in item.settings.rows.iter().enumerate() {
+                if let Some(option) = one(format!("q{}-{index}", item.id))? {
+                    rows.push((row.value.clone(), option));
+                }
+            }
+            Ok((!rows.is_empty()).then_some(AnswerValue::Rows(rows)))
+        }
+        QuestionType::Ranking => {
+            let places: Vec<Option<String>> =
+                (0..item.options.len()).map(|index| one(format!("q{}-{index}", item.id))).collect::<Result<_, _>>()?;
+            if places.iter().all(Option::is_none) {
+                return Ok(None);
+            }
+            let count = item.options.len();
+            let mut ranked: Vec<(usize, &str)> = Vec::with_capacity(count);
+            for (option, place) in item.options.iter().zip(&places) {
+                let place = place.as_deref().ok_or(ValueProblem::RankEveryOption)?;
+                let place = place.trim().parse::<usize>().ok().filter(|p| (1..=count).contains(p));
+                ranked.push((place.ok_or(ValueProblem::RankEveryOption)?, option.value.as_str()));
+            }
+            ranked.sort_unstable();
+            if ranked.windows(2).any(|pair| pair[0].0 == pair[1].0) {
+                return Err(ValueProblem::PlaceTwice);
+            }
+            Ok(Some(AnswerValue::Choices(ranked.into_iter().map(|(_, value)| value.to_owned()).collect())))
+        }
+        kind => answer_from_form(kind, &field(&format!("q{}", item.id))),
     }
 }
 
@@ -344,7 +475,7 @@ mod tests {
     fn check(kind: QuestionType, value: AnswerValue) -> Result<(), ValueProblem> {
         let options: Vec<ChoiceOption> =
             ["a", "b"].iter().map(|v| ChoiceOption { value: (*v).into(), label: (*v).into() }).collect();
-        check_value(kind, &value, &options)
+        check_type(kind, &value, &options)
     }
 
     #[test]
@@ -386,15 +517,15 @@ mod tests {
     fn a_multiple_choice_chooses_each_option_at_most_once() {
         let many: Vec<String> = (0..50_000).map(|i| format!("o{i}")).collect();
         let kind = QuestionType::MultipleChoice;
-        let message = check_value(kind, &AnswerValue::Choices(many.clone()), &options(3)).unwrap_err().to_string();
+        let message = check_type(kind, &AnswerValue::Choices(many.clone()), &options(3)).unwrap_err().to_string();
         assert_eq!(message, "chooses 50000 values; the item has 3 options, each of which can be chosen once");
-        assert_eq!(check_value(kind, &AnswerValue::Choices(many.clone()), &options(50_000)), Ok(()));
+        assert_eq!(check_type(kind, &AnswerValue::Choices(many.clone()), &options(50_000)), Ok(()));
         let mut repeated = many;
         repeated[49_999] = "o17".into();
-        let message = check_value(kind, &AnswerValue::Choices(repeated.clone()), &options(50_000)).unwrap_err();
+        let message = check_type(kind, &AnswerValue::Choices(repeated.clone()), &options(50_000)).unwrap_err();
         assert_eq!(message.to_string(), "`o17` is chosen twice");
         repeated[49_999] = "x".repeat(1_000);
-        let message = check_value(kind, &AnswerValue::Choices(repeated), &options(50_000)).unwrap_err().to_string();
+        let message = check_type(kind, &AnswerValue::Choices(repeated), &options(50_000)).unwrap_err().to_string();
         assert!(message.len() < 150, "a quoted value is shortened: {message}");
     }
 

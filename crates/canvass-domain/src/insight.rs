@@ -9,7 +9,7 @@ mod statistics;
 
 pub use figures::{divide_rounded, rate};
 pub use results::{
-    ChoiceCount, ItemFigures, ItemResult, ItemTally, Nps, NumericSummary, OptionCount, RatingCount, RatingSummary,
-    ResultTallies, SurveyResults, RATINGS,
+    CellCount, ChoiceCount, DateTally, ItemFigures, ItemResult, ItemTally, Nps, NumericSummary, OptionCount, RankTally,
+    RankedOption, RatingCount, RatingSummary, ResultTallies, RowCounts, SurveyResults, RATINGS,
 };
 pub use statistics::{DailyActivity, SendoutFigures, SendoutStatistics, StatusCounts};

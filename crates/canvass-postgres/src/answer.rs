@@ -63,6 +63,9 @@ fn value_of(json: Value) -> AnswerValue {
             AnswerValue::Choices(items.into_iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
         }
         Value::String(text) => AnswerValue::Text(text),
+        Value::Object(rows) => AnswerValue::Rows(
+            rows.into_iter().filter_map(|(row, option)| Some((row, option.as_str()?.to_owned()))).collect(),
+        ),
         other => AnswerValue::Text(other.to_string()),
     }
 }

@@ -86,16 +86,7 @@ pub(crate) struct ItemRow {
 
 impl ItemRow {
     fn into_item(self) -> QuestionItem {
-        let options = match self.options {
-            Value::Array(options) => options
-                .iter()
-                .map(|o| ChoiceOption {
-                    value: o["value"].as_str().unwrap_or_default().to_owned(),
-                    label: o["label"].as_str().unwrap_or_default().to_owned(),
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+        let options = options_of(&self.options);
         QuestionItem {
             id: QuestionItemId::new(self.id),
             page_id: PageId::new(self.page_id),
@@ -107,6 +98,20 @@ impl ItemRow {
             max_label: self.max_label,
             settings: settings::from_json(&self.settings),
         }
+    }
+}
+
+/// The options (or Matrix rows) a JSON array of `{value, label}` holds.
+fn options_of(json: &Value) -> Vec<ChoiceOption> {
+    match json {
+        Value::Array(options) => options
+            .iter()
+            .map(|o| ChoiceOption {
+                value: o["value"].as_str().unwrap_or_default().to_owned(),
+                label: o["label"].as_str().unwrap_or_default().to_owned(),
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

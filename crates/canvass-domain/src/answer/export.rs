@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use super::{AnswerSet, AnswerValue};
 use crate::distribution::LabelType;
 use crate::ids::{QuestionItemId, RespondentId, SendoutId};
-use crate::survey::QuestionTree;
+use crate::survey::{QuestionTree, QuestionType};
 
 /// The names of the columns every answer set has, in order, before the item columns.
 pub const FIXED_COLUMNS: [&str; 6] =
@@ -89,14 +89,20 @@ pub enum Cell<'a> {
     Bool(bool),
     /// When the set was created or last updated.
     Timestamp(OffsetDateTime),
+    /// The date of a Date answer.
+    Date(time::Date),
 }
 
 /// The column of one answering item: its id, its heading and, for choice items, its options' labels by value.
 #[derive(Debug, Clone)]
 struct ItemColumn {
-    id: QuestionItemId,
+    /// The heading by text: the item's, and for a Matrix row `<item text> - <row label>`.
     text: String,
+    /// The heading by id: `q<id>`, and for a Matrix row `q<id>_<row value>`.
+    id_heading: String,
     labels: HashMap<String, String>,
+    /// Whether its answers are dates (written as dates where the format has them).
+    dates: bool,
 }
 
 /// The columns of an export of one survey, and how its answers are written.
@@ -125,8 +131,10 @@ pub struct ExportTable {
     headings: Headings,
     values: ChoiceValues,
     items: Vec<ItemColumn>,
-    /// Where each item's column is among the item columns.
+    /// Where each item's column is among the item columns (a Matrix's: its first row's).
     positions: HashMap<QuestionItemId, usize>,
+    /// Where each Matrix row's column is among the item columns, by item and row value.
+    row_positions: HashMap<(QuestionItemId, String), usize>,
     /// The background data label names that head the last columns, in order.
     labels: Vec<String>,
     /// Where each label name's column is among the background columns.
@@ -137,17 +145,29 @@ impl ExportTable {
     /// The table of a survey with this tree: a column per item that takes an answer (Info items have none), in
     /// tree order.
     pub fn new(tree: &QuestionTree, headings: Headings, values: ChoiceValues) -> Self {
-        let items: Vec<ItemColumn> = tree
-            .items()
-            .filter(|item| item.kind.takes_answer())
-            .map(|item| ItemColumn {
-                id: item.id,
+        let (mut items, mut positions, mut row_positions) = (Vec::new(), HashMap::new(), HashMap::new());
+        for item in tree.items().filter(|item| item.kind.takes_answer()) {
+            positions.insert(item.id, items.len());
+            let column = ItemColumn {
                 text: item.text.clone(),
+                id_heading: format!("q{}", item.id),
                 labels: item.options.iter().map(|o| (o.value.clone(), o.label.clone())).collect(),
-            })
-            .collect();
-        let positions = items.iter().enumerate().map(|(position, item)| (item.id, position)).collect();
-        Self { headings, values, items, positions, labels: Vec::new(), label_positions: HashMap::new() }
+                dates: item.kind == QuestionType::Date,
+            };
+            if item.kind != QuestionType::Matrix {
+                items.push(column);
+                continue;
+            }
+            for row in &item.settings.rows {
+                row_positions.insert((item.id, row.value.clone()), items.len());
+                items.push(ItemColumn {
+                    text: format!("{} - {}", item.text, row.label),
+                    id_heading: format!("q{}_{}", item.id, row.value),
+                    ..column.clone()
+                });
+            }
+        }
+        Self { headings, values, items, positions, row_positions, labels: Vec::new(), label_positions: HashMap::new() }
     }
 
     /// The table with one more column per background data label name, after the items, in the order given (a
@@ -172,7 +192,7 @@ impl ExportTable {
     pub fn headings(&self) -> impl Iterator<Item = Cow<'_, str>> {
         let items = self.items.iter().map(|item| match self.headings {
             Headings::Texts => Cow::Borrowed(item.text.as_str()),
-            Headings::Ids => Cow::Owned(format!("q{}", item.id)),
+            Headings::Ids => Cow::Borrowed(item.id_heading.as_str()),
         });
         let labels = self.labels.iter().map(|name| match self.headings {
             Headings::Texts => Cow::Borrowed(name.as_str()),
@@ -198,7 +218,14 @@ impl ExportTable {
         ]);
         cells.resize(self.width(), Cell::Empty);
         for answer in &set.answers {
-            if let Some(&position) = self.positions.get(&answer.question_item_id) {
+            if let AnswerValue::Rows(rows) = &answer.value {
+                for (row, option) in rows {
+                    if let Some(&position) = self.row_positions.get(&(answer.question_item_id, row.clone())) {
+                        let column = &self.items[position];
+                        cells[FIXED_COLUMNS.len() + position] = Cell::Text(Cow::Borrowed(self.option(column, option)));
+                    }
+                }
+            } else if let Some(&position) = self.positions.get(&answer.question_item_id) {
                 cells[FIXED_COLUMNS.len() + position] = self.cell(&self.items[position], &answer.value);
             }
         }
@@ -216,7 +243,10 @@ impl ExportTable {
     fn cell<'a>(&'a self, item: &'a ItemColumn, value: &'a AnswerValue) -> Cell<'a> {
         match value {
             AnswerValue::Number(number) => Cell::Number(*number),
+            AnswerValue::Text(text) if item.dates => super::parse_date(text).map_or(Cell::Empty, Cell::Date),
             AnswerValue::Text(text) => Cell::Text(Cow::Borrowed(self.option(item, text))),
+            // Each row has a column of its own (`row`); a Matrix answer never reaches one item's cell.
+            AnswerValue::Rows(_) => Cell::Empty,
             AnswerValue::Choices(choices) => {
                 let mut joined = String::new();
                 for (index, choice) in choices.iter().enumerate() {

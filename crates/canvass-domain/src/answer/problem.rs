@@ -62,6 +62,22 @@ pub enum ValueProblem {
         /// The fewest values.
         min: u32,
     },
+    /// A Date answer that is not a `YYYY-MM-DD` date.
+    NotADate,
+    /// A date before the item's `minDate`.
+    BeforeMinDate(time::Date),
+    /// A date after the item's `maxDate`.
+    AfterMaxDate(time::Date),
+    /// A Matrix answer that is not an object of rows.
+    NotRows,
+    /// A Matrix row (shortened to 100 characters) that is not one of the item's rows.
+    NotARow(String),
+    /// A required Matrix answered with some rows left out.
+    EveryRow,
+    /// A Ranking that leaves options out (or, on a page, leaves places empty).
+    RankEveryOption,
+    /// A place of a Ranking given to two options on a page.
+    PlaceTwice,
     /// More values chosen than the item's `maxSelected`.
     TooManyChosen {
         /// The most values.
@@ -97,6 +113,14 @@ impl fmt::Display for ValueProblem {
             Self::NoMatch => f.write_str("does not match the item's pattern"),
             Self::TooFewChosen { min } => write!(f, "must choose at least {min} values"),
             Self::TooManyChosen { max } => write!(f, "must choose at most {max} values"),
+            Self::NotADate => f.write_str("must be a date as YYYY-MM-DD"),
+            Self::BeforeMinDate(min) => write!(f, "must be on or after {min}"),
+            Self::AfterMaxDate(max) => write!(f, "must be on or before {max}"),
+            Self::NotRows => f.write_str("must be an object of row values to option values"),
+            Self::NotARow(row) => write!(f, "`{row}` is not a row value of the item"),
+            Self::EveryRow => f.write_str("must answer every row of a required Matrix"),
+            Self::RankEveryOption => f.write_str("must rank every option value of the item, each once"),
+            Self::PlaceTwice => f.write_str("gives one place to two options"),
         }
     }
 }

@@ -76,10 +76,58 @@ pub struct RatingCount {
     pub count: i64,
 }
 
+/// Of one Date item: how many answers hold a date, and the earliest and latest (`YYYY-MM-DD`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DateTally {
+    /// The item.
+    pub item: QuestionItemId,
+    /// Answers holding a date.
+    pub count: i64,
+    /// The earliest date given.
+    pub earliest: String,
+    /// The latest date given.
+    pub latest: String,
+}
+
+/// Of one row of a Matrix item: how many answers chose one option value for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellCount {
+    /// The item.
+    pub item: QuestionItemId,
+    /// The row value.
+    pub row: String,
+    /// The option value.
+    pub value: String,
+    /// Answers that chose it for the row.
+    pub count: i64,
+}
+
+/// Of one option of a Ranking item: how many answers ranked it, the sum of the places they gave it (from 1) and
+/// how many put it first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankTally {
+    /// The item.
+    pub item: QuestionItemId,
+    /// The option value.
+    pub value: String,
+    /// Answers that ranked it.
+    pub count: i64,
+    /// The sum of its places.
+    pub places: f64,
+    /// Answers that put it first.
+    pub first_places: i64,
+}
+
 /// What the store tallies over a survey's answer sets that pass a filter (see
 /// [`InsightRepository::result_tallies`](super::ports::InsightRepository::result_tallies)).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResultTallies {
+    /// Per Date item, its dates.
+    pub dates: Vec<DateTally>,
+    /// Per Matrix item, row and option value, the answers that chose it.
+    pub cells: Vec<CellCount>,
+    /// Per Ranking item and option, its places.
+    pub ranks: Vec<RankTally>,
     /// The matching answer sets.
     pub answer_sets: i64,
     /// One per item with at least one answer, in any order.
@@ -166,9 +214,58 @@ impl RatingSummary {
     }
 }
 
+/// One row of a Matrix's results: how many answers chose each option for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowCounts {
+    /// The row's value.
+    pub value: String,
+    /// Its label.
+    pub label: String,
+    /// Each option of the item with its count for this row, in option order.
+    pub options: Vec<OptionCount>,
+}
+
+/// One option of a Ranking's results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankedOption {
+    /// The option's value.
+    pub value: String,
+    /// Its label.
+    pub label: String,
+    /// Its mean place (1 is first); `None` when no answer ranked it.
+    pub mean_position: Option<f64>,
+    /// How many answers put it first.
+    pub first_places: i64,
+}
+
 /// What the matching sets answered to one item, by its type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ItemFigures {
+    /// A Date item: how many answers hold a date, the earliest and the latest.
+    Date {
+        /// Answers to it.
+        answered: i64,
+        /// Answers that hold a date.
+        count: i64,
+        /// The earliest date; `None` when there is none.
+        min: Option<time::Date>,
+        /// The latest date; `None` when there is none.
+        max: Option<time::Date>,
+    },
+    /// A Matrix item: per row, per option, the answers that chose it.
+    Matrix {
+        /// Answers to it.
+        answered: i64,
+        /// Each row, in row order.
+        rows: Vec<RowCounts>,
+    },
+    /// A Ranking item: per option, its mean place and first places.
+    Ranking {
+        /// Answers to it.
+        answered: i64,
+        /// Each option, in option order.
+        options: Vec<RankedOption>,
+    },
     /// A SingleChoice or MultipleChoice item: every option, zeros included.
     Choices {
         /// Answers to the item.
@@ -239,22 +336,81 @@ impl SurveyResults {
                 ratings.entry(given.item).or_insert([0; RATINGS])[slot] += given.count;
             }
         }
+        let dates: HashMap<QuestionItemId, DateTally> = tallies.dates.into_iter().map(|d| (d.item, d)).collect();
+        let mut cells: HashMap<(QuestionItemId, String, String), i64> = HashMap::new();
+        for cell in tallies.cells {
+            *cells.entry((cell.item, cell.row, cell.value)).or_default() += cell.count;
+        }
+        let ranks: HashMap<(QuestionItemId, String), RankTally> =
+            tallies.ranks.into_iter().map(|r| ((r.item, r.value.clone()), r)).collect();
         let result = |item: &QuestionItem| {
             let tally = items.get(&item.id);
             let answered = tally.map_or(0, |t| t.answered);
             let figures = match item.kind {
-                QuestionType::SingleChoice | QuestionType::MultipleChoice => ItemFigures::Choices {
+                QuestionType::Date => {
+                    let tally = dates.get(&item.id);
+                    let date = |text: Option<&String>| text.and_then(|text| crate::answer::parse_date(text));
+                    ItemFigures::Date {
+                        answered,
+                        count: tally.map_or(0, |t| t.count),
+                        min: date(tally.map(|t| &t.earliest)),
+                        max: date(tally.map(|t| &t.latest)),
+                    }
+                }
+                QuestionType::Matrix => ItemFigures::Matrix {
+                    answered,
+                    rows: item
+                        .settings
+                        .rows
+                        .iter()
+                        .map(|row| RowCounts {
+                            value: row.value.clone(),
+                            label: row.label.clone(),
+                            options: item
+                                .options
+                                .iter()
+                                .map(|option| OptionCount {
+                                    value: option.value.clone(),
+                                    label: option.label.clone(),
+                                    count: cells
+                                        .get(&(item.id, row.value.clone(), option.value.clone()))
+                                        .copied()
+                                        .unwrap_or(0),
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                },
+                QuestionType::Ranking => ItemFigures::Ranking {
                     answered,
                     options: item
                         .options
                         .iter()
-                        .map(|option| OptionCount {
-                            value: option.value.clone(),
-                            label: option.label.clone(),
-                            count: choices.get(&(item.id, option.value.clone())).copied().unwrap_or(0),
+                        .map(|option| {
+                            let tally = ranks.get(&(item.id, option.value.clone()));
+                            RankedOption {
+                                value: option.value.clone(),
+                                label: option.label.clone(),
+                                mean_position: tally.filter(|t| t.count > 0).map(|t| t.places / t.count as f64),
+                                first_places: tally.map_or(0, |t| t.first_places),
+                            }
                         })
                         .collect(),
                 },
+                QuestionType::SingleChoice | QuestionType::MultipleChoice | QuestionType::Dropdown => {
+                    ItemFigures::Choices {
+                        answered,
+                        options: item
+                            .options
+                            .iter()
+                            .map(|option| OptionCount {
+                                value: option.value.clone(),
+                                label: option.label.clone(),
+                                count: choices.get(&(item.id, option.value.clone())).copied().unwrap_or(0),
+                            })
+                            .collect(),
+                    }
+                }
                 QuestionType::Numeric => ItemFigures::Numeric {
                     answered,
                     summary: tally.map_or_else(NumericSummary::default, |t| t.numbers.checked()),

@@ -32,7 +32,7 @@ impl QuestionItem {
                 .join(", ")
         };
         match self.kind {
-            QuestionType::SingleChoice => format!("{} Reply {}", self.text, numbered()),
+            QuestionType::SingleChoice | QuestionType::Dropdown => format!("{} Reply {}", self.text, numbered()),
             QuestionType::MultipleChoice => {
                 format!("{} Reply one or more, separated by commas: {}", self.text, numbered())
             }
@@ -45,7 +45,11 @@ impl QuestionItem {
                 )
             }
             QuestionType::Numeric => format!("{} Reply a number", self.text),
-            QuestionType::OpenText | QuestionType::Info => self.text.clone(),
+            QuestionType::OpenText
+            | QuestionType::Info
+            | QuestionType::Date
+            | QuestionType::Matrix
+            | QuestionType::Ranking => self.text.clone(),
         }
     }
 
@@ -68,7 +72,7 @@ impl QuestionItem {
         };
         match self.kind {
             _ if reply.is_empty() => Err("Please reply with an answer.".into()),
-            QuestionType::SingleChoice => {
+            QuestionType::SingleChoice | QuestionType::Dropdown => {
                 option(reply).map(AnswerValue::Text).ok_or_else(|| "Please reply with one of the numbers.".into())
             }
             QuestionType::MultipleChoice => reply
@@ -82,22 +86,27 @@ impl QuestionItem {
                 .parse::<f64>()
                 .map(AnswerValue::Number)
                 .map_err(|_| "Please reply with a number.".into()),
-            QuestionType::OpenText | QuestionType::Info => Ok(AnswerValue::Text(reply.to_owned())),
+            // Conversations do not ask these (`current_question` skips them): a reply is taken as text.
+            QuestionType::OpenText
+            | QuestionType::Info
+            | QuestionType::Date
+            | QuestionType::Matrix
+            | QuestionType::Ranking => Ok(AnswerValue::Text(reply.to_owned())),
         }
     }
 }
 
 impl QuestionTree {
-    /// The question a conversation is at: the first unanswered question of `page` (the first page when none),
-    /// moving on by the logic while a page is fully answered; `None` when the survey is done.
+    /// The question a conversation is at: the first unanswered question of `page` (the first page when none) that
+    /// a text message can ask (no Date, Matrix or Ranking item), moving on by the logic while a page has none left;
+    /// `None` when the survey is done.
     pub fn current_question(&self, page: Option<PageId>, answers: &[Answer]) -> Option<(PageId, &QuestionItem)> {
         let mut page = page.or_else(|| self.pages.first().map(|p| p.id))?;
         for _ in 0..=self.pages.len() {
             let index = self.page_index(page)?;
-            let unanswered = self.pages[index]
-                .items
-                .iter()
-                .find(|i| i.kind.takes_answer() && answers.iter().all(|a| a.question_item_id != i.id));
+            let unanswered = self.pages[index].items.iter().find(|i| {
+                i.kind.takes_answer() && i.kind.asked_by_sms() && answers.iter().all(|a| a.question_item_id != i.id)
+            });
             match unanswered {
                 Some(item) => return Some((page, item)),
                 None => page = self.next_page(page, answers)?,

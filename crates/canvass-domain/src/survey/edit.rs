@@ -1,6 +1,8 @@
 //! Changes of a live question tree: pages added, patched and moved, items added, patched and moved, and the rules
 //! that keep answers safe (a type change or a removed option value that answers hold is refused).
 
+use time::Date;
+
 use crate::error::FieldError;
 use crate::ids::{PageId, QuestionItemId};
 
@@ -67,6 +69,12 @@ pub struct ItemPatch {
     pub min_selected: Option<Option<u32>>,
     /// A MultipleChoice answer's most values.
     pub max_selected: Option<Option<u32>>,
+    /// The rows of a Matrix, whole, in their new order (removing a row that answers hold is refused).
+    pub rows: Option<Vec<ChoiceOption>>,
+    /// A Date answer's earliest date.
+    pub min_date: Option<Option<Date>>,
+    /// A Date answer's latest date.
+    pub max_date: Option<Option<Date>>,
     /// The page to move it to.
     pub page_id: Option<PageId>,
     /// Its new place on its (new) page, from 0.
@@ -90,7 +98,19 @@ impl ItemPatch {
         };
         let pick_count =
             |given: Option<Option<u32>>, old: Option<u32>, keep: bool| given.unwrap_or(if keep { old } else { None });
+        let keep_date = kept(kind == QuestionType::Date);
+        let pick_date =
+            |given: Option<Option<Date>>, old: Option<Date>| given.unwrap_or(if keep_date { old } else { None });
         let settings = ItemSettings {
+            rows: self.rows.clone().unwrap_or_else(|| {
+                if kept(kind == QuestionType::Matrix) {
+                    old.rows.clone()
+                } else {
+                    vec![]
+                }
+            }),
+            min_date: pick_date(self.min_date, old.min_date),
+            max_date: pick_date(self.max_date, old.max_date),
             min: pick(self.min, old.min, keep_numeric),
             max: pick(self.max, old.max, keep_numeric),
             whole_number: self.whole_number.unwrap_or(if keep_numeric { old.whole_number } else { false }),
@@ -132,10 +152,12 @@ impl ItemPatch {
         *self != Self { page_id: self.page_id, position: self.position, ..Self::default() }
     }
 
-    /// The values of the item's options that the patch removes.
+    /// The values of the item's options and Matrix rows that the patch removes.
     pub fn removed_values<'i>(&self, item: &'i QuestionItem, draft: &QuestionItemDraft) -> Vec<&'i str> {
-        let kept = |value: &str| draft.options.iter().any(|option| option.value == value);
-        item.options.iter().map(|option| option.value.as_str()).filter(|value| !kept(value)).collect()
+        let kept = |value: &str, now: &[ChoiceOption]| now.iter().any(|k| k.value == value);
+        let options = item.options.iter().map(|c| c.value.as_str()).filter(|value| !kept(value, &draft.options));
+        let rows = item.settings.rows.iter().map(|c| c.value.as_str()).filter(|v| !kept(v, &draft.settings.rows));
+        options.chain(rows).collect()
     }
 }
 

@@ -55,13 +55,18 @@ impl LogicRules {
                 }
                 Some(item) => {
                     let possible = match item.kind {
-                        QuestionType::SingleChoice | QuestionType::MultipleChoice => item.has_option(&rule.equals),
+                        QuestionType::SingleChoice | QuestionType::MultipleChoice | QuestionType::Dropdown => {
+                            item.has_option(&rule.equals)
+                        }
                         QuestionType::Numeric | QuestionType::Rating => rule
                             .equals
                             .trim()
                             .parse::<f64>()
-                            .is_ok_and(|number| check_value(item.kind, &AnswerValue::Number(number), &[]).is_ok()),
+                            .is_ok_and(|number| check_value(item, &AnswerValue::Number(number)).is_ok()),
+                        QuestionType::Date => check_value(item, &AnswerValue::Text(rule.equals.clone())).is_ok(),
                         QuestionType::OpenText | QuestionType::Info => !rule.equals.is_empty(),
+                        // A grid or an order is no one value to compare with (issue 43 brings conditions on them).
+                        QuestionType::Matrix | QuestionType::Ranking => false,
                     };
                     if !possible {
                         errors.push(FieldError::new(at("equals"), "is not a possible answer of the item"));

@@ -16,6 +16,8 @@ fn matches(value: &AnswerValue, equals: &str) -> bool {
         AnswerValue::Text(text) => text == equals,
         AnswerValue::Choices(choices) => choices.iter().any(|c| c == equals),
         AnswerValue::Number(number) => equals.trim().parse::<f64>().is_ok_and(|e| e == *number),
+        // No rule tests a Matrix (rules on one are refused).
+        AnswerValue::Rows(_) => false,
     }
 }
 

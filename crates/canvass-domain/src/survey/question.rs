@@ -34,6 +34,14 @@ pub enum QuestionType {
     Rating,
     /// Text shown to the respondent; takes no answer.
     Info,
+    /// One option value out of a long list, shown as a drop-down list.
+    Dropdown,
+    /// A calendar date, `YYYY-MM-DD`.
+    Date,
+    /// A grid of rows (statements) that share one scale of options: one option value per row.
+    Matrix,
+    /// Every option value in the order the respondent ranks them.
+    Ranking,
 }
 
 impl QuestionType {
@@ -49,7 +57,22 @@ impl QuestionType {
 
     /// Whether items of this type need options (and only they may have them).
     pub const fn has_options(self) -> bool {
-        matches!(self, Self::SingleChoice | Self::MultipleChoice)
+        matches!(self, Self::SingleChoice | Self::MultipleChoice | Self::Dropdown | Self::Matrix | Self::Ranking)
+    }
+
+    /// How many options items of this type take.
+    pub const fn option_counts(self) -> std::ops::RangeInclusive<usize> {
+        match self {
+            Self::Matrix => 2..=11,
+            Self::Ranking => 2..=20,
+            _ if self.has_options() => 1..=crate::limits::OPTIONS,
+            _ => 0..=0,
+        }
+    }
+
+    /// Whether TWOWAY conversations ask items of this type (they skip Date, Matrix and Ranking items).
+    pub const fn asked_by_sms(self) -> bool {
+        !matches!(self, Self::Date | Self::Matrix | Self::Ranking)
     }
 
     /// Whether items of this type take an answer.
@@ -142,29 +165,22 @@ impl QuestionItemDraft {
             }
             return errors;
         }
+        let counts = self.kind.option_counts();
         if self.options.is_empty() {
             errors.push(FieldError::new(format!("{path}.options"), "choice items need at least one option"));
-        }
-        if self.options.len() > crate::limits::OPTIONS {
-            // One error for the list, none for each of its many options.
-            let message = format!("must hold at most {} options", crate::limits::OPTIONS);
+        } else if self.options.len() < *counts.start() {
+            let message = format!("{} items need at least {} options", self.kind, counts.start());
             errors.push(FieldError::new(format!("{path}.options"), message));
+        }
+        if self.options.len() > *counts.end() {
+            // One error for the list, none for each of its many options.
+            errors.push(FieldError::new(
+                format!("{path}.options"),
+                format!("must hold at most {} options", counts.end()),
+            ));
             return errors;
         }
-        let mut seen = HashSet::new();
-        for (index, option) in self.options.iter().enumerate() {
-            if option.value.trim().is_empty() {
-                errors.push(FieldError::new(format!("{path}.options[{index}].value"), "must not be empty"));
-            } else if !seen.insert(option.value.as_str()) {
-                errors.push(FieldError::new(format!("{path}.options[{index}].value"), "is given twice"));
-            }
-            if option.label.trim().is_empty() {
-                errors.push(FieldError::new(format!("{path}.options[{index}].label"), "must not be empty"));
-            }
-            let at = |field: &str| format!("{path}.options[{index}].{field}");
-            crate::limits::push_length(&mut errors, at("value"), &option.value, crate::limits::OPTION);
-            crate::limits::push_length(&mut errors, at("label"), &option.label, crate::limits::OPTION);
-        }
+        check_choices(&mut errors, &format!("{path}.options"), &self.options);
         errors
     }
 
@@ -172,6 +188,25 @@ impl QuestionItemDraft {
     pub(crate) fn without_blank_labels(self) -> Self {
         let present = |label: Option<String>| label.filter(|label| !label.trim().is_empty());
         Self { min_label: present(self.min_label), max_label: present(self.max_label), ..self }
+    }
+}
+
+/// The broken rules of a list of options (or Matrix rows) at `path`: non-empty distinct values, non-empty labels,
+/// each within its length.
+pub(crate) fn check_choices(errors: &mut Vec<FieldError>, path: &str, choices: &[ChoiceOption]) {
+    let mut seen = HashSet::new();
+    for (index, option) in choices.iter().enumerate() {
+        let at = |field: &str| format!("{path}[{index}].{field}");
+        if option.value.trim().is_empty() {
+            errors.push(FieldError::new(at("value"), "must not be empty"));
+        } else if !seen.insert(option.value.as_str()) {
+            errors.push(FieldError::new(at("value"), "is given twice"));
+        }
+        if option.label.trim().is_empty() {
+            errors.push(FieldError::new(at("label"), "must not be empty"));
+        }
+        crate::limits::push_length(errors, at("value"), &option.value, crate::limits::OPTION);
+        crate::limits::push_length(errors, at("label"), &option.label, crate::limits::OPTION);
     }
 }
 

@@ -1,5 +1,7 @@
-//! What an item holds beyond its text and options: the checks answers to it must pass (the answer validation of
-//! Numeric, OpenText and MultipleChoice items).
+//! What an item holds beyond its text and options: the rows of a Matrix, the bounds of a Date, and the checks
+//! answers to it must pass (the answer validation of Numeric, OpenText and MultipleChoice items).
+
+use time::Date;
 
 use crate::answer::{AnswerValue, ValueProblem};
 use crate::error::FieldError;
@@ -60,10 +62,14 @@ pub const PATTERN_LEN: usize = 200;
 pub const PATTERN_SIZE: usize = 1 << 20;
 /// The highest `maxLength` of an OpenText item.
 pub const MAX_LENGTH: u32 = 10_000;
+/// The most rows of a Matrix.
+pub const MATRIX_ROWS: usize = 50;
 
 /// The settings of an item that only some types take; each is empty (or its default) on the types that do not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ItemSettings {
+    /// The rows of a Matrix, which share its options.
+    pub rows: Vec<ChoiceOption>,
     /// The lowest number a Numeric answer may be.
     pub min: Option<Finite>,
     /// The highest number a Numeric answer may be.
@@ -84,11 +90,16 @@ pub struct ItemSettings {
     pub min_selected: Option<u32>,
     /// The most values a MultipleChoice answer chooses.
     pub max_selected: Option<u32>,
+    /// The earliest date a Date answer may be.
+    pub min_date: Option<Date>,
+    /// The latest date a Date answer may be.
+    pub max_date: Option<Date>,
 }
 
 impl Default for ItemSettings {
     fn default() -> Self {
         Self {
+            rows: Vec::new(),
             min: None,
             max: None,
             whole_number: false,
@@ -99,6 +110,8 @@ impl Default for ItemSettings {
             pattern: None,
             min_selected: None,
             max_selected: None,
+            min_date: None,
+            max_date: None,
         }
     }
 }
@@ -116,6 +129,8 @@ impl ItemSettings {
         let numeric = kind == QuestionType::Numeric;
         let text = kind == QuestionType::OpenText;
         let multiple = kind == QuestionType::MultipleChoice;
+        let date = kind == QuestionType::Date;
+        only(!self.rows.is_empty(), "rows", "Matrix", kind == QuestionType::Matrix);
         only(self.min.is_some(), "min", "Numeric", numeric);
         only(self.max.is_some(), "max", "Numeric", numeric);
         only(self.whole_number, "wholeNumber", "Numeric", numeric);
@@ -125,6 +140,8 @@ impl ItemSettings {
         only(self.format.is_some(), "format", "OpenText", text);
         only(self.min_selected.is_some(), "minSelected", "MultipleChoice", multiple);
         only(self.max_selected.is_some(), "maxSelected", "MultipleChoice", multiple);
+        only(self.min_date.is_some(), "minDate", "Date", date);
+        only(self.max_date.is_some(), "maxDate", "Date", date);
         let mut order = |low: bool, name: &str, high: &str| {
             if low {
                 errors.push(FieldError::new(at(name), format!("must not be above {high}")));
@@ -137,6 +154,14 @@ impl ItemSettings {
             "minSelected",
             "maxSelected",
         );
+        order(matches!((self.min_date, self.max_date), (Some(l), Some(h)) if l > h), "minDate", "maxDate");
+        if kind == QuestionType::Matrix {
+            if self.rows.is_empty() || self.rows.len() > MATRIX_ROWS {
+                errors.push(FieldError::new(at("rows"), format!("a Matrix takes 1 to {MATRIX_ROWS} rows")));
+            } else {
+                super::question::check_choices(&mut errors, &at("rows"), &self.rows);
+            }
+        }
         if self.max_length.is_some_and(|max| max > MAX_LENGTH) {
             errors.push(FieldError::new(at("maxLength"), format!("must be at most {MAX_LENGTH}")));
         }
@@ -171,15 +196,24 @@ impl ItemSettings {
     pub(crate) fn check_answer(
         &self,
         value: &AnswerValue,
-        required: bool,
+        kind: QuestionType,
         pattern: Option<&regex::Regex>,
     ) -> Result<(), ValueProblem> {
         match value {
-            AnswerValue::Text(text) if text.is_empty() && !required => Ok(()),
-            AnswerValue::Choices(chosen) if chosen.is_empty() && !required => Ok(()),
             AnswerValue::Number(number) => self.check_number(*number),
+            AnswerValue::Text(text) if kind == QuestionType::Date => self.check_date(text),
             AnswerValue::Text(text) => self.check_text(text, pattern),
             AnswerValue::Choices(chosen) => self.check_chosen(chosen.len()),
+            AnswerValue::Rows(_) => Ok(()),
+        }
+    }
+
+    fn check_date(&self, text: &str) -> Result<(), ValueProblem> {
+        let Some(date) = crate::answer::parse_date(text) else { return Err(ValueProblem::NotADate) };
+        match (self.min_date, self.max_date) {
+            (Some(min), _) if date < min => Err(ValueProblem::BeforeMinDate(min)),
+            (_, Some(max)) if date > max => Err(ValueProblem::AfterMaxDate(max)),
+            _ => Ok(()),
         }
     }
 
@@ -224,7 +258,7 @@ impl ItemSettings {
 }
 
 /// The regular expression of a `pattern`, anchored so that it matches a whole answer; or why it cannot be one
-/// (too long, not valid, or past [`PATTERN_SIZE`] compiled).
+/// (too long, not valid, or past 1 MiB compiled).
 pub fn compile_pattern(pattern: &str) -> Result<regex::Regex, String> {
     if pattern.chars().count() > PATTERN_LEN {
         return Err(format!("must be at most {PATTERN_LEN} characters"));
@@ -291,7 +325,12 @@ mod tests {
 
     fn check(settings: &ItemSettings, value: AnswerValue) -> Result<(), ValueProblem> {
         let pattern = settings.pattern.as_deref().map(|p| compile_pattern(p).unwrap());
-        settings.check_answer(&value, false, pattern.as_ref())
+        let kind = match value {
+            AnswerValue::Number(_) => QuestionType::Numeric,
+            AnswerValue::Choices(_) => QuestionType::MultipleChoice,
+            _ => QuestionType::OpenText,
+        };
+        settings.check_answer(&value, kind, pattern.as_ref())
     }
 
     #[test]
@@ -320,7 +359,6 @@ mod tests {
         assert_eq!(check(&code, AnswerValue::Text("ABCDEFG".into())), Err(ValueProblem::TooLong { max: 6 }));
         assert_eq!(check(&code, AnswerValue::Text("AB\n12".into())), Err(ValueProblem::LineBreak));
         assert_eq!(check(&code, AnswerValue::Text("ab12".into())), Err(ValueProblem::NoMatch), "matched whole");
-        assert_eq!(check(&code, AnswerValue::Text(String::new())), Ok(()), "empty and not required");
         let email = ItemSettings { format: Some(TextFormat::Email), ..Default::default() };
         assert_eq!(check(&email, AnswerValue::Text("asdf".into())), Err(ValueProblem::NotAnEmail));
         assert_eq!(check(&email, AnswerValue::Text("ann@example.com".into())), Ok(()));
@@ -336,8 +374,7 @@ mod tests {
         assert_eq!(check(&two_or_three, chosen(1)), Err(ValueProblem::TooFewChosen { min: 2 }));
         assert_eq!(check(&two_or_three, chosen(4)), Err(ValueProblem::TooManyChosen { max: 3 }));
         assert_eq!(check(&two_or_three, chosen(3)), Ok(()));
-        assert_eq!(check(&two_or_three, chosen(0)), Ok(()), "empty and not required");
-        assert_eq!(two_or_three.check_answer(&chosen(0), true, None), Err(ValueProblem::TooFewChosen { min: 2 }));
+        assert_eq!(check(&two_or_three, chosen(0)), Err(ValueProblem::TooFewChosen { min: 2 }), "when asked");
     }
 
     #[test]

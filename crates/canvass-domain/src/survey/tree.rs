@@ -180,10 +180,14 @@ impl QuestionTree {
 
     /// Whether `value` is a valid answer to `item` of this tree: of its type, among its options, and passing
     /// its answer checks.
+    /// An empty answer (`""`, `[]`, `{}`) to an item that is not required is always valid.
     pub fn check_answer(&self, item: &QuestionItem, value: &AnswerValue) -> Result<(), ValueProblem> {
-        crate::answer::check_value(item.kind, value, &item.options)?;
+        if value.is_empty() && !item.required && item.kind.takes_answer() {
+            return Ok(());
+        }
+        crate::answer::check_value(item, value)?;
         let pattern = item.settings.pattern.as_ref().and_then(|_| self.pattern(item.id));
-        item.settings.check_answer(value, item.required, pattern)
+        item.settings.check_answer(value, item.kind, pattern)
     }
 
     /// Whether any rule is broken.

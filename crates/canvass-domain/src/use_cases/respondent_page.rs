@@ -7,7 +7,7 @@ mod view;
 pub use access::{login, login_language, opt_out, opt_out_form, LoginOutcome};
 pub use view::{PageError, PageState, PageView, QuestionPage};
 
-use crate::answer::{answer_from_form, Answer, AnswerSetDraft};
+use crate::answer::{answer_from_item_form, Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::distribution::TokenContext;
 use crate::error::{DomainError, Resource};
@@ -153,9 +153,7 @@ pub fn submit(
 fn read_page(tree: &QuestionTree, index: usize, form: &[(String, String)]) -> (Vec<Answer>, Vec<PageError>) {
     let (mut answers, mut errors) = (Vec::new(), Vec::new());
     for item in &tree.pages[index].items {
-        let field = format!("q{}", item.id);
-        let values: Vec<String> = form.iter().filter(|(k, _)| *k == field).map(|(_, v)| v.clone()).collect();
-        let value = answer_from_form(item.kind, &values)
+        let value = answer_from_item_form(item, form)
             .and_then(|value| value.map(|v| tree.check_answer(item, &v).map(|()| v)).transpose());
         match value {
             Ok(Some(value)) => answers.push(Answer { question_item_id: item.id, value }),

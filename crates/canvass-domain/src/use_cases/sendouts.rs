@@ -97,7 +97,8 @@ pub fn kind_of(
     uow.sendout_kind(account, survey, id)?.ok_or(DomainError::NotFound(Resource::Sendout))
 }
 
-/// Creates a Draft sendout and its background data document.
+/// Creates a Draft sendout and its background data document. A TWOWAY sendout of a survey with a required Date,
+/// Matrix or Ranking item (which a conversation cannot ask) is refused.
 pub fn create(
     uow: &mut (impl SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
@@ -106,8 +107,24 @@ pub fn create(
     input: SendoutInput,
 ) -> Result<Sendout, DomainError> {
     transaction(uow, |tx| {
-        surveys::get(tx, account, survey)?;
+        let (_, tree) = surveys::get_with_tree(tx, account, survey)?;
+        let two_way = input.kind == DispatchType::TwoWay;
         let draft = SendoutDraft::new(input).map_err(DomainError::Invalid)?;
+        if two_way {
+            let unasked: Vec<String> = tree
+                .items()
+                .filter(|item| item.required && !item.kind.asked_by_sms())
+                .map(|item| format!("{} ({})", item.id, item.kind))
+                .collect();
+            if !unasked.is_empty() {
+                let message = format!(
+                    "a TWOWAY conversation cannot ask the survey's required items {}: make them optional or use \
+                     another type of sendout",
+                    unasked.join(", ")
+                );
+                return Err(DomainError::invalid("type", message));
+            }
+        }
         Ok(tx.insert_sendout(account, survey, &draft, clock.now())?)
     })
 }

@@ -1,16 +1,17 @@
-//! An answer's value as it travels: a string (OpenText, SingleChoice), an array of option values (MultipleChoice)
-//! or a number (Numeric, Rating). It reads itself, so a value of any other shape is refused where the body is
+//! An answer's value as it travels: a string (OpenText, SingleChoice, Dropdown, a Date's `YYYY-MM-DD`), an array of
+//! option values (MultipleChoice, Ranking in its order), an object of row values to option values (Matrix) or a
+//! number (Numeric, Rating). It reads itself, so a value of any other shape is refused where the body is
 //! read, at its path (`answers[2].value`); whole numbers are written without a fraction (`8`, not `8.0`).
 
 use std::fmt;
 
 use canvass_domain::answer::AnswerValue;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
-use serde::ser::{SerializeSeq, Serializer};
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
 /// What an answer value may be, in the words of a refusal.
-const EXPECTED: &str = "a string, an array of strings or a number";
+const EXPECTED: &str = "a string, an array of strings, an object of strings or a number";
 
 /// An answer's value, read and written as JSON.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,6 +63,18 @@ impl<'de> Visitor<'de> for ValueVisitor {
         }
         Ok(AnswerValue::Choices(choices))
     }
+
+    /// A Matrix answer: each row's value to the option chosen for it; judged whole, as an array is.
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<AnswerValue, A::Error> {
+        let mut rows = Vec::with_capacity(map.size_hint().unwrap_or(0).min(64));
+        while let Some((row, option)) = map.next_entry::<String, serde_json::Value>()? {
+            match option {
+                serde_json::Value::String(option) => rows.push((row, option)),
+                _ => return Err(de::Error::invalid_type(de::Unexpected::Map, &self)),
+            }
+        }
+        Ok(AnswerValue::Rows(rows))
+    }
 }
 
 impl Serialize for AnswerValueBody {
@@ -80,6 +93,13 @@ impl Serialize for AnswerValueBody {
                     seq.serialize_element(choice)?;
                 }
                 seq.end()
+            }
+            AnswerValue::Rows(rows) => {
+                let mut map = serializer.serialize_map(Some(rows.len()))?;
+                for (row, option) in rows {
+                    map.serialize_entry(row, option)?;
+                }
+                map.end()
             }
         }
     }
@@ -103,6 +123,7 @@ mod tests {
 
     #[test]
     fn other_shapes_are_refused_with_what_is_expected() {
+        assert_eq!(read(r#"{"r1":"a"}"#), Ok(AnswerValue::Rows(vec![("r1".into(), "a".into())])));
         for json in ["null", "true", r#"{"a":1}"#, r#"["a",3]"#] {
             let error = read(json).unwrap_err();
             assert!(error.contains(EXPECTED), "{json}: {error}");

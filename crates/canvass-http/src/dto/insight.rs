@@ -16,6 +16,10 @@ use super::answer::{filter_with_sendout, AnswerFilterQuery};
 use super::client_date::ClientDate;
 use super::schemas::DateText;
 
+mod richer;
+
+pub use richer::{DateItemResult, MatrixItemResult, RankedOptionBody, RankingItemResult, RowCountsBody};
+
 /// Filters of `GET /surveys/{surveyId}/results`: those of `GET /surveys/{surveyId}/answers`, and a sendout.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -324,6 +328,14 @@ pub enum ItemResultBody {
     Rating(RatingItemResult),
     /// An Info item.
     Info(InfoItemResult),
+    /// A Dropdown item.
+    Dropdown(ChoiceItemResult),
+    /// A Date item.
+    Date(DateItemResult),
+    /// A Matrix item.
+    Matrix(MatrixItemResult),
+    /// A Ranking item.
+    Ranking(RankingItemResult),
 }
 
 impl From<ItemResult> for ItemResultBody {
@@ -333,11 +345,22 @@ impl From<ItemResult> for ItemResultBody {
             ItemFigures::Choices { answered, options } => {
                 let options = options.into_iter().map(OptionCountBody::from).collect();
                 let result = ChoiceItemResult { question_item_id, text, answered, options };
-                if item.kind == QuestionType::MultipleChoice {
-                    Self::MultipleChoice(result)
-                } else {
-                    Self::SingleChoice(result)
+                match item.kind {
+                    QuestionType::MultipleChoice => Self::MultipleChoice(result),
+                    QuestionType::Dropdown => Self::Dropdown(result),
+                    _ => Self::SingleChoice(result),
                 }
+            }
+            ItemFigures::Date { answered, count, min, max } => {
+                Self::Date(DateItemResult { question_item_id, text, answered, count, min, max })
+            }
+            ItemFigures::Matrix { answered, rows } => {
+                let rows = rows.into_iter().map(Into::into).collect();
+                Self::Matrix(MatrixItemResult { question_item_id, text, answered, rows })
+            }
+            ItemFigures::Ranking { answered, options } => {
+                let options = options.into_iter().map(Into::into).collect();
+                Self::Ranking(RankingItemResult { question_item_id, text, answered, options })
             }
             ItemFigures::Numeric { answered, summary } => {
                 let NumericSummary { count, mean, median, min, max } = summary;

@@ -4,13 +4,26 @@
 use canvass_domain::ids::PageId;
 use canvass_domain::survey::{Finite, ItemPatch, ItemSettings, PageInput, PagePatch, QuestionType, TextFormat};
 use serde::{Deserialize, Deserializer, Serialize};
+use time::Date;
 use utoipa::ToSchema;
 
 use super::survey::{OptionBody, QuestionTypeBody};
 
+/// Dates as `YYYY-MM-DD` in bodies (`day::option` for an optional one).
+#[expect(missing_docs)]
+pub mod day {
+    time::serde::format_description!(pub day, Date, "[year]-[month]-[day]");
+    pub use day::*;
+}
+
 /// Reads a field that may be absent (`None`: keep), `null` (`Some(None)`: remove) or a value.
 fn given<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// Reads a date field that may be absent (`None`), `null` (`Some(None)`) or a `YYYY-MM-DD` date.
+fn given_day<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<Date>>, D::Error> {
+    day::option::deserialize(deserializer).map(Some)
 }
 
 /// The form an OpenText answer must have.
@@ -90,6 +103,14 @@ pub struct AnswerChecksResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub max_selected: Option<u32>,
+    /// Date: the earliest date allowed.
+    #[serde(skip_serializing_if = "Option::is_none", with = "day::option")]
+    #[schema(value_type = Option<String>, format = Date, nullable = false)]
+    pub min_date: Option<Date>,
+    /// Date: the latest date allowed.
+    #[serde(skip_serializing_if = "Option::is_none", with = "day::option")]
+    #[schema(value_type = Option<String>, format = Date, nullable = false)]
+    pub max_date: Option<Date>,
 }
 
 impl AnswerChecksResponse {
@@ -106,6 +127,8 @@ impl AnswerChecksResponse {
             pattern: settings.pattern,
             min_selected: settings.min_selected,
             max_selected: settings.max_selected,
+            min_date: settings.min_date,
+            max_date: settings.max_date,
         }
     }
 }
@@ -219,6 +242,18 @@ pub struct ItemPatchBody {
     #[serde(default, deserialize_with = "given")]
     #[schema(value_type = Option<u32>, maximum = 1000)]
     pub max_selected: Option<Option<u32>>,
+    /// Matrix: the rows, whole, in their new order: removing a row that answers hold is a 409 `item-has-answers`.
+    #[serde(default)]
+    #[schema(max_items = 50)]
+    pub rows: Option<Vec<OptionBody>>,
+    /// Date: the earliest date allowed, `YYYY-MM-DD`; null removes it.
+    #[serde(default, deserialize_with = "given_day")]
+    #[schema(value_type = Option<String>, format = Date)]
+    pub min_date: Option<Option<Date>>,
+    /// Date: the latest date allowed, `YYYY-MM-DD`; null removes it.
+    #[serde(default, deserialize_with = "given_day")]
+    #[schema(value_type = Option<String>, format = Date)]
+    pub max_date: Option<Option<Date>>,
     /// The page to move it to, a page of the same survey (400 otherwise).
     #[serde(default)]
     pub page_id: Option<i64>,
@@ -247,6 +282,9 @@ impl From<ItemPatchBody> for ItemPatch {
             pattern: body.pattern,
             min_selected: body.min_selected,
             max_selected: body.max_selected,
+            rows: body.rows.map(|rows| rows.into_iter().map(OptionBody::into_option).collect()),
+            min_date: body.min_date,
+            max_date: body.max_date,
             page_id: body.page_id.map(PageId::new),
             position: body.position,
         }

@@ -9,7 +9,7 @@ use canvass_domain::survey::{
 use canvass_domain::timestamp::DayEdge;
 use canvass_domain::FieldError;
 use serde::{Deserialize, Serialize};
-use time::OffsetDateTime;
+use time::{Date, OffsetDateTime};
 use utoipa::{IntoParams, ToSchema};
 
 use super::questionnaire::{AnswerChecksResponse, TextFormatBody};
@@ -87,6 +87,14 @@ mirrored! {
         Rating,
         /// Text only; takes no answer.
         Info,
+        /// One option value, from a drop-down list.
+        Dropdown,
+        /// A date, `YYYY-MM-DD`.
+        Date,
+        /// Rows sharing one scale of options: one option value per row.
+        Matrix,
+        /// Every option value, in the order ranked.
+        Ranking,
     }
 }
 
@@ -165,6 +173,18 @@ pub struct ItemBody {
     #[serde(default)]
     #[schema(maximum = 1000)]
     pub max_selected: Option<u32>,
+    /// Matrix: its rows (1 to 50, distinct values), which share its `options` (2 to 11).
+    #[serde(default)]
+    #[schema(max_items = 50)]
+    pub rows: Vec<OptionBody>,
+    /// Date: the earliest date allowed (inclusive), `YYYY-MM-DD`.
+    #[serde(default, with = "super::questionnaire::day::option")]
+    #[schema(value_type = Option<String>, format = Date)]
+    pub min_date: Option<Date>,
+    /// Date: the latest date allowed (inclusive), `YYYY-MM-DD`; not before `minDate`.
+    #[serde(default, with = "super::questionnaire::day::option")]
+    #[schema(value_type = Option<String>, format = Date)]
+    pub max_date: Option<Date>,
     /// Where the item goes on its page, from 0 (default: the end; past the end is a 400). Taken only when an item
     /// is added to a page (`POST /surveys/{surveyId}/pages/{pageId}/items`); a new survey's items go in order.
     #[serde(default)]
@@ -183,6 +203,9 @@ impl ItemBody {
             min_label: self.min_label,
             max_label: self.max_label,
             settings: ItemSettings {
+                rows: self.rows.into_iter().map(OptionBody::into_option).collect(),
+                min_date: self.min_date,
+                max_date: self.max_date,
                 min: self.min.and_then(Finite::new),
                 max: self.max.and_then(Finite::new),
                 whole_number: self.whole_number.unwrap_or(defaults.whole_number),
@@ -320,6 +343,10 @@ pub struct ItemResponse {
     /// Words at the high end of a Rating item's scale; null when none (always for other types).
     #[schema(required = true, max_length = 60)]
     pub max_label: Option<String>,
+    /// Matrix: its rows, which share its options (absent on other types).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(max_items = 50)]
+    pub rows: Vec<OptionResponse>,
     /// The checks of its answers: each on the types that take it, and only when set (`wholeNumber` on every
     /// Numeric item, `multiline` on every OpenText item).
     #[serde(flatten)]
@@ -345,6 +372,12 @@ impl From<QuestionItem> for ItemResponse {
             options: item.options.into_iter().map(|o| OptionResponse { value: o.value, label: o.label }).collect(),
             min_label: item.min_label,
             max_label: item.max_label,
+            rows: item
+                .settings
+                .rows
+                .iter()
+                .map(|r| OptionResponse { value: r.value.clone(), label: r.label.clone() })
+                .collect(),
             checks: AnswerChecksResponse::new(item.kind, item.settings),
         }
     }

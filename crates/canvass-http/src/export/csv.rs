@@ -50,6 +50,7 @@ fn format_into(scratch: &mut Vec<u8>, cell: &Cell<'_>) -> Result<(), WriteError>
         Cell::Timestamp(at) => {
             at.format_into(scratch, &Rfc3339)?;
         }
+        Cell::Date(on) => write!(scratch, "{on}")?,
     }
     Ok(())
 }

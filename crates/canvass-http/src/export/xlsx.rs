@@ -28,6 +28,8 @@ pub const SHEET: &str = "Answers";
 
 /// How the times are shown.
 pub const DATE_FORMAT: &str = "yyyy-mm-dd hh:mm:ss";
+/// The number format of a Date answer's cell: a real date, shown as its ISO form.
+pub const DAY_FORMAT: &str = "yyyy-mm-dd";
 
 /// The most columns a sheet holds (Excel's limit): the six fixed ones and 16,378 items.
 pub const MAX_COLUMNS: usize = 16_384;
@@ -46,6 +48,8 @@ pub struct XlsxWriter {
     next_row: RowNum,
     bold: Format,
     date: Format,
+    /// The format of a Date answer's cell.
+    day: Format,
     /// What the temporary files hold, counted against their caps.
     temp: TempHold,
 }
@@ -60,6 +64,7 @@ impl XlsxWriter {
             next_row: 1,
             bold: Format::new().set_bold(),
             date: Format::new().set_num_format(DATE_FORMAT),
+            day: Format::new().set_num_format(DAY_FORMAT),
             temp,
         }
     }
@@ -138,7 +143,7 @@ impl RowWriter<ExportRow> for XlsxWriter {
         let cells = self.table.row(&set);
         let texts = cells.iter().filter_map(|cell| if let Cell::Text(text) = cell { Some(&**text) } else { None });
         self.temp.grow(row_bytes(texts, cells.len()).saturating_mul(2))?;
-        let (sheet, date) = (self.workbook.worksheet_from_index(0)?, &self.date);
+        let (sheet, date, day) = (self.workbook.worksheet_from_index(0)?, &self.date, &self.day);
         for (column, cell) in cells.iter().enumerate() {
             let column = ColNum::try_from(column)?;
             match cell {
@@ -157,6 +162,11 @@ impl RowWriter<ExportRow> for XlsxWriter {
                 }
                 Cell::Timestamp(at) => {
                     sheet.write_datetime_with_format(row, column, excel_time(*at)?, date)?;
+                }
+                Cell::Date(on) => {
+                    let on =
+                        ExcelDateTime::from_ymd(u16::try_from(on.year()).unwrap_or(0), on.month().into(), on.day())?;
+                    sheet.write_datetime_with_format(row, column, on, day)?;
                 }
             }
         }

@@ -21,6 +21,10 @@ const NAMED: [(&str, &str, &[&str]); 2] = [
             "NumericResult",
             "RatingResult",
             "InfoResult",
+            "DropdownResult",
+            "DateResult",
+            "MatrixResult",
+            "RankingResult",
         ],
     ),
 ];

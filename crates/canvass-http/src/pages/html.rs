@@ -1,6 +1,7 @@
 //! The respondent pages' HTML: plain server-rendered forms that work without JavaScript, with labels,
 //! fieldsets and error messages tied to their questions, in the language of the link's sendout.
 
+mod grid;
 mod question;
 
 use canvass_domain::language::Language;
@@ -11,7 +12,8 @@ use maud::{html, Markup, DOCTYPE};
 use super::words::{fill, words, Words};
 
 /// The pages' only style, inline; the Content-Security-Policy allows it by its hash. The rating scale is one row
-/// of eleven on a page wider than 480 CSS pixels, and wraps in even columns below that.
+/// of eleven on a page wider than 480 CSS pixels, and wraps in even columns below that; a Matrix is a table above
+/// 480 pixels and one fieldset per row at or below.
 pub(crate) const STYLE: &str = "*,*::before,*::after{box-sizing:border-box}\
 body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5;overflow-wrap:anywhere}\
 fieldset{border:1px solid #ccc;border-radius:.4rem;margin:1rem 0;padding:.8rem;min-width:0}\
@@ -24,7 +26,13 @@ button{font-size:1rem;padding:.4rem 1.2rem}.thanks{white-space:pre-line}\
 .scale span{display:block;padding:.5rem 0;border:1px solid #767676;border-radius:.3rem}\
 .scale input:checked+span{background:#1a4d8f;border-color:#1a4d8f;color:#fff;font-weight:600}\
 .scale input:focus-visible+span{outline:3px solid #1a4d8f;outline-offset:2px}\
-.ends{display:flex;justify-content:space-between;gap:1rem;font-size:.9rem;margin:.3rem 0 0}.ends span+span{text-align:end}";
+.ends{display:flex;justify-content:space-between;gap:1rem;font-size:.9rem;margin:.3rem 0 0}.ends span+span{text-align:end}\
+.matrix{border-collapse:collapse;width:100%}.matrix th,.matrix td{padding:.4rem;text-align:center;border-bottom:1px solid #ddd}\
+.matrix th[scope=row]{text-align:start;font-weight:normal}.matrix input{width:1.4rem;height:1.4rem}\
+.matrix-rows{display:none}\
+@media (max-width:480px){.matrix{display:none}.matrix-rows{display:block}}\
+.rank{display:flex;align-items:center;justify-content:space-between;gap:1rem;margin:.3rem 0}.rank label{flex:1}\
+select{font-size:1rem;padding:.2rem}";
 
 /// A whole page around `body`, in `language`.
 pub fn layout(language: Language, title: &str, body: Markup) -> Markup {

@@ -84,6 +84,20 @@ catalogue! {
     choose_at_least,
     /// More choices than the item's `maxSelected`: "... at most {max} ..."
     choose_at_most,
+    /// A Date answer that is no date.
+    enter_date,
+    /// A date before the item's `minDate`: "... on or after {date}."
+    date_from,
+    /// A date after the item's `maxDate`: "... on or before {date}."
+    date_until,
+    /// A required Matrix with rows left unanswered.
+    every_row,
+    /// A Ranking with places left empty.
+    rank_every_option,
+    /// A Ranking giving one place to two options.
+    place_twice,
+    /// The label of a Ranking's place field for one option: "Place of {option}".
+    place_of,
     /// Answers on earlier pages no longer fit a changed survey.
     earlier_answers,
     /// After the last page, unless the survey has its own words.

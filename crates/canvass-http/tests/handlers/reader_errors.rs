@@ -54,11 +54,12 @@ async fn a_missing_or_mistyped_field_answers_400_naming_it() {
 #[actix_web::test]
 async fn an_unknown_enum_value_answers_400_naming_the_field_with_the_supported_values() {
     let app = TestApp::new().await;
-    let body = json!({"name": "x", "pages": [{"title": "One", "items": [{"type": "Dropdown", "text": "q"}]}]});
+    let body = json!({"name": "x", "pages": [{"title": "One", "items": [{"type": "Slider", "text": "q"}]}]});
     let reply = app.post("/surveys", &body).await;
     assert_eq!(reply.invalid_field(), "pages[0].items[0].type");
     let problem = reply.problem(ProblemKind::Validation);
-    let supported = json!(["SingleChoice", "MultipleChoice", "OpenText", "Numeric", "Rating", "Info"]);
+    let supported =
+        json!(["SingleChoice", "MultipleChoice", "OpenText", "Numeric", "Rating", "Info", "Dropdown", "Date", "Matrix", "Ranking"]);
     assert_eq!(problem["supportedValues"], supported);
 }
 

@@ -8,15 +8,19 @@ use diesel::QueryResult;
 use crate::prepared::prepared;
 use crate::schema::answers;
 
-/// Those of `$3` that some answer to item `$2` holds: as its whole value (a text or option value) or as one of
-/// its array's elements (the values of a MultipleChoice answer), in the order given. Each value stops at the
-/// first answer that holds it, through the answers' index by item.
+/// Those of `$3` that some answer to item `$2` holds: as its whole value (a text or option value), as one of
+/// its array's elements (the values of a MultipleChoice or Ranking answer), or as a row or a row's option of a
+/// Matrix answer (an object), in the order given. Each value stops at the first answer that holds it, through
+/// the answers' index by item.
 const VALUES_IN_ANSWERS: &str = "\
 SELECT v.value FROM unnest($3::text[]) WITH ORDINALITY AS v(value, n)
 WHERE EXISTS (
     SELECT 1 FROM answers a
     WHERE a.account_id = $1 AND a.question_item_id = $2
-      AND (a.value = to_jsonb(v.value) OR (jsonb_typeof(a.value) = 'array' AND a.value @> jsonb_build_array(v.value))))
+      AND (a.value = to_jsonb(v.value)
+           OR (jsonb_typeof(a.value) = 'array' AND a.value @> jsonb_build_array(v.value))
+           OR (jsonb_typeof(a.value) = 'object'
+               AND (a.value ? v.value OR EXISTS (SELECT 1 FROM jsonb_each_text(a.value) AS c WHERE c.value = v.value)))))
 ORDER BY v.n";
 
 #[derive(QueryableByName)]

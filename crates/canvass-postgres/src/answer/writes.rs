@@ -62,6 +62,9 @@ pub(crate) fn value_json(value: &AnswerValue) -> Value {
         AnswerValue::Text(text) => Value::String(text.clone()),
         AnswerValue::Choices(choices) => Value::Array(choices.iter().cloned().map(Value::String).collect()),
         AnswerValue::Number(number) => serde_json::Number::from_f64(*number).map_or(Value::Null, Value::Number),
+        AnswerValue::Rows(rows) => {
+            Value::Object(rows.iter().map(|(row, option)| (row.clone(), Value::String(option.clone()))).collect())
+        }
     }
 }
 

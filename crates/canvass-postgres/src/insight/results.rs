@@ -19,7 +19,9 @@
 
 use canvass_domain::answer::AnswerFilter;
 use canvass_domain::ids::{AccountId, QuestionItemId};
-use canvass_domain::insight::{ChoiceCount, ItemTally, NumericSummary, RatingCount, ResultTallies};
+use canvass_domain::insight::{
+    CellCount, ChoiceCount, DateTally, ItemTally, NumericSummary, RankTally, RatingCount, ResultTallies,
+};
 use canvass_domain::survey::{QuestionTree, QuestionType};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Double, Nullable, Text, Timestamptz};
@@ -124,6 +126,62 @@ UNION ALL
     GROUP BY a.question_item_id, r.rating"
 );
 
+/// Per Date item (`$8`) the answers that hold a date and the earliest and latest (as text: `YYYY-MM-DD` sorts as
+/// its dates do); per Matrix item (`$9`), row and option value the answers that chose it (each row of an answer's
+/// object); per Ranking item (`$10`) and option value the answers that ranked it, the sum of its places (from 1)
+/// and how often it came first (each element of an answer's array with its place).
+const SHAPES: &str = concat!(
+    "
+    SELECT a.question_item_id AS item, min(d.value) AS first_text, max(d.value) AS second_text, count(*) AS n,
+           NULL::float8 AS places, NULL::bigint AS first_places",
+    answers_of_sets!(),
+    "
+    CROSS JOIN LATERAL (
+        SELECT CASE WHEN jsonb_typeof(a.value) = 'string' AND a.value #>> '{}' <> '' THEN a.value #>> '{}' END
+            AS value) AS d",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($8) AND d.value IS NOT NULL
+    GROUP BY a.question_item_id
+UNION ALL
+    SELECT a.question_item_id AS item, c.key AS first_text, c.value #>> '{}' AS second_text, count(*) AS n,
+           NULL::float8 AS places, NULL::bigint AS first_places",
+    answers_of_sets!(),
+    "
+    CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(a.value) = 'object' THEN a.value ELSE '{}' END) AS c",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($9) AND jsonb_typeof(c.value) = 'string'
+    GROUP BY a.question_item_id, c.key, c.value #>> '{}'
+UNION ALL
+    SELECT a.question_item_id AS item, NULL AS first_text, e.value #>> '{}' AS second_text, count(*) AS n,
+           sum(e.place)::float8 AS places, count(*) FILTER (WHERE e.place = 1) AS first_places",
+    answers_of_sets!(),
+    "
+    CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(a.value) = 'array' THEN a.value ELSE '[]' END)
+        WITH ORDINALITY AS e(value, place)",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($10) AND jsonb_typeof(e.value) = 'string'
+    GROUP BY a.question_item_id, e.value #>> '{}'"
+);
+
+#[derive(QueryableByName)]
+struct ShapeRow {
+    #[diesel(sql_type = BigInt)]
+    item: i64,
+    #[diesel(sql_type = Nullable<Text>)]
+    first_text: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    second_text: Option<String>,
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+    #[diesel(sql_type = Nullable<Double>)]
+    places: Option<f64>,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    first_places: Option<i64>,
+}
+
 #[derive(QueryableByName)]
 struct ItemRow {
     #[diesel(sql_type = BigInt)]
@@ -161,6 +219,9 @@ struct ItemsByType {
     rating: Vec<i64>,
     single_choice: Vec<i64>,
     multiple_choice: Vec<i64>,
+    date: Vec<i64>,
+    matrix: Vec<i64>,
+    ranking: Vec<i64>,
     /// One entry per option of a choice item: the item and the option value.
     option_items: Vec<i64>,
     option_values: Vec<String>,
@@ -174,11 +235,14 @@ impl ItemsByType {
             match item.kind {
                 QuestionType::Numeric => items.numeric.push(id),
                 QuestionType::Rating => items.rating.push(id),
-                QuestionType::SingleChoice => items.single_choice.push(id),
+                QuestionType::SingleChoice | QuestionType::Dropdown => items.single_choice.push(id),
                 QuestionType::MultipleChoice => items.multiple_choice.push(id),
+                QuestionType::Date => items.date.push(id),
+                QuestionType::Matrix => items.matrix.push(id),
+                QuestionType::Ranking => items.ranking.push(id),
                 QuestionType::OpenText | QuestionType::Info => {}
             }
-            if item.kind.has_options() {
+            if matches!(item.kind, QuestionType::SingleChoice | QuestionType::Dropdown | QuestionType::MultipleChoice) {
                 for option in &item.options {
                     items.option_items.push(id);
                     items.option_values.push(option.value.clone());
@@ -190,6 +254,31 @@ impl ItemsByType {
 
     fn has_values(&self) -> bool {
         !(self.option_items.is_empty() && self.rating.is_empty())
+    }
+
+    fn has_shapes(&self) -> bool {
+        !(self.date.is_empty() && self.matrix.is_empty() && self.ranking.is_empty())
+    }
+}
+
+/// Adds a row of [`SHAPES`] to the tallies of its item's type.
+fn add_shape(tallies: &mut ResultTallies, items: &ItemsByType, row: ShapeRow) {
+    let item = QuestionItemId::new(row.item);
+    match (row.first_text, row.second_text) {
+        (Some(earliest), Some(latest)) if items.date.contains(&row.item) => {
+            tallies.dates.push(DateTally { item, count: row.n, earliest, latest });
+        }
+        (Some(row_value), Some(value)) if items.matrix.contains(&row.item) => {
+            tallies.cells.push(CellCount { item, row: row_value, value, count: row.n });
+        }
+        (None, Some(value)) if items.ranking.contains(&row.item) => tallies.ranks.push(RankTally {
+            item,
+            value,
+            count: row.n,
+            places: row.places.unwrap_or_default(),
+            first_places: row.first_places.unwrap_or_default(),
+        }),
+        _ => {}
     }
 }
 
@@ -239,6 +328,16 @@ pub(super) fn tallies(
             },
         })
         .collect();
+    if items.has_shapes() {
+        let shapes: Vec<ShapeRow> = filtered(SHAPES)
+            .bind::<Array<BigInt>, _>(&items.date)
+            .bind::<Array<BigInt>, _>(&items.matrix)
+            .bind::<Array<BigInt>, _>(&items.ranking)
+            .load(conn)?;
+        for row in shapes {
+            add_shape(&mut tallies, &items, row);
+        }
+    }
     if !items.has_values() {
         return Ok(tallies);
     }

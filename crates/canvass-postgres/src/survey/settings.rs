@@ -2,6 +2,7 @@
 //! `format`, ...), holding only what differs from the defaults. The domain checked every value before it was
 //! stored, so a value that does not read back (which no write makes) is taken as its default.
 
+use canvass_domain::answer::parse_date;
 use canvass_domain::survey::{Finite, ItemSettings, TextFormat};
 use serde_json::{json, Map, Value};
 
@@ -11,6 +12,15 @@ pub(crate) fn to_json(settings: &ItemSettings) -> Value {
     let mut put = |key: &str, value: Value| {
         object.insert(key.to_owned(), value);
     };
+    if !settings.rows.is_empty() {
+        put("rows", super::options_json(&settings.rows));
+    }
+    if let Some(date) = settings.min_date {
+        put("minDate", json!(date.to_string()));
+    }
+    if let Some(date) = settings.max_date {
+        put("maxDate", json!(date.to_string()));
+    }
     if let Some(min) = settings.min {
         put("min", json!(min.get()));
     }
@@ -51,7 +61,11 @@ pub(crate) fn from_json(value: &Value) -> ItemSettings {
     let flag = |key: &str, default: bool| value.get(key).and_then(Value::as_bool).unwrap_or(default);
     let format = value.get("format").and_then(Value::as_str).and_then(|name| name.parse::<TextFormat>().ok());
     let pattern = value.get("pattern").and_then(Value::as_str).map(str::to_owned);
+    let date = |key: &str| value.get(key).and_then(Value::as_str).and_then(parse_date);
     ItemSettings {
+        rows: value.get("rows").map(super::options_of).unwrap_or_default(),
+        min_date: date("minDate"),
+        max_date: date("maxDate"),
         min: number("min"),
         max: number("max"),
         whole_number: flag("wholeNumber", false),
@@ -68,11 +82,15 @@ pub(crate) fn from_json(value: &Value) -> ItemSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use canvass_domain::survey::ChoiceOption;
 
     #[test]
     fn settings_round_trip_and_defaults_are_left_out() {
         assert_eq!(to_json(&ItemSettings::default()), json!({}));
         let settings = ItemSettings {
+            rows: vec![ChoiceOption { value: "r1".into(), label: "Row one".into() }],
+            min_date: parse_date("2040-01-01"),
+            max_date: parse_date("2040-12-31"),
             min: Finite::new(-1.5),
             max: Finite::new(10.0),
             whole_number: true,

@@ -88,6 +88,9 @@ fn tally(item: i64, answered: i64) -> ItemTally {
 fn every_item_comes_in_tree_order_with_every_option() {
     let numbers = NumericSummary { count: 3, mean: Some(2.5), median: Some(2.0), min: Some(-1.0), max: Some(6.5) };
     let tallies = ResultTallies {
+        dates: vec![],
+        cells: vec![],
+        ranks: vec![],
         answer_sets: 4,
         // In no particular order, as the store gives them.
         items: vec![
@@ -155,6 +158,9 @@ fn items_nobody_answered_count_zero_and_have_no_figures() {
 fn numbers_without_a_count_have_no_figures_and_ratings_out_of_range_are_dropped() {
     let stray = NumericSummary { count: 0, mean: Some(1.0), median: Some(1.0), min: Some(1.0), max: Some(1.0) };
     let tallies = ResultTallies {
+        dates: vec![],
+        cells: vec![],
+        ranks: vec![],
         answer_sets: 1,
         items: vec![ItemTally { item: id(6), answered: 1, numbers: stray }],
         ratings: vec![

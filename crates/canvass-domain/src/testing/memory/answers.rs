@@ -30,6 +30,7 @@ pub fn weighed(set: &AnswerSet) -> Weighed<AnswerSetId> {
         AnswerValue::Number(number) => number.to_string().len(),
         AnswerValue::Text(text) => text.len() + 2,
         AnswerValue::Choices(choices) => choices.iter().map(|choice| choice.len() + 3).sum::<usize>() + 1,
+        AnswerValue::Rows(rows) => rows.iter().map(|(row, option)| row.len() + option.len() + 6).sum::<usize>() + 1,
     };
     let answers: u64 = set.answers.iter().map(|answer| ANSWER_BYTES + value_bytes(&answer.value) as u64).sum();
     Weighed { key: set.id, bytes: ANSWER_SET_BYTES + answers }
@@ -309,6 +310,7 @@ impl AnswerRepository for Memory {
                 AnswerValue::Text(text) => text == value,
                 AnswerValue::Choices(choices) => choices.contains(value),
                 AnswerValue::Number(_) => false,
+                AnswerValue::Rows(rows) => rows.iter().any(|(row, option)| row == value || option == value),
             })
         };
         Ok(values.iter().filter(|value| holds(value)).cloned().collect())

@@ -65,6 +65,10 @@ impl ErasureRepository for Memory {
                     match &mut answer.value {
                         AnswerValue::Text(text) => *text = redact(text, contact),
                         AnswerValue::Choices(choices) => choices.iter_mut().for_each(|c| *c = redact(c, contact)),
+                        AnswerValue::Rows(rows) => rows.iter_mut().for_each(|(row, option)| {
+                            *row = redact(row, contact);
+                            *option = redact(option, contact);
+                        }),
                         AnswerValue::Number(_) => {}
                     }
                 }

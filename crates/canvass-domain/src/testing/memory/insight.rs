@@ -9,7 +9,10 @@ use super::Memory;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerValue};
 use crate::distribution::RespondentStatus;
 use crate::ids::{AccountId, SendoutId};
-use crate::insight::{ChoiceCount, DailyActivity, ItemTally, NumericSummary, RatingCount, ResultTallies};
+use crate::insight::ResultTallies;
+use crate::insight::{
+    CellCount, ChoiceCount, DailyActivity, DateTally, ItemTally, NumericSummary, RankTally, RatingCount,
+};
 use crate::insight::{SendoutFigures, StatusCounts};
 use crate::ports::{InsightRepository, RepoResult};
 use crate::survey::{QuestionTree, QuestionType};
@@ -124,12 +127,51 @@ impl InsightRepository for Memory {
                 if item.kind == QuestionType::Numeric { summary(numbers.clone()) } else { NumericSummary::default() };
             tallies.items.push(ItemTally { item: item.id, answered: answers.len() as i64, numbers: numeric });
             match item.kind {
-                QuestionType::SingleChoice | QuestionType::MultipleChoice => {
+                QuestionType::Date => {
+                    let mut dates: Vec<&String> = answers
+                        .iter()
+                        .filter_map(|value| if let AnswerValue::Text(text) = value { Some(text) } else { None })
+                        .filter(|text| !text.is_empty())
+                        .collect();
+                    dates.sort();
+                    if let (Some(earliest), Some(latest)) = (dates.first(), dates.last()) {
+                        let (earliest, latest) = ((*earliest).clone(), (*latest).clone());
+                        tallies.dates.push(DateTally { item: item.id, count: dates.len() as i64, earliest, latest });
+                    }
+                }
+                QuestionType::Matrix => {
+                    for value in &answers {
+                        let AnswerValue::Rows(rows) = value else { continue };
+                        for (row, option) in rows {
+                            let cell = CellCount { item: item.id, row: row.clone(), value: option.clone(), count: 1 };
+                            tallies.cells.push(cell);
+                        }
+                    }
+                }
+                QuestionType::Ranking => {
+                    for option in &item.options {
+                        let places: Vec<usize> = answers
+                            .iter()
+                            .filter_map(|value| match value {
+                                AnswerValue::Choices(order) => order.iter().position(|v| *v == option.value),
+                                _ => None,
+                            })
+                            .collect();
+                        tallies.ranks.push(RankTally {
+                            item: item.id,
+                            value: option.value.clone(),
+                            count: places.len() as i64,
+                            places: places.iter().map(|place| (place + 1) as f64).sum(),
+                            first_places: places.iter().filter(|place| **place == 0).count() as i64,
+                        });
+                    }
+                }
+                QuestionType::SingleChoice | QuestionType::MultipleChoice | QuestionType::Dropdown => {
                     for option in &item.options {
                         let chose = |value: &&&AnswerValue| match value {
                             AnswerValue::Text(text) => *text == option.value,
                             AnswerValue::Choices(choices) => choices.contains(&option.value),
-                            AnswerValue::Number(_) => false,
+                            AnswerValue::Number(_) | AnswerValue::Rows(_) => false,
                         };
                         let count = answers.iter().filter(chose).count() as i64;
                         tallies.choices.push(ChoiceCount { item: item.id, value: option.value.clone(), count });

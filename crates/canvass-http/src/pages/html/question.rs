@@ -1,12 +1,13 @@
 //! One question item as a form control: choices as labelled radio buttons or check boxes, the rating scale as a
-//! row of eleven labelled radio buttons with its end labels, numbers and texts as labelled inputs; a question's
-//! error inside its fieldset and tied to it.
+//! row of eleven labelled radio buttons with its end labels, numbers, dates and texts as labelled inputs (a
+//! Dropdown, Matrix and Ranking as [`grid`] draws them); a question's error inside its fieldset and tied to it.
 
 use canvass_domain::answer::{Answer, AnswerValue, ValueProblem, MAX_TEXT_LEN};
 use canvass_domain::survey::{Finite, QuestionItem, QuestionType, TextFormat};
 use canvass_domain::use_cases::respondent_page::PageError;
 use maud::{html, Markup};
 
+use super::grid;
 use crate::pages::words::{fill, Words};
 
 fn text_of(answer: Option<&Answer>) -> String {
@@ -14,7 +15,7 @@ fn text_of(answer: Option<&Answer>) -> String {
         Some(AnswerValue::Text(text)) => text.clone(),
         Some(AnswerValue::Number(number)) => number.to_string(),
         Some(AnswerValue::Choices(choices)) => choices.join(", "),
-        None => String::new(),
+        Some(AnswerValue::Rows(_)) | None => String::new(),
     }
 }
 
@@ -23,7 +24,7 @@ fn chosen(answer: Option<&Answer>, value: &str) -> bool {
         Some(AnswerValue::Text(text)) => text == value,
         Some(AnswerValue::Choices(choices)) => choices.iter().any(|c| c == value),
         Some(AnswerValue::Number(number)) => value.parse::<f64>().is_ok_and(|v| v == *number),
-        None => false,
+        Some(AnswerValue::Rows(_)) | None => false,
     }
 }
 
@@ -80,6 +81,12 @@ fn error_text(error: &PageError, words: &Words) -> String {
         ValueProblem::NoMatch => words.pattern_mismatch.to_owned(),
         ValueProblem::TooFewChosen { min } => fill(words.choose_at_least, &[("min", min)]),
         ValueProblem::TooManyChosen { max } => fill(words.choose_at_most, &[("max", max)]),
+        ValueProblem::NotADate => words.enter_date.to_owned(),
+        ValueProblem::BeforeMinDate(date) => fill(words.date_from, &[("date", date)]),
+        ValueProblem::AfterMaxDate(date) => fill(words.date_until, &[("date", date)]),
+        ValueProblem::EveryRow => words.every_row.to_owned(),
+        ValueProblem::RankEveryOption => words.rank_every_option.to_owned(),
+        ValueProblem::PlaceTwice => words.place_twice.to_owned(),
         _ => words.choose_shown.to_owned(),
     }
 }
@@ -111,6 +118,15 @@ pub fn item(item: &QuestionItem, answer: Option<&Answer>, error: Option<&PageErr
                             value=(text_of(answer)) required[item.required];
                     }
                     QuestionType::OpenText | QuestionType::Info => (text_field(item, &name, answer, words)),
+                    QuestionType::Dropdown => (grid::dropdown(item, &name, answer, words)),
+                    QuestionType::Date => {
+                        label for=(name) { (words.your_answer) }
+                        input type="date" id=(name) name=(name) min=[item.settings.min_date.map(|d| d.to_string())]
+                            max=[item.settings.max_date.map(|d| d.to_string())] value=(text_of(answer))
+                            required[item.required];
+                    }
+                    QuestionType::Matrix => (grid::matrix(item, &name, answer)),
+                    QuestionType::Ranking => (grid::ranking(item, &name, answer, words)),
                 }
             }
         }

@@ -27,6 +27,13 @@ pub const WORDS: Words = Words {
     pattern_mismatch: "Ange ditt svar i det format som efterfrågas.",
     choose_at_least: "Välj minst {min} alternativ.",
     choose_at_most: "Välj högst {max} alternativ.",
+    enter_date: "Ange ett datum.",
+    date_from: "Ange ett datum som är {date} eller senare.",
+    date_until: "Ange ett datum som är {date} eller tidigare.",
+    every_row: "Besvara alla rader.",
+    rank_every_option: "Ge alla alternativ en placering.",
+    place_twice: "Ge varje placering till endast ett alternativ.",
+    place_of: "Placering för {option}",
     earlier_answers:
         "Enkäten har ändrats sedan du började, så dina svar kunde inte sparas. Kontakta avsändaren av enkäten.",
     thank_you: "Tack! Dina svar har sparats.",
