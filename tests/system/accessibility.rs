@@ -30,7 +30,7 @@ const SCREENSHOT_LANGUAGES: [&str; 2] = ["en", "sv"];
 struct Texts {
     name: &'static str,
     thanks: &'static str,
-    strings: [&'static str; 14],
+    strings: [&'static str; 29],
 }
 
 const ENGLISH: Texts = Texts {
@@ -51,6 +51,21 @@ const ENGLISH: Texts = Texts {
         "Last words",
         "Hours worked this week?",
         "Anything else?",
+        "Your work",
+        "Which office?",
+        "Oslo",
+        "Stockholm",
+        "When did you start?",
+        "How much do you agree?",
+        "My work matters",
+        "I have what I need",
+        "Disagree",
+        "Neutral",
+        "Agree",
+        "Rank what matters most to you",
+        "Pay",
+        "Colleagues",
+        "Flexibility",
     ],
 };
 
@@ -72,11 +87,27 @@ const SWEDISH: Texts = Texts {
         "Sista orden",
         "Hur många timmar arbetade du den här veckan?",
         "Något mer du vill säga?",
+        "Ditt arbete",
+        "Vilket kontor?",
+        "Oslo",
+        "Stockholm",
+        "När började du?",
+        "Hur väl stämmer det?",
+        "Mitt arbete är viktigt",
+        "Jag har det jag behöver",
+        "Instämmer inte",
+        "Neutral",
+        "Instämmer",
+        "Rangordna det som betyder mest för dig",
+        "Lön",
+        "Kollegor",
+        "Flexibilitet",
     ],
 };
 
-/// A survey with every item type over two pages: the first (single and multiple choice, a labelled rating, an
-/// info text, all required) and the last (numeric, open text), thanking in its own words.
+/// A survey with every item type over three pages: the first (single and multiple choice, a labelled rating, an
+/// info text, all required), the second (a dropdown, a date, a matrix and a ranking, all required) and the last
+/// (numeric, open text), thanking in its own words.
 fn survey_body(texts: &Texts) -> Value {
     let t = texts.strings;
     json!({
@@ -91,6 +122,16 @@ fn survey_body(texts: &Texts) -> Value {
                  "options": [{"value": "team", "label": t[6]}, {"value": "tools", "label": t[7]}]},
                 {"type": "Rating", "text": t[8], "required": true, "minLabel": t[9], "maxLabel": t[10]}
             ]},
+            {"title": t[14], "items": [
+                {"type": "Dropdown", "text": t[15], "required": true,
+                 "options": [{"value": "osl", "label": t[16]}, {"value": "sto", "label": t[17]}]},
+                {"type": "Date", "text": t[18], "required": true, "minDate": "2000-01-01"},
+                {"type": "Matrix", "text": t[19], "required": true,
+                 "rows": [{"value": "matters", "label": t[20]}, {"value": "tools", "label": t[21]}],
+                 "options": [{"value": "1", "label": t[22]}, {"value": "2", "label": t[23]}, {"value": "3", "label": t[24]}]},
+                {"type": "Ranking", "text": t[25], "required": true,
+                 "options": [{"value": "pay", "label": t[26]}, {"value": "people", "label": t[27]}, {"value": "flex", "label": t[28]}]}
+            ]},
             {"title": t[11], "items": [
                 {"type": "Numeric", "text": t[12], "required": true},
                 {"type": "OpenText", "text": t[13]}
@@ -104,6 +145,10 @@ struct Fields {
     single: String,
     multiple: String,
     rating: String,
+    dropdown: String,
+    date: String,
+    matrix: String,
+    ranking: String,
     numeric: String,
     open: String,
 }
@@ -123,8 +168,12 @@ async fn survey(app: &TestApp, texts: &Texts) -> Survey {
         single: field(0, 1),
         multiple: field(0, 2),
         rating: field(0, 3),
-        numeric: field(1, 0),
-        open: field(1, 1),
+        dropdown: field(1, 0),
+        date: field(1, 1),
+        matrix: field(1, 2),
+        ranking: field(1, 3),
+        numeric: field(2, 0),
+        open: field(2, 1),
     };
     Survey { id, fields, thanks: texts.thanks }
 }
@@ -219,6 +268,7 @@ async fn walk(audit: &mut Audit, app: &TestApp, sendout: &Sendout, survey: &Surv
     click(audit, &format!("input[name='{}'][value='team']", fields.multiple)).await;
     click(audit, &format!("input[name='{}'][value='8']", fields.rating)).await;
     submit(audit, false).await;
+    richer_page(audit, fields, lang).await;
     audit.page("last page", lang).await;
     type_into(audit, &format!("input[name='{}']", fields.numeric), "37.5").await;
     type_into(audit, &format!("textarea[name='{}']", fields.open), "A good week").await;
@@ -230,6 +280,29 @@ async fn walk(audit: &mut Audit, app: &TestApp, sendout: &Sendout, survey: &Surv
     audit.page("opt-out confirmation", lang).await;
     submit(audit, false).await;
     audit.page("opted-out page", lang).await;
+}
+
+/// The page of a dropdown, a date, a matrix (a table on a desktop, a fieldset per row on a phone) and a ranking:
+/// checked as it opens and with its errors, kept as a screenshot in English, then answered.
+async fn richer_page(audit: &mut Audit, fields: &Fields, lang: &str) {
+    audit.page("dropdown, date, matrix and ranking page", lang).await;
+    if lang == "en" {
+        audit.screenshot("matrix-ranking-en").await;
+    }
+    submit(audit, true).await;
+    audit.page("dropdown, date, matrix and ranking page with errors", lang).await;
+    click(audit, &format!("select[name='{}'] option[value='sto']", fields.dropdown)).await;
+    let set_date = "document.querySelector(arguments[0]).value = '2024-03-01';";
+    audit.client.execute(set_date, vec![json!(format!("input[name='{}']", fields.date))]).await.unwrap();
+    // The phone's fieldsets hold the radio buttons it shows; their ids end in `-p`.
+    let shown = if audit.width() == Width::Desktop { ":not([id$='-p'])" } else { "[id$='-p']" };
+    for (row, value) in [(0, "3"), (1, "2")] {
+        click(audit, &format!("input[name='{}-{row}'][value='{value}']{shown}", fields.matrix)).await;
+    }
+    for (option, place) in [(0, "2"), (1, "3"), (2, "1")] {
+        click(audit, &format!("select[name='{}-{option}'] option[value='{place}']", fields.ranking)).await;
+    }
+    submit(audit, false).await;
 }
 
 /// Deactivates the sendout and checks the closed page its third respondent's link now shows; at desktop width the

@@ -58,8 +58,18 @@ async fn an_unknown_enum_value_answers_400_naming_the_field_with_the_supported_v
     let reply = app.post("/surveys", &body).await;
     assert_eq!(reply.invalid_field(), "pages[0].items[0].type");
     let problem = reply.problem(ProblemKind::Validation);
-    let supported =
-        json!(["SingleChoice", "MultipleChoice", "OpenText", "Numeric", "Rating", "Info", "Dropdown", "Date", "Matrix", "Ranking"]);
+    let supported = json!([
+        "SingleChoice",
+        "MultipleChoice",
+        "OpenText",
+        "Numeric",
+        "Rating",
+        "Info",
+        "Dropdown",
+        "Date",
+        "Matrix",
+        "Ranking"
+    ]);
     assert_eq!(problem["supportedValues"], supported);
 }
 
