@@ -14,7 +14,7 @@ pub use copy::{CopyPlan, CopyRequest};
 pub use edit::{place, ItemPatch, PageInput, PagePatch};
 pub use logic::{LogicRuleDraft, LogicRules};
 pub use question::{ChoiceOption, QuestionItem, QuestionItemDraft, QuestionType};
-pub use settings::{compile_pattern, Finite, ItemSettings, TextFormat};
+pub use settings::{compile_pattern, Finite, ItemSettings, TextFormat, MATRIX_ROWS};
 pub use tree::{LogicRule, Page, PageDraft, QuestionTree};
 
 use time::{Duration, OffsetDateTime};

@@ -8,6 +8,7 @@ use utoipa::openapi::OpenApi as Document;
 use utoipa::OpenApi;
 
 mod idempotent;
+mod items;
 mod nul;
 mod security;
 mod shapes;
@@ -60,8 +61,8 @@ pub fn base() -> Document {
 /// Finishes the generated document so that it states what is served: the statuses every
 /// operation shares (see [`statuses`]), `Idempotency-Key` on every keyed POST (see [`idempotent`]), the rules
 /// across fields that JSON Schema can state (see [`shapes`]), the refusal of NUL in strings (see [`nul`]), the
-/// default key requirement on each operation (see [`security`]) and a name for each variant of a `oneOf` (see
-/// [`variants`]).
+/// default key requirement on each operation (see [`security`]), a name for each variant of a `oneOf` (see
+/// [`variants`]) and a question item's shape per type (see [`items`]).
 pub fn document_what_is_served(document: &mut Document) {
     shapes::state_cross_field_rules(document);
     nul::forbid_nul(document);
@@ -70,6 +71,7 @@ pub fn document_what_is_served(document: &mut Document) {
     statuses::add_shared_statuses(document);
     idempotent::add_key_responses(document);
     variants::name_the_variants(document);
+    items::split_items_by_type(document);
 }
 
 /// The document as served at [`crate::OPENAPI_PATH`]: `document` finished ([`document_what_is_served`]) and written

@@ -41,18 +41,29 @@ impl PartialSchema for DateOrEmptyText {
 
 impl ToSchema for DateOrEmptyText {}
 
-/// An answer's value: text (OpenText, SingleChoice), option values (MultipleChoice) or a number (Numeric,
-/// Rating).
+/// An answer's value: text (OpenText, SingleChoice, Dropdown, a Date's `YYYY-MM-DD`), option values
+/// (MultipleChoice, a Ranking's in order), an object of row values to option values (Matrix) or a number
+/// (Numeric, Rating).
 pub struct AnswerValueSchema;
 
 impl PartialSchema for AnswerValueSchema {
     fn schema() -> RefOr<Schema> {
         let text = |max| ObjectBuilder::new().schema_type(Type::String).max_length(Some(max));
+        let rows = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .additional_properties(Some(text(limits::OPTION)))
+            .max_properties(Some(crate::dto::survey::MATRIX_ROWS))
+            .description(Some("A Matrix answer: each row's value to the option value chosen for it"));
         AnyOfBuilder::new()
             .item(text(limits::OPEN_TEXT))
             .item(ArrayBuilder::new().items(text(limits::OPTION)))
+            .item(rows)
             .item(ObjectBuilder::new().schema_type(Type::Number))
-            .description(Some("A string, an array of option values or a number"))
+            .description(Some(
+                "A string (OpenText, SingleChoice, Dropdown, a Date as YYYY-MM-DD), an array of option values \
+                 (MultipleChoice; a Ranking's every option value in the order ranked), an object of row values to \
+                 option values (Matrix) or a number (Numeric, Rating)",
+            ))
             .into()
     }
 }

@@ -230,6 +230,10 @@ impl OptionBody {
 
 const _: () = assert!(canvass_domain::limits::OPTIONS == 1000, "the schema's maxItems follows the domain's");
 
+/// The most rows of a Matrix, as the schemas state it.
+pub const MATRIX_ROWS: usize = canvass_domain::survey::MATRIX_ROWS;
+const _: () = assert!(MATRIX_ROWS == 50, "the schemas' maxItems of rows follow the domain's");
+
 /// A page to create.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -7,9 +7,11 @@ use std::collections::HashSet;
 use actix_web::http::Method;
 use actix_web::test::TestRequest;
 use canvass_domain::distribution::check_sms_sender;
+use canvass_domain::survey::QuestionType;
 use canvass_http::problem::ProblemKind;
 use regex::Regex;
 use serde_json::{json, Value};
+use strum::VariantArray;
 
 use crate::support::TestApp;
 
@@ -265,4 +267,34 @@ async fn every_keyed_post_documents_the_422_of_a_key_used_for_another_request() 
         assert!(reused["content"]["application/problem+json"].is_object(), "{path}");
     }
     assert!(posts > 20, "{posts}");
+}
+
+#[actix_web::test]
+async fn a_question_item_has_one_shape_per_type_with_the_fields_of_its_type() {
+    let app = TestApp::new().await;
+    let document = document(&app).await;
+    let schemas = &document["components"]["schemas"];
+    for (parent, suffix) in [("ItemBody", "ItemBody"), ("ItemResponse", "Item")] {
+        let variants: Vec<&str> = schemas[parent]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v["$ref"].as_str()?.strip_prefix("#/components/schemas/"))
+            .collect();
+        let kinds: Vec<String> =
+            QuestionType::VARIANTS.iter().map(|kind| format!("{}{suffix}", kind.as_str())).collect();
+        assert_eq!(variants, kinds, "{parent}: one shape per type");
+        assert_eq!(schemas[parent]["discriminator"]["propertyName"], "type");
+    }
+    let fields =
+        |name: &str| -> Vec<String> { schemas[name]["properties"].as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(fields("MatrixItemBody"), ["options", "position", "required", "rows", "text", "type"]);
+    assert_eq!(schemas["MatrixItemBody"]["properties"]["type"]["enum"], json!(["Matrix"]));
+    assert!(
+        fields("NumericItem").iter().any(|f| f == "wholeNumber") && !fields("NumericItem").contains(&"rows".into())
+    );
+    assert!(fields("DateItem").contains(&"minDate".to_owned()));
+    let answer = &schemas["AnswerValue"]["anyOf"];
+    let shapes: Vec<&str> = answer.as_array().unwrap().iter().filter_map(|s| s["type"].as_str()).collect();
+    assert_eq!(shapes, ["string", "array", "object", "number"], "a Matrix answer is an object");
 }
