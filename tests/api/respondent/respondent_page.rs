@@ -293,3 +293,58 @@ async fn a_randomized_page_shows_each_respondent_its_own_order_every_time() {
     assert!(orders.len() > 1, "respondents see orders of their own: {orders:?}");
     assert!(orders.iter().any(|order| order != &[1, 2, 3, 4, 5, 6]), "{orders:?}");
 }
+
+#[tokio::test]
+async fn a_page_takes_a_dropdown_a_date_a_matrix_by_row_and_a_ranking_by_place() {
+    let app = spawn_app().await;
+    let body = json!({"name": "Richer", "pages": [{"items": [
+        {"type": "Dropdown", "text": "City?", "options": [{"value": "osl", "label": "Oslo"}, {"value": "sto"}]},
+        {"type": "Date", "text": "Since?", "maxDate": "2040-12-31"},
+        {"type": "Matrix", "text": "Agree?", "required": true, "rows": [{"value": "pay"}, {"value": "team"}],
+            "options": [{"value": "1", "label": "No"}, {"value": "2", "label": "Yes"}]},
+        {"type": "Ranking", "text": "Rank", "options": [{"value": "a"}, {"value": "b"}, {"value": "c"}]}
+    ]}]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    let sendout = app.post(&format!("/surveys/{survey}/sendouts"), crate::helpers::email_sendout()).await.expect(201)
+        ["sendoutId"]
+        .clone();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let person = json!({"contactDetails": "ann@example.com", "sendMail": true});
+    let added = app.post(&format!("{base}/respondents"), person).await.expect(201);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let link = added["surveyLink"].as_str().unwrap().strip_prefix(&app.address).unwrap().to_owned();
+    let (dropdown, date, matrix, ranking) =
+        (item_id(&tree, 0, 0), item_id(&tree, 0, 1), item_id(&tree, 0, 2), item_id(&tree, 0, 3));
+    let page = get(&app, &link).await.html;
+    for shown in [format!("<select id=\"q{dropdown}\""), format!("type=\"date\" id=\"q{date}\""), "<th scope=\"row\"".into(), format!("name=\"q{ranking}-2\"")] {
+        assert!(page.contains(&shown), "{shown}: {page}");
+    }
+    let field = |name: String, value: &str| (name, value.to_owned());
+    let on = on_page(page_id(&tree, 0));
+    let twice = [on.clone(), field(format!("q{matrix}-0"), "2"), field(format!("q{ranking}-0"), "1"), field(format!("q{ranking}-1"), "1"), field(format!("q{ranking}-2"), "2")];
+    let refused = post_form(&app, &link, &twice).await;
+    assert_eq!(refused.status, 400);
+    assert!(refused.html.contains("Please answer every row.") && refused.html.contains("Please give each place to one option only."), "{}", refused.html);
+    let form = [
+        on,
+        field(format!("q{dropdown}"), "sto"),
+        field(format!("q{date}"), "2040-05-06"),
+        field(format!("q{matrix}-0"), "2"),
+        field(format!("q{matrix}-1"), "1"),
+        field(format!("q{ranking}-0"), "3"),
+        field(format!("q{ranking}-1"), "1"),
+        field(format!("q{ranking}-2"), "2"),
+    ];
+    assert!(post_form(&app, &link, &form).await.html.contains("Thank you"));
+    let sets = app.get(&format!("/surveys/{survey}/answers/respondent/{}", added["respondentId"])).await.expect(200);
+    assert_eq!(
+        sets[0]["answers"],
+        json!([
+            {"questionItemId": dropdown, "value": "sto"},
+            {"questionItemId": date, "value": "2040-05-06"},
+            {"questionItemId": matrix, "value": {"pay": "2", "team": "1"}},
+            {"questionItemId": ranking, "value": ["b", "c", "a"]}
+        ])
+    );
+}
