@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 67] = [
+pub const ENDPOINTS: [(&str, &str); 72] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -22,6 +22,11 @@ pub const ENDPOINTS: [(&str, &str); 67] = [
     ("get", "/surveys/{surveyId}/questions"),
     ("put", "/surveys/{surveyId}/logic"),
     ("delete", "/surveys/{surveyId}/questions/{questionItemId}"),
+    ("patch", "/surveys/{surveyId}/questions/{questionItemId}"),
+    ("post", "/surveys/{surveyId}/pages"),
+    ("patch", "/surveys/{surveyId}/pages/{pageId}"),
+    ("delete", "/surveys/{surveyId}/pages/{pageId}"),
+    ("post", "/surveys/{surveyId}/pages/{pageId}/items"),
     ("get", "/surveys/{surveyId}/answers"),
     ("post", "/surveys/{surveyId}/answers"),
     ("get", "/surveys/{surveyId}/answersWithData"),

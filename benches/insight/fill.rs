@@ -1,4 +1,5 @@
-//! The benchmark's data: one survey of two pages of five items (one of each answering type on each), one EMAIL
+//! The benchmark's data: one survey of two pages of five items (one of each answering type on each; the second
+//! page also a Matrix of four rows on a five-point scale and a Ranking of three), one EMAIL
 //! sendout of `count` respondents added through the API, and `count` answer sets, one per respondent. Delivery and
 //! answering are planted in SQL, as the service would have left them over eleven days: most respondents `Sent` on
 //! one of those days, a few `Bounced` or still `Scheduled`, four sets in five completed within two hours of their
@@ -39,8 +40,18 @@ fn survey_body() -> Value {
             {"type": "Rating", "text": format!("How likely are you to recommend us after visit {n}?")},
         ]})
     };
-    json!({"name": "Insight bench", "description": "Benchmark survey", "pages": [page(1), page(2)]})
+    let mut second = page(2);
+    let items = second["items"].as_array_mut().unwrap();
+    items.push(
+        json!({"type": "Matrix", "text": "How do you rate our", "rows": MATRIX_ROWS.map(|row| json!({"value": row})),
+        "options": [{"value": "1"}, {"value": "2"}, {"value": "3"}, {"value": "4"}, {"value": "5"}]}),
+    );
+    items.push(json!({"type": "Ranking", "text": "Rank what matters", "options": choices("Price", "Speed", "Staff")}));
+    json!({"name": "Insight bench", "description": "Benchmark survey", "pages": [page(1), second]})
 }
+
+/// The rows of the Matrix item.
+pub const MATRIX_ROWS: [&str; 4] = ["speed", "price", "staff", "place"];
 
 /// The stored JSON value of an answer to an item of `kind` in the set `set` (an SQL expression).
 fn value_sql(kind: &str, set: &str) -> String {
@@ -51,6 +62,14 @@ fn value_sql(kind: &str, set: &str) -> String {
         ),
         "OpenText" => format!("to_jsonb('Visit ' || {set} || ' went well, thanks; \"quick\" and, mostly, on time')"),
         "Numeric" => format!("to_jsonb({set} % 90)"),
+        "Matrix" => format!(
+            "jsonb_build_object('speed', (1 + {set} % 5)::text, 'price', (1 + {set} / 5 % 5)::text, \
+             'staff', (1 + {set} / 25 % 5)::text, 'place', (1 + {set} / 125 % 5)::text)"
+        ),
+        "Ranking" => format!(
+            "(ARRAY['[\"price\",\"speed\",\"staff\"]', '[\"speed\",\"staff\",\"price\"]', \
+             '[\"staff\",\"price\",\"speed\"]'])[1 + {set} % 3]::jsonb"
+        ),
         _ => format!("to_jsonb({set} % 11)"),
     }
 }
@@ -125,18 +144,27 @@ pub fn fill(base: &str, database_url: &str, count: usize) -> Data {
 }
 
 /// PostgreSQL's own CSV of the same rows pivoted the same way as `values=codes&header=ids`: one row per set in id
-/// order, the six fixed columns, then one column per item (MultipleChoice codes joined with `; `).
+/// order, the six fixed columns, then one column per item (MultipleChoice and Ranking codes joined with `; `), a
+/// Matrix one per row.
 pub fn copy_sql(data: &Data) -> String {
     let columns: Vec<String> = data
         .items
         .iter()
-        .map(|(id, kind)| {
-            let cell = if kind == "MultipleChoice" {
-                "array_to_string(ARRAY(SELECT jsonb_array_elements_text(a.value)), '; ')".to_owned()
-            } else {
-                "a.value #>> '{}'".to_owned()
+        .flat_map(|(id, kind)| {
+            let column = |cell: &str, name: String| {
+                format!("max(CASE WHEN a.question_item_id = {id} THEN {cell} END) AS {name}")
             };
-            format!("max(CASE WHEN a.question_item_id = {id} THEN {cell} END) AS q{id}")
+            match kind.as_str() {
+                "MultipleChoice" | "Ranking" => vec![column(
+                    "array_to_string(ARRAY(SELECT jsonb_array_elements_text(a.value)), '; ')",
+                    format!("q{id}"),
+                )],
+                "Matrix" => MATRIX_ROWS
+                    .iter()
+                    .map(|row| column(&format!("a.value ->> '{row}'"), format!("q{id}_{row}")))
+                    .collect(),
+                _ => vec![column("a.value #>> '{}'", format!("q{id}"))],
+            }
         })
         .collect();
     format!(

@@ -1,7 +1,7 @@
 //! Benchmark: what came back, at 100,000 answer sets. Run with `just bench --bench insight`.
 //!
 //! The benchmark starts its own PostgreSQL cluster (scripts/pg-cluster.sh) and the real `canvass serve` (release
-//! build) on it, fills a survey of ten items with `BENCH_INSIGHT_SETS` answer sets (default 100,000) from as many
+//! build) on it, fills a survey of twelve items (a Matrix and a Ranking among them) with `BENCH_INSIGHT_SETS` answer sets (default 100,000) from as many
 //! respondents of one sendout (`fill.rs`), and measures in one run:
 //! 1. the CSV export against PostgreSQL's own `COPY (SELECT ...) TO STDOUT WITH CSV` of the same rows pivoted the
 //!    same way, run by psql, as rows per second (target: the export at least half of COPY's rate), and the server's

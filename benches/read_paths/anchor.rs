@@ -43,6 +43,7 @@ impl Figures {
         let targets = samples.map(|samples| Sample {
             load: Load {
                 rate: median(samples.iter().map(|s| s.load.rate)),
+                p50_ms: median(samples.iter().map(|s| s.load.p50_ms)),
                 p99_ms: median(samples.iter().map(|s| s.load.p99_ms)),
             },
             cpu: [median(samples.iter().map(|s| s.cpu[0])), median(samples.iter().map(|s| s.cpu[1]))],

@@ -20,6 +20,10 @@ pub struct Data {
     post_survey: i64,
     sendout: i64,
     answers_body: String,
+    /// The survey of 200 items (20 Matrix items of 10 rows among them).
+    large_survey: i64,
+    /// The respondent page of a respondent of the large survey: its first page, ten Matrix items.
+    matrix_page: String,
 }
 
 /// One endpoint under load.
@@ -30,17 +34,21 @@ pub struct Endpoint {
     pub body: Option<String>,
     /// Whether the bare anchor (bare.rs) serves it too, at the same path.
     pub anchored: bool,
+    /// Whether `path` is a respondent page (from the server's root, no key) rather than under `/api/v1`.
+    pub page: bool,
 }
 
 /// The endpoints the benchmark measures, in the order it measures them (posting last: it adds answer sets, to a
 /// survey of its own).
 pub fn endpoints(data: &Data) -> Vec<Endpoint> {
     let (survey, sendout) = (data.survey, data.sendout);
-    let get = |name, path: String| Endpoint { name, method: "GET", path, body: None, anchored: false };
+    let get = |name, path: String| Endpoint { name, method: "GET", path, body: None, anchored: false, page: false };
     let anchored = |name, path| Endpoint { anchored: true, ..get(name, path) };
     vec![
         anchored("GET survey", format!("/surveys/{survey}")),
         anchored("GET questions", format!("/surveys/{survey}/questions")),
+        get("GET questions (200 items)", format!("/surveys/{}/questions", data.large_survey)),
+        Endpoint { page: true, ..get("GET Matrix page", data.matrix_page.clone()) },
         get("GET answers", format!("/surveys/{survey}/answers")),
         get("GET answersWithData", format!("/surveys/{survey}/answersWithData?page=1&pagesize=100")),
         get("GET sendouts", format!("/surveys/{survey}/sendouts")),
@@ -51,6 +59,7 @@ pub fn endpoints(data: &Data) -> Vec<Endpoint> {
             path: format!("/surveys/{}/answers", data.post_survey),
             body: Some(data.answers_body.clone()),
             anchored: false,
+            page: false,
         },
     ]
 }
@@ -128,5 +137,46 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
     );
     exec(&mut conn, "VACUUM ANALYZE");
     let answers_body = answers_of(&post_tree).to_string();
-    Data { key, account, survey, post_survey, sendout: sendouts[0], answers_body }
+    let (large_survey, matrix_page) = large_survey(&api, base);
+    Data { key, account, survey, post_survey, sendout: sendouts[0], answers_body, large_survey, matrix_page }
+}
+
+/// A survey of 10 pages of 20 items, the first two pages of ten Matrix items (ten rows on a five-point scale) and
+/// ten others each, the rest of every type; and the path of the first page of one respondent's link.
+fn large_survey(api: &JsonApi, base: &str) -> (i64, String) {
+    let scale: Vec<Value> = ["Never", "Rarely", "Sometimes", "Often", "Always"]
+        .iter()
+        .enumerate()
+        .map(|(n, label)| json!({"value": (n + 1).to_string(), "label": label}))
+        .collect();
+    let matrix = |n: usize| {
+        let rows: Vec<Value> = (1..=10)
+            .map(|r| json!({"value": format!("s{r}"), "label": format!("Statement {r} of block {n}")}))
+            .collect();
+        json!({"type": "Matrix", "text": format!("How often, block {n}?"), "rows": rows, "options": scale})
+    };
+    let other = |n: usize| match n % 5 {
+        0 => json!({"type": "SingleChoice", "text": format!("Question {n}?"), "options": scale}),
+        1 => json!({"type": "Dropdown", "text": format!("Question {n}?"), "options": scale}),
+        2 => json!({"type": "OpenText", "text": format!("Question {n}?"), "maxLength": 500}),
+        3 => json!({"type": "Numeric", "text": format!("Question {n}?"), "min": 0, "max": 100}),
+        _ => json!({"type": "Rating", "text": format!("Question {n}?")}),
+    };
+    let pages: Vec<Value> = (0..10)
+        .map(|p| {
+            let items: Vec<Value> =
+                (0..20).map(|i| if p < 2 && i < 10 { matrix(p * 10 + i) } else { other(p * 20 + i) }).collect();
+            json!({"title": format!("Part {}", p + 1), "items": items})
+        })
+        .collect();
+    let body = json!({"name": "Bench large", "pages": pages});
+    let survey = api.call("POST", "/surveys".into(), Some(body))["surveyId"].as_i64().unwrap();
+    let sendout = json!({"name": "Large", "type": "EMAIL", "sendDate": "2030-01-01", "sender": "hr@bench.example",
+        "subject": "Your view", "message": "Hello, answer here: {{surveyLink}}"});
+    let sendout = api.call("POST", format!("/surveys/{survey}/sendouts"), Some(sendout))["sendoutId"].as_i64().unwrap();
+    let person = json!({"contactDetails": "large@bench.example", "sendMail": false});
+    let added = api.call("POST", format!("/surveys/{survey}/sendouts/{sendout}/respondents"), Some(person));
+    api.call("POST", format!("/surveys/{survey}/sendouts/{sendout}/activate"), Some(json!({})));
+    let link = added["surveyLink"].as_str().unwrap();
+    (survey, link.strip_prefix(base).unwrap_or(link).to_owned())
 }

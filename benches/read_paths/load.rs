@@ -3,10 +3,11 @@
 use std::path::Path;
 use std::process::Command;
 
-/// Rate (requests or transactions per second) and 99th percentile latency of a load.
+/// Rate (requests or transactions per second), median and 99th percentile latency of a load.
 #[derive(Debug, Clone, Copy)]
 pub struct Load {
     pub rate: f64,
+    pub p50_ms: f64,
     pub p99_ms: f64,
 }
 
@@ -77,6 +78,7 @@ pub fn wrk(request: &Request<'_>, connections: usize, seconds: u64, dir: &Path) 
     }
     let field = |prefix: &str| stdout.lines().find_map(|l| l.trim().strip_prefix(prefix).map(|r| r.trim().to_owned()));
     let rate = field("Requests/sec:").and_then(|v| v.parse().ok()).ok_or_else(|| format!("no rate: {stdout}"))?;
+    let p50_ms = field("50%").and_then(|v| millis(&v)).ok_or_else(|| format!("no p50: {stdout}"))?;
     let p99_ms = field("99%").and_then(|v| millis(&v)).ok_or_else(|| format!("no p99: {stdout}"))?;
-    Ok(Load { rate, p99_ms })
+    Ok(Load { rate, p50_ms, p99_ms })
 }

@@ -75,5 +75,5 @@ pub fn run_with(url: &str, script: &str, clients: usize, length: &[&str], dir: &
         }
     }
     latencies.sort_by(f64::total_cmp);
-    Ok(Load { rate: tps, p99_ms: percentile(&latencies, 0.99) / 1000.0 })
+    Ok(Load { rate: tps, p50_ms: percentile(&latencies, 0.5) / 1000.0, p99_ms: percentile(&latencies, 0.99) / 1000.0 })
 }

@@ -246,10 +246,10 @@ async fn the_respondent_language_fields_state_what_is_served() {
     for (name, property, max, always) in [
         ("CreateSurveyBody", "thankYouMessage", 2000, false),
         ("SurveyResponse", "thankYouMessage", 2000, true),
-        ("ItemBody", "minLabel", 60, false),
-        ("ItemBody", "maxLabel", 60, false),
-        ("ItemResponse", "minLabel", 60, true),
-        ("ItemResponse", "maxLabel", 60, true),
+        ("RatingItemBody", "minLabel", 60, false),
+        ("RatingItemBody", "maxLabel", 60, false),
+        ("RatingItem", "minLabel", 60, true),
+        ("RatingItem", "maxLabel", 60, true),
     ] {
         let schema = &schemas[name];
         let field = &schema["properties"][property];

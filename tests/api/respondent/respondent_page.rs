@@ -317,15 +317,31 @@ async fn a_page_takes_a_dropdown_a_date_a_matrix_by_row_and_a_ranking_by_place()
     let (dropdown, date, matrix, ranking) =
         (item_id(&tree, 0, 0), item_id(&tree, 0, 1), item_id(&tree, 0, 2), item_id(&tree, 0, 3));
     let page = get(&app, &link).await.html;
-    for shown in [format!("<select id=\"q{dropdown}\""), format!("type=\"date\" id=\"q{date}\""), "<th scope=\"row\"".into(), format!("name=\"q{ranking}-2\"")] {
+    for shown in [
+        format!("<select id=\"q{dropdown}\""),
+        format!("type=\"date\" id=\"q{date}\""),
+        "<th scope=\"row\"".into(),
+        format!("name=\"q{ranking}-2\""),
+    ] {
         assert!(page.contains(&shown), "{shown}: {page}");
     }
     let field = |name: String, value: &str| (name, value.to_owned());
     let on = on_page(page_id(&tree, 0));
-    let twice = [on.clone(), field(format!("q{matrix}-0"), "2"), field(format!("q{ranking}-0"), "1"), field(format!("q{ranking}-1"), "1"), field(format!("q{ranking}-2"), "2")];
+    let twice = [
+        on.clone(),
+        field(format!("q{matrix}-0"), "2"),
+        field(format!("q{ranking}-0"), "1"),
+        field(format!("q{ranking}-1"), "1"),
+        field(format!("q{ranking}-2"), "2"),
+    ];
     let refused = post_form(&app, &link, &twice).await;
     assert_eq!(refused.status, 400);
-    assert!(refused.html.contains("Please answer every row.") && refused.html.contains("Please give each place to one option only."), "{}", refused.html);
+    assert!(
+        refused.html.contains("Please answer every row.")
+            && refused.html.contains("Please give each place to one option only."),
+        "{}",
+        refused.html
+    );
     let form = [
         on,
         field(format!("q{dropdown}"), "sto"),

@@ -105,11 +105,11 @@ pub struct AnswerChecksResponse {
     pub max_selected: Option<u32>,
     /// Date: the earliest date allowed.
     #[serde(skip_serializing_if = "Option::is_none", with = "day::option")]
-    #[schema(value_type = Option<String>, format = Date, nullable = false)]
+    #[schema(value_type = Option<String>, format = Date, nullable = false, max_length = 10)]
     pub min_date: Option<Date>,
     /// Date: the latest date allowed.
     #[serde(skip_serializing_if = "Option::is_none", with = "day::option")]
-    #[schema(value_type = Option<String>, format = Date, nullable = false)]
+    #[schema(value_type = Option<String>, format = Date, nullable = false, max_length = 10)]
     pub max_date: Option<Date>,
 }
 
@@ -248,11 +248,11 @@ pub struct ItemPatchBody {
     pub rows: Option<Vec<OptionBody>>,
     /// Date: the earliest date allowed, `YYYY-MM-DD`; null removes it.
     #[serde(default, deserialize_with = "given_day")]
-    #[schema(value_type = Option<String>, format = Date)]
+    #[schema(value_type = Option<String>, format = Date, max_length = 10)]
     pub min_date: Option<Option<Date>>,
     /// Date: the latest date allowed, `YYYY-MM-DD`; null removes it.
     #[serde(default, deserialize_with = "given_day")]
-    #[schema(value_type = Option<String>, format = Date)]
+    #[schema(value_type = Option<String>, format = Date, max_length = 10)]
     pub max_date: Option<Option<Date>>,
     /// The page to move it to, a page of the same survey (400 otherwise).
     #[serde(default)]

@@ -179,11 +179,11 @@ pub struct ItemBody {
     pub rows: Vec<OptionBody>,
     /// Date: the earliest date allowed (inclusive), `YYYY-MM-DD`.
     #[serde(default, with = "super::questionnaire::day::option")]
-    #[schema(value_type = Option<String>, format = Date)]
+    #[schema(value_type = Option<String>, format = Date, max_length = 10)]
     pub min_date: Option<Date>,
     /// Date: the latest date allowed (inclusive), `YYYY-MM-DD`; not before `minDate`.
     #[serde(default, with = "super::questionnaire::day::option")]
-    #[schema(value_type = Option<String>, format = Date)]
+    #[schema(value_type = Option<String>, format = Date, max_length = 10)]
     pub max_date: Option<Date>,
     /// Where the item goes on its page, from 0 (default: the end; past the end is a 400). Taken only when an item
     /// is added to a page (`POST /surveys/{surveyId}/pages/{pageId}/items`); a new survey's items go in order.

@@ -25,11 +25,11 @@ pub struct DateItemResult {
     pub count: i64,
     /// The earliest date; null when count is 0.
     #[serde(with = "day::option")]
-    #[schema(value_type = Option<String>, format = Date, required = true)]
+    #[schema(value_type = Option<String>, format = Date, required = true, max_length = 10)]
     pub min: Option<Date>,
     /// The latest date; null when count is 0.
     #[serde(with = "day::option")]
-    #[schema(value_type = Option<String>, format = Date, required = true)]
+    #[schema(value_type = Option<String>, format = Date, required = true, max_length = 10)]
     pub max: Option<Date>,
 }
 
