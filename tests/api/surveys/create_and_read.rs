@@ -65,7 +65,7 @@ async fn each_broken_rule_is_a_400_naming_its_field_and_stores_nothing() {
         (json!({"name": "x", "startDate": "2100-01-02", "endDate": "2100-01-01"}), "endDate"),
         (json!({"name": "x", "startDate": "soon"}), "startDate"),
         (json!({"name": "x", "categoryId": 424242}), "categoryId"),
-        (json!({"name": "x", "pages": [{"items": [{"type": "Dropdown", "text": "q"}]}]}), "pages[0].items[0].type"),
+        (json!({"name": "x", "pages": [{"items": [{"type": "Slider", "text": "q"}]}]}), "pages[0].items[0].type"),
         (
             json!({"name": "x", "pages": [{"items": [{"type": "SingleChoice", "text": "q"}]}]}),
             "pages[0].items[0].options",
