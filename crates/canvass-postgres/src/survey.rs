@@ -115,6 +115,33 @@ fn options_of(json: &Value) -> Vec<ChoiceOption> {
     }
 }
 
+/// What an item is and holds, as its row stores it: written whole by an insert and by an update.
+#[derive(Insertable, AsChangeset)]
+#[diesel(table_name = question_items, treat_none_as_null = true)]
+pub(crate) struct ItemContent<'a> {
+    item_type: &'static str,
+    text: &'a str,
+    required: bool,
+    options: Value,
+    min_label: Option<&'a str>,
+    max_label: Option<&'a str>,
+    settings: Value,
+}
+
+impl<'a> ItemContent<'a> {
+    pub(crate) fn of(item: &'a QuestionItemDraft) -> Self {
+        Self {
+            item_type: item.kind.as_str(),
+            text: &item.text,
+            required: item.required,
+            options: options_json(&item.options),
+            min_label: item.min_label.as_deref(),
+            max_label: item.max_label.as_deref(),
+            settings: settings::to_json(&item.settings),
+        }
+    }
+}
+
 fn options_json(options: &[ChoiceOption]) -> Value {
     Value::Array(options.iter().map(|o| json!({"value": o.value, "label": o.label})).collect())
 }
@@ -179,13 +206,7 @@ impl PgUnitOfWork<'_> {
                         question_items::survey_id.eq(survey),
                         question_items::page_id.eq(page_id),
                         question_items::position.eq(position as i32),
-                        question_items::item_type.eq(item.kind.as_str()),
-                        question_items::text.eq(&item.text),
-                        question_items::required.eq(item.required),
-                        question_items::options.eq(options_json(&item.options)),
-                        question_items::min_label.eq(item.min_label.as_deref()),
-                        question_items::max_label.eq(item.max_label.as_deref()),
-                        question_items::settings.eq(settings::to_json(&item.settings)),
+                        ItemContent::of(item),
                     )
                 })
             })

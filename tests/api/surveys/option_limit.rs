@@ -1,5 +1,6 @@
 //! A choice item holds at most 1,000 options (issue 37, finding 5): one more is a 400 naming the item's options and
-//! stores nothing; the limit itself is created and read back whole; the OpenAPI document states it as `maxItems`.
+//! stores nothing; the limit itself is created and read back whole; the OpenAPI document states it as `maxItems`
+//! (a Matrix's 11 and a Ranking's 20 on their own shapes).
 
 use serde_json::{json, Value};
 
@@ -38,6 +39,12 @@ async fn the_openapi_document_states_the_option_limit() {
     let app = spawn_app().await;
     let document: Value =
         app.client.get(format!("{}/api/openapi.json", app.address)).send().await.unwrap().json().await.unwrap();
-    let options = &document["components"]["schemas"]["ItemBody"]["properties"]["options"];
-    assert_eq!(options["maxItems"], 1000, "{options}");
+    let schemas = &document["components"]["schemas"];
+    for (shape, most) in
+        [("SingleChoiceItemBody", 1000), ("DropdownItemBody", 1000), ("MatrixItemBody", 11), ("RankingItemBody", 20)]
+    {
+        let options = &schemas[shape]["properties"]["options"];
+        assert_eq!(options["maxItems"], most, "{shape}: {options}");
+    }
+    assert_eq!(schemas["MatrixItemBody"]["properties"]["rows"]["maxItems"], 50);
 }

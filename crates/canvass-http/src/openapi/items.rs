@@ -84,6 +84,21 @@ fn shape_of<'f>(flat: &Object, kind: &str, fields: impl Iterator<Item = &'f &'f 
     let kind_only =
         ObjectBuilder::new().schema_type(Type::String).enum_values(Some([kind])).description(Some(format!("`{kind}`")));
     shape.properties.insert("type".to_owned(), RefOr::T(Schema::Object(kind_only.build())));
+    let counts = match kind {
+        "Matrix" => Some((2, 11)),
+        "Ranking" => Some((2, 20)),
+        "SingleChoice" | "MultipleChoice" | "Dropdown" => Some((1, canvass_domain::limits::OPTIONS)),
+        _ => None,
+    };
+    let bounds =
+        [("options", counts), ("rows", (kind == "Matrix").then_some((1, canvass_domain::survey::MATRIX_ROWS)))];
+    for (field, counts) in bounds {
+        if let (Some(RefOr::T(Schema::Array(list))), Some((least, most))) = (shape.properties.get_mut(field), counts) {
+            // A response lists what is stored (a body may leave `options` out and take the default, empty).
+            list.min_items = shape.required.iter().any(|name| name == field).then_some(least);
+            list.max_items = Some(most);
+        }
+    }
     if !shape.required.iter().any(|name| name == "type") {
         shape.required.push("type".to_owned());
     }

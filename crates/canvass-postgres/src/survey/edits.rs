@@ -14,7 +14,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt};
 use diesel::QueryResult;
 
-use super::{options_json, settings};
+use super::ItemContent;
 use crate::prepared::prepared;
 use crate::schema::{question_items, survey_pages};
 
@@ -144,13 +144,7 @@ pub(super) fn insert_item(
             question_items::survey_id.eq(survey.get()),
             question_items::page_id.eq(page.get()),
             question_items::position.eq(position),
-            question_items::item_type.eq(item.kind.as_str()),
-            question_items::text.eq(&item.text),
-            question_items::required.eq(item.required),
-            question_items::options.eq(options_json(&item.options)),
-            question_items::min_label.eq(item.min_label.as_deref()),
-            question_items::max_label.eq(item.max_label.as_deref()),
-            question_items::settings.eq(settings::to_json(&item.settings)),
+            ItemContent::of(item),
         ))
         .returning(question_items::id)
         .get_result(conn)
@@ -171,15 +165,7 @@ pub(super) fn update_item(
                 .and(question_items::survey_id.eq(survey.get()))
                 .and(question_items::id.eq(id.get())),
         )
-        .set((
-            question_items::item_type.eq(item.kind.as_str()),
-            question_items::text.eq(&item.text),
-            question_items::required.eq(item.required),
-            question_items::options.eq(options_json(&item.options)),
-            question_items::min_label.eq(item.min_label.as_deref()),
-            question_items::max_label.eq(item.max_label.as_deref()),
-            question_items::settings.eq(settings::to_json(&item.settings)),
-        ))
+        .set(ItemContent::of(item))
         .execute(conn)
         .map(drop)
 }
