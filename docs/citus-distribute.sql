@@ -42,6 +42,7 @@ SELECT create_distributed_table('surveys', 'account_id', colocate_with => 'users
 SELECT create_distributed_table('survey_pages', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('question_items', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('logic_rules', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('survey_translations', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('sendouts', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('respondents', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('answer_sets', 'account_id', colocate_with => 'users');

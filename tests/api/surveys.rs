@@ -10,4 +10,5 @@ mod option_limit;
 mod questions;
 mod richer_types;
 mod thank_you_and_scale_labels;
+mod translations;
 mod tree_versions;

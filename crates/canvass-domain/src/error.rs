@@ -90,6 +90,8 @@ pub enum Resource {
     SurveyLink,
     /// A LINK sendout's open link (a handle under `/s/`).
     OpenLink,
+    /// A survey's translation into one language.
+    Translation,
     /// A user of the account.
     User,
     /// A webhook.
@@ -118,6 +120,7 @@ impl Resource {
             Self::Survey => "survey",
             Self::SurveyLink => "survey link",
             Self::OpenLink => "open link",
+            Self::Translation => "translation",
             Self::User => "user",
             Self::Webhook => "webhook",
         }

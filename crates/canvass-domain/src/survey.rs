@@ -8,19 +8,23 @@ mod navigation;
 pub mod ports;
 mod question;
 mod settings;
+mod translation;
 mod tree;
 
+pub(crate) use copy::paired;
 pub use copy::{CopyPlan, CopyRequest};
 pub use edit::{place, ItemPatch, PageInput, PagePatch};
 pub use logic::{LogicRuleDraft, LogicRules};
 pub use question::{ChoiceOption, QuestionItem, QuestionItemDraft, QuestionType};
 pub use settings::{compile_pattern, Finite, ItemSettings, TextFormat, MATRIX_ROWS};
+pub use translation::{ItemTexts, TranslatedTexts, Translation, TranslationInput};
 pub use tree::{LogicRule, Page, PageDraft, QuestionTree};
 
 use time::{Duration, OffsetDateTime};
 
 use crate::error::FieldError;
 use crate::ids::{CategoryId, SurveyId};
+use crate::language::Language;
 
 /// How long a survey runs when no end date is given.
 pub const DEFAULT_DURATION: Duration = Duration::days(14);
@@ -52,6 +56,8 @@ pub struct Survey {
     /// The survey's own thank-you text, shown after completion in place of the service's; `None` for the
     /// service's.
     pub thank_you_message: Option<String>,
+    /// The language its own texts are written in; its translations are into other languages.
+    pub language: Language,
 }
 
 /// A checked new survey, ready to store: name, dates and pages obey every rule. Made only by
@@ -65,6 +71,7 @@ pub struct SurveyDraft {
     category_id: Option<CategoryId>,
     active: bool,
     thank_you_message: Option<String>,
+    language: Language,
     pages: Vec<PageDraft>,
 }
 
@@ -85,6 +92,8 @@ pub struct SurveyInput {
     pub active: Option<bool>,
     /// The survey's own thank-you text: at most [`crate::limits::THANK_YOU_MESSAGE`] characters; blank means none.
     pub thank_you_message: Option<String>,
+    /// The language its own texts are written in; default English.
+    pub language: Option<Language>,
     /// Pages with their items.
     pub pages: Vec<PageDraft>,
 }
@@ -155,6 +164,7 @@ impl SurveyDraft {
                 category_id: crate::category::category_of(input.category_id),
                 active: input.active.unwrap_or(true),
                 thank_you_message,
+                language: input.language.unwrap_or_default(),
                 pages: input.pages.into_iter().map(PageDraft::without_blank_labels).collect(),
             }),
             _ => Err(errors),
@@ -194,6 +204,11 @@ impl SurveyDraft {
     /// The survey's own thank-you text as given, `None` when none or blank was given.
     pub fn thank_you_message(&self) -> Option<&str> {
         self.thank_you_message.as_deref()
+    }
+
+    /// The language its own texts are written in.
+    pub fn language(&self) -> Language {
+        self.language
     }
 
     /// Pages in order, each with its items in order.

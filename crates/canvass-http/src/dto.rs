@@ -19,6 +19,7 @@ pub mod respondent;
 pub mod schemas;
 pub mod sendout;
 pub mod survey;
+pub mod translation;
 pub mod webhook;
 
 use std::collections::BTreeMap;

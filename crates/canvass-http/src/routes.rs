@@ -23,6 +23,7 @@ pub mod sendouts;
 pub mod shared_secret;
 pub mod sms;
 pub mod surveys;
+pub mod translations;
 pub mod webhooks;
 
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -56,6 +57,10 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(questionnaire::patch_page)
         .service(questionnaire::delete_page)
         .service(questionnaire::add_item)
+        .service(translations::list_translations)
+        .service(translations::put_translation)
+        .service(translations::get_translation)
+        .service(translations::delete_translation)
         .service(answers::list)
         .service(answers::page)
         .service(answers::of_respondent)

@@ -325,6 +325,18 @@ diesel::table! {
 }
 
 diesel::table! {
+    survey_translations (account_id, survey_id, language) {
+        account_id -> Int8,
+        survey_id -> Int8,
+        language -> Text,
+        id -> Int8,
+        texts -> Jsonb,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     surveys (account_id, id) {
         account_id -> Int8,
         id -> Int8,
@@ -338,6 +350,7 @@ diesel::table! {
         updated_at -> Timestamptz,
         thank_you_message -> Nullable<Text>,
         tree_version -> Int4,
+        language -> Text,
     }
 }
 
@@ -431,6 +444,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     survey_frequency_settings,
     survey_pages,
     survey_retention_policies,
+    survey_translations,
     surveys,
     users,
     webhook_deliveries,

@@ -2,14 +2,17 @@
 
 mod edits;
 mod settings;
+mod translations;
 mod tree;
 
 use std::collections::HashMap;
 
 use canvass_domain::ids::{AccountId, CategoryId, PageId, QuestionItemId, SurveyId};
+use canvass_domain::language::Language;
 use canvass_domain::ports::{RepoResult, SurveyRepository};
 use canvass_domain::survey::{
     ChoiceOption, LogicRules, Page, QuestionItem, QuestionItemDraft, QuestionTree, QuestionType, Survey, SurveyDraft,
+    TranslatedTexts, Translation,
 };
 use diesel::prelude::*;
 use serde_json::{json, Value};
@@ -38,6 +41,7 @@ pub(crate) struct SurveyRow {
     updated_at: OffsetDateTime,
     thank_you_message: Option<String>,
     tree_version: i32,
+    language: Named<Language>,
 }
 
 impl From<SurveyRow> for Survey {
@@ -54,6 +58,7 @@ impl From<SurveyRow> for Survey {
             updated_at: row.updated_at,
             tree_version: row.tree_version,
             thank_you_message: row.thank_you_message,
+            language: row.language.0,
         }
     }
 }
@@ -252,6 +257,7 @@ impl SurveyRepository for PgUnitOfWork<'_> {
                 surveys::created_at.eq(now),
                 surveys::updated_at.eq(now),
                 surveys::thank_you_message.eq(draft.thank_you_message()),
+                surveys::language.eq(draft.language().code()),
             ))
             .returning(SurveyRow::as_returning())
             .get_result(self.conn)
@@ -376,5 +382,33 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         layout: &[(PageId, Vec<QuestionItemId>)],
     ) -> RepoResult<()> {
         edits::place_items(self.conn, account, survey, layout).or_repo()
+    }
+
+    fn put_translation(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+        texts: &TranslatedTexts,
+        now: OffsetDateTime,
+    ) -> RepoResult<Translation> {
+        translations::put(self.conn, account, survey, language, texts, now).or_repo()
+    }
+
+    fn list_translations(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<Translation>> {
+        translations::list(self.conn, account, survey, None).or_repo()
+    }
+
+    fn find_translation(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+    ) -> RepoResult<Option<Translation>> {
+        Ok(translations::list(self.conn, account, survey, Some(language)).or_repo()?.pop())
+    }
+
+    fn delete_translation(&mut self, account: AccountId, survey: SurveyId, language: Language) -> RepoResult<bool> {
+        translations::delete(self.conn, account, survey, language).or_repo()
     }
 }

@@ -350,7 +350,8 @@ pub struct SendoutInput {
     pub message: MessageInput,
     /// Optional expiry, after the send date.
     pub expiry_date: Option<OffsetDateTime>,
-    /// The language of its respondent pages; [`Language::En`] when none is given.
+    /// The language of its respondent pages; when none is given, its survey's (the use case fills it in), else
+    /// [`Language::En`].
     pub language: Option<Language>,
     /// The rules of a LINK sendout's visits (none for the other types).
     pub open_link: OpenLinkInput,

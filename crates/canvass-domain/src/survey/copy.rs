@@ -41,6 +41,7 @@ pub struct CopyPlan {
     category_id: Option<CategoryId>,
     active: bool,
     thank_you_message: Option<String>,
+    language: crate::language::Language,
     copy_answers: bool,
     copy_logic: bool,
     sendout_ids: Vec<SendoutId>,
@@ -57,7 +58,8 @@ impl CopyPlan {
     /// let now = datetime!(2026-11-22 10:00 UTC);
     /// let source = Survey { id: SurveyId::new(1), name: "Pulse".into(), description: "weekly".into(),
     ///     start_date: now, end_date: now, category_id: Some(CategoryId::new(3)), active: false, created_at: now,
-    ///     updated_at: now, tree_version: 3, thank_you_message: Some("Thanks!".into()) };
+    ///     updated_at: now, tree_version: 3, thank_you_message: Some("Thanks!".into()),
+    ///     language: Default::default() };
     /// let plan = CopyPlan::new(&source, CopyRequest::default(), now).unwrap();
     /// assert_eq!((plan.name(), plan.active(), plan.category_id()), ("Pulse", false, None));
     /// assert_eq!(plan.thank_you_message(), Some("Thanks!"));
@@ -93,6 +95,7 @@ impl CopyPlan {
                 category_id: crate::category::category_of(request.category_id),
                 active: request.active.unwrap_or(source.active),
                 thank_you_message: source.thank_you_message.clone(),
+                language: source.language,
                 copy_answers: request.copy_answers.unwrap_or(false),
                 copy_logic: request.copy_logic.unwrap_or(false),
                 sendout_ids,
@@ -173,9 +176,15 @@ impl SurveyDraft {
             category_id: plan.category_id,
             active: plan.active,
             thank_you_message: plan.thank_you_message.clone(),
+            language: plan.language,
             pages,
         }
     }
+}
+
+/// The id that `old` became in a copy, by the (source, copy) pairs of `pairs`.
+pub(crate) fn paired<T: Copy + PartialEq>(pairs: &[(T, T)], old: T) -> Option<T> {
+    pairs.iter().find(|(source, _)| *source == old).map(|(_, copy)| *copy)
 }
 
 /// The most sendouts one copy takes along.
@@ -225,6 +234,7 @@ mod tests {
             updated_at: NOW,
             tree_version: 4,
             thank_you_message: Some("Thank you for your time.".into()),
+            language: crate::language::Language::Sv,
         }
     }
 
@@ -287,6 +297,8 @@ mod tests {
         assert!(plan.copy_answers() && plan.copy_logic() && !plan.active());
         assert_eq!(plan.sendout_ids(), ids(&[4]));
         assert_eq!(plan.thank_you_message(), Some("Thank you for your time."), "kept whatever the options");
+        let draft = SurveyDraft::copy_of(&plan, &QuestionTree::assemble(SurveyId::new(1), vec![], vec![]));
+        assert_eq!(draft.language(), crate::language::Language::Sv, "the copy is in the source's language");
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! adapter follows are in [`crate::ports`].
 
 use crate::ids::{AccountId, PageId, QuestionItemId, SurveyId};
+use crate::language::Language;
 use crate::ports::RepoResult;
-use crate::survey::{LogicRules, QuestionItemDraft, QuestionTree, Survey, SurveyDraft};
+use crate::survey::{LogicRules, QuestionItemDraft, QuestionTree, Survey, SurveyDraft, TranslatedTexts, Translation};
 use time::OffsetDateTime;
 
 /// Surveys and their question trees.
@@ -78,4 +79,25 @@ pub trait SurveyRepository {
         survey: SurveyId,
         layout: &[(PageId, Vec<QuestionItemId>)],
     ) -> RepoResult<()>;
+    /// Stores one language's texts of the survey in place of any it had in that language, and answers the stored
+    /// translation: the first store of a language sets its `created_at`, every store its `updated_at`.
+    fn put_translation(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+        texts: &TranslatedTexts,
+        now: OffsetDateTime,
+    ) -> RepoResult<Translation>;
+    /// The survey's translations, in the order their languages were first stored.
+    fn list_translations(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<Translation>>;
+    /// The survey's translation into `language`, when one is stored.
+    fn find_translation(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+    ) -> RepoResult<Option<Translation>>;
+    /// Deletes the survey's translation into `language`; `false` when none was stored.
+    fn delete_translation(&mut self, account: AccountId, survey: SurveyId, language: Language) -> RepoResult<bool>;
 }

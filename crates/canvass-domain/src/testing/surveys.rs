@@ -5,8 +5,12 @@
 use time::OffsetDateTime;
 
 use crate::ids::{AccountId, PageId, QuestionItemId, RuleId, SurveyId};
+use crate::language::Language;
 use crate::ports::{RepoResult, SurveyRepository};
-use crate::survey::{LogicRule, LogicRules, Page, QuestionItem, QuestionItemDraft, QuestionTree, Survey, SurveyDraft};
+use crate::survey::{
+    LogicRule, LogicRules, Page, QuestionItem, QuestionItemDraft, QuestionTree, Survey, SurveyDraft, TranslatedTexts,
+    Translation,
+};
 
 /// Surveys by account, and their question trees.
 #[derive(Debug, Clone, Default)]
@@ -15,6 +19,9 @@ pub struct Surveys {
     pub rows: Vec<(AccountId, Survey)>,
     /// The question trees, by their `survey_id`; a survey without one has no pages.
     pub trees: Vec<QuestionTree>,
+    /// The surveys' translations, each with its account and survey, in the order their languages were first
+    /// stored.
+    pub translations: Vec<(AccountId, SurveyId, Translation)>,
 }
 
 impl Surveys {
@@ -61,6 +68,7 @@ pub fn staff_survey(id: SurveyId) -> Survey {
         updated_at: super::NOW,
         tree_version: 1,
         thank_you_message: None,
+        language: crate::language::Language::En,
     }
 }
 
@@ -122,6 +130,7 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
             updated_at: now,
             tree_version: 1,
             thank_you_message: draft.thank_you_message().map(str::to_owned),
+            language: draft.language(),
         };
         let mut pages = Vec::with_capacity(draft.pages().len());
         for page in draft.pages() {
@@ -291,5 +300,51 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
             }
         });
         Ok(())
+    }
+
+    fn put_translation(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+        texts: &TranslatedTexts,
+        now: OffsetDateTime,
+    ) -> RepoResult<Translation> {
+        let held = &mut self.surveys().translations;
+        let slot = held.iter_mut().find(|(a, s, t)| (*a, *s, t.language) == (account, survey, language));
+        let stored = match slot {
+            Some((_, _, translation)) => {
+                translation.texts = texts.clone();
+                translation.updated_at = now;
+                translation.clone()
+            }
+            None => {
+                let translation = Translation { language, texts: texts.clone(), created_at: now, updated_at: now };
+                held.push((account, survey, translation.clone()));
+                translation
+            }
+        };
+        Ok(stored)
+    }
+
+    fn list_translations(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<Translation>> {
+        let held = &self.surveys().translations;
+        Ok(held.iter().filter(|(a, s, _)| (*a, *s) == (account, survey)).map(|(_, _, t)| t.clone()).collect())
+    }
+
+    fn find_translation(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+    ) -> RepoResult<Option<Translation>> {
+        Ok(self.list_translations(account, survey)?.into_iter().find(|t| t.language == language))
+    }
+
+    fn delete_translation(&mut self, account: AccountId, survey: SurveyId, language: Language) -> RepoResult<bool> {
+        let held = &mut self.surveys().translations;
+        let before = held.len();
+        held.retain(|(a, s, t)| (*a, *s, t.language) != (account, survey, language));
+        Ok(held.len() < before)
     }
 }

@@ -107,8 +107,9 @@ pub fn create(
     input: SendoutInput,
 ) -> Result<Sendout, DomainError> {
     transaction(uow, |tx| {
-        let (_, tree) = surveys::get_with_tree(tx, account, survey)?;
+        let (found, tree) = surveys::get_with_tree(tx, account, survey)?;
         let two_way = input.kind == DispatchType::TwoWay;
+        let input = SendoutInput { language: input.language.or(Some(found.language)), ..input };
         let draft = SendoutDraft::new(input).map_err(DomainError::Invalid)?;
         if two_way {
             let unasked: Vec<String> = tree

@@ -7,7 +7,7 @@ use crate::ports::{
     transaction, AnswerRepository, CategoryRepository, SendoutRepository, SurveyRepository, Transactional,
 };
 use crate::survey::{
-    CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, QuestionTree, Survey, SurveyDraft, SurveyInput,
+    paired, CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, QuestionTree, Survey, SurveyDraft, SurveyInput,
 };
 
 /// The account's surveys.
@@ -159,16 +159,20 @@ pub fn copy(
         let new_tree = tx.question_tree(account, copy.id)?;
         let item_map: Vec<(QuestionItemId, QuestionItemId)> =
             tree.items().zip(new_tree.items()).map(|(old, new)| (old.id, new.id)).collect();
+        let page_map: Vec<_> = tree.pages.iter().zip(&new_tree.pages).map(|(o, n)| (o.id, n.id)).collect();
+        for translation in tx.list_translations(account, id)? {
+            let texts = translation.texts.within(&tree).for_copy(&page_map, &item_map);
+            tx.put_translation(account, copy.id, translation.language, &texts, clock.now())?;
+        }
         if plan.copy_logic() && !tree.logic.is_empty() {
-            let page_map: Vec<_> = tree.pages.iter().zip(&new_tree.pages).map(|(o, n)| (o.id, n.id)).collect();
             let rules = tree
                 .logic
                 .iter()
                 .filter_map(|rule| {
                     Some(LogicRuleDraft {
-                        question_item_id: lookup(&item_map, rule.question_item_id)?,
+                        question_item_id: paired(&item_map, rule.question_item_id)?,
                         equals: rule.equals.clone(),
-                        go_to_page_id: lookup(&page_map, rule.go_to_page_id)?,
+                        go_to_page_id: paired(&page_map, rule.go_to_page_id)?,
                     })
                 })
                 .collect();
@@ -182,11 +186,6 @@ pub fn copy(
         }
         Ok(copy)
     })
-}
-
-/// The id that `old` became in a copy, by the (old, new) pairs of `map`.
-fn lookup<T: Copy + PartialEq>(map: &[(T, T)], old: T) -> Option<T> {
-    map.iter().find(|(o, _)| *o == old).map(|(_, n)| *n)
 }
 
 /// A field error when `category` is given but not a category of the account.

@@ -28,6 +28,7 @@ mod seeds;
 mod senders;
 mod sendouts;
 mod surveys;
+mod translations;
 mod twoway;
 mod webhook_events;
 mod webhooks;

@@ -38,7 +38,7 @@ mirrored! {
 }
 
 mirrored! {
-    /// The language of a sendout's respondent pages, by its ISO 639-1 code: `en` (the default), `sv`, `da`, `nb`, `fi`,
+    /// A language of the respondent's side, by its ISO 639-1 code: `en` (the default), `sv`, `da`, `nb`, `fi`,
     /// `de`, `fr`, `es`, `nl`, `pl`, `it` or `pt`. Only these twelve lowercase codes are taken: another value (`sv-SE`,
     /// `SV`) is a 400 listing them in `supportedValues`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -14,6 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::questionnaire::{AnswerChecksResponse, TextFormatBody};
 use super::schemas::{DateText, EqualsSchema};
+use super::sendout::LanguageBody;
 
 use super::client_date::{instant, ClientDate};
 use super::mirror::mirrored;
@@ -51,6 +52,8 @@ pub struct SurveyResponse {
     /// items or logic (each change also moves `updatedAt`).
     #[schema(minimum = 1)]
     pub tree_version: i32,
+    /// The language its own texts are written in (its translations are into the others).
+    pub language: LanguageBody,
 }
 
 impl From<Survey> for SurveyResponse {
@@ -67,6 +70,7 @@ impl From<Survey> for SurveyResponse {
             updated_at: s.updated_at,
             thank_you_message: s.thank_you_message,
             tree_version: s.tree_version,
+            language: s.language.into(),
         }
     }
 }
@@ -287,6 +291,10 @@ pub struct CreateSurveyBody {
     #[serde(default)]
     #[schema(max_length = 2000)]
     pub thank_you_message: Option<String>,
+    /// The language its own texts are written in; `en` when absent or null. A sendout of the survey created
+    /// without a `language` takes this one.
+    #[serde(default)]
+    pub language: Option<LanguageBody>,
     /// Pages in order.
     #[serde(default)]
     pub pages: Vec<PageBody>,
@@ -321,6 +329,7 @@ impl CreateSurveyBody {
             category_id: self.category_id.map(CategoryId::new),
             active: self.active,
             thank_you_message: self.thank_you_message,
+            language: self.language.map(Into::into),
             pages: self.pages.into_iter().map(PageBody::into_draft).collect(),
         }
     }

@@ -26,7 +26,7 @@ use crate::prepared::prepared;
 /// the account.
 const SURVEY_TREE: &str = "\
 SELECT s.id, s.name, s.description, s.start_date, s.end_date, s.category_id, s.active, s.created_at, s.updated_at,
-       s.thank_you_message, s.tree_version,
+       s.thank_you_message, s.tree_version, s.language,
        p.page_ids, p.page_positions, p.page_titles, p.page_randomize_items,
        i.item_ids, i.item_page_ids, i.item_positions, i.item_types, i.item_texts, i.item_required, i.item_options,
        i.item_min_labels, i.item_max_labels, i.item_settings,

@@ -19,3 +19,4 @@ mod public_handles;
 mod repositories;
 mod respondent_language;
 mod support;
+mod translations;

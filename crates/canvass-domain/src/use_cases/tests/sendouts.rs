@@ -87,6 +87,17 @@ fn a_sendout_keeps_its_language_and_speaks_english_when_given_none() {
 }
 
 #[test]
+fn a_sendout_given_no_language_takes_its_survey_s() {
+    let (mut memory, acme, _) = two_accounts();
+    let input = SurveyInput { name: "Henkilöstö".into(), language: Some(Language::Fi), ..SurveyInput::default() };
+    let finnish = surveys::create(&mut memory, &At(NOW), acme, input).unwrap().id;
+    let taken = sendouts::create(&mut memory, &At(NOW), acme, finnish, email("Kevät")).unwrap();
+    assert_eq!(taken.language, Language::Fi);
+    let given = SendoutInput { language: Some(Language::Sv), ..email("Vår") };
+    assert_eq!(sendouts::create(&mut memory, &At(NOW), acme, finnish, given).unwrap().language, Language::Sv);
+}
+
+#[test]
 fn every_broken_rule_of_a_new_sendout_is_named_and_nothing_is_stored() {
     let (mut memory, acme, _) = two_accounts();
     let staff = survey_of(&mut memory, acme);

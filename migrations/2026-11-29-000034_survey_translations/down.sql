@@ -1,0 +1,2 @@
+DROP TABLE survey_translations;
+ALTER TABLE surveys DROP COLUMN language;
