@@ -113,6 +113,7 @@ pub fn database_with_sendout(db: TestDatabase, count: usize) -> TestDatabase {
                     contact_details: format!("person{n}@bench.example"),
                     send_mail: true,
                     background_data: Default::default(),
+                    language: None,
                 })
                 .collect();
             respondents::add_batch(uow, &clock, account, survey.id, sendout.id, people)?;

@@ -4,6 +4,7 @@
 mod bgdata;
 mod blocklist;
 mod frequency;
+mod respondent_languages;
 mod respondents;
 pub(crate) mod sendout_counts;
 mod sendout_language;

@@ -56,6 +56,7 @@ fn respondent() -> Respondent {
         added_at: datetime!(2000-01-01 0:00 UTC),
         sent_at: None,
         delivery: delivery(),
+        language: None,
     }
 }
 
@@ -68,7 +69,7 @@ fn delivery() -> InvitationDelivery {
 }
 
 fn input() -> RespondentInput {
-    RespondentInput { contact_details: ADDRESS.into(), send_mail: true, background_data: background() }
+    RespondentInput { contact_details: ADDRESS.into(), send_mail: true, background_data: background(), language: None }
 }
 
 fn claimed() -> ClaimedMessage {

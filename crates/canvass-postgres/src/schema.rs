@@ -237,6 +237,7 @@ diesel::table! {
         released_at -> Nullable<Timestamptz>,
         sent_at -> Nullable<Timestamptz>,
         opted_out_at -> Nullable<Timestamptz>,
+        language -> Nullable<Text>,
     }
 }
 

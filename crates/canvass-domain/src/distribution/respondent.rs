@@ -6,6 +6,7 @@ use time::OffsetDateTime;
 
 use crate::error::FieldError;
 use crate::ids::{AccountId, LabelId, RespondentId, SendoutId};
+use crate::language::Language;
 
 use super::contact::{check_contact, contact_key};
 use super::link_token::new_survey_link_token;
@@ -88,6 +89,8 @@ pub struct Respondent {
     pub sent_at: Option<OffsetDateTime>,
     /// How its invitation's delivery stands.
     pub delivery: InvitationDelivery,
+    /// The language it sees the survey in, before its sendout's; `None` for its sendout's.
+    pub language: Option<Language>,
 }
 
 /// How a respondent's invitation stands with the relay (the contract's "Sending at the relay's pace").
@@ -150,6 +153,8 @@ pub struct RespondentInput {
     pub send_mail: bool,
     /// Background data.
     pub background_data: BackgroundData,
+    /// The language it sees the survey in; `None` for its sendout's.
+    pub language: Option<Language>,
 }
 
 /// A checked respondent, ready to store, with its comparison key and a fresh link token. Made only by
@@ -162,6 +167,7 @@ pub struct NewRespondent {
     send_mail: bool,
     background_data: BackgroundData,
     token: String,
+    language: Option<Language>,
 }
 
 impl NewRespondent {
@@ -189,6 +195,7 @@ impl NewRespondent {
             send_mail: input.send_mail,
             background_data: input.background_data,
             token: new_survey_link_token(account),
+            language: input.language,
         })
     }
 
@@ -215,6 +222,11 @@ impl NewRespondent {
     /// Survey link token.
     pub fn token(&self) -> &str {
         &self.token
+    }
+
+    /// The language it sees the survey in; `None` for its sendout's.
+    pub fn language(&self) -> Option<Language> {
+        self.language
     }
 }
 
@@ -299,7 +311,12 @@ mod tests {
     use super::*;
 
     fn input(contact: &str) -> RespondentInput {
-        RespondentInput { contact_details: contact.into(), send_mail: true, background_data: BackgroundData::new() }
+        RespondentInput {
+            contact_details: contact.into(),
+            send_mail: true,
+            background_data: BackgroundData::new(),
+            language: None,
+        }
     }
 
     #[test]
@@ -357,6 +374,7 @@ mod tests {
                 last_error: Some("550 ann@example.com unknown".into()),
                 ..Default::default()
             },
+            language: None,
         };
         for shown in [format!("{given:?}"), format!("{checked:?}"), format!("{stored:?}")] {
             for secret in ["ann@example.com", "Stockholm", checked.token()] {

@@ -96,6 +96,7 @@ impl Memory {
             added_at: NOW,
             sent_at: None,
             delivery: Default::default(),
+            language: None,
         };
         self.state.respondents.push(HeldRespondent {
             account_id: account,

@@ -141,6 +141,7 @@ fn distribution(store: &MemoryStore) -> (crate::AccountId, crate::AccountId, Sur
         contact_details: "ann@example.com".into(),
         send_mail: true,
         background_data: Default::default(),
+        language: None,
     };
     store.with_uow(|uow| respondents::add(uow, &At(NOW), acme, survey.id, sendout.id, ann)).unwrap();
     (acme, other, survey.id, sendout.id)

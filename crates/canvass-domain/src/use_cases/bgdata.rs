@@ -134,13 +134,14 @@ pub fn add_row(
     id: BgDocumentId,
     contact_details: String,
     cells: BackgroundData,
+    language: Option<crate::language::Language>,
 ) -> Result<Row, DomainError> {
     transaction(uow, |tx| {
         let (document, labels) = with_label_ids(tx, account, id)?;
         let survey = document.survey_id;
         let sendout = super::sendouts::get(tx, account, survey, document.sendout_id)?;
         let kind = respondents::refuse_link(sendout.kind)?;
-        let input = RespondentInput { contact_details, send_mail: true, background_data: cells };
+        let input = RespondentInput { contact_details, send_mail: true, background_data: cells, language };
         let checked = NewRespondent::check(account, input, kind, &labels, "").map_err(|errors| {
             DomainError::Invalid(
                 errors

@@ -63,6 +63,9 @@ pub struct NewRowBody {
     /// Label id to non-empty value.
     #[schema(value_type = BackgroundValues)]
     pub cell_data: BTreeMap<i64, String>,
+    /// The language its respondent sees the survey in, before its sendout's; absent or null for its sendout's.
+    #[serde(default)]
+    pub language: Option<super::sendout::LanguageBody>,
 }
 
 /// A row: a respondent and its cells.

@@ -10,6 +10,7 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use super::schemas::BackgroundValues;
+use super::sendout::LanguageBody;
 
 use super::mirror::mirrored;
 use crate::extract::body::from_value_at;
@@ -27,6 +28,9 @@ pub struct RespondentBody {
     #[serde(default)]
     #[schema(value_type = BackgroundValues)]
     pub background_data: BTreeMap<i64, String>,
+    /// The language it sees the survey in, before its sendout's; absent or null for its sendout's.
+    #[serde(default)]
+    pub language: Option<LanguageBody>,
 }
 
 impl From<RespondentBody> for RespondentInput {
@@ -35,6 +39,7 @@ impl From<RespondentBody> for RespondentInput {
             contact_details: body.contact_details,
             send_mail: body.send_mail,
             background_data: super::cells_to_domain(body.background_data),
+            language: body.language.map(Into::into),
         }
     }
 }
@@ -129,6 +134,10 @@ pub struct RespondentResponse {
     /// When its invitation is tried next, while it waits to be sent; else null.
     #[serde(with = "time::serde::rfc3339::option")]
     pub next_attempt_at: Option<OffsetDateTime>,
+    /// The language it sees the survey in, before its sendout's (given when it was added, or picked on its page);
+    /// null for its sendout's.
+    #[schema(required = true)]
+    pub language: Option<LanguageBody>,
 }
 
 impl RespondentResponse {
@@ -147,6 +156,7 @@ impl RespondentResponse {
             delivery_attempts: r.delivery.attempts,
             last_delivery_error: r.delivery.last_error,
             next_attempt_at: r.delivery.next_attempt_at,
+            language: r.language.map(Into::into),
         }
     }
 }

@@ -111,11 +111,12 @@ pub async fn add_row(
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), path.0);
     let body = body.0;
+    let language = body.language.map(Into::into);
     blocking::respond(
         &state,
         &req,
         move |uow, clock| {
-            bgdata::add_row(uow, clock, account, id, body.contact_details, cells_to_domain(body.cell_data))
+            bgdata::add_row(uow, clock, account, id, body.contact_details, cells_to_domain(body.cell_data), language)
         },
         |row| HttpResponse::Created().json(RowResponse::from(row)),
     )

@@ -5,6 +5,7 @@ use canvass_domain::distribution::{
     BackgroundData, InvitationDelivery, NewRespondent, Respondent, RespondentStatus, VISITOR_KEY_PREFIX,
 };
 use canvass_domain::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
+use canvass_domain::language::Language;
 use canvass_domain::ports::{RepoResult, RespondentRepository};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Jsonb, Text};
@@ -17,7 +18,7 @@ use crate::named::Named;
 use crate::schema::{respondents, sendouts};
 use crate::PgUnitOfWork;
 
-/// Rows per multi-row INSERT: 1000 rows of 9 columns stay far below PostgreSQL's 65,535 parameters.
+/// Rows per multi-row INSERT: 1000 rows of 10 columns stay far below PostgreSQL's 65,535 parameters.
 const ROWS_PER_INSERT: usize = 1000;
 
 #[derive(Queryable, Selectable)]
@@ -33,6 +34,7 @@ struct RespondentRow {
     token: String,
     added_at: OffsetDateTime,
     sent_at: Option<OffsetDateTime>,
+    language: Option<Named<Language>>,
 }
 
 impl From<RespondentRow> for Respondent {
@@ -49,6 +51,7 @@ impl From<RespondentRow> for Respondent {
             added_at: row.added_at,
             sent_at: row.sent_at,
             delivery: InvitationDelivery::default(),
+            language: row.language.map(|language| language.0),
         }
     }
 }
@@ -110,6 +113,7 @@ impl RespondentRepository for PgUnitOfWork<'_> {
                         respondents::status.eq(RespondentStatus::Pending.as_str()),
                         respondents::token.eq(r.token()),
                         respondents::added_at.eq(now),
+                        respondents::language.eq(r.language().map(Language::code)),
                     )
                 })
                 .collect();

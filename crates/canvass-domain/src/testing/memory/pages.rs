@@ -187,6 +187,7 @@ impl RespondentPageRepository for Memory {
             added_at: now,
             sent_at: None,
             delivery: Default::default(),
+            language: None,
         };
         let held =
             HeldRespondent { account_id: account, survey_id: survey, row, released_at: Some(now), opted_out_at: None };

@@ -58,6 +58,7 @@ impl RespondentRepository for Memory {
                 added_at: now,
                 sent_at: None,
                 delivery: Default::default(),
+                language: new.language(),
             };
             self.state.respondents.push(HeldRespondent {
                 account_id: account,

@@ -10,7 +10,12 @@ use super::seeds::{At, NOW};
 use crate::testing::Memory;
 
 fn email(contact: &str) -> RespondentInput {
-    RespondentInput { contact_details: contact.into(), send_mail: true, background_data: Default::default() }
+    RespondentInput {
+        contact_details: contact.into(),
+        send_mail: true,
+        background_data: Default::default(),
+        language: None,
+    }
 }
 
 #[test]

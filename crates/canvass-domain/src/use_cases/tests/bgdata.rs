@@ -5,6 +5,7 @@
 use crate::distribution::{BackgroundData, DispatchType, RespondentStatus};
 use crate::error::{ConflictKind, DomainError};
 use crate::ids::{BgDocumentId, LabelId, RespondentId};
+use crate::language::Language;
 use crate::use_cases::bgdata::{add_row, delete_cells, edit_row, get, labels, list, read_row};
 use crate::AccountId;
 
@@ -77,16 +78,25 @@ fn cells_are_edited_and_deleted_under_the_documents_labels_only() {
 #[test]
 fn a_new_row_is_a_new_pending_respondent_unless_its_contact_is_blocklisted() {
     let (mut fake, id, _) = document();
-    let row = add_row(&mut fake, &At(NOW), ACCOUNT, id, "bob@example.com".into(), cells(&[(OFFICE, "Oslo")]));
+    let row = add_row(
+        &mut fake,
+        &At(NOW),
+        ACCOUNT,
+        id,
+        "bob@example.com".into(),
+        cells(&[(OFFICE, "Oslo")]),
+        Some(Language::Nb),
+    );
     let row = row.unwrap();
     let bob = fake.respondent_rows().into_iter().find(|r| r.id == row.respondent_id).unwrap();
     assert_eq!((bob.contact_details.as_str(), bob.status), ("bob@example.com", RespondentStatus::Pending));
+    assert_eq!(bob.language, Some(Language::Nb), "a row may name the language its respondent sees");
     assert_eq!(row.cells, cells(&[(OFFICE, "Oslo")]));
 
     fake.seed_blocked(ACCOUNT, "carol@example.com");
-    let blocked = add_row(&mut fake, &At(NOW), ACCOUNT, id, "Carol@Example.com".into(), BackgroundData::new());
+    let blocked = add_row(&mut fake, &At(NOW), ACCOUNT, id, "Carol@Example.com".into(), BackgroundData::new(), None);
     assert!(matches!(blocked, Err(DomainError::Conflict { kind: ConflictKind::Blocklisted, .. })), "{blocked:?}");
-    let unknown = add_row(&mut fake, &At(NOW), ACCOUNT, id, "dan@example.com".into(), cells(&[(UNKNOWN, "x")]));
+    let unknown = add_row(&mut fake, &At(NOW), ACCOUNT, id, "dan@example.com".into(), cells(&[(UNKNOWN, "x")]), None);
     assert_eq!(invalid_fields(unknown), [format!("cellData.{UNKNOWN}")], "paths name the document's cells");
     assert_eq!(fake.state.respondents.len(), 2, "Ann and Bob only");
 }

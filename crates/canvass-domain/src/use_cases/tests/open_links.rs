@@ -81,6 +81,7 @@ fn respondents_are_never_added_to_a_link_sendout() {
         contact_details: "ann@example.com".into(),
         send_mail: true,
         background_data: Default::default(),
+        language: None,
     };
 
     let single = respondents::add(&mut memory, &At(NOW), acme, survey, sendout, person());

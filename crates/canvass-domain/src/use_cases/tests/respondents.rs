@@ -12,7 +12,12 @@ use super::seeds::{invalid_fields, not_found, At, NOW};
 use crate::testing::Memory;
 
 fn contact(details: &str) -> RespondentInput {
-    RespondentInput { contact_details: details.into(), send_mail: true, background_data: BackgroundData::new() }
+    RespondentInput {
+        contact_details: details.into(),
+        send_mail: true,
+        background_data: BackgroundData::new(),
+        language: None,
+    }
 }
 
 fn counts(fake: &Memory, sendout: SendoutId) -> (i64, i64) {

@@ -1,0 +1,1 @@
+ALTER TABLE respondents DROP COLUMN language;
