@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 72] = [
+pub const ENDPOINTS: [(&str, &str); 76] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -27,6 +27,10 @@ pub const ENDPOINTS: [(&str, &str); 72] = [
     ("patch", "/surveys/{surveyId}/pages/{pageId}"),
     ("delete", "/surveys/{surveyId}/pages/{pageId}"),
     ("post", "/surveys/{surveyId}/pages/{pageId}/items"),
+    ("get", "/surveys/{surveyId}/translations"),
+    ("put", "/surveys/{surveyId}/translations/{language}"),
+    ("get", "/surveys/{surveyId}/translations/{language}"),
+    ("delete", "/surveys/{surveyId}/translations/{language}"),
     ("get", "/surveys/{surveyId}/answers"),
     ("post", "/surveys/{surveyId}/answers"),
     ("get", "/surveys/{surveyId}/answersWithData"),

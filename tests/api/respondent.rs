@@ -5,3 +5,4 @@ pub(crate) mod public_handles;
 mod languages;
 mod open_links;
 mod respondent_page;
+mod translated_pages;

@@ -41,6 +41,24 @@ impl Language {
         self.into()
     }
 
+    /// The language's name in itself (`Svenska`, `Suomi`), as a page offers it to those who read it.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Self::En => "English",
+            Self::Sv => "Svenska",
+            Self::Da => "Dansk",
+            Self::Nb => "Norsk bokmål",
+            Self::Fi => "Suomi",
+            Self::De => "Deutsch",
+            Self::Fr => "Français",
+            Self::Es => "Español",
+            Self::Nl => "Nederlands",
+            Self::Pl => "Polski",
+            Self::It => "Italiano",
+            Self::Pt => "Português",
+        }
+    }
+
     /// Every code, in the order above (for `supportedValues`).
     pub fn codes() -> impl Iterator<Item = &'static str> {
         <Self as strum::VariantArray>::VARIANTS.iter().map(|language| language.code())

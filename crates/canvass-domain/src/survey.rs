@@ -8,6 +8,7 @@ mod navigation;
 pub mod ports;
 mod question;
 mod settings;
+mod shown;
 mod translation;
 mod tree;
 
@@ -17,6 +18,7 @@ pub use edit::{place, ItemPatch, PageInput, PagePatch};
 pub use logic::{LogicRuleDraft, LogicRules};
 pub use question::{ChoiceOption, QuestionItem, QuestionItemDraft, QuestionType};
 pub use settings::{compile_pattern, Finite, ItemSettings, TextFormat, MATRIX_ROWS};
+pub use shown::TextKey;
 pub use translation::{ItemTexts, TranslatedTexts, Translation, TranslationInput};
 pub use tree::{LogicRule, Page, PageDraft, QuestionTree};
 

@@ -108,6 +108,8 @@ fn token_context() -> TokenContext {
         survey_name: "Pulse".into(),
         thank_you_message: None,
         language: Language::En,
+        survey_language: Language::En,
+        respondent_language: None,
         survey_active: true,
         sendout_active: true,
         expiry_date: None,
@@ -205,7 +207,14 @@ fn shown() -> Vec<(&'static str, String)> {
         Reply { from: NUMBER, to: Some("12345"), text: TEXT, message_id: None },
         token_context(),
         page.clone(),
-        PageView { survey_name: "Pulse".into(), language: Language::En, state: PageState::Page(page) },
+        PageView {
+            survey_name: "Pulse".into(),
+            language: Language::En,
+            state: PageState::Page(page),
+            survey_language: Language::En,
+            untranslated: Default::default(),
+            languages: Vec::new(),
+        },
     ];
     shown
 }

@@ -12,7 +12,7 @@ pub(crate) use html::STYLE;
 
 use actix_web::http::StatusCode;
 use actix_web::middleware::from_fn;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use canvass_domain::ids::SendoutId;
 use canvass_domain::language::Language;
 use canvass_domain::ports::UnitOfWork;
@@ -98,11 +98,26 @@ where
     }
 }
 
-/// The survey at the page the respondent left off (the first page for a new respondent).
-async fn open(state: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
+/// The query of a link: `?lang=<code>`, a language the respondent picks.
+#[derive(serde::Deserialize)]
+struct LinkQuery {
+    lang: Option<String>,
+}
+
+/// The language a query picks: one of the twelve codes, else none (a value that names none is ignored, never an
+/// error: the page is shown in the respondent's language as it was).
+pub(crate) fn picked_language(query: &str) -> Option<Language> {
+    let picked = web::Query::<LinkQuery>::from_query(query).ok()?.into_inner().lang?;
+    picked.parse().ok()
+}
+
+/// The survey at the page the respondent left off (the first page for a new respondent); `?lang=` picks another
+/// of the survey's languages for the respondent.
+async fn open(state: web::Data<AppState>, req: HttpRequest, path: web::Path<String>) -> HttpResponse {
     let token = path.into_inner();
     let action = format!("/r/{token}");
-    show(&state, move |uow, clock| respondent_page::open(uow, clock, &token), action).await
+    let chosen = picked_language(req.query_string());
+    show(&state, move |uow, clock| respondent_page::open(uow, clock, &token, chosen), action).await
 }
 
 /// Saves one page and shows the next (or the thank-you page after the last).

@@ -408,6 +408,15 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         Ok(translations::list(self.conn, account, survey, Some(language)).or_repo()?.pop())
     }
 
+    fn page_translation(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+    ) -> RepoResult<(Vec<Language>, Option<TranslatedTexts>)> {
+        translations::for_page(self.conn, account, survey, language).or_repo()
+    }
+
     fn delete_translation(&mut self, account: AccountId, survey: SurveyId, language: Language) -> RepoResult<bool> {
         translations::delete(self.conn, account, survey, language).or_repo()
     }

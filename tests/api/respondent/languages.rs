@@ -18,10 +18,11 @@ async fn post_form(app: &TestApp, path: &str, form: &[(String, String)]) -> (u16
     html(app.client.post(format!("{}{path}", app.address)).form(form).send().await.unwrap()).await
 }
 
-/// A two-page survey (a required choice, then a rating with end labels) thanking in its own words, and an active
-/// EMAIL sendout in `language` with two respondents; returns the tree, the sendout's path and both links.
+/// A two-page survey written in Swedish (a required choice, then a rating with end labels) thanking in its own
+/// words, and an active EMAIL sendout in `language` with two respondents; returns the tree, the sendout's path and
+/// both links.
 async fn survey_in(app: &TestApp, language: &str) -> (Value, String, String, String) {
-    let body = json!({"name": "Puls", "thankYouMessage": "Tack, <b>Ann</b>!\nVi hörs.", "pages": [
+    let body = json!({"name": "Puls", "language": "sv", "thankYouMessage": "Tack, <b>Ann</b>!\nVi hörs.", "pages": [
         {"items": [{"type": "SingleChoice", "text": "Trivs du?", "required": true,
             "options": [{"value": "ja", "label": "Ja"}, {"value": "nej", "label": "Nej"}]}]},
         {"items": [{"type": "Rating", "text": "Skulle du rekommendera oss?", "required": true,

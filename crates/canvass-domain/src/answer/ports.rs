@@ -167,6 +167,13 @@ pub trait RespondentPageRepository {
     /// Marks that the respondent opted out through its own link at `now`; a respondent marked before keeps the
     /// first time (a sendout's statistics count the respondents opted out through its links).
     fn mark_opted_out(&mut self, account: AccountId, respondent: RespondentId, now: OffsetDateTime) -> RepoResult<()>;
+    /// Sets the language the respondent sees the survey in (its choice among the survey's languages).
+    fn set_respondent_language(
+        &mut self,
+        account: AccountId,
+        respondent: RespondentId,
+        language: crate::language::Language,
+    ) -> RepoResult<()>;
     /// Stores the page an answer set was left on (`None` once completed).
     fn save_progress(&mut self, account: AccountId, answer_set: AnswerSetId, page: Option<PageId>) -> RepoResult<()>;
     /// The LINK sendout of the account whose open link has this handle, `None` when there is none (another

@@ -122,6 +122,10 @@ pub struct TokenContext {
     pub thank_you_message: Option<String>,
     /// The language of the sendout's pages.
     pub language: crate::language::Language,
+    /// The language the survey's own texts are written in.
+    pub survey_language: Language,
+    /// The respondent's own language, before the sendout's; `None` for the sendout's.
+    pub respondent_language: Option<Language>,
     /// Whether the survey takes answers.
     pub survey_active: bool,
     /// Whether the sendout is Active.
@@ -132,6 +136,13 @@ pub struct TokenContext {
     pub contact_details: String,
     /// The contact's comparison key.
     pub contact_key: String,
+}
+
+impl TokenContext {
+    /// The language the respondent is shown: its own, else its sendout's.
+    pub fn shown_language(&self) -> Language {
+        self.respondent_language.unwrap_or(self.language)
+    }
 }
 
 /// What a LOGIN sendout's login page needs to know of its sendout.

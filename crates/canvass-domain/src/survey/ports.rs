@@ -100,4 +100,12 @@ pub trait SurveyRepository {
     ) -> RepoResult<Option<Translation>>;
     /// Deletes the survey's translation into `language`; `false` when none was stored.
     fn delete_translation(&mut self, account: AccountId, survey: SurveyId, language: Language) -> RepoResult<bool>;
+    /// What a respondent page in `language` needs of the survey's translations, in one read: the languages of
+    /// its translations in the order first stored, and the texts of the one into `language`, when there is one.
+    fn page_translation(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+    ) -> RepoResult<(Vec<Language>, Option<TranslatedTexts>)>;
 }

@@ -341,6 +341,17 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
         Ok(self.list_translations(account, survey)?.into_iter().find(|t| t.language == language))
     }
 
+    fn page_translation(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+    ) -> RepoResult<(Vec<Language>, Option<TranslatedTexts>)> {
+        let held = self.list_translations(account, survey)?;
+        let texts = held.iter().find(|t| t.language == language).map(|t| t.texts.clone());
+        Ok((held.into_iter().map(|t| t.language).collect(), texts))
+    }
+
     fn delete_translation(&mut self, account: AccountId, survey: SurveyId, language: Language) -> RepoResult<bool> {
         let held = &mut self.surveys().translations;
         let before = held.len();

@@ -2,6 +2,7 @@
 //! leaving and resuming, completing, and opting out.
 
 mod access;
+mod speech;
 mod view;
 
 pub use access::{login, login_language, opt_out, opt_out_form, LoginOutcome};
@@ -12,10 +13,13 @@ use crate::clock::Clock;
 use crate::distribution::TokenContext;
 use crate::error::{DomainError, Resource};
 use crate::ids::PageId;
+use crate::language::Language;
 use crate::ports::{
     transaction, AnswerRepository, RespondentPageRepository, SurveyRepository, Transactional, WebhookEvents,
 };
 use crate::survey::QuestionTree;
+
+use self::speech::Speech;
 use crate::webhook::WebhookEvent;
 
 fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> Result<TokenContext, DomainError> {
@@ -28,45 +32,63 @@ fn is_open(context: &TokenContext, now: time::OffsetDateTime) -> bool {
     context.sendout_active && context.survey_active && context.expiry_date.is_none_or(|expiry| expiry > now)
 }
 
-fn page_view(
-    context: &TokenContext,
-    tree: &QuestionTree,
-    page_id: PageId,
-    answers: &[Answer],
-    errors: Vec<PageError>,
-) -> PageView {
-    let index = tree.page_index(page_id).unwrap_or(0);
-    let page = tree.pages[index].clone().shown_to(context.respondent_id.get());
-    let on_page = |a: &&Answer| page.items.iter().any(|i| i.id == a.question_item_id);
-    let answers = answers.iter().filter(on_page).cloned().collect();
-    let page = QuestionPage { page, number: index + 1, count: tree.pages.len(), answers, errors };
-    PageView::of(context, PageState::Page(page))
+/// What a view of a link shows: the link's context, and its respondent's language with the survey's texts in it.
+struct Shown<'c> {
+    context: &'c TokenContext,
+    speech: Speech,
 }
 
-fn done(context: &TokenContext) -> PageView {
-    PageView::of(context, PageState::Done { thank_you_message: context.thank_you_message.clone() })
+impl Shown<'_> {
+    fn page_view(&self, tree: &QuestionTree, page_id: PageId, answers: &[Answer], errors: Vec<PageError>) -> PageView {
+        let index = tree.page_index(page_id).unwrap_or(0);
+        let page = tree.pages[index].clone().shown_to(self.context.respondent_id.get());
+        let (page, untranslated) = self.speech.page(page);
+        let on_page = |a: &&Answer| page.items.iter().any(|i| i.id == a.question_item_id);
+        let answers = answers.iter().filter(on_page).cloned().collect();
+        let page = QuestionPage { page, number: index + 1, count: tree.pages.len(), answers, errors };
+        self.speech.view(self.context, PageState::Page(page), untranslated)
+    }
+
+    fn done(&self) -> PageView {
+        let thank_you_message = self.context.thank_you_message.clone();
+        self.speech.view(self.context, PageState::Done { thank_you_message }, Default::default())
+    }
+
+    fn closed(&self) -> PageView {
+        self.speech.view(self.context, PageState::Closed, Default::default())
+    }
 }
 
-/// The page a link opens on: where the respondent left off, the first page for a new one.
+/// The page a link opens on: where the respondent left off, the first page for a new one; in the respondent's
+/// language. `chosen` is a language the respondent picked on its page: one of the survey's languages becomes the
+/// respondent's own (and is shown); another is ignored.
 pub fn open(
     uow: &mut (impl RespondentPageRepository + SurveyRepository + ?Sized),
     clock: &dyn Clock,
     token: &str,
+    chosen: Option<Language>,
 ) -> Result<PageView, DomainError> {
-    let context = context(uow, token)?;
+    let mut context = context(uow, token)?;
+    let mut speech = Speech::read(uow, &context)?;
+    if let Some(language) = chosen.filter(|&l| speech.offers(l) && Some(l) != context.respondent_language) {
+        uow.set_respondent_language(context.account_id, context.respondent_id, language)?;
+        context.respondent_language = Some(language);
+        speech = Speech::read(uow, &context)?;
+    }
+    let shown = Shown { context: &context, speech };
     if !is_open(&context, clock.now()) {
-        return Ok(PageView::of(&context, PageState::Closed));
+        return Ok(shown.closed());
     }
     let progress = uow.progress(context.account_id, context.survey_id, context.respondent_id)?;
     if progress.as_ref().is_some_and(|(set, _)| set.completed) {
-        return Ok(done(&context));
+        return Ok(shown.done());
     }
     let tree = uow.question_tree(context.account_id, context.survey_id)?;
     let (answers, resume) = progress.map(|(set, page)| (set.answers, page)).unwrap_or_default();
     let Some(&page) = tree.reachable(resume, &answers).last() else {
-        return Ok(done(&context));
+        return Ok(shown.done());
     };
-    Ok(page_view(&context, &tree, page, &answers, Vec::new()))
+    Ok(shown.page_view(&tree, page, &answers, Vec::new()))
 }
 
 /// Saves the answers of one page (`form`: `q<itemId>` to values) and moves on: to the page the logic names,
@@ -86,9 +108,10 @@ pub fn submit(
 ) -> Result<PageView, DomainError> {
     transaction(uow, |tx| {
         let context = context(tx, token)?;
+        let shown = Shown { context: &context, speech: Speech::read(tx, &context)? };
         let now = clock.now();
         if !is_open(&context, now) {
-            return Ok(PageView::of(&context, PageState::Closed));
+            return Ok(shown.closed());
         }
         let (account, survey) = (context.account_id, context.survey_id);
         // Two submissions of the same link (a double click) are saved one after the other, into one answer set.
@@ -98,24 +121,24 @@ pub fn submit(
             tree.page_index(page_id).ok_or_else(|| DomainError::invalid("page", "is not a page of this survey"))?;
         let progress = tx.progress(account, survey, context.respondent_id)?;
         if progress.as_ref().is_some_and(|(set, _)| set.completed) {
-            return Ok(done(&context));
+            return Ok(shown.done());
         }
         let saved: &[Answer] = progress.as_ref().map_or(&[], |(set, _)| &set.answers);
         let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved);
         if !reachable.contains(&page_id) {
             let current = reachable.last().copied().unwrap_or(page_id);
-            return Ok(page_view(&context, &tree, current, saved, vec![PageError::OutOfOrder]));
+            return Ok(shown.page_view(&tree, current, saved, vec![PageError::OutOfOrder]));
         }
         let (page_answers, errors) = read_page(&tree, index, form);
         if !errors.is_empty() {
-            return Ok(page_view(&context, &tree, page_id, &page_answers, errors));
+            return Ok(shown.page_view(&tree, page_id, &page_answers, errors));
         }
         let mut answers: Vec<Answer> = progress.as_ref().map(|(set, _)| set.answers.clone()).unwrap_or_default();
         answers.retain(|a| tree.pages[index].items.iter().all(|i| i.id != a.question_item_id));
         answers.extend(page_answers.iter().cloned());
         let Ok(draft) = AnswerSetDraft::check(false, answers, &tree) else {
             // This page's answers fit (read_page checked them): the survey changed under answers given before.
-            return Ok(page_view(&context, &tree, page_id, &page_answers, vec![PageError::EarlierAnswers]));
+            return Ok(shown.page_view(&tree, page_id, &page_answers, vec![PageError::EarlierAnswers]));
         };
         let next = tree.next_page(page_id, draft.answers());
         if next.is_none() {
@@ -123,7 +146,7 @@ pub fn submit(
             if let Some(first) = missing.first() {
                 let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
                 let errors = on_page.map(|item| PageError::Unanswered(item.id)).collect();
-                return Ok(page_view(&context, &tree, first.page_id, draft.answers(), errors));
+                return Ok(shown.page_view(&tree, first.page_id, draft.answers(), errors));
             }
         }
         let draft = if next.is_none() { draft.finished() } else { draft };
@@ -142,8 +165,8 @@ pub fn submit(
             super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[subject], now)?;
         }
         Ok(match next {
-            Some(next) => page_view(&context, &tree, next, &set.answers, Vec::new()),
-            None => done(&context),
+            Some(next) => shown.page_view(&tree, next, &set.answers, Vec::new()),
+            None => shown.done(),
         })
     })
 }

@@ -94,6 +94,23 @@ impl PartialSchema for BackgroundValues {
 
 impl ToSchema for BackgroundValues {}
 
+/// Labels in another language, by the option (or Matrix row) value they translate.
+pub struct LabelsByValue;
+
+impl PartialSchema for LabelsByValue {
+    fn schema() -> RefOr<Schema> {
+        let label = ObjectBuilder::new().schema_type(Type::String).max_length(Some(limits::OPTION));
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property_names(Some(ObjectBuilder::new().schema_type(Type::String).max_length(Some(limits::OPTION))))
+            .additional_properties(Some(label))
+            .description(Some("Option (or row) value to its label in the translation's language"))
+            .into()
+    }
+}
+
+impl ToSchema for LabelsByValue {}
+
 /// A value a logic rule compares an answer with: text or an option value, or a number.
 pub struct EqualsSchema;
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
+use super::schemas::LabelsByValue;
 use super::sendout::LanguageBody;
 
 /// One language's texts of a survey, replacing whatever that language held. Every key names what the survey holds:
@@ -65,11 +66,11 @@ pub struct ItemTextsBody {
     pub max_label: Option<String>,
     /// Option labels, by option value.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    #[schema(value_type = Option<BTreeMap<String, String>>)]
+    #[schema(value_type = Option<LabelsByValue>)]
     pub options: BTreeMap<String, String>,
     /// Matrix row labels, by row value.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    #[schema(value_type = Option<BTreeMap<String, String>>)]
+    #[schema(value_type = Option<LabelsByValue>)]
     pub rows: BTreeMap<String, String>,
 }
 

@@ -5,6 +5,7 @@ mod grid;
 mod question;
 
 use canvass_domain::language::Language;
+use canvass_domain::survey::TextKey;
 use canvass_domain::use_cases::open_link::OpenLinkView;
 use canvass_domain::use_cases::respondent_page::{PageError, PageState, PageView, QuestionPage};
 use maud::{html, Markup, DOCTYPE};
@@ -32,7 +33,49 @@ button{font-size:1rem;padding:.4rem 1.2rem}.thanks{white-space:pre-line}\
 .matrix-rows{display:none}\
 @media (max-width:480px){.matrix{display:none}.matrix-rows{display:block}}\
 .rank{display:flex;align-items:center;justify-content:space-between;gap:1rem;margin:.3rem 0}.rank label{flex:1}\
-select{font-size:1rem;padding:.2rem}";
+select{font-size:1rem;padding:.2rem}\
+.languages{list-style:none;display:flex;flex-wrap:wrap;gap:.3rem 1rem;padding:0;margin:0 0 1rem}";
+
+/// Which texts of the survey a view shows in the survey's own language (for want of a translation into the
+/// language shown): each is marked with that language's `lang`, so that a screen reader speaks it as it is written.
+#[derive(Clone, Copy)]
+pub(crate) struct Marks<'v>(&'v PageView);
+
+impl Marks<'_> {
+    /// The `lang` of the text `key` names, when it is not the page's.
+    pub(crate) fn lang(&self, key: impl FnOnce() -> TextKey) -> Option<&'static str> {
+        if self.0.untranslated.is_empty() {
+            return None;
+        }
+        self.0.other_language(&key()).map(Language::code)
+    }
+
+    /// The text, inside a `span` with its own `lang` when it is not in the page's language.
+    pub(crate) fn text(&self, key: impl FnOnce() -> TextKey, text: &str) -> Markup {
+        match self.lang(key) {
+            Some(lang) => html! { span lang=(lang) { (text) } },
+            None => html! { (text) },
+        }
+    }
+}
+
+/// The links to the survey's other languages, each named in its own language (and marked with it).
+fn language_links(view: &PageView, action: &str, words: &Words) -> Markup {
+    html! {
+        @if !view.languages.is_empty() {
+            nav aria-label=(words.languages) {
+                ul.languages {
+                    @for language in view.languages.iter().filter(|&&l| l != view.language) {
+                        li {
+                            a href=(format!("{action}?lang={}", language.code())) lang=(language.code())
+                                hreflang=(language.code()) { (language.native_name()) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
 
 /// A whole page around `body`, in `language`.
 pub fn layout(language: Language, title: &str, body: Markup) -> Markup {
@@ -80,17 +123,23 @@ pub fn open_link(view: &OpenLinkView, action: &str, hidden: &[(String, String)])
 
 /// The respondent's view as HTML, posting back to `action` (the link's path).
 pub fn view(view: &PageView, action: &str) -> Markup {
-    let (name, words) = (view.survey_name.as_str(), words(view.language));
+    let (name, words, marks) = (view.survey_name.as_str(), words(view.language), Marks(view));
+    let heading = html! { h1 { (marks.text(|| TextKey::Name, name)) } };
     let body = match &view.state {
-        PageState::Closed => html! { h1 { (name) } p { (words.closed) } },
+        PageState::Closed => html! { (language_links(view, action, words)) (heading) p { (words.closed) } },
         PageState::Done { thank_you_message } => html! {
-            h1 { (name) }
+            (language_links(view, action, words))
+            (heading)
             @match thank_you_message {
-                Some(thanks) => p.thanks { (thanks) },
+                Some(thanks) => p.thanks lang=[marks.lang(|| TextKey::ThankYouMessage)] { (thanks) },
                 None => p { (words.thank_you) },
             }
         },
-        PageState::Page(page) => question_page(name, page, words, action),
+        PageState::Page(page) => html! {
+            (language_links(view, action, words))
+            (heading)
+            (question_page(page, words, marks, action))
+        },
         PageState::OptOut => html! {
             h1 { (words.opt_out_heading) }
             p { (words.opt_out_text) }
@@ -106,13 +155,13 @@ pub fn view(view: &PageView, action: &str) -> Markup {
     layout(view.language, title, body)
 }
 
-fn question_page(name: &str, view: &QuestionPage, words: &Words, action: &str) -> Markup {
+fn question_page(view: &QuestionPage, words: &Words, marks: Marks, action: &str) -> Markup {
     let page_of = fill(words.page_of, &[("number", &view.number), ("count", &view.count)]);
     let general = view.errors.iter().find(|error| error.item().is_none());
+    let page_id = view.page.id;
     html! {
-        h1 { (name) }
         p { (page_of) }
-        @if !view.page.title.is_empty() { h2 { (view.page.title) } }
+        @if !view.page.title.is_empty() { h2 lang=[marks.lang(|| TextKey::PageTitle(page_id))] { (view.page.title) } }
         @match general {
             Some(PageError::OutOfOrder) => p.error role="alert" { (words.pages_in_order) },
             Some(_) => p.error role="alert" { (words.earlier_answers) },
@@ -124,7 +173,7 @@ fn question_page(name: &str, view: &QuestionPage, words: &Words, action: &str) -
             @for item in &view.page.items {
                 @let answer = view.answers.iter().find(|a| a.question_item_id == item.id);
                 @let error = view.errors.iter().find(|e| e.item() == Some(item.id));
-                (question::item(item, answer, error, words))
+                (question::item(item, answer, error, words, marks))
             }
             button type="submit" { @if view.number == view.count { (words.finish) } @else { (words.next) } }
         }

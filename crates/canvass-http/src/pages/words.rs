@@ -52,6 +52,8 @@ catalogue! {
     finish,
     /// Under the form: answers are kept page by page.
     saved_as_you_go,
+    /// The name of the list of links to the survey's other languages: "Languages".
+    languages,
     /// Above a page with errors.
     check_marked,
     /// A required question left unanswered.

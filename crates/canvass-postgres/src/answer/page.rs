@@ -21,6 +21,8 @@ type TokenRow = (
     String,
     Option<String>,
     Named<Language>,
+    Named<Language>,
+    Option<Named<Language>>,
     bool,
     Named<SendoutStatus>,
     Option<OffsetDateTime>,
@@ -29,7 +31,22 @@ type TokenRow = (
 );
 
 fn context_of(row: TokenRow) -> TokenContext {
-    let (account, respondent, sendout, survey, name, thanks, language, active, status, expiry_date, contact, key) = row;
+    let (
+        account,
+        respondent,
+        sendout,
+        survey,
+        name,
+        thanks,
+        language,
+        own,
+        chosen,
+        active,
+        status,
+        expiry,
+        contact,
+        key,
+    ) = row;
     let (contact_details, contact_key) = (contact, key);
     TokenContext {
         account_id: AccountId::new(account),
@@ -39,9 +56,11 @@ fn context_of(row: TokenRow) -> TokenContext {
         survey_name: name,
         thank_you_message: thanks,
         language: language.0,
+        survey_language: own.0,
+        respondent_language: chosen.map(|chosen| chosen.0),
         survey_active: active,
         sendout_active: status.0 == SendoutStatus::Active,
-        expiry_date,
+        expiry_date: expiry,
         contact_details,
         contact_key,
     }
@@ -62,7 +81,8 @@ macro_rules! respondent_context {
     };
 }
 
-const CONTEXT: (
+/// The columns of [`TokenRow`], in its order.
+type ContextColumns = (
     respondents::account_id,
     respondents::id,
     sendouts::id,
@@ -70,12 +90,16 @@ const CONTEXT: (
     surveys::name,
     surveys::thank_you_message,
     sendouts::language,
+    surveys::language,
+    respondents::language,
     surveys::active,
     sendouts::status,
     sendouts::expiry_date,
     respondents::contact_details,
     respondents::contact_key,
-) = (
+);
+
+const CONTEXT: ContextColumns = (
     respondents::account_id,
     respondents::id,
     sendouts::id,
@@ -83,6 +107,8 @@ const CONTEXT: (
     surveys::name,
     surveys::thank_you_message,
     sendouts::language,
+    surveys::language,
+    respondents::language,
     surveys::active,
     sendouts::status,
     sendouts::expiry_date,
@@ -206,6 +232,20 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
             .filter(respondents::account_id.eq(account.get()).and(respondents::id.eq(respondent.get())))
             .filter(respondents::opted_out_at.is_null())
             .set(respondents::opted_out_at.eq(now))
+            .execute(self.conn)
+            .or_repo()?;
+        Ok(())
+    }
+
+    fn set_respondent_language(
+        &mut self,
+        account: AccountId,
+        respondent: RespondentId,
+        language: Language,
+    ) -> RepoResult<()> {
+        diesel::update(respondents::table)
+            .filter(respondents::account_id.eq(account.get()).and(respondents::id.eq(respondent.get())))
+            .set(respondents::language.eq(language.code()))
             .execute(self.conn)
             .or_repo()?;
         Ok(())

@@ -84,6 +84,29 @@ pub(super) fn list(
     Ok(query.load::<TranslationRow>(conn)?.into_iter().map(Translation::from).collect())
 }
 
+/// The languages of the survey's translations in the order first stored, and the texts of the one into
+/// `language`: one statement that reads the texts of that row alone.
+pub(super) fn for_page(
+    conn: &mut PgConnection,
+    account: AccountId,
+    survey: SurveyId,
+    language: Language,
+) -> QueryResult<(Vec<Language>, Option<TranslatedTexts>)> {
+    let code = language.code();
+    let rows: Vec<(Named<Language>, Option<Value>)> = survey_translations::table
+        .filter(survey_translations::account_id.eq(account.get()))
+        .filter(survey_translations::survey_id.eq(survey.get()))
+        .order(survey_translations::id)
+        .select((
+            survey_translations::language,
+            diesel::dsl::case_when(survey_translations::language.eq(code), survey_translations::texts.nullable())
+                .otherwise(None::<Value>.into_sql::<diesel::sql_types::Nullable<diesel::sql_types::Jsonb>>()),
+        ))
+        .load(conn)?;
+    let texts = rows.iter().find_map(|(_, texts)| texts.as_ref().map(from_json));
+    Ok((rows.into_iter().map(|(language, _)| language.0).collect(), texts))
+}
+
 /// Deletes the survey's translation into `language`; whether there was one.
 pub(super) fn delete(
     conn: &mut PgConnection,

@@ -26,6 +26,8 @@ impl State {
             survey_name: survey.name.clone(),
             thank_you_message: survey.thank_you_message.clone(),
             language: sendout.language,
+            survey_language: survey.language,
+            respondent_language: held.row.language,
             survey_active: survey.active,
             sendout_active: sendout.status == SendoutStatus::Active,
             expiry_date: sendout.expiry_date,
@@ -122,6 +124,18 @@ impl RespondentPageRepository for Memory {
     fn mark_opted_out(&mut self, account: AccountId, respondent: RespondentId, now: OffsetDateTime) -> RepoResult<()> {
         if let Some(held) = self.state.respondent_mut(account, respondent) {
             held.opted_out_at.get_or_insert(now);
+        }
+        Ok(())
+    }
+
+    fn set_respondent_language(
+        &mut self,
+        account: AccountId,
+        respondent: RespondentId,
+        language: crate::language::Language,
+    ) -> RepoResult<()> {
+        if let Some(held) = self.state.respondent_mut(account, respondent) {
+            held.row.language = Some(language);
         }
         Ok(())
     }

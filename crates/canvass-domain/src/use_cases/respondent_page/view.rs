@@ -1,27 +1,48 @@
 //! What the respondent sees: a page of the survey (with what is wrong with a submitted one), the thank-you, the
-//! closed survey, the opt-out and its confirmation; each in the language of the link's sendout.
+//! closed survey, the opt-out and its confirmation; each in the language its respondent is shown.
+
+use std::collections::HashSet;
 
 use crate::answer::{Answer, ValueProblem};
 use crate::distribution::TokenContext;
 use crate::ids::QuestionItemId;
 use crate::language::Language;
-use crate::survey::Page;
+use crate::survey::{Page, TextKey};
 
-/// One view of a link, in its sendout's language.
+/// One view of a link, in the language its respondent is shown (its own, else its sendout's).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageView {
-    /// The survey's name.
+    /// The survey's name, in the language shown where the survey has it.
     pub survey_name: String,
-    /// The language the service's own words are in.
+    /// The language shown: the service's own words are in it, and the survey's texts where it has them.
     pub language: Language,
     /// What is shown.
     pub state: PageState,
+    /// The language the survey's own texts are written in.
+    pub survey_language: Language,
+    /// The texts shown in the survey's own language for want of a translation into the language shown.
+    pub untranslated: HashSet<TextKey>,
+    /// The survey's languages (its own first), which the page offers as links; empty when it has one.
+    pub languages: Vec<Language>,
 }
 
 impl PageView {
-    /// The view of `state` for the link `context` describes.
+    /// The view of `state` for the link `context` describes, without the survey's texts (the opt-out pages).
     pub(super) fn of(context: &TokenContext, state: PageState) -> Self {
-        Self { survey_name: context.survey_name.clone(), language: context.language, state }
+        Self {
+            survey_name: context.survey_name.clone(),
+            language: context.shown_language(),
+            state,
+            survey_language: context.survey_language,
+            untranslated: HashSet::new(),
+            languages: Vec::new(),
+        }
+    }
+
+    /// The language a text of the survey is in when it is not the language shown: the survey's, for a text with
+    /// no translation; `None` for a text in the language shown.
+    pub fn other_language(&self, text: &TextKey) -> Option<Language> {
+        self.untranslated.contains(text).then_some(self.survey_language)
     }
 }
 

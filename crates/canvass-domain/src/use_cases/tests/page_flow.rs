@@ -31,7 +31,14 @@ fn errors_of(view: &PageView) -> Vec<PageError> {
 }
 
 fn view(state: PageState) -> PageView {
-    PageView { survey_name: "Staff".into(), language: Language::En, state }
+    PageView {
+        survey_name: "Staff".into(),
+        language: Language::En,
+        state,
+        survey_language: Language::En,
+        untranslated: Default::default(),
+        languages: Vec::new(),
+    }
 }
 
 fn done() -> PageView {
@@ -41,7 +48,7 @@ fn done() -> PageView {
 #[test]
 fn the_logic_leads_from_page_to_page_until_the_set_is_complete() {
     let mut fake = four_pages();
-    assert_eq!(page_of(&open(&mut fake, &At(NOW), TOKEN).unwrap()), Some(1));
+    assert_eq!(page_of(&open(&mut fake, &At(NOW), TOKEN, None).unwrap()), Some(1));
 
     assert_eq!(page_of(&answer(&mut fake, 1, "skip")), Some(4), "the logic jumps to page 4");
     assert!(fake.hooks.locked.contains(&RESPONDENT), "the respondent's row is locked while a page is saved");
@@ -52,7 +59,7 @@ fn the_logic_leads_from_page_to_page_until_the_set_is_complete() {
     assert_eq!(left_on, None);
     let values: Vec<AnswerValue> = set.answers.iter().map(|a| a.value.clone()).collect();
     assert_eq!(values, [AnswerValue::Text("skip".into()), AnswerValue::Text("done".into())]);
-    assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap(), done());
+    assert_eq!(open(&mut fake, &At(NOW), TOKEN, None).unwrap(), done());
 }
 
 #[test]
@@ -60,7 +67,7 @@ fn a_respondent_who_leaves_resumes_where_they_left_off() {
     let mut fake = four_pages();
     answer(&mut fake, 1, "first");
     answer(&mut fake, 2, "second");
-    let resumed = open(&mut fake, &At(NOW), TOKEN).unwrap();
+    let resumed = open(&mut fake, &At(NOW), TOKEN, None).unwrap();
     assert_eq!(page_of(&resumed), Some(3));
     assert!(!progress(&fake).unwrap().0.completed);
 }
@@ -92,7 +99,7 @@ fn a_closed_sendout_takes_no_answers() {
     let mut fake = four_pages();
     sendout(&mut fake).status = SendoutStatus::Inactive;
     let closed = view(PageState::Closed);
-    assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap(), closed);
+    assert_eq!(open(&mut fake, &At(NOW), TOKEN, None).unwrap(), closed);
     assert_eq!(answer(&mut fake, 1, "late"), closed);
     assert!(progress(&fake).is_none());
 }
@@ -101,21 +108,24 @@ fn a_closed_sendout_takes_no_answers() {
 fn an_unknown_token_is_not_found() {
     let mut fake = four_pages();
     let unknown = "00000000000000000000000000000000000000cc";
-    assert!(matches!(open(&mut fake, &At(NOW), unknown), Err(crate::DomainError::NotFound(_))));
+    assert!(matches!(open(&mut fake, &At(NOW), unknown, None), Err(crate::DomainError::NotFound(_))));
 }
 
 #[test]
 fn a_link_is_looked_up_within_the_account_its_token_names_and_old_links_everywhere() {
     let mut fake = four_pages();
-    assert_eq!(page_of(&open(&mut fake, &At(NOW), TOKEN).unwrap()), Some(1), "a token naming its account");
+    assert_eq!(page_of(&open(&mut fake, &At(NOW), TOKEN, None).unwrap()), Some(1), "a token naming its account");
     let old = super::seeds::pages::OLD_TOKEN;
     fake.respondent_row(RESPONDENT).token = old.into();
-    assert_eq!(page_of(&open(&mut fake, &At(NOW), old).unwrap()), Some(1), "a token of the old form");
+    assert_eq!(page_of(&open(&mut fake, &At(NOW), old, None).unwrap()), Some(1), "a token of the old form");
     // The same random part under another account's id finds nothing: the whole token must match in that account.
     let forged = TOKEN.replacen("1-", "2-", 1);
-    assert!(matches!(open(&mut fake, &At(NOW), &forged), Err(crate::DomainError::NotFound(_))), "{forged}");
+    assert!(matches!(open(&mut fake, &At(NOW), &forged, None), Err(crate::DomainError::NotFound(_))), "{forged}");
     for malformed in ["erased:7", "01-00000000000000000000000000000000000000aa", "1-"] {
-        assert!(matches!(open(&mut fake, &At(NOW), malformed), Err(crate::DomainError::NotFound(_))), "{malformed}");
+        assert!(
+            matches!(open(&mut fake, &At(NOW), malformed, None), Err(crate::DomainError::NotFound(_))),
+            "{malformed}"
+        );
     }
 }
 
@@ -124,13 +134,13 @@ fn every_view_speaks_the_sendouts_language_and_the_survey_thanks_in_its_own_word
     let mut fake = four_pages();
     sendout(&mut fake).language = Language::Sv;
     fake.state.surveys.rows[0].1.thank_you_message = Some("Tack för din tid!".into());
-    assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap().language, Language::Sv);
+    assert_eq!(open(&mut fake, &At(NOW), TOKEN, None).unwrap().language, Language::Sv);
     answer(&mut fake, 1, "skip");
     let thanks = answer(&mut fake, 4, "done");
     assert_eq!(thanks.language, Language::Sv);
     assert_eq!(thanks.state, PageState::Done { thank_you_message: Some("Tack för din tid!".into()) });
     sendout(&mut fake).status = SendoutStatus::Inactive;
-    assert_eq!(open(&mut fake, &At(NOW), TOKEN).unwrap().language, Language::Sv, "the closed page too");
+    assert_eq!(open(&mut fake, &At(NOW), TOKEN, None).unwrap().language, Language::Sv, "the closed page too");
 }
 
 #[test]

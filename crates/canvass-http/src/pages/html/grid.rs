@@ -4,9 +4,10 @@
 //! the one chosen), a Ranking as one place field per option, a Dropdown as a `<select>`.
 
 use canvass_domain::answer::{Answer, AnswerValue};
-use canvass_domain::survey::QuestionItem;
+use canvass_domain::survey::{ChoiceOption, QuestionItem, TextKey};
 use maud::{html, Markup};
 
+use super::Marks;
 use crate::pages::words::{fill, Words};
 
 /// The option value chosen for a Matrix row in `answer`, if any.
@@ -18,15 +19,18 @@ fn row_choice<'a>(answer: Option<&'a Answer>, row: &str) -> Option<&'a str> {
 }
 
 /// A Matrix: the table for wide screens and the fieldsets for phones.
-pub fn matrix(item: &QuestionItem, name: &str, answer: Option<&Answer>) -> Markup {
+pub fn matrix(item: &QuestionItem, name: &str, answer: Option<&Answer>, marks: Marks) -> Markup {
     let rows = &item.settings.rows;
+    let option_label =
+        |option: &ChoiceOption| marks.text(|| TextKey::Option(item.id, option.value.clone()), &option.label);
+    let row_label = |row: &ChoiceOption| marks.text(|| TextKey::Row(item.id, row.value.clone()), &row.label);
     html! {
         table.matrix {
             thead {
                 tr {
                     td {}
                     @for (o, option) in item.options.iter().enumerate() {
-                        th scope="col" id=(format!("{name}-h{o}")) { (option.label) }
+                        th scope="col" id=(format!("{name}-h{o}")) { (option_label(option)) }
                     }
                 }
             }
@@ -35,7 +39,7 @@ pub fn matrix(item: &QuestionItem, name: &str, answer: Option<&Answer>) -> Marku
                     @let chosen = row_choice(answer, &row.value);
                     @let row_id = format!("{name}-{r}-row");
                     tr {
-                        th scope="row" id=(row_id) { (row.label) }
+                        th scope="row" id=(row_id) { (row_label(row)) }
                         @for (o, option) in item.options.iter().enumerate() {
                             @let id = format!("{name}-{r}-{o}");
                             td {
@@ -52,13 +56,13 @@ pub fn matrix(item: &QuestionItem, name: &str, answer: Option<&Answer>) -> Marku
             @for (r, row) in rows.iter().enumerate() {
                 @let chosen = row_choice(answer, &row.value);
                 fieldset {
-                    legend { (row.label) }
+                    legend { (row_label(row)) }
                     @for (o, option) in item.options.iter().enumerate() {
                         @let id = format!("{name}-{r}-{o}-p");
                         label for=(id) {
                             input type="radio" id=(id) name=(format!("{name}-{r}")) value=(option.value)
                                 checked[chosen == Some(option.value.as_str())];
-                            " " (option.label)
+                            " " (option_label(option))
                         }
                     }
                 }
@@ -96,7 +100,7 @@ pub fn ranking(item: &QuestionItem, name: &str, answer: Option<&Answer>, words: 
 }
 
 /// A Dropdown: a `<select>` of its options after an empty choice.
-pub fn dropdown(item: &QuestionItem, name: &str, answer: Option<&Answer>, words: &Words) -> Markup {
+pub fn dropdown(item: &QuestionItem, name: &str, answer: Option<&Answer>, words: &Words, marks: Marks) -> Markup {
     let chosen = match answer.map(|a| &a.value) {
         Some(AnswerValue::Text(text)) => Some(text.as_str()),
         _ => None,
@@ -106,7 +110,8 @@ pub fn dropdown(item: &QuestionItem, name: &str, answer: Option<&Answer>, words:
         select id=(name) name=(name) required[item.required] {
             option value="" { "—" }
             @for option in &item.options {
-                option value=(option.value) selected[chosen == Some(option.value.as_str())] { (option.label) }
+                option value=(option.value) selected[chosen == Some(option.value.as_str())]
+                    lang=[marks.lang(|| TextKey::Option(item.id, option.value.clone()))] { (option.label) }
             }
         }
     }

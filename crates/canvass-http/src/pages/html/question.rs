@@ -3,11 +3,11 @@
 //! Dropdown, Matrix and Ranking as [`grid`] draws them); a question's error inside its fieldset and tied to it.
 
 use canvass_domain::answer::{Answer, AnswerValue, ValueProblem, MAX_TEXT_LEN};
-use canvass_domain::survey::{Finite, QuestionItem, QuestionType, TextFormat};
+use canvass_domain::survey::{Finite, QuestionItem, QuestionType, TextFormat, TextKey};
 use canvass_domain::use_cases::respondent_page::PageError;
 use maud::{html, Markup};
 
-use super::grid;
+use super::{grid, Marks};
 use crate::pages::words::{fill, Words};
 
 fn text_of(answer: Option<&Answer>) -> String {
@@ -28,14 +28,14 @@ fn chosen(answer: Option<&Answer>, value: &str) -> bool {
     }
 }
 
-fn choices(name: &str, input: &str, options: &[(String, String)], answer: Option<&Answer>, required: bool) -> Markup {
+fn choices(item: &QuestionItem, name: &str, input: &str, answer: Option<&Answer>, marks: Marks) -> Markup {
     html! {
-        @for (index, (value, label)) in options.iter().enumerate() {
+        @for (index, option) in item.options.iter().enumerate() {
             @let id = format!("{name}-{index}");
             label for=(id) {
-                input type=(input) id=(id) name=(name) value=(value) checked[chosen(answer, value)]
-                    required[required && input == "radio"];
-                " " (label)
+                input type=(input) id=(id) name=(name) value=(option.value) checked[chosen(answer, &option.value)]
+                    required[item.required && input == "radio"];
+                " " (marks.text(|| TextKey::Option(item.id, option.value.clone()), &option.label))
             }
         }
     }
@@ -43,7 +43,7 @@ fn choices(name: &str, input: &str, options: &[(String, String)], answer: Option
 
 /// The rating scale: eleven radio buttons in a row, each labelled with its number, and the item's end labels
 /// (`describedby` names the paragraph that holds them).
-fn scale(item: &QuestionItem, name: &str, answer: Option<&Answer>, ends: Option<&str>) -> Markup {
+fn scale(item: &QuestionItem, name: &str, answer: Option<&Answer>, ends: Option<&str>, marks: Marks) -> Markup {
     let (low, high) = (QuestionType::RATING_MIN, QuestionType::RATING_MAX);
     html! {
         div.scale {
@@ -58,8 +58,12 @@ fn scale(item: &QuestionItem, name: &str, answer: Option<&Answer>, ends: Option<
         }
         @if let Some(ends) = ends {
             p.ends id=(ends) {
-                @if let Some(label) = &item.min_label { span { (low) ": " (label) } } @else { span {} }
-                @if let Some(label) = &item.max_label { span { (high) ": " (label) } }
+                @if let Some(label) = &item.min_label {
+                    span { (low) ": " (marks.text(|| TextKey::MinLabel(item.id), label)) }
+                } @else { span {} }
+                @if let Some(label) = &item.max_label {
+                    span { (high) ": " (marks.text(|| TextKey::MaxLabel(item.id), label)) }
+                }
             }
         }
     }
@@ -92,24 +96,33 @@ fn error_text(error: &PageError, words: &Words) -> String {
 }
 
 /// One item of a page, with its answer so far and its error, if any.
-pub fn item(item: &QuestionItem, answer: Option<&Answer>, error: Option<&PageError>, words: &Words) -> Markup {
+pub fn item(
+    item: &QuestionItem,
+    answer: Option<&Answer>,
+    error: Option<&PageError>,
+    words: &Words,
+    marks: Marks,
+) -> Markup {
     let name = format!("q{}", item.id);
     let error_id = format!("{name}-error");
     let has_ends = item.kind == QuestionType::Rating && (item.min_label.is_some() || item.max_label.is_some());
     let ends_id = has_ends.then(|| format!("{name}-ends"));
     let described: Vec<&str> = error.map(|_| error_id.as_str()).into_iter().chain(ends_id.as_deref()).collect();
-    let options: Vec<(String, String)> = item.options.iter().map(|o| (o.value.clone(), o.label.clone())).collect();
+    let text_lang = marks.lang(|| TextKey::Text(item.id));
     html! {
         @if item.kind == QuestionType::Info {
-            p { (item.text) }
+            p lang=[text_lang] { (item.text) }
         } @else {
             fieldset aria-describedby=[(!described.is_empty()).then(|| described.join(" "))] {
-                legend { (item.text) @if item.required { " " (words.required) } }
+                legend {
+                    @match text_lang { Some(lang) => span lang=(lang) { (item.text) }, None => (item.text) }
+                    @if item.required { " " (words.required) }
+                }
                 @if let Some(error) = error { p.error id=(error_id) { (error_text(error, words)) } }
                 @match item.kind {
-                    QuestionType::SingleChoice => (choices(&name, "radio", &options, answer, item.required)),
-                    QuestionType::MultipleChoice => (choices(&name, "checkbox", &options, answer, false)),
-                    QuestionType::Rating => (scale(item, &name, answer, ends_id.as_deref())),
+                    QuestionType::SingleChoice => (choices(item, &name, "radio", answer, marks)),
+                    QuestionType::MultipleChoice => (choices(item, &name, "checkbox", answer, marks)),
+                    QuestionType::Rating => (scale(item, &name, answer, ends_id.as_deref(), marks)),
                     QuestionType::Numeric => {
                         @let checks = &item.settings;
                         label for=(name) { (words.your_answer) }
@@ -118,14 +131,14 @@ pub fn item(item: &QuestionItem, answer: Option<&Answer>, error: Option<&PageErr
                             value=(text_of(answer)) required[item.required];
                     }
                     QuestionType::OpenText | QuestionType::Info => (text_field(item, &name, answer, words)),
-                    QuestionType::Dropdown => (grid::dropdown(item, &name, answer, words)),
+                    QuestionType::Dropdown => (grid::dropdown(item, &name, answer, words, marks)),
                     QuestionType::Date => {
                         label for=(name) { (words.your_answer) }
                         input type="date" id=(name) name=(name) min=[item.settings.min_date.map(|d| d.to_string())]
                             max=[item.settings.max_date.map(|d| d.to_string())] value=(text_of(answer))
                             required[item.required];
                     }
-                    QuestionType::Matrix => (grid::matrix(item, &name, answer)),
+                    QuestionType::Matrix => (grid::matrix(item, &name, answer, marks)),
                     QuestionType::Ranking => (grid::ranking(item, &name, answer, words)),
                 }
             }

@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Næste",
     finish: "Afslut",
     saved_as_you_go: "Dine svar gemmes side for side: du kan gå fra spørgeskemaet og vende tilbage via det samme link.",
+    languages: "Sprog",
     check_marked: "Kontrollér de svar, der er markeret nedenfor.",
     answer_required: "Besvar venligst dette spørgsmål.",
     pages_in_order: "Besvar siderne i rækkefølge: dette er den side, du skal besvare nu.",

@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Weiter",
     finish: "Abschließen",
     saved_as_you_go: "Ihre Antworten werden Seite für Seite gespeichert: Sie können die Umfrage verlassen und über diesen Link zurückkehren.",
+    languages: "Sprachen",
     check_marked: "Bitte prüfen Sie die unten markierten Antworten.",
     answer_required: "Bitte beantworten Sie diese Frage.",
     pages_in_order: "Bitte beantworten Sie die Seiten der Reihe nach: Diese Seite ist jetzt an der Reihe.",

@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Next",
     finish: "Finish",
     saved_as_you_go: "Your answers are saved page by page: you can leave and come back to this link.",
+    languages: "Languages",
     check_marked: "Please check the answers marked below.",
     answer_required: "Please answer this question.",
     pages_in_order: "Please answer the pages in order: this is the page to answer now.",

@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Siguiente",
     finish: "Finalizar",
     saved_as_you_go: "Sus respuestas se guardan página a página: puede salir y volver con este mismo enlace.",
+    languages: "Idiomas",
     check_marked: "Revise las respuestas marcadas a continuación.",
     answer_required: "Responda a esta pregunta.",
     pages_in_order: "Responda a las páginas en orden: esta es la página que debe responder ahora.",

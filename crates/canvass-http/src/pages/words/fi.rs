@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Seuraava",
     finish: "Lähetä",
     saved_as_you_go: "Vastauksesi tallentuvat sivu kerrallaan: voit poistua ja palata samasta linkistä.",
+    languages: "Kielet",
     check_marked: "Tarkista alla merkityt vastaukset.",
     answer_required: "Vastaa tähän kysymykseen.",
     pages_in_order: "Vastaa sivuihin järjestyksessä: tähän sivuun vastataan nyt.",

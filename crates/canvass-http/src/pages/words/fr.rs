@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Suivant",
     finish: "Terminer",
     saved_as_you_go: "Vos réponses sont enregistrées page par page : vous pouvez quitter l’enquête et y revenir avec ce lien.",
+    languages: "Langues",
     check_marked: "Veuillez vérifier les réponses signalées ci-dessous.",
     answer_required: "Veuillez répondre à cette question.",
     pages_in_order: "Veuillez répondre aux pages dans l’ordre : voici la page à remplir maintenant.",

@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Avanti",
     finish: "Invia",
     saved_as_you_go: "Le risposte vengono salvate pagina per pagina: puoi uscire e tornare con questo stesso link.",
+    languages: "Lingue",
     check_marked: "Controlla le risposte segnalate qui sotto.",
     answer_required: "Rispondi a questa domanda.",
     pages_in_order: "Rispondi alle pagine in ordine: questa è la pagina a cui rispondere ora.",

@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Neste",
     finish: "Fullfør",
     saved_as_you_go: "Svarene dine lagres side for side: du kan gå ut og komme tilbake via den samme lenken.",
+    languages: "Språk",
     check_marked: "Kontroller svarene som er merket nedenfor.",
     answer_required: "Svar på dette spørsmålet.",
     pages_in_order: "Svar på sidene i rekkefølge: dette er siden du skal svare på nå.",

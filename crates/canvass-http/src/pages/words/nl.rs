@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Volgende",
     finish: "Versturen",
     saved_as_you_go: "Uw antwoorden worden per pagina bewaard: u kunt de enquête verlaten en via deze link terugkomen.",
+    languages: "Talen",
     check_marked: "Controleer de antwoorden die hieronder zijn gemarkeerd.",
     answer_required: "Beantwoord deze vraag.",
     pages_in_order: "Beantwoord de pagina’s op volgorde: dit is de pagina die nu aan de beurt is.",

@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Dalej",
     finish: "Zakończ",
     saved_as_you_go: "Odpowiedzi są zapisywane strona po stronie: możesz przerwać i wrócić do ankiety przez ten sam link.",
+    languages: "Języki",
     check_marked: "Sprawdź odpowiedzi oznaczone poniżej.",
     answer_required: "Odpowiedz na to pytanie.",
     pages_in_order: "Odpowiadaj na strony po kolei: to jest strona, na którą należy teraz odpowiedzieć.",

@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Seguinte",
     finish: "Terminar",
     saved_as_you_go: "As suas respostas são guardadas página a página: pode sair e voltar através deste mesmo link.",
+    languages: "Idiomas",
     check_marked: "Verifique as respostas assinaladas abaixo.",
     answer_required: "Responda a esta pergunta.",
     pages_in_order: "Responda às páginas por ordem: esta é a página a que deve responder agora.",

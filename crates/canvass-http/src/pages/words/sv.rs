@@ -11,6 +11,7 @@ pub const WORDS: Words = Words {
     next: "Nästa",
     finish: "Skicka",
     saved_as_you_go: "Dina svar sparas sida för sida: du kan lämna enkäten och komma tillbaka via samma länk.",
+    languages: "Språk",
     check_marked: "Kontrollera svaren som är markerade nedan.",
     answer_required: "Besvara den här frågan.",
     pages_in_order: "Besvara sidorna i tur och ordning: det här är sidan du ska besvara nu.",
