@@ -4,6 +4,8 @@
 //! language in `<html lang>`, and does not overflow a 390 px wide phone; the rating's eleven choices stand in one
 //! row on a desktop. axe-core is the npm package pinned in `tests/browser` (`npm ci` there), injected into each page
 //! by WebDriver. Skipped, saying so, where chromedriver or axe-core is not installed, except in CI (`CI` set).
+//! A Swedish survey with a partial English translation is walked in English, its untranslated texts marked
+//! `lang="sv"`, and through its link to Svenska.
 //! Screenshots of the rating page (English and Swedish, desktop and phone) go to `target/screenshots/`, or with
 //! `UPDATE_SCREENSHOTS` set to `docs/respondent-pages/`.
 //! A system test because it drives a browser.
@@ -28,12 +30,14 @@ const SCREENSHOT_LANGUAGES: [&str; 2] = ["en", "sv"];
 /// The survey's own words: Swedish for the Swedish sendout (the screenshots show a Swedish survey as a Swedish
 /// respondent meets it), English for the others.
 struct Texts {
+    language: &'static str,
     name: &'static str,
     thanks: &'static str,
     strings: [&'static str; 29],
 }
 
 const ENGLISH: Texts = Texts {
+    language: "en",
     name: "Team pulse",
     thanks: "Thank you: the team reads every answer.",
     strings: [
@@ -70,6 +74,7 @@ const ENGLISH: Texts = Texts {
 };
 
 const SWEDISH: Texts = Texts {
+    language: "sv",
     name: "Veckopuls",
     thanks: "Tack! Teamet läser varje svar.",
     strings: [
@@ -112,6 +117,7 @@ fn survey_body(texts: &Texts) -> Value {
     let t = texts.strings;
     json!({
         "name": texts.name,
+        "language": texts.language,
         "thankYouMessage": texts.thanks,
         "pages": [
             {"title": t[0], "items": [
@@ -305,6 +311,36 @@ async fn richer_page(audit: &mut Audit, fields: &Fields, lang: &str) {
     submit(audit, false).await;
 }
 
+/// The English texts of the Swedish survey's first page and name, none of the rest: a translation with texts missing.
+async fn translate_in_part(app: &TestApp, survey: &Survey) {
+    let tree = app.get(&format!("/surveys/{}/questions", survey.id)).await.expect(200);
+    let (page, item) = (crate::helpers::page_id(&tree, 0), |index| item_id(&tree, 0, index).to_string());
+    let english = json!({"name": "Weekly pulse", "pages": {page.to_string(): {"title": "Your week"}}, "items": {
+        item(0): {"text": "A few questions about your week."},
+        item(1): {"text": "Did you reach your goals?", "options": {"yes": "Yes", "no": "No"}}}});
+    app.call("PUT", &format!("/surveys/{}/translations/en", survey.id), Some(english)).await.expect(200);
+}
+
+/// A respondent of the Swedish survey who reads English: its page in English where the survey has it and in
+/// Swedish (marked so) where not, with the link to Svenska, kept as a screenshot on a desktop; then that link.
+async fn in_two_languages(audit: &mut Audit, app: &TestApp, survey: &Survey, who: &str) {
+    let body = json!({"name": format!("Staff ({who})"), "type": "LOGIN"});
+    let created = app.post(&format!("/surveys/{}/sendouts", survey.id), body).await.expect(201);
+    let base = format!("/surveys/{}/sendouts/{}", survey.id, created["sendoutId"]);
+    let person = json!({"contactDetails": format!("bilingual-{who}"), "sendMail": false, "language": "en"});
+    let link = app.post(&format!("{base}/respondents"), person).await.expect(201)["surveyLink"].clone();
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    audit.client.goto(link.as_str().unwrap()).await.unwrap();
+    audit.page("question page of a translation with texts missing", "en").await;
+    let marked = audit.client.find_all(Locator::Css("fieldset [lang='sv']")).await.unwrap();
+    assert!(!marked.is_empty(), "the texts with no English translation are marked as Swedish");
+    if audit.width() == Width::Desktop {
+        audit.screenshot("language-links-en").await;
+    }
+    click(audit, "a[hreflang='sv']").await;
+    audit.page("question page in the language picked", "sv").await;
+}
+
 /// Deactivates the sendout and checks the closed page its third respondent's link now shows; at desktop width the
 /// sendout is activated again, for the phone walk.
 async fn closed(audit: &mut Audit, app: &TestApp, sendout: &Sendout) {
@@ -330,6 +366,7 @@ async fn every_respondent_page_in_every_language_passes_axe_and_fits_a_phone() {
     for lang in LANGUAGES {
         sendouts.push(sendout(&app, survey_of(lang).id, lang).await);
     }
+    translate_in_part(&app, &swedish).await;
     let unknown_link = format!("{}/r/{:040x}", app.address, started.elapsed().as_nanos() ^ 0x5eed_cafe_f00d);
 
     let mut audit = Audit::start(&driver, axe).await;
@@ -346,6 +383,7 @@ async fn every_respondent_page_in_every_language_passes_axe_and_fits_a_phone() {
             audit.client.goto(&sendout.closed_open_link).await.unwrap();
             audit.page("open link closed page", sendout.lang).await;
         }
+        in_two_languages(&mut audit, &app, &swedish, who).await;
         audit.client.goto(&unknown_link).await.unwrap();
         audit.page("unknown link", "en").await;
     }
