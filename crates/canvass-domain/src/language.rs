@@ -65,6 +65,33 @@ impl Language {
     }
 }
 
+/// What a visitor of an open link asks for: a language it picked (`?lang=`), then the languages its browser
+/// accepts, best first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LanguageWish {
+    /// The language named by `?lang=`, when it is one of the twelve.
+    pub picked: Option<Language>,
+    /// The languages of `Accept-Language` that are among the twelve, in the browser's order of preference.
+    pub accepted: Vec<Language>,
+}
+
+impl LanguageWish {
+    /// The language to show of those `offered` (a survey's): the picked one when offered, else the first accepted
+    /// one offered, else none (the sendout's then applies).
+    ///
+    /// ```
+    /// use canvass_domain::language::{Language, LanguageWish};
+    ///
+    /// let wish = LanguageWish { picked: Some(Language::De), accepted: vec![Language::Fr, Language::Fi] };
+    /// assert_eq!(wish.choose(&[Language::Sv, Language::Fi]), Some(Language::Fi));
+    /// assert_eq!(wish.choose(&[Language::Sv, Language::De]), Some(Language::De));
+    /// assert_eq!(wish.choose(&[Language::Sv]), None);
+    /// ```
+    pub fn choose(&self, offered: &[Language]) -> Option<Language> {
+        self.picked.iter().chain(&self.accepted).copied().find(|language| offered.contains(language))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

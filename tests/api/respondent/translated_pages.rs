@@ -91,3 +91,49 @@ async fn a_language_picked_on_the_page_is_kept_and_one_the_survey_lacks_is_ignor
     assert!(back.contains("<html lang=\"sv\">") && back.contains("Trivs du?"), "{back}");
     assert_eq!(language_of(&app.get(&respondents).await.expect(200), &ann), "sv");
 }
+
+/// An Active LINK sendout of a Swedish survey with an English translation of its name; its open link's path.
+async fn open_link_of_swedish_with_english(app: &TestApp) -> (String, String) {
+    let body =
+        json!({"name": "Puls", "language": "sv", "pages": [{"items": [{"type": "OpenText", "text": "Varför?"}]}]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    app.call("PUT", &format!("/surveys/{survey}/translations/en"), Some(json!({"name": "Pulse"}))).await.expect(200);
+    let base = format!("/surveys/{survey}/sendouts");
+    let sendout = app.post(&base, json!({"name": "Affisch", "type": "LINK"})).await.expect(201);
+    app.post(&format!("{base}/{}/activate", sendout["sendoutId"]), json!({})).await.expect(200);
+    let link = sendout["openLink"].as_str().unwrap().replace(&app.address, "");
+    (link, format!("{base}/{}/respondents", sendout["sendoutId"]))
+}
+
+async fn page_with(app: &TestApp, path: &str, accept: &str) -> String {
+    let request = app.client.get(format!("{}{path}", app.address)).header("Accept-Language", accept);
+    request.send().await.unwrap().text().await.unwrap()
+}
+
+#[tokio::test]
+async fn an_open_link_takes_lang_then_the_browser_s_languages_and_keeps_the_choice() {
+    let app = spawn_app().await;
+    let (link, respondents) = open_link_of_swedish_with_english(&app).await;
+
+    let english = page_with(&app, &link, "fi;q=0.9, en-GB;q=0.8, sv;q=0").await;
+    assert!(english.contains("<html lang=\"en\">") && english.contains("<h1>Pulse</h1>"), "{english}");
+    let picked = page_with(&app, &format!("{link}?lang=sv"), "en").await;
+    assert!(picked.contains("<html lang=\"sv\">") && picked.contains("<h1>Puls</h1>"), "{picked}");
+    for (query, accept) in [("?lang=de", "de, pl"), ("", "*"), ("", "x-klingon;;q=bad")] {
+        let page = page_with(&app, &format!("{link}{query}"), accept).await;
+        assert!(page.contains("<html lang=\"sv\">"), "{query} {accept}: the sendout's language: {page}");
+    }
+
+    let start = canvass_testkit::TestApp::client_without_redirects()
+        .post(format!("{}{link}", app.address))
+        .header("Accept-Language", "nb, en;q=0.5")
+        .form(&[("lang", "xx")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(start.status().as_u16(), 303);
+    let own = start.headers()["location"].to_str().unwrap().to_owned();
+    assert!(get(&app, &own).await.contains("<html lang=\"en\">"), "the visitor's page is in the language chosen");
+    let listed = app.get(&respondents).await.expect(200);
+    assert_eq!(listed[0]["language"], "en", "{listed}");
+}

@@ -12,8 +12,9 @@ use crate::distribution::{
 };
 use crate::error::{DomainError, Resource};
 use crate::ids::{RespondentId, SendoutId};
-use crate::language::Language;
-use crate::ports::{transaction, RespondentPageRepository, SendoutRepository, Transactional};
+use crate::language::{Language, LanguageWish};
+use crate::ports::{transaction, RespondentPageRepository, SendoutRepository, SurveyRepository, Transactional};
+use crate::survey::TranslatedTexts;
 
 /// What an open link shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,10 +38,23 @@ pub enum OpenLinkView {
 }
 
 impl OpenLinkView {
-    fn of(target: &OpenLinkTarget, now: time::OffsetDateTime) -> Self {
-        let (survey_name, language) = (target.survey_name.clone(), target.language);
+    /// The view of `target` in the language `chosen` (else the sendout's), its name and description from
+    /// `texts`, the survey's translation into it, where it has them.
+    fn of(
+        target: &OpenLinkTarget,
+        now: time::OffsetDateTime,
+        chosen: Option<Language>,
+        texts: Option<&TranslatedTexts>,
+    ) -> Self {
+        let language = chosen.unwrap_or(target.language);
+        let survey_name = texts.and_then(|t| t.name.clone()).unwrap_or_else(|| target.survey_name.clone());
         if target.takes_visitors(now) {
-            Self::Start { survey_name, description: target.survey_description.clone(), language }
+            let description = texts.and_then(|t| t.description.clone());
+            Self::Start {
+                survey_name,
+                description: description.unwrap_or_else(|| target.survey_description.clone()),
+                language,
+            }
         } else {
             Self::Closed { survey_name, language }
         }
@@ -86,13 +100,36 @@ fn target(uow: &mut (impl RespondentPageRepository + ?Sized), handle: &str) -> R
     uow.find_open_link(account, handle)?.ok_or(DomainError::NotFound(Resource::OpenLink))
 }
 
-/// The start page of `handle`, or its closed page; changes nothing.
+/// The language of the survey `wish` chooses (see [`LanguageWish::choose`]), with the survey's translation into it
+/// when it is not the survey's own; `None` when it chooses none of the survey's languages.
+fn chosen(
+    uow: &mut (impl SurveyRepository + ?Sized),
+    target: &OpenLinkTarget,
+    wish: &LanguageWish,
+) -> Result<(Option<Language>, Option<TranslatedTexts>), DomainError> {
+    if *wish == LanguageWish::default() {
+        return Ok((None, None));
+    }
+    let (account, survey) = (target.account_id, target.survey_id);
+    let Some(own) = uow.find_survey(account, survey)?.map(|s| s.language) else { return Ok((None, None)) };
+    let (translated, _) = uow.page_translation(account, survey, own)?;
+    let offered: Vec<Language> = std::iter::once(own).chain(translated).collect();
+    let Some(language) = wish.choose(&offered) else { return Ok((None, None)) };
+    let texts = if language == own { None } else { uow.page_translation(account, survey, language)?.1 };
+    Ok((Some(language), texts))
+}
+
+/// The start page of `handle`, or its closed page, in the language `wish` chooses among the survey's (else the
+/// sendout's); changes nothing.
 pub fn start_page(
-    uow: &mut (impl RespondentPageRepository + ?Sized),
+    uow: &mut (impl RespondentPageRepository + SurveyRepository + ?Sized),
     clock: &dyn Clock,
     handle: &str,
+    wish: &LanguageWish,
 ) -> Result<OpenLinkView, DomainError> {
-    Ok(OpenLinkView::of(&target(uow, handle)?, clock.now()))
+    let target = target(uow, handle)?;
+    let (language, texts) = chosen(uow, &target, wish)?;
+    Ok(OpenLinkView::of(&target, clock.now(), language, texts.as_ref()))
 }
 
 /// Starts a visitor of `handle`: while its sendout takes visitors, a new anonymous respondent (Released, no
@@ -100,17 +137,20 @@ pub fn start_page(
 ///
 /// `hidden` is what the start form carried from the link's query: the values of the sendout's label names become
 /// the visitor's background data ([`hidden_fields`]); the labels are read only when there is something to match.
+/// The language `wish` chooses among the survey's becomes the visitor's own (else it sees the sendout's).
 pub fn start(
-    uow: &mut (impl RespondentPageRepository + SendoutRepository + Transactional + ?Sized),
+    uow: &mut (impl RespondentPageRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     handle: &str,
     hidden: &[(String, String)],
+    wish: &LanguageWish,
 ) -> Result<StartOutcome, DomainError> {
     transaction(uow, |tx| {
         let target = target(tx, handle)?;
         let now = clock.now();
+        let (language, texts) = chosen(tx, &target, wish)?;
         if !target.takes_visitors(now) {
-            return Ok(StartOutcome::Closed(OpenLinkView::of(&target, now)));
+            return Ok(StartOutcome::Closed(OpenLinkView::of(&target, now, language, texts.as_ref())));
         }
         let background = match hidden {
             [] => BackgroundData::new(),
@@ -118,6 +158,9 @@ pub fn start(
         };
         let token = new_survey_link_token(target.account_id);
         let respondent_id = tx.insert_visitor(target.account_id, target.sendout_id, &token, &background, now)?;
+        if let Some(language) = language {
+            tx.set_respondent_language(target.account_id, respondent_id, language)?;
+        }
         Ok(StartOutcome::Started(Visitor {
             respondent_id,
             sendout_id: target.sendout_id,

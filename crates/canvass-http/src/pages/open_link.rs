@@ -9,10 +9,11 @@
 
 use actix_web::cookie::{time::Duration, Cookie, CookieJar, SameSite};
 use actix_web::http::header::LOCATION;
+use actix_web::http::header::{AcceptLanguage, Header, Preference, Quality};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use canvass_domain::distribution::{survey_link_route, HIDDEN_VALUE};
-use canvass_domain::language::Language;
+use canvass_domain::language::{Language, LanguageWish};
 use canvass_domain::use_cases::open_link::{self, StartOutcome};
 
 use super::{failure, html, page};
@@ -42,12 +43,45 @@ fn hidden(encoded: &[u8]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The start page of an open link, or its closed page; a returning browser is sent to its own page. The link's
-/// query (`?dept=Sales`) rides on in the start form as hidden fields.
+/// The most `Accept-Language` entries read: a browser sends a handful.
+const ACCEPTED_LANGUAGES: usize = 20;
+
+/// The languages among the twelve that the request's `Accept-Language` accepts (quality above zero), best first,
+/// as actix-web's typed header parses it; `no` (Norwegian) is taken as `nb`. A header that does not parse accepts
+/// none.
+fn accepted_languages(req: &HttpRequest) -> Vec<Language> {
+    let Ok(header) = AcceptLanguage::parse(req) else { return Vec::new() };
+    let mut items: Vec<_> =
+        header.0.into_iter().take(ACCEPTED_LANGUAGES).filter(|item| item.quality > Quality::ZERO).collect();
+    items.sort_by_key(|item| std::cmp::Reverse(item.quality));
+    let mut accepted = Vec::new();
+    for item in items {
+        let Preference::Specific(tag) = item.item else { continue };
+        let primary = tag.primary_language().to_ascii_lowercase();
+        let language = if primary == "no" { Some(Language::Nb) } else { primary.parse().ok() };
+        if let Some(language) = language.filter(|language| !accepted.contains(language)) {
+            accepted.push(language);
+        }
+    }
+    accepted
+}
+
+/// What a visitor asks for: the `lang` among `fields` (the link's query, or what the start form carried of it),
+/// then its browser's languages.
+fn wish(req: &HttpRequest, fields: &[(String, String)]) -> LanguageWish {
+    let picked = fields.iter().find(|(name, _)| name == "lang").and_then(|(_, code)| code.parse().ok());
+    LanguageWish { picked, accepted: accepted_languages(req) }
+}
+
+/// The start page of an open link, or its closed page, in the language the visitor asks for among the survey's; a
+/// returning browser is sent to its own page. The link's query (`?dept=Sales`) rides on in the start form as
+/// hidden fields.
 pub(super) async fn start_page(state: web::Data<AppState>, req: HttpRequest, path: web::Path<String>) -> HttpResponse {
     let handle = path.into_inner();
     let returning = returning_visitor(&state, &req, &handle);
-    show(&state, handle, returning, hidden(req.query_string().as_bytes())).await
+    let carried = hidden(req.query_string().as_bytes());
+    let wish = wish(&req, &carried);
+    show(&state, handle, returning, carried, wish).await
 }
 
 /// Starts a visitor: 303 to its own page (with the cookie when the sendout has one response per browser), or the
@@ -59,13 +93,14 @@ pub(super) async fn start(
     body: RawBody,
 ) -> HttpResponse {
     let handle = path.into_inner();
-    if let Some(token) = returning_visitor(&state, &req, &handle) {
-        return show(&state, handle, Some(token), Vec::new()).await;
-    }
     let carried = hidden(&body.0);
+    let wish = wish(&req, &carried);
+    if let Some(token) = returning_visitor(&state, &req, &handle) {
+        return show(&state, handle, Some(token), Vec::new(), wish).await;
+    }
     let started = blocking::run(&state, {
         let handle = handle.clone();
-        move |uow, clock| open_link::start(uow, clock, &handle, &carried)
+        move |uow, clock| open_link::start(uow, clock, &handle, &carried, &wish)
     })
     .await;
     match started {
@@ -88,9 +123,10 @@ async fn show(
     handle: String,
     returning: Option<String>,
     carried: Vec<(String, String)>,
+    wish: LanguageWish,
 ) -> HttpResponse {
     let action = format!("/s/{handle}");
-    match blocking::run(state, move |uow, clock| open_link::start_page(uow, clock, &handle)).await {
+    match blocking::run(state, move |uow, clock| open_link::start_page(uow, clock, &handle, &wish)).await {
         Ok(_) if returning.is_some() => to_own_page(returning.as_deref().unwrap_or_default()).finish(),
         Ok(view) => page(StatusCode::OK, html::open_link(&view, &action, &carried)),
         Err(problem) => failure(&problem, Language::default()),

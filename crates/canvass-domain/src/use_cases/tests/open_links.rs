@@ -6,6 +6,7 @@ use crate::distribution::{
 };
 use crate::error::{ConflictKind, DomainError};
 use crate::ids::SurveyId;
+use crate::language::LanguageWish;
 use crate::survey::SurveyInput;
 use crate::testing::Memory;
 use crate::use_cases::{respondents, sendouts, surveys};
@@ -121,12 +122,18 @@ fn a_visitor_starts_as_an_anonymous_released_respondent_with_a_token_of_its_own(
     let (mut memory, acme, _) = two_accounts();
     let (survey, sendout, handle) = active_link(&mut memory, acme, None);
 
-    let page = open_link::start_page(&mut memory, &At(NOW), &handle).unwrap();
+    let page = open_link::start_page(&mut memory, &At(NOW), &handle, &LanguageWish::default()).unwrap();
     assert!(matches!(page, OpenLinkView::Start { ref survey_name, .. } if survey_name == "Event"), "{page:?}");
     assert!(memory.state.respondents.is_empty(), "the start page changes nothing");
 
-    let StartOutcome::Started(first) = open_link::start(&mut memory, &At(NOW), &handle, &[]).unwrap() else { panic!() };
-    let StartOutcome::Started(second) = open_link::start(&mut memory, &At(NOW), &handle, &[]).unwrap() else {
+    let StartOutcome::Started(first) =
+        open_link::start(&mut memory, &At(NOW), &handle, &[], &LanguageWish::default()).unwrap()
+    else {
+        panic!()
+    };
+    let StartOutcome::Started(second) =
+        open_link::start(&mut memory, &At(NOW), &handle, &[], &LanguageWish::default()).unwrap()
+    else {
         panic!()
     };
     assert_ne!(first.token, second.token);
@@ -144,11 +151,19 @@ fn a_closed_or_full_link_shows_the_closed_page_and_starts_no_one() {
     let (mut memory, acme, _) = two_accounts();
     let (survey, full, full_handle) = active_link(&mut memory, acme, Some(2));
     complete_a_set(&mut memory, acme, (survey, full));
-    assert!(matches!(open_link::start(&mut memory, &At(NOW), &full_handle, &[]).unwrap(), StartOutcome::Started(_)));
+    assert!(matches!(
+        open_link::start(&mut memory, &At(NOW), &full_handle, &[], &LanguageWish::default()).unwrap(),
+        StartOutcome::Started(_)
+    ));
     complete_a_set(&mut memory, acme, (survey, full));
     let closed = |memory: &mut Memory, handle: &str| {
-        matches!(open_link::start_page(memory, &At(NOW), handle).unwrap(), OpenLinkView::Closed { .. })
-            && matches!(open_link::start(memory, &At(NOW), handle, &[]).unwrap(), StartOutcome::Closed(_))
+        matches!(
+            open_link::start_page(memory, &At(NOW), handle, &LanguageWish::default()).unwrap(),
+            OpenLinkView::Closed { .. }
+        ) && matches!(
+            open_link::start(memory, &At(NOW), handle, &[], &LanguageWish::default()).unwrap(),
+            StartOutcome::Closed(_)
+        )
     };
     assert!(closed(&mut memory, &full_handle), "two completed sets reach the cap");
 
@@ -165,13 +180,45 @@ fn an_unknown_a_rotated_or_a_malformed_handle_is_not_found() {
     let (survey, sendout, handle) = active_link(&mut memory, acme, None);
     let rotated = sendouts::rotate_open_link(&mut memory, acme, survey, sendout).unwrap().open_link.unwrap().handle;
 
-    assert!(not_found(&open_link::start_page(&mut memory, &At(NOW), &handle), "open link"), "the old handle");
-    assert!(not_found(&open_link::start(&mut memory, &At(NOW), &handle, &[]), "open link"));
-    assert!(open_link::start_page(&mut memory, &At(NOW), &rotated).is_ok());
+    assert!(
+        not_found(&open_link::start_page(&mut memory, &At(NOW), &handle, &LanguageWish::default()), "open link"),
+        "the old handle"
+    );
+    assert!(not_found(&open_link::start(&mut memory, &At(NOW), &handle, &[], &LanguageWish::default()), "open link"));
+    assert!(open_link::start_page(&mut memory, &At(NOW), &rotated, &LanguageWish::default()).is_ok());
     let random = rotated.split_once('-').unwrap().1;
     let elsewhere = format!("{}-{random}", other.get());
     for wrong in [random, elsewhere.as_str(), "", "x", &format!("0{rotated}")] {
-        assert!(not_found(&open_link::start(&mut memory, &At(NOW), wrong, &[]), "open link"), "{wrong}");
+        assert!(
+            not_found(&open_link::start(&mut memory, &At(NOW), wrong, &[], &LanguageWish::default()), "open link"),
+            "{wrong}"
+        );
     }
     assert!(memory.state.respondents.is_empty());
+}
+
+#[test]
+fn a_visitor_is_shown_the_survey_language_it_asks_for_and_keeps_it() {
+    use crate::language::Language;
+    use crate::survey::TranslationInput;
+    use crate::use_cases::open_link::{self, OpenLinkView, StartOutcome};
+    use crate::use_cases::translations;
+    let (mut memory, acme, _) = two_accounts();
+    let (survey, _, handle) = active_link(&mut memory, acme, None);
+    let finnish = TranslationInput { name: Some("Tapahtuma".into()), ..TranslationInput::default() };
+    translations::put(&mut memory, &At(NOW), acme, survey, Language::Fi, finnish).unwrap();
+
+    let wish = LanguageWish { picked: Some(Language::De), accepted: vec![Language::Sv, Language::Fi] };
+    let page = open_link::start_page(&mut memory, &At(NOW), &handle, &wish).unwrap();
+    let expected =
+        OpenLinkView::Start { survey_name: "Tapahtuma".into(), description: String::new(), language: Language::Fi };
+    assert_eq!(page, expected, "German and Swedish are not the survey's; Finnish is");
+    let StartOutcome::Started(visitor) = open_link::start(&mut memory, &At(NOW), &handle, &[], &wish).unwrap() else {
+        panic!()
+    };
+    let held = memory.state.respondents.iter().find(|r| r.row.id == visitor.respondent_id).unwrap();
+    assert_eq!(held.row.language, Some(Language::Fi));
+
+    let none = LanguageWish { picked: Some(Language::Pl), accepted: vec![] };
+    assert_eq!(open_link::start_page(&mut memory, &At(NOW), &handle, &none).unwrap().language(), Language::En);
 }
