@@ -28,7 +28,8 @@ if [ "$("$venv/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, versi
 fi
 
 cargo build --quiet -p canvass-server --bin canvass
-canvass=$PWD/target/debug/canvass
+# The binary cargo just built, in CARGO_TARGET_DIR when one is set (a second worktree may share a target).
+canvass=$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/debug/canvass
 
 work=$(mktemp -d "$PWD/.canvass/fuzz.XXXXXX")
 database="canvass_fuzz_$(basename "$work" | tr -dc 'a-zA-Z0-9' | tr 'A-Z' 'a-z')"
