@@ -24,6 +24,18 @@ pub struct Data {
     large_survey: i64,
     /// The respondent page of a respondent of the large survey: its first page, ten Matrix items.
     matrix_page: String,
+    /// The surveys of 100 items in one language and in twelve ([`languages`]).
+    languages: Languages,
+}
+
+/// A survey of 100 items in its own language only, the same survey with translations into the eleven others,
+/// and the first page of a respondent of each (of the second, one shown Finnish); a translation of all 100 items
+/// to PUT.
+struct Languages {
+    one_page: String,
+    twelve_page: String,
+    put_path: String,
+    put_body: String,
 }
 
 /// One endpoint under load.
@@ -49,6 +61,16 @@ pub fn endpoints(data: &Data) -> Vec<Endpoint> {
         anchored("GET questions", format!("/surveys/{survey}/questions")),
         get("GET questions (200 items)", format!("/surveys/{}/questions", data.large_survey)),
         Endpoint { page: true, ..get("GET Matrix page", data.matrix_page.clone()) },
+        Endpoint { page: true, ..get("GET page, 1 language", data.languages.one_page.clone()) },
+        Endpoint { page: true, ..get("GET page, 12 languages", data.languages.twelve_page.clone()) },
+        Endpoint {
+            name: "PUT translation (100)",
+            method: "PUT",
+            path: data.languages.put_path.clone(),
+            body: Some(data.languages.put_body.clone()),
+            anchored: false,
+            page: false,
+        },
         get("GET answers", format!("/surveys/{survey}/answers")),
         get("GET answersWithData", format!("/surveys/{survey}/answersWithData?page=1&pagesize=100")),
         get("GET sendouts", format!("/surveys/{survey}/sendouts")),
@@ -138,7 +160,79 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
     exec(&mut conn, "VACUUM ANALYZE");
     let answers_body = answers_of(&post_tree).to_string();
     let (large_survey, matrix_page) = large_survey(&api, base);
-    Data { key, account, survey, post_survey, sendout: sendouts[0], answers_body, large_survey, matrix_page }
+    let languages = languages(&api, base);
+    Data { key, account, survey, post_survey, sendout: sendouts[0], answers_body, large_survey, matrix_page, languages }
+}
+
+/// A survey of 5 pages of 20 items (choices of five options, Ratings with end labels, texts, numbers), a LOGIN
+/// sendout with one respondent shown `language`, and that respondent's page path.
+fn hundred_items(api: &JsonApi, base: &str, name: &str, language: Option<&str>) -> (i64, Value, String) {
+    let options: Vec<Value> =
+        (1..=5).map(|n| json!({"value": format!("o{n}"), "label": format!("Option {n} of five"), })).collect();
+    let item = |n: usize| match n % 4 {
+        0 => json!({"type": "SingleChoice", "text": format!("Question {n}: which fits best?"), "options": options}),
+        1 => json!({"type": "Rating", "text": format!("Question {n}: how likely?"), "minLabel": "Not at all",
+            "maxLabel": "Very likely"}),
+        2 => json!({"type": "OpenText", "text": format!("Question {n}: why?")}),
+        _ => json!({"type": "Numeric", "text": format!("Question {n}: how many?")}),
+    };
+    let pages: Vec<Value> = (0..5)
+        .map(|p| json!({"title": format!("Part {}", p + 1), "items": (0..20).map(|i| item(p * 20 + i)).collect::<Vec<_>>()}))
+        .collect();
+    let survey =
+        api.call("POST", "/surveys".into(), Some(json!({"name": name, "pages": pages})))["surveyId"].as_i64().unwrap();
+    let tree = api.call("GET", format!("/surveys/{survey}/questions"), None);
+    let sendout = api.call("POST", format!("/surveys/{survey}/sendouts"), Some(json!({"name": name, "type": "LOGIN"})));
+    let sendout = sendout["sendoutId"].as_i64().unwrap();
+    let person = json!({"contactDetails": format!("{name}-reader"), "sendMail": false, "language": language});
+    let added = api.call("POST", format!("/surveys/{survey}/sendouts/{sendout}/respondents"), Some(person));
+    api.call("POST", format!("/surveys/{survey}/sendouts/{sendout}/activate"), Some(json!({})));
+    let link = added["surveyLink"].as_str().unwrap();
+    (survey, tree, link.strip_prefix(base).unwrap_or(link).to_owned())
+}
+
+/// Every text of a [`hundred_items`] tree in `language` (the code in front of each).
+fn translation_of(tree: &Value, language: &str) -> Value {
+    let mut pages = serde_json::Map::new();
+    let mut items = serde_json::Map::new();
+    for page in tree["pages"].as_array().unwrap() {
+        pages.insert(
+            page["pageId"].to_string(),
+            json!({"title": format!("[{language}] {}", page["title"].as_str().unwrap())}),
+        );
+        for item in page["items"].as_array().unwrap() {
+            let mut texts = json!({"text": format!("[{language}] {}", item["text"].as_str().unwrap())});
+            if item["type"] == "Rating" {
+                texts["minLabel"] = json!(format!("[{language}] Not at all"));
+                texts["maxLabel"] = json!(format!("[{language}] Very likely"));
+            }
+            if let Some(options) = item["options"].as_array().filter(|o| !o.is_empty()) {
+                let labels: serde_json::Map<String, Value> = options
+                    .iter()
+                    .map(|o| {
+                        (
+                            o["value"].as_str().unwrap().to_owned(),
+                            json!(format!("[{language}] {}", o["label"].as_str().unwrap())),
+                        )
+                    })
+                    .collect();
+                texts["options"] = Value::Object(labels);
+            }
+            items.insert(item["questionItemId"].to_string(), texts);
+        }
+    }
+    json!({"name": format!("[{language}] Survey"), "pages": pages, "items": items})
+}
+
+/// The surveys of 100 items in one and in twelve languages.
+fn languages(api: &JsonApi, base: &str) -> Languages {
+    let (_, _, one_page) = hundred_items(api, base, "One language", None);
+    let (survey, tree, twelve_page) = hundred_items(api, base, "Twelve languages", Some("fi"));
+    for language in ["sv", "da", "nb", "fi", "de", "fr", "es", "nl", "pl", "it", "pt"] {
+        api.call("PUT", format!("/surveys/{survey}/translations/{language}"), Some(translation_of(&tree, language)));
+    }
+    let put_path = format!("/surveys/{survey}/translations/de");
+    Languages { one_page, twelve_page, put_path, put_body: translation_of(&tree, "de").to_string() }
 }
 
 /// A survey of 10 pages of 20 items, the first two pages of ten Matrix items (ten rows on a five-point scale) and
