@@ -73,6 +73,9 @@ pub async fn browser(driver: &Driver) -> Client {
         "--disable-component-update",
         "--disable-sync",
         "--no-first-run",
+        // A browser language no survey here has: an open link then speaks its sendout's language (it would take
+        // the browser's where the survey has it), which is what the pages are checked in.
+        "--accept-lang=ja",
     ];
     let mut args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
     args.push(format!("--user-data-dir={}", driver.profile.display()));
