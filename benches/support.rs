@@ -96,6 +96,7 @@ pub fn database_with_sendout(db: TestDatabase, count: usize) -> TestDatabase {
             sender: Some("hr@bench.example".into()),
             subject: Some("Your view".into()),
             message: Some("Hello, answer here: {{surveyLink}}\nOpt out: {{optOutLink}}".into()),
+            messages: Vec::new(),
         };
         let input = SendoutInput {
             name: "Bench".into(),

@@ -14,6 +14,7 @@ mod email_format;
 mod erasure_reach;
 mod holds;
 mod idempotency_faults;
+mod invitation_languages;
 mod lane_shares;
 mod late_bounces;
 mod long_lists;

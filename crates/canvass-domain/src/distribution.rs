@@ -6,6 +6,7 @@ mod bounce;
 pub(crate) mod contact;
 mod label;
 mod link_token;
+mod localized;
 pub mod ports;
 mod reminder;
 mod respondent;
@@ -19,6 +20,7 @@ pub(crate) use contact::is_e164;
 pub use contact::{check_any_contact, check_contact, check_sms_sender, contact_key};
 pub use label::{BgDocument, Label, LabelDraft, LabelType, BACKGROUND_FUNCTION};
 pub use link_token::{is_survey_link_token, new_survey_link_token, survey_link_route, LinkRoute, ACCOUNT_SEPARATOR};
+pub use localized::{check_localized, invitation_in, LocalizedInput, LocalizedMessage, LocalizedMessages};
 pub use reminder::{Reminder, ReminderDraft, ReminderInput, ReminderStatus, SendoutLogic};
 pub use respondent::{
     check_background_data, BackgroundData, InvitationDelivery, LoginPage, NewRespondent, Respondent, RespondentInput,

@@ -4,7 +4,18 @@
 /// A language of the respondent pages, by its ISO 639-1 code (`en`, `sv`, ...), which is what the API takes and
 /// returns, what the store keeps and what `<html lang>` says. Only these twelve are taken: `sv-SE` is not one.
 #[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, strum::EnumString, strum::IntoStaticStr, strum::VariantArray,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
 )]
 #[strum(serialize_all = "lowercase")]
 pub enum Language {

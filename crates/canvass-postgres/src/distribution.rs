@@ -4,6 +4,7 @@
 
 mod blocklist;
 pub(crate) mod counts;
+pub(crate) mod localized;
 mod release;
 mod respondents;
 

@@ -219,6 +219,7 @@ diesel::table! {
         message -> Text,
         status -> Text,
         created_at -> Timestamptz,
+        messages -> Jsonb,
     }
 }
 
@@ -287,6 +288,7 @@ diesel::table! {
         open_link_handle -> Nullable<Text>,
         max_responses -> Nullable<Int8>,
         one_response_per_browser -> Nullable<Bool>,
+        messages -> Jsonb,
     }
 }
 

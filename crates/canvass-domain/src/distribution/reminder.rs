@@ -59,6 +59,8 @@ pub struct Reminder {
     pub subject: Option<String>,
     /// Message with the survey link placeholder.
     pub message: String,
+    /// Its texts by language.
+    pub messages: super::LocalizedMessages,
     /// `Scheduled` until it is sent, then `Sent`.
     pub status: ReminderStatus,
     /// When it was created.
@@ -82,6 +84,7 @@ pub struct ReminderDraft {
     sender: String,
     subject: Option<String>,
     message: String,
+    messages: super::LocalizedMessages,
 }
 
 impl ReminderDraft {
@@ -94,15 +97,17 @@ impl ReminderDraft {
                 "LOGIN sendouts send no messages, so they take no reminders",
             )]);
         }
-        let errors = check_message(kind, &input.message);
+        let mut errors = check_message(kind, &input.message);
         let message = input.message;
-        match (message.send_date, message.sender, message.message) {
-            (Some(send_date), Some(sender), Some(text)) if errors.is_empty() => Ok(Self {
+        let messages = super::check_localized(kind, message.messages).map_err(|e| errors.extend(e));
+        match (message.send_date, message.sender, message.message, messages) {
+            (Some(send_date), Some(sender), Some(text), Ok(messages)) if errors.is_empty() => Ok(Self {
                 sendout_logic: input.sendout_logic,
                 send_date,
                 sender: sender.trim().to_owned(),
                 subject: message.subject.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()),
                 message: text,
+                messages,
             }),
             _ => Err(errors),
         }
@@ -132,6 +137,11 @@ impl ReminderDraft {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// Its texts by language.
+    pub fn messages(&self) -> &super::LocalizedMessages {
+        &self.messages
+    }
 }
 
 #[cfg(test)]
@@ -147,6 +157,7 @@ mod tests {
                 sender: Some(sender.into()),
                 subject: None,
                 message: Some(message.into()),
+                messages: Vec::new(),
             },
         }
     }

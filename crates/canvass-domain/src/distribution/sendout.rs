@@ -138,6 +138,8 @@ pub struct Sendout {
     pub subject: Option<String>,
     /// Message with the survey link placeholder.
     pub message: Option<String>,
+    /// The invitation's texts by language (empty for LOGIN and LINK).
+    pub messages: super::LocalizedMessages,
     /// After this, the survey link no longer works.
     pub expiry_date: Option<OffsetDateTime>,
     /// When it was created.
@@ -337,6 +339,8 @@ pub struct MessageInput {
     pub subject: Option<String>,
     /// Message text.
     pub message: Option<String>,
+    /// The invitation's texts in other languages, by language code as given.
+    pub messages: Vec<(String, super::LocalizedInput)>,
 }
 
 /// A new sendout as a client gives it.
@@ -366,6 +370,7 @@ pub struct SendoutDraft {
     sender: Option<String>,
     subject: Option<String>,
     message: Option<String>,
+    messages: super::LocalizedMessages,
     expiry_date: Option<OffsetDateTime>,
     language: Language,
     open_link: Option<OpenLinkRules>,
@@ -395,10 +400,8 @@ pub(crate) fn check_message(kind: DispatchType, message: &MessageInput) -> Vec<F
     if message.send_date.is_none() {
         errors.push(FieldError::new("sendDate", "is mandatory"));
     }
-    use crate::limits::{push_length, MESSAGE, SENDER, SUBJECT};
+    use crate::limits::{push_length, SENDER};
     push_length(&mut errors, "sender", message.sender.as_deref().unwrap_or_default(), SENDER);
-    push_length(&mut errors, "subject", message.subject.as_deref().unwrap_or_default(), SUBJECT);
-    push_length(&mut errors, "message", message.message.as_deref().unwrap_or_default(), MESSAGE);
     match (kind, present(&message.sender)) {
         (_, None) => errors.push(FieldError::new("sender", "is mandatory")),
         (DispatchType::Email, Some(sender)) if !sender.trim().validate_email() => {
@@ -411,13 +414,37 @@ pub(crate) fn check_message(kind: DispatchType, message: &MessageInput) -> Vec<F
         }
         _ => {}
     }
-    if kind == DispatchType::Email && present(&message.subject).is_none() {
-        errors.push(FieldError::new("subject", "is mandatory for EMAIL"));
+    errors.extend(check_texts(
+        kind,
+        &|name: &str| name.to_owned(),
+        message.subject.as_deref(),
+        message.message.as_deref(),
+    ));
+    errors
+}
+
+/// Checks a subject and message for a type that sends messages: their lengths, the subject EMAIL needs and the
+/// survey link the message needs; `field` names each field (`subject`, `messages.sv.subject`, ...).
+pub(crate) fn check_texts(
+    kind: DispatchType,
+    field: &dyn Fn(&str) -> String,
+    subject: Option<&str>,
+    message: Option<&str>,
+) -> Vec<FieldError> {
+    use crate::limits::{push_length, MESSAGE, SUBJECT};
+    let mut errors = Vec::new();
+    push_length(&mut errors, field("subject"), subject.unwrap_or_default(), SUBJECT);
+    push_length(&mut errors, field("message"), message.unwrap_or_default(), MESSAGE);
+    fn present(value: Option<&str>) -> Option<&str> {
+        value.filter(|v| !v.trim().is_empty())
     }
-    match present(&message.message) {
-        None => errors.push(FieldError::new("message", "is mandatory")),
+    if kind == DispatchType::Email && present(subject).is_none() {
+        errors.push(FieldError::new(field("subject"), "is mandatory for EMAIL"));
+    }
+    match present(message) {
+        None => errors.push(FieldError::new(field("message"), "is mandatory")),
         Some(text) if !text.contains(SURVEY_LINK_PLACEHOLDER) => errors.push(FieldError::new(
-            "message",
+            field("message"),
             format!("must contain the survey link placeholder {SURVEY_LINK_PLACEHOLDER}"),
         )),
         Some(_) => {}
@@ -449,6 +476,7 @@ impl SendoutDraft {
             errors.push(error);
         }
         errors.extend(check_message(input.kind, &input.message));
+        let messages = super::check_localized(input.kind, input.message.messages).map_err(|e| errors.extend(e));
         let open_link = check_open_link(input.kind, input.open_link).map_err(|e| errors.extend(e)).ok().flatten();
         if let (Some(send), Some(expiry)) = (input.message.send_date, input.expiry_date) {
             if expiry <= send {
@@ -466,6 +494,7 @@ impl SendoutDraft {
             sender: keep(input.message.sender),
             subject: keep(input.message.subject),
             message: input.message.message.filter(|m| !m.trim().is_empty()),
+            messages: messages.unwrap_or_default(),
             expiry_date: input.expiry_date,
             language: input.language.unwrap_or_default(),
             open_link,
@@ -502,6 +531,11 @@ impl SendoutDraft {
         self.message.as_deref()
     }
 
+    /// The invitation's texts by language.
+    pub fn messages(&self) -> &super::LocalizedMessages {
+        &self.messages
+    }
+
     /// Expiry, after the send date.
     pub fn expiry_date(&self) -> Option<OffsetDateTime> {
         self.expiry_date
@@ -534,6 +568,7 @@ mod tests {
                 sender: Some(sender.into()),
                 subject: subject.map(Into::into),
                 message: Some(message.into()),
+                messages: Vec::new(),
             },
             expiry_date: None,
             language: None,

@@ -27,6 +27,7 @@ pub fn spring_sendout(id: SendoutId, survey: SurveyId, kind: DispatchType) -> Se
         sender: matches!(kind, DispatchType::Sms | DispatchType::TwoWay).then(|| "+4790000001".to_owned()),
         subject: None,
         message: None,
+        messages: Default::default(),
         expiry_date: None,
         created_at: NOW,
         activated_at: None,

@@ -127,6 +127,7 @@ fn distribution(store: &MemoryStore) -> (crate::AccountId, crate::AccountId, Sur
         sender: Some("hr@acme.example".into()),
         subject: Some("Your view".into()),
         message: Some("Answer: {{surveyLink}}".into()),
+        messages: Vec::new(),
     };
     let input = SendoutInput {
         name: "Spring".into(),

@@ -111,6 +111,46 @@ impl PartialSchema for LabelsByValue {
 
 impl ToSchema for LabelsByValue {}
 
+/// A sendout's or reminder's invitation texts by language code (`messages`).
+pub struct MessagesByLanguage;
+
+impl PartialSchema for MessagesByLanguage {
+    fn schema() -> RefOr<Schema> {
+        let code = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(canvass_domain::language::Language::codes()));
+        let entry = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property(
+                "subject",
+                ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]))
+                    .max_length(Some(limits::SUBJECT))
+                    .description(Some("Mandatory for EMAIL")),
+            )
+            .property(
+                "message",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .max_length(Some(limits::MESSAGE))
+                    .description(Some("Contains {{surveyLink}}")),
+            )
+            .required("message");
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property_names(Some(code))
+            .additional_properties(Some(entry))
+            .max_properties(Some(12))
+            .description(Some(
+                "Invitation texts by language code (one of the twelve); a respondent shown a language given here \
+                 gets its text, every other one the sendout's (or reminder's) own subject and message",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for MessagesByLanguage {}
+
 /// A value a logic rule compares an answer with: text or an option value, or a number.
 pub struct EqualsSchema;
 

@@ -1,8 +1,10 @@
 //! Bodies of the sendout endpoints: sendouts, labels and reminders.
 
+use std::collections::BTreeMap;
+
 use canvass_domain::distribution::{
-    DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelType, MessageInput, OpenLinkInput, Reminder,
-    ReminderInput, Sendout, SendoutInput, SendoutLogic, SendoutStatus,
+    DeliveryIssue, DeliveryIssueKind, DispatchType, Label, LabelType, LocalizedInput, LocalizedMessages, MessageInput,
+    OpenLinkInput, Reminder, ReminderInput, Sendout, SendoutInput, SendoutLogic, SendoutStatus,
 };
 use canvass_domain::language::Language;
 use canvass_domain::timestamp::DayEdge;
@@ -10,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::schemas::{DateOrEmptyText, DateText};
+use super::schemas::{DateOrEmptyText, DateText, MessagesByLanguage};
 
 use super::client_date::{empty_is_none, instant, ClientDate};
 use super::mirror::mirrored;
@@ -84,6 +86,35 @@ mirrored! {
     }
 }
 
+/// One language's invitation text: as `subject` and `message` are, by the same rules.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LocalizedMessageBody {
+    /// Mandatory for EMAIL.
+    #[serde(default)]
+    pub subject: Option<String>,
+    /// Contains `{{surveyLink}}`.
+    pub message: String,
+}
+
+/// Invitation texts by language code, as a body gives them and as the domain keeps them.
+pub type MessagesBody = BTreeMap<String, LocalizedMessageBody>;
+
+/// The domain's input of a body's `messages`.
+fn localized_input(messages: Option<MessagesBody>) -> Vec<(String, LocalizedInput)> {
+    let entries = messages.unwrap_or_default().into_iter();
+    entries.map(|(code, body)| (code, LocalizedInput { subject: body.subject, message: Some(body.message) })).collect()
+}
+
+/// The body of a stored sendout's or reminder's `messages`.
+fn messages_body(messages: LocalizedMessages) -> MessagesBody {
+    let entries = messages.into_iter();
+    entries
+        .map(|(language, texts)| {
+            (language.code().to_owned(), LocalizedMessageBody { subject: texts.subject, message: texts.message })
+        })
+        .collect()
+}
+
 /// Creates a sendout.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -110,6 +141,11 @@ pub struct CreateSendoutBody {
     #[serde(default)]
     #[schema(max_length = 10000)]
     pub message: Option<String>,
+    /// EMAIL, SMS and TWOWAY: the invitation in other languages; each respondent gets the text of the language it
+    /// is shown. Not on LOGIN and LINK.
+    #[serde(default)]
+    #[schema(value_type = Option<MessagesByLanguage>)]
+    pub messages: Option<MessagesBody>,
     /// After sendDate.
     #[serde(default, deserialize_with = "empty_is_none")]
     #[schema(value_type = Option<DateOrEmptyText>)]
@@ -137,7 +173,13 @@ impl CreateSendoutBody {
         SendoutInput {
             name: self.name,
             kind: self.kind.into(),
-            message: MessageInput { send_date, sender: self.sender, subject: self.subject, message: self.message },
+            message: MessageInput {
+                send_date,
+                sender: self.sender,
+                subject: self.subject,
+                message: self.message,
+                messages: localized_input(self.messages),
+            },
             expiry_date: instant(self.expiry_date, DayEdge::Start),
             language: self.language.map(Language::from),
             open_link: OpenLinkInput {
@@ -172,6 +214,9 @@ pub struct SendoutResponse {
     pub subject: Option<String>,
     /// Message.
     pub message: Option<String>,
+    /// The invitation in other languages, by language code (empty when none).
+    #[schema(value_type = MessagesByLanguage)]
+    pub messages: MessagesBody,
     /// Expiry of the survey links.
     #[serde(with = "time::serde::rfc3339::option")]
     pub expiry_date: Option<OffsetDateTime>,
@@ -278,6 +323,7 @@ impl SendoutResponse {
             sender: s.sender,
             subject: s.subject,
             message: s.message,
+            messages: messages_body(s.messages),
             expiry_date: s.expiry_date,
             created_at: s.created_at,
             activated_at: s.activated_at,
@@ -380,6 +426,10 @@ pub struct CreateReminderBody {
     #[serde(default)]
     #[schema(max_length = 10000)]
     pub message: Option<String>,
+    /// The reminder in other languages; each respondent gets the text of the language it is shown.
+    #[serde(default)]
+    #[schema(value_type = Option<MessagesByLanguage>)]
+    pub messages: Option<MessagesBody>,
 }
 
 impl CreateReminderBody {
@@ -388,7 +438,13 @@ impl CreateReminderBody {
         let send_date = instant(self.send_date, DayEdge::Start);
         ReminderInput {
             sendout_logic: self.sendout_logic.into(),
-            message: MessageInput { send_date, sender: self.sender, subject: self.subject, message: self.message },
+            message: MessageInput {
+                send_date,
+                sender: self.sender,
+                subject: self.subject,
+                message: self.message,
+                messages: localized_input(self.messages),
+            },
         }
     }
 }
@@ -412,6 +468,9 @@ pub struct ReminderResponse {
     pub subject: Option<String>,
     /// Message.
     pub message: String,
+    /// The reminder in other languages, by language code (empty when none).
+    #[schema(value_type = MessagesByLanguage)]
+    pub messages: MessagesBody,
     /// `Scheduled` until sent.
     pub status: String,
     /// When it was created.
@@ -429,6 +488,7 @@ impl From<Reminder> for ReminderResponse {
             sender: r.sender,
             subject: r.subject,
             message: r.message,
+            messages: messages_body(r.messages),
             status: r.status.as_str().to_owned(),
             created_at: r.created_at,
         }

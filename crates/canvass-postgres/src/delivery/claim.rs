@@ -18,7 +18,8 @@ use crate::prepared::prepared;
 
 /// The details of a message as a worker sends it, read from the outbox rows named `o` (a CTE the statement
 /// starts with) of one account (`$1`): the respondent, its sendout and reminder, whether its contact is
-/// blocklisted.
+/// blocklisted, and the invitation's texts in the language the respondent is shown (`localized`, when the sendout
+/// or reminder has them).
 macro_rules! details_of_o {
     () => {
         "SELECT o.account_id, o.id, o.respondent_id, o.sendout_id, s.survey_id, \
@@ -26,7 +27,9 @@ macro_rules! details_of_o {
                 o.message_token, o.attempts, o.holds, o.aged_ms, s.delivery_issue_since IS NOT NULL AS sendout_held, \
                 o.lease_until, s.dispatch_type, r.contact_details AS recipient, r.token, \
                 coalesce(rem.sender, s.sender, '') AS sender, coalesce(rem.subject, s.subject) AS subject, \
-                coalesce(o.body, rem.message, s.message, '') AS template, s.expiry_date, \
+                coalesce(o.body, rem.message, s.message, '') AS template, \
+                CASE WHEN o.body IS NULL THEN (CASE WHEN o.reminder_id IS NULL THEN s.messages ELSE rem.messages END) \
+                  -> coalesce(r.language, s.language) END AS localized, s.expiry_date, \
                 EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = $1 AND b.contact_key = r.contact_key) \
                   AS blocklisted, o.status \
          FROM o \

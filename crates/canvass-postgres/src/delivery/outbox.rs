@@ -112,6 +112,8 @@ pub(crate) struct ClaimedRow {
     subject: Option<String>,
     #[diesel(sql_type = Text)]
     template: String,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Jsonb>)]
+    localized: Option<serde_json::Value>,
     #[diesel(sql_type = Nullable<Timestamptz>)]
     expiry_date: Option<OffsetDateTime>,
     #[diesel(sql_type = Bool)]
@@ -242,6 +244,10 @@ impl OutboxRepository for PgUnitOfWork<'_> {
 
 /// The message a row describes.
 pub(crate) fn claimed(row: ClaimedRow) -> ClaimedMessage {
+    let (subject, template) = match row.localized.and_then(crate::distribution::localized::one) {
+        Some(localized) => (localized.subject, localized.message),
+        None => (row.subject, row.template),
+    };
     ClaimedMessage {
         channel: row.dispatch_type.0,
         account_id: AccountId::new(row.account_id),
@@ -261,8 +267,8 @@ pub(crate) fn claimed(row: ClaimedRow) -> ClaimedMessage {
         recipient: row.recipient,
         token: row.token,
         sender: row.sender,
-        subject: row.subject,
-        template: row.template,
+        subject,
+        template,
         expiry_date: row.expiry_date,
         blocklisted: row.blocklisted,
     }

@@ -44,6 +44,7 @@ struct SendoutRow {
     open_link_handle: Option<String>,
     max_responses: Option<i64>,
     one_response_per_browser: Option<bool>,
+    messages: serde_json::Value,
 }
 
 impl SendoutRow {
@@ -58,6 +59,7 @@ impl SendoutRow {
             sender: self.sender,
             subject: self.subject,
             message: self.message,
+            messages: super::localized::from_json(self.messages),
             expiry_date: self.expiry_date,
             created_at: self.created_at,
             activated_at: self.activated_at,
@@ -116,6 +118,7 @@ struct ReminderRow {
     message: String,
     status: Named<ReminderStatus>,
     created_at: OffsetDateTime,
+    messages: serde_json::Value,
 }
 
 impl From<ReminderRow> for Reminder {
@@ -128,6 +131,7 @@ impl From<ReminderRow> for Reminder {
             sender: row.sender,
             subject: row.subject,
             message: row.message,
+            messages: super::localized::from_json(row.messages),
             status: row.status.0,
             created_at: row.created_at,
         }
@@ -193,10 +197,10 @@ impl PgUnitOfWork<'_> {
         let copy: NewId = diesel::sql_query(
             "INSERT INTO sendouts (account_id, survey_id, name, dispatch_type, status, send_date, sender, subject, \
                  message, expiry_date, language, created_at, open_link_handle, max_responses, \
-                 one_response_per_browser) \
+                 one_response_per_browser, messages) \
              SELECT account_id, $2, name, dispatch_type, 'Draft', send_date, sender, subject, message, expiry_date, \
                  language, $4, CASE WHEN open_link_handle IS NULL THEN NULL ELSE $6 END, max_responses, \
-                 one_response_per_browser \
+                 one_response_per_browser, messages \
              FROM sendouts WHERE account_id = $1 AND id = $3 AND survey_id = $5 RETURNING id, dispatch_type",
         )
         .bind::<BigInt, _>(account)
@@ -274,6 +278,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
                 sendouts::sender.eq(draft.sender()),
                 sendouts::subject.eq(draft.subject()),
                 sendouts::message.eq(draft.message()),
+                sendouts::messages.eq(super::localized::to_json(draft.messages())),
                 sendouts::expiry_date.eq(draft.expiry_date()),
                 sendouts::language.eq(draft.language().code()),
                 sendouts::created_at.eq(now),
@@ -458,6 +463,7 @@ impl SendoutRepository for PgUnitOfWork<'_> {
                 reminders::sender.eq(draft.sender()),
                 reminders::subject.eq(draft.subject()),
                 reminders::message.eq(draft.message()),
+                reminders::messages.eq(super::localized::to_json(draft.messages())),
                 reminders::status.eq(ReminderStatus::Scheduled.as_str()),
                 reminders::created_at.eq(now),
             ))

@@ -5,8 +5,8 @@ use time::OffsetDateTime;
 use super::{limit_of, HeldMessage, Memory, State};
 use crate::delivery::{ClaimedMessage, Outcome, Pace, Settled};
 use crate::distribution::{
-    contact_key, DeliveryIssue, DispatchType, InvitationDelivery, PermanentFailure, Reminder, ReminderStatus,
-    Respondent, RespondentStatus, Sendout, SendoutLogic, SendoutStatus, TokenContext,
+    contact_key, invitation_in, DeliveryIssue, DispatchType, InvitationDelivery, PermanentFailure, Reminder,
+    ReminderStatus, Respondent, RespondentStatus, Sendout, SendoutLogic, SendoutStatus, TokenContext,
 };
 use crate::ids::{AccountId, RespondentId};
 use crate::ports::{
@@ -50,13 +50,22 @@ impl State {
             return false;
         }
         let id = self.next_id();
-        let (sender, subject, template) = match (kind.reminder, kind.own_text) {
-            (Some(reminder), _) => (reminder.sender.clone(), reminder.subject.clone(), reminder.message.clone()),
-            (None, Some(body)) => (sendout.sender.clone().unwrap_or_default(), None, body.to_owned()),
+        let shown = respondent.language.unwrap_or(sendout.language);
+        let owned = |(subject, message): (Option<&str>, &str)| (subject.map(str::to_owned), message.to_owned());
+        let (sender, (subject, template)) = match (kind.reminder, kind.own_text) {
+            (Some(reminder), _) => (
+                reminder.sender.clone(),
+                owned(invitation_in(&reminder.messages, shown, reminder.subject.as_deref(), &reminder.message)),
+            ),
+            (None, Some(body)) => (sendout.sender.clone().unwrap_or_default(), (None, body.to_owned())),
             (None, None) => (
                 sendout.sender.clone().unwrap_or_default(),
-                sendout.subject.clone(),
-                sendout.message.clone().unwrap_or_default(),
+                owned(invitation_in(
+                    &sendout.messages,
+                    shown,
+                    sendout.subject.as_deref(),
+                    sendout.message.as_deref().unwrap_or_default(),
+                )),
             ),
         };
         let message = ClaimedMessage {

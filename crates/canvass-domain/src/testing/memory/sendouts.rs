@@ -153,6 +153,7 @@ impl SendoutRepository for Memory {
             sender: draft.sender().map(str::to_owned),
             subject: draft.subject().map(str::to_owned),
             message: draft.message().map(str::to_owned),
+            messages: draft.messages().clone(),
             expiry_date: draft.expiry_date(),
             created_at: now,
             activated_at: None,
@@ -298,6 +299,7 @@ impl SendoutRepository for Memory {
             sender: draft.sender().to_owned(),
             subject: draft.subject().map(str::to_owned),
             message: draft.message().to_owned(),
+            messages: draft.messages().clone(),
             status: ReminderStatus::Scheduled,
             created_at: now,
         };

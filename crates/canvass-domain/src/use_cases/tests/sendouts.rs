@@ -25,6 +25,7 @@ fn email(name: &str) -> SendoutInput {
             sender: Some("hr@acme.example".into()),
             subject: Some("Staff survey".into()),
             message: Some("Answer here: {{surveyLink}}".into()),
+            messages: Vec::new(),
         },
         expiry_date: None,
         language: None,
@@ -45,6 +46,7 @@ fn reminder(subject: Option<&str>, sender: &str) -> ReminderInput {
             sender: Some(sender.into()),
             subject: subject.map(Into::into),
             message: Some("Still time: {{surveyLink}}".into()),
+            messages: Vec::new(),
         },
     }
 }
@@ -261,4 +263,82 @@ fn a_reminder_follows_the_message_rules_of_its_sendouts_type() {
     assert_eq!(made.sendout_logic, SendoutLogic::NotCompleted);
     assert_eq!(sendouts::list_reminders(&mut fake, ACCOUNT, survey, sendout).unwrap(), [made]);
     assert!(sendouts::list_reminders(&mut fake, ACCOUNT, survey, login).unwrap().is_empty());
+}
+
+fn in_swedish(subject: &str, message: &str) -> Vec<(String, crate::distribution::LocalizedInput)> {
+    let texts = crate::distribution::LocalizedInput { subject: Some(subject.into()), message: Some(message.into()) };
+    vec![("sv".into(), texts)]
+}
+
+#[test]
+fn each_respondent_is_invited_and_reminded_in_its_language_and_the_others_in_the_sendouts_text() {
+    use crate::distribution::{BackgroundData, RespondentInput};
+    use crate::ports::OutboxRepository;
+    let mut fake = Memory::default();
+    let survey = survey_of(&mut fake, ACCOUNT);
+    let clock = At(NOW);
+    let mut input = email("Spring");
+    input.message.messages = in_swedish(" Hej ", "Svara här: {{surveyLink}}");
+    let sendout = sendouts::create(&mut fake, &clock, ACCOUNT, survey, input).unwrap();
+    assert_eq!(sendout.messages[&Language::Sv].subject.as_deref(), Some("Hej"), "trimmed, as the subject is");
+    let add = |fake: &mut Memory, contact: &str, language| {
+        let input = RespondentInput {
+            contact_details: contact.into(),
+            send_mail: true,
+            background_data: BackgroundData::default(),
+            language,
+        };
+        crate::use_cases::respondents::add(fake, &clock, ACCOUNT, survey, sendout.id, input).unwrap();
+    };
+    add(&mut fake, "anna@acme.example", Some(Language::Sv));
+    add(&mut fake, "bob@acme.example", None);
+    add(&mut fake, "carl@acme.example", Some(Language::Fi));
+    let mut reminder = reminder(Some("Reminder"), "hr@acme.example");
+    reminder.message.messages = in_swedish("Påminnelse", "Det är inte för sent: {{surveyLink}}");
+    reminder.message.send_date = Some(NOW);
+    sendouts::create_reminder(&mut fake, &clock, ACCOUNT, survey, sendout.id, reminder).unwrap();
+    sendouts::activate(&mut fake, &clock, ACCOUNT, survey, sendout.id).unwrap();
+    for respondent in &mut fake.state.respondents {
+        respondent.row.status = crate::distribution::RespondentStatus::Sent;
+    }
+    fake.enqueue_due_reminders(NOW).unwrap();
+
+    let texts = |reminders: bool| -> Vec<(String, Option<String>, String)> {
+        let held = fake.state.outbox.iter().filter(|held| held.message.is_reminder == reminders);
+        held.map(|held| {
+            let message = &held.message;
+            (message.recipient.clone(), message.subject.clone(), message.template.clone())
+        })
+        .collect()
+    };
+    let expected = |swedish: (&str, &str), own: (&str, &str)| {
+        let row =
+            |to: &str, (subject, message): (&str, &str)| (to.to_owned(), Some(subject.to_owned()), message.to_owned());
+        vec![row("anna@acme.example", swedish), row("bob@acme.example", own), row("carl@acme.example", own)]
+    };
+    assert_eq!(
+        texts(false),
+        expected(("Hej", "Svara här: {{surveyLink}}"), ("Staff survey", "Answer here: {{surveyLink}}"))
+    );
+    assert_eq!(
+        texts(true),
+        expected(("Påminnelse", "Det är inte för sent: {{surveyLink}}"), ("Reminder", "Still time: {{surveyLink}}"))
+    );
+}
+
+#[test]
+fn messages_in_other_languages_are_checked_as_the_sendouts_own_and_refused_on_login() {
+    let mut fake = Memory::default();
+    let survey = survey_of(&mut fake, ACCOUNT);
+    let mut input = email("Spring");
+    input.message.messages = in_swedish("", "no link");
+    let refused = sendouts::create(&mut fake, &At(NOW), ACCOUNT, survey, input);
+    assert_eq!(invalid_fields(refused), ["messages.sv.subject", "messages.sv.message"]);
+    let login = SendoutInput {
+        kind: DispatchType::Login,
+        message: MessageInput { messages: in_swedish("Hej", "{{surveyLink}}"), ..MessageInput::default() },
+        ..email("Staff")
+    };
+    assert_eq!(invalid_fields(sendouts::create(&mut fake, &At(NOW), ACCOUNT, survey, login)), ["messages"]);
+    assert!(fake.state.sendouts.is_empty());
 }

@@ -1,0 +1,2 @@
+ALTER TABLE reminders DROP COLUMN messages;
+ALTER TABLE sendouts DROP COLUMN messages;
