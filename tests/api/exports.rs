@@ -8,6 +8,7 @@ mod csv_files;
 mod filters;
 mod held_exports;
 mod jsonl_files;
+mod languages;
 mod long_exports;
 mod xlsx_files;
 

@@ -23,7 +23,12 @@ fn add_answer_sets(app: &TestApp, account: i64, survey: i64, count: usize) -> Ve
         .with_uow(|uow| {
             (0..count)
                 .map(|n| {
-                    let input = AnswerSetInput { respondent_id: None, completed: n % 2 == 0, answers: Vec::new() };
+                    let input = AnswerSetInput {
+                        respondent_id: None,
+                        completed: n % 2 == 0,
+                        answers: Vec::new(),
+                        language: None,
+                    };
                     let set = answers::record(uow, &SystemClock, account, survey, input)?;
                     Ok((set.id.get(), set.completed))
                 })

@@ -15,6 +15,7 @@ use time::OffsetDateTime;
 
 use crate::error::FieldError;
 use crate::ids::{AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
+use crate::language::Language;
 use crate::survey::{ChoiceOption, QuestionItem, QuestionTree, QuestionType};
 
 /// The value of one answer. Its `Debug` shows the kind and size of a text, never the text (open text is personal).
@@ -79,6 +80,8 @@ pub struct AnswerSet {
     pub created_at: OffsetDateTime,
     /// When its answers last changed.
     pub updated_at: OffsetDateTime,
+    /// The language its last page was shown in (through the API: the one its body named); `None` when none was.
+    pub language: Option<Language>,
     /// Its answers, in the order of the question tree.
     pub answers: Vec<Answer>,
 }
@@ -112,6 +115,7 @@ pub const MAX_TEXT_LEN: usize = 10_000;
 pub struct AnswerSetDraft {
     completed: bool,
     answers: Vec<Answer>,
+    language: Option<Language>,
 }
 
 impl AnswerSetDraft {
@@ -165,7 +169,7 @@ impl AnswerSetDraft {
             let order: HashMap<QuestionItemId, usize> =
                 tree.items().enumerate().map(|(position, item)| (item.id, position)).collect();
             answers.sort_by_key(|a| order.get(&a.question_item_id).copied());
-            Ok(Self { completed, answers })
+            Ok(Self { completed, answers, language: None })
         } else {
             Err(errors)
         }
@@ -178,9 +182,19 @@ impl AnswerSetDraft {
         Self { completed: true, ..self }
     }
 
+    /// The same answers, given in `language` (a page shown in it, or a body that names it); the set records it.
+    pub fn in_language(self, language: Option<Language>) -> Self {
+        Self { language, ..self }
+    }
+
     /// Whether the respondent finished.
     pub fn completed(&self) -> bool {
         self.completed
+    }
+
+    /// The language the answers were given in, if known.
+    pub fn language(&self) -> Option<Language> {
+        self.language
     }
 
     /// The answers, one per item, in the order of the question tree.
@@ -430,6 +444,8 @@ pub struct AnswerFilter {
     pub completed_only: bool,
     /// The sets of this sendout's respondents only (a sendout of the survey, checked by the use case).
     pub sendout_id: Option<SendoutId>,
+    /// The sets last shown (or given) in this language only.
+    pub language: Option<Language>,
 }
 
 impl AnswerFilter {
@@ -458,12 +474,17 @@ impl AnswerFilter {
                 return Err(FieldError::new("from", "must not be later than to"));
             }
         }
-        Ok(Self { created_from, created_to, updated_since, completed_only, sendout_id: None })
+        Ok(Self { created_from, created_to, updated_since, completed_only, sendout_id: None, language: None })
     }
 
     /// The same filter, narrowed to the sets of one sendout's respondents when `sendout` is given.
     pub fn of_sendout(self, sendout: Option<SendoutId>) -> Self {
         Self { sendout_id: sendout, ..self }
+    }
+
+    /// The same filter, narrowed to the sets in `language` when it is given.
+    pub fn in_language(self, language: Option<Language>) -> Self {
+        Self { language, ..self }
     }
 }
 

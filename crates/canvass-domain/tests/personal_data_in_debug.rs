@@ -143,6 +143,7 @@ fn shown() -> Vec<(&'static str, String)> {
         completed: true,
         created_at: at,
         updated_at: at,
+        language: None,
         answers: answers(),
     };
     let labels = HashSet::from([LabelId::new(1)]);
@@ -159,7 +160,7 @@ fn shown() -> Vec<(&'static str, String)> {
         AnswerValue::Text(TEXT.into()),
         answers(),
         set.clone(),
-        AnswerSetInput { respondent_id: None, completed: true, answers: answers() },
+        AnswerSetInput { respondent_id: None, completed: true, answers: answers(), language: None },
         respondent(),
         delivery(),
         input(),

@@ -23,7 +23,10 @@ use diesel::sql_types::{Array, BigInt};
 use serde_json::Value;
 use time::OffsetDateTime;
 
+use canvass_domain::language::Language;
+
 use crate::error::OrRepoError;
+use crate::named::Named;
 use crate::prepared::prepared;
 use crate::schema::{answer_sets, answers, question_items, survey_pages};
 use crate::PgUnitOfWork;
@@ -39,6 +42,7 @@ pub(crate) struct AnswerSetRow {
     completed: bool,
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
+    language: Option<Named<Language>>,
 }
 
 impl From<AnswerSetRow> for AnswerSet {
@@ -51,6 +55,7 @@ impl From<AnswerSetRow> for AnswerSet {
             completed: row.completed,
             created_at: row.created_at,
             updated_at: row.updated_at,
+            language: row.language.map(|language| language.0),
             answers: Vec::new(),
         }
     }
@@ -91,6 +96,9 @@ pub(crate) fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilt
     }
     if let Some(sendout) = filter.sendout_id {
         query = query.filter(answer_sets::sendout_id.eq(sendout.get()));
+    }
+    if let Some(language) = filter.language {
+        query = query.filter(answer_sets::language.eq(language.code()));
     }
     query
 }
@@ -370,12 +378,14 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         let copied = prepared(
             "WITH source AS MATERIALIZED ( \
                  SELECT id AS old_id, nextval(pg_get_serial_sequence('answer_sets', 'id')) AS new_id, \
-                        completed, created_at, updated_at, completed_at, coalesce(copy_of, id) AS original \
+                        completed, created_at, updated_at, completed_at, coalesce(copy_of, id) AS original, \
+                        language \
                  FROM answer_sets WHERE account_id = $1 AND survey_id = $2 ORDER BY id), \
              sets AS ( \
                  INSERT INTO answer_sets (account_id, id, survey_id, completed, created_at, updated_at, completed_at, \
-                     copy_of) \
-                 SELECT $1, new_id, $3, completed, created_at, updated_at, completed_at, original FROM source \
+                     copy_of, language) \
+                 SELECT $1, new_id, $3, completed, created_at, updated_at, completed_at, original, language \
+                 FROM source \
                  ORDER BY old_id) \
              INSERT INTO answers (account_id, answer_set_id, question_item_id, value) \
              SELECT $1, source.new_id, item_map.new_id, answers.value \

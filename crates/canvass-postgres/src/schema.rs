@@ -45,6 +45,7 @@ diesel::table! {
         current_page_id -> Nullable<Int8>,
         completed_at -> Nullable<Timestamptz>,
         copy_of -> Nullable<Int8>,
+        language -> Nullable<Text>,
     }
 }
 

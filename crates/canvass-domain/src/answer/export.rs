@@ -18,6 +18,10 @@ use crate::survey::{QuestionTree, QuestionType};
 pub const FIXED_COLUMNS: [&str; 6] =
     ["answerSetId", "respondentId", "sendoutId", "completed", "createdAt", "updatedAt"];
 
+/// The name of the column of the language a set was last shown in, after the fixed columns, in the exports of a
+/// survey with a translation.
+pub const LANGUAGE_COLUMN: &str = "language";
+
 /// What joins the options chosen in a MultipleChoice answer.
 pub const CHOICE_SEPARATOR: &str = "; ";
 
@@ -122,7 +126,7 @@ struct ItemColumn {
 /// assert_eq!(table.headings().last().unwrap(), "q7");
 /// let at = time::macros::datetime!(2026-11-22 10:00 UTC);
 /// let set = AnswerSet { id: AnswerSetId::new(3), survey_id: SurveyId::new(1), respondent_id: None, sendout_id: None,
-///     completed: true, created_at: at, updated_at: at,
+///     completed: true, created_at: at, updated_at: at, language: None,
 ///     answers: vec![Answer { question_item_id: QuestionItemId::new(7), value: AnswerValue::Text("y".into()) }] };
 /// assert_eq!(table.row(&set.into()).last(), Some(&Cell::Text("Yes".into())));
 /// ```
@@ -139,6 +143,8 @@ pub struct ExportTable {
     labels: Vec<String>,
     /// Where each label name's column is among the background columns.
     label_positions: HashMap<String, usize>,
+    /// Whether a `language` column follows the fixed ones.
+    language: bool,
 }
 
 impl ExportTable {
@@ -167,7 +173,19 @@ impl ExportTable {
                 });
             }
         }
-        Self { headings, values, items, positions, row_positions, labels: Vec::new(), label_positions: HashMap::new() }
+        let (labels, label_positions) = (Vec::new(), HashMap::new());
+        Self { headings, values, items, positions, row_positions, labels, label_positions, language: false }
+    }
+
+    /// The table with a [`LANGUAGE_COLUMN`] after the fixed columns when `language` is set (a survey with a
+    /// translation): the language each set was last shown in.
+    pub fn with_language(self, language: bool) -> Self {
+        Self { language, ..self }
+    }
+
+    /// Where the item columns start.
+    fn items_start(&self) -> usize {
+        FIXED_COLUMNS.len() + usize::from(self.language)
     }
 
     /// The table with one more column per background data label name, after the items, in the order given (a
@@ -184,11 +202,11 @@ impl ExportTable {
 
     /// How many columns a row has.
     pub fn width(&self) -> usize {
-        FIXED_COLUMNS.len() + self.items.len() + self.labels.len()
+        self.items_start() + self.items.len() + self.labels.len()
     }
 
-    /// The heading of every column, in order: the fixed columns' names, then each item's text (or `q<id>`), then
-    /// each background data label's name (or `bg.<name>`).
+    /// The heading of every column, in order: the fixed columns' names (and `language`), then each item's text
+    /// (or `q<id>`), then each background data label's name (or `bg.<name>`).
     pub fn headings(&self) -> impl Iterator<Item = Cow<'_, str>> {
         let items = self.items.iter().map(|item| match self.headings {
             Headings::Texts => Cow::Borrowed(item.text.as_str()),
@@ -198,7 +216,8 @@ impl ExportTable {
             Headings::Texts => Cow::Borrowed(name.as_str()),
             Headings::Ids => Cow::Owned(format!("{BACKGROUND_PREFIX}{name}")),
         });
-        FIXED_COLUMNS.into_iter().map(Cow::Borrowed).chain(items).chain(labels)
+        let language = self.language.then_some(Cow::Borrowed(LANGUAGE_COLUMN));
+        FIXED_COLUMNS.into_iter().map(Cow::Borrowed).chain(language).chain(items).chain(labels)
     }
 
     /// The row of one answer set, [`Self::width`] cells: its ids, completion and times, then its answer to each
@@ -216,20 +235,24 @@ impl ExportTable {
             Cell::Timestamp(set.created_at),
             Cell::Timestamp(set.updated_at),
         ]);
+        if self.language {
+            cells.push(set.language.map_or(Cell::Empty, |language| Cell::Text(Cow::Borrowed(language.code()))));
+        }
+        let start = self.items_start();
         cells.resize(self.width(), Cell::Empty);
         for answer in &set.answers {
             if let AnswerValue::Rows(rows) = &answer.value {
                 for (row, option) in rows {
                     if let Some(&position) = self.row_positions.get(&(answer.question_item_id, row.clone())) {
                         let column = &self.items[position];
-                        cells[FIXED_COLUMNS.len() + position] = Cell::Text(Cow::Borrowed(self.option(column, option)));
+                        cells[start + position] = Cell::Text(Cow::Borrowed(self.option(column, option)));
                     }
                 }
             } else if let Some(&position) = self.positions.get(&answer.question_item_id) {
-                cells[FIXED_COLUMNS.len() + position] = self.cell(&self.items[position], &answer.value);
+                cells[start + position] = self.cell(&self.items[position], &answer.value);
             }
         }
-        let labels_start = FIXED_COLUMNS.len() + self.items.len();
+        let labels_start = start + self.items.len();
         for background in &row.background {
             if let Some(&position) = self.label_positions.get(&background.name) {
                 cells[labels_start + position] = background_cell(background);
@@ -392,6 +415,7 @@ mod tests {
             completed: true,
             created_at: AT,
             updated_at: AT + time::Duration::minutes(3),
+            language: None,
             answers: answers
                 .into_iter()
                 .map(|(id, value)| Answer { question_item_id: QuestionItemId::new(id), value })
@@ -405,6 +429,24 @@ mod tests {
 
     fn choices(values: &[&str]) -> AnswerValue {
         AnswerValue::Choices(values.iter().map(|v| (*v).to_owned()).collect())
+    }
+
+    #[test]
+    fn a_language_column_follows_the_fixed_ones_when_asked_for_and_the_items_move_along() {
+        let table = ExportTable::new(&tree(), Headings::Ids, ChoiceValues::Codes).with_language(true);
+        let headings: Vec<_> = table.headings().collect();
+        assert_eq!(headings[5..8], ["updatedAt", "language", "q30"]);
+        assert_eq!(table.width(), headings.len());
+        let mut row = set(vec![(30, AnswerValue::Text("pay".into()))]);
+        row.set.language = Some(crate::language::Language::Sv);
+        let cells = table.row(&row);
+        assert_eq!((&cells[6], &cells[7]), (&text("sv"), &text("pay")));
+        assert_eq!(cells.len(), table.width());
+        let empty = set(vec![]);
+        let unknown = table.row(&empty);
+        assert_eq!(unknown[6], Cell::Empty, "a set in no known language");
+        let without = ExportTable::new(&tree(), Headings::Ids, ChoiceValues::Codes);
+        assert_eq!(without.headings().nth(6).unwrap(), "q30");
     }
 
     #[test]

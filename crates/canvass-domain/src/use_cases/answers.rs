@@ -5,6 +5,7 @@ use crate::chunks::{within_budget, Chunk, ChunkRequest, Weighed};
 use crate::clock::Clock;
 use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId};
+use crate::language::Language;
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
     transaction, AnswerRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
@@ -23,6 +24,8 @@ pub struct AnswerSetInput {
     pub completed: bool,
     /// The answers.
     pub answers: Vec<Answer>,
+    /// The language the answers were given in, if the client knows it.
+    pub language: Option<Language>,
 }
 
 /// Records an answer set.
@@ -41,6 +44,7 @@ pub fn record(
 ) -> Result<AnswerSet, DomainError> {
     let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
     let draft = AnswerSetDraft::check(input.completed, input.answers, &tree).map_err(DomainError::Invalid)?;
+    let draft = draft.in_language(input.language);
     let respondent = match input.respondent_id {
         None => None,
         Some(respondent) => match uow.respondent_sendout(account, survey, respondent)? {
@@ -76,7 +80,18 @@ pub(crate) fn completed_subject(account: AccountId, set: &AnswerSet) -> EventSub
     }
 }
 
-/// Replaces the answers and the completed flag of an answer set.
+/// What replaces an answer set's answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replacement {
+    /// Whether the respondent finished.
+    pub completed: bool,
+    /// The answers.
+    pub answers: Vec<Answer>,
+    /// The language the answers were given in, if the client knows it.
+    pub language: Option<Language>,
+}
+
+/// Replaces the answers, the completed flag and the language of an answer set.
 ///
 /// An unknown survey is `NotFound` before anything else, an unknown set before invalid answers (the set is looked
 /// up only when the answers are invalid). The replacement runs in a transaction: the adapter locks the set before
@@ -88,12 +103,12 @@ pub fn replace(
     account: AccountId,
     survey: SurveyId,
     id: AnswerSetId,
-    completed: bool,
-    answers: Vec<Answer>,
+    replacement: Replacement,
 ) -> Result<AnswerSet, DomainError> {
     let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
+    let Replacement { completed, answers, language } = replacement;
     let draft = match AnswerSetDraft::check(completed, answers, &tree) {
-        Ok(draft) => draft,
+        Ok(draft) => draft.in_language(language),
         Err(errors) => {
             uow.find_answer_set(account, survey, id)?.ok_or(DomainError::NotFound(Resource::AnswerSet))?;
             return Err(DomainError::Invalid(errors));

@@ -36,6 +36,8 @@ pub struct ExportStart {
     pub tree: QuestionTree,
     /// The background data label names of the exported sets' sendouts, each once.
     pub labels: Vec<String>,
+    /// Whether the survey has a translation (its exports then say in which language each set was answered).
+    pub translated: bool,
     /// The first answer sets, with their answers, in id order.
     pub chunk: Chunk<ExportRow, AnswerSetId>,
 }
@@ -53,15 +55,16 @@ pub fn start_export(
     size: usize,
     budget: u64,
 ) -> Result<ExportStart, DomainError> {
-    let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
+    let (found, tree) = surveys::get_with_tree(uow, account, survey)?;
     answers::check_filter_sendout(uow, account, survey, &selection.filter)?;
+    let (translated, _) = uow.page_translation(account, survey, found.language)?;
     let labels = if selection.background_data {
         uow.export_label_names(account, survey, &selection.filter)?
     } else {
         Vec::new()
     };
     let chunk = export_chunk(uow, account, survey, selection, &ChunkRequest::first(size), budget)?;
-    Ok(ExportStart { tree, labels, chunk })
+    Ok(ExportStart { tree, labels, translated: !translated.is_empty(), chunk })
 }
 
 /// One chunk of the survey's answer sets that the selection picks, with their answers, in creation (id) order:

@@ -150,6 +150,7 @@ pub fn submit(
             }
         }
         let draft = if next.is_none() { draft.finished() } else { draft };
+        let draft = draft.in_language(Some(context.shown_language()));
         let set = match progress {
             Some((set, _)) => {
                 let replaced = tx.replace_answers(account, survey, set.id, &draft, now)?;

@@ -114,6 +114,7 @@ pub fn reply(
             return Ok(ReplyOutcome::Ignored);
         }
         let draft = if completed { draft.finished() } else { draft };
+        let draft = draft.in_language(Some(context.shown_language()));
         let set = match progress {
             Some((set, _)) => {
                 let replaced = tx.replace_answers(account, survey, set.id, &draft, now)?;

@@ -2,6 +2,7 @@
 
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet};
 use canvass_domain::ids::{QuestionItemId, RespondentId, SendoutId};
+use canvass_domain::language::Language;
 use canvass_domain::paging::Page;
 use canvass_domain::timestamp::DayEdge;
 use canvass_domain::FieldError;
@@ -13,6 +14,7 @@ use super::schemas::{AnswerValueSchema, DateText};
 
 use super::answer_value::AnswerValueBody;
 use super::client_date::{instant, ClientDate};
+use super::sendout::LanguageBody;
 
 /// One answer: a string (OpenText, SingleChoice), an array of option values (MultipleChoice) or a number
 /// (Numeric, Rating).
@@ -51,6 +53,9 @@ pub struct AnswerSetBody {
     /// The answers, at most one per item.
     #[serde(default)]
     pub answers: Vec<AnswerBody>,
+    /// The language the answers were given in, if known (the set records it; absent or null: none).
+    #[serde(default)]
+    pub language: Option<LanguageBody>,
 }
 
 /// An answer set; `answers` is present where the endpoint returns answers.
@@ -73,6 +78,9 @@ pub struct AnswerSetResponse {
     pub updated_at: OffsetDateTime,
     /// Whether the respondent finished.
     pub completed: bool,
+    /// The language its last page was shown in (through the API: the one its body named); null when none was.
+    #[schema(required = true)]
+    pub language: Option<LanguageBody>,
     /// The answers, in question tree order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answers: Option<Vec<AnswerBody>>,
@@ -95,6 +103,7 @@ impl AnswerSetResponse {
             created_at: set.created_at,
             updated_at: set.updated_at,
             completed: set.completed,
+            language: set.language.map(LanguageBody::from),
             answers: None,
         }
     }
@@ -154,9 +163,13 @@ impl AnswerFilterQuery {
     }
 }
 
-/// The checked filter of results and exports: the answer list's filters, and a sendout (`sendoutId`).
-pub fn filter_with_sendout(filter: AnswerFilterQuery, sendout: Option<i64>) -> Result<AnswerFilter, Vec<FieldError>> {
-    Ok(filter.into_domain()?.of_sendout(sendout.map(SendoutId::new)))
+/// The checked filter of results and exports: the answer list's filters, a sendout (`sendoutId`) and a language.
+pub fn results_filter(
+    filter: AnswerFilterQuery,
+    sendout: Option<i64>,
+    language: Option<LanguageBody>,
+) -> Result<AnswerFilter, Vec<FieldError>> {
+    Ok(filter.into_domain()?.of_sendout(sendout.map(SendoutId::new)).in_language(language.map(Language::from)))
 }
 
 /// Paging and filters of `GET /surveys/{surveyId}/answersWithData`.

@@ -13,11 +13,12 @@ use time::OffsetDateTime;
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
-use super::answer::{filter_with_sendout, AnswerFilterQuery};
+use super::answer::{results_filter, AnswerFilterQuery};
 use super::answer_value::AnswerValueBody;
 use super::client_date::ClientDate;
 use super::mirror::mirrored;
 use super::schemas::DateText;
+use super::sendout::LanguageBody;
 
 /// The file an export is written as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
@@ -95,6 +96,8 @@ pub struct ExportQuery {
     #[serde(rename = "sendoutId")]
     #[param(rename = "sendoutId")]
     pub sendout_id: Option<i64>,
+    /// Only the sets last shown (or given) in this language.
+    pub language: Option<LanguageBody>,
 }
 
 impl ExportQuery {
@@ -106,7 +109,7 @@ impl ExportQuery {
             updated: self.updated.take(),
             completed: self.completed,
         };
-        let filter = filter_with_sendout(dates, self.sendout_id)?;
+        let filter = results_filter(dates, self.sendout_id, self.language)?;
         Ok(ExportSelection { filter, background_data: self.background_data.unwrap_or(false) })
     }
 
@@ -134,6 +137,7 @@ pub struct ExportLine {
     created_at: OffsetDateTime,
     #[serde(with = "time::serde::rfc3339")]
     updated_at: OffsetDateTime,
+    language: Option<&'static str>,
     answers: AnswersByItem,
     #[serde(skip_serializing_if = "Option::is_none")]
     background_data: Option<BackgroundByName>,
@@ -151,6 +155,7 @@ impl ExportLine {
             completed: set.completed,
             created_at: set.created_at,
             updated_at: set.updated_at,
+            language: set.language.map(|language| language.code()),
             answers: AnswersByItem(
                 set.answers.into_iter().map(|a| (a.question_item_id.get(), AnswerValueBody(a.value))).collect(),
             ),

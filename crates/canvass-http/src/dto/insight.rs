@@ -12,9 +12,10 @@ use canvass_domain::FieldError;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::answer::{filter_with_sendout, AnswerFilterQuery};
+use super::answer::{results_filter, AnswerFilterQuery};
 use super::client_date::ClientDate;
 use super::schemas::DateText;
+use super::sendout::LanguageBody;
 
 mod richer;
 
@@ -39,6 +40,8 @@ pub struct ResultsQuery {
     #[serde(rename = "sendoutId")]
     #[param(rename = "sendoutId")]
     pub sendout_id: Option<i64>,
+    /// The answer sets last shown (or given) in this language only.
+    pub language: Option<LanguageBody>,
 }
 
 impl ResultsQuery {
@@ -46,7 +49,7 @@ impl ResultsQuery {
     pub fn into_domain(self) -> Result<AnswerFilter, Vec<FieldError>> {
         let filters =
             AnswerFilterQuery { from: self.from, to: self.to, updated: self.updated, completed: self.completed };
-        filter_with_sendout(filters, self.sendout_id)
+        results_filter(filters, self.sendout_id, self.language)
     }
 }
 

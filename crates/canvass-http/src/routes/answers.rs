@@ -7,6 +7,7 @@ use canvass_domain::answer::{check_shape, Answer};
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::clock::Clock;
 use canvass_domain::ids::{AnswerSetId, QuestionItemId, RespondentId, SurveyId};
+use canvass_domain::language::Language;
 use canvass_domain::paging::PageRequest;
 use canvass_domain::ports::UnitOfWork;
 use canvass_domain::use_cases::answers::{self, AnswerSetInput};
@@ -171,6 +172,7 @@ pub async fn record(
             respondent_id: body.respondent_id.map(RespondentId::new),
             completed: body.completed,
             answers,
+            language: body.language.map(Language::from),
         };
         answers::record(uow, clock, account, survey, input)
     };
@@ -194,7 +196,9 @@ pub async fn replace(
     let body = body.0;
     let answers = checked_answers(body.answers)?;
     let set = blocking::run(&state, move |uow, clock| {
-        answers::replace(uow, clock, account, survey, id, body.completed, answers)
+        let language = body.language.map(Language::from);
+        let replacement = answers::Replacement { completed: body.completed, answers, language };
+        answers::replace(uow, clock, account, survey, id, replacement)
     })
     .await?;
     Ok(HttpResponse::Ok().json(AnswerSetResponse::with_answers(set)))

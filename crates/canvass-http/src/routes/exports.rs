@@ -64,7 +64,7 @@ pub async fn export(
         Problem::new(ProblemKind::TooManyExports, format!("this account runs {most} exports already; retry later"))
     })?;
     let budget = state.protection.chunk_bytes;
-    let ExportStart { tree, labels, chunk } = blocking::run(&state, move |uow, _| {
+    let ExportStart { tree, labels, translated, chunk } = blocking::run(&state, move |uow, _| {
         exports::start_export(uow, account, survey, &selection, EXPORT_CHUNK_SIZE, budget)
     })
     .await?;
@@ -72,7 +72,9 @@ pub async fn export(
         exports::export_chunk(uow, account, survey, &selection, request, budget)
     };
     let format = query.format.unwrap_or_default();
-    let table = ExportTable::new(&tree, query.headings(), query.choice_values()).with_background(labels);
+    let table = ExportTable::new(&tree, query.headings(), query.choice_values())
+        .with_language(translated)
+        .with_background(labels);
     if format == ExportFormat::Xlsx && table.width() > xlsx::MAX_COLUMNS {
         let message =
             format!("an XLSX sheet holds at most {} columns; this export needs {}", xlsx::MAX_COLUMNS, table.width());

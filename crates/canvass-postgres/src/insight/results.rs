@@ -40,7 +40,7 @@ macro_rules! answers_of_sets {
 }
 
 /// The filter: `$1` account, `$2` survey, `$3` created from, `$4` created to, `$5` updated since, `$6` completed
-/// only, `$7` sendout (each null, or false, when not given).
+/// only, `$7` sendout, `$8` language (each null, or false, when not given).
 macro_rules! passing_the_filter {
     () => {
         "
@@ -49,11 +49,12 @@ macro_rules! passing_the_filter {
       AND ($4::timestamptz IS NULL OR s.created_at <= $4)
       AND ($5::timestamptz IS NULL OR s.updated_at >= $5)
       AND (NOT $6 OR s.completed)
-      AND ($7::bigint IS NULL OR s.sendout_id = $7)"
+      AND ($7::bigint IS NULL OR s.sendout_id = $7)
+      AND ($8::text IS NULL OR s.language = $8)"
     };
 }
 
-/// Per answered item its answers (hashed, not sorted), and for the Numeric items `$8` the count, mean, median,
+/// Per answered item its answers (hashed, not sorted), and for the Numeric items `$9` the count, mean, median,
 /// lowest and highest of their numbers (mean, lowest and highest in `numeric`, exact; the median interpolated in
 /// `float8`). A CASE reads the JSON numbers only (a condition in WHERE would not order the cast after it, and
 /// would make the planner misjudge the rows).
@@ -75,7 +76,7 @@ numbers AS (
         SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::numeric END AS number) AS x",
     passing_the_filter!(),
     "
-      AND a.question_item_id = ANY($8)
+      AND a.question_item_id = ANY($9)
     GROUP BY a.question_item_id)
 SELECT answered.item, answered.answered, coalesce(numbers.numbers, 0) AS numbers, numbers.mean, numbers.median,
        numbers.lowest, numbers.highest
@@ -83,10 +84,10 @@ FROM answered
 LEFT JOIN numbers ON numbers.item = answered.item"
 );
 
-/// Per option of the choice items (`$10` item, `$11` option value) the answers that chose it, zeros included, for
-/// the items with at least one answer; and per rating of the Rating items `$12` the answers that gave it (a value
+/// Per option of the choice items (`$11` item, `$12` option value) the answers that chose it, zeros included, for
+/// the items with at least one answer; and per rating of the Rating items `$13` the answers that gave it (a value
 /// that is no number has no rating). `chosen` holds one row per value an answer chose: the string of a SingleChoice
-/// item's (`$8`) answer, each distinct string of a MultipleChoice item's (`$9`) array; and a null value for an
+/// item's (`$9`) answer, each distinct string of a MultipleChoice item's (`$10`) array; and a null value for an
 /// answer that chose nothing readable (another JSON type, an empty array), so that its item still counts as
 /// answered.
 const VALUES: &str = concat!(
@@ -96,7 +97,7 @@ WITH chosen AS (
     answers_of_sets!(),
     passing_the_filter!(),
     "
-      AND a.question_item_id = ANY($8)
+      AND a.question_item_id = ANY($9)
   UNION ALL
     SELECT a.question_item_id AS item, c.value",
     answers_of_sets!(),
@@ -107,11 +108,11 @@ WITH chosen AS (
         WHERE jsonb_typeof(e.value) = 'string') AS c ON true",
     passing_the_filter!(),
     "
-      AND a.question_item_id = ANY($9)),
+      AND a.question_item_id = ANY($10)),
 counted AS (
     SELECT item, value, count(*) AS n FROM chosen GROUP BY item, value)
     SELECT o.item, o.value AS choice, NULL::float8 AS rating, coalesce(counted.n, 0) AS n
-    FROM unnest($10::bigint[], $11::text[]) AS o (item, value)
+    FROM unnest($11::bigint[], $12::text[]) AS o (item, value)
     LEFT JOIN counted ON counted.item = o.item AND counted.value = o.value
     WHERE o.item IN (SELECT item FROM counted)
 UNION ALL
@@ -122,13 +123,13 @@ UNION ALL
         SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::float8 END AS rating) AS r",
     passing_the_filter!(),
     "
-      AND a.question_item_id = ANY($12)
+      AND a.question_item_id = ANY($13)
     GROUP BY a.question_item_id, r.rating"
 );
 
-/// Per Date item (`$8`) the answers that hold a date and the earliest and latest (as text: `YYYY-MM-DD` sorts as
-/// its dates do); per Matrix item (`$9`), row and option value the answers that chose it (each row of an answer's
-/// object); per Ranking item (`$10`) and option value the answers that ranked it, the sum of its places (from 1)
+/// Per Date item (`$9`) the answers that hold a date and the earliest and latest (as text: `YYYY-MM-DD` sorts as
+/// its dates do); per Matrix item (`$10`), row and option value the answers that chose it (each row of an answer's
+/// object); per Ranking item (`$11`) and option value the answers that ranked it, the sum of its places (from 1)
 /// and how often it came first (each element of an answer's array with its place).
 const SHAPES: &str = concat!(
     "
@@ -141,7 +142,7 @@ const SHAPES: &str = concat!(
             AS value) AS d",
     passing_the_filter!(),
     "
-      AND a.question_item_id = ANY($8) AND d.value IS NOT NULL
+      AND a.question_item_id = ANY($9) AND d.value IS NOT NULL
     GROUP BY a.question_item_id
 UNION ALL
     SELECT a.question_item_id AS item, c.key AS first_text, c.value #>> '{}' AS second_text, count(*) AS n,
@@ -151,7 +152,7 @@ UNION ALL
     CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(a.value) = 'object' THEN a.value ELSE '{}' END) AS c",
     passing_the_filter!(),
     "
-      AND a.question_item_id = ANY($9) AND jsonb_typeof(c.value) = 'string'
+      AND a.question_item_id = ANY($10) AND jsonb_typeof(c.value) = 'string'
     GROUP BY a.question_item_id, c.key, c.value #>> '{}'
 UNION ALL
     SELECT a.question_item_id AS item, NULL AS first_text, e.value #>> '{}' AS second_text, count(*) AS n,
@@ -162,7 +163,7 @@ UNION ALL
         WITH ORDINALITY AS e(value, place)",
     passing_the_filter!(),
     "
-      AND a.question_item_id = ANY($10) AND jsonb_typeof(e.value) = 'string'
+      AND a.question_item_id = ANY($11) AND jsonb_typeof(e.value) = 'string'
     GROUP BY a.question_item_id, e.value #>> '{}'"
 );
 
@@ -311,6 +312,7 @@ pub(super) fn tallies(
             .bind::<Nullable<Timestamptz>, _>(filter.updated_since)
             .bind::<Bool, _>(filter.completed_only)
             .bind::<Nullable<BigInt>, _>(sendout)
+            .bind::<Nullable<Text>, _>(filter.language.map(|language| language.code()))
     };
     let rows: Vec<ItemRow> = filtered(ITEMS).bind::<Array<BigInt>, _>(&items.numeric).load(conn)?;
     let mut tallies = ResultTallies { answer_sets, ..ResultTallies::default() };

@@ -21,6 +21,7 @@ pub(super) fn passes(set: &AnswerSet, filter: &AnswerFilter) -> bool {
         && filter.updated_since.is_none_or(|since| set.updated_at >= since)
         && (!filter.completed_only || set.completed)
         && filter.sendout_id.is_none_or(|sendout| set.sendout_id == Some(sendout))
+        && filter.language.is_none_or(|language| set.language == Some(language))
 }
 
 /// A set as the store weighs it: its row, and each answer with its value's JSON text (about: a text's quotes and
@@ -90,6 +91,7 @@ impl AnswerRepository for Memory {
             completed: draft.completed(),
             created_at: now,
             updated_at: now,
+            language: draft.language(),
             answers: draft.answers().to_vec(),
         };
         self.state.answer_sets.push(HeldAnswerSet {
@@ -118,6 +120,7 @@ impl AnswerRepository for Memory {
         let was_completed = set.completed;
         set.answers = draft.answers().to_vec();
         set.completed = draft.completed();
+        set.language = draft.language();
         set.updated_at = now;
         Ok(Some(ReplacedAnswerSet { set: set.clone(), was_completed }))
     }

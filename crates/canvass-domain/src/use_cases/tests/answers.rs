@@ -117,7 +117,7 @@ fn number(item: QuestionItemId, value: f64) -> Answer {
 }
 
 fn input(respondent: Option<RespondentId>, completed: bool, answers: Vec<Answer>) -> AnswerSetInput {
-    AnswerSetInput { respondent_id: respondent, completed, answers }
+    AnswerSetInput { respondent_id: respondent, completed, answers, language: None }
 }
 
 fn record(fake: &mut Memory, at_minute: i64, input: AnswerSetInput) -> crate::answer::AnswerSet {
@@ -228,7 +228,8 @@ fn another_accounts_survey_is_not_found_by_every_answer_use_case_as_a_missing_on
         // The survey is looked up first: even answers that could not be checked name no field.
         let given = input(Some(DAN), false, vec![text(THEIR_ITEM, "x")]);
         assert!(not_found(&answers::record(&mut fake, &clock, ACCOUNT, survey, given), "survey"), "{survey}");
-        let replaced = answers::replace(&mut fake, &clock, ACCOUNT, survey, their_set.id, false, Vec::new());
+        let replaced =
+            answers::replace(&mut fake, &clock, ACCOUNT, survey, their_set.id, replacement(false, Vec::new()));
         assert!(not_found(&replaced, "survey"));
         let page = PageRequest::new(1, 10, "page", "pagesize").unwrap();
         assert!(not_found(&answers::weigh_page(&mut fake, ACCOUNT, survey, &AnswerFilter::default(), page), "survey"));
@@ -239,7 +240,10 @@ fn another_accounts_survey_is_not_found_by_every_answer_use_case_as_a_missing_on
     // Through the account's own survey, their set is as missing as one that never was.
     for id in [their_set.id, AnswerSetId::new(99)] {
         assert!(not_found(&answers::get(&mut fake, ACCOUNT, SURVEY, id), "answer set"));
-        assert!(not_found(&answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, id, false, Vec::new()), "answer set"));
+        assert!(not_found(
+            &answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, id, replacement(false, Vec::new())),
+            "answer set"
+        ));
     }
     let theirs = answers::get(&mut fake, OTHER, THEIRS, their_set.id).unwrap();
     assert_eq!(theirs, their_set, "untouched");
@@ -252,7 +256,8 @@ fn a_replacement_replaces_every_answer_and_the_flag_and_completes_once() {
     let later = At(NOW + time::Duration::hours(1));
 
     let replaced =
-        answers::replace(&mut fake, &later, ACCOUNT, SURVEY, set.id, true, vec![text(NAME, "Anne")]).unwrap();
+        answers::replace(&mut fake, &later, ACCOUNT, SURVEY, set.id, replacement(true, vec![text(NAME, "Anne")]))
+            .unwrap();
 
     assert_eq!(replaced.answers, [text(NAME, "Anne")], "the rating is gone, not kept");
     assert!(replaced.completed);
@@ -263,7 +268,7 @@ fn a_replacement_replaces_every_answer_and_the_flag_and_completes_once() {
     assert_eq!(fake.state.events[0].1.answer_set_id, Some(set.id));
 
     let again = vec![text(NAME, "Ann"), text(COLOUR, "red")];
-    let replaced = answers::replace(&mut fake, &later, ACCOUNT, SURVEY, set.id, true, again).unwrap();
+    let replaced = answers::replace(&mut fake, &later, ACCOUNT, SURVEY, set.id, replacement(true, again)).unwrap();
     assert_eq!(replaced.answers.len(), 2);
     assert_eq!(fake.state.events.len(), 1, "a set completed already is not completed again");
     assert_eq!(fake.state.answer_sets.len(), 1);
@@ -276,11 +281,13 @@ fn an_invalid_replacement_names_its_fields_only_for_a_set_that_exists_and_change
     let clock = At(NOW + time::Duration::hours(1));
 
     let bad = vec![text(QuestionItemId::new(99), "x")];
-    let missing = answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, AnswerSetId::new(99), false, bad.clone());
+    let missing =
+        answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, AnswerSetId::new(99), replacement(false, bad.clone()));
     assert!(not_found(&missing, "answer set"), "{missing:?}");
-    let fields = invalid_fields(answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, set.id, false, bad));
+    let fields = invalid_fields(answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, set.id, replacement(false, bad)));
     assert_eq!(fields, ["answers[0].questionItemId"]);
-    let unfinished = invalid_fields(answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, set.id, true, Vec::new()));
+    let unfinished =
+        invalid_fields(answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, set.id, replacement(true, Vec::new())));
     assert_eq!(unfinished, ["answers"]);
 
     assert_eq!(answers::get(&mut fake, ACCOUNT, SURVEY, set.id).unwrap(), set);
@@ -293,13 +300,16 @@ fn a_replacement_whose_event_cannot_be_written_leaves_the_set_as_it_was() {
     fake.hooks.events_fail = true;
 
     let clock = At(NOW + time::Duration::hours(1));
-    let failed = answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, set.id, true, vec![text(NAME, "Anne")]);
+    let failed =
+        answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, set.id, replacement(true, vec![text(NAME, "Anne")]));
 
     assert!(matches!(failed, Err(DomainError::Repo(_))), "{failed:?}");
     assert_eq!(answers::get(&mut fake, ACCOUNT, SURVEY, set.id).unwrap(), set, "answers, flag and time as before");
     assert_eq!(fake.transactions.rolled_back, 1);
     // An open set stays open without an event: that replacement is written.
-    let kept = answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, set.id, false, vec![text(NAME, "Anne")]).unwrap();
+    let kept =
+        answers::replace(&mut fake, &clock, ACCOUNT, SURVEY, set.id, replacement(false, vec![text(NAME, "Anne")]))
+            .unwrap();
     assert_eq!(kept.answers, [text(NAME, "Anne")]);
 }
 
@@ -390,4 +400,9 @@ fn a_respondents_sets_of_the_survey_are_listed_and_anyone_else_is_not_found() {
         let found = answers::of_respondent(&mut fake, ACCOUNT, SURVEY, respondent);
         assert!(not_found(&found, "respondent"), "{respondent}: {found:?}");
     }
+}
+
+/// A replacement of a set's answers, in no language.
+fn replacement(completed: bool, answers: Vec<crate::answer::Answer>) -> answers::Replacement {
+    answers::Replacement { completed, answers, language: None }
 }

@@ -75,6 +75,7 @@ fn set(fake: &mut Memory, id: i64, completed: bool, at: time::OffsetDateTime, an
         completed,
         created_at: at,
         updated_at: at,
+        language: None,
         answers,
     };
     fake.seed_answer_set(ACME, set);
@@ -121,6 +122,7 @@ fn statistics_finish_the_figures_up_to_the_clocks_utc_day() {
         completed: true,
         created_at: started,
         updated_at: sent_at + time::Duration::seconds(30),
+        language: None,
         answers: Vec::new(),
     };
     fake.seed_answer_set(ACME, done);

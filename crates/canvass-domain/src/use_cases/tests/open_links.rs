@@ -110,6 +110,7 @@ fn complete_a_set(memory: &mut Memory, acme: AccountId, (survey, sendout): (Surv
         completed: true,
         created_at: NOW,
         updated_at: NOW,
+        language: None,
         answers: Vec::new(),
     };
     memory.state.answer_sets.push(crate::testing::HeldAnswerSet { account_id: acme, set, page: None, original: None });

@@ -53,7 +53,7 @@ fn tree_of(memory: &mut Memory, account: AccountId, survey: SurveyId) -> Questio
 
 fn answered(memory: &mut Memory, account: AccountId, survey: SurveyId, item: QuestionItemId, value: &str) {
     let answers = vec![Answer { question_item_id: item, value: AnswerValue::Text(value.into()) }];
-    let input = AnswerSetInput { respondent_id: None, completed: true, answers };
+    let input = AnswerSetInput { respondent_id: None, completed: true, answers, language: None };
     answers::record(memory, &At(NOW), account, survey, input).unwrap();
 }
 

@@ -142,6 +142,7 @@ fn a_surveys_complete_delete_date_removes_its_answers_and_respondents() {
             completed: true,
             created_at: NOW,
             updated_at: NOW,
+            language: None,
             answers: Vec::new(),
         };
         fake.seed_answer_set(ACME, set);

@@ -26,6 +26,7 @@ impl Memory {
                     completed: id % 2 == 0,
                     created_at: at,
                     updated_at: at,
+                    language: None,
                     answers: Vec::new(),
                 },
             );
