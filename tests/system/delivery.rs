@@ -267,7 +267,7 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
     assert_eq!((status, last["outcome"].as_str(), last["completed"].as_bool()), (200, Some("recorded"), Some(true)));
     assert_eq!(inbound(&app, "inbound-secret", reply("All fine", Some("m-1"))).await.1["outcome"], "ignored");
     send();
-    assert_eq!(texts()[3], canvass_domain::use_cases::twoway::THANK_YOU);
+    assert_eq!(texts()[3], canvass_domain::language::words::words(canvass_domain::language::Language::En).thank_you);
     assert_eq!(texts().len(), 4);
 
     let sets =
@@ -282,4 +282,46 @@ async fn a_twoway_conversation_asks_one_question_at_a_time_and_records_replies()
     let (status, problem) = inbound(&app, "inbound-secret", json!({"from": "", "to": ours, "text": "1"})).await;
     assert_eq!((status, &problem["errors"][0]["field"]), (400, &json!("from")), "no sender: {problem}");
     assert!(smtp.messages().is_empty());
+}
+
+#[tokio::test]
+async fn a_twoway_conversation_speaks_the_respondents_language_in_its_invitation_questions_and_hints() {
+    let app = spawn_app().await;
+    let (smtp, sms) = (SmtpSink::start("", ""), SmsSink::start("", ""));
+    let body = json!({"name": "Chat", "pages": [{"items": [{"type": "SingleChoice", "text": "Happy?",
+        "required": true, "options": [{"value": "yes", "label": "Yes"}, {"value": "no", "label": "No"}]}]}]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    let polish = json!({"items": {item_id(&tree, 0, 0).to_string(): {"text": "Zadowolony?", "options": {"yes": "Tak", "no": "Nie"}}}});
+    app.call("PUT", &format!("/surveys/{survey}/translations/pl"), Some(polish)).await.expect(200);
+    let ours = "+4790000100";
+    app.provision_sender(app.account_id, ours);
+    let chat = json!({"name": "Chat", "type": "TWOWAY", "sendDate": "2020-01-01", "sender": ours,
+        "message": "Hi! {{surveyLink}}", "messages": {"pl": {"message": "Cześć! {{surveyLink}}"}}});
+    let sendout = app.post(&format!("/surveys/{survey}/sendouts"), chat).await.expect(201)["sendoutId"].clone();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let person = json!({"contactDetails": "+4791234567", "sendMail": true, "language": "pl"});
+    app.post(&format!("{base}/respondents"), person).await.expect(201);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let send = || deliver_on(&app, &smtp.url, &sms.url, OffsetDateTime::now_utc());
+    let texts = || {
+        let bodies = sms.bodies();
+        bodies
+            .iter()
+            .map(|b| serde_json::from_str::<Value>(b).unwrap()["text"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+
+    assert_eq!(send().sent, 1);
+    let first = &texts()[0];
+    assert!(first.starts_with("Cześć! ") && first.ends_with("\n\nZadowolony? Odpowiedz 1 = Tak, 2 = Nie"), "{first}");
+    let reply = |text: &str| json!({"from": "+4791234567", "to": ours, "text": text});
+    assert_eq!(inbound(&app, "inbound-secret", reply("może")).await.1["outcome"], "askedAgain");
+    send();
+    assert_eq!(texts()[1], "Odpowiedz jednym z numerów. Zadowolony? Odpowiedz 1 = Tak, 2 = Nie");
+    assert_eq!(inbound(&app, "inbound-secret", reply("tak")).await.1["outcome"], "recorded", "a translated label");
+    send();
+    assert_eq!(texts()[2], "Dziękujemy! Twoje odpowiedzi zostały zapisane.");
+    let sets = app.get(&format!("/surveys/{survey}/answers")).await.expect(200);
+    assert_eq!((sets[0]["language"].as_str(), sets[0]["completed"].as_bool()), (Some("pl"), Some(true)));
 }

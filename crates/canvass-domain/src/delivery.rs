@@ -195,6 +195,9 @@ pub struct ClaimedMessage {
     pub template: String,
     /// After this the survey link no longer works.
     pub expiry_date: Option<OffsetDateTime>,
+    /// The language the respondent is shown (its own, else its sendout's): its invitation's, and a TWOWAY
+    /// conversation's.
+    pub language: crate::language::Language,
     /// Whether the contact is on the account's blocklist now.
     pub blocklisted: bool,
 }

@@ -1,5 +1,8 @@
-//! The languages the respondent's side speaks: a sendout names one, and every word the service writes itself on
-//! that sendout's pages is in it. The survey's own texts are shown as written.
+//! The languages the respondent's side speaks: a respondent is shown its own, else its sendout's; every word the
+//! service writes itself (pages, TWOWAY prompts: the catalogue in [`words`]) is in it, and the survey's own texts
+//! are shown in it where the survey has a translation.
+
+pub mod words;
 
 /// A language of the respondent pages, by its ISO 639-1 code (`en`, `sv`, ...), which is what the API takes and
 /// returns, what the store keeps and what `<html lang>` says. Only these twelve are taken: `sv-SE` is not one.

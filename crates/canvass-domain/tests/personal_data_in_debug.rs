@@ -95,6 +95,7 @@ fn claimed() -> ClaimedMessage {
         subject: None,
         template: TEXT.into(),
         expiry_date: None,
+        language: canvass_domain::language::Language::En,
         blocklisted: false,
     }
 }

@@ -6,7 +6,7 @@ pub mod failures;
 pub mod guard;
 mod html;
 mod open_link;
-mod words;
+use canvass_domain::language::words;
 
 pub(crate) use html::STYLE;
 

@@ -3,14 +3,16 @@
 
 use crate::answer::{Answer, AnswerValue};
 use crate::ids::PageId;
+use crate::language::words::{fill, Words};
 
 use super::question::{QuestionItem, QuestionType};
 use super::tree::QuestionTree;
 
-/// The question as a text message, with how to answer it.
+/// The question as a text message in the language of `words`, with how to answer it.
 ///
 /// ```
 /// use canvass_domain::ids::{PageId, QuestionItemId};
+/// use canvass_domain::language::{words::words, Language};
 /// use canvass_domain::survey::{ChoiceOption, QuestionItem, QuestionType};
 ///
 /// let item = QuestionItem { id: QuestionItemId::new(1), page_id: PageId::new(1), kind: QuestionType::SingleChoice,
@@ -18,11 +20,13 @@ use super::tree::QuestionTree;
 ///     options: vec![ChoiceOption { value: "yes".into(), label: "Yes".into() }, ChoiceOption { value: "no".into(), label: "No".into() }],
 ///     min_label: None, max_label: None,
 ///     settings: Default::default() };
-/// assert_eq!(item.prompt(), "Happy? Reply 1 = Yes, 2 = No");
+/// assert_eq!(item.prompt(words(Language::En)), "Happy? Reply 1 = Yes, 2 = No");
+/// assert_eq!(item.prompt(words(Language::Sv)), "Happy? Svara 1 = Yes, 2 = No");
 /// ```
 impl QuestionItem {
-    /// The text message that asks this question.
-    pub fn prompt(&self) -> String {
+    /// The text message that asks this question, its own words (text, option labels) as they are and the
+    /// service's in the language of `words`.
+    pub fn prompt(&self, words: &Words) -> String {
         let numbered = || {
             self.options
                 .iter()
@@ -31,31 +35,27 @@ impl QuestionItem {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        match self.kind {
-            QuestionType::SingleChoice | QuestionType::Dropdown => format!("{} Reply {}", self.text, numbered()),
-            QuestionType::MultipleChoice => {
-                format!("{} Reply one or more, separated by commas: {}", self.text, numbered())
+        let how = match self.kind {
+            QuestionType::SingleChoice | QuestionType::Dropdown => {
+                fill(words.reply_choice, &[("choices", &numbered())])
             }
+            QuestionType::MultipleChoice => fill(words.reply_choices, &[("choices", &numbered())]),
             QuestionType::Rating => {
-                format!(
-                    "{} Reply a number from {} to {}",
-                    self.text,
-                    QuestionType::RATING_MIN,
-                    QuestionType::RATING_MAX
-                )
+                fill(words.reply_scale, &[("min", &QuestionType::RATING_MIN), ("max", &QuestionType::RATING_MAX)])
             }
-            QuestionType::Numeric => format!("{} Reply a number", self.text),
+            QuestionType::Numeric => words.reply_number.to_owned(),
             QuestionType::OpenText
             | QuestionType::Info
             | QuestionType::Date
             | QuestionType::Matrix
-            | QuestionType::Ranking => self.text.clone(),
-        }
+            | QuestionType::Ranking => return self.text.clone(),
+        };
+        format!("{} {how}", self.text)
     }
 
     /// Reads a text reply: an option by its number, value or label (any case), several separated by commas for
-    /// a multiple choice, a number, or free text. The error says what was expected.
-    pub fn read_reply(&self, reply: &str) -> Result<AnswerValue, String> {
+    /// a multiple choice, a number, or free text. The error says, in the language of `words`, what was expected.
+    pub fn read_reply(&self, reply: &str, words: &Words) -> Result<AnswerValue, String> {
         let reply = reply.trim();
         let option = |part: &str| {
             let part = part.trim();
@@ -71,21 +71,21 @@ impl QuestionItem {
                 .map(|o| o.value.clone())
         };
         match self.kind {
-            _ if reply.is_empty() => Err("Please reply with an answer.".into()),
+            _ if reply.is_empty() => Err(words.reply_empty.to_owned()),
             QuestionType::SingleChoice | QuestionType::Dropdown => {
-                option(reply).map(AnswerValue::Text).ok_or_else(|| "Please reply with one of the numbers.".into())
+                option(reply).map(AnswerValue::Text).ok_or_else(|| words.reply_option.to_owned())
             }
             QuestionType::MultipleChoice => reply
                 .split(',')
                 .map(option)
                 .collect::<Option<Vec<_>>>()
                 .map(AnswerValue::Choices)
-                .ok_or_else(|| "Please reply with the numbers of your choices.".into()),
+                .ok_or_else(|| words.reply_options.to_owned()),
             QuestionType::Numeric | QuestionType::Rating => reply
                 .replace(',', ".")
                 .parse::<f64>()
                 .map(AnswerValue::Number)
-                .map_err(|_| "Please reply with a number.".into()),
+                .map_err(|_| words.reply_not_number.to_owned()),
             // Conversations do not ask these (`current_question` skips them): a reply is taken as text.
             QuestionType::OpenText
             | QuestionType::Info
@@ -120,6 +120,7 @@ impl QuestionTree {
 mod tests {
     use super::*;
     use crate::ids::{QuestionItemId, RuleId, SurveyId};
+    use crate::language::{words::words, Language};
     use crate::survey::{ChoiceOption, LogicRule, Page};
 
     fn item(id: i64, page_id: i64, kind: QuestionType) -> QuestionItem {
@@ -140,14 +141,24 @@ mod tests {
 
     #[test]
     fn replies_are_read_by_type() {
+        let en = words(Language::En);
         let single = item(1, 1, QuestionType::SingleChoice);
-        assert_eq!(single.read_reply(" 2 "), Ok(AnswerValue::Text("no".into())));
-        assert_eq!(single.read_reply("YES"), Ok(AnswerValue::Text("yes".into())));
-        assert!(single.read_reply("3").is_err());
+        assert_eq!(single.read_reply(" 2 ", en), Ok(AnswerValue::Text("no".into())));
+        assert_eq!(single.read_reply("YES", en), Ok(AnswerValue::Text("yes".into())));
+        assert!(single.read_reply("3", en).is_err());
         let multiple = item(2, 1, QuestionType::MultipleChoice);
-        assert_eq!(multiple.read_reply("1, no"), Ok(AnswerValue::Choices(vec!["yes".into(), "no".into()])));
-        assert_eq!(item(3, 1, QuestionType::Numeric).read_reply("7,5"), Ok(AnswerValue::Number(7.5)));
-        assert!(item(4, 1, QuestionType::Rating).read_reply("lots").is_err());
+        assert_eq!(multiple.read_reply("1, no", en), Ok(AnswerValue::Choices(vec!["yes".into(), "no".into()])));
+        assert_eq!(item(3, 1, QuestionType::Numeric).read_reply("7,5", en), Ok(AnswerValue::Number(7.5)));
+        assert!(item(4, 1, QuestionType::Rating).read_reply("lots", en).is_err());
+    }
+
+    #[test]
+    fn the_prompts_and_the_hints_speak_the_language_of_the_catalogue() {
+        let (pl, de) = (words(Language::Pl), words(Language::De));
+        assert_eq!(item(1, 1, QuestionType::SingleChoice).prompt(pl), "q Odpowiedz 1 = Yes, 2 = No");
+        assert_eq!(item(4, 1, QuestionType::Rating).prompt(de), "q Antworten Sie mit einer Zahl von 0 bis 10");
+        assert_eq!(item(3, 1, QuestionType::Numeric).read_reply("viel", de), Err(de.reply_not_number.to_owned()));
+        assert_eq!(item(1, 1, QuestionType::SingleChoice).read_reply("", pl), Err("Napisz odpowiedź.".to_owned()));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::ids::{PageId, QuestionItemId};
 
-use super::{Page, TranslatedTexts};
+use super::{Page, QuestionItem, TranslatedTexts};
 
 /// One text of a survey.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -65,28 +65,38 @@ impl TranslatedTexts {
             page.title = self.shown(TextKey::PageTitle(page.id), &page.title, self.pages.get(&page.id), untranslated);
         }
         for item in &mut page.items {
-            let texts = self.items.get(&item.id);
-            let id = item.id;
-            item.text = self.shown(TextKey::Text(id), &item.text, texts.and_then(|t| t.text.as_ref()), untranslated);
-            if let Some(label) = &item.min_label {
-                let given = texts.and_then(|t| t.min_label.as_ref());
-                item.min_label = Some(self.shown(TextKey::MinLabel(id), label, given, untranslated));
-            }
-            if let Some(label) = &item.max_label {
-                let given = texts.and_then(|t| t.max_label.as_ref());
-                item.max_label = Some(self.shown(TextKey::MaxLabel(id), label, given, untranslated));
-            }
-            for option in &mut item.options {
-                let given = texts.and_then(|t| t.options.get(&option.value));
-                let key = TextKey::Option(id, option.value.clone());
-                option.label = self.shown(key, &option.label, given, untranslated);
-            }
-            for row in &mut item.settings.rows {
-                let given = texts.and_then(|t| t.rows.get(&row.value));
-                row.label = self.shown(TextKey::Row(id, row.value.clone()), &row.label, given, untranslated);
-            }
+            self.translate_item_in(item, untranslated);
         }
         page
+    }
+
+    /// `item` with this translation's texts in place of the survey's own (a TWOWAY question, asked alone).
+    pub fn translate_item(&self, mut item: QuestionItem) -> QuestionItem {
+        self.translate_item_in(&mut item, &mut HashSet::new());
+        item
+    }
+
+    fn translate_item_in(&self, item: &mut QuestionItem, untranslated: &mut HashSet<TextKey>) {
+        let texts = self.items.get(&item.id);
+        let id = item.id;
+        item.text = self.shown(TextKey::Text(id), &item.text, texts.and_then(|t| t.text.as_ref()), untranslated);
+        if let Some(label) = &item.min_label {
+            let given = texts.and_then(|t| t.min_label.as_ref());
+            item.min_label = Some(self.shown(TextKey::MinLabel(id), label, given, untranslated));
+        }
+        if let Some(label) = &item.max_label {
+            let given = texts.and_then(|t| t.max_label.as_ref());
+            item.max_label = Some(self.shown(TextKey::MaxLabel(id), label, given, untranslated));
+        }
+        for option in &mut item.options {
+            let given = texts.and_then(|t| t.options.get(&option.value));
+            let key = TextKey::Option(id, option.value.clone());
+            option.label = self.shown(key, &option.label, given, untranslated);
+        }
+        for row in &mut item.settings.rows {
+            let given = texts.and_then(|t| t.rows.get(&row.value));
+            row.label = self.shown(TextKey::Row(id, row.value.clone()), &row.label, given, untranslated);
+        }
     }
 }
 

@@ -91,8 +91,8 @@ impl Round {
     }
 }
 
-/// The first question of each TWOWAY survey met in a round, read once per survey.
-type FirstQuestions = HashMap<(AccountId, SurveyId), Option<String>>;
+/// The first question of each TWOWAY survey met in a round, read once per survey and language.
+type FirstQuestions = HashMap<(AccountId, SurveyId, crate::language::Language), Option<String>>;
 
 /// A claimed round: the due reminders enqueued, the messages claimed at `at`, the TWOWAY first questions.
 struct Claimed {
@@ -346,15 +346,17 @@ pub(crate) fn record_outcomes(
     Ok(recorded.len())
 }
 
-/// The first question of every TWOWAY survey whose conversation starts in this round.
+/// The first question of every TWOWAY survey whose conversation starts in this round, in each language one starts in.
 fn first_questions(
     uow: &mut (impl SurveyRepository + ?Sized),
     claimed: &[ClaimedMessage],
 ) -> Result<FirstQuestions, DomainError> {
     let mut questions = FirstQuestions::new();
     for message in claimed.iter().filter(|m| m.channel == DispatchType::TwoWay && m.is_invitation()) {
-        if let Entry::Vacant(unread) = questions.entry((message.account_id, message.survey_id)) {
-            unread.insert(super::twoway::first_question(&uow.question_tree(message.account_id, message.survey_id)?));
+        if let Entry::Vacant(unread) = questions.entry((message.account_id, message.survey_id, message.language)) {
+            let (account, survey) = (message.account_id, message.survey_id);
+            let voice = super::twoway::Voice::of(uow, account, survey, message.language)?;
+            unread.insert(super::twoway::first_question(&uow.question_tree(account, survey)?, &voice));
         }
     }
     Ok(questions)
@@ -401,7 +403,7 @@ fn held_back(message: &ClaimedMessage, now: OffsetDateTime) -> Option<Respondent
 fn outgoing(message: &ClaimedMessage, questions: &FirstQuestions, links: &LinkBase) -> OutgoingMessage {
     let mut outgoing = message.render(links);
     if message.channel == DispatchType::TwoWay && message.is_invitation() {
-        if let Some(Some(question)) = questions.get(&(message.account_id, message.survey_id)) {
+        if let Some(Some(question)) = questions.get(&(message.account_id, message.survey_id, message.language)) {
             outgoing.body = format!("{}\n\n{question}", outgoing.body);
         }
     }

@@ -5,13 +5,51 @@ use crate::answer::{Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::distribution::{contact_key, TokenContext};
 use crate::error::{DomainError, Resource};
+use crate::ids::{AccountId, SurveyId};
+use crate::language::words::{words, Words};
+use crate::language::Language;
 use crate::ports::{
     transaction, AnswerRepository, OutboxRepository, RespondentPageRepository, SurveyRepository, Transactional,
 };
-use crate::survey::QuestionTree;
+use crate::survey::{QuestionItem, QuestionTree, TranslatedTexts};
 
-/// The text sent when a conversation is complete.
-pub const THANK_YOU: &str = "Thank you! Your answers are saved.";
+/// How a conversation speaks to one respondent: the service's words in the language it is shown, and the
+/// survey's texts in it where the survey has a translation (the survey's own where it has none).
+pub struct Voice {
+    words: &'static Words,
+    texts: Option<TranslatedTexts>,
+}
+
+impl Voice {
+    /// The voice of `survey` in `language`, its translation read in one statement.
+    pub fn of(
+        uow: &mut (impl SurveyRepository + ?Sized),
+        account: AccountId,
+        survey: SurveyId,
+        language: Language,
+    ) -> Result<Self, DomainError> {
+        let (_, texts) = uow.page_translation(account, survey, language)?;
+        Ok(Self { words: words(language), texts })
+    }
+
+    /// `item` as this voice asks it: its texts translated where they can be.
+    fn shown(&self, item: &QuestionItem) -> QuestionItem {
+        match &self.texts {
+            Some(texts) => texts.translate_item(item.clone()),
+            None => item.clone(),
+        }
+    }
+
+    /// The text message that asks `item`.
+    pub fn prompt(&self, item: &QuestionItem) -> String {
+        self.shown(item).prompt(self.words)
+    }
+
+    /// What is said when the conversation is complete.
+    pub fn thank_you(&self) -> &'static str {
+        self.words.thank_you
+    }
+}
 
 /// What a reply led to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +67,8 @@ pub enum ReplyOutcome {
 
 /// The text of the first question of a conversation, sent after the invitation's own text; `None` when the
 /// survey asks nothing.
-pub fn first_question(tree: &QuestionTree) -> Option<String> {
-    tree.current_question(None, &[]).map(|(_, item)| item.prompt())
+pub fn first_question(tree: &QuestionTree, voice: &Voice) -> Option<String> {
+    tree.current_question(None, &[]).map(|(_, item)| voice.prompt(item))
 }
 
 /// A text message from a respondent, as the SMS provider delivers it.
@@ -80,20 +118,23 @@ pub fn reply(
             return Ok(ReplyOutcome::Ignored);
         }
         let tree = tx.question_tree(account, survey)?;
+        let voice = Voice::of(tx, account, survey, context.shown_language())?;
         let (answers, page) = progress.as_ref().map(|(set, page)| (set.answers.clone(), *page)).unwrap_or_default();
         let Some((page_id, item)) = tree.current_question(page, &answers) else { return Ok(ReplyOutcome::Ignored) };
         let key = |suffix: &str| match message_id {
             Some(id) => format!("tw-{}-{id}", context.respondent_id),
             None => format!("tw-{}-{}-{suffix}-{}", context.respondent_id, item.id, now.unix_timestamp_nanos()),
         };
-        let checked = item.read_reply(text).and_then(|value| match tree.check_answer(item, &value) {
-            Ok(()) => Ok(value),
-            Err(problem) => Err(format!("Your answer {problem}.")),
-        });
+        let checked =
+            voice.shown(item).read_reply(text, voice.words).and_then(|value| match tree.check_answer(item, &value) {
+                Ok(()) => Ok(value),
+                Err(problem) => Err(voice.words.problem(&problem)),
+            });
         let value = match checked {
             Ok(value) => value,
             Err(hint) => {
-                let queued = tx.enqueue_message(&context, &key("again"), &format!("{hint} {}", item.prompt()), now)?;
+                let queued =
+                    tx.enqueue_message(&context, &key("again"), &format!("{hint} {}", voice.prompt(item)), now)?;
                 return Ok(if queued { ReplyOutcome::AskedAgain } else { ReplyOutcome::Ignored });
             }
         };
@@ -103,13 +144,13 @@ pub fn reply(
         let draft = match draft {
             Ok(draft) => draft,
             Err(_) => {
-                let queued = tx.enqueue_message(&context, &key("again"), &item.prompt(), now)?;
+                let queued = tx.enqueue_message(&context, &key("again"), &voice.prompt(item), now)?;
                 return Ok(if queued { ReplyOutcome::AskedAgain } else { ReplyOutcome::Ignored });
             }
         };
-        let next = tree.current_question(Some(page_id), draft.answers()).map(|(page, item)| (page, item.prompt()));
+        let next = tree.current_question(Some(page_id), draft.answers()).map(|(page, item)| (page, voice.prompt(item)));
         let completed = next.is_none();
-        let text = next.as_ref().map_or(THANK_YOU.to_owned(), |(_, prompt)| prompt.clone());
+        let text = next.as_ref().map_or(voice.thank_you().to_owned(), |(_, prompt)| prompt.clone());
         if !tx.enqueue_message(&context, &key("next"), &text, now)? {
             return Ok(ReplyOutcome::Ignored);
         }

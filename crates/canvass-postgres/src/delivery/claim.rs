@@ -30,6 +30,7 @@ macro_rules! details_of_o {
                 coalesce(o.body, rem.message, s.message, '') AS template, \
                 CASE WHEN o.body IS NULL THEN (CASE WHEN o.reminder_id IS NULL THEN s.messages ELSE rem.messages END) \
                   -> coalesce(r.language, s.language) END AS localized, s.expiry_date, \
+                coalesce(r.language, s.language) AS language, \
                 EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = $1 AND b.contact_key = r.contact_key) \
                   AS blocklisted, o.status \
          FROM o \

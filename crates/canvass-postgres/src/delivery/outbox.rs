@@ -116,6 +116,8 @@ pub(crate) struct ClaimedRow {
     localized: Option<serde_json::Value>,
     #[diesel(sql_type = Nullable<Timestamptz>)]
     expiry_date: Option<OffsetDateTime>,
+    #[diesel(sql_type = Text)]
+    language: Named<canvass_domain::language::Language>,
     #[diesel(sql_type = Bool)]
     blocklisted: bool,
     #[diesel(sql_type = Text)]
@@ -270,6 +272,7 @@ pub(crate) fn claimed(row: ClaimedRow) -> ClaimedMessage {
         subject,
         template,
         expiry_date: row.expiry_date,
+        language: row.language.0,
         blocklisted: row.blocklisted,
     }
 }

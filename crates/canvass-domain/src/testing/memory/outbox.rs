@@ -90,6 +90,7 @@ impl State {
             subject,
             template,
             expiry_date: sendout.expiry_date,
+            language: shown,
             blocklisted: false,
         };
         self.outbox.push(HeldMessage {

@@ -3,7 +3,7 @@
 //! asked again, a repeated one changes nothing, and replies to no open conversation are ignored.
 
 use crate::answer::AnswerValue;
-use crate::use_cases::twoway::{reply, Reply, ReplyOutcome, THANK_YOU};
+use crate::use_cases::twoway::{reply, Reply, ReplyOutcome};
 use crate::webhook::WebhookEvent;
 
 use super::seeds::pages::{four_pages, messages, progress, sendout, RESPONDENT as ANN};
@@ -47,7 +47,7 @@ fn replies_are_recorded_and_the_logic_leads_to_the_next_question_until_the_thank
     assert_eq!(progress(&fake).map(|(_, page)| page), Some(Some(crate::ids::PageId::new(4))));
 
     assert_eq!(send(&mut fake, "done", "m2"), ReplyOutcome::Recorded { completed: true });
-    assert_eq!(texts(&fake), ["Question 4", THANK_YOU]);
+    assert_eq!(texts(&fake), ["Question 4", crate::language::words::words(crate::language::Language::En).thank_you]);
     assert_eq!(answers(&fake), [AnswerValue::Text("skip".into()), AnswerValue::Text("done".into())]);
     assert!(progress(&fake).is_some_and(|(set, page)| set.completed && page.is_none()));
     let events: Vec<WebhookEvent> = fake.state.events.iter().map(|(event, _)| *event).collect();
@@ -95,7 +95,28 @@ fn a_reply_that_fails_the_items_checks_is_asked_again_saying_why() {
     let tree = &mut fake.state.surveys.trees[0];
     tree.pages[0].items[0].settings.min_length = Some(3);
     assert_eq!(send(&mut fake, "ok", "m1"), ReplyOutcome::AskedAgain);
-    assert_eq!(texts(&fake), ["Your answer must be at least 3 characters. Question 1"]);
+    assert_eq!(texts(&fake), ["Please write at least 3 characters. Question 1"]);
     assert!(progress(&fake).is_none(), "nothing is recorded");
     assert_eq!(send(&mut fake, "fine", "m2"), ReplyOutcome::Recorded { completed: false });
+}
+
+#[test]
+fn a_respondent_in_swedish_is_asked_in_the_translation_with_the_services_words_in_swedish() {
+    use crate::language::Language;
+    use crate::survey::{ItemTexts, TranslationInput};
+    let mut fake = conversation();
+    fake.respondent_row(ANN).language = Some(Language::Sv);
+    let fourth = ItemTexts { text: Some("Fråga 4".into()), ..ItemTexts::default() };
+    let swedish = TranslationInput { items: [("40".to_owned(), fourth)].into(), ..TranslationInput::default() };
+    let account = super::seeds::pages::ACCOUNT;
+    let survey = super::seeds::pages::SURVEY;
+    crate::use_cases::translations::put(&mut fake, &At(NOW), account, survey, Language::Sv, swedish).unwrap();
+
+    assert_eq!(send(&mut fake, "skip", "m1"), ReplyOutcome::Recorded { completed: false });
+    assert_eq!(texts(&fake), ["Fråga 4"], "the translated question");
+    assert_eq!(send(&mut fake, "   ", "m2"), ReplyOutcome::AskedAgain);
+    assert_eq!(texts(&fake)[1], "Skriv ett svar. Fråga 4", "the hint from the Swedish catalogue");
+    assert_eq!(send(&mut fake, "klart", "m3"), ReplyOutcome::Recorded { completed: true });
+    assert_eq!(texts(&fake)[2], "Tack! Dina svar har sparats.");
+    assert_eq!(progress(&fake).unwrap().0.language, Some(Language::Sv), "the set records the language");
 }

@@ -2,13 +2,13 @@
 //! row of eleven labelled radio buttons with its end labels, numbers, dates and texts as labelled inputs (a
 //! Dropdown, Matrix and Ranking as [`grid`] draws them); a question's error inside its fieldset and tied to it.
 
-use canvass_domain::answer::{Answer, AnswerValue, ValueProblem, MAX_TEXT_LEN};
+use canvass_domain::answer::{Answer, AnswerValue, MAX_TEXT_LEN};
 use canvass_domain::survey::{Finite, QuestionItem, QuestionType, TextFormat, TextKey};
 use canvass_domain::use_cases::respondent_page::PageError;
 use maud::{html, Markup};
 
 use super::{grid, Marks};
-use crate::pages::words::{fill, Words};
+use crate::pages::words::Words;
 
 fn text_of(answer: Option<&Answer>) -> String {
     match answer.map(|a| &a.value) {
@@ -71,27 +71,9 @@ fn scale(item: &QuestionItem, name: &str, answer: Option<&Answer>, ends: Option<
 
 /// What the page says of an item's error.
 fn error_text(error: &PageError, words: &Words) -> String {
-    let PageError::Invalid(_, problem) = error else { return words.answer_required.to_owned() };
-    match problem {
-        ValueProblem::NotANumber => words.enter_number.to_owned(),
-        ValueProblem::TooLong { max } => fill(words.too_long, &[("max", max)]),
-        ValueProblem::BelowMin(min) => fill(words.at_least, &[("min", &min.get())]),
-        ValueProblem::AboveMax(max) => fill(words.at_most, &[("max", &max.get())]),
-        ValueProblem::NotWhole => words.whole_number.to_owned(),
-        ValueProblem::TooShort { min } => fill(words.too_short, &[("min", min)]),
-        ValueProblem::LineBreak => words.one_line.to_owned(),
-        ValueProblem::NotAnEmail => words.enter_email.to_owned(),
-        ValueProblem::NotAPhone => words.enter_phone.to_owned(),
-        ValueProblem::NoMatch => words.pattern_mismatch.to_owned(),
-        ValueProblem::TooFewChosen { min } => fill(words.choose_at_least, &[("min", min)]),
-        ValueProblem::TooManyChosen { max } => fill(words.choose_at_most, &[("max", max)]),
-        ValueProblem::NotADate => words.enter_date.to_owned(),
-        ValueProblem::BeforeMinDate(date) => fill(words.date_from, &[("date", date)]),
-        ValueProblem::AfterMaxDate(date) => fill(words.date_until, &[("date", date)]),
-        ValueProblem::EveryRow => words.every_row.to_owned(),
-        ValueProblem::RankEveryOption => words.rank_every_option.to_owned(),
-        ValueProblem::PlaceTwice => words.place_twice.to_owned(),
-        _ => words.choose_shown.to_owned(),
+    match error {
+        PageError::Invalid(_, problem) => words.problem(problem),
+        _ => words.answer_required.to_owned(),
     }
 }
 

@@ -65,6 +65,7 @@ pub fn due(id: i64, channel: DispatchType, recipient: &str) -> ClaimedMessage {
         subject: Some("Your view".into()),
         template: "Answer here: {{surveyLink}}".into(),
         expiry_date: None,
+        language: crate::language::Language::En,
         blocklisted: false,
     }
 }

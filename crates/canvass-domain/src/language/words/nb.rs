@@ -1,4 +1,4 @@
-//! The respondent pages' own words in Norwegian Bokmål.
+//! The respondent side's own words in Norwegian Bokmål.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Fant ingen åpen undersøkelse for denne påloggingen. Kontroller den og prøv igjen.",
     cross_site: "Skjemaet ble sendt fra et annet nettsted og ble ikke godtatt.",
     too_many_attempts: "For mange forsøk fra nettverket ditt. Prøv igjen senere.",
+    reply_choice: "Svar {choices}",
+    reply_choices: "Svar med ett eller flere, skilt med komma: {choices}",
+    reply_scale: "Svar med et tall fra {min} til {max}",
+    reply_number: "Svar med et tall",
+    reply_empty: "Skriv et svar.",
+    reply_option: "Svar med ett av numrene.",
+    reply_options: "Svar med numrene til valgene dine.",
+    reply_not_number: "Svar med et tall.",
 };

@@ -1,4 +1,4 @@
-//! The respondent pages' own words in Dutch.
+//! The respondent side's own words in Dutch.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Er is geen open enquête gevonden voor deze inlognaam. Controleer deze en probeer het opnieuw.",
     cross_site: "Dit formulier is vanaf een andere website verstuurd en is niet geaccepteerd.",
     too_many_attempts: "Te veel pogingen vanaf uw netwerk. Probeer het later opnieuw.",
+    reply_choice: "Antwoord {choices}",
+    reply_choices: "Antwoord een of meer, gescheiden door komma's: {choices}",
+    reply_scale: "Antwoord met een getal van {min} tot {max}",
+    reply_number: "Antwoord met een getal",
+    reply_empty: "Schrijf een antwoord.",
+    reply_option: "Antwoord met een van de nummers.",
+    reply_options: "Antwoord met de nummers van uw keuzes.",
+    reply_not_number: "Antwoord met een getal.",
 };

@@ -1,4 +1,4 @@
-//! The respondent pages' own words in Spanish.
+//! The respondent side's own words in Spanish.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "No se ha encontrado ninguna encuesta abierta para este identificador. Compruébelo e inténtelo de nuevo.",
     cross_site: "Este formulario se envió desde otro sitio y no se ha aceptado.",
     too_many_attempts: "Demasiados intentos desde su red. Inténtelo de nuevo más tarde.",
+    reply_choice: "Responda {choices}",
+    reply_choices: "Responda uno o varios, separados por comas: {choices}",
+    reply_scale: "Responda con un número del {min} al {max}",
+    reply_number: "Responda con un número",
+    reply_empty: "Escriba una respuesta.",
+    reply_option: "Responda con uno de los números.",
+    reply_options: "Responda con los números de sus opciones.",
+    reply_not_number: "Responda con un número.",
 };

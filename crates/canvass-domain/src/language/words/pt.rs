@@ -1,4 +1,4 @@
-//! The respondent pages' own words in Portuguese.
+//! The respondent side's own words in Portuguese.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Não foi encontrado nenhum inquérito aberto para este identificador. Verifique-o e tente novamente.",
     cross_site: "Este formulário foi enviado a partir de outro site e não foi aceite.",
     too_many_attempts: "Demasiadas tentativas a partir da sua rede. Tente novamente mais tarde.",
+    reply_choice: "Responda {choices}",
+    reply_choices: "Responda um ou mais, separados por vírgulas: {choices}",
+    reply_scale: "Responda com um número de {min} a {max}",
+    reply_number: "Responda com um número",
+    reply_empty: "Escreva uma resposta.",
+    reply_option: "Responda com um dos números.",
+    reply_options: "Responda com os números das suas escolhas.",
+    reply_not_number: "Responda com um número.",
 };

@@ -1,5 +1,5 @@
-//! Every word the respondent pages write themselves, in each of the twelve languages: one typed catalogue per
-//! language (`words/<code>.rs`), a `const` of [`Words`]. A language without one of the messages does not compile;
+//! Every word the respondent's side writes itself (the pages, and the prompts of a TWOWAY conversation), in each
+//! of the twelve languages: one typed catalogue per language (`words/<code>.rs`), a `const` of [`Words`]. A language without one of the messages does not compile;
 //! the tests below catch what the compiler cannot (an empty or untranslated message, a placeholder lost).
 //! Placeholders are written `{name}` and filled by [`fill`]. The survey's own texts never pass through here.
 
@@ -16,7 +16,8 @@ mod pl;
 mod pt;
 mod sv;
 
-use canvass_domain::language::Language;
+use super::Language;
+use crate::answer::ValueProblem;
 
 /// Declares the catalogue's struct and the list of its messages from one list of names, so that the two cannot
 /// differ.
@@ -136,6 +137,22 @@ catalogue! {
     cross_site,
     /// Too many failed attempts from one address.
     too_many_attempts,
+    /// A TWOWAY question's choices, after its text: "Reply {choices}" ("1 = Yes, 2 = No").
+    reply_choice,
+    /// A TWOWAY multiple choice's choices: "Reply one or more, separated by commas: {choices}".
+    reply_choices,
+    /// A TWOWAY rating: "Reply a number from {min} to {max}".
+    reply_scale,
+    /// A TWOWAY number: "Reply a number".
+    reply_number,
+    /// A TWOWAY reply with nothing in it.
+    reply_empty,
+    /// A TWOWAY reply that names no option of a single choice.
+    reply_option,
+    /// A TWOWAY reply that names no options of a multiple choice.
+    reply_options,
+    /// A TWOWAY reply that is no number where one is asked.
+    reply_not_number,
 }
 
 /// The catalogue of `language`.
@@ -156,9 +173,46 @@ pub fn words(language: Language) -> &'static Words {
     }
 }
 
+impl Words {
+    /// What is said of an answer that does not fit its item: a required one left empty is
+    /// [`Words::answer_required`]; a value not among the options (a tampered form) [`Words::choose_shown`].
+    ///
+    /// ```
+    /// use canvass_domain::answer::ValueProblem;
+    /// use canvass_domain::language::{words::words, Language};
+    ///
+    /// assert_eq!(words(Language::Sv).problem(&ValueProblem::NotANumber), "Ange ett tal.");
+    /// ```
+    pub fn problem(&self, problem: &ValueProblem) -> String {
+        match problem {
+            ValueProblem::NotANumber => self.enter_number.to_owned(),
+            ValueProblem::TooLong { max } => fill(self.too_long, &[("max", max)]),
+            ValueProblem::BelowMin(min) => fill(self.at_least, &[("min", &min.get())]),
+            ValueProblem::AboveMax(max) => fill(self.at_most, &[("max", &max.get())]),
+            ValueProblem::NotWhole => self.whole_number.to_owned(),
+            ValueProblem::TooShort { min } => fill(self.too_short, &[("min", min)]),
+            ValueProblem::LineBreak => self.one_line.to_owned(),
+            ValueProblem::NotAnEmail => self.enter_email.to_owned(),
+            ValueProblem::NotAPhone => self.enter_phone.to_owned(),
+            ValueProblem::NoMatch => self.pattern_mismatch.to_owned(),
+            ValueProblem::TooFewChosen { min } => fill(self.choose_at_least, &[("min", min)]),
+            ValueProblem::TooManyChosen { max } => fill(self.choose_at_most, &[("max", max)]),
+            ValueProblem::NotADate => self.enter_date.to_owned(),
+            ValueProblem::BeforeMinDate(date) => fill(self.date_from, &[("date", date)]),
+            ValueProblem::AfterMaxDate(date) => fill(self.date_until, &[("date", date)]),
+            ValueProblem::EveryRow => self.every_row.to_owned(),
+            ValueProblem::RankEveryOption => self.rank_every_option.to_owned(),
+            ValueProblem::PlaceTwice => self.place_twice.to_owned(),
+            _ => self.choose_shown.to_owned(),
+        }
+    }
+}
+
 /// `message` with each `{name}` replaced by its value.
 ///
-/// ```ignore
+/// ```
+/// use canvass_domain::language::words::fill;
+///
 /// assert_eq!(fill("Page {number} of {count}", &[("number", &2), ("count", &3)]), "Page 2 of 3");
 /// ```
 pub fn fill(message: &str, values: &[(&str, &dyn std::fmt::Display)]) -> String {

@@ -1,4 +1,4 @@
-//! The respondent pages' own words in Swedish.
+//! The respondent side's own words in Swedish.
 
 use super::Words;
 
@@ -54,4 +54,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Ingen öppen enkät hittades för det här inloggnings-id:t. Kontrollera det och försök igen.",
     cross_site: "Formuläret skickades från en annan webbplats och godtogs inte.",
     too_many_attempts: "För många försök från ditt nätverk. Försök igen senare.",
+    reply_choice: "Svara {choices}",
+    reply_choices: "Svara med ett eller flera, åtskilda med kommatecken: {choices}",
+    reply_scale: "Svara med ett tal från {min} till {max}",
+    reply_number: "Svara med ett tal",
+    reply_empty: "Skriv ett svar.",
+    reply_option: "Svara med ett av numren.",
+    reply_options: "Svara med numren för dina val.",
+    reply_not_number: "Svara med ett tal.",
 };

@@ -1,4 +1,4 @@
-//! The respondent pages' own words in Polish.
+//! The respondent side's own words in Polish.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Nie znaleziono otwartej ankiety dla tego loginu. Sprawdź go i spróbuj ponownie.",
     cross_site: "Ten formularz został wysłany z innej witryny i nie został przyjęty.",
     too_many_attempts: "Zbyt wiele prób z Twojej sieci. Spróbuj ponownie później.",
+    reply_choice: "Odpowiedz {choices}",
+    reply_choices: "Odpowiedz jednym lub kilkoma numerami, oddzielonymi przecinkami: {choices}",
+    reply_scale: "Odpowiedz liczbą od {min} do {max}",
+    reply_number: "Odpowiedz liczbą",
+    reply_empty: "Napisz odpowiedź.",
+    reply_option: "Odpowiedz jednym z numerów.",
+    reply_options: "Odpowiedz numerami wybranych odpowiedzi.",
+    reply_not_number: "Odpowiedz liczbą.",
 };

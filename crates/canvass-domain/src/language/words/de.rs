@@ -1,4 +1,4 @@
-//! The respondent pages' own words in German.
+//! The respondent side's own words in German.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Für diese Anmeldekennung wurde keine offene Umfrage gefunden. Bitte prüfen Sie sie und versuchen Sie es erneut.",
     cross_site: "Dieses Formular wurde von einer anderen Website gesendet und nicht angenommen.",
     too_many_attempts: "Zu viele Versuche aus Ihrem Netzwerk. Bitte versuchen Sie es später erneut.",
+    reply_choice: "Antworten Sie {choices}",
+    reply_choices: "Antworten Sie mit einer oder mehreren Nummern, durch Kommas getrennt: {choices}",
+    reply_scale: "Antworten Sie mit einer Zahl von {min} bis {max}",
+    reply_number: "Antworten Sie mit einer Zahl",
+    reply_empty: "Bitte schreiben Sie eine Antwort.",
+    reply_option: "Bitte antworten Sie mit einer der Nummern.",
+    reply_options: "Bitte antworten Sie mit den Nummern Ihrer Auswahl.",
+    reply_not_number: "Bitte antworten Sie mit einer Zahl.",
 };

@@ -1,4 +1,4 @@
-//! The respondent pages' own words in English.
+//! The respondent side's own words in English.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "No open survey was found for this login. Please check it and try again.",
     cross_site: "This form was sent from another site and was not accepted.",
     too_many_attempts: "Too many attempts from your network. Please try again later.",
+    reply_choice: "Reply {choices}",
+    reply_choices: "Reply one or more, separated by commas: {choices}",
+    reply_scale: "Reply a number from {min} to {max}",
+    reply_number: "Reply a number",
+    reply_empty: "Please reply with an answer.",
+    reply_option: "Please reply with one of the numbers.",
+    reply_options: "Please reply with the numbers of your choices.",
+    reply_not_number: "Please reply with a number.",
 };

@@ -1,4 +1,4 @@
-//! The respondent pages' own words in French.
+//! The respondent side's own words in French.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Aucune enquête ouverte n’a été trouvée pour cet identifiant. Veuillez le vérifier et réessayer.",
     cross_site: "Ce formulaire a été envoyé depuis un autre site et n’a pas été accepté.",
     too_many_attempts: "Trop de tentatives depuis votre réseau. Veuillez réessayer plus tard.",
+    reply_choice: "Répondez {choices}",
+    reply_choices: "Répondez un ou plusieurs numéros, séparés par des virgules : {choices}",
+    reply_scale: "Répondez par un nombre de {min} à {max}",
+    reply_number: "Répondez par un nombre",
+    reply_empty: "Veuillez écrire une réponse.",
+    reply_option: "Veuillez répondre par l'un des numéros.",
+    reply_options: "Veuillez répondre par les numéros de vos choix.",
+    reply_not_number: "Veuillez répondre par un nombre.",
 };

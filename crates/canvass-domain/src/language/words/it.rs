@@ -1,4 +1,4 @@
-//! The respondent pages' own words in Italian.
+//! The respondent side's own words in Italian.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Nessun sondaggio aperto trovato per questo codice di accesso. Controllalo e riprova.",
     cross_site: "Questo modulo è stato inviato da un altro sito e non è stato accettato.",
     too_many_attempts: "Troppi tentativi dalla tua rete. Riprova più tardi.",
+    reply_choice: "Rispondi {choices}",
+    reply_choices: "Rispondi con uno o più numeri, separati da virgole: {choices}",
+    reply_scale: "Rispondi con un numero da {min} a {max}",
+    reply_number: "Rispondi con un numero",
+    reply_empty: "Scrivi una risposta.",
+    reply_option: "Rispondi con uno dei numeri.",
+    reply_options: "Rispondi con i numeri delle tue scelte.",
+    reply_not_number: "Rispondi con un numero.",
 };

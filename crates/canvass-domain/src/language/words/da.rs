@@ -1,4 +1,4 @@
-//! The respondent pages' own words in Danish.
+//! The respondent side's own words in Danish.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Der blev ikke fundet et åbent spørgeskema til dette login. Kontrollér det, og prøv igen.",
     cross_site: "Formularen blev sendt fra et andet websted og blev ikke accepteret.",
     too_many_attempts: "For mange forsøg fra dit netværk. Prøv igen senere.",
+    reply_choice: "Svar {choices}",
+    reply_choices: "Svar med en eller flere, adskilt af kommaer: {choices}",
+    reply_scale: "Svar med et tal fra {min} til {max}",
+    reply_number: "Svar med et tal",
+    reply_empty: "Skriv venligst et svar.",
+    reply_option: "Svar venligst med et af numrene.",
+    reply_options: "Svar venligst med numrene på dine valg.",
+    reply_not_number: "Svar venligst med et tal.",
 };

@@ -1,4 +1,4 @@
-//! The respondent pages' own words in Finnish.
+//! The respondent side's own words in Finnish.
 
 use super::Words;
 
@@ -53,4 +53,12 @@ pub const WORDS: Words = Words {
     login_unknown: "Tällä tunnuksella ei löytynyt avointa kyselyä. Tarkista tunnus ja yritä uudelleen.",
     cross_site: "Lomake lähetettiin toiselta sivustolta, eikä sitä hyväksytty.",
     too_many_attempts: "Verkostasi on tehty liian monta yritystä. Yritä myöhemmin uudelleen.",
+    reply_choice: "Vastaa {choices}",
+    reply_choices: "Vastaa yksi tai useampi pilkuilla erotettuna: {choices}",
+    reply_scale: "Vastaa luvulla {min}–{max}",
+    reply_number: "Vastaa luvulla",
+    reply_empty: "Kirjoita vastaus.",
+    reply_option: "Vastaa jollakin numeroista.",
+    reply_options: "Vastaa valintojesi numeroilla.",
+    reply_not_number: "Vastaa luvulla.",
 };
