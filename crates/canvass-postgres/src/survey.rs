@@ -413,8 +413,9 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         account: AccountId,
         survey: SurveyId,
         language: Language,
+        items: Option<&[QuestionItemId]>,
     ) -> RepoResult<(Vec<Language>, Option<TranslatedTexts>)> {
-        translations::for_page(self.conn, account, survey, language).or_repo()
+        translations::for_page(self.conn, account, survey, language, items).or_repo()
     }
 
     fn delete_translation(&mut self, account: AccountId, survey: SurveyId, language: Language) -> RepoResult<bool> {

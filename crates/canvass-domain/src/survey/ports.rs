@@ -102,10 +102,12 @@ pub trait SurveyRepository {
     fn delete_translation(&mut self, account: AccountId, survey: SurveyId, language: Language) -> RepoResult<bool>;
     /// What a respondent page in `language` needs of the survey's translations, in one read: the languages of
     /// its translations in the order first stored, and the texts of the one into `language`, when there is one.
+    /// Of the items' texts, only those of `items` are read (all of them when `None`): a page reads its own.
     fn page_translation(
         &mut self,
         account: AccountId,
         survey: SurveyId,
         language: Language,
+        items: Option<&[QuestionItemId]>,
     ) -> RepoResult<(Vec<Language>, Option<TranslatedTexts>)>;
 }

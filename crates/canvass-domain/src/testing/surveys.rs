@@ -346,9 +346,13 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
         account: AccountId,
         survey: SurveyId,
         language: Language,
+        items: Option<&[QuestionItemId]>,
     ) -> RepoResult<(Vec<Language>, Option<TranslatedTexts>)> {
         let held = self.list_translations(account, survey)?;
-        let texts = held.iter().find(|t| t.language == language).map(|t| t.texts.clone());
+        let mut texts = held.iter().find(|t| t.language == language).map(|t| t.texts.clone());
+        if let (Some(texts), Some(items)) = (&mut texts, items) {
+            texts.items.retain(|id, _| items.contains(id));
+        }
         Ok((held.into_iter().map(|t| t.language).collect(), texts))
     }
 

@@ -57,7 +57,7 @@ pub fn start_export(
 ) -> Result<ExportStart, DomainError> {
     let (found, tree) = surveys::get_with_tree(uow, account, survey)?;
     answers::check_filter_sendout(uow, account, survey, &selection.filter)?;
-    let (translated, _) = uow.page_translation(account, survey, found.language)?;
+    let (translated, _) = uow.page_translation(account, survey, found.language, Some(&[]))?;
     let labels = if selection.background_data {
         uow.export_label_names(account, survey, &selection.filter)?
     } else {

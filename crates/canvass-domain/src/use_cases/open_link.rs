@@ -112,10 +112,10 @@ fn chosen(
     }
     let (account, survey) = (target.account_id, target.survey_id);
     let Some(own) = uow.find_survey(account, survey)?.map(|s| s.language) else { return Ok((None, None)) };
-    let (translated, _) = uow.page_translation(account, survey, own)?;
+    let (translated, _) = uow.page_translation(account, survey, own, Some(&[]))?;
     let offered: Vec<Language> = std::iter::once(own).chain(translated).collect();
     let Some(language) = wish.choose(&offered) else { return Ok((None, None)) };
-    let texts = if language == own { None } else { uow.page_translation(account, survey, language)?.1 };
+    let texts = if language == own { None } else { uow.page_translation(account, survey, language, Some(&[]))?.1 };
     Ok((Some(language), texts))
 }
 

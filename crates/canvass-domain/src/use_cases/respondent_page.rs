@@ -12,7 +12,7 @@ use crate::answer::{answer_from_item_form, Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::distribution::TokenContext;
 use crate::error::{DomainError, Resource};
-use crate::ids::PageId;
+use crate::ids::{PageId, QuestionItemId};
 use crate::language::Language;
 use crate::ports::{
     transaction, AnswerRepository, RespondentPageRepository, SurveyRepository, Transactional, WebhookEvents,
@@ -38,7 +38,55 @@ struct Shown<'c> {
     speech: Speech,
 }
 
+/// Where a view of a link leads, decided before anything is said: the texts of the language shown are read for
+/// it alone (a page's items, not the whole survey's).
+enum Place {
+    /// The survey or its sendout is closed.
+    Closed,
+    /// The respondent has completed the survey (or has nothing left to answer).
+    Done,
+    /// A page of the tree, with the answers to show on it and its errors.
+    Page { tree: QuestionTree, page: PageId, answers: Vec<Answer>, errors: Vec<PageError> },
+}
+
+impl Place {
+    fn page(tree: QuestionTree, page: PageId, answers: &[Answer], errors: Vec<PageError>) -> Self {
+        Self::Page { tree, page, answers: answers.to_vec(), errors }
+    }
+
+    /// The items whose texts the place shows.
+    fn items(&self) -> Vec<QuestionItemId> {
+        match self {
+            Self::Page { tree, page, .. } => {
+                let index = tree.page_index(*page).unwrap_or(0);
+                tree.pages.get(index).map_or_else(Vec::new, |page| page.items.iter().map(|item| item.id).collect())
+            }
+            Self::Closed | Self::Done => Vec::new(),
+        }
+    }
+}
+
 impl Shown<'_> {
+    /// Reads what the link's respondent is shown at `place`.
+    fn read<'c>(
+        uow: &mut (impl SurveyRepository + ?Sized),
+        context: &'c TokenContext,
+        place: &Place,
+    ) -> Result<Shown<'c>, DomainError> {
+        Ok(Shown { context, speech: Speech::read(uow, context, &place.items())? })
+    }
+
+    fn show(&self, place: Place) -> PageView {
+        match place {
+            Place::Closed => self.speech.view(self.context, PageState::Closed, Default::default()),
+            Place::Done => {
+                let thank_you_message = self.context.thank_you_message.clone();
+                self.speech.view(self.context, PageState::Done { thank_you_message }, Default::default())
+            }
+            Place::Page { tree, page, answers, errors } => self.page_view(&tree, page, &answers, errors),
+        }
+    }
+
     fn page_view(&self, tree: &QuestionTree, page_id: PageId, answers: &[Answer], errors: Vec<PageError>) -> PageView {
         let index = tree.page_index(page_id).unwrap_or(0);
         let page = tree.pages[index].clone().shown_to(self.context.respondent_id.get());
@@ -47,15 +95,6 @@ impl Shown<'_> {
         let answers = answers.iter().filter(on_page).cloned().collect();
         let page = QuestionPage { page, number: index + 1, count: tree.pages.len(), answers, errors };
         self.speech.view(self.context, PageState::Page(page), untranslated)
-    }
-
-    fn done(&self) -> PageView {
-        let thank_you_message = self.context.thank_you_message.clone();
-        self.speech.view(self.context, PageState::Done { thank_you_message }, Default::default())
-    }
-
-    fn closed(&self) -> PageView {
-        self.speech.view(self.context, PageState::Closed, Default::default())
     }
 }
 
@@ -69,26 +108,35 @@ pub fn open(
     chosen: Option<Language>,
 ) -> Result<PageView, DomainError> {
     let mut context = context(uow, token)?;
-    let mut speech = Speech::read(uow, &context)?;
+    let place = resume(uow, &context, clock.now())?;
+    let mut speech = Speech::read(uow, &context, &place.items())?;
     if let Some(language) = chosen.filter(|&l| speech.offers(l) && Some(l) != context.respondent_language) {
         uow.set_respondent_language(context.account_id, context.respondent_id, language)?;
         context.respondent_language = Some(language);
-        speech = Speech::read(uow, &context)?;
+        speech = Speech::read(uow, &context, &place.items())?;
     }
-    let shown = Shown { context: &context, speech };
-    if !is_open(&context, clock.now()) {
-        return Ok(shown.closed());
+    Ok(Shown { context: &context, speech }.show(place))
+}
+
+/// Where a link leads when it is opened.
+fn resume(
+    uow: &mut (impl RespondentPageRepository + SurveyRepository + ?Sized),
+    context: &TokenContext,
+    now: time::OffsetDateTime,
+) -> Result<Place, DomainError> {
+    if !is_open(context, now) {
+        return Ok(Place::Closed);
     }
     let progress = uow.progress(context.account_id, context.survey_id, context.respondent_id)?;
     if progress.as_ref().is_some_and(|(set, _)| set.completed) {
-        return Ok(shown.done());
+        return Ok(Place::Done);
     }
     let tree = uow.question_tree(context.account_id, context.survey_id)?;
     let (answers, resume) = progress.map(|(set, page)| (set.answers, page)).unwrap_or_default();
     let Some(&page) = tree.reachable(resume, &answers).last() else {
-        return Ok(shown.done());
+        return Ok(Place::Done);
     };
-    Ok(shown.page_view(&tree, page, &answers, Vec::new()))
+    Ok(Place::page(tree, page, &answers, Vec::new()))
 }
 
 /// Saves the answers of one page (`form`: `q<itemId>` to values) and moves on: to the page the logic names,
@@ -96,7 +144,7 @@ pub fn open(
 /// required answer, a value of the wrong type) is shown again with its errors and nothing is saved.
 ///
 /// Pages are answered in the logic's order: only the page the respondent is on, or one it has passed on its path,
-/// is taken; any other shows the current page again (400, `page`). Completing needs every required item on the
+/// is taken; another is refused with the page it should answer. Completing needs every required item on the
 /// path answered; one left unanswered (the survey changed meanwhile) shows its page with the error. Completing writes
 /// an `answerSet.completed` event in the same transaction.
 pub fn submit(
@@ -108,67 +156,78 @@ pub fn submit(
 ) -> Result<PageView, DomainError> {
     transaction(uow, |tx| {
         let context = context(tx, token)?;
-        let shown = Shown { context: &context, speech: Speech::read(tx, &context)? };
-        let now = clock.now();
-        if !is_open(&context, now) {
-            return Ok(shown.closed());
+        let place = save_page(tx, clock.now(), &context, page_id, form)?;
+        Ok(Shown::read(tx, &context, &place)?.show(place))
+    })
+}
+
+/// Saves a page's answers (see [`submit`]) and says where that leads.
+fn save_page(
+    tx: &mut (impl AnswerRepository + RespondentPageRepository + SurveyRepository + WebhookEvents + ?Sized),
+    now: time::OffsetDateTime,
+    context: &TokenContext,
+    page_id: PageId,
+    form: &[(String, String)],
+) -> Result<Place, DomainError> {
+    if !is_open(context, now) {
+        return Ok(Place::Closed);
+    }
+    let (account, survey) = (context.account_id, context.survey_id);
+    // Two submissions of the same link (a double click) are saved one after the other, into one answer set.
+    tx.lock_respondent(account, context.respondent_id)?;
+    let tree = tx.question_tree(account, survey)?;
+    let index = tree.page_index(page_id).ok_or_else(|| DomainError::invalid("page", "is not a page of this survey"))?;
+    let progress = tx.progress(account, survey, context.respondent_id)?;
+    if progress.as_ref().is_some_and(|(set, _)| set.completed) {
+        return Ok(Place::Done);
+    }
+    let saved: &[Answer] = progress.as_ref().map_or(&[], |(set, _)| &set.answers);
+    let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved);
+    if !reachable.contains(&page_id) {
+        let current = reachable.last().copied().unwrap_or(page_id);
+        let saved = saved.to_vec();
+        return Ok(Place::page(tree, current, &saved, vec![PageError::OutOfOrder]));
+    }
+    let (page_answers, errors) = read_page(&tree, index, form);
+    if !errors.is_empty() {
+        return Ok(Place::page(tree, page_id, &page_answers, errors));
+    }
+    let mut answers: Vec<Answer> = progress.as_ref().map(|(set, _)| set.answers.clone()).unwrap_or_default();
+    answers.retain(|a| tree.pages[index].items.iter().all(|i| i.id != a.question_item_id));
+    answers.extend(page_answers.iter().cloned());
+    let Ok(draft) = AnswerSetDraft::check(false, answers, &tree) else {
+        // This page's answers fit (read_page checked them): the survey changed under answers given before.
+        return Ok(Place::page(tree, page_id, &page_answers, vec![PageError::EarlierAnswers]));
+    };
+    let next = tree.next_page(page_id, draft.answers());
+    if next.is_none() {
+        let missing = tree.missing_on_path(draft.answers());
+        if let Some(first) = missing.first() {
+            let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
+            let errors = on_page.map(|item| PageError::Unanswered(item.id)).collect();
+            let first_page = first.page_id;
+            return Ok(Place::page(tree, first_page, draft.answers(), errors));
         }
-        let (account, survey) = (context.account_id, context.survey_id);
-        // Two submissions of the same link (a double click) are saved one after the other, into one answer set.
-        tx.lock_respondent(account, context.respondent_id)?;
-        let tree = tx.question_tree(account, survey)?;
-        let index =
-            tree.page_index(page_id).ok_or_else(|| DomainError::invalid("page", "is not a page of this survey"))?;
-        let progress = tx.progress(account, survey, context.respondent_id)?;
-        if progress.as_ref().is_some_and(|(set, _)| set.completed) {
-            return Ok(shown.done());
+    }
+    let draft = if next.is_none() { draft.finished() } else { draft };
+    let draft = draft.in_language(Some(context.shown_language()));
+    let set = match progress {
+        Some((set, _)) => {
+            let replaced = tx.replace_answers(account, survey, set.id, &draft, now)?;
+            replaced.ok_or(DomainError::NotFound(Resource::AnswerSet))?.set
         }
-        let saved: &[Answer] = progress.as_ref().map_or(&[], |(set, _)| &set.answers);
-        let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved);
-        if !reachable.contains(&page_id) {
-            let current = reachable.last().copied().unwrap_or(page_id);
-            return Ok(shown.page_view(&tree, current, saved, vec![PageError::OutOfOrder]));
+        None => {
+            tx.insert_answer_set(account, survey, Some((context.respondent_id, context.sendout_id)), &draft, now)?
         }
-        let (page_answers, errors) = read_page(&tree, index, form);
-        if !errors.is_empty() {
-            return Ok(shown.page_view(&tree, page_id, &page_answers, errors));
-        }
-        let mut answers: Vec<Answer> = progress.as_ref().map(|(set, _)| set.answers.clone()).unwrap_or_default();
-        answers.retain(|a| tree.pages[index].items.iter().all(|i| i.id != a.question_item_id));
-        answers.extend(page_answers.iter().cloned());
-        let Ok(draft) = AnswerSetDraft::check(false, answers, &tree) else {
-            // This page's answers fit (read_page checked them): the survey changed under answers given before.
-            return Ok(shown.page_view(&tree, page_id, &page_answers, vec![PageError::EarlierAnswers]));
-        };
-        let next = tree.next_page(page_id, draft.answers());
-        if next.is_none() {
-            let missing = tree.missing_on_path(draft.answers());
-            if let Some(first) = missing.first() {
-                let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
-                let errors = on_page.map(|item| PageError::Unanswered(item.id)).collect();
-                return Ok(shown.page_view(&tree, first.page_id, draft.answers(), errors));
-            }
-        }
-        let draft = if next.is_none() { draft.finished() } else { draft };
-        let draft = draft.in_language(Some(context.shown_language()));
-        let set = match progress {
-            Some((set, _)) => {
-                let replaced = tx.replace_answers(account, survey, set.id, &draft, now)?;
-                replaced.ok_or(DomainError::NotFound(Resource::AnswerSet))?.set
-            }
-            None => {
-                tx.insert_answer_set(account, survey, Some((context.respondent_id, context.sendout_id)), &draft, now)?
-            }
-        };
-        tx.save_progress(account, set.id, next)?;
-        if next.is_none() {
-            let subject = super::answers::completed_subject(account, &set);
-            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[subject], now)?;
-        }
-        Ok(match next {
-            Some(next) => shown.page_view(&tree, next, &set.answers, Vec::new()),
-            None => shown.done(),
-        })
+    };
+    tx.save_progress(account, set.id, next)?;
+    if next.is_none() {
+        let subject = super::answers::completed_subject(account, &set);
+        super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[subject], now)?;
+    }
+    Ok(match next {
+        Some(next) => Place::page(tree, next, &set.answers, Vec::new()),
+        None => Place::Done,
     })
 }
 

@@ -28,7 +28,7 @@ impl Voice {
         survey: SurveyId,
         language: Language,
     ) -> Result<Self, DomainError> {
-        let (_, texts) = uow.page_translation(account, survey, language)?;
+        let (_, texts) = uow.page_translation(account, survey, language, None)?;
         Ok(Self { words: words(language), texts })
     }
 

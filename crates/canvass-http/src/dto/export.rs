@@ -222,6 +222,7 @@ mod tests {
             completed: false,
             created_at: datetime!(2026-11-22 10:00 UTC),
             updated_at: datetime!(2026-11-22 10:00:01.25 UTC),
+            language: None,
             answers: vec![
                 answer(90, AnswerValue::Number(7.0)),
                 answer(100, AnswerValue::Choices(vec!["b".into(), "a".into()])),
@@ -248,6 +249,7 @@ mod tests {
             completed: true,
             created_at: at,
             updated_at: at,
+            language: None,
             answers: Vec::new(),
         };
         let cell = |name: &str, value: &str| BackgroundCell {

@@ -124,6 +124,7 @@ mod tests {
             completed: true,
             created_at: datetime!(2026-11-22 10:00 UTC),
             updated_at: datetime!(2026-11-22 10:00:00.5 UTC),
+            language: None,
             answers: vec![
                 Answer { question_item_id: QuestionItemId::new(1), value: AnswerValue::Text(text.into()) },
                 Answer { question_item_id: QuestionItemId::new(2), value: AnswerValue::Number(number) },

@@ -106,3 +106,44 @@ fn a_survey_s_translations_go_with_it() {
     let mut uow = PgUnitOfWork::new(&mut conn);
     assert!(uow.list_translations(acme, survey).unwrap().is_empty());
 }
+
+#[test]
+fn a_page_reads_the_texts_of_its_own_items_and_the_survey_s_languages() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let acme = account_at(&mut uow, "a@acme.example", NOW);
+    let other = account_at(&mut uow, "o@other.example", NOW);
+    let note = |text: &str| QuestionItemDraft { text: text.into(), ..QuestionItemDraft::default() };
+    let input = SurveyInput {
+        name: "Pulssi".into(),
+        language: Some(Language::Fi),
+        pages: vec![PageDraft {
+            title: "Työ".into(),
+            items: vec![note("Miksi?"), note("Milloin?")],
+            randomize_items: false,
+        }],
+        ..SurveyInput::default()
+    };
+    let survey = uow.insert_survey(acme, &SurveyDraft::new(input, NOW).unwrap(), NOW).unwrap().id;
+    let tree = uow.question_tree(acme, survey).unwrap();
+    let (page, why, when) = (tree.pages[0].id, tree.pages[0].items[0].id, tree.pages[0].items[1].id);
+    let mut texts = named("Pulse", page);
+    for (item, text) in [(why, "Why?"), (when, "When?")] {
+        texts.items.insert(item, ItemTexts { text: Some(text.into()), ..ItemTexts::default() });
+    }
+    uow.put_translation(acme, survey, Language::En, &texts, NOW).unwrap();
+    uow.put_translation(acme, survey, Language::Sv, &named("Puls", page), NOW).unwrap();
+
+    let (languages, whole) = uow.page_translation(acme, survey, Language::En, None).unwrap();
+    assert_eq!((languages, whole.as_ref()), (vec![Language::En, Language::Sv], Some(&texts)));
+    let (_, one) = uow.page_translation(acme, survey, Language::En, Some(&[when])).unwrap();
+    let one = one.unwrap();
+    assert_eq!(one.items.keys().copied().collect::<Vec<_>>(), [when], "only the item asked for");
+    assert_eq!((one.name.as_deref(), one.pages.get(&page).map(String::as_str)), (Some("Pulse"), Some("Pulse page")));
+    let (languages, none) = uow.page_translation(acme, survey, Language::Fi, Some(&[])).unwrap();
+    assert_eq!((languages.len(), none), (2, None), "the survey's own language has no translation");
+    let (_, no_items) = uow.page_translation(acme, survey, Language::En, Some(&[])).unwrap();
+    assert!(no_items.unwrap().items.is_empty());
+    assert_eq!(uow.page_translation(other, survey, Language::En, None).unwrap(), (vec![], None), "another account's");
+}

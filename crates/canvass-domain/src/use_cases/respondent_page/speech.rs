@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use crate::distribution::TokenContext;
 use crate::error::DomainError;
+use crate::ids::QuestionItemId;
 use crate::language::Language;
 use crate::ports::SurveyRepository;
 use crate::survey::{Page, TextKey, TranslatedTexts};
@@ -23,13 +24,16 @@ pub(super) struct Speech {
 }
 
 impl Speech {
-    /// Reads what the link's respondent is shown, in one statement.
+    /// Reads what the link's respondent is shown, with the texts of `items` (those of the page it shows), in one
+    /// statement.
     pub(super) fn read(
         uow: &mut (impl SurveyRepository + ?Sized),
         context: &TokenContext,
+        items: &[QuestionItemId],
     ) -> Result<Self, DomainError> {
         let language = context.shown_language();
-        let (translated, texts) = uow.page_translation(context.account_id, context.survey_id, language)?;
+        let (account, survey) = (context.account_id, context.survey_id);
+        let (translated, texts) = uow.page_translation(account, survey, language, Some(items))?;
         let languages = std::iter::once(context.survey_language).chain(translated).collect();
         let texts = (language != context.survey_language).then(|| texts.unwrap_or_default());
         Ok(Self { language, languages, texts })

@@ -97,10 +97,17 @@ fn each_item_is_written_by_its_type() {
 
 #[test]
 fn the_results_query_is_the_answer_filter_with_a_sendout() {
-    let query = ResultsQuery { from: None, to: None, updated: None, completed: Some(true), sendout_id: Some(8) };
+    let query = ResultsQuery {
+        from: None,
+        to: None,
+        updated: None,
+        completed: Some(true),
+        sendout_id: Some(8),
+        language: None,
+    };
     let filter = query.into_domain().unwrap_or_default();
     assert!(filter.completed_only);
     assert_eq!(filter.sendout_id, Some(SendoutId::new(8)));
-    let none = ResultsQuery { from: None, to: None, updated: None, completed: None, sendout_id: None };
+    let none = ResultsQuery { from: None, to: None, updated: None, completed: None, sendout_id: None, language: None };
     assert_eq!(none.into_domain().unwrap_or_default().sendout_id, None);
 }
