@@ -25,15 +25,15 @@ pub struct Data {
     /// The respondent page of a respondent of the large survey: its first page, ten Matrix items.
     matrix_page: String,
     /// The surveys of 100 items in one language and in twelve ([`languages`]).
-    languages: Languages,
+    pub languages: Languages,
 }
 
 /// A survey of 100 items in its own language only, the same survey with translations into the eleven others,
 /// and the first page of a respondent of each (of the second, one shown Finnish); a translation of all 100 items
 /// to PUT.
-struct Languages {
-    one_page: String,
-    twelve_page: String,
+pub struct Languages {
+    pub one_page: String,
+    pub twelve_page: String,
     put_path: String,
     put_body: String,
 }

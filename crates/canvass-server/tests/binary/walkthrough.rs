@@ -129,8 +129,9 @@ struct Walk {
     outbox: Vec<String>,
 }
 
-/// Runs the `sh` blocks of `section` on a fresh `canvass serve --demo` and checks every request's status.
-async fn walk(section: &str) -> Walk {
+/// Runs the `sh` blocks of `section` on a fresh `canvass serve --demo` and checks every request's status; waits
+/// (up to 5 s) for `messages` files in the outbox (at least one).
+async fn walk(section: &str, messages: usize) -> Walk {
     let blocks = blocks(section);
     let expected = documented_statuses(&blocks);
     assert!(expected.len() > 5, "the section's requests: {expected:?}");
@@ -160,7 +161,7 @@ async fn walk(section: &str) -> Walk {
         let files: Vec<String> = std::fs::read_dir(&outbox)
             .map(|entries| entries.filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok()).collect())
             .unwrap_or_default();
-        if !files.is_empty() || started.elapsed() > Duration::from_secs(5) {
+        if files.len() >= messages.max(1) || started.elapsed() > Duration::from_secs(5) {
             break files;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -185,7 +186,7 @@ async fn walk(section: &str) -> Walk {
 async fn the_readmes_walkthrough_runs_as_written() {
     let section = section(README, "A walk-through with curl");
     assert!(documented_statuses(&blocks(section)).contains(&Some(400)), "the walk-through shows a refusal");
-    let walked = walk(section).await;
+    let walked = walk(section, 1).await;
     assert!(
         walked.outbox.iter().any(|message| message.contains("To: ann@example.com")),
         "ann's invitation is in the outbox: {:?}",
@@ -196,7 +197,7 @@ async fn the_readmes_walkthrough_runs_as_written() {
 
 #[tokio::test]
 async fn the_poster_walkthrough_runs_as_written() {
-    let walked = walk(section(README, "Run a survey on a poster")).await;
+    let walked = walk(section(README, "Run a survey on a poster"), 1).await;
     assert!(walked.stdout.contains("Start the survey"), "the start page showed: {}", walked.stdout);
     assert!(walked.stdout.contains("Thank you"), "the visitor's answer completed the survey: {}", walked.stdout);
     assert!(walked.stdout.contains(r#""count":1"#), "the results count the visitor: {}", walked.stdout);
@@ -209,8 +210,23 @@ async fn the_poster_walkthrough_runs_as_written() {
 }
 
 #[tokio::test]
+async fn the_two_language_walkthrough_runs_as_written() {
+    let walked = walk(section(README, "A survey in two languages"), 2).await;
+    let subject = |to: &str| {
+        let message = walked.outbox.iter().find(|message| message.contains(&format!("To: {to}")));
+        let line = message.and_then(|message| message.lines().find(|line| line.starts_with("Subject: ")));
+        line.map(str::to_owned)
+    };
+    assert_eq!(subject("ann@example.com").as_deref(), Some("Subject: How was lunch?"), "{:?}", walked.outbox);
+    assert_eq!(subject("bob@example.com").as_deref(), Some("Subject: Hur var lunchen?"), "{:?}", walked.outbox);
+    assert!(walked.stdout.contains("Hur var lunchen?\nTack!"), "bob's page in Swedish: {}", walked.stdout);
+    assert!(walked.stdout.contains(",sv,Good"), "the export's language column: {}", walked.stdout);
+    assert!(walked.stdout.contains(r#""answerSets":0"#), "no set was answered in English: {}", walked.stdout);
+}
+
+#[tokio::test]
 async fn the_insight_example_runs_as_written() {
-    let walked = walk(section(INSIGHT, "A worked example")).await;
+    let walked = walk(section(INSIGHT, "A worked example"), 1).await;
     assert!(walked.stdout.contains(r#""optedOut":1"#), "the funnel counts the opt-out: {}", walked.stdout);
     // The export's lines key answers by item id; the answer sets the API returned list them.
     let jsonl = walked.stdout.lines().filter(|line| line.contains(r#""answers":{"7":"#)).count();
