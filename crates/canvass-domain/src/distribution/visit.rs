@@ -76,6 +76,8 @@ pub struct OpenLinkTarget {
     pub survey_description: String,
     /// The language of the sendout's pages.
     pub language: Language,
+    /// The language the survey is written in.
+    pub survey_language: Language,
     /// Whether the survey takes answers.
     pub survey_active: bool,
     /// Whether the sendout is Active.
@@ -102,7 +104,7 @@ impl OpenLinkTarget {
     /// let now = datetime!(2030-01-01 12:00 UTC);
     /// let open = OpenLinkTarget { account_id: AccountId::new(1), survey_id: SurveyId::new(2),
     ///     sendout_id: SendoutId::new(3), survey_name: "Event".into(), survey_description: String::new(),
-    ///     language: Default::default(), survey_active: true, sendout_active: true, expiry_date: None,
+    ///     language: Default::default(), survey_language: Default::default(), survey_active: true, sendout_active: true, expiry_date: None,
     ///     max_responses: Some(10), one_response_per_browser: true, completed: 9 };
     /// assert!(open.takes_visitors(now));
     /// assert!(!OpenLinkTarget { completed: 10, ..open.clone() }.takes_visitors(now));

@@ -110,8 +110,7 @@ fn chosen(
     if *wish == LanguageWish::default() {
         return Ok((None, None));
     }
-    let (account, survey) = (target.account_id, target.survey_id);
-    let Some(own) = uow.find_survey(account, survey)?.map(|s| s.language) else { return Ok((None, None)) };
+    let (account, survey, own) = (target.account_id, target.survey_id, target.survey_language);
     let (translated, _) = uow.page_translation(account, survey, own, Some(&[]))?;
     let offered: Vec<Language> = std::iter::once(own).chain(translated).collect();
     let Some(language) = wish.choose(&offered) else { return Ok((None, None)) };

@@ -18,6 +18,7 @@ type TargetRow = (
     String,
     String,
     Named<Language>,
+    Named<Language>,
     bool,
     Named<SendoutStatus>,
     Option<OffsetDateTime>,
@@ -43,6 +44,7 @@ pub(super) fn find_open_link(
             surveys::name,
             surveys::description,
             sendouts::language,
+            surveys::language,
             surveys::active,
             sendouts::status,
             sendouts::expiry_date,
@@ -51,7 +53,8 @@ pub(super) fn find_open_link(
         ))
         .first(conn)
         .optional()?;
-    let Some((sendout, survey, name, description, language, active, status, expiry, cap, once)) = row else {
+    let Some((sendout, survey, name, description, language, survey_language, active, status, expiry, cap, once)) = row
+    else {
         return Ok(None);
     };
     let completed = match cap {
@@ -73,6 +76,7 @@ pub(super) fn find_open_link(
         survey_name: name,
         survey_description: description,
         language: language.0,
+        survey_language: survey_language.0,
         survey_active: active,
         sendout_active: status.0 == SendoutStatus::Active,
         expiry_date: expiry,

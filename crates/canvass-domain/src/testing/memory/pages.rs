@@ -168,6 +168,7 @@ impl RespondentPageRepository for Memory {
             survey_name: survey.name.clone(),
             survey_description: survey.description.clone(),
             language: sendout.language,
+            survey_language: survey.language,
             survey_active: survey.active,
             sendout_active: sendout.status == SendoutStatus::Active,
             expiry_date: sendout.expiry_date,
