@@ -8,7 +8,7 @@ use canvass_domain::ids::{AccountId, PageId, QuestionItemId, SurveyId};
 use canvass_domain::language::Language;
 use canvass_domain::survey::{ItemTexts, TranslatedTexts, Translation};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Jsonb, Nullable, Text};
+use diesel::sql_types::{Array, BigInt, Nullable, Text};
 use diesel::upsert::excluded;
 use serde_json::{json, Map, Value};
 use time::OffsetDateTime;
@@ -87,15 +87,24 @@ pub(super) fn list(
 }
 
 /// The languages of the survey (`$1` account, `$2` survey) translations in the order first stored, and the texts of
-/// the one into `$3`: all of them when `$4` is null, else its texts but those of the items outside `$4` (item ids
-/// as text), each of which is looked up by key, so that a page of 20 items of a 100-item survey reads 20.
+/// the one into `$3`, as JSON text: all of them when `$4` is null, else its texts but those of the items outside
+/// `$4` (item ids as text), each of which is looked up by key, so that a page of 20 items of a 100-item survey reads
+/// 20.
+///
+/// What a page pays for here is PostgreSQL's work on JSON, measured (docs/benchmarks.md): the stored object is
+/// opened once, by `jsonb_each` (each `->` on the column itself would decompress the whole TOASTed value again),
+/// and the answer is the text of the parts it holds, joined, because building a new `jsonb` of them
+/// (`jsonb_object_agg`) cost twice as much as writing them out. Every part is `jsonb`'s own text and every key
+/// goes through `to_json`, so the text is JSON.
 const FOR_PAGE: &str = "\
-SELECT language, CASE WHEN language = $3 THEN
-    CASE WHEN $4::text[] IS NULL THEN texts
-    ELSE (texts - 'items') || jsonb_build_object('items', (
-        SELECT coalesce(jsonb_object_agg(wanted.id, texts -> 'items' -> wanted.id), '{}'::jsonb)
-        FROM unnest($4::text[]) AS wanted (id) WHERE texts -> 'items' -> wanted.id IS NOT NULL))
-    END END AS texts
+SELECT language, CASE WHEN language = $3 THEN (
+    SELECT '{' || coalesce(string_agg(to_json(part.key)::text || ':' ||
+        CASE WHEN part.key = 'items' AND $4::text[] IS NOT NULL THEN (
+            SELECT '{' || coalesce(string_agg(to_json(wanted.id)::text || ':' || found.texts::text, ','), '') || '}'
+            FROM unnest($4::text[]) AS wanted (id), LATERAL (SELECT part.value -> wanted.id AS texts) AS found
+            WHERE found.texts IS NOT NULL)
+        ELSE part.value::text END, ','), '') || '}'
+    FROM jsonb_each(texts) AS part) END AS texts
 FROM survey_translations WHERE account_id = $1 AND survey_id = $2 ORDER BY id";
 
 /// The languages of the survey's translations in the order first stored, and the texts of the one into
@@ -112,8 +121,8 @@ pub(super) fn for_page(
     struct Row {
         #[diesel(sql_type = Text)]
         language: Named<Language>,
-        #[diesel(sql_type = Nullable<Jsonb>)]
-        texts: Option<Value>,
+        #[diesel(sql_type = Nullable<Text>)]
+        texts: Option<String>,
     }
     let wanted: Option<Vec<String>> = items.map(|items| items.iter().map(|id| id.get().to_string()).collect());
     let rows: Vec<Row> = prepared(FOR_PAGE)
@@ -122,7 +131,10 @@ pub(super) fn for_page(
         .bind::<Text, _>(language.code())
         .bind::<Nullable<Array<Text>>, _>(wanted)
         .load(conn)?;
-    let texts = rows.iter().find_map(|row| row.texts.as_ref().map(from_json));
+    let texts = rows.iter().find_map(|row| row.texts.as_deref()).map(|text| {
+        // The statement writes JSON; were it ever not, the page shows the survey's own texts rather than fail.
+        serde_json::from_str(text).map_or_else(|_| TranslatedTexts::default(), |json| from_json(&json))
+    });
     Ok((rows.into_iter().map(|row| row.language.0).collect(), texts))
 }
 

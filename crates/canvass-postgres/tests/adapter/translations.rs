@@ -129,7 +129,7 @@ fn a_page_reads_the_texts_of_its_own_items_and_the_survey_s_languages() {
     let tree = uow.question_tree(acme, survey).unwrap();
     let (page, why, when) = (tree.pages[0].id, tree.pages[0].items[0].id, tree.pages[0].items[1].id);
     let mut texts = named("Pulse", page);
-    for (item, text) in [(why, "Why?"), (when, "When?")] {
+    for (item, text) in [(why, "Why \"really\"?\n\\ – 😀"), (when, "When?")] {
         texts.items.insert(item, ItemTexts { text: Some(text.into()), ..ItemTexts::default() });
     }
     uow.put_translation(acme, survey, Language::En, &texts, NOW).unwrap();
