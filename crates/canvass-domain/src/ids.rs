@@ -58,6 +58,8 @@ ids! {
     KeyId;
     /// Id of a survey category.
     CategoryId;
+    /// Id of a contact of the account's directory.
+    ContactId;
     /// Id of a survey.
     SurveyId;
     /// Id of a page of a survey's question tree.

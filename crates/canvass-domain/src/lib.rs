@@ -12,6 +12,7 @@ pub mod category;
 pub mod chunks;
 pub mod clock;
 pub mod delivery;
+pub mod directory;
 pub mod distribution;
 pub mod error;
 pub mod governance;

@@ -1,0 +1,10 @@
+//! The account's directory of contacts, kept across sendouts: who a contact is (an email address or a phone
+//! number, names, a language, attributes of the account's choosing), the rules a contact obeys, and how a change
+//! merges into it.
+
+mod contact;
+
+pub use contact::{
+    check_attribute_name, Contact, ContactDraft, ContactInput, ContactPatch, MAX_ATTRIBUTES, MAX_ATTRIBUTE_VALUE,
+    MAX_PERSON_NAME,
+};
