@@ -233,7 +233,7 @@ mod tests {
         let line = serde_json::to_string(&ExportLine::new(set.into(), false)).unwrap();
         assert_eq!(
             line,
-            r#"{"answerSetId":12,"respondentId":null,"sendoutId":3,"completed":false,"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:01.25Z","answers":{"90":7,"100":["b","a"],"9":"=1+1","80":2.5}}"#
+            r#"{"answerSetId":12,"respondentId":null,"sendoutId":3,"completed":false,"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:01.25Z","language":null,"answers":{"90":7,"100":["b","a"],"9":"=1+1","80":2.5}}"#
         );
     }
 

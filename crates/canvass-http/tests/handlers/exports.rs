@@ -75,9 +75,12 @@ async fn the_document_states_the_three_files_and_the_parameters() {
             "to",
             "updated",
             "completed",
-            "sendoutId"
+            "sendoutId",
+            "language"
         ]
     );
+    let language = parameters.iter().find(|p| p["name"] == "language").unwrap();
+    assert!(language.to_string().contains("LanguageBody"), "the twelve codes: {language}");
     let background = parameters.iter().find(|p| p["name"] == "backgroundData").unwrap();
     assert_eq!((&background["in"], &background["schema"]["type"]), (&json!("query"), &json!("boolean")));
     let format = parameters.iter().find(|p| p["name"] == "format").unwrap();

@@ -93,7 +93,7 @@ async fn the_document_states_every_status_every_item_type_and_the_nulls() {
         .flatten()
         .filter_map(|p| p["name"].as_str().map(str::to_owned))
         .collect();
-    assert_eq!(parameters, ["surveyId", "from", "to", "updated", "completed", "sendoutId"]);
+    assert_eq!(parameters, ["surveyId", "from", "to", "updated", "completed", "sendoutId", "language"]);
     assert!(results["responses"]["400"].is_object());
 
     let statuses: Vec<&str> = RespondentStatus::VARIANTS.iter().map(|s| s.as_str()).collect();
