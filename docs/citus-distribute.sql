@@ -61,5 +61,6 @@ SELECT create_distributed_table('outbox', 'account_id', colocate_with => 'users'
 SELECT create_distributed_table('webhooks', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('webhook_deliveries', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('idempotency_keys', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('contacts', 'account_id', colocate_with => 'users');
 
 COMMIT;

@@ -6,6 +6,7 @@
 //! or the test database.
 
 pub(crate) mod accounts;
+mod directory;
 pub(crate) mod distribution;
 pub(crate) mod exports;
 mod governance;

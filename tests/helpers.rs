@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 76] = [
+pub const ENDPOINTS: [(&str, &str); 81] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -67,6 +67,11 @@ pub const ENDPOINTS: [(&str, &str); 76] = [
     ("put", "/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}"),
     ("post", "/bgdata/bgdocuments/{bgDocumentId}/rows"),
     ("delete", "/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}"),
+    ("post", "/contacts"),
+    ("get", "/contacts"),
+    ("get", "/contacts/{contactId}"),
+    ("patch", "/contacts/{contactId}"),
+    ("delete", "/contacts/{contactId}"),
     ("get", "/accounts/blocklist"),
     ("post", "/accounts/blocklist"),
     ("delete", "/accounts/blocklist/{contactDetails}"),

@@ -3,6 +3,7 @@
 //! merges into it.
 
 mod contact;
+pub mod ports;
 
 pub use contact::{
     check_attribute_name, Contact, ContactDraft, ContactInput, ContactPatch, MAX_ATTRIBUTES, MAX_ATTRIBUTE_VALUE,

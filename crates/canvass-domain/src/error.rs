@@ -68,6 +68,8 @@ pub enum Resource {
     BlocklistEntry,
     /// A category.
     Category,
+    /// A contact of the account's directory.
+    Contact,
     /// A survey's frequency setting.
     FrequencySetting,
     /// An API key.
@@ -109,6 +111,7 @@ impl Resource {
             Self::BackgroundDataRow => "row",
             Self::BlocklistEntry => "blocklist entry",
             Self::Category => "category",
+            Self::Contact => "contact",
             Self::FrequencySetting => "frequency setting",
             Self::Key => "key",
             Self::Page => "page",
@@ -156,6 +159,9 @@ pub enum ConflictKind {
     PageNotEmpty,
     /// A change that answers would no longer fit: an answered item's type, or option values answers hold.
     ItemHasAnswers,
+    /// A contact of the directory holds the email address or phone number already; the conflict's one value is
+    /// its id.
+    ContactExists,
 }
 
 impl DomainError {

@@ -128,6 +128,7 @@ pub use crate::clock::Clock;
 pub use crate::delivery::ports::{
     HoldStarted, OutboxBacklog, OutboxRepository, PaceRepository, RecordedRound, SentLookup,
 };
+pub use crate::directory::ports::ContactRepository;
 pub use crate::distribution::ports::{
     BlocklistRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
 };
@@ -147,6 +148,7 @@ pub type RepoResult<T> = Result<T, RepoError>;
 pub trait Repositories:
     AccountRepository
     + CategoryRepository
+    + ContactRepository
     + SurveyRepository
     + AnswerRepository
     + SendoutRepository
@@ -170,6 +172,7 @@ pub trait Repositories:
 impl<T> Repositories for T where
     T: AccountRepository
         + CategoryRepository
+        + ContactRepository
         + SurveyRepository
         + AnswerRepository
         + SendoutRepository

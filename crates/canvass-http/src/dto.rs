@@ -8,6 +8,7 @@ pub mod answer_value;
 pub mod bgdata;
 pub mod blocklist;
 pub mod client_date;
+pub mod contact;
 pub mod erasure;
 pub mod export;
 pub mod governance;

@@ -38,6 +38,7 @@ pub use statuses::is_keyed;
         (name = "Respondents", description = "Respondents of sendouts"),
         (name = "Background data", description = "Background data documents, one per sendout"),
         (name = "Blocklist", description = "Blocked and opted-out contacts"),
+        (name = "Contacts", description = "The account's directory of contacts, kept across sendouts"),
         (name = "Email bounces", description = "Permanent email failures"),
         (name = "Insight", description = "Sendout statistics and survey results, aggregated by the store"),
         (name = "Survey frequency", description = "How many surveys one contact may receive"),

@@ -148,11 +148,16 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<ProblemField>,
     /// The accepted values, where a value must be one of a set.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub supported_values: Vec<String>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[schema(value_type = Vec<String>)]
+    pub supported_values: Box<[String]>,
     /// The values in the way of a change, for `item-has-answers`: the option values that answers hold.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub values: Vec<String>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[schema(value_type = Vec<String>)]
+    pub values: Box<[String]>,
+    /// For a `duplicate` contact of the directory: the contact that has the email address or phone number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contact_id: Option<i64>,
 }
 
 impl Problem {
@@ -165,8 +170,9 @@ impl Problem {
             status: status.as_u16(),
             detail: detail.into(),
             errors: Vec::new(),
-            supported_values: Vec::new(),
-            values: Vec::new(),
+            supported_values: Box::default(),
+            values: Box::default(),
+            contact_id: None,
         }
     }
 
@@ -264,6 +270,7 @@ fn conflict_kind(kind: ConflictKind) -> ProblemKind {
         ConflictKind::NoPublicLink => ProblemKind::NoPublicLink,
         ConflictKind::PageNotEmpty => ProblemKind::PageNotEmpty,
         ConflictKind::ItemHasAnswers => ProblemKind::ItemHasAnswers,
+        ConflictKind::ContactExists => ProblemKind::Duplicate,
     }
 }
 
@@ -272,7 +279,13 @@ impl From<DomainError> for Problem {
         match error {
             DomainError::NotFound(what) => Self::not_found(what.noun()),
             DomainError::Invalid(errors) => Self::invalid(errors),
-            DomainError::Conflict { kind, detail, values } => Self { values, ..Self::new(conflict_kind(kind), detail) },
+            DomainError::Conflict { kind: ConflictKind::ContactExists, detail, values } => Self {
+                contact_id: values.first().and_then(|id| id.parse().ok()),
+                ..Self::new(ProblemKind::Duplicate, detail)
+            },
+            DomainError::Conflict { kind, detail, values } => {
+                Self { values: values.into_boxed_slice(), ..Self::new(conflict_kind(kind), detail) }
+            }
             DomainError::Repo(RepoError::Unavailable(cause)) => {
                 tracing::warn!(error.message = %Chain(&*cause), "database unavailable");
                 Self::unavailable()

@@ -6,6 +6,7 @@ pub mod answers;
 pub mod api_scope;
 pub mod bgdata;
 pub mod blocklist;
+pub mod contacts;
 pub mod dsn;
 pub mod erasure;
 pub mod exports;
@@ -104,6 +105,11 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(blocklist::list)
         .service(blocklist::add)
         .service(blocklist::remove)
+        .service(contacts::create)
+        .service(contacts::list)
+        .service(contacts::get)
+        .service(contacts::patch)
+        .service(contacts::delete)
         .service(blocklist::list_failures)
         .service(blocklist::record_failures)
         .service(webhooks::list)

@@ -16,6 +16,7 @@ mod answer;
 mod capture;
 mod category;
 mod delivery;
+mod directory;
 mod distribution;
 mod error;
 mod governance;

@@ -110,6 +110,22 @@ diesel::table! {
 }
 
 diesel::table! {
+    contacts (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        email -> Nullable<Text>,
+        email_key -> Nullable<Text>,
+        phone -> Nullable<Text>,
+        first_name -> Nullable<Text>,
+        last_name -> Nullable<Text>,
+        language -> Nullable<Text>,
+        attributes -> Jsonb,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     delivery_pace (id) {
         id -> Int2,
         tokens -> Float8,
@@ -411,6 +427,7 @@ diesel::joinable!(account_retention_policies -> accounts (account_id));
 diesel::joinable!(api_keys -> accounts (account_id));
 diesel::joinable!(blocklist -> accounts (account_id));
 diesel::joinable!(categories -> accounts (account_id));
+diesel::joinable!(contacts -> accounts (account_id));
 diesel::joinable!(idempotency_keys -> accounts (account_id));
 diesel::joinable!(login_sendouts -> accounts (account_id));
 diesel::joinable!(outbox -> accounts (account_id));
@@ -433,6 +450,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     bg_labels,
     blocklist,
     categories,
+    contacts,
     delivery_pace,
     idempotency_keys,
     logic_rules,

@@ -6,6 +6,7 @@ mod accounts;
 mod answers;
 mod blocklist;
 mod categories;
+mod contacts;
 mod erasure;
 mod governance;
 mod insight;
@@ -129,6 +130,8 @@ pub struct State {
     pub idempotency: Keys,
     /// Categories by account.
     pub categories: Vec<(AccountId, crate::category::Category)>,
+    /// The directory's contacts by account, in creation order.
+    pub contacts: Vec<(AccountId, crate::directory::Contact)>,
     /// Surveys and their trees.
     pub surveys: Surveys,
     /// Sendouts by account (their counts are computed when read).

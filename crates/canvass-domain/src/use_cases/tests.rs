@@ -9,6 +9,7 @@ mod bgdata;
 mod blocklist;
 mod bounces;
 mod categories;
+mod contacts;
 mod delivery_round;
 mod exports;
 mod frequency;

@@ -17,7 +17,9 @@ pub mod day {
 }
 
 /// Reads a field that may be absent (`None`: keep), `null` (`Some(None)`: remove) or a value.
-fn given<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Result<Option<Option<T>>, D::Error> {
+pub(crate) fn given<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(deserializer).map(Some)
 }
 

@@ -111,6 +111,48 @@ impl PartialSchema for LabelsByValue {
 
 impl ToSchema for LabelsByValue {}
 
+/// A contact's attributes: names of a letter then up to 39 letters, digits and underscores; values up to 1,000
+/// characters; at most 50.
+pub struct Attributes;
+
+fn attribute_name() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::String).pattern(Some("^[A-Za-z][A-Za-z0-9_]{0,39}$")).max_length(Some(40))
+}
+
+impl PartialSchema for Attributes {
+    fn schema() -> RefOr<Schema> {
+        let value = ObjectBuilder::new().schema_type(Type::String).max_length(Some(1_000));
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property_names(Some(attribute_name()))
+            .additional_properties(Some(value))
+            .max_properties(Some(50))
+            .description(Some("The account's own fields of a contact, by name"))
+            .into()
+    }
+}
+
+impl ToSchema for Attributes {}
+
+/// A PATCH of a contact's attributes: a value sets one, null removes it.
+pub struct AttributeChanges;
+
+impl PartialSchema for AttributeChanges {
+    fn schema() -> RefOr<Schema> {
+        let value = ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]))
+            .max_length(Some(1_000));
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property_names(Some(attribute_name()))
+            .additional_properties(Some(value))
+            .description(Some("Attributes to set, or (null) to remove"))
+            .into()
+    }
+}
+
+impl ToSchema for AttributeChanges {}
+
 /// A sendout's or reminder's invitation texts by language code (`messages`).
 pub struct MessagesByLanguage;
 

@@ -184,13 +184,13 @@ mod tests {
         }
         let problem = parse_json::<Body>(br#"{"kind":"FAX"}"#).unwrap_err();
         assert_eq!(problem.errors[0].field, "kind");
-        assert_eq!(problem.supported_values, ["EMAIL", "SMS"]);
+        assert_eq!(problem.supported_values[..], ["EMAIL", "SMS"]);
         for not_a_name in
             [&br#"{"bodies":[{"kind":"SMS"},{"kind":5}]}"#[..], br#"{"bodies":[{"kind":"SMS"},{"kind":true}]}"#]
         {
             let problem = parse_json::<Outer>(not_a_name).unwrap_err();
             assert_eq!((problem.kind, problem.errors[0].field.as_str()), (ProblemKind::Validation, "bodies[1].kind"));
-            assert_eq!(problem.supported_values, ["EMAIL", "SMS"]);
+            assert_eq!(problem.supported_values[..], ["EMAIL", "SMS"]);
             assert_eq!(problem.errors[0].message, "must be one of EMAIL, SMS");
         }
         let _ = (Kind::Email, Kind::Sms);

@@ -4,7 +4,8 @@
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
 use canvass_domain::ids::{
-    AnswerSetId, BgDocumentId, CategoryId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId, UserId, WebhookId,
+    AnswerSetId, BgDocumentId, CategoryId, ContactId, PageId, QuestionItemId, RespondentId, SendoutId, SurveyId,
+    UserId, WebhookId,
 };
 use futures_util::future::{MapOk, TryFutureExt};
 use serde::de::DeserializeOwned;
@@ -37,6 +38,7 @@ id_segments!(
     AnswerSetId,
     BgDocumentId,
     CategoryId,
+    ContactId,
     PageId,
     QuestionItemId,
     RespondentId,

@@ -1,0 +1,111 @@
+//! `/contacts`: the account's directory of contacts, kept across sendouts: created (one that exists by email
+//! address or phone number is a 409 naming it), read, searched a page at a time, changed by a PATCH that merges,
+//! deleted.
+
+use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
+use canvass_domain::directory::ContactInput;
+use canvass_domain::ids::ContactId;
+use canvass_domain::paging::PageRequest;
+use canvass_domain::use_cases::contacts;
+
+use crate::blocking;
+use crate::dto::contact::{ContactResponse, ContactsPageResponse, ContactsQuery, CreateContactBody, PatchContactBody};
+use crate::extract::body::Body;
+use crate::extract::path::Ids;
+use crate::extract::query::QueryOf;
+use crate::middleware::auth::Authenticated;
+use crate::problem::Problem;
+use crate::state::AppState;
+
+/// Adds a contact to the directory.
+#[utoipa::path(tag = "Contacts", request_body = CreateContactBody,
+    responses((status = 201, body = ContactResponse),
+        (status = 400, body = Problem, description = "Neither email nor phone, one that is not an email address or \
+            an E.164 number, a name too long, an attribute of another name form or too long, more than 50"),
+        (status = 409, body = Problem, description = "A contact has this email address or phone number \
+            (`duplicate`): `contactId` names it"),
+        (status = 415, body = Problem)))]
+#[post("/contacts")]
+pub async fn create(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Authenticated,
+    body: Body<CreateContactBody>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let input = ContactInput::from(body.0);
+    let create = move |uow: &mut dyn canvass_domain::ports::UnitOfWork, clock: &dyn canvass_domain::clock::Clock| {
+        contacts::create(uow, clock, account, input)
+    };
+    blocking::respond(&state, &req, create, |contact| HttpResponse::Created().json(ContactResponse::from(contact)))
+        .await
+}
+
+/// One page of the directory's contacts, in creation order, those matching `search` when it is given.
+#[utoipa::path(tag = "Contacts", params(ContactsQuery),
+    responses((status = 200, body = ContactsPageResponse), (status = 400, body = Problem)))]
+#[get("/contacts")]
+pub async fn list(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    query: QueryOf<ContactsQuery>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let query = query.0;
+    let page =
+        PageRequest::new(query.page_number.unwrap_or(1), query.page_size.unwrap_or(100), "pageNumber", "pageSize")
+            .map_err(Problem::invalid)?;
+    let search = query.search;
+    let found = blocking::run(&state, move |uow, _| contacts::page(uow, account, search.as_deref(), page)).await?;
+    Ok(HttpResponse::Ok().json(ContactsPageResponse::from(found)))
+}
+
+/// One contact of the directory.
+#[utoipa::path(tag = "Contacts", params(("contactId" = i64, Path, description = "A contact of the account")),
+    responses((status = 200, body = ContactResponse), (status = 404, body = Problem)))]
+#[get("/contacts/{contactId}")]
+pub async fn get(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: Ids<ContactId>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.0);
+    let contact = blocking::run(&state, move |uow, _| contacts::get(uow, account, id)).await?;
+    Ok(HttpResponse::Ok().json(ContactResponse::from(contact)))
+}
+
+/// Changes a contact: an absent field stays, null clears it, `attributes` merges (a name set to null goes).
+#[utoipa::path(tag = "Contacts", request_body = PatchContactBody,
+    params(("contactId" = i64, Path, description = "A contact of the account")),
+    responses((status = 200, body = ContactResponse),
+        (status = 400, body = Problem, description = "The contact as changed breaks a rule of a new contact"),
+        (status = 404, body = Problem),
+        (status = 409, body = Problem, description = "Another contact has this email address or phone number \
+            (`duplicate`): `contactId` names it"),
+        (status = 415, body = Problem)))]
+#[patch("/contacts/{contactId}")]
+pub async fn patch(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: Ids<ContactId>,
+    body: Body<PatchContactBody>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.0);
+    let change = body.0.into();
+    let contact = blocking::run(&state, move |uow, clock| contacts::patch(uow, clock, account, id, change)).await?;
+    Ok(HttpResponse::Ok().json(ContactResponse::from(contact)))
+}
+
+/// Deletes a contact; the respondents made from it keep their own copy of its details.
+#[utoipa::path(tag = "Contacts", params(("contactId" = i64, Path, description = "A contact of the account")),
+    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
+#[delete("/contacts/{contactId}")]
+pub async fn delete(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: Ids<ContactId>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.0);
+    blocking::run(&state, move |uow, _| contacts::delete(uow, account, id)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

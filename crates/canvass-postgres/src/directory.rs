@@ -1,0 +1,225 @@
+//! The directory's contacts on PostgreSQL (`contacts`): unique within the account by `email_key` (the address
+//! lower-cased) and by `phone`, each a unique index, so that two requests that add one person at once store one
+//! contact; searched through the trigram index on the four searchable fields (migration `000038_contacts`).
+
+use std::collections::BTreeMap;
+
+use canvass_domain::directory::ports::ContactRepository;
+use canvass_domain::directory::{Contact, ContactDraft};
+use canvass_domain::ids::{AccountId, ContactId};
+use canvass_domain::language::Language;
+use canvass_domain::paging::{Page, PageRequest};
+use canvass_domain::ports::RepoResult;
+use diesel::dsl::sql;
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error};
+use diesel::sql_types::{Bool, Text};
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use crate::error::OrRepoError;
+use crate::named::Named;
+use crate::schema::contacts;
+use crate::PgUnitOfWork;
+
+/// The text `search` looks in: the index expression of `contacts_search`, written the same way so that the planner
+/// uses it.
+const SEARCHED: &str = "lower(coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || coalesce(first_name, '') \
+     || ' ' || coalesce(last_name, ''))";
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = contacts)]
+struct ContactRow {
+    id: i64,
+    email: Option<String>,
+    phone: Option<String>,
+    first_name: Option<String>,
+    last_name: Option<String>,
+    language: Option<Named<Language>>,
+    attributes: Value,
+    created_at: OffsetDateTime,
+    updated_at: OffsetDateTime,
+}
+
+impl From<ContactRow> for Contact {
+    fn from(row: ContactRow) -> Self {
+        let Value::Object(stored) = row.attributes else { unreachable_object() };
+        let attributes: BTreeMap<String, String> = stored
+            .into_iter()
+            .filter_map(|(name, value)| value.as_str().map(|value| (name, value.to_owned())))
+            .collect();
+        Self {
+            id: ContactId::new(row.id),
+            email: row.email,
+            phone: row.phone,
+            first_name: row.first_name,
+            last_name: row.last_name,
+            language: row.language.map(|language| language.0),
+            attributes,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+/// The column's CHECK makes every stored value an object.
+fn unreachable_object() -> ! {
+    unreachable!("contacts_attributes_check keeps attributes an object")
+}
+
+fn attributes_json(draft: &ContactDraft) -> Value {
+    Value::Object(draft.attributes().iter().map(|(name, value)| (name.clone(), value.clone().into())).collect())
+}
+
+/// `text` as a `LIKE` pattern that matches it anywhere, its own `%`, `_` and `\` taken literally.
+fn anywhere(text: &str) -> String {
+    let escaped = text.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
+impl PgUnitOfWork<'_> {
+    /// The contact of `account`, other than `except`, that holds the draft's email address or phone number.
+    fn holder(
+        &mut self,
+        account: AccountId,
+        draft: &ContactDraft,
+        except: Option<ContactId>,
+    ) -> QueryResult<Option<i64>> {
+        let same = contacts::email_key.eq(draft.email_key()).or(contacts::phone.eq(draft.phone()));
+        contacts::table
+            .filter(contacts::account_id.eq(account.get()))
+            .filter(contacts::id.ne(except.map_or(0, ContactId::get)))
+            .filter(same.assume_not_null())
+            .order(contacts::id)
+            .select(contacts::id)
+            .first(self.conn)
+            .optional()
+    }
+}
+
+impl ContactRepository for PgUnitOfWork<'_> {
+    fn insert_contact(
+        &mut self,
+        account: AccountId,
+        draft: &ContactDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Result<Contact, ContactId>> {
+        let inserted: Option<ContactRow> = diesel::insert_into(contacts::table)
+            .values((
+                contacts::account_id.eq(account.get()),
+                contacts::email.eq(draft.email()),
+                contacts::email_key.eq(draft.email_key()),
+                contacts::phone.eq(draft.phone()),
+                contacts::first_name.eq(draft.first_name()),
+                contacts::last_name.eq(draft.last_name()),
+                contacts::language.eq(draft.language().map(Language::code)),
+                contacts::attributes.eq(attributes_json(draft)),
+                contacts::created_at.eq(now),
+                contacts::updated_at.eq(now),
+            ))
+            .on_conflict_do_nothing()
+            .returning(ContactRow::as_returning())
+            .get_result(self.conn)
+            .optional()
+            .or_repo()?;
+        if let Some(row) = inserted {
+            return Ok(Ok(row.into()));
+        }
+        match self.holder(account, draft, None).or_repo()? {
+            Some(existing) => Ok(Err(ContactId::new(existing))),
+            // The contact in the way went before it could be named: the caller may try again.
+            None => Err(canvass_domain::RepoError::Concurrent("contacts unique".into())),
+        }
+    }
+
+    fn find_contact(&mut self, account: AccountId, id: ContactId) -> RepoResult<Option<Contact>> {
+        let row: Option<ContactRow> = contacts::table
+            .filter(contacts::account_id.eq(account.get()).and(contacts::id.eq(id.get())))
+            .select(ContactRow::as_select())
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        Ok(row.map(Contact::from))
+    }
+
+    fn update_contact(
+        &mut self,
+        account: AccountId,
+        id: ContactId,
+        draft: &ContactDraft,
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<Result<Contact, ContactId>>> {
+        if let Some(other) = self.holder(account, draft, Some(id)).or_repo()? {
+            return Ok(Some(Err(ContactId::new(other))));
+        }
+        let updated = diesel::update(contacts::table)
+            .filter(contacts::account_id.eq(account.get()).and(contacts::id.eq(id.get())))
+            .set((
+                contacts::email.eq(draft.email()),
+                contacts::email_key.eq(draft.email_key()),
+                contacts::phone.eq(draft.phone()),
+                contacts::first_name.eq(draft.first_name()),
+                contacts::last_name.eq(draft.last_name()),
+                contacts::language.eq(draft.language().map(Language::code)),
+                contacts::attributes.eq(attributes_json(draft)),
+                contacts::updated_at.eq(now),
+            ))
+            .returning(ContactRow::as_returning())
+            .get_result::<ContactRow>(self.conn)
+            .optional();
+        match updated {
+            Ok(row) => Ok(row.map(|row| Ok(row.into()))),
+            // Another request took the address or number since the look-up above.
+            Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+                match self.holder(account, draft, Some(id)).or_repo()? {
+                    Some(other) => Ok(Some(Err(ContactId::new(other)))),
+                    None => Err(canvass_domain::RepoError::Concurrent("contacts unique".into())),
+                }
+            }
+            Err(error) => Err(error).or_repo(),
+        }
+    }
+
+    fn delete_contact(&mut self, account: AccountId, id: ContactId) -> RepoResult<bool> {
+        let deleted = diesel::delete(contacts::table)
+            .filter(contacts::account_id.eq(account.get()).and(contacts::id.eq(id.get())))
+            .execute(self.conn)
+            .or_repo()?;
+        Ok(deleted == 1)
+    }
+
+    fn page_contacts(
+        &mut self,
+        account: AccountId,
+        search: Option<&str>,
+        page: PageRequest,
+    ) -> RepoResult<Page<Contact>> {
+        let matching = || {
+            let mut query = contacts::table.filter(contacts::account_id.eq(account.get())).into_boxed();
+            if let Some(search) = search {
+                query = query.filter(sql::<Bool>(SEARCHED).sql(" LIKE ").bind::<Text, _>(anywhere(search)));
+            }
+            query
+        };
+        let total_count: i64 = matching().count().get_result(self.conn).or_repo()?;
+        let rows: Vec<ContactRow> = matching()
+            .order(contacts::id)
+            .offset(page.offset())
+            .limit(page.size())
+            .select(ContactRow::as_select())
+            .load(self.conn)
+            .or_repo()?;
+        Ok(Page { request: page, items: rows.into_iter().map(Contact::from).collect(), total_count })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_term_is_matched_literally_anywhere() {
+        assert_eq!(anywhere("Anna"), "%anna%");
+        assert_eq!(anywhere("100%_a\\b"), "%100\\%\\_a\\\\b%");
+    }
+}

@@ -1,0 +1,3 @@
+//! The account's directory of contacts (`/contacts`).
+
+mod contacts;
