@@ -18,13 +18,13 @@ use super::sendout::LanguageBody;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateContactBody {
-    /// An email address; unique in the account, compared case-insensitively.
+    /// An email address; unique in the account, compared case-insensitively. Blank is none.
     #[serde(default)]
-    #[schema(max_length = 320, format = "email")]
+    #[schema(max_length = 320)]
     pub email: Option<String>,
-    /// An E.164 phone number (`+4791234567`); unique in the account.
+    /// An E.164 phone number (`+4791234567`); unique in the account. Blank is none.
     #[serde(default)]
-    #[schema(max_length = 320, pattern = "^\\s*\\+[1-9][0-9]{1,14}\\s*$")]
+    #[schema(max_length = 320, pattern = "^\\s*(\\+[1-9][0-9]{1,14})?\\s*$")]
     pub phone: Option<String>,
     /// First name.
     #[serde(default)]
@@ -61,13 +61,13 @@ impl From<CreateContactBody> for ContactInput {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PatchContactBody {
-    /// An email address; null clears it (the contact keeps a phone number).
+    /// An email address; null (or blank) clears it (the contact keeps a phone number).
     #[serde(default, deserialize_with = "given")]
-    #[schema(value_type = Option<String>, max_length = 320, format = "email")]
+    #[schema(value_type = Option<String>, max_length = 320)]
     pub email: Option<Option<String>>,
-    /// An E.164 phone number; null clears it (the contact keeps an email address).
+    /// An E.164 phone number; null (or blank) clears it (the contact keeps an email address).
     #[serde(default, deserialize_with = "given")]
-    #[schema(value_type = Option<String>, max_length = 320, pattern = "^\\s*\\+[1-9][0-9]{1,14}\\s*$")]
+    #[schema(value_type = Option<String>, max_length = 320, pattern = "^\\s*(\\+[1-9][0-9]{1,14})?\\s*$")]
     pub phone: Option<Option<String>>,
     /// First name; null clears it.
     #[serde(default, deserialize_with = "given")]
