@@ -120,3 +120,21 @@ async fn another_accounts_contacts_answer_404() {
     assert_eq!(app.call_as(&other, "GET", "/contacts", None).await.expect(200)["totalCount"], 0);
     assert!(app.call_as(&other, "POST", "/contacts", Some(anna())).await.expect(201).is_object(), "its own directory");
 }
+
+#[tokio::test]
+async fn ten_requests_adding_one_person_at_once_store_one_contact_and_name_it_to_the_rest() {
+    let app = spawn_app().await;
+    let adds = (0..10).map(|n| {
+        let email = if n % 2 == 0 { "same@example.com" } else { "SAME@example.com" };
+        app.post("/contacts", json!({"email": email, "firstName": format!("try {n}")}))
+    });
+    let replies = futures::future::join_all(adds).await;
+    let created: Vec<&Value> =
+        replies.iter().filter(|reply| reply.status.as_u16() == 201).map(|reply| &reply.body).collect();
+    assert_eq!(created.len(), 1, "one contact: {:?}", replies.iter().map(|r| r.status).collect::<Vec<_>>());
+    let id = &created[0]["contactId"];
+    for reply in replies.iter().filter(|reply| reply.status.as_u16() != 201) {
+        assert_eq!((reply.status.as_u16(), &reply.body["contactId"]), (409, id), "{}", reply.body);
+    }
+    assert_eq!(app.get("/contacts").await.expect(200)["totalCount"], 1);
+}
