@@ -43,7 +43,11 @@ struct ContactRow {
 
 impl From<ContactRow> for Contact {
     fn from(row: ContactRow) -> Self {
-        let Value::Object(stored) = row.attributes else { unreachable_object() };
+        // The column's CHECK keeps it an object of texts, the only values a draft writes.
+        let stored = match row.attributes {
+            Value::Object(stored) => stored,
+            _ => serde_json::Map::new(),
+        };
         let attributes: BTreeMap<String, String> = stored
             .into_iter()
             .filter_map(|(name, value)| value.as_str().map(|value| (name, value.to_owned())))
@@ -62,13 +66,32 @@ impl From<ContactRow> for Contact {
     }
 }
 
-/// The column's CHECK makes every stored value an object.
-fn unreachable_object() -> ! {
-    unreachable!("contacts_attributes_check keeps attributes an object")
+/// The fields of a contact a draft sets, on insert and on update alike (a `None` writes NULL).
+#[derive(Insertable, AsChangeset)]
+#[diesel(table_name = contacts, treat_none_as_null = true)]
+struct ContactFields<'a> {
+    email: Option<&'a str>,
+    email_key: Option<String>,
+    phone: Option<&'a str>,
+    first_name: Option<&'a str>,
+    last_name: Option<&'a str>,
+    language: Option<&'static str>,
+    attributes: Value,
 }
 
-fn attributes_json(draft: &ContactDraft) -> Value {
-    Value::Object(draft.attributes().iter().map(|(name, value)| (name.clone(), value.clone().into())).collect())
+impl<'a> ContactFields<'a> {
+    fn of(draft: &'a ContactDraft) -> Self {
+        let attributes = draft.attributes().iter().map(|(name, value)| (name.clone(), value.clone().into()));
+        Self {
+            email: draft.email(),
+            email_key: draft.email_key(),
+            phone: draft.phone(),
+            first_name: draft.first_name(),
+            last_name: draft.last_name(),
+            language: draft.language().map(Language::code),
+            attributes: Value::Object(attributes.collect()),
+        }
+    }
 }
 
 /// `text` as a `LIKE` pattern that matches it anywhere, its own `%`, `_` and `\` taken literally.
@@ -107,13 +130,7 @@ impl ContactRepository for PgUnitOfWork<'_> {
         let inserted: Option<ContactRow> = diesel::insert_into(contacts::table)
             .values((
                 contacts::account_id.eq(account.get()),
-                contacts::email.eq(draft.email()),
-                contacts::email_key.eq(draft.email_key()),
-                contacts::phone.eq(draft.phone()),
-                contacts::first_name.eq(draft.first_name()),
-                contacts::last_name.eq(draft.last_name()),
-                contacts::language.eq(draft.language().map(Language::code)),
-                contacts::attributes.eq(attributes_json(draft)),
+                ContactFields::of(draft),
                 contacts::created_at.eq(now),
                 contacts::updated_at.eq(now),
             ))
@@ -154,16 +171,7 @@ impl ContactRepository for PgUnitOfWork<'_> {
         }
         let updated = diesel::update(contacts::table)
             .filter(contacts::account_id.eq(account.get()).and(contacts::id.eq(id.get())))
-            .set((
-                contacts::email.eq(draft.email()),
-                contacts::email_key.eq(draft.email_key()),
-                contacts::phone.eq(draft.phone()),
-                contacts::first_name.eq(draft.first_name()),
-                contacts::last_name.eq(draft.last_name()),
-                contacts::language.eq(draft.language().map(Language::code)),
-                contacts::attributes.eq(attributes_json(draft)),
-                contacts::updated_at.eq(now),
-            ))
+            .set((ContactFields::of(draft), contacts::updated_at.eq(now)))
             .returning(ContactRow::as_returning())
             .get_result::<ContactRow>(self.conn)
             .optional();

@@ -68,6 +68,35 @@ pub fn record(
     })
 }
 
+/// Saves a respondent's answers as it goes (a page saved, a TWOWAY reply), in the caller's transaction: `draft`, in
+/// the language the respondent is shown, replaces the answers of its set `existing` (or starts its set), the set
+/// remembers `next` as where it is, and a draft that completes the set writes an `answerSet.completed` event.
+pub(crate) fn save_respondent_progress(
+    tx: &mut (impl AnswerRepository + crate::ports::RespondentPageRepository + WebhookEvents + ?Sized),
+    context: &crate::distribution::TokenContext,
+    existing: Option<AnswerSetId>,
+    draft: AnswerSetDraft,
+    next: Option<crate::ids::PageId>,
+    now: time::OffsetDateTime,
+) -> Result<AnswerSet, DomainError> {
+    let (account, survey) = (context.account_id, context.survey_id);
+    let draft = draft.in_language(Some(context.shown_language()));
+    let set = match existing {
+        Some(id) => {
+            let replaced = tx.replace_answers(account, survey, id, &draft, now)?;
+            replaced.ok_or(DomainError::NotFound(Resource::AnswerSet))?.set
+        }
+        None => {
+            tx.insert_answer_set(account, survey, Some((context.respondent_id, context.sendout_id)), &draft, now)?
+        }
+    };
+    tx.save_progress(account, set.id, next)?;
+    if draft.completed() {
+        super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
+    }
+    Ok(set)
+}
+
 /// The ids of an `answerSet.completed` event.
 pub(crate) fn completed_subject(account: AccountId, set: &AnswerSet) -> EventSubject {
     EventSubject {

@@ -352,11 +352,16 @@ fn first_questions(
     claimed: &[ClaimedMessage],
 ) -> Result<FirstQuestions, DomainError> {
     let mut questions = FirstQuestions::new();
+    let mut trees = HashMap::new();
     for message in claimed.iter().filter(|m| m.channel == DispatchType::TwoWay && m.is_invitation()) {
         if let Entry::Vacant(unread) = questions.entry((message.account_id, message.survey_id, message.language)) {
             let (account, survey) = (message.account_id, message.survey_id);
             let voice = super::twoway::Voice::of(uow, account, survey, message.language)?;
-            unread.insert(super::twoway::first_question(&uow.question_tree(account, survey)?, &voice));
+            let tree = match trees.entry((account, survey)) {
+                Entry::Occupied(read) => read.into_mut(),
+                Entry::Vacant(unread) => unread.insert(uow.question_tree(account, survey)?),
+            };
+            unread.insert(super::twoway::first_question(tree, &voice));
         }
     }
     Ok(questions)

@@ -20,7 +20,6 @@ use crate::ports::{
 use crate::survey::QuestionTree;
 
 use self::speech::Speech;
-use crate::webhook::WebhookEvent;
 
 fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> Result<TokenContext, DomainError> {
     // A token names its account (or, sent before tokens did, any account); one of no form is not looked up.
@@ -109,11 +108,12 @@ pub fn open(
 ) -> Result<PageView, DomainError> {
     let mut context = context(uow, token)?;
     let place = resume(uow, &context, clock.now())?;
-    let mut speech = Speech::read(uow, &context, &place.items())?;
+    let items = place.items();
+    let mut speech = Speech::read(uow, &context, &items)?;
     if let Some(language) = chosen.filter(|&l| speech.offers(l) && Some(l) != context.respondent_language) {
         uow.set_respondent_language(context.account_id, context.respondent_id, language)?;
         context.respondent_language = Some(language);
-        speech = Speech::read(uow, &context, &place.items())?;
+        speech = Speech::read(uow, &context, &items)?;
     }
     Ok(Shown { context: &context, speech }.show(place))
 }
@@ -185,8 +185,7 @@ fn save_page(
     let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved);
     if !reachable.contains(&page_id) {
         let current = reachable.last().copied().unwrap_or(page_id);
-        let saved = saved.to_vec();
-        return Ok(Place::page(tree, current, &saved, vec![PageError::OutOfOrder]));
+        return Ok(Place::page(tree, current, saved, vec![PageError::OutOfOrder]));
     }
     let (page_answers, errors) = read_page(&tree, index, form);
     if !errors.is_empty() {
@@ -210,21 +209,8 @@ fn save_page(
         }
     }
     let draft = if next.is_none() { draft.finished() } else { draft };
-    let draft = draft.in_language(Some(context.shown_language()));
-    let set = match progress {
-        Some((set, _)) => {
-            let replaced = tx.replace_answers(account, survey, set.id, &draft, now)?;
-            replaced.ok_or(DomainError::NotFound(Resource::AnswerSet))?.set
-        }
-        None => {
-            tx.insert_answer_set(account, survey, Some((context.respondent_id, context.sendout_id)), &draft, now)?
-        }
-    };
-    tx.save_progress(account, set.id, next)?;
-    if next.is_none() {
-        let subject = super::answers::completed_subject(account, &set);
-        super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[subject], now)?;
-    }
+    let existing = progress.map(|(set, _)| set.id);
+    let set = super::answers::save_respondent_progress(tx, context, existing, draft, next, now)?;
     Ok(match next {
         Some(next) => Place::page(tree, next, &set.answers, Vec::new()),
         None => Place::Done,

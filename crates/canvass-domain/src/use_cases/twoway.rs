@@ -4,7 +4,7 @@
 use crate::answer::{Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::distribution::{contact_key, TokenContext};
-use crate::error::{DomainError, Resource};
+use crate::error::DomainError;
 use crate::ids::{AccountId, SurveyId};
 use crate::language::words::{words, Words};
 use crate::language::Language;
@@ -155,21 +155,9 @@ pub fn reply(
             return Ok(ReplyOutcome::Ignored);
         }
         let draft = if completed { draft.finished() } else { draft };
-        let draft = draft.in_language(Some(context.shown_language()));
-        let set = match progress {
-            Some((set, _)) => {
-                let replaced = tx.replace_answers(account, survey, set.id, &draft, now)?;
-                replaced.ok_or(DomainError::NotFound(Resource::AnswerSet))?.set
-            }
-            None => {
-                tx.insert_answer_set(account, survey, Some((context.respondent_id, context.sendout_id)), &draft, now)?
-            }
-        };
-        tx.save_progress(account, set.id, next.map(|(page, _)| page))?;
-        if completed {
-            let subject = super::answers::completed_subject(account, &set);
-            super::webhooks::emit(tx, crate::webhook::WebhookEvent::AnswerSetCompleted, &[subject], now)?;
-        }
+        let existing = progress.map(|(set, _)| set.id);
+        let next = next.map(|(page, _)| page);
+        super::answers::save_respondent_progress(tx, &context, existing, draft, next, now)?;
         Ok(ReplyOutcome::Recorded { completed })
     })
 }
