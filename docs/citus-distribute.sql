@@ -62,5 +62,7 @@ SELECT create_distributed_table('webhooks', 'account_id', colocate_with => 'user
 SELECT create_distributed_table('webhook_deliveries', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('idempotency_keys', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('contacts', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('contact_lists', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('contact_list_members', 'account_id', colocate_with => 'users');
 
 COMMIT;

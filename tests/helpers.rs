@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 81] = [
+pub const ENDPOINTS: [(&str, &str); 87] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -72,6 +72,12 @@ pub const ENDPOINTS: [(&str, &str); 81] = [
     ("get", "/contacts/{contactId}"),
     ("patch", "/contacts/{contactId}"),
     ("delete", "/contacts/{contactId}"),
+    ("post", "/contact-lists"),
+    ("get", "/contact-lists"),
+    ("delete", "/contact-lists/{listId}"),
+    ("post", "/contact-lists/{listId}/members"),
+    ("delete", "/contact-lists/{listId}/members/{contactId}"),
+    ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/respondents/from-list"),
     ("get", "/accounts/blocklist"),
     ("post", "/accounts/blocklist"),
     ("delete", "/accounts/blocklist/{contactDetails}"),

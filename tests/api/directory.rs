@@ -1,3 +1,4 @@
-//! The account's directory of contacts (`/contacts`).
+//! The account's directory of contacts (`/contacts`) and its lists (`/contact-lists`).
 
 mod contacts;
+mod lists;

@@ -3,9 +3,11 @@
 //! merges into it.
 
 mod contact;
+mod list;
 pub mod ports;
 
 pub use contact::{
     check_attribute_name, Contact, ContactDraft, ContactInput, ContactPatch, MAX_ATTRIBUTES, MAX_ATTRIBUTE_VALUE,
     MAX_PERSON_NAME,
 };
+pub use list::{list_name, ContactDetail, ContactList, ListChunk, ListEntry, MAX_MEMBERS_PER_CALL};

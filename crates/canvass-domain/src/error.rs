@@ -70,6 +70,8 @@ pub enum Resource {
     Category,
     /// A contact of the account's directory.
     Contact,
+    /// A list of the account's contacts.
+    ContactList,
     /// A survey's frequency setting.
     FrequencySetting,
     /// An API key.
@@ -112,6 +114,7 @@ impl Resource {
             Self::BlocklistEntry => "blocklist entry",
             Self::Category => "category",
             Self::Contact => "contact",
+            Self::ContactList => "contact list",
             Self::FrequencySetting => "frequency setting",
             Self::Key => "key",
             Self::Page => "page",

@@ -60,6 +60,8 @@ ids! {
     CategoryId;
     /// Id of a contact of the account's directory.
     ContactId;
+    /// Id of a list of the account's contacts.
+    ContactListId;
     /// Id of a survey.
     SurveyId;
     /// Id of a page of a survey's question tree.

@@ -128,7 +128,7 @@ pub use crate::clock::Clock;
 pub use crate::delivery::ports::{
     HoldStarted, OutboxBacklog, OutboxRepository, PaceRepository, RecordedRound, SentLookup,
 };
-pub use crate::directory::ports::ContactRepository;
+pub use crate::directory::ports::{ContactListRepository, ContactRepository};
 pub use crate::distribution::ports::{
     BlocklistRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
 };
@@ -149,6 +149,7 @@ pub trait Repositories:
     AccountRepository
     + CategoryRepository
     + ContactRepository
+    + ContactListRepository
     + SurveyRepository
     + AnswerRepository
     + SendoutRepository
@@ -173,6 +174,7 @@ impl<T> Repositories for T where
     T: AccountRepository
         + CategoryRepository
         + ContactRepository
+        + ContactListRepository
         + SurveyRepository
         + AnswerRepository
         + SendoutRepository

@@ -57,6 +57,7 @@ fn respondent() -> Respondent {
         sent_at: None,
         delivery: delivery(),
         language: None,
+        contact_id: None,
     }
 }
 

@@ -9,6 +9,7 @@ pub mod bgdata;
 pub mod blocklist;
 pub mod client_date;
 pub mod contact;
+pub mod contact_list;
 pub mod erasure;
 pub mod export;
 pub mod governance;

@@ -6,6 +6,7 @@ pub mod answers;
 pub mod api_scope;
 pub mod bgdata;
 pub mod blocklist;
+pub mod contact_lists;
 pub mod contacts;
 pub mod dsn;
 pub mod erasure;
@@ -95,6 +96,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(respondents::list)
         .service(respondents::add)
         .service(respondents::add_batch)
+        .service(contact_lists::add_to_sendout)
         .service(bgdata::list)
         .service(bgdata::get)
         .service(bgdata::document_labels)
@@ -110,6 +112,11 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(contacts::get)
         .service(contacts::patch)
         .service(contacts::delete)
+        .service(contact_lists::create)
+        .service(contact_lists::all)
+        .service(contact_lists::delete)
+        .service(contact_lists::add_members)
+        .service(contact_lists::remove_member)
         .service(blocklist::list_failures)
         .service(blocklist::record_failures)
         .service(webhooks::list)

@@ -2,11 +2,13 @@
 //! lower-cased) and by `phone`, each a unique index, so that two requests that add one person at once store one
 //! contact; searched through the trigram index on the four searchable fields (migration `000038_contacts`).
 
+mod lists;
+
 use std::collections::BTreeMap;
 
 use canvass_domain::directory::ports::ContactRepository;
 use canvass_domain::directory::{Contact, ContactDraft};
-use canvass_domain::ids::{AccountId, ContactId};
+use canvass_domain::ids::{AccountId, ContactId, ContactListId};
 use canvass_domain::language::Language;
 use canvass_domain::paging::{Page, PageRequest};
 use canvass_domain::ports::RepoResult;
@@ -19,7 +21,7 @@ use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
 use crate::named::Named;
-use crate::schema::contacts;
+use crate::schema::{contact_list_members, contacts, respondents};
 use crate::PgUnitOfWork;
 
 /// The text `search` looks in: the index expression of `contacts_search`, written the same way so that the planner
@@ -189,6 +191,12 @@ impl ContactRepository for PgUnitOfWork<'_> {
     }
 
     fn delete_contact(&mut self, account: AccountId, id: ContactId) -> RepoResult<bool> {
+        // Its respondents keep their own copy of its details, and no longer name it.
+        diesel::update(respondents::table)
+            .filter(respondents::account_id.eq(account.get()).and(respondents::contact_id.eq(id.get())))
+            .set(respondents::contact_id.eq(None::<i64>))
+            .execute(self.conn)
+            .or_repo()?;
         let deleted = diesel::delete(contacts::table)
             .filter(contacts::account_id.eq(account.get()).and(contacts::id.eq(id.get())))
             .execute(self.conn)
@@ -200,12 +208,20 @@ impl ContactRepository for PgUnitOfWork<'_> {
         &mut self,
         account: AccountId,
         search: Option<&str>,
+        list: Option<ContactListId>,
         page: PageRequest,
     ) -> RepoResult<Page<Contact>> {
         let matching = || {
             let mut query = contacts::table.filter(contacts::account_id.eq(account.get())).into_boxed();
             if let Some(search) = search {
                 query = query.filter(sql::<Bool>(SEARCHED).sql(" LIKE ").bind::<Text, _>(anywhere(search)));
+            }
+            if let Some(list) = list {
+                let members = contact_list_members::table
+                    .filter(contact_list_members::account_id.eq(account.get()))
+                    .filter(contact_list_members::list_id.eq(list.get()))
+                    .select(contact_list_members::contact_id);
+                query = query.filter(contacts::id.eq_any(members));
             }
             query
         };

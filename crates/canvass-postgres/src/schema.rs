@@ -110,6 +110,24 @@ diesel::table! {
 }
 
 diesel::table! {
+    contact_list_members (account_id, list_id, contact_id) {
+        account_id -> Int8,
+        list_id -> Int8,
+        contact_id -> Int8,
+        added_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    contact_lists (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        name -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     contacts (account_id, id) {
         account_id -> Int8,
         id -> Int8,
@@ -256,6 +274,7 @@ diesel::table! {
         sent_at -> Nullable<Timestamptz>,
         opted_out_at -> Nullable<Timestamptz>,
         language -> Nullable<Text>,
+        contact_id -> Nullable<Int8>,
     }
 }
 
@@ -427,6 +446,7 @@ diesel::joinable!(account_retention_policies -> accounts (account_id));
 diesel::joinable!(api_keys -> accounts (account_id));
 diesel::joinable!(blocklist -> accounts (account_id));
 diesel::joinable!(categories -> accounts (account_id));
+diesel::joinable!(contact_lists -> accounts (account_id));
 diesel::joinable!(contacts -> accounts (account_id));
 diesel::joinable!(idempotency_keys -> accounts (account_id));
 diesel::joinable!(login_sendouts -> accounts (account_id));
@@ -450,6 +470,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     bg_labels,
     blocklist,
     categories,
+    contact_list_members,
+    contact_lists,
     contacts,
     delivery_pace,
     idempotency_keys,

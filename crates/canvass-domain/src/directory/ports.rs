@@ -4,8 +4,8 @@
 
 use time::OffsetDateTime;
 
-use crate::directory::{Contact, ContactDraft};
-use crate::ids::{AccountId, ContactId};
+use crate::directory::{Contact, ContactDraft, ContactList, ListChunk, ListEntry};
+use crate::ids::{AccountId, ContactId, ContactListId, SendoutId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::RepoResult;
 
@@ -33,11 +33,49 @@ pub trait ContactRepository {
     /// Deletes a contact; `false` when the account had none with this id.
     fn delete_contact(&mut self, account: AccountId, id: ContactId) -> RepoResult<bool>;
     /// One page of the account's contacts whose email address, phone number or names hold `search` (compared
-    /// case-insensitively; all of them when `None`), in creation order, and how many there are.
+    /// case-insensitively; all of them when `None`) and, when `list` is given, that are members of it, in creation
+    /// order, and how many there are.
     fn page_contacts(
         &mut self,
         account: AccountId,
         search: Option<&str>,
+        list: Option<ContactListId>,
         page: PageRequest,
     ) -> RepoResult<Page<Contact>>;
+}
+
+/// The account's lists of contacts, and a list added to a sendout.
+pub trait ContactListRepository {
+    /// Stores a new, empty list.
+    fn insert_contact_list(&mut self, account: AccountId, name: &str, now: OffsetDateTime) -> RepoResult<ContactList>;
+    /// The account's lists, in creation order, each with its member count.
+    fn contact_lists(&mut self, account: AccountId) -> RepoResult<Vec<ContactList>>;
+    /// Whether the account has this list.
+    fn contact_list_exists(&mut self, account: AccountId, list: ContactListId) -> RepoResult<bool>;
+    /// Deletes a list and its memberships (never its contacts); `false` when the account had no such list.
+    fn delete_contact_list(&mut self, account: AccountId, list: ContactListId) -> RepoResult<bool>;
+    /// Makes the contacts members of a list of the account, and answers how many were not members before;
+    /// `None`, adding none, when one of them is not a contact of the account.
+    fn add_list_members(
+        &mut self,
+        account: AccountId,
+        list: ContactListId,
+        contacts: &[ContactId],
+        now: OffsetDateTime,
+    ) -> RepoResult<Option<usize>>;
+    /// Removes a contact from a list; `false` when it was no member of it.
+    fn remove_list_member(&mut self, account: AccountId, list: ContactListId, contact: ContactId) -> RepoResult<bool>;
+    /// Adds one chunk of a list's members to a sendout as pending respondents (the next `chunk.tokens.len()`
+    /// members by contact id after `chunk.after`), in set-based statements, and answers what became of each
+    /// member, by contact id. A member without the detail is `NoContactDetail`, one whose detail is on the
+    /// blocklist `Blocklisted`, one the sendout has already `Duplicate`; each added respondent keeps the contact's
+    /// id and language and the attributes named as the chunk's labels, and the sendout's counts grow by the
+    /// respondents added. Fewer entries than tokens: the list has no more members.
+    fn add_list_chunk(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        chunk: &ListChunk,
+        now: OffsetDateTime,
+    ) -> RepoResult<Vec<ListEntry>>;
 }

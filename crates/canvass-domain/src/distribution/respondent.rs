@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use time::OffsetDateTime;
 
 use crate::error::FieldError;
-use crate::ids::{AccountId, LabelId, RespondentId, SendoutId};
+use crate::ids::{AccountId, ContactId, LabelId, RespondentId, SendoutId};
 use crate::language::Language;
 
 use super::contact::{check_contact, contact_key};
@@ -91,6 +91,8 @@ pub struct Respondent {
     pub delivery: InvitationDelivery,
     /// The language it sees the survey in, before its sendout's; `None` for its sendout's.
     pub language: Option<Language>,
+    /// The directory's contact it was made from; `None` when it came from none (or the contact was deleted).
+    pub contact_id: Option<ContactId>,
 }
 
 /// How a respondent's invitation stands with the relay (the contract's "Sending at the relay's pace").
@@ -386,6 +388,7 @@ mod tests {
                 ..Default::default()
             },
             language: None,
+            contact_id: None,
         };
         for shown in [format!("{given:?}"), format!("{checked:?}"), format!("{stored:?}")] {
             for secret in ["ann@example.com", "Stockholm", checked.token()] {

@@ -6,6 +6,7 @@ mod accounts;
 mod answers;
 mod blocklist;
 mod categories;
+mod contact_lists;
 mod contacts;
 mod erasure;
 mod governance;
@@ -132,6 +133,10 @@ pub struct State {
     pub categories: Vec<(AccountId, crate::category::Category)>,
     /// The directory's contacts by account, in creation order.
     pub contacts: Vec<(AccountId, crate::directory::Contact)>,
+    /// The directory's lists by account, in creation order (their member counts are computed when read).
+    pub contact_lists: Vec<(AccountId, crate::directory::ContactList)>,
+    /// List memberships: account, list, contact.
+    pub list_members: Vec<(AccountId, crate::ids::ContactListId, crate::ids::ContactId)>,
     /// Surveys and their trees.
     pub surveys: Surveys,
     /// Sendouts by account (their counts are computed when read).

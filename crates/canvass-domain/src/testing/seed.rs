@@ -98,6 +98,7 @@ impl Memory {
             sent_at: None,
             delivery: Default::default(),
             language: None,
+            contact_id: None,
         };
         self.state.respondents.push(HeldRespondent {
             account_id: account,

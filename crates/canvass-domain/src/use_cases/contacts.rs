@@ -1,10 +1,10 @@
 //! The account's directory of contacts: create, read, search a page, change (a PATCH merges) and delete.
 
 use crate::clock::Clock;
-use crate::directory::ports::ContactRepository;
+use crate::directory::ports::{ContactListRepository, ContactRepository};
 use crate::directory::{Contact, ContactDraft, ContactInput, ContactPatch};
 use crate::error::{ConflictKind, DomainError, Resource};
-use crate::ids::{AccountId, ContactId};
+use crate::ids::{AccountId, ContactId, ContactListId};
 use crate::paging::{Page, PageRequest};
 
 /// The longest `search` taken, in characters.
@@ -39,18 +39,24 @@ pub fn get(
 }
 
 /// One page of the account's contacts, those whose email address, phone number or names hold `search` when it is
-/// given (blank is none).
+/// given (blank is none), and those of `list` when it is given (a list the account does not have is `NotFound`).
 pub fn page(
-    uow: &mut (impl ContactRepository + ?Sized),
+    uow: &mut (impl ContactRepository + ContactListRepository + ?Sized),
     account: AccountId,
     search: Option<&str>,
+    list: Option<ContactListId>,
     page: PageRequest,
 ) -> Result<Page<Contact>, DomainError> {
     let search = search.map(str::trim).filter(|search| !search.is_empty());
     if let Some(search) = search {
         crate::limits::check_length("search", search, MAX_SEARCH).map_err(|e| DomainError::Invalid(vec![e]))?;
     }
-    Ok(uow.page_contacts(account, search, page)?)
+    if let Some(list) = list {
+        if !uow.contact_list_exists(account, list)? {
+            return Err(DomainError::NotFound(Resource::ContactList));
+        }
+    }
+    Ok(uow.page_contacts(account, search, list, page)?)
 }
 
 /// Changes a contact: the fields the patch names, attributes merged (one set to null removed); checked whole, as a

@@ -64,6 +64,9 @@ pub enum RejectReason {
     Blocklisted,
     /// The sendout already has the contact (or the batch has it at an earlier index).
     Duplicate,
+    /// The contact of the directory has no detail of the sendout's kind (no email address for EMAIL, no phone
+    /// number for SMS or TWOWAY).
+    NoContactDetail,
 }
 
 impl RejectReason {
@@ -72,6 +75,7 @@ impl RejectReason {
         match self {
             Self::Blocklisted => "blocklisted",
             Self::Duplicate => "duplicate",
+            Self::NoContactDetail => "noContactDetail",
         }
     }
 }
@@ -140,12 +144,17 @@ pub fn add(
 /// ([`ConflictKind::LinkSendout`]).
 pub(crate) fn refuse_link(kind: DispatchType) -> Result<DispatchType, DomainError> {
     if kind == DispatchType::Link {
-        return Err(DomainError::conflict(
-            ConflictKind::LinkSendout,
-            "a LINK sendout's respondents are the visitors of its open link; none are added",
-        ));
+        return Err(link_refused());
     }
     Ok(kind)
+}
+
+/// The conflict of respondents added to a LINK sendout.
+pub(crate) fn link_refused() -> DomainError {
+    DomainError::conflict(
+        ConflictKind::LinkSendout,
+        "a LINK sendout's respondents are the visitors of its open link; none are added",
+    )
 }
 
 /// Adds a checked respondent to a sendout, refusing blocklisted and duplicate contacts.

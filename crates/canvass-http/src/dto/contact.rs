@@ -156,6 +156,8 @@ pub struct ContactsQuery {
     /// Contacts whose email address, phone number or names hold this text, case-insensitively.
     #[param(max_length = 320)]
     pub search: Option<String>,
+    /// Only the members of this list of the account.
+    pub list_id: Option<i64>,
     /// Page number from 1 (default 1).
     #[param(minimum = 1)]
     pub page_number: Option<i64>,

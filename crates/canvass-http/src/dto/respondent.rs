@@ -138,6 +138,10 @@ pub struct RespondentResponse {
     /// null for its sendout's.
     #[schema(required = true)]
     pub language: Option<LanguageBody>,
+    /// The directory's contact it was made from (`respondents/from-list`); null when it came from none or the
+    /// contact was deleted since.
+    #[schema(required = true)]
+    pub contact_id: Option<i64>,
 }
 
 impl RespondentResponse {
@@ -157,6 +161,7 @@ impl RespondentResponse {
             last_delivery_error: r.delivery.last_error,
             next_attempt_at: r.delivery.next_attempt_at,
             language: r.language.map(Into::into),
+            contact_id: r.contact_id.map(|id| id.get()),
         }
     }
 }

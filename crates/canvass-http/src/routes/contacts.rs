@@ -4,7 +4,7 @@
 
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 use canvass_domain::directory::ContactInput;
-use canvass_domain::ids::ContactId;
+use canvass_domain::ids::{ContactId, ContactListId};
 use canvass_domain::paging::PageRequest;
 use canvass_domain::use_cases::contacts;
 
@@ -41,9 +41,11 @@ pub async fn create(
         .await
 }
 
-/// One page of the directory's contacts, in creation order, those matching `search` when it is given.
+/// One page of the directory's contacts, in creation order, those matching `search` and those of `listId` when
+/// they are given.
 #[utoipa::path(tag = "Contacts", params(ContactsQuery),
-    responses((status = 200, body = ContactsPageResponse), (status = 400, body = Problem)))]
+    responses((status = 200, body = ContactsPageResponse), (status = 400, body = Problem),
+        (status = 404, body = Problem, description = "The account has no such list")))]
 #[get("/contacts")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -55,8 +57,9 @@ pub async fn list(
     let page =
         PageRequest::new(query.page_number.unwrap_or(1), query.page_size.unwrap_or(100), "pageNumber", "pageSize")
             .map_err(Problem::invalid)?;
-    let search = query.search;
-    let found = blocking::run(&state, move |uow, _| contacts::page(uow, account, search.as_deref(), page)).await?;
+    let (search, list) = (query.search, query.list_id.map(ContactListId::new));
+    let found =
+        blocking::run(&state, move |uow, _| contacts::page(uow, account, search.as_deref(), list, page)).await?;
     Ok(HttpResponse::Ok().json(ContactsPageResponse::from(found)))
 }
 

@@ -4,7 +4,7 @@ use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::distribution::{
     BackgroundData, InvitationDelivery, NewRespondent, Respondent, RespondentStatus, VISITOR_KEY_PREFIX,
 };
-use canvass_domain::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
+use canvass_domain::ids::{AccountId, ContactId, LabelId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::language::Language;
 use canvass_domain::ports::{RepoResult, RespondentRepository};
 use diesel::prelude::*;
@@ -35,6 +35,7 @@ struct RespondentRow {
     added_at: OffsetDateTime,
     sent_at: Option<OffsetDateTime>,
     language: Option<Named<Language>>,
+    contact_id: Option<i64>,
 }
 
 impl From<RespondentRow> for Respondent {
@@ -52,6 +53,7 @@ impl From<RespondentRow> for Respondent {
             sent_at: row.sent_at,
             delivery: InvitationDelivery::default(),
             language: row.language.map(|language| language.0),
+            contact_id: row.contact_id.map(ContactId::new),
         }
     }
 }

@@ -7,7 +7,7 @@ use super::Memory;
 use crate::directory::ports::ContactRepository;
 use crate::directory::{Contact, ContactDraft};
 use crate::distribution::contact_key;
-use crate::ids::{AccountId, ContactId};
+use crate::ids::{AccountId, ContactId, ContactListId};
 use crate::paging::{Page, PageRequest};
 use crate::ports::RepoResult;
 
@@ -98,6 +98,12 @@ impl ContactRepository for Memory {
     fn delete_contact(&mut self, account: AccountId, id: ContactId) -> RepoResult<bool> {
         let before = self.state.contacts.len();
         self.state.contacts.retain(|(owner, contact)| !(*owner == account && contact.id == id));
+        self.state.list_members.retain(|(owner, _, member)| !(*owner == account && *member == id));
+        for held in self.state.respondents.iter_mut().filter(|r| r.account_id == account) {
+            if held.row.contact_id == Some(id) {
+                held.row.contact_id = None;
+            }
+        }
         Ok(self.state.contacts.len() < before)
     }
 
@@ -105,13 +111,18 @@ impl ContactRepository for Memory {
         &mut self,
         account: AccountId,
         search: Option<&str>,
+        list: Option<ContactListId>,
         page: PageRequest,
     ) -> RepoResult<Page<Contact>> {
+        let members = &self.state.list_members;
+        let in_list =
+            |contact: &Contact| list.is_none_or(|list| members.iter().any(|m| *m == (account, list, contact.id)));
         let mut passing: Vec<&Contact> = self
             .state
             .contacts
             .iter()
             .filter(|(owner, contact)| *owner == account && search.is_none_or(|search| matches(contact, search)))
+            .filter(|(_, contact)| in_list(contact))
             .map(|(_, contact)| contact)
             .collect();
         passing.sort_by_key(|contact| contact.id);

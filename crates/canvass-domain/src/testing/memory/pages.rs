@@ -203,6 +203,7 @@ impl RespondentPageRepository for Memory {
             sent_at: None,
             delivery: Default::default(),
             language: None,
+            contact_id: None,
         };
         let held =
             HeldRespondent { account_id: account, survey_id: survey, row, released_at: Some(now), opted_out_at: None };

@@ -59,6 +59,7 @@ impl RespondentRepository for Memory {
                 sent_at: None,
                 delivery: Default::default(),
                 language: new.language(),
+                contact_id: None,
             };
             self.state.respondents.push(HeldRespondent {
                 account_id: account,
