@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 87] = [
+pub const ENDPOINTS: [(&str, &str); 88] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -68,6 +68,7 @@ pub const ENDPOINTS: [(&str, &str); 87] = [
     ("post", "/bgdata/bgdocuments/{bgDocumentId}/rows"),
     ("delete", "/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}"),
     ("post", "/contacts"),
+    ("post", "/contacts/import"),
     ("get", "/contacts"),
     ("get", "/contacts/{contactId}"),
     ("patch", "/contacts/{contactId}"),

@@ -1,4 +1,5 @@
-//! The account's directory of contacts (`/contacts`) and its lists (`/contact-lists`).
+//! The account's directory of contacts (`/contacts`), its import and its lists (`/contact-lists`).
 
 mod contacts;
+mod import;
 mod lists;

@@ -3,6 +3,7 @@
 //! merges into it.
 
 mod contact;
+mod import;
 mod list;
 pub mod ports;
 
@@ -10,4 +11,5 @@ pub use contact::{
     check_attribute_name, Contact, ContactDraft, ContactInput, ContactPatch, MAX_ATTRIBUTES, MAX_ATTRIBUTE_VALUE,
     MAX_PERSON_NAME,
 };
+pub use import::{ImportHeader, ImportRow, MAX_IMPORT_ROWS};
 pub use list::{list_name, ContactDetail, ContactList, ListChunk, ListEntry, MAX_MEMBERS_PER_CALL};

@@ -7,6 +7,7 @@ pub mod bgdata;
 pub mod blocklist;
 pub mod bounces;
 pub mod categories;
+pub mod contact_import;
 pub mod contact_lists;
 pub mod contacts;
 pub mod delivery;

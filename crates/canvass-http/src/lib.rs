@@ -10,6 +10,7 @@
 pub mod blocking;
 pub mod client_address;
 pub mod cookie_key;
+pub mod csv_upload;
 pub mod dto;
 pub mod export;
 pub mod extract;

@@ -108,6 +108,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(blocklist::add)
         .service(blocklist::remove)
         .service(contacts::create)
+        .service(contacts::import)
         .service(contacts::list)
         .service(contacts::get)
         .service(contacts::patch)

@@ -227,6 +227,21 @@ impl ContactDraft {
     pub fn attributes(&self) -> &BTreeMap<String, String> {
         &self.attributes
     }
+
+    /// The contact this draft makes, stored as `id`.
+    pub fn into_contact(self, id: ContactId, created_at: OffsetDateTime, updated_at: OffsetDateTime) -> Contact {
+        Contact {
+            id,
+            email: self.email,
+            phone: self.phone,
+            first_name: self.first_name,
+            last_name: self.last_name,
+            language: self.language,
+            attributes: self.attributes,
+            created_at,
+            updated_at,
+        }
+    }
 }
 
 impl ContactPatch {

@@ -30,6 +30,25 @@ pub trait ContactRepository {
         draft: &ContactDraft,
         now: OffsetDateTime,
     ) -> RepoResult<Option<Result<Contact, ContactId>>>;
+    /// The account's contacts whose email address (compared by its key, lower-cased) is one of `email_keys` or
+    /// whose phone number is one of `phones`.
+    fn contacts_holding(
+        &mut self,
+        account: AccountId,
+        email_keys: &[String],
+        phones: &[String],
+    ) -> RepoResult<Vec<Contact>>;
+    /// Stores new contacts, in set-based statements. The caller has looked up their email addresses and phone
+    /// numbers: one another contact holds is one a concurrent request took meanwhile, `RepoError::Concurrent`.
+    fn insert_contacts(&mut self, account: AccountId, drafts: &[ContactDraft], now: OffsetDateTime) -> RepoResult<()>;
+    /// Replaces the fields of the account's contacts with their drafts' and moves their `updatedAt`, in set-based
+    /// statements (`RepoError::Concurrent` as for [`Self::insert_contacts`]).
+    fn update_contacts(
+        &mut self,
+        account: AccountId,
+        changes: &[(ContactId, ContactDraft)],
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
     /// Deletes a contact; `false` when the account had none with this id.
     fn delete_contact(&mut self, account: AccountId, id: ContactId) -> RepoResult<bool>;
     /// One page of the account's contacts whose email address, phone number or names hold `search` (compared

@@ -9,6 +9,7 @@ mod bgdata;
 mod blocklist;
 mod bounces;
 mod categories;
+mod contact_import;
 mod contact_lists;
 mod contacts;
 mod delivery_round;

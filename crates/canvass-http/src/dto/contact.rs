@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use canvass_domain::directory::{Contact, ContactInput, ContactPatch};
 use canvass_domain::language::Language;
 use canvass_domain::paging::Page;
+use canvass_domain::use_cases::contact_import::ImportOutcome;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
@@ -191,5 +192,35 @@ impl From<Page<Contact>> for ContactsPageResponse {
             total_count: page.total_count,
             contacts: page.items.into_iter().map(ContactResponse::from).collect(),
         }
+    }
+}
+
+/// A row of an import that was not imported.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportRejectionResponse {
+    /// The line the row starts on (the header is line 1).
+    #[schema(minimum = 2)]
+    pub line: u64,
+    /// Why, naming the field (`email: must be an email address`), or the row's two contacts.
+    pub reason: String,
+}
+
+/// What an import did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportResponse {
+    /// Rows that created a contact.
+    #[schema(minimum = 0)]
+    pub created: usize,
+    /// Rows that updated a contact.
+    #[schema(minimum = 0)]
+    pub updated: usize,
+    /// Rows not imported, in file order.
+    pub rejected: Vec<ImportRejectionResponse>,
+}
+
+impl From<ImportOutcome> for ImportResponse {
+    fn from(outcome: ImportOutcome) -> Self {
+        let rejected = outcome.rejected.into_iter().map(|r| ImportRejectionResponse { line: r.line, reason: r.reason });
+        Self { created: outcome.created, updated: outcome.updated, rejected: rejected.collect() }
     }
 }

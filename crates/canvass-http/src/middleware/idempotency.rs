@@ -19,6 +19,7 @@ use canvass_domain::use_cases::idempotency;
 use canvass_domain::AccountId;
 
 use crate::blocking;
+use crate::csv_upload::is_csv;
 use crate::extract::body::{read_body, MAX_BODY_BYTES};
 use crate::middleware::route::decoded_path;
 use crate::problem::{Problem, ProblemKind};
@@ -52,7 +53,9 @@ pub async fn layer(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    if req.method() != Method::POST || !req.headers().contains_key(IDEMPOTENCY_KEY) {
+    // A CSV import (up to 64 MiB, read as it arrives) is kept by no key: it creates or updates by email address
+    // and phone number, so running it again changes nothing more (docs/decisions.md, "Contacts").
+    if req.method() != Method::POST || !req.headers().contains_key(IDEMPOTENCY_KEY) || is_csv(req.request()) {
         return Ok(next.call(req).await?.map_into_boxed_body());
     }
     let caller = req.extensions().get::<Caller>().copied();

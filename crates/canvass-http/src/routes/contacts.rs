@@ -6,10 +6,13 @@ use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 use canvass_domain::directory::ContactInput;
 use canvass_domain::ids::{ContactId, ContactListId};
 use canvass_domain::paging::PageRequest;
-use canvass_domain::use_cases::contacts;
+use canvass_domain::use_cases::{contact_import, contacts};
 
 use crate::blocking;
-use crate::dto::contact::{ContactResponse, ContactsPageResponse, ContactsQuery, CreateContactBody, PatchContactBody};
+use crate::csv_upload;
+use crate::dto::contact::{
+    ContactResponse, ContactsPageResponse, ContactsQuery, CreateContactBody, ImportResponse, PatchContactBody,
+};
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
 use crate::extract::query::QueryOf;
@@ -39,6 +42,34 @@ pub async fn create(
     };
     blocking::respond(&state, &req, create, |contact| HttpResponse::Created().json(ContactResponse::from(contact)))
         .await
+}
+
+/// Imports a CSV file of up to 100,000 contacts (UTF-8, an optional byte order mark; a header row naming `email`
+/// or `phone`; the columns `email`, `phone`, `firstName`, `lastName`, `language`, any other an attribute), read
+/// as it arrives. Each row, in file order, updates the contact its email address names, else the one its phone
+/// number names (an empty cell leaves that field as it is), or creates one; a row naming two contacts or breaking
+/// a rule is rejected with its line. A malformed file changes nothing.
+#[utoipa::path(tag = "Contacts",
+    request_body(content = String, content_type = "text/csv",
+        description = "A header row, then one contact a row; up to 100,000 rows and 64 MiB"),
+    responses((status = 200, body = ImportResponse),
+        (status = 400, body = Problem, description = "A malformed file: no header row naming `email` or `phone`,             a column named twice or no attribute name, a row with another number of cells, bytes that are not             UTF-8, more than 100,000 rows. The field names the line (`line 7`); nothing is stored"),
+        (status = 408, body = Problem, description = "No part of the body arrived for the body read timeout"),
+        (status = 409, body = Problem, description = "Another request changed one of the contacts meanwhile; retry"),
+        (status = 413, body = Problem, description = "A body of more than 64 MiB"),
+        (status = 415, body = Problem, description = "A body that is not `text/csv`")))]
+#[post("/contacts/import")]
+pub async fn import(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Authenticated,
+    payload: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let file = csv_upload::receive(&req, payload, state.protection.body_read_timeout).await?;
+    let outcome =
+        blocking::run(&state, move |uow, clock| contact_import::import(uow, clock, account, file.lines())).await?;
+    Ok(HttpResponse::Ok().json(ImportResponse::from(outcome)))
 }
 
 /// One page of the directory's contacts, in creation order, those matching `search` and those of `listId` when

@@ -35,6 +35,13 @@ impl TestApp {
         Reply::read(request.send().await.expect("send")).await
     }
 
+    /// POST of a CSV body (`text/csv`) under `/api/v1`: bytes, or a stream of them.
+    pub async fn post_csv(&self, path: &str, body: impl Into<reqwest::Body>) -> Reply {
+        let url = format!("{}/api/v1{path}", self.address);
+        let request = self.client.post(url).header("X-API-KEY", &self.key).header("Content-Type", "text/csv");
+        Reply::read(request.body(body).send().await.expect("send")).await
+    }
+
     /// GET under `/api/v1`.
     pub async fn get(&self, path: &str) -> Reply {
         self.call("GET", path, None).await

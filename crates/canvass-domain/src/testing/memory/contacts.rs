@@ -95,6 +95,43 @@ impl ContactRepository for Memory {
         Ok(Some(Ok(updated)))
     }
 
+    fn contacts_holding(
+        &mut self,
+        account: AccountId,
+        email_keys: &[String],
+        phones: &[String],
+    ) -> RepoResult<Vec<Contact>> {
+        let holds = |contact: &Contact| {
+            contact.email.as_deref().is_some_and(|email| email_keys.contains(&contact_key(email)))
+                || contact.phone.as_ref().is_some_and(|phone| phones.contains(phone))
+        };
+        let found = self.state.contacts.iter().filter(|(owner, contact)| *owner == account && holds(contact));
+        Ok(found.map(|(_, contact)| contact.clone()).collect())
+    }
+
+    fn insert_contacts(&mut self, account: AccountId, drafts: &[ContactDraft], now: OffsetDateTime) -> RepoResult<()> {
+        for draft in drafts {
+            if self.insert_contact(account, draft, now)?.is_err() {
+                return Err(crate::RepoError::Concurrent("contacts unique".into()));
+            }
+        }
+        Ok(())
+    }
+
+    fn update_contacts(
+        &mut self,
+        account: AccountId,
+        changes: &[(ContactId, ContactDraft)],
+        now: OffsetDateTime,
+    ) -> RepoResult<()> {
+        for (id, draft) in changes {
+            if let Some(Err(_)) = self.update_contact(account, *id, draft, now)? {
+                return Err(crate::RepoError::Concurrent("contacts unique".into()));
+            }
+        }
+        Ok(())
+    }
+
     fn delete_contact(&mut self, account: AccountId, id: ContactId) -> RepoResult<bool> {
         let before = self.state.contacts.len();
         self.state.contacts.retain(|(owner, contact)| !(*owner == account && contact.id == id));
