@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 88] = [
+pub const ENDPOINTS: [(&str, &str); 89] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -67,6 +67,7 @@ pub const ENDPOINTS: [(&str, &str); 88] = [
     ("put", "/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}"),
     ("post", "/bgdata/bgdocuments/{bgDocumentId}/rows"),
     ("delete", "/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}"),
+    ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/preview"),
     ("post", "/contacts"),
     ("post", "/contacts/import"),
     ("get", "/contacts"),

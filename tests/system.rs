@@ -20,6 +20,7 @@ mod late_bounces;
 mod long_lists;
 mod outages;
 mod outages_in_german;
+mod personal_invitations;
 mod planted_rows;
 mod refusals;
 mod relays;

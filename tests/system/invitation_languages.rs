@@ -13,13 +13,13 @@ use canvass_sms::HttpSmsSender;
 
 use crate::helpers::{header, spawn_app, TestApp, PUBLIC};
 
-fn round_to(app: &TestApp, sink: &SmtpSink) -> usize {
+pub(crate) fn round_to(app: &TestApp, sink: &SmtpSink) -> usize {
     let (mailer, sms) = (SmtpMailer::from_url(&sink.url).unwrap(), HttpSmsSender::new(&SmsSink::start("", "").url));
     app.deliver_round(Transports { email: &mailer, sms: &sms }, OffsetDateTime::now_utc(), PUBLIC, 100).sent
 }
 
 /// A message's subject, its RFC 2047 encoded words (`=?utf-8?b?...?=`, as lettre writes non-ASCII) decoded.
-fn subject(raw: &str) -> String {
+pub(crate) fn subject(raw: &str) -> String {
     use base64::Engine;
     let words = header(raw, "Subject:").split_whitespace().map(|word| {
         let lower = word.to_ascii_lowercase();

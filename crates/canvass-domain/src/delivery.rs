@@ -3,6 +3,7 @@
 mod blame;
 pub mod dsn;
 mod pace;
+mod placeholders;
 pub mod ports;
 mod render;
 
@@ -13,6 +14,7 @@ use crate::ids::{AccountId, RespondentId, SendoutId};
 
 pub use blame::{blame_sms, blame_smtp, Blame, SmtpStage};
 pub use pace::{Pace, PaceGrant, PaceLimits, THROTTLE_STEP};
+pub use placeholders::{fill_html, fill_line, fill_text, unknown_placeholders, Invitation, Personal, Values};
 pub use render::{render, render_html, LinkBase, OPT_OUT_PLACEHOLDER};
 
 /// How long to wait before attempt `attempts + 1` after `attempts` transient failures: 30 s doubled each time,
@@ -200,6 +202,8 @@ pub struct ClaimedMessage {
     pub language: crate::language::Language,
     /// Whether the contact is on the account's blocklist now.
     pub blocklisted: bool,
+    /// What the personal placeholders are filled with.
+    pub personal: Personal,
 }
 
 /// A rendered message, ready for a transport.
@@ -234,14 +238,21 @@ impl ClaimedMessage {
     pub fn render(&self, base: &LinkBase) -> OutgoingMessage {
         let (survey_link, opt_out_link) = base.links(&self.token);
         let from_template = !self.own_text;
+        let values = Values { survey_link: &survey_link, opt_out_link: &opt_out_link, personal: &self.personal };
+        let (body, html, subject) = if from_template {
+            let subject = self.subject.as_deref().map(|subject| fill_line(subject, values));
+            (fill_text(&self.template, values), Some(fill_html(&self.template, values)), subject)
+        } else {
+            (render(&self.template, &survey_link, &opt_out_link), None, self.subject.clone())
+        };
         OutgoingMessage {
             idempotency_key: self.idempotency_key.clone(),
             message_id: base.message_id(&self.message_token),
             to: self.recipient.clone(),
             from: self.sender.clone(),
-            subject: self.subject.clone(),
-            body: render(&self.template, &survey_link, &opt_out_link),
-            html: from_template.then(|| render_html(&self.template, &survey_link, &opt_out_link)),
+            subject,
+            body,
+            html,
             unsubscribe_url: from_template.then_some(opt_out_link),
         }
     }

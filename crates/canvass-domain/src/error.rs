@@ -165,6 +165,8 @@ pub enum ConflictKind {
     /// A contact of the directory holds the email address or phone number already; the conflict's one value is
     /// its id.
     ContactExists,
+    /// A preview asked of a sendout that sends nothing (LOGIN, LINK).
+    NoInvitation,
 }
 
 impl DomainError {

@@ -98,6 +98,7 @@ fn claimed() -> ClaimedMessage {
         expiry_date: None,
         language: canvass_domain::language::Language::En,
         blocklisted: false,
+        personal: Default::default(),
     }
 }
 

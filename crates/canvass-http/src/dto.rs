@@ -15,6 +15,7 @@ pub mod export;
 pub mod governance;
 pub mod insight;
 mod mirror;
+pub mod preview;
 pub mod qr;
 pub mod questionnaire;
 pub mod respondent;

@@ -47,6 +47,8 @@ pub enum ProblemKind {
     LinkSendout,
     /// 409: an open link or QR code of a sendout that has no public address.
     NoPublicLink,
+    /// 409: a preview of a sendout that sends no invitation (LOGIN, LINK).
+    NoInvitation,
     /// 409: deleting a page that still holds items.
     PageNotEmpty,
     /// 409: changing an answered item's type, or removing option values that answers hold (listed in `values`).
@@ -93,6 +95,7 @@ impl ProblemKind {
             | Self::SenderNotProvisioned
             | Self::LinkSendout
             | Self::NoPublicLink
+            | Self::NoInvitation
             | Self::PageNotEmpty
             | Self::ItemHasAnswers
             | Self::ConcurrentChange
@@ -268,6 +271,7 @@ fn conflict_kind(kind: ConflictKind) -> ProblemKind {
         ConflictKind::SenderNotProvisioned => ProblemKind::SenderNotProvisioned,
         ConflictKind::LinkSendout => ProblemKind::LinkSendout,
         ConflictKind::NoPublicLink => ProblemKind::NoPublicLink,
+        ConflictKind::NoInvitation => ProblemKind::NoInvitation,
         ConflictKind::PageNotEmpty => ProblemKind::PageNotEmpty,
         ConflictKind::ItemHasAnswers => ProblemKind::ItemHasAnswers,
         ConflictKind::ContactExists => ProblemKind::Duplicate,

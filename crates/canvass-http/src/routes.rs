@@ -16,6 +16,7 @@ pub mod frequency;
 pub mod health;
 pub mod insight;
 pub mod metrics;
+pub mod preview;
 pub mod questionnaire;
 pub mod questions;
 pub mod respondents;
@@ -92,6 +93,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(sendouts::create_label)
         .service(sendouts::list_reminders)
         .service(sendouts::create_reminder)
+        .service(preview::preview)
         .service(insight::statistics)
         .service(respondents::list)
         .service(respondents::add)

@@ -4,7 +4,7 @@
 mod claim;
 mod holds;
 pub(crate) mod invitations;
-mod outbox;
+pub(crate) mod outbox;
 mod outcomes;
 mod pace;
 pub(crate) mod sendout_delivery;

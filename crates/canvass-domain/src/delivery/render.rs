@@ -1,6 +1,6 @@
 //! How a message reads: links filled into its text, the same text as escaped HTML, and the Message-ID it carries.
 
-use crate::distribution::SURVEY_LINK_PLACEHOLDER;
+use super::placeholders::{fill_html, fill_text, Personal, Values};
 
 /// The placeholder for the respondent's opt-out link.
 pub const OPT_OUT_PLACEHOLDER: &str = "{{optOutLink}}";
@@ -52,7 +52,7 @@ impl LinkBase {
     }
 }
 
-/// Fills the survey link and opt-out link placeholders of a message.
+/// Fills the survey link and opt-out link placeholders of a message (the personal ones take their defaults).
 ///
 /// ```
 /// use canvass_domain::delivery::render;
@@ -61,10 +61,10 @@ impl LinkBase {
 /// assert_eq!(text, "Answer: https://x/r/t / stop: https://x/r/t/opt-out");
 /// ```
 pub fn render(template: &str, survey_link: &str, opt_out_link: &str) -> String {
-    template.replace(SURVEY_LINK_PLACEHOLDER, survey_link).replace(OPT_OUT_PLACEHOLDER, opt_out_link)
+    fill_text(template, Values { survey_link, opt_out_link, personal: &Personal::default() })
 }
 
-/// The same message as an HTML document: the user's text escaped, line breaks kept, and each placeholder a link.
+/// The same message as an HTML document: the user's text escaped, line breaks kept, and each link an anchor.
 ///
 /// ```
 /// use canvass_domain::delivery::render_html;
@@ -73,24 +73,7 @@ pub fn render(template: &str, survey_link: &str, opt_out_link: &str) -> String {
 /// assert!(html.contains("&lt;b&gt;Hi&lt;/b&gt; &amp; go: <a href=\"https://x/r/t\">https://x/r/t</a>"));
 /// ```
 pub fn render_html(template: &str, survey_link: &str, opt_out_link: &str) -> String {
-    let mut body = String::with_capacity(template.len() * 2);
-    for (index, segment) in template.split(SURVEY_LINK_PLACEHOLDER).enumerate() {
-        if index > 0 {
-            anchor(&mut body, survey_link);
-        }
-        for (index, text) in segment.split(OPT_OUT_PLACEHOLDER).enumerate() {
-            if index > 0 {
-                anchor(&mut body, opt_out_link);
-            }
-            body.push_str(&html_escape::encode_text(text).replace('\n', "<br>\n"));
-        }
-    }
-    format!("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n<p>{body}</p>\n</body></html>\n")
-}
-
-fn anchor(html: &mut String, link: &str) {
-    let text = html_escape::encode_text(link);
-    html.push_str(&format!("<a href=\"{}\">{text}</a>", html_escape::encode_double_quoted_attribute(link)));
+    fill_html(template, Values { survey_link, opt_out_link, personal: &Personal::default() })
 }
 
 #[cfg(test)]

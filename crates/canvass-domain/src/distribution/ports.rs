@@ -126,6 +126,14 @@ pub trait RespondentRepository {
         sendout: SendoutId,
         id: RespondentId,
     ) -> RepoResult<Option<Respondent>>;
+    /// The invitation a respondent of the sendout is sent, in the language it is shown, with what its personal
+    /// placeholders are filled with; `None` when the sendout has no such respondent.
+    fn invitation_of(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        respondent: RespondentId,
+    ) -> RepoResult<Option<crate::delivery::Invitation>>;
     /// The sendout of a respondent, when the respondent belongs to a sendout of the survey.
     fn respondent_sendout(
         &mut self,

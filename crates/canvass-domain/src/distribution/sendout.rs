@@ -449,6 +449,17 @@ pub(crate) fn check_texts(
         )),
         Some(_) => {}
     }
+    for (name, text) in [("subject", subject), ("message", message)] {
+        let unknown = crate::delivery::unknown_placeholders(text.unwrap_or_default());
+        if !unknown.is_empty() {
+            let message = format!(
+                "holds placeholders that are none of {{{{firstName}}}}, {{{{lastName}}}}, {{{{contact.<attribute>}}}}, \
+                 {{{{bg.<label name>}}}} and the two links: {}",
+                unknown.join(", ")
+            );
+            errors.push(FieldError::new(field(name), message));
+        }
+    }
     errors
 }
 
@@ -630,7 +641,20 @@ mod tests {
     #[test]
     fn messages_need_the_link_and_email_a_subject() {
         assert_eq!(fields(input(DispatchType::Email, "a@b.example", None, "{{surveyLink}}")), ["subject"]);
-        assert_eq!(fields(input(DispatchType::Sms, "Acme", None, "{{ surveyLink }}")), ["message"]);
+        let spaced = input(DispatchType::Sms, "Acme", None, "{{ surveyLink }}");
+        assert_eq!(fields(spaced), ["message", "message"], "no link, and a placeholder that is none");
+    }
+
+    #[test]
+    fn unknown_placeholders_are_listed_in_the_field_they_are_in() {
+        let text = "Hi {{firstName|there}} {{fristName}} {{bg.Office}} {{contact.tier}}: {{surveyLink}}";
+        let errors =
+            SendoutDraft::new(input(DispatchType::Email, "a@b.example", Some("{{x}} {{lastName}}"), text)).unwrap_err();
+        let shown: Vec<(&str, bool)> = errors
+            .iter()
+            .map(|e| (e.field.as_str(), e.message.ends_with(": {{x}}") || e.message.ends_with(": {{fristName}}")))
+            .collect();
+        assert_eq!(shown, [("subject", true), ("message", true)]);
     }
 
     #[test]

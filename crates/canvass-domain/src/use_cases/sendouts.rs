@@ -56,10 +56,10 @@ use time::Duration;
 
 use crate::error::{ConflictKind, DomainError, RepoError, Resource};
 use crate::governance::effective_frequency;
-use crate::ids::{AccountId, SendoutId, SurveyId};
+use crate::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use crate::ports::{
-    transaction, GovernanceRepository, ReleaseRepository, SenderRepository, SendoutRepository, SurveyRepository,
-    Transactional, WebhookEvents,
+    transaction, GovernanceRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
+    SurveyRepository, Transactional, WebhookEvents,
 };
 
 use crate::webhook::{EventSubject, WebhookEvent};
@@ -84,6 +84,25 @@ pub fn get(
 ) -> Result<Sendout, DomainError> {
     surveys::get(uow, account, survey)?;
     uow.find_sendout(account, survey, id, false)?.ok_or(DomainError::NotFound(Resource::Sendout))
+}
+
+/// The subject and text a respondent of the sendout is sent, as it gets them (its language, its contact's and
+/// background data's placeholders filled in, links under `base`). A sendout that sends nothing (LOGIN, LINK) is a
+/// `NoInvitation` conflict; a respondent of another sendout is not found.
+pub fn preview(
+    uow: &mut (impl RespondentRepository + SendoutRepository + SurveyRepository + ?Sized),
+    base: &crate::delivery::LinkBase,
+    account: AccountId,
+    (survey, sendout): (SurveyId, SendoutId),
+    respondent: RespondentId,
+) -> Result<(Option<String>, String), DomainError> {
+    if matches!(kind_of(uow, account, survey, sendout)?, DispatchType::Login | DispatchType::Link) {
+        let detail = "a LOGIN or LINK sendout sends no invitation";
+        return Err(DomainError::conflict(ConflictKind::NoInvitation, detail));
+    }
+    let invitation =
+        uow.invitation_of(account, sendout, respondent)?.ok_or(DomainError::NotFound(Resource::Respondent))?;
+    Ok(invitation.filled(base))
 }
 
 /// The dispatch type of a sendout of one of the account's surveys, without counting its respondents.

@@ -18,8 +18,9 @@ use crate::prepared::prepared;
 
 /// The details of a message as a worker sends it, read from the outbox rows named `o` (a CTE the statement
 /// starts with) of one account (`$1`): the respondent, its sendout and reminder, whether its contact is
-/// blocklisted, and the invitation's texts in the language the respondent is shown (`localized`, when the sendout
-/// or reminder has them).
+/// blocklisted, the invitation's texts in the language the respondent is shown (`localized`, when the sendout
+/// or reminder has them), and what its personal placeholders are filled with: its contact's names and
+/// attributes (none once the contact is deleted) and its background data by label name.
 macro_rules! details_of_o {
     () => {
         "SELECT o.account_id, o.id, o.respondent_id, o.sendout_id, s.survey_id, \
@@ -32,11 +33,16 @@ macro_rules! details_of_o {
                   -> coalesce(r.language, s.language) END AS localized, s.expiry_date, \
                 coalesce(r.language, s.language) AS language, \
                 EXISTS (SELECT 1 FROM blocklist b WHERE b.account_id = $1 AND b.contact_key = r.contact_key) \
-                  AS blocklisted, o.status \
+                  AS blocklisted, o.status, c.first_name, c.last_name, c.attributes AS contact_attributes, \
+                CASE WHEN o.body IS NULL AND r.background_data <> '{}'::jsonb THEN \
+                  (SELECT jsonb_object_agg(l.name, r.background_data ->> l.id::text) FROM bg_labels l \
+                   WHERE l.account_id = $1 AND l.sendout_id = r.sendout_id AND r.background_data ? l.id::text) \
+                END AS background \
          FROM o \
          JOIN respondents r ON r.account_id = $1 AND r.id = o.respondent_id \
          JOIN sendouts s ON s.account_id = $1 AND s.id = o.sendout_id \
-         LEFT JOIN reminders rem ON rem.account_id = $1 AND rem.id = o.reminder_id"
+         LEFT JOIN reminders rem ON rem.account_id = $1 AND rem.id = o.reminder_id \
+         LEFT JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id"
     };
 }
 

@@ -122,6 +122,28 @@ pub(crate) struct ClaimedRow {
     blocklisted: bool,
     #[diesel(sql_type = Text)]
     status: String,
+    #[diesel(sql_type = Nullable<Text>)]
+    first_name: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    last_name: Option<String>,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Jsonb>)]
+    contact_attributes: Option<serde_json::Value>,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Jsonb>)]
+    background: Option<serde_json::Value>,
+}
+
+/// A JSON object of texts (attributes by name, background data by label name) as a map; anything else is empty.
+pub(crate) fn texts_of(json: Option<serde_json::Value>) -> std::collections::BTreeMap<String, String> {
+    match json {
+        Some(serde_json::Value::Object(map)) => map
+            .into_iter()
+            .filter_map(|(name, value)| match value {
+                serde_json::Value::String(text) => Some((name, text)),
+                _ => None,
+            })
+            .collect(),
+        _ => std::collections::BTreeMap::new(),
+    }
 }
 
 impl PgUnitOfWork<'_> {
@@ -274,5 +296,11 @@ pub(crate) fn claimed(row: ClaimedRow) -> ClaimedMessage {
         expiry_date: row.expiry_date,
         language: row.language.0,
         blocklisted: row.blocklisted,
+        personal: canvass_domain::delivery::Personal {
+            first_name: row.first_name,
+            last_name: row.last_name,
+            contact: texts_of(row.contact_attributes),
+            background: texts_of(row.background),
+        },
     }
 }

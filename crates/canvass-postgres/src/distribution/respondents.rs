@@ -1,6 +1,7 @@
 //! Respondents on PostgreSQL: bulk inserts that skip duplicates (and count what they add), background data cells.
 
 use canvass_domain::chunks::ChunkRequest;
+use canvass_domain::delivery::{Invitation, Personal};
 use canvass_domain::distribution::{
     BackgroundData, InvitationDelivery, NewRespondent, Respondent, RespondentStatus, VISITOR_KEY_PREFIX,
 };
@@ -8,13 +9,15 @@ use canvass_domain::ids::{AccountId, ContactId, LabelId, RespondentId, SendoutId
 use canvass_domain::language::Language;
 use canvass_domain::ports::{RepoResult, RespondentRepository};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Jsonb, Text};
+use diesel::sql_types::{Array, BigInt, Jsonb, Nullable, Text};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
 use super::counts;
+use crate::delivery::outbox::texts_of;
 use crate::error::OrRepoError;
 use crate::named::Named;
+use crate::prepared::prepared;
 use crate::schema::{respondents, sendouts};
 use crate::PgUnitOfWork;
 
@@ -74,7 +77,76 @@ fn cells_of(json: Value) -> BackgroundData {
     }
 }
 
+/// A respondent's invitation (`$3`, of sendout `$2`, of account `$1`) in the language it is shown, and what its
+/// personal placeholders are filled with, as the outbox claim reads them (`delivery/claim.rs`).
+const INVITATION: &str = "\
+SELECT r.token, s.subject, coalesce(s.message, '') AS template,
+    s.messages -> coalesce(r.language, s.language) AS localized,
+    c.first_name, c.last_name, c.attributes AS contact_attributes,
+    (SELECT jsonb_object_agg(l.name, r.background_data ->> l.id::text) FROM bg_labels l
+     WHERE l.account_id = $1 AND l.sendout_id = r.sendout_id AND r.background_data ? l.id::text) AS background
+FROM respondents r
+JOIN sendouts s ON s.account_id = $1 AND s.id = r.sendout_id
+LEFT JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id
+WHERE r.account_id = $1 AND r.sendout_id = $2 AND r.id = $3";
+
+#[derive(QueryableByName)]
+struct InvitationRow {
+    #[diesel(sql_type = Text)]
+    token: String,
+    #[diesel(sql_type = Nullable<Text>)]
+    subject: Option<String>,
+    #[diesel(sql_type = Text)]
+    template: String,
+    #[diesel(sql_type = Nullable<Jsonb>)]
+    localized: Option<Value>,
+    #[diesel(sql_type = Nullable<Text>)]
+    first_name: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    last_name: Option<String>,
+    #[diesel(sql_type = Nullable<Jsonb>)]
+    contact_attributes: Option<Value>,
+    #[diesel(sql_type = Nullable<Jsonb>)]
+    background: Option<Value>,
+}
+
+impl From<InvitationRow> for Invitation {
+    fn from(row: InvitationRow) -> Self {
+        let (subject, template) = match row.localized.and_then(super::localized::one) {
+            Some(localized) => (localized.subject, localized.message),
+            None => (row.subject, row.template),
+        };
+        Self {
+            subject,
+            template,
+            token: row.token,
+            personal: Personal {
+                first_name: row.first_name,
+                last_name: row.last_name,
+                contact: texts_of(row.contact_attributes),
+                background: texts_of(row.background),
+            },
+        }
+    }
+}
+
 impl RespondentRepository for PgUnitOfWork<'_> {
+    fn invitation_of(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        respondent: RespondentId,
+    ) -> RepoResult<Option<Invitation>> {
+        let row: Option<InvitationRow> = prepared(INVITATION)
+            .bind::<BigInt, _>(account.get())
+            .bind::<BigInt, _>(sendout.get())
+            .bind::<BigInt, _>(respondent.get())
+            .get_result(self.conn)
+            .optional()
+            .or_repo()?;
+        Ok(row.map(Invitation::from))
+    }
+
     fn existing_contact_keys(
         &mut self,
         account: AccountId,

@@ -3,7 +3,7 @@
 use time::OffsetDateTime;
 
 use super::{limit_of, HeldMessage, Memory, State};
-use crate::delivery::{ClaimedMessage, Outcome, Pace, Settled};
+use crate::delivery::{ClaimedMessage, Outcome, Pace, Personal, Settled};
 use crate::distribution::{
     contact_key, invitation_in, DeliveryIssue, DispatchType, InvitationDelivery, PermanentFailure, Reminder,
     ReminderStatus, Respondent, RespondentStatus, Sendout, SendoutLogic, SendoutStatus, TokenContext,
@@ -36,6 +36,26 @@ struct Kind<'a> {
 }
 
 impl State {
+    /// What the respondent's personal placeholders are filled with: its contact's names and attributes, and its
+    /// background data by label name.
+    pub(super) fn personal_of(&self, account: AccountId, respondent: &Respondent) -> Personal {
+        let contact = respondent.contact_id.and_then(|id| {
+            self.contacts.iter().find(|(owner, contact)| *owner == account && contact.id == id).map(|(_, c)| c)
+        });
+        let background = self
+            .labels
+            .iter()
+            .filter(|(owner, label)| *owner == account && label.sendout_id == respondent.sendout_id)
+            .filter_map(|(_, label)| Some((label.name.clone(), respondent.background_data.get(&label.id)?.clone())))
+            .collect();
+        Personal {
+            first_name: contact.and_then(|c| c.first_name.clone()),
+            last_name: contact.and_then(|c| c.last_name.clone()),
+            contact: contact.map(|c| c.attributes.clone()).unwrap_or_default(),
+            background,
+        }
+    }
+
     /// Writes a message of the sendout to the respondent unless the account has one with its key; `false` then.
     fn write_message(
         &mut self,
@@ -92,6 +112,7 @@ impl State {
             expiry_date: sendout.expiry_date,
             language: shown,
             blocklisted: false,
+            personal: self.personal_of(account, respondent),
         };
         self.outbox.push(HeldMessage {
             message,

@@ -73,6 +73,32 @@ impl RespondentRepository for Memory {
         Ok(added)
     }
 
+    fn invitation_of(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        respondent: RespondentId,
+    ) -> RepoResult<Option<crate::delivery::Invitation>> {
+        let (Some(sendout), Some(held)) =
+            (self.state.own_sendout(account, sendout), self.state.respondent(account, respondent))
+        else {
+            return Ok(None);
+        };
+        if held.row.sendout_id != sendout.id {
+            return Ok(None);
+        }
+        let shown = held.row.language.unwrap_or(sendout.language);
+        let message = sendout.message.as_deref().unwrap_or_default();
+        let (subject, template) =
+            crate::distribution::invitation_in(&sendout.messages, shown, sendout.subject.as_deref(), message);
+        Ok(Some(crate::delivery::Invitation {
+            subject: subject.map(str::to_owned),
+            template: template.to_owned(),
+            token: held.row.token.clone(),
+            personal: self.state.personal_of(account, &held.row),
+        }))
+    }
+
     fn respondents_chunk(
         &mut self,
         account: AccountId,

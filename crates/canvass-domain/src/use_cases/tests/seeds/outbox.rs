@@ -67,6 +67,7 @@ pub fn due(id: i64, channel: DispatchType, recipient: &str) -> ClaimedMessage {
         expiry_date: None,
         language: crate::language::Language::En,
         blocklisted: false,
+        personal: Default::default(),
     }
 }
 
