@@ -173,12 +173,20 @@ async fn after_an_erasure_no_column_of_any_table_holds_the_address() {
     assert_eq!(keyed(&app, &row, "read-row", json!({"labels": [label.parse::<i64>().unwrap()]})).await.0, 200);
     let entry = json!({"contactDetails": WRITTEN[2], "type": "OptedOut"});
     assert_eq!(keyed(&app, "/accounts/blocklist", "block-kari", entry).await.0, 201);
+    // The directory's contact, created with a key and put in a list.
+    let (status, contact) = keyed(&app, "/contacts", "contact-kari", json!({"email": WRITTEN[0]})).await;
+    assert_eq!(status, 201);
+    let list = app.post("/contact-lists", json!({"name": "Everyone"})).await.expect(201)["listId"].clone();
+    let members = json!({"contactIds": [contact["contactId"]]});
+    app.post(&format!("/contact-lists/{list}/members"), members).await.expect(200);
 
     // Before: the scan finds the address wherever it was put, so that the scan after cannot pass for want of it.
     let before = columns_holding(&app, WRITTEN[1]);
     for place in [
         "answers.value",
         "blocklist.contact_details",
+        "contacts.email",
+        "contacts.email_key",
         "idempotency_keys.body",
         "outbox.last_error",
         "permanent_failures.email_address",
@@ -195,6 +203,7 @@ async fn after_an_erasure_no_column_of_any_table_holds_the_address() {
     assert_eq!(erased, json!({"respondentsErased": 2, "answerSetsDeleted": 0}));
 
     assert_eq!(columns_holding(&app, WRITTEN[1]), KEPT_BY_CONTRACT, "only the blocklist keeps the address");
+    assert_eq!(app.get("/contact-lists").await.expect(200)[0]["memberCount"], 0, "the contact left its list");
     // What stays, stays, without the person: the bystanders, the redacted reply and answer.
     assert_eq!(app.statuses(&first).await.len(), 1);
     assert_eq!(app.statuses(&second).await.len(), 1);

@@ -113,7 +113,8 @@ pub struct Erased {
 /// Erasure of one person on request (a data-protection officer's call), across every sendout of an account.
 pub trait ErasureRepository {
     /// Removes every respondent of the account whose contact key is `contact.key()`, with their contact details,
-    /// background data cells, survey links and messages, and the permanent failures recorded for that address.
+    /// background data cells, survey links and messages, the permanent failures recorded for that address, and the
+    /// directory's contacts whose email address or phone number it is.
     /// Their answer sets, and every copy of them (a survey copied with its answers, a copy of that copy), are
     /// removed with `include_answers`; otherwise they stay, with no respondent, the contact replaced by
     /// [`ERASED_MARK`](crate::governance::ERASED_MARK) where their answers or the copies' quote it. Where the account

@@ -105,6 +105,11 @@ const DELETE_RESPONDENTS: &str = concat!(
 const DELETE_FAILURES: &str = "WITH gone AS (DELETE FROM permanent_failures WHERE account_id = $1 AND email_key = $2 \
      RETURNING 1) SELECT count(*) AS count FROM gone";
 
+/// Removes the directory's contacts whose email address (compared by its key) or phone number is the contact
+/// (their list memberships go with them).
+const DELETE_CONTACTS: &str = "WITH gone AS (DELETE FROM contacts WHERE account_id = $1 \
+     AND (email_key = $2 OR phone = $2) RETURNING 1) SELECT count(*) AS count FROM gone";
+
 impl PgUnitOfWork<'_> {
     /// Runs one of this module's statements for the account and `$2` (the contact key, or the kept-answer pattern)
     /// and reads its count.
@@ -157,6 +162,7 @@ impl ErasureRepository for PgUnitOfWork<'_> {
         };
         let respondents = self.erasure_step(DELETE_RESPONDENTS, account, contact_key)?;
         self.erasure_step(DELETE_FAILURES, account, contact_key)?;
+        self.erasure_step(DELETE_CONTACTS, account, contact_key)?;
         self.erasure_step(ERASE_KEPT_ANSWERS, account, contact.kept_body_pattern())?;
         Ok(Erased { respondents, answer_sets })
     }

@@ -152,8 +152,7 @@ impl ContactRepository for Memory {
         page: PageRequest,
     ) -> RepoResult<Page<Contact>> {
         let members = &self.state.list_members;
-        let in_list =
-            |contact: &Contact| list.is_none_or(|list| members.iter().any(|m| *m == (account, list, contact.id)));
+        let in_list = |contact: &Contact| list.is_none_or(|list| members.contains(&(account, list, contact.id)));
         let mut passing: Vec<&Contact> = self
             .state
             .contacts

@@ -43,6 +43,13 @@ impl ErasureRepository for Memory {
         state.respondents.retain(|r| !(r.account_id == account && gone.contains(&r.row.id)));
         state.outbox.retain(|m| !(m.message.account_id == account && gone.contains(&m.message.respondent_id)));
         state.failures.retain(|(owner, f)| !(*owner == account && theirs(&f.email_address)));
+        let holds = |c: &crate::directory::Contact| {
+            c.email.as_deref().is_some_and(theirs) || c.phone.as_deref().is_some_and(theirs)
+        };
+        let erased_contacts: Vec<_> =
+            state.contacts.iter().filter(|(owner, c)| *owner == account && holds(c)).map(|(_, c)| c.id).collect();
+        state.contacts.retain(|(owner, c)| !(*owner == account && erased_contacts.contains(&c.id)));
+        state.list_members.retain(|(owner, _, c)| !(*owner == account && erased_contacts.contains(c)));
         let answered: Vec<AnswerSetId> = state
             .answer_sets
             .iter()
