@@ -225,6 +225,20 @@ async fn the_two_language_walkthrough_runs_as_written() {
 }
 
 #[tokio::test]
+async fn the_contacts_walkthrough_runs_as_written() {
+    let walked = walk(section(README, "Contacts, a list and a personal invitation"), 3).await;
+    let mut subjects: Vec<&str> = walked
+        .outbox
+        .iter()
+        .filter_map(|message| message.lines().find_map(|line| line.strip_prefix("Subject: ")))
+        .collect();
+    subjects.sort_unstable();
+    assert_eq!(subjects, ["A question for you, Ann", "A question for you, Bob", "A question for you, there"]);
+    assert!(walked.stdout.contains(r#""text":"Hello Ann of Sales: http"#), "the preview: {}", walked.stdout);
+    assert!(walked.stdout.contains(r#""rejected":[{"line":5,"#), "the import's rejection: {}", walked.stdout);
+}
+
+#[tokio::test]
 async fn the_insight_example_runs_as_written() {
     let walked = walk(section(INSIGHT, "A worked example"), 1).await;
     assert!(walked.stdout.contains(r#""optedOut":1"#), "the funnel counts the opt-out: {}", walked.stdout);
