@@ -22,6 +22,7 @@ mod benches {
 use benches::support;
 
 #[path = "../read_paths/cluster.rs"]
+#[expect(dead_code)]
 mod cluster;
 
 use std::io::Write;
@@ -165,24 +166,25 @@ fn main() {
             .as_i64()
             .unwrap()
     };
-    let mut sendout = 0;
+    let sendout = std::cell::Cell::new(0);
     let from_list_seconds = timed(
         rounds,
-        || sendout = new_sendout(),
+        || sendout.set(new_sendout()),
         || {
             let added = api.call(
                 "POST",
-                format!("/surveys/{survey}/sendouts/{sendout}/respondents/from-list"),
+                format!("/surveys/{survey}/sendouts/{}/respondents/from-list", sendout.get()),
                 Some(json!({"listId": list})),
             );
             assert_eq!(added["added"], count, "{added}");
         },
     );
-    let mut raw_sendout = 0;
+    let raw = std::cell::Cell::new(0);
     let insert_seconds = timed(
         rounds,
-        || raw_sendout = new_sendout(),
+        || raw.set(new_sendout()),
         || {
+            let raw_sendout = raw.get();
             psql(
                 &url,
                 &format!(
