@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 89] = [
+pub const ENDPOINTS: [(&str, &str); 91] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -68,6 +68,8 @@ pub const ENDPOINTS: [(&str, &str); 89] = [
     ("post", "/bgdata/bgdocuments/{bgDocumentId}/rows"),
     ("delete", "/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}"),
     ("post", "/surveys/{surveyId}/sendouts/{sendoutId}/preview"),
+    ("get", "/surveys/{surveyId}/sendouts/{sendoutId}/respondents/{respondentId}/events"),
+    ("get", "/contacts/{contactId}/events"),
     ("post", "/contacts"),
     ("post", "/contacts/import"),
     ("get", "/contacts"),

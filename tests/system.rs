@@ -26,5 +26,6 @@ mod refusals;
 mod relays;
 mod retention_engine;
 mod sendout_counts;
+mod timelines;
 mod twoway_senders;
 mod webhook_delivery;

@@ -12,6 +12,7 @@ mod reminder;
 mod respondent;
 mod sender;
 mod sendout;
+mod timeline;
 mod visit;
 
 pub use blocklist::{BlocklistEntry, BlocklistKey, BlocklistType};
@@ -32,4 +33,5 @@ pub use sendout::{
     OpenLinkRules, Sendout, SendoutDelivery, SendoutDraft, SendoutInput, SendoutStatus, Transition, MAX_RESPONSES,
     SURVEY_LINK_PLACEHOLDER,
 };
+pub use timeline::{reply_code, EventKind, RespondentEvent, MAX_CONTACT_EVENTS};
 pub use visit::{hidden_fields, visitor_key, OpenLinkTarget, HIDDEN_VALUE, VISITOR_KEY_PREFIX};

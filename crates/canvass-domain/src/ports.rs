@@ -131,6 +131,7 @@ pub use crate::delivery::ports::{
 pub use crate::directory::ports::{ContactListRepository, ContactRepository};
 pub use crate::distribution::ports::{
     BlocklistRepository, ReleaseRepository, RespondentRepository, SenderRepository, SendoutRepository,
+    TimelineRepository,
 };
 pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
 pub use crate::idempotency::ports::IdempotencyRepository;
@@ -154,6 +155,7 @@ pub trait Repositories:
     + AnswerRepository
     + SendoutRepository
     + RespondentRepository
+    + TimelineRepository
     + BlocklistRepository
     + GovernanceRepository
     + ReleaseRepository
@@ -179,6 +181,7 @@ impl<T> Repositories for T where
         + AnswerRepository
         + SendoutRepository
         + RespondentRepository
+        + TimelineRepository
         + BlocklistRepository
         + GovernanceRepository
         + ReleaseRepository

@@ -27,6 +27,7 @@ pub mod retention_rules;
 pub mod senders;
 pub mod sendouts;
 pub mod surveys;
+pub mod timelines;
 pub mod translations;
 pub mod twoway;
 pub mod webhooks;

@@ -22,6 +22,7 @@ pub mod respondent;
 pub mod schemas;
 pub mod sendout;
 pub mod survey;
+pub mod timeline;
 pub mod translation;
 pub mod webhook;
 

@@ -26,6 +26,7 @@ pub mod sendouts;
 pub mod shared_secret;
 pub mod sms;
 pub mod surveys;
+pub mod timelines;
 pub mod translations;
 pub mod webhooks;
 
@@ -99,6 +100,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(respondents::add)
         .service(respondents::add_batch)
         .service(contact_lists::add_to_sendout)
+        .service(timelines::of_respondent)
         .service(bgdata::list)
         .service(bgdata::get)
         .service(bgdata::document_labels)
@@ -115,6 +117,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(contacts::get)
         .service(contacts::patch)
         .service(contacts::delete)
+        .service(timelines::of_contact)
         .service(contact_lists::create)
         .service(contact_lists::all)
         .service(contact_lists::delete)

@@ -11,3 +11,4 @@ mod respondents;
 pub(crate) use respondents::cells_json;
 mod senders;
 mod sendouts;
+pub(crate) mod timeline;

@@ -259,6 +259,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    respondent_events (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        respondent_id -> Int8,
+        at -> Timestamptz,
+        kind -> Text,
+        detail -> Nullable<Jsonb>,
+    }
+}
+
+diesel::table! {
     respondents (account_id, id) {
         account_id -> Int8,
         id -> Int8,
@@ -481,6 +492,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     permanent_failures,
     question_items,
     reminders,
+    respondent_events,
     respondents,
     retention_rules,
     sender_numbers,

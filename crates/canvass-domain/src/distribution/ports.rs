@@ -234,3 +234,34 @@ pub trait SenderRepository {
     /// until the transaction ends (a concurrent removal waits).
     fn holds_sender(&mut self, account: AccountId, number: &str) -> RepoResult<bool>;
 }
+
+/// The timelines of the account's respondents. The events of changes made set-based (respondents added,
+/// released, blocklisted, their messages' outcomes) are written by the adapter's own statements, each in the
+/// transaction of the change that causes it; a respondent's own steps (a page viewed or saved, the survey
+/// completed) are written through [`TimelineRepository::record_event`].
+pub trait TimelineRepository {
+    /// The events of a respondent of the sendout, oldest first (ties in the order they were written).
+    fn respondent_events(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        respondent: RespondentId,
+    ) -> RepoResult<Vec<crate::distribution::RespondentEvent>>;
+    /// Writes one event of a respondent of the account, in the caller's transaction; a page's first view that was
+    /// written before is not written again.
+    fn record_event(
+        &mut self,
+        account: AccountId,
+        respondent: RespondentId,
+        at: time::OffsetDateTime,
+        kind: crate::distribution::EventKind,
+        detail: Option<serde_json::Value>,
+    ) -> RepoResult<()>;
+    /// The events of every respondent made from the contact, in time order: its latest
+    /// [`MAX_CONTACT_EVENTS`](crate::distribution::MAX_CONTACT_EVENTS).
+    fn contact_events(
+        &mut self,
+        account: AccountId,
+        contact: crate::ids::ContactId,
+    ) -> RepoResult<Vec<crate::distribution::RespondentEvent>>;
+}

@@ -17,6 +17,7 @@ mod respondents;
 mod retention;
 mod senders;
 mod sendouts;
+mod timeline;
 mod webhooks;
 
 use time::OffsetDateTime;
@@ -173,6 +174,8 @@ pub struct State {
     pub webhooks: Vec<(AccountId, Webhook, WebhookSecret)>,
     /// Webhook deliveries, in the order they were written.
     pub deliveries: Vec<StoredDelivery>,
+    /// Every respondent event recorded, by account, in the order written.
+    pub timeline: Vec<(AccountId, crate::distribution::RespondentEvent)>,
     /// Every webhook event written, subscribed to or not, in order: what a test checks an event against.
     pub events: Vec<(WebhookEvent, EventSubject)>,
     /// Whether this unit of work holds the retention engine's lock.

@@ -70,9 +70,14 @@ pub fn record(
 
 /// Saves a respondent's answers as it goes (a page saved, a TWOWAY reply), in the caller's transaction: `draft`, in
 /// the language the respondent is shown, replaces the answers of its set `existing` (or starts its set), the set
-/// remembers `next` as where it is, and a draft that completes the set writes an `answerSet.completed` event.
+/// remembers `next` as where it is, and a draft that completes the set writes an `answerSet.completed` event and
+/// the respondent's `completed` one.
 pub(crate) fn save_respondent_progress(
-    tx: &mut (impl AnswerRepository + crate::ports::RespondentPageRepository + WebhookEvents + ?Sized),
+    tx: &mut (impl AnswerRepository
+              + crate::ports::RespondentPageRepository
+              + crate::ports::TimelineRepository
+              + WebhookEvents
+              + ?Sized),
     context: &crate::distribution::TokenContext,
     existing: Option<AnswerSetId>,
     draft: AnswerSetDraft,
@@ -93,6 +98,8 @@ pub(crate) fn save_respondent_progress(
     tx.save_progress(account, set.id, next)?;
     if draft.completed() {
         super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
+        let completed = crate::distribution::EventKind::Completed;
+        tx.record_event(account, context.respondent_id, now, completed, None)?;
     }
     Ok(set)
 }

@@ -10,12 +10,13 @@ pub use view::{PageError, PageState, PageView, QuestionPage};
 
 use crate::answer::{answer_from_item_form, Answer, AnswerSetDraft};
 use crate::clock::Clock;
-use crate::distribution::TokenContext;
+use crate::distribution::{EventKind, TokenContext};
 use crate::error::{DomainError, Resource};
 use crate::ids::{PageId, QuestionItemId};
 use crate::language::Language;
 use crate::ports::{
-    transaction, AnswerRepository, RespondentPageRepository, SurveyRepository, Transactional, WebhookEvents,
+    transaction, AnswerRepository, RespondentPageRepository, SurveyRepository, TimelineRepository, Transactional,
+    WebhookEvents,
 };
 use crate::survey::QuestionTree;
 
@@ -51,6 +52,20 @@ enum Place {
 impl Place {
     fn page(tree: QuestionTree, page: PageId, answers: &[Answer], errors: Vec<PageError>) -> Self {
         Self::Page { tree, page, answers: answers.to_vec(), errors }
+    }
+
+    /// Writes the respondent's first view of the page the place is, if it is one (a later view writes nothing).
+    fn viewed(
+        &self,
+        uow: &mut (impl TimelineRepository + ?Sized),
+        context: &TokenContext,
+        now: time::OffsetDateTime,
+    ) -> Result<(), DomainError> {
+        if let Self::Page { page, .. } = self {
+            let detail = serde_json::json!({"pageId": page.get()});
+            uow.record_event(context.account_id, context.respondent_id, now, EventKind::PageViewed, Some(detail))?;
+        }
+        Ok(())
     }
 
     /// The items whose texts the place shows.
@@ -101,13 +116,14 @@ impl Shown<'_> {
 /// language. `chosen` is a language the respondent picked on its page: one of the survey's languages becomes the
 /// respondent's own (and is shown); another is ignored.
 pub fn open(
-    uow: &mut (impl RespondentPageRepository + SurveyRepository + ?Sized),
+    uow: &mut (impl RespondentPageRepository + SurveyRepository + TimelineRepository + ?Sized),
     clock: &dyn Clock,
     token: &str,
     chosen: Option<Language>,
 ) -> Result<PageView, DomainError> {
     let mut context = context(uow, token)?;
     let place = resume(uow, &context, clock.now())?;
+    place.viewed(uow, &context, clock.now())?;
     let items = place.items();
     let mut speech = Speech::read(uow, &context, &items)?;
     if let Some(language) = chosen.filter(|&l| speech.offers(l) && Some(l) != context.respondent_language) {
@@ -148,7 +164,13 @@ fn resume(
 /// path answered; one left unanswered (the survey changed meanwhile) shows its page with the error. Completing writes
 /// an `answerSet.completed` event in the same transaction.
 pub fn submit(
-    uow: &mut (impl AnswerRepository + RespondentPageRepository + SurveyRepository + Transactional + WebhookEvents + ?Sized),
+    uow: &mut (impl AnswerRepository
+              + RespondentPageRepository
+              + SurveyRepository
+              + TimelineRepository
+              + Transactional
+              + WebhookEvents
+              + ?Sized),
     clock: &dyn Clock,
     token: &str,
     page_id: PageId,
@@ -157,13 +179,19 @@ pub fn submit(
     transaction(uow, |tx| {
         let context = context(tx, token)?;
         let place = save_page(tx, clock.now(), &context, page_id, form)?;
+        place.viewed(tx, &context, clock.now())?;
         Ok(Shown::read(tx, &context, &place)?.show(place))
     })
 }
 
 /// Saves a page's answers (see [`submit`]) and says where that leads.
 fn save_page(
-    tx: &mut (impl AnswerRepository + RespondentPageRepository + SurveyRepository + WebhookEvents + ?Sized),
+    tx: &mut (impl AnswerRepository
+              + RespondentPageRepository
+              + SurveyRepository
+              + TimelineRepository
+              + WebhookEvents
+              + ?Sized),
     now: time::OffsetDateTime,
     context: &TokenContext,
     page_id: PageId,
@@ -210,6 +238,9 @@ fn save_page(
     }
     let draft = if next.is_none() { draft.finished() } else { draft };
     let existing = progress.map(|(set, _)| set.id);
+    // The page's event before the set's: a last page saved completes the survey.
+    let saved = serde_json::json!({"pageId": page_id.get()});
+    tx.record_event(account, context.respondent_id, now, EventKind::PageSaved, Some(saved))?;
     let set = super::answers::save_respondent_progress(tx, context, existing, draft, next, now)?;
     Ok(match next {
         Some(next) => Place::page(tree, next, &set.answers, Vec::new()),

@@ -94,6 +94,7 @@ pub fn reply(
               + OutboxRepository
               + RespondentPageRepository
               + SurveyRepository
+              + crate::ports::TimelineRepository
               + Transactional
               + crate::ports::WebhookEvents
               + ?Sized),

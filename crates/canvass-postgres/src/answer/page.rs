@@ -1,7 +1,9 @@
 //! The respondent page's reads and writes on PostgreSQL: respondents by link token, answer set progress.
 
 use canvass_domain::answer::AnswerSet;
-use canvass_domain::distribution::{DispatchType, LinkRoute, LoginPage, OpenLinkTarget, SendoutStatus, TokenContext};
+use canvass_domain::distribution::{
+    DispatchType, EventKind, LinkRoute, LoginPage, OpenLinkTarget, SendoutStatus, TokenContext,
+};
 use canvass_domain::ids::{AccountId, AnswerSetId, PageId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::language::Language;
 use canvass_domain::ports::{AnswerRepository, RepoResult, RespondentPageRepository};
@@ -228,13 +230,15 @@ impl RespondentPageRepository for PgUnitOfWork<'_> {
     }
 
     fn mark_opted_out(&mut self, account: AccountId, respondent: RespondentId, now: OffsetDateTime) -> RepoResult<()> {
-        diesel::update(respondents::table)
+        let marked: Vec<i64> = diesel::update(respondents::table)
             .filter(respondents::account_id.eq(account.get()).and(respondents::id.eq(respondent.get())))
             .filter(respondents::opted_out_at.is_null())
             .set(respondents::opted_out_at.eq(now))
-            .execute(self.conn)
+            .returning(respondents::id)
+            .get_results(self.conn)
             .or_repo()?;
-        Ok(())
+        crate::distribution::timeline::record_each(self.conn, account.get(), &marked, EventKind::OptedOut, now)
+            .or_repo()
     }
 
     fn set_respondent_language(

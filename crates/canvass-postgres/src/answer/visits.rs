@@ -105,7 +105,9 @@ pub(super) fn insert_visitor(
         "WITH inserted AS ( \
              INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, \
                  background_data, status, token, added_at, released_at) \
-             VALUES ($1, $2, '', $3, false, $7, $4, $5, $6, $6) RETURNING id) \
+             VALUES ($1, $2, '', $3, false, $7, $4, $5, $6, $6) RETURNING id), \
+         noted AS (INSERT INTO respondent_events (account_id, respondent_id, at, kind) \
+             SELECT $1, id, $6, 'added' FROM inserted) \
          UPDATE sendouts SET respondent_count = respondent_count + 1 \
          WHERE account_id = $1 AND id = $2 RETURNING (SELECT id FROM inserted) AS id",
     )

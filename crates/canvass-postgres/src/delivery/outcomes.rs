@@ -6,14 +6,17 @@
 //! sendout activated a moment ago is not in them yet).
 
 use canvass_domain::delivery::{Outcome, Settled};
-use canvass_domain::distribution::{contact_key, RespondentStatus};
+use canvass_domain::distribution::{contact_key, reply_code, EventKind, RespondentStatus};
 use canvass_domain::ports::RecordedRound;
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text, Timestamptz};
 use std::collections::{BTreeMap, HashSet};
 
+use serde_json::json;
+use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
+use crate::distribution::timeline::Events;
 use crate::prepared::prepared;
 
 /// Each outbox row's new state, and the lease it was claimed under.
@@ -74,6 +77,7 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
         recorded.holds_started.extend(super::holds::update_sendout_issues(conn, account, &issues, now)?);
         super::holds::hold_senders_together(conn, account, &settled, &held, now)?;
         rounds.push((account, respondent_rows(&settled, &held, now)));
+        events_of(&settled, &held, now).record(conn, account)?;
         recorded.ids.extend(held);
     }
     for (account, (respondents, _)) in &rounds {
@@ -83,6 +87,36 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
         record_bounces(conn, *account, bounces, now)?;
     }
     Ok(recorded)
+}
+
+/// The timeline events of one account's outcomes whose messages were still held: a text of its own (a TWOWAY
+/// question) makes none.
+fn events_of(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTime) -> Events {
+    let mut events = Events::default();
+    let next = |at: &OffsetDateTime| at.format(&Rfc3339).ok();
+    for Settled { message, outcome } in settled.iter().copied() {
+        if !held.contains(&message.id) || message.own_text {
+            continue;
+        }
+        let (kind, detail) = match outcome {
+            Outcome::Sent if message.is_reminder => (EventKind::ReminderSent, None),
+            Outcome::Sent => (EventKind::Sent, Some(json!({"channel": message.channel.as_str()}))),
+            Outcome::DueAgain(at, reply) => {
+                (EventKind::Deferred, Some(json!({"reply": reply, "nextAttemptAt": next(at)})))
+            }
+            Outcome::Held(at, hold) => {
+                (EventKind::Held, Some(json!({"refusal": hold.reason, "nextAttemptAt": next(at)})))
+            }
+            Outcome::Bounced(reason) => {
+                (EventKind::Bounced, Some(json!({"code": reply_code(reason), "reason": reason})))
+            }
+            Outcome::Failed(reason) => (EventKind::Failed, Some(json!({"reason": reason}))),
+            Outcome::Cancelled(RespondentStatus::Expired) => (EventKind::Expired, None),
+            Outcome::Cancelled(_) => (EventKind::Blocklisted, None),
+        };
+        events.push(message.respondent_id.get(), now, kind, detail);
+    }
+    events
 }
 
 /// The respondents and bounces that follow from one account's outcomes whose messages were still held.

@@ -25,7 +25,8 @@ use crate::PgUnitOfWork;
 /// sendout's unique index compares it (`email_key`, the address lower-cased, else the number) and its place in the
 /// chunk, which picks its token from `$6`; `judged` refuses the members without the detail and those on the
 /// blocklist; `inserted` adds the rest, the sendout's unique index skipping the contacts it has already
-/// (`duplicate`). Background data: the attributes named as a key of `$8` (`{"<label name>": "<label id>"}`), not
+/// (`duplicate`), and `noted` writes each one's `added` event. Background data: the attributes named as a key of
+/// `$8` (`{"<label name>": "<label id>"}`), not
 /// blank, under that label's id.
 const ADD_CHUNK: &str = "\
 WITH members AS (
@@ -54,7 +55,10 @@ WITH members AS (
         'Pending', ($6::text[])[judged.place], $9, judged.language, judged.id
     FROM judged WHERE judged.reason IS NULL
     ON CONFLICT (account_id, sendout_id, contact_key) DO NOTHING
-    RETURNING contact_id
+    RETURNING id, contact_id
+), noted AS (
+    INSERT INTO respondent_events (account_id, respondent_id, at, kind)
+    SELECT $1, inserted.id, $9, 'added' FROM inserted
 )
 SELECT judged.id AS contact,
     coalesce(judged.reason, CASE WHEN inserted.contact_id IS NULL THEN 'duplicate' END) AS reason

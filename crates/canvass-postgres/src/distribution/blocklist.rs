@@ -2,7 +2,8 @@
 
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::distribution::{
-    BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, NewPermanentFailure, PermanentFailure, RespondentStatus,
+    reply_code, BlocklistEntry, BlocklistKey, BlocklistType, BounceFilter, EventKind, NewPermanentFailure,
+    PermanentFailure, RespondentStatus,
 };
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId};
 use canvass_domain::paging::{Page, PageRequest};
@@ -12,6 +13,7 @@ use diesel::prelude::*;
 use time::OffsetDateTime;
 
 use super::counts;
+use super::timeline::Events;
 use crate::error::OrRepoError;
 use crate::named::Named;
 use crate::schema::{blocklist, permanent_failures, respondents};
@@ -108,9 +110,9 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
         let Some(row) = row else { return Ok(None) };
         // The contact's Pending respondents leave their sendouts' pending counts; then the queued, unsent ones follow.
         let blocklisted = RespondentStatus::Blocklisted.as_str();
-        counts::move_pending_contacts(self.conn, account, &[contact_key], blocklisted).or_repo()?;
+        let moved = counts::move_pending_contacts(self.conn, account, &[contact_key], blocklisted).or_repo()?;
         let not_yet_sent = [RespondentStatus::Scheduled.as_str(), RespondentStatus::Released.as_str()];
-        diesel::update(respondents::table)
+        let followed: Vec<i64> = diesel::update(respondents::table)
             .filter(
                 respondents::account_id
                     .eq(account.get())
@@ -118,8 +120,15 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
                     .and(respondents::status.eq_any(not_yet_sent)),
             )
             .set(respondents::status.eq(blocklisted))
-            .execute(self.conn)
+            .returning(respondents::id)
+            .get_results(self.conn)
             .or_repo()?;
+        let mut events = Events::default();
+        let detail = serde_json::json!({"type": kind.as_str()});
+        for id in moved.into_iter().map(|(id, _)| id).chain(followed) {
+            events.push(id, now, EventKind::Blocklisted, Some(detail.clone()));
+        }
+        events.record(self.conn, account.get()).or_repo()?;
         Ok(Some(entry(row)))
     }
 
@@ -152,10 +161,10 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
             .or_repo()?;
         let keys: Vec<&str> = failures.iter().map(NewPermanentFailure::email_key).collect();
         let bounced = RespondentStatus::Bounced.as_str();
-        counts::move_pending_contacts(self.conn, account, &keys, bounced).or_repo()?;
+        let moved = counts::move_pending_contacts(self.conn, account, &keys, bounced).or_repo()?;
         // The Pending ones are Bounced now; the others, unless blocklisted (or bounced already), follow.
         let unchanged = [RespondentStatus::Blocklisted.as_str(), RespondentStatus::Pending.as_str(), bounced];
-        diesel::update(respondents::table)
+        let followed: Vec<(i64, String)> = diesel::update(respondents::table)
             .filter(
                 respondents::account_id
                     .eq(account.get())
@@ -163,8 +172,18 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
                     .and(respondents::status.ne_all(unchanged)),
             )
             .set(respondents::status.eq(bounced))
-            .execute(self.conn)
+            .returning((respondents::id, respondents::contact_key))
+            .get_results(self.conn)
             .or_repo()?;
+        // Each bounced respondent's event: when its address failed, and why (the first failure of the address).
+        let mut events = Events::default();
+        for (id, key) in moved.into_iter().chain(followed) {
+            if let Some(failure) = failures.iter().find(|f| f.email_key() == key) {
+                let detail = serde_json::json!({"code": reply_code(failure.reason()), "reason": failure.reason()});
+                events.push(id, failure.failed_at(), EventKind::Bounced, Some(detail));
+            }
+        }
+        events.record(self.conn, account.get()).or_repo()?;
         Ok(recorded as u64)
     }
 

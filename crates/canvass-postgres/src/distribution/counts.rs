@@ -77,29 +77,38 @@ fn lock_sendouts_pending(conn: &mut PgConnection, account: AccountId, keys: &[&s
 }
 
 /// Gives every Pending respondent of one of `keys` (in any sendout of the account) the status `to`, and takes
-/// them off their sendouts' pending counts, in one statement.
+/// them off their sendouts' pending counts, in one statement; answers each moved respondent's id and key.
 pub(crate) fn move_pending_contacts(
     conn: &mut PgConnection,
     account: AccountId,
     keys: &[&str],
     to: &str,
-) -> QueryResult<()> {
+) -> QueryResult<Vec<(i64, String)>> {
+    #[derive(QueryableByName)]
+    struct Moved {
+        #[diesel(sql_type = BigInt)]
+        id: i64,
+        #[diesel(sql_type = Text)]
+        contact_key: String,
+    }
     if keys.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     lock_sendouts_pending(conn, account, keys)?;
-    prepared(
+    let moved: Vec<Moved> = prepared(
         "WITH moved AS (UPDATE respondents SET status = $3 \
-             WHERE account_id = $1 AND contact_key = ANY ($2) AND status = 'Pending' RETURNING sendout_id) \
-         UPDATE sendouts s SET pending_count = s.pending_count - m.n \
-         FROM (SELECT sendout_id, count(*) AS n FROM moved GROUP BY sendout_id) AS m \
-         WHERE s.account_id = $1 AND s.id = m.sendout_id",
+             WHERE account_id = $1 AND contact_key = ANY ($2) AND status = 'Pending' \
+             RETURNING id, contact_key, sendout_id), \
+         counted AS (UPDATE sendouts s SET pending_count = s.pending_count - m.n \
+             FROM (SELECT sendout_id, count(*) AS n FROM moved GROUP BY sendout_id) AS m \
+             WHERE s.account_id = $1 AND s.id = m.sendout_id) \
+         SELECT id, contact_key FROM moved",
     )
     .bind::<BigInt, _>(account.get())
     .bind::<Array<Text>, _>(keys)
     .bind::<Text, _>(to)
-    .execute(conn)
-    .map(drop)
+    .load(conn)?;
+    Ok(moved.into_iter().map(|row| (row.id, row.contact_key)).collect())
 }
 
 /// The CTE `counted` that takes the respondents a statement's `gone` CTE deleted (`RETURNING sendout_id, status`)

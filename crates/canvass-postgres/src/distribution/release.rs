@@ -1,6 +1,6 @@
 //! Releasing pending respondents on activation, with the contact locks and counts the frequency limit needs.
 
-use canvass_domain::distribution::RespondentStatus;
+use canvass_domain::distribution::{EventKind, RespondentStatus};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{ReleaseRepository, RepoResult};
 use diesel::prelude::*;
@@ -8,6 +8,7 @@ use diesel::sql_types::{BigInt, Timestamptz};
 use time::OffsetDateTime;
 
 use super::counts;
+use super::timeline::Events;
 use crate::error::OrRepoError;
 use crate::keys::keys;
 use crate::schema::{blocklist, respondents};
@@ -79,27 +80,37 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
         );
         // Every row these updates move leaves Pending; the sendout's pending count drops by as many (not to 0: a
         // respondent another transaction adds meanwhile, which these updates do not see, stays Pending and counted).
-        let mut left_pending = diesel::update(respondents::table.filter(pending.and(diesel::dsl::exists(blocklisted))))
-            .set(respondents::status.eq(RespondentStatus::Blocklisted.as_str()))
-            .execute(self.conn)
-            .or_repo()?;
+        let mut events = Events::default();
+        let blocked: Vec<i64> =
+            diesel::update(respondents::table.filter(pending.and(diesel::dsl::exists(blocklisted))))
+                .set(respondents::status.eq(RespondentStatus::Blocklisted.as_str()))
+                .returning(respondents::id)
+                .get_results(self.conn)
+                .or_repo()?;
+        blocked.iter().for_each(|id| events.push(*id, now, EventKind::Blocklisted, None));
         if !held_back.is_empty() {
-            left_pending +=
+            let limited: Vec<i64> =
                 diesel::update(respondents::table.filter(pending.and(respondents::id.eq_any(keys(held_back)))))
                     .set(respondents::status.eq(RespondentStatus::FrequencyLimitReached.as_str()))
-                    .execute(self.conn)
+                    .returning(respondents::id)
+                    .get_results(self.conn)
                     .or_repo()?;
+            limited.iter().for_each(|id| events.push(*id, now, EventKind::FrequencyLimited, None));
         }
         for send_mail in [true, false] {
-            left_pending +=
+            let released: Vec<i64> =
                 diesel::update(respondents::table.filter(pending.and(respondents::send_mail.eq(send_mail))))
                     .set((
                         respondents::status.eq(RespondentStatus::released(send_mail && sends_messages).as_str()),
                         respondents::released_at.eq(now),
                     ))
-                    .execute(self.conn)
+                    .returning(respondents::id)
+                    .get_results(self.conn)
                     .or_repo()?;
+            released.iter().for_each(|id| events.push(*id, now, EventKind::Released, None));
         }
+        let left_pending = events.len();
+        events.record(self.conn, account.get()).or_repo()?;
         counts::leave_pending(self.conn, account, sendout, left_pending).or_repo()?;
         if sends_messages {
             self.enqueue_invitations(account, sendout, now).or_repo()?;

@@ -3,7 +3,7 @@
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::delivery::{Invitation, Personal};
 use canvass_domain::distribution::{
-    BackgroundData, InvitationDelivery, NewRespondent, Respondent, RespondentStatus, VISITOR_KEY_PREFIX,
+    BackgroundData, EventKind, InvitationDelivery, NewRespondent, Respondent, RespondentStatus, VISITOR_KEY_PREFIX,
 };
 use canvass_domain::ids::{AccountId, ContactId, LabelId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::language::Language;
@@ -200,8 +200,10 @@ impl RespondentRepository for PgUnitOfWork<'_> {
                 .or_repo()?;
             inserted.extend(rows);
         }
-        // One count update per batch, by the rows actually inserted (conflicts skipped).
+        // One count update per batch, by the rows actually inserted (conflicts skipped), and their `added` events.
         counts::add_pending(self.conn, account, sendout, inserted.len()).or_repo()?;
+        let ids: Vec<i64> = inserted.iter().map(|row| row.id).collect();
+        super::timeline::record_each(self.conn, account.get(), &ids, EventKind::Added, now).or_repo()?;
         inserted.sort_by_key(|r| r.id);
         Ok(inserted.into_iter().map(Respondent::from).collect())
     }

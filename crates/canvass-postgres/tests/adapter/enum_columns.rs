@@ -2,7 +2,7 @@
 //! passes, and the constraint names nothing the enum lacks.
 
 use canvass_domain::distribution::{
-    BlocklistType, DispatchType, LabelType, ReminderStatus, RespondentStatus, SendoutLogic, SendoutStatus,
+    BlocklistType, DispatchType, EventKind, LabelType, ReminderStatus, RespondentStatus, SendoutLogic, SendoutStatus,
 };
 use canvass_domain::governance::{RetentionAction, RuleStatus, ScopeKind};
 use canvass_domain::language::Language;
@@ -57,6 +57,8 @@ fn every_enum_column_accepts_exactly_its_enum_names() {
         ("sendouts", "language", names::<Language>()),
         ("bg_labels", "label_type", names::<LabelType>()),
         ("respondents", "status", names::<RespondentStatus>()),
+        ("respondent_events", "kind", names::<EventKind>()),
+        ("contacts", "language", names::<Language>()),
         ("reminders", "sendout_logic", names::<SendoutLogic>()),
         ("reminders", "status", names::<ReminderStatus>()),
         ("blocklist", "entry_type", names::<BlocklistType>()),

@@ -147,8 +147,9 @@ impl ContactListRepository for Memory {
                     Some((*label, value.clone()))
                 })
                 .collect();
+            let id = RespondentId::new(self.state.next_id());
             let row = Respondent {
-                id: RespondentId::new(self.state.next_id()),
+                id,
                 sendout_id: sendout,
                 contact_details: details.to_owned(),
                 visitor: false,
@@ -165,6 +166,7 @@ impl ContactListRepository for Memory {
             let held =
                 HeldRespondent { account_id: account, survey_id: survey, row, released_at: None, opted_out_at: None };
             self.state.respondents.push(held);
+            self.state.record_event(account, (sendout, id), now, crate::distribution::EventKind::Added, None);
         }
         Ok(entries)
     }

@@ -122,8 +122,12 @@ impl RespondentPageRepository for Memory {
     }
 
     fn mark_opted_out(&mut self, account: AccountId, respondent: RespondentId, now: OffsetDateTime) -> RepoResult<()> {
-        if let Some(held) = self.state.respondent_mut(account, respondent) {
-            held.opted_out_at.get_or_insert(now);
+        let Some(held) = self.state.respondent_mut(account, respondent) else { return Ok(()) };
+        if held.opted_out_at.is_none() {
+            held.opted_out_at = Some(now);
+            let sendout = held.row.sendout_id;
+            let opted_out = crate::distribution::EventKind::OptedOut;
+            self.state.record_event(account, (sendout, respondent), now, opted_out, None);
         }
         Ok(())
     }

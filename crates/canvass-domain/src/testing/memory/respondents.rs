@@ -68,6 +68,7 @@ impl RespondentRepository for Memory {
                 released_at: None,
                 opted_out_at: None,
             });
+            self.state.record_event(account, (sendout, row.id), now, crate::distribution::EventKind::Added, None);
             added.push(row);
         }
         Ok(added)

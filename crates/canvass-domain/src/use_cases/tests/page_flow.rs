@@ -6,7 +6,7 @@ use crate::ids::QuestionItemId;
 use crate::language::Language;
 use crate::use_cases::respondent_page::{open, submit, PageError, PageState, PageView};
 
-use super::seeds::pages::{four_pages, progress, sendout, RESPONDENT, TOKEN};
+use super::seeds::pages::{four_pages, progress, sendout, ACCOUNT, RESPONDENT, SENDOUT, TOKEN};
 use super::seeds::{At, NOW};
 use crate::distribution::{DispatchType, SendoutStatus};
 use crate::testing::Memory;
@@ -174,4 +174,30 @@ fn a_login_opens_the_link_or_shows_the_form_again_in_the_sendouts_language_with_
     assert_eq!(login(&mut fake, &At(NOW), other, "ann@example.com").unwrap(), none);
     sendout(&mut fake).status = SendoutStatus::Inactive;
     assert_eq!(login(&mut fake, &At(NOW), sendout_id, "ann@example.com").unwrap(), LoginOutcome::Nothing(german));
+}
+
+#[test]
+fn the_timeline_keeps_each_pages_first_view_its_saves_and_the_completion() {
+    use crate::distribution::EventKind;
+    use crate::ports::TimelineRepository;
+    let mut fake = four_pages();
+    for _ in 0..2 {
+        open(&mut fake, &At(NOW), TOKEN, None).unwrap();
+    }
+    answer(&mut fake, 1, "skip");
+    answer(&mut fake, 4, "done");
+    let events = fake.respondent_events(ACCOUNT, SENDOUT, RESPONDENT).unwrap();
+    let kinds: Vec<(EventKind, Option<i64>)> =
+        events.iter().map(|e| (e.kind, e.detail.as_ref().and_then(|d| d["pageId"].as_i64()))).collect();
+    assert_eq!(
+        kinds,
+        [
+            (EventKind::PageViewed, Some(1)),
+            (EventKind::PageSaved, Some(1)),
+            (EventKind::PageViewed, Some(4)),
+            (EventKind::PageSaved, Some(4)),
+            (EventKind::Completed, None),
+        ],
+        "a second view of page 1 writes nothing"
+    );
 }

@@ -1,0 +1,154 @@
+//! Respondents' timelines on PostgreSQL (`respondent_events`, migration `000040_respondent_events`): the events
+//! each change writes in its own transaction, many at once from arrays, and their reads.
+
+use canvass_domain::distribution::ports::TimelineRepository;
+use canvass_domain::distribution::{EventKind, RespondentEvent, MAX_CONTACT_EVENTS};
+use canvass_domain::ids::{AccountId, ContactId, RespondentId, SendoutId};
+use canvass_domain::ports::RepoResult;
+use diesel::prelude::*;
+use diesel::sql_types::{Array, BigInt, Jsonb, Nullable, Text, Timestamptz};
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use crate::error::OrRepoError;
+use crate::named::Named;
+use crate::prepared::prepared;
+use crate::PgUnitOfWork;
+
+/// Events to write together: one per respondent, each of its kind, with its detail.
+#[derive(Default)]
+pub(crate) struct Events {
+    respondents: Vec<i64>,
+    ats: Vec<OffsetDateTime>,
+    kinds: Vec<&'static str>,
+    details: Vec<Option<Value>>,
+}
+
+impl Events {
+    /// Adds one event.
+    pub(crate) fn push(&mut self, respondent: i64, at: OffsetDateTime, kind: EventKind, detail: Option<Value>) {
+        self.respondents.push(respondent);
+        self.ats.push(at);
+        self.kinds.push(kind.as_str());
+        self.details.push(detail);
+    }
+
+    /// How many there are.
+    pub(crate) fn len(&self) -> usize {
+        self.respondents.len()
+    }
+
+    /// Writes them in one statement (none for none). A page's second first view is skipped.
+    pub(crate) fn record(&self, conn: &mut PgConnection, account: i64) -> QueryResult<()> {
+        if self.respondents.is_empty() {
+            return Ok(());
+        }
+        prepared(
+            "INSERT INTO respondent_events (account_id, respondent_id, at, kind, detail) \
+             SELECT $1, event.respondent, event.at, event.kind, event.detail \
+             FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::jsonb[]) \
+                 AS event (respondent, at, kind, detail) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind::<BigInt, _>(account)
+        .bind::<Array<BigInt>, _>(&self.respondents)
+        .bind::<Array<Timestamptz>, _>(&self.ats)
+        .bind::<Array<Text>, _>(&self.kinds)
+        .bind::<Array<Nullable<Jsonb>>, _>(&self.details)
+        .execute(conn)
+        .map(drop)
+    }
+}
+
+/// Writes one event of the same kind, without detail, for each of `respondents`.
+pub(crate) fn record_each(
+    conn: &mut PgConnection,
+    account: i64,
+    respondents: &[i64],
+    kind: EventKind,
+    at: OffsetDateTime,
+) -> QueryResult<()> {
+    let mut events = Events::default();
+    for respondent in respondents {
+        events.push(*respondent, at, kind, None);
+    }
+    events.record(conn, account)
+}
+
+#[derive(QueryableByName)]
+struct EventRow {
+    #[diesel(sql_type = BigInt)]
+    sendout_id: i64,
+    #[diesel(sql_type = BigInt)]
+    respondent_id: i64,
+    #[diesel(sql_type = Timestamptz)]
+    at: OffsetDateTime,
+    #[diesel(sql_type = Text)]
+    kind: Named<EventKind>,
+    #[diesel(sql_type = Nullable<Jsonb>)]
+    detail: Option<Value>,
+}
+
+impl From<EventRow> for RespondentEvent {
+    fn from(row: EventRow) -> Self {
+        Self {
+            sendout: SendoutId::new(row.sendout_id),
+            respondent: RespondentId::new(row.respondent_id),
+            at: row.at,
+            kind: row.kind.0,
+            detail: row.detail,
+        }
+    }
+}
+
+impl TimelineRepository for PgUnitOfWork<'_> {
+    fn respondent_events(
+        &mut self,
+        account: AccountId,
+        sendout: SendoutId,
+        respondent: RespondentId,
+    ) -> RepoResult<Vec<RespondentEvent>> {
+        let rows: Vec<EventRow> = prepared(
+            "SELECT $2::bigint AS sendout_id, e.respondent_id, e.at, e.kind, e.detail FROM respondent_events e \
+             WHERE e.account_id = $1 AND e.respondent_id = $3 \
+               AND EXISTS (SELECT 1 FROM respondents r WHERE r.account_id = $1 AND r.id = $3 AND r.sendout_id = $2) \
+             ORDER BY e.id",
+        )
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(sendout.get())
+        .bind::<BigInt, _>(respondent.get())
+        .load(self.conn)
+        .or_repo()?;
+        Ok(rows.into_iter().map(RespondentEvent::from).collect())
+    }
+
+    fn record_event(
+        &mut self,
+        account: AccountId,
+        respondent: RespondentId,
+        at: OffsetDateTime,
+        kind: EventKind,
+        detail: Option<Value>,
+    ) -> RepoResult<()> {
+        let mut events = Events::default();
+        events.push(respondent.get(), at, kind, detail);
+        events.record(self.conn, account.get()).or_repo()
+    }
+
+    fn contact_events(&mut self, account: AccountId, contact: ContactId) -> RepoResult<Vec<RespondentEvent>> {
+        let rows: Vec<EventRow> = prepared(
+            "SELECT * FROM ( \
+                 SELECT r.sendout_id, e.respondent_id, e.at, e.kind, e.detail, e.id FROM respondents r \
+                 JOIN respondent_events e ON e.account_id = $1 AND e.respondent_id = r.id \
+                 WHERE r.account_id = $1 AND r.contact_id = $2 \
+                 ORDER BY e.at DESC, e.id DESC LIMIT $3) AS latest \
+             ORDER BY at, id",
+        )
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(contact.get())
+        .bind::<BigInt, _>(MAX_CONTACT_EVENTS)
+        .load(self.conn)
+        .or_repo()?;
+        Ok(rows.into_iter().map(RespondentEvent::from).collect())
+    }
+}

@@ -1,0 +1,101 @@
+//! Timelines: each respondent's events, written with the changes that cause them (added from a list, released,
+//! sent, a page's first view, a page saved, completed; a bounce with the relay's code and reason; a deferral with
+//! its reply), read in order per respondent and joined per contact; another account's answer 404, and an erasure
+//! takes a person's events with it. A system test: a round runs to an SMTP sink.
+
+use canvass_sinks::SmtpSink;
+use serde_json::{json, Value};
+
+use crate::helpers::{item_id, page_id, spawn_app, TestApp};
+use crate::system::invitation_languages::round_to;
+
+fn types(events: &Value) -> Vec<&str> {
+    events.as_array().unwrap().iter().map(|event| event["type"].as_str().unwrap()).collect()
+}
+
+async fn respondents(app: &TestApp, base: &str) -> Vec<Value> {
+    app.get(&format!("{base}/respondents")).await.expect(200).as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn each_respondent_has_its_events_in_order_and_a_contact_joins_its_respondents() {
+    let app = spawn_app().await;
+    let body = json!({"name": "Pulse", "pages": [{"items": [{"type": "OpenText", "text": "Anything?"}]}]});
+    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    let sendout = json!({"name": "Invite", "type": "EMAIL", "sendDate": "2020-01-01T08:00:00Z",
+        "sender": "hr@acme.example", "subject": "Hi", "message": "{{surveyLink}}"});
+    let id = app.post(&format!("/surveys/{survey}/sendouts"), sendout.clone()).await.expect(201)["sendoutId"].clone();
+    let base = format!("/surveys/{survey}/sendouts/{id}");
+    let anna = app.post("/contacts", json!({"email": "anna@example.com"})).await.expect(201)["contactId"].clone();
+    let list = app.post("/contact-lists", json!({"name": "All"})).await.expect(201)["listId"].clone();
+    app.post(&format!("/contact-lists/{list}/members"), json!({"contactIds": [anna]})).await.expect(200);
+    app.post(&format!("{base}/respondents/from-list"), json!({"listId": list})).await.expect(200);
+    for contact in ["gone@example.com", "later@example.com"] {
+        app.post(&format!("{base}/respondents"), json!({"contactDetails": contact, "sendMail": true}))
+            .await
+            .expect(201);
+    }
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let sink = SmtpSink::start("gone@", "later@");
+    assert_eq!(round_to(&app, &sink), 1);
+
+    let people = respondents(&app, &base).await;
+    let events = |respondent: &Value| format!("{base}/respondents/{}/events", respondent["respondentId"]);
+    let link = people[0]["surveyLink"].as_str().unwrap().replace(&app.address, "");
+    for _ in 0..2 {
+        app.client.get(format!("{}{link}", app.address)).send().await.unwrap();
+    }
+    let form =
+        [("page".to_owned(), page_id(&tree, 0).to_string()), (format!("q{}", item_id(&tree, 0, 0)), "No".into())];
+    let answered = app.client.post(format!("{}{link}", app.address)).form(&form).send().await.unwrap();
+    assert_eq!(answered.status(), 200);
+
+    let timeline = app.get(&events(&people[0])).await.expect(200);
+    assert_eq!(types(&timeline), ["added", "released", "sent", "pageViewed", "pageSaved", "completed"]);
+    assert_eq!(timeline[3]["detail"], json!({"pageId": page_id(&tree, 0)}), "one first view of two");
+    assert_eq!(timeline[2]["detail"]["channel"], "EMAIL");
+    assert_eq!(timeline[0]["detail"], Value::Null);
+    let bounced = app.get(&events(&people[1])).await.expect(200);
+    assert_eq!(types(&bounced), ["added", "released", "bounced"]);
+    assert_eq!(bounced[2]["detail"]["code"], "550");
+    assert!(bounced[2]["detail"]["reason"].as_str().unwrap().starts_with("550"), "{bounced}");
+    let deferred = app.get(&events(&people[2])).await.expect(200);
+    assert_eq!(types(&deferred), ["added", "released", "deferred"]);
+    assert!(deferred[2]["detail"]["reply"].as_str().unwrap().starts_with("4"), "{deferred}");
+    assert!(deferred[2]["detail"]["nextAttemptAt"].is_string());
+
+    // A second sendout of the same list: the contact's timeline joins both respondents, in time order.
+    let second = app.post(&format!("/surveys/{survey}/sendouts"), sendout).await.expect(201)["sendoutId"].clone();
+    let second_base = format!("/surveys/{survey}/sendouts/{second}");
+    app.post(&format!("{second_base}/respondents/from-list"), json!({"listId": list})).await.expect(200);
+    let joined = app.get(&format!("/contacts/{anna}/events")).await.expect(200);
+    assert_eq!(types(&joined), ["added", "released", "sent", "pageViewed", "pageSaved", "completed", "added"]);
+    assert_eq!((&joined[6]["sendoutId"], &joined[0]["respondentId"]), (&second, &people[0]["respondentId"]));
+    let ats: Vec<&str> = joined.as_array().unwrap().iter().map(|e| e["at"].as_str().unwrap()).collect();
+    assert!(ats.windows(2).all(|pair| pair[0] <= pair[1]), "in time order: {ats:?}");
+
+    let (_, other) = app.new_account("Other", "owner@other.example");
+    app.call_as(&other, "GET", &events(&people[0]), None).await.problem(404, "/not-found");
+    app.call_as(&other, "GET", &format!("/contacts/{anna}/events"), None).await.problem(404, "/not-found");
+    let wrong_sendout = format!("{second_base}/respondents/{}/events", people[0]["respondentId"]);
+    app.get(&wrong_sendout).await.problem(404, "/not-found");
+
+    app.post("/accounts/erasure", json!({"contactDetails": "gone@example.com"})).await.expect(200);
+    app.get(&events(&people[1])).await.problem(404, "/not-found");
+    let mut conn = app.db.connect();
+    let left: i64 = diesel::RunQueryDsl::get_result::<Count>(
+        diesel::sql_query("SELECT count(*) AS count FROM respondent_events WHERE respondent_id = $1")
+            .bind::<diesel::sql_types::BigInt, _>(people[1]["respondentId"].as_i64().unwrap()),
+        &mut conn,
+    )
+    .unwrap()
+    .count;
+    assert_eq!(left, 0, "the erased person's events are gone");
+}
+
+#[derive(diesel::QueryableByName)]
+struct Count {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    count: i64,
+}
