@@ -126,6 +126,58 @@ pub fn database_with_sendout(db: TestDatabase, count: usize) -> TestDatabase {
     db
 }
 
+/// `db`, given one account with an activated EMAIL sendout of `count` respondents made from contacts of its
+/// directory (names and an attribute each), whose subject and message fill personal placeholders.
+pub fn database_with_personal_sendout(db: TestDatabase, count: usize) -> TestDatabase {
+    use canvass_domain::directory::ContactInput;
+    use canvass_domain::use_cases::{contact_lists, contacts};
+    let clock = SystemClock;
+    let fill = |uow: &mut dyn UnitOfWork| {
+        let account = accounts::create_account(uow, &clock, "Bench", "b@bench.example")?.account_id;
+        let survey = surveys::create(uow, &clock, account, SurveyInput { name: "Bench".into(), ..Default::default() })?;
+        let message = MessageInput {
+            send_date: Some(OffsetDateTime::now_utc()),
+            sender: Some("hr@bench.example".into()),
+            subject: Some("Your view, {{firstName|friend}}".into()),
+            message: Some(
+                "Hello {{firstName|there}} {{lastName}} of {{contact.team|our team}}, answer here: {{surveyLink}}\n\
+                 Opt out: {{optOutLink}}"
+                    .into(),
+            ),
+            messages: Vec::new(),
+        };
+        let input = SendoutInput {
+            name: "Bench".into(),
+            kind: DispatchType::Email,
+            message,
+            expiry_date: None,
+            language: None,
+            open_link: Default::default(),
+        };
+        let sendout = sendouts::create(uow, &clock, account, survey.id, input)?;
+        let list = contact_lists::create(uow, &clock, account, "Everyone")?;
+        let mut ids = Vec::with_capacity(count);
+        for n in 0..count {
+            let person = ContactInput {
+                email: Some(format!("person{n}@bench.example")),
+                first_name: Some(format!("First{n}")),
+                last_name: Some(format!("Last{n}")),
+                attributes: [("team".to_owned(), format!("Team {}", n % 7))].into(),
+                ..ContactInput::default()
+            };
+            ids.push(contacts::create(uow, &clock, account, person)?.id);
+        }
+        for chunk in ids.chunks(10_000) {
+            contact_lists::add_members(uow, &clock, account, list.id, chunk)?;
+        }
+        contact_lists::add_to_sendout(uow, &clock, account, survey.id, sendout.id, list.id)?;
+        sendouts::activate(uow, &clock, account, survey.id, sendout.id)?;
+        Ok(())
+    };
+    db.store().with_uow(fill).unwrap();
+    db
+}
+
 /// A survey of 4 pages of 5 items of every kind, as `POST /surveys` takes it.
 pub fn survey_body(name: &str) -> Value {
     let item = |i: usize| match i {

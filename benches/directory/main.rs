@@ -8,6 +8,8 @@
 //! 2. **from-list.** Those contacts, one list, added to a new EMAIL sendout through `respondents/from-list`,
 //!    against the same rows inserted by one `INSERT ... SELECT` in psql into another new sendout (target at least
 //!    0.5).
+//! 3. **Timeline.** A respondent with 50 events, read `BENCH_TIMELINE_READS` (default 500) times one after another
+//!    through `GET .../respondents/{id}/events`: p50 and p99 (target p50 under 5 ms).
 //!
 //! Each figure is the median of `BENCH_ROUNDS` (default 3) runs after one warm-up. Needs `psql`.
 
@@ -67,6 +69,14 @@ fn psql(url: &str, script: &str) {
         .expect("psql runs");
     child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
     assert!(child.wait().unwrap().success(), "psql failed: {script}");
+}
+
+/// psql's one value of `sql` on `url`, as text.
+fn psql_value(url: &str, sql: &str) -> String {
+    let output = Command::new("psql").args(["-X", "-tA", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql]).output();
+    let output = output.expect("psql runs");
+    assert!(output.status.success(), "psql: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap().trim().to_owned()
 }
 
 /// A CSV file of `count` contacts: email, names, language and one attribute.
@@ -199,6 +209,33 @@ fn main() {
         },
     );
 
+    // 3. A timeline of 50 events: one respondent of the last sendout, its events written beside its `added`.
+    let respondent_path = format!("/surveys/{survey}/sendouts/{}/respondents", sendout.get());
+    let first =
+        format!("SELECT min(id) FROM respondents WHERE account_id = {account} AND sendout_id = {}", sendout.get());
+    let respondent: i64 = psql_value(&url, &first).parse().unwrap();
+    psql(
+        &url,
+        &format!(
+            "INSERT INTO respondent_events (account_id, respondent_id, at, kind, detail) \
+             SELECT {account}, {respondent}, now() + n * interval '1 second', 'deferred', \
+                 jsonb_build_object('reply', '451 4.7.1 try again later', 'nextAttemptAt', now()) \
+             FROM generate_series(1, 49) AS n;"
+        ),
+    );
+    let events_path = format!("{respondent_path}/{respondent}/events");
+    assert_eq!(api.call("GET", events_path.clone(), None).as_array().unwrap().len(), 50);
+    let reads = env_number("BENCH_TIMELINE_READS", 500);
+    let mut read_ms: Vec<f64> = (0..reads)
+        .map(|_| {
+            let started = Instant::now();
+            api.call("GET", events_path.clone(), None);
+            started.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    read_ms.sort_by(f64::total_cmp);
+    let (read_p50, read_p99) = (read_ms[read_ms.len() / 2], read_ms[read_ms.len() * 99 / 100]);
+
     let rate = |seconds: f64| count as f64 / seconds;
     println!("directory benchmark: {count} contacts, median of {rounds} runs");
     println!(
@@ -213,6 +250,9 @@ fn main() {
         rate(from_list_seconds),
         rate(insert_seconds),
         insert_seconds / from_list_seconds
+    );
+    println!(
+        "  timeline of 50 events: p50 {read_p50:.2} ms, p99 {read_p99:.2} ms over {reads} reads (target p50 < 5 ms)"
     );
     drop(server);
 }

@@ -48,7 +48,11 @@ pub struct Rates {
 /// Runs the `canvass worker` binary with `sessions` SMTP sessions against the sink until all `count` invitations
 /// of a fresh sendout in `db` are `Sent`.
 pub fn canvass_worker(binary: &Path, port: u16, db: TestDatabase, count: usize, sessions: usize) -> Rates {
-    let db = database_with_sendout(db, count);
+    canvass_worker_on(binary, port, database_with_sendout(db, count), count, sessions)
+}
+
+/// [`canvass_worker`] on a database already given its activated sendout of `count` invitations.
+pub fn canvass_worker_on(binary: &Path, port: u16, db: TestDatabase, count: usize, sessions: usize) -> Rates {
     let mut conn = db.connect();
     assert_eq!(count_outbox(&mut conn, "status = 'Pending'"), count, "activation queues every invitation");
     let outbox_dir = std::env::temp_dir().join("canvass-bench-outbox");
