@@ -23,7 +23,8 @@ use crate::PgUnitOfWork;
 /// `members` takes the chunk's contact ids through the primary key of `contact_list_members`; `chunk` reads their
 /// contacts, each with the detail of the sendout's kind (`$5`: `email`, `phone` or `either`), its key as the
 /// sendout's unique index compares it (`email_key`, the address lower-cased, else the number) and its place in the
-/// chunk, which picks its token from `$6`; `judged` refuses the members without the detail and those on the
+/// chunk, which picks its token from `$6` (joined to the array's ordinality: a subscript would walk the array of
+/// texts from its start for every row); `judged` refuses the members without the detail and those on the
 /// blocklist; `inserted` adds the rest, the sendout's unique index skipping the contacts it has already
 /// (`duplicate`), and `noted` writes each one's `added` event. Background data: the attributes named as a key of
 /// `$8` (`{"<label name>": "<label id>"}`), not
@@ -50,10 +51,12 @@ WITH members AS (
     INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, background_data,
         status, token, added_at, language, contact_id)
     SELECT $1, $7, judged.details, judged.key, true,
-        (SELECT coalesce(jsonb_object_agg(label.value, judged.attributes ->> label.key), '{}'::jsonb)
-            FROM jsonb_each_text($8) AS label WHERE judged.attributes ->> label.key ~ '\\S'),
-        'Pending', ($6::text[])[judged.place], $9, judged.language, judged.id
-    FROM judged WHERE judged.reason IS NULL
+        CASE WHEN $8 = '{}'::jsonb THEN '{}'::jsonb ELSE
+            (SELECT coalesce(jsonb_object_agg(label.value, judged.attributes ->> label.key), '{}'::jsonb)
+             FROM jsonb_each_text($8) AS label WHERE judged.attributes ->> label.key ~ '\\S') END,
+        'Pending', fresh.token, $9, judged.language, judged.id
+    FROM judged JOIN unnest($6::text[]) WITH ORDINALITY AS fresh (token, place) ON fresh.place = judged.place
+    WHERE judged.reason IS NULL
     ON CONFLICT (account_id, sendout_id, contact_key) DO NOTHING
     RETURNING id, contact_id
 ), noted AS (
