@@ -113,6 +113,9 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(blocklist::remove)
         .service(contacts::create)
         .service(contacts::import)
+        // Before `contacts::get`, `patch` and `delete`, whose `{contactId}` would otherwise take `import` (and
+        // refuse it as no number): the import's path answers every other method itself, 405 with `Allow: POST`.
+        .route("/contacts/import", actix_web::web::route().to(fallback::unknown_route))
         .service(contacts::list)
         .service(contacts::get)
         .service(contacts::patch)

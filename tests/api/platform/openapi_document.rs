@@ -138,6 +138,8 @@ async fn undeclared_methods_answer_405_with_allow() {
         ("DELETE", "/api/v1.3/surveys", "GET, POST"),
         ("POST", "/api/v1/surveys/frequency", "GET, PUT"),
         ("PATCH", "/api/v1/surveys/7", "GET"),
+        ("PATCH", "/api/v1/contacts/import", "POST"),
+        ("GET", "/api/v1/contacts/import", "POST"),
         ("TRACE", "/health/live", "GET"),
     ] {
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
