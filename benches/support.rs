@@ -85,27 +85,32 @@ pub fn serve_with(binary: &Path, database_url: &str, settings: &[(&str, &str)]) 
     (server, base)
 }
 
+/// An EMAIL sendout named Bench, sent from hr@bench.example now, with this subject and message.
+fn email_due_now(subject: &str, message: &str) -> SendoutInput {
+    let message = MessageInput {
+        send_date: Some(OffsetDateTime::now_utc()),
+        sender: Some("hr@bench.example".into()),
+        subject: Some(subject.into()),
+        message: Some(message.into()),
+        messages: Vec::new(),
+    };
+    SendoutInput {
+        name: "Bench".into(),
+        kind: DispatchType::Email,
+        message,
+        expiry_date: None,
+        language: None,
+        open_link: Default::default(),
+    }
+}
+
 /// `db`, given one account with an activated EMAIL sendout of `count` respondents, its invitations due now.
 pub fn database_with_sendout(db: TestDatabase, count: usize) -> TestDatabase {
     let clock = SystemClock;
     let fill = |uow: &mut dyn UnitOfWork| {
         let account = accounts::create_account(uow, &clock, "Bench", "b@bench.example")?.account_id;
         let survey = surveys::create(uow, &clock, account, SurveyInput { name: "Bench".into(), ..Default::default() })?;
-        let message = MessageInput {
-            send_date: Some(OffsetDateTime::now_utc()),
-            sender: Some("hr@bench.example".into()),
-            subject: Some("Your view".into()),
-            message: Some("Hello, answer here: {{surveyLink}}\nOpt out: {{optOutLink}}".into()),
-            messages: Vec::new(),
-        };
-        let input = SendoutInput {
-            name: "Bench".into(),
-            kind: DispatchType::Email,
-            message,
-            expiry_date: None,
-            language: None,
-            open_link: Default::default(),
-        };
+        let input = email_due_now("Your view", "Hello, answer here: {{surveyLink}}\nOpt out: {{optOutLink}}");
         let sendout = sendouts::create(uow, &clock, account, survey.id, input)?;
         for chunk in (0..count).collect::<Vec<_>>().chunks(1000) {
             let people = chunk
@@ -135,25 +140,9 @@ pub fn database_with_personal_sendout(db: TestDatabase, count: usize) -> TestDat
     let fill = |uow: &mut dyn UnitOfWork| {
         let account = accounts::create_account(uow, &clock, "Bench", "b@bench.example")?.account_id;
         let survey = surveys::create(uow, &clock, account, SurveyInput { name: "Bench".into(), ..Default::default() })?;
-        let message = MessageInput {
-            send_date: Some(OffsetDateTime::now_utc()),
-            sender: Some("hr@bench.example".into()),
-            subject: Some("Your view, {{firstName|friend}}".into()),
-            message: Some(
-                "Hello {{firstName|there}} {{lastName}} of {{contact.team|our team}}, answer here: {{surveyLink}}\n\
-                 Opt out: {{optOutLink}}"
-                    .into(),
-            ),
-            messages: Vec::new(),
-        };
-        let input = SendoutInput {
-            name: "Bench".into(),
-            kind: DispatchType::Email,
-            message,
-            expiry_date: None,
-            language: None,
-            open_link: Default::default(),
-        };
+        let message = "Hello {{firstName|there}} {{lastName}} of {{contact.team|our team}}, answer here: \
+                       {{surveyLink}}\nOpt out: {{optOutLink}}";
+        let input = email_due_now("Your view, {{firstName|friend}}", message);
         let sendout = sendouts::create(uow, &clock, account, survey.id, input)?;
         let list = contact_lists::create(uow, &clock, account, "Everyone")?;
         let mut ids = Vec::with_capacity(count);
