@@ -26,6 +26,6 @@ mod refusals;
 mod relays;
 mod retention_engine;
 mod sendout_counts;
-mod timelines;
+pub(crate) mod timelines;
 mod twoway_senders;
 mod webhook_delivery;

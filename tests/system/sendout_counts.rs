@@ -10,6 +10,7 @@ use time::{Duration, OffsetDateTime};
 
 use crate::api::distribution::sendout_counts::{add, batch, contacts, counts};
 use crate::helpers::{activated, deliver_on, email_sendout, spawn_app, survey_with_sendout, TestApp};
+use crate::system::timelines::events_stored;
 
 #[tokio::test]
 async fn the_frequency_limit_and_a_late_blocklist_entry_still_empty_the_pending_count() {
@@ -49,6 +50,11 @@ async fn delivery_outcomes_leave_the_pending_count_as_the_list_shows_it() {
     assert_eq!(counts(&app, &base).await, (4, 1));
 }
 
+async fn respondent_ids(app: &TestApp, base: &str) -> Vec<i64> {
+    let people = app.get(&format!("{base}/respondents")).await.expect(200);
+    people.as_array().unwrap().iter().map(|person| person["respondentId"].as_i64().unwrap()).collect()
+}
+
 fn run_retention(app: &TestApp, now: OffsetDateTime) {
     app.db.store().with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, true)).unwrap();
 }
@@ -72,9 +78,14 @@ async fn a_retention_rule_takes_removed_respondents_off_their_sendout() {
     let rules_path = bases[0].replacen("/surveys/", "/data-retention/rules/surveys/", 1);
     app.v1_5("POST", &rules_path, Some(rule)).await.expect(200);
 
+    let (removed, kept) = (respondent_ids(&app, &bases[0]).await, respondent_ids(&app, &bases[1]).await);
+    assert_eq!(events_stored(&app, &removed), 5, "three added, two released");
+
     run_retention(&app, now + Duration::days(6));
     assert_eq!(counts(&app, &bases[0]).await, (0, 0), "released and pending respondents removed");
     assert_eq!(counts(&app, &bases[1]).await, (3, 1), "the other sendout has no rule");
+    assert_eq!(events_stored(&app, &removed), 0, "their timelines go with them");
+    assert_eq!(events_stored(&app, &kept), 5);
 }
 
 #[tokio::test]

@@ -111,16 +111,19 @@ pub(crate) fn move_pending_contacts(
     Ok(moved.into_iter().map(|row| (row.id, row.contact_key)).collect())
 }
 
-/// The CTE `counted` that takes the respondents a statement's `gone` CTE deleted (`RETURNING sendout_id, status`)
-/// off their sendouts' stored counts, with `$1` the account: the one text every respondent removal shares, as a
-/// literal so that both `format!` and `concat!` (for a `prepared` statement) can use it.
-macro_rules! uncount_gone {
+/// The CTEs that follow a statement's `gone` CTE, which deleted respondents (`RETURNING id, sendout_id, status`),
+/// with `$1` the account: `counted` takes them off their sendouts' stored counts and `forgotten` deletes their
+/// timeline events (`respondent_events` has no foreign key to cascade them; migration `000041`). The one text every
+/// respondent removal shares, as a literal so that both `format!` and `concat!` (for a `prepared` statement) can
+/// use it.
+macro_rules! respondents_gone {
     () => {
         "counted AS (UPDATE sendouts s SET respondent_count = s.respondent_count - g.removed, \
              pending_count = s.pending_count - g.pending \
          FROM (SELECT sendout_id, count(*) AS removed, count(*) FILTER (WHERE status = 'Pending') AS pending \
                FROM gone GROUP BY sendout_id) AS g \
-         WHERE s.account_id = $1 AND s.id = g.sendout_id)"
+         WHERE s.account_id = $1 AND s.id = g.sendout_id), \
+         forgotten AS (DELETE FROM respondent_events e USING gone WHERE e.account_id = $1 AND e.respondent_id = gone.id)"
     };
 }
-pub(crate) use uncount_gone;
+pub(crate) use respondents_gone;

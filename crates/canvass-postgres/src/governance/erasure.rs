@@ -11,7 +11,7 @@ use canvass_domain::ports::{Erased, ErasureRepository, RepoResult};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 
-use crate::distribution::counts::uncount_gone;
+use crate::distribution::counts::respondents_gone;
 use crate::error::OrRepoError;
 use crate::prepared::prepared;
 use crate::PgUnitOfWork;
@@ -94,10 +94,11 @@ const DETACH_ANSWER_SETS: &str = "WITH kept AS (UPDATE answer_sets SET responden
      AND respondent_id IN (SELECT id FROM respondents WHERE account_id = $1 AND contact_key = $2) RETURNING 1) \
      SELECT count(*) AS count FROM kept";
 
-/// Removes the respondents (their messages go with them) and takes them off their sendouts' stored counts.
+/// Removes the respondents (their messages go with them) and their timelines, and takes them off their sendouts'
+/// stored counts.
 const DELETE_RESPONDENTS: &str = concat!(
-    "WITH gone AS (DELETE FROM respondents WHERE account_id = $1 AND contact_key = $2 RETURNING sendout_id, status), ",
-    uncount_gone!(),
+    "WITH gone AS (DELETE FROM respondents WHERE account_id = $1 AND contact_key = $2 RETURNING id, sendout_id, status), ",
+    respondents_gone!(),
     " SELECT count(*) AS count FROM gone"
 );
 

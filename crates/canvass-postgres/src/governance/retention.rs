@@ -8,7 +8,7 @@ use diesel::sql_types::{Array, BigInt, Bool, Text, Timestamptz};
 use time::OffsetDateTime;
 
 use super::{survey_policy_of, SURVEY_POLICY};
-use crate::distribution::counts::uncount_gone;
+use crate::distribution::counts::respondents_gone;
 use crate::error::OrRepoError;
 use crate::schema::{sendouts, survey_retention_policies as survey_policies, surveys};
 use crate::PgUnitOfWork;
@@ -39,8 +39,8 @@ fn removal(table: &str, keys: &str, candidates: &str, dry_run: bool) -> String {
     }
 }
 
-/// The statement that removes (or, in a dry run, counts) the respondents whose ids `candidates` selects, and takes
-/// them off their sendouts' counts in the same statement. `candidates` is as for [`removal`].
+/// The statement that removes (or, in a dry run, counts) the respondents whose ids `candidates` selects, takes them
+/// off their sendouts' counts and deletes their timelines in the same statement. `candidates` is as for [`removal`].
 ///
 /// Their answer sets stay, with no respondent: the statement clears `answer_sets.respondent_id` itself (the foreign
 /// key has no `ON DELETE SET NULL`, which Citus refuses; see docs/scaling.md). The batch is picked once
@@ -55,10 +55,10 @@ fn respondent_removal(candidates: &str, dry_run: bool) -> String {
          detached AS (UPDATE answer_sets SET respondent_id = NULL \
              WHERE account_id = $1 AND respondent_id IN (SELECT id FROM picked)), \
          gone AS (DELETE FROM respondents WHERE account_id = $1 AND id IN (SELECT id FROM picked) \
-             RETURNING sendout_id, status), \
-         {counted} \
+             RETURNING id, sendout_id, status), \
+         {after} \
          SELECT count(*) AS count FROM gone",
-        counted = uncount_gone!()
+        after = respondents_gone!()
     )
 }
 
