@@ -1,12 +1,13 @@
 //! Timelines: each respondent's events, written with the changes that cause them (added from a list, released,
-//! sent, a page's first view, a page saved, completed; a bounce with the relay's code and reason; a deferral with
+//! sent with the relay's reply, a page's first view, a page saved, completed; a bounce with the relay's code and reason; a deferral with
 //! its reply), read in order per respondent and joined per contact; another account's answer 404, and an erasure
 //! takes a person's events with it. A system test: a round runs to an SMTP sink.
 
-use canvass_sinks::SmtpSink;
+use canvass_sinks::{SmsSink, SmtpSink};
 use serde_json::{json, Value};
+use time::OffsetDateTime;
 
-use crate::helpers::{item_id, page_id, spawn_app, TestApp};
+use crate::helpers::{deliver_on, item_id, page_id, spawn_app, TestApp};
 use crate::system::invitation_languages::round_to;
 
 fn types(events: &Value) -> Vec<&str> {
@@ -55,6 +56,7 @@ async fn each_respondent_has_its_events_in_order_and_a_contact_joins_its_respond
     assert_eq!(types(&timeline), ["added", "released", "sent", "pageViewed", "pageSaved", "completed"]);
     assert_eq!(timeline[3]["detail"], json!({"pageId": page_id(&tree, 0)}), "one first view of two");
     assert_eq!(timeline[2]["detail"]["channel"], "EMAIL");
+    assert!(timeline[2]["detail"]["reply"].as_str().unwrap().starts_with("250 "), "the relay's reply: {timeline}");
     assert_eq!(timeline[0]["detail"], Value::Null);
     let bounced = app.get(&events(&people[1])).await.expect(200);
     assert_eq!(types(&bounced), ["added", "released", "bounced"]);
@@ -83,15 +85,36 @@ async fn each_respondent_has_its_events_in_order_and_a_contact_joins_its_respond
 
     app.post("/accounts/erasure", json!({"contactDetails": "gone@example.com"})).await.expect(200);
     app.get(&events(&people[1])).await.problem(404, "/not-found");
-    let mut conn = app.db.connect();
-    let left: i64 = diesel::RunQueryDsl::get_result::<Count>(
-        diesel::sql_query("SELECT count(*) AS count FROM respondent_events WHERE respondent_id = $1")
-            .bind::<diesel::sql_types::BigInt, _>(people[1]["respondentId"].as_i64().unwrap()),
-        &mut conn,
-    )
-    .unwrap()
-    .count;
-    assert_eq!(left, 0, "the erased person's events are gone");
+    let gone = people[1]["respondentId"].as_i64().unwrap();
+    assert_eq!(events_stored(&app, &[gone]), 0, "the erased person's events are gone");
+}
+
+#[tokio::test]
+async fn a_text_message_sent_keeps_the_providers_answer() {
+    let app = spawn_app().await;
+    let survey = app.post("/surveys", json!({"name": "Pulse"})).await.expect(201)["surveyId"].clone();
+    let body = json!({"name": "Text", "type": "SMS", "sendDate": "2020-01-01", "sender": "Acme",
+        "message": "Answer: {{surveyLink}}"});
+    let sendout = app.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].clone();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let people = json!({"surveyRespondents": [{"contactDetails": "+4791234567", "sendMail": true}]});
+    app.post(&format!("{base}/respondents/batch"), people).await.expect(200);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let report = deliver_on(&app, &SmtpSink::start("", "").url, &SmsSink::start("", "").url, OffsetDateTime::now_utc());
+    assert_eq!(report.sent, 1);
+
+    let respondent = &respondents(&app, &base).await[0];
+    let timeline = app.get(&format!("{base}/respondents/{}/events", respondent["respondentId"])).await.expect(200);
+    assert_eq!(types(&timeline), ["added", "released", "sent"]);
+    assert_eq!(timeline[2]["detail"]["channel"], "SMS");
+    assert!(timeline[2]["detail"]["reply"].as_str().unwrap().starts_with("SMS endpoint answered 2"), "{timeline}");
+}
+
+/// How many timeline events are stored for the respondents, read with SQL: a respondent removed has no events left.
+pub(crate) fn events_stored(app: &TestApp, respondents: &[i64]) -> i64 {
+    let query = diesel::sql_query("SELECT count(*) AS count FROM respondent_events WHERE respondent_id = ANY ($1)")
+        .bind::<diesel::sql_types::Array<diesel::sql_types::BigInt>, _>(respondents);
+    diesel::RunQueryDsl::get_result::<Count>(query, &mut app.db.connect()).unwrap().count
 }
 
 #[derive(diesel::QueryableByName)]

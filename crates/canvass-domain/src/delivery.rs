@@ -258,11 +258,16 @@ impl ClaimedMessage {
     }
 }
 
+/// A transport's word that it took a message: the relay's or provider's reply (`250 2.0.0 Ok: queued as 4F2A`,
+/// `202 Accepted`), kept in the respondent's `sent` event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accepted(pub String);
+
 /// What became of one claimed message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    /// Handed to the relay or provider.
-    Sent,
+    /// Handed to the relay or provider, with its reply.
+    Sent(Accepted),
     /// Refused for good (SMTP 5xx, or a late bounce): the reason.
     Bounced(String),
     /// Given up: the last attempt failed, or the message cannot be sent as written.
@@ -308,11 +313,11 @@ pub enum SendError {
 /// stage it answered and its enhanced status code): only a refusal of the recipient is [`SendError::Permanent`].
 pub trait Mailer: Send + Sync {
     /// Sends one email.
-    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError>;
+    fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError>;
 
     /// Sends a round of emails, each with its own outcome in the same order. A transport that can send several at
     /// once (over several sessions) does so; by default they go one after another.
-    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<(), SendError>> {
+    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<Accepted, SendError>> {
         messages.iter().map(|message| self.send(message)).collect()
     }
 }
@@ -321,10 +326,10 @@ pub trait Mailer: Send + Sync {
 /// ([`blame_sms`]): only a refused number is [`SendError::Permanent`].
 pub trait SmsSender: Send + Sync {
     /// Sends one text message (the subject, if any, is not part of it).
-    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError>;
+    fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError>;
 
     /// Sends a round of text messages, each with its own outcome in the same order; by default one after another.
-    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<(), SendError>> {
+    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<Accepted, SendError>> {
         messages.iter().map(|message| self.send(message)).collect()
     }
 }
@@ -341,7 +346,7 @@ pub struct Transports<'a> {
 impl Transports<'_> {
     /// Sends a round, each message on its channel: the emails together, the text messages (SMS and TWOWAY)
     /// together. LOGIN and LINK send nothing, so a message of theirs fails transiently. Outcomes keep the order of `messages`.
-    pub fn send_all(&self, messages: Vec<(DispatchType, OutgoingMessage)>) -> Vec<Result<(), SendError>> {
+    pub fn send_all(&self, messages: Vec<(DispatchType, OutgoingMessage)>) -> Vec<Result<Accepted, SendError>> {
         let mut outcomes = Vec::with_capacity(messages.len());
         let (mut emails, mut texts) = (Group::default(), Group::default());
         for (position, (channel, message)) in messages.into_iter().enumerate() {
@@ -374,8 +379,8 @@ impl Group {
     /// Hands the group to its transport and puts each outcome in its place.
     fn send(
         self,
-        transport: impl FnOnce(&[OutgoingMessage]) -> Vec<Result<(), SendError>>,
-        outcomes: &mut [Result<(), SendError>],
+        transport: impl FnOnce(&[OutgoingMessage]) -> Vec<Result<Accepted, SendError>>,
+        outcomes: &mut [Result<Accepted, SendError>],
     ) {
         if self.messages.is_empty() {
             return;

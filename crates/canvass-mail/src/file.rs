@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use canvass_domain::delivery::{Mailer, OutgoingMessage, SendError};
+use canvass_domain::delivery::{Accepted, Mailer, OutgoingMessage, SendError};
 use lettre::{FileTransport, Transport};
 
 use crate::message::email;
@@ -28,7 +28,8 @@ impl FileMailer {
 }
 
 impl Mailer for FileMailer {
-    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
-        self.transport.send(&email(message)?).map(|_| ()).map_err(|e| SendError::Transient(e.to_string()))
+    fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
+        let id = self.transport.send(&email(message)?).map_err(|e| SendError::Transient(e.to_string()))?;
+        Ok(Accepted(format!("written to {id}.eml")))
     }
 }

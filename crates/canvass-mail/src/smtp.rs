@@ -9,7 +9,9 @@ use std::cell::{Cell, RefCell};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use canvass_domain::delivery::{blame_smtp, Blame, Hold, HoldKind, Mailer, OutgoingMessage, SendError, SmtpStage};
+use canvass_domain::delivery::{
+    blame_smtp, Accepted, Blame, Hold, HoldKind, Mailer, OutgoingMessage, SendError, SmtpStage,
+};
 use futures_util::future::join_all;
 use lettre::address::{Address, Envelope};
 use lettre::transport::smtp::extension::ClientId;
@@ -45,7 +47,7 @@ struct Prepared {
 struct Job {
     messages: Vec<OutgoingMessage>,
     bounce_address: Option<Address>,
-    reply: mpsc::Sender<Vec<Result<(), SendError>>>,
+    reply: mpsc::Sender<Vec<Result<Accepted, SendError>>>,
 }
 
 /// Sends over SMTP to a relay: `smtp://`, STARTTLS, or `smtps://`, with AUTH when the URL has credentials.
@@ -114,11 +116,11 @@ fn prepare(message: &OutgoingMessage, bounce_address: Option<&Address>) -> Resul
 }
 
 impl Mailer for SmtpMailer {
-    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+    fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
         self.send_all(std::slice::from_ref(message)).pop().unwrap_or_else(|| Err(stopped()))
     }
 
-    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<(), SendError>> {
+    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<Accepted, SendError>> {
         if messages.is_empty() {
             return Vec::new();
         }
@@ -182,7 +184,7 @@ impl Client {
         idle: &mut Vec<Session>,
         messages: &[OutgoingMessage],
         bounce_address: Option<&Address>,
-    ) -> Vec<Result<(), SendError>> {
+    ) -> Vec<Result<Accepted, SendError>> {
         let cap = match self.accepted.get() {
             Some((sessions, since)) if since.elapsed() < RELAY_LIMIT_MEMORY => sessions.max(1),
             _ => self.lanes,
@@ -361,9 +363,9 @@ fn refused_with(step: &str, error: mail_send::Error) -> Hold {
 /// What became of a message the relay was given, judged by whom its refusal blames (the stage it answered and its
 /// enhanced status code: `blame_smtp`); a fault of this side (an address the relay cannot take, such as a non-ASCII
 /// one without SMTPUTF8) fails it without blaming the recipient; a connection that fails blames the relay.
-fn outcome(sent: Result<Result<(), Refusal>, Elapsed>) -> Result<(), SendError> {
+fn outcome(sent: Result<Result<String, Refusal>, Elapsed>) -> Result<Accepted, SendError> {
     match sent {
-        Ok(Ok(())) => Ok(()),
+        Ok(Ok(reply)) => Ok(Accepted(reply)),
         Ok(Err(Refusal::Unsendable(reason))) => Err(SendError::Unsendable(reason.to_owned())),
         Ok(Err(Refusal::At(stage, failure))) => {
             // A reply's own text (`5.1.1 no such user`) decides with its code; a failed connection has neither.
@@ -382,7 +384,7 @@ struct Round<'a> {
     messages: &'a [OutgoingMessage],
     bounce_address: Option<&'a Address>,
     next: Cell<usize>,
-    outcomes: RefCell<Vec<Option<Result<(), SendError>>>>,
+    outcomes: RefCell<Vec<Option<Result<Accepted, SendError>>>>,
     /// Lanes holding an open session, and lanes opening one now.
     open: Cell<usize>,
     opening: Cell<usize>,
@@ -416,7 +418,7 @@ impl Round<'_> {
         }
     }
 
-    fn settle(&self, index: usize, outcome: Result<(), SendError>) {
+    fn settle(&self, index: usize, outcome: Result<Accepted, SendError>) {
         self.outcomes.borrow_mut()[index] = Some(outcome);
     }
 }

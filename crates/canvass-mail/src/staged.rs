@@ -53,19 +53,24 @@ impl Failure {
     /// The reply's text with its enhanced status code (`5.1.1 no such user`); empty for a failed connection.
     pub(crate) fn reply_text(&self) -> String {
         match self {
-            Failure::Reply(reply) => match reply.esc {
-                [0, 0, 0] => reply.message.clone(),
-                [class, subject, detail] => format!("{class}.{subject}.{detail} {}", reply.message),
-            },
+            Failure::Reply(reply) => reply_text(reply),
             Failure::Connection(_) => String::new(),
         }
+    }
+}
+
+/// A reply's text with its enhanced status code (`2.0.0 Ok: queued as 4F2A`).
+fn reply_text(reply: &Response<String>) -> String {
+    match reply.esc {
+        [0, 0, 0] => reply.message.clone(),
+        [class, subject, detail] => format!("{class}.{subject}.{detail} {}", reply.message),
     }
 }
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Reply(reply) => write!(f, "{} {}", reply.code, self.reply_text()),
+            Failure::Reply(reply) => write!(f, "{} {}", reply.code, reply_text(reply)),
             Failure::Connection(error) => write!(f, "the connection failed: {error}"),
         }
     }
@@ -99,8 +104,8 @@ impl Connection {
     }
 
     /// Sends `email` to the envelope's recipients (SMTPUTF8 and 8BITMIME when needed and offered), ending the
-    /// transaction with `RSET` after a refusal.
-    pub(crate) async fn send(&mut self, envelope: &Envelope, email: &[u8]) -> Result<(), Refusal> {
+    /// transaction with `RSET` after a refusal; the relay's reply to the message (`250 2.0.0 Ok: queued as 4F2A`).
+    pub(crate) async fn send(&mut self, envelope: &Envelope, email: &[u8]) -> Result<String, Refusal> {
         let mut parameters = String::new();
         let non_ascii = envelope
             .from()
@@ -150,7 +155,7 @@ impl Connection {
             Err(error) => Err(self.failed(&mail_send::Error::Io(error))),
         };
         match reply {
-            Ok(reply) if reply.is_positive_completion() => Ok(()),
+            Ok(reply) if reply.is_positive_completion() => Ok(format!("{} {}", reply.code, reply_text(&reply))),
             Ok(reply) => {
                 self.abort().await;
                 Err(Refusal::At(SmtpStage::Data, Failure::Reply(reply)))

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use canvass_domain::delivery::{blame_sms, Hold, HoldKind, OutgoingMessage, SendError, SmsSender};
+use canvass_domain::delivery::{blame_sms, Accepted, Hold, HoldKind, OutgoingMessage, SendError, SmsSender};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::json;
 
@@ -101,7 +101,7 @@ impl HttpSmsSender {
 }
 
 impl SmsSender for HttpSmsSender {
-    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+    fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
         let response = self.agent.post(self.endpoint.url.expose_secret()).send_json(payload(message)).map_err(|e| {
             // The endpoint cannot be reached (connection, TLS): the configuration is blamed, the message held.
             let reason = self.endpoint.redact(&format!("SMS endpoint {}: {e}", self.endpoint));
@@ -118,7 +118,7 @@ impl SmsSender for HttpSmsSender {
             .and_then(|value| value.trim().parse::<u32>().ok())
             .map(|seconds| time::Duration::seconds(i64::from(seconds)));
         match status.as_u16() {
-            200..=299 => Ok(()),
+            200..=299 => Ok(Accepted(format!("SMS endpoint answered {status}"))),
             code => match blame_sms(code).error(format!("SMS endpoint answered {status}")) {
                 SendError::Held(hold) => Err(SendError::Held(Hold { retry_after, ..hold })),
                 other => Err(other),
@@ -143,14 +143,15 @@ impl FileSmsSender {
 }
 
 impl SmsSender for FileSmsSender {
-    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+    fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
         let _guard = self.lock.lock().map_err(|_| SendError::Transient("SMS file lock poisoned".into()))?;
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(&self.path)
             .map_err(|e| SendError::Transient(e.to_string()))?;
-        writeln!(file, "{}", payload(message)).map_err(|e| SendError::Transient(e.to_string()))
+        writeln!(file, "{}", payload(message)).map_err(|e| SendError::Transient(e.to_string()))?;
+        Ok(Accepted("appended to sms.jsonl".into()))
     }
 }
 

@@ -11,8 +11,8 @@ use time::{Duration, OffsetDateTime};
 
 use crate::clock::Clock;
 use crate::delivery::{
-    ClaimedMessage, HoldKind, LinkBase, Outcome, OutgoingMessage, PaceGrant, PaceLimits, RetryPolicy, SendError,
-    Settled, Transports,
+    Accepted, ClaimedMessage, HoldKind, LinkBase, Outcome, OutgoingMessage, PaceGrant, PaceLimits, RetryPolicy,
+    SendError, Settled, Transports,
 };
 use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::{DomainError, RepoError};
@@ -281,7 +281,7 @@ fn relay_up(settled: &[Settled]) -> Option<bool> {
     let emails = settled.iter().filter(|done| done.message.channel == DispatchType::Email);
     emails.fold(None, |up, done| match &done.outcome {
         Outcome::Held(_, hold) if hold.kind == HoldKind::Relay => Some(false),
-        Outcome::Sent | Outcome::Bounced(_) | Outcome::DueAgain(..) | Outcome::Failed(_) => up.or(Some(true)),
+        Outcome::Sent(_) | Outcome::Bounced(_) | Outcome::DueAgain(..) | Outcome::Failed(_) => up.or(Some(true)),
         _ => up,
     })
 }
@@ -333,7 +333,7 @@ pub(crate) fn record_outcomes(
         let held = settled.iter().filter(|done| recorded.contains(&done.message.id));
         held.filter(|done| wanted(done)).map(|done| subject(&done.message)).collect()
     };
-    let sent = events(|done| done.outcome == Outcome::Sent && done.message.is_invitation());
+    let sent = events(|done| matches!(done.outcome, Outcome::Sent(_)) && done.message.is_invitation());
     let bounced = events(|done| matches!(done.outcome, Outcome::Bounced(_)));
     super::webhooks::emit(tx, WebhookEvent::RespondentSent, &sent, now)?;
     super::webhooks::emit(tx, WebhookEvent::RespondentBounced, &bounced, now)?;
@@ -419,12 +419,12 @@ fn outgoing(message: &ClaimedMessage, questions: &FirstQuestions, links: &LinkBa
 /// ([`RetryPolicy`]) is used up, and relay or sender trouble holds it without using any.
 fn outcome(
     message: &ClaimedMessage,
-    result: Result<(), SendError>,
+    result: Result<Accepted, SendError>,
     now: OffsetDateTime,
     retry: &RetryPolicy,
 ) -> Outcome {
     match result {
-        Ok(()) => Outcome::Sent,
+        Ok(Accepted(reply)) => Outcome::Sent(Accepted(truncated(reply, REASON))),
         Err(SendError::Permanent(reason)) => Outcome::Bounced(truncated(reason, REASON)),
         Err(SendError::Unsendable(error)) => Outcome::Failed(truncated(error, REASON)),
         Err(SendError::Transient(error)) => match retry.next_try(message.attempts, message.aged) {

@@ -24,7 +24,7 @@ mirrored! {
         Held,
         /// Its message was refused for now (`detail.reply`, `detail.nextAttemptAt`).
         Deferred,
-        /// Its invitation was handed over (`detail.channel`).
+        /// Its invitation was handed over (`detail.channel`, `detail.reply`).
         Sent,
         /// Its address was refused for good (`detail.code`, `detail.reason`).
         Bounced,
@@ -40,7 +40,7 @@ mirrored! {
         Completed,
         /// It opted out through its link.
         OptedOut,
-        /// A reminder was handed over.
+        /// A reminder was handed over (`detail.channel`, `detail.reply`).
         ReminderSent,
     }
 }
@@ -50,11 +50,11 @@ mirrored! {
 #[serde(rename_all = "camelCase")]
 #[expect(dead_code, reason = "a schema for the document only: `detail` is written as JSON")]
 pub struct EventDetail {
-    /// `sent`: EMAIL or SMS, how it went.
+    /// `sent`, `reminderSent`: EMAIL or SMS, how it went.
     channel: Option<String>,
     /// `held`: the relay's or provider's refusal that holds the message.
     refusal: Option<String>,
-    /// `deferred`: the relay's reply.
+    /// `sent`, `reminderSent`, `deferred`: the relay's or provider's reply (`250 2.0.0 Ok: queued as 4F2A`).
     reply: Option<String>,
     /// `held`, `deferred`: when the message is tried next.
     #[schema(format = DateTime)]

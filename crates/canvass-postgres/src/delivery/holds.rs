@@ -32,7 +32,7 @@ pub(crate) fn sendout_issues(settled: &[&Settled], recorded: &HashSet<i64>) -> S
                 let entry = (message.survey_id.get(), hold.kind, hold.reason.clone());
                 issues.held.insert(message.sendout_id.get(), entry);
             }
-            Outcome::Sent if message.sendout_held => handed_over.push(message.sendout_id.get()),
+            Outcome::Sent(_) if message.sendout_held => handed_over.push(message.sendout_id.get()),
             _ => {}
         }
     }

@@ -5,7 +5,7 @@
 //! round's arrays and as `id = ANY($2)`, so that they reach them by primary key whatever the statistics say (a
 //! sendout activated a moment ago is not in them yet).
 
-use canvass_domain::delivery::{Outcome, Settled};
+use canvass_domain::delivery::{Accepted, Outcome, Settled};
 use canvass_domain::distribution::{contact_key, reply_code, EventKind, RespondentStatus};
 use canvass_domain::ports::RecordedRound;
 use diesel::prelude::*;
@@ -99,8 +99,12 @@ fn events_of(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTime) -> 
             continue;
         }
         let (kind, detail) = match outcome {
-            Outcome::Sent if message.is_reminder => (EventKind::ReminderSent, None),
-            Outcome::Sent => (EventKind::Sent, Some(json!({"channel": message.channel.as_str()}))),
+            Outcome::Sent(Accepted(reply)) if message.is_reminder => {
+                (EventKind::ReminderSent, Some(json!({"channel": message.channel.as_str(), "reply": reply})))
+            }
+            Outcome::Sent(Accepted(reply)) => {
+                (EventKind::Sent, Some(json!({"channel": message.channel.as_str(), "reply": reply})))
+            }
             Outcome::DueAgain(at, reply) => {
                 (EventKind::Deferred, Some(json!({"reply": reply, "nextAttemptAt": next(at)})))
             }
@@ -127,7 +131,7 @@ fn respondent_rows(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTim
             continue;
         }
         let respondent = match outcome {
-            Outcome::Sent if message.is_invitation() => Some((RespondentStatus::Sent, Some(now), true)),
+            Outcome::Sent(_) if message.is_invitation() => Some((RespondentStatus::Sent, Some(now), true)),
             Outcome::Failed(_) if message.is_invitation() => Some((RespondentStatus::Failed, None, true)),
             Outcome::Cancelled(status) if message.is_invitation() || *status == RespondentStatus::Blocklisted => {
                 Some((*status, None, false))
@@ -157,7 +161,7 @@ fn outbox_rows(settled: &[&Settled], now: OffsetDateTime) -> OutboxRows {
     let mut rows = OutboxRows::default();
     for Settled { message, outcome } in settled.iter().copied() {
         let (status, error, sent_at, due_at) = match outcome {
-            Outcome::Sent => ("Sent", None, Some(now), None),
+            Outcome::Sent(_) => ("Sent", None, Some(now), None),
             Outcome::Bounced(reason) => ("Bounced", Some(reason.clone()), None, None),
             Outcome::Failed(error) => ("Failed", Some(error.clone()), None, None),
             Outcome::DueAgain(at, error) => ("Pending", Some(error.clone()), None, Some(*at)),

@@ -215,7 +215,7 @@ impl State {
         let index = self.outbox.iter().position(|m| m.message.id == message.id)?;
         let mut started = None;
         let status = match &done.outcome {
-            Outcome::Sent => {
+            Outcome::Sent(_) => {
                 self.settle_respondent(message, RespondentStatus::Sent, now);
                 if let Some(sendout) = self.own_sendout_mut(message.account_id, message.sendout_id) {
                     sendout.delivery_issue = None;

@@ -57,7 +57,7 @@ impl ChannelCounts {
 
     fn count(&mut self, outcome: &Outcome) {
         match outcome {
-            Outcome::Sent => self.sent += 1,
+            Outcome::Sent(_) => self.sent += 1,
             Outcome::Bounced(_) => self.bounced += 1,
             Outcome::Failed(_) => self.failed += 1,
             Outcome::DueAgain(..) | Outcome::Held(..) => self.retried += 1,
@@ -85,7 +85,7 @@ impl DeliveryReport {
     /// were one of its messages claimed, it would count as email).
     pub(super) fn count(&mut self, channel: DispatchType, outcome: &Outcome) {
         match outcome {
-            Outcome::Sent => self.sent += 1,
+            Outcome::Sent(_) => self.sent += 1,
             Outcome::Bounced(_) => self.bounced += 1,
             Outcome::Failed(_) => self.failed += 1,
             Outcome::DueAgain(..) | Outcome::Held(..) => self.retried += 1,

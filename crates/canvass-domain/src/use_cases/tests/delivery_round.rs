@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 use time::Duration;
 
-use crate::delivery::{retry_delay, LinkBase, Outcome, Transports};
+use crate::delivery::{retry_delay, Accepted, LinkBase, Outcome, Transports};
 use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::DomainError;
 use crate::use_cases::delivery::{
@@ -52,7 +52,7 @@ fn each_message_goes_on_its_channel_and_every_outcome_is_recorded_together() {
     let recorded = rounds(&store);
     assert_eq!(recorded.len(), 1, "one round, recorded once");
     let outcome_of = |id: i64| recorded[0].iter().find(|s| s.message.id == id).map(|s| s.outcome.clone());
-    assert_eq!(outcome_of(1), Some(Outcome::Sent));
+    assert_eq!(outcome_of(1), Some(Outcome::Sent(Accepted("250 2.0.0 Ok: queued for ok@example.com".into()))));
     assert!(matches!(outcome_of(2), Some(Outcome::Bounced(reason)) if reason.contains("5.1.1")));
     assert!(matches!(outcome_of(3), Some(Outcome::DueAgain(at, _)) if at == NOW + retry_delay(0)));
     assert_eq!(outcome_of(4), Some(Outcome::Cancelled(RespondentStatus::Blocklisted)));

@@ -3,7 +3,9 @@
 
 use std::sync::Mutex;
 
-use crate::delivery::{ClaimedMessage, Hold, HoldKind, Mailer, OutgoingMessage, SendError, Settled, SmsSender};
+use crate::delivery::{
+    Accepted, ClaimedMessage, Hold, HoldKind, Mailer, OutgoingMessage, SendError, Settled, SmsSender,
+};
 use crate::distribution::DispatchType;
 use crate::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use crate::testing::{Memory, MemoryStore};
@@ -32,7 +34,7 @@ pub struct LeaseLost<'s> {
 }
 
 impl Mailer for LeaseLost<'_> {
-    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+    fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
         self.store.inspect(|memory| {
             let claimed = memory.state.outbox.iter_mut().filter(|held| held.message.lease_until.is_some());
             claimed.for_each(|held| held.message.lease_until = Some(crate::testing::NOW + time::Duration::hours(1)));
@@ -77,7 +79,7 @@ pub fn due(id: i64, channel: DispatchType, recipient: &str) -> ClaimedMessage {
 pub struct Recorder(pub Mutex<Vec<OutgoingMessage>>);
 
 impl Recorder {
-    fn take(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+    fn take(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
         if let Ok(mut sent) = self.0.lock() {
             sent.push(message.clone());
         }
@@ -90,7 +92,7 @@ impl Recorder {
         } else if message.to.contains("slow") {
             Err(SendError::Held(Hold::new(HoldKind::Throttled, "454 4.7.0 Throttling failure")))
         } else {
-            Ok(())
+            Ok(Accepted(format!("250 2.0.0 Ok: queued for {}", message.to)))
         }
     }
 
@@ -101,13 +103,13 @@ impl Recorder {
 }
 
 impl Mailer for Recorder {
-    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+    fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
         self.take(message)
     }
 }
 
 impl SmsSender for Recorder {
-    fn send(&self, message: &OutgoingMessage) -> Result<(), SendError> {
+    fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
         self.take(message)
     }
 }
