@@ -11,7 +11,13 @@
 //! 3. **Timeline.** A respondent with 50 events, read `BENCH_TIMELINE_READS` (default 500) times one after another
 //!    through `GET .../respondents/{id}/events`: p50 and p99 (target p50 under 5 ms).
 //!
-//! Each figure is the median of `BENCH_ROUNDS` (default 3) runs after one warm-up. Needs `psql`.
+//! 4. **Search.** The directory filled to `BENCH_SEARCH_CONTACTS` (default 1,000,000) contacts with SQL, then
+//!    `GET /contacts?search=` for one person, for 111 contacts and for every contact, `BENCH_SEARCH_READS`
+//!    (default 200) requests one after another, against the statements each request ran (captured from the
+//!    server log) run alone by pgbench as many times with one client: p50 and p99, and whether the plan reads the
+//!    trigram index `contacts_search` (target: p50 under 50 ms for a search that finds at most a page).
+//!
+//! Each figure is the median of `BENCH_ROUNDS` (default 3) runs after one warm-up. Needs `psql` and `pgbench`.
 
 #![expect(clippy::unwrap_used, clippy::expect_used)]
 
@@ -23,9 +29,17 @@ mod benches {
 }
 use benches::support;
 
+#[path = "../read_paths/capture.rs"]
+mod capture;
 #[path = "../read_paths/cluster.rs"]
-#[expect(dead_code)]
 mod cluster;
+#[path = "../read_paths/load.rs"]
+#[expect(dead_code)]
+mod load;
+#[path = "../read_paths/pgbench.rs"]
+#[expect(dead_code)]
+mod pgbench;
+mod search;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -236,6 +250,13 @@ fn main() {
     read_ms.sort_by(f64::total_cmp);
     let (read_p50, read_p99) = (read_ms[read_ms.len() / 2], read_ms[read_ms.len() * 99 / 100]);
 
+    // 4. Search on a directory of a million.
+    let searched = env_number("BENCH_SEARCH_CONTACTS", 1_000_000) as usize;
+    search::fill(&url, account, count, searched.max(count));
+    let work = std::env::temp_dir().join(format!("canvass-bench-directory-{}", std::process::id()));
+    let searches = search::measure(&cluster, &url, &api, env_number("BENCH_SEARCH_READS", 200), &work);
+    let _ = std::fs::remove_dir_all(&work);
+
     let rate = |seconds: f64| count as f64 / seconds;
     println!("directory benchmark: {count} contacts, median of {rounds} runs");
     println!(
@@ -254,5 +275,18 @@ fn main() {
     println!(
         "  timeline of 50 events: p50 {read_p50:.2} ms, p99 {read_p99:.2} ms over {reads} reads (target p50 < 5 ms)"
     );
+    println!("  search of {} contacts (p50 target < 50 ms when at most a page is found):", searched.max(count));
+    for found in &searches {
+        println!(
+            "    {:<15} {:>7} found  service p50 {:>7.2} ms p99 {:>7.2} ms  its SQL alone p50 {:>7.2} ms  ratio {:.2}  {}",
+            found.term,
+            found.found,
+            found.service_p50_ms,
+            found.service_p99_ms,
+            found.sql_p50_ms,
+            found.sql_p50_ms / found.service_p50_ms,
+            if found.uses_index { "contacts_search" } else { "NO INDEX" }
+        );
+    }
     drop(server);
 }
