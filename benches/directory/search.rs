@@ -53,6 +53,9 @@ pub fn measure(cluster: &Cluster, url: &str, api: &JsonApi, reads: u64, work: &P
             });
             let selects = statements.iter().filter(|s| s.sql.trim_start().to_ascii_uppercase().starts_with("SELECT"));
             let plans: String = selects.map(|s| explain(url, s)).collect();
+            if std::env::var_os("BENCH_SHOW_SQL").is_some() {
+                println!("-- {term} --\n{plans}");
+            }
             let mut service: Vec<f64> = (0..reads)
                 .map(|_| {
                     let started = Instant::now();
@@ -85,5 +88,5 @@ fn explain(url: &str, statement: &Statement) -> String {
         let literal = value.map_or("NULL".to_owned(), |v| format!("'{}'", v.replace('\'', "''")));
         sql = sql.replace(&format!("${n}"), &literal);
     }
-    psql_value(url, &format!("EXPLAIN {}", sql.replace('\n', " ")))
+    psql_value(url, &format!("EXPLAIN (ANALYZE, BUFFERS) {}", sql.replace('\n', " ")))
 }

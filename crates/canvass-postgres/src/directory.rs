@@ -3,6 +3,7 @@
 //! contact; searched through the trigram index on the four searchable fields (migration `000038_contacts`).
 
 mod lists;
+mod search;
 
 use std::collections::BTreeMap;
 
@@ -12,10 +13,9 @@ use canvass_domain::ids::{AccountId, ContactId, ContactListId};
 use canvass_domain::language::Language;
 use canvass_domain::paging::{Page, PageRequest};
 use canvass_domain::ports::RepoResult;
-use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error};
-use diesel::sql_types::{Array, BigInt, Bool, Jsonb, Nullable, Text, Timestamptz};
+use diesel::sql_types::{Array, BigInt, Jsonb, Nullable, Text, Timestamptz};
 
 use crate::prepared::prepared;
 use serde_json::Value;
@@ -26,12 +26,7 @@ use crate::named::Named;
 use crate::schema::{contact_list_members, contacts, respondents};
 use crate::PgUnitOfWork;
 
-/// The text `search` looks in: the index expression of `contacts_search`, written the same way so that the planner
-/// uses it.
-const SEARCHED: &str = "lower(coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || coalesce(first_name, '') \
-     || ' ' || coalesce(last_name, ''))";
-
-#[derive(Queryable, Selectable)]
+#[derive(Queryable, Selectable, QueryableByName)]
 #[diesel(table_name = contacts)]
 struct ContactRow {
     id: i64,
@@ -297,11 +292,11 @@ impl ContactRepository for PgUnitOfWork<'_> {
         list: Option<ContactListId>,
         page: PageRequest,
     ) -> RepoResult<Page<Contact>> {
+        if let Some(search) = search {
+            return search::page(self.conn, account, &anywhere(search), list, page).or_repo();
+        }
         let matching = || {
             let mut query = contacts::table.filter(contacts::account_id.eq(account.get())).into_boxed();
-            if let Some(search) = search {
-                query = query.filter(sql::<Bool>(SEARCHED).sql(" LIKE ").bind::<Text, _>(anywhere(search)));
-            }
             if let Some(list) = list {
                 let members = contact_list_members::table
                     .filter(contact_list_members::account_id.eq(account.get()))

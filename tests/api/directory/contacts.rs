@@ -69,6 +69,8 @@ async fn contacts_are_searched_by_email_phone_and_names_a_page_at_a_time() {
     assert_eq!(anna["contacts"][0]["firstName"], "Anna");
     let second = search("search=anna&pageSize=1&pageNumber=2").await.expect(200);
     assert_eq!(second["contacts"][0]["firstName"], "Hanna");
+    let past = search("search=anna&pageNumber=2").await.expect(200);
+    assert_eq!((&past["contacts"], &past["totalCount"]), (&json!([]), &json!(2)), "past the end, still counted");
     assert_eq!(search("search=johan").await.expect(200)["totalCount"], 1, "a last name");
     assert_eq!(search("search=91234").await.expect(200)["totalCount"], 1, "a phone number");
     assert_eq!(search("search=%25_").await.expect(200)["totalCount"], 1, "% and _ are taken literally");

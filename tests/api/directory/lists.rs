@@ -33,6 +33,14 @@ async fn a_lists_members_are_counted_filtered_by_and_removed() {
     let page = app.get(&format!("/contacts?listId={list}")).await.expect(200);
     let ids: Vec<&Value> = page["contacts"].as_array().unwrap().iter().map(|c| &c["contactId"]).collect();
     assert_eq!((ids, &page["totalCount"]), (vec![&json!(anna), &json!(bo)], &json!(2)));
+    let searched = app.get(&format!("/contacts?listId={list}&search=example")).await.expect(200);
+    assert_eq!(
+        (&searched["contacts"][0]["contactId"], &searched["totalCount"]),
+        (&json!(anna), &json!(1)),
+        "not the outsider"
+    );
+    let past = app.get(&format!("/contacts?listId={list}&search=example&pageNumber=2")).await.expect(200);
+    assert_eq!((&past["contacts"], &past["totalCount"]), (&json!([]), &json!(1)));
 
     app.post(&members, json!({"contactIds": []})).await.problem(400, "/validation");
     app.post(&members, json!({"contactIds": [anna, 999_999]})).await.problem(404, "/not-found");
