@@ -51,7 +51,9 @@ pub fn measure(cluster: &Cluster, url: &str, api: &JsonApi, reads: u64, work: &P
             let statements = capture::capture(&mut admin, &cluster.log, "search", || {
                 api.call("GET", path.clone(), None);
             });
-            let selects = statements.iter().filter(|s| s.sql.trim_start().to_ascii_uppercase().starts_with("SELECT"));
+            let selects = statements.iter().filter(|s| {
+                ["SELECT", "WITH"].iter().any(|word| s.sql.trim_start().to_ascii_uppercase().starts_with(word))
+            });
             let plans: String = selects.map(|s| explain(url, s)).collect();
             if std::env::var_os("BENCH_SHOW_SQL").is_some() {
                 println!("-- {term} --\n{plans}");

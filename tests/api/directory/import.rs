@@ -65,4 +65,14 @@ async fn a_file_of_twenty_thousand_rows_is_taken_in_one_request() {
     assert_eq!((&again["created"], &again["updated"]), (&json!(0), &json!(20_000)), "the same file again updates");
     let found = app.get("/contacts?search=person19999@").await.expect(200);
     assert_eq!(found["contacts"][0]["attributes"], json!({"region": "North"}));
+    // More than 10,000 found (person1, person10 to person19, ..., person10000 to person19999) are paged and
+    // counted by the statements of a term that finds many.
+    let many = app.get("/contacts?search=person1&pageSize=3&pageNumber=2").await.expect(200);
+    let emails: Vec<&str> = many["contacts"].as_array().unwrap().iter().map(|c| c["email"].as_str().unwrap()).collect();
+    assert_eq!(
+        (emails, &many["totalCount"]),
+        (vec!["person12@example.com", "person13@example.com", "person14@example.com"], &json!(11_111))
+    );
+    let past = app.get("/contacts?search=person1&pageSize=1000&pageNumber=13").await.expect(200);
+    assert_eq!((&past["contacts"], &past["totalCount"]), (&json!([]), &json!(11_111)));
 }

@@ -1,7 +1,9 @@
-//! The directory's search: one statement finds the account's matching contacts once, through the trigram index
-//! `contacts_search`, and answers both the page and the count. Two statements (a count, then an `ORDER BY id
-//! LIMIT`) each read the index, and the page's planner, which expects a hundred matches whatever the term, may walk
-//! the primary key instead until it has found its page: through every contact for a term that finds one.
+//! The directory's search, through the trigram index `contacts_search`. A term that finds at most
+//! [`FEW`] contacts is answered by one statement that finds them once and reads both the page and the count; a
+//! term that finds more (found out by the same statement, which stops at one more) by a count and a page in id
+//! order, which finds its rows at once among so many. Two statements for every term would read the index twice,
+//! and the page's planner, which expects a hundred matches whatever the term, walks the primary key until it has
+//! found its page: through every contact for a term that finds one.
 
 use canvass_domain::directory::Contact;
 use canvass_domain::ids::{AccountId, ContactListId};
@@ -21,19 +23,47 @@ macro_rules! searched {
     };
 }
 
-/// The page `$3` rows long from row `$4` of the account's (`$1`) contacts whose searched text is `LIKE $2`, and
-/// their count on each row; `$members` narrows them to a list's members.
-macro_rules! search_statement {
+/// The most matches a search answers with one statement.
+const FEW: i64 = 10_000;
+
+/// The columns of a contact, and the count of the statement's matches, from `c` and `matched`.
+macro_rules! contact_columns {
+    () => {
+        "c.id, c.email, c.phone, c.first_name, c.last_name, c.language, c.attributes, c.created_at, c.updated_at"
+    };
+}
+
+/// The page `$3` rows long from row `$4` of the account's (`$1`) contacts whose searched text is `LIKE $2`, if at
+/// most `$5` match, and on each row their count, which is `$5 + 1` when more match; `$members` narrows them to a
+/// list's members.
+macro_rules! few_statement {
     ($($members:tt)*) => {
         concat!(
             "WITH matched AS MATERIALIZED (SELECT id FROM contacts WHERE account_id = $1 AND ",
             searched!(),
             " LIKE $2",
             $($members)*,
-            "), shown AS (SELECT id FROM matched ORDER BY id LIMIT $3 OFFSET $4) \
-             SELECT c.id, c.email, c.phone, c.first_name, c.last_name, c.language, c.attributes, c.created_at, \
-                    c.updated_at, (SELECT count(*) FROM matched) AS total_count \
+            " LIMIT $5 + 1), shown AS (SELECT id FROM matched ORDER BY id LIMIT $3 OFFSET $4) \
+             SELECT ",
+            contact_columns!(),
+            ", (SELECT count(*) FROM matched) AS total_count \
              FROM shown JOIN contacts c ON c.account_id = $1 AND c.id = shown.id ORDER BY c.id"
+        )
+    };
+}
+
+/// The page `$3` rows long from row `$4` of the account's (`$1`) contacts whose searched text is `LIKE $2`, in id
+/// order; `$members` as above.
+macro_rules! page_statement {
+    ($($members:tt)*) => {
+        concat!(
+            "SELECT ",
+            contact_columns!(),
+            " FROM contacts c WHERE account_id = $1 AND ",
+            searched!(),
+            " LIKE $2",
+            $($members)*,
+            " ORDER BY c.id LIMIT $3 OFFSET $4"
         )
     };
 }
@@ -56,8 +86,10 @@ macro_rules! of_list {
     };
 }
 
-const SEARCH: &str = search_statement!("");
-const SEARCH_LIST: &str = search_statement!(of_list!("$5"));
+const FEW_FOUND: &str = few_statement!("");
+const FEW_FOUND_LIST: &str = few_statement!(of_list!("$6"));
+const PAGE: &str = page_statement!("");
+const PAGE_LIST: &str = page_statement!(of_list!("$5"));
 const COUNT: &str = count_statement!("");
 const COUNT_LIST: &str = count_statement!(of_list!("$3"));
 
@@ -85,35 +117,61 @@ pub(super) fn page(
     page: PageRequest,
 ) -> QueryResult<Page<Contact>> {
     let (account, size, offset) = (account.get(), page.size(), page.offset());
-    let rows: Vec<FoundRow> = match list {
-        None => prepared(SEARCH)
+    let list = list.map(ContactListId::get);
+    let few: Vec<FoundRow> = match list {
+        None => prepared(FEW_FOUND)
             .bind::<BigInt, _>(account)
             .bind::<Text, _>(pattern)
             .bind::<BigInt, _>(size)
             .bind::<BigInt, _>(offset)
+            .bind::<BigInt, _>(FEW)
             .load(conn)?,
-        Some(list) => prepared(SEARCH_LIST)
+        Some(list) => prepared(FEW_FOUND_LIST)
             .bind::<BigInt, _>(account)
             .bind::<Text, _>(pattern)
             .bind::<BigInt, _>(size)
             .bind::<BigInt, _>(offset)
-            .bind::<BigInt, _>(list.get())
+            .bind::<BigInt, _>(FEW)
+            .bind::<BigInt, _>(list)
             .load(conn)?,
     };
-    let total_count = match rows.first() {
-        Some(row) => row.total_count,
-        None if offset == 0 => 0,
-        None => {
-            let count: Count = match list {
-                None => prepared(COUNT).bind::<BigInt, _>(account).bind::<Text, _>(pattern).get_result(conn)?,
-                Some(list) => prepared(COUNT_LIST)
-                    .bind::<BigInt, _>(account)
-                    .bind::<Text, _>(pattern)
-                    .bind::<BigInt, _>(list.get())
-                    .get_result(conn)?,
-            };
-            count.total_count
-        }
+    let (rows, total_count) = match few.first().map(|row| row.total_count) {
+        Some(found) if found <= FEW => (few.into_iter().map(|row| row.contact).collect(), found),
+        None if offset == 0 => (Vec::new(), 0),
+        // Many found, or a page past the last.
+        _ => (many(conn, account, pattern, list, size, offset)?, count(conn, account, pattern, list)?),
     };
-    Ok(Page { request: page, items: rows.into_iter().map(|row| Contact::from(row.contact)).collect(), total_count })
+    Ok(Page { request: page, items: rows.into_iter().map(Contact::from).collect(), total_count })
+}
+
+/// The page of a term that finds many.
+fn many(
+    conn: &mut PgConnection,
+    account: i64,
+    pattern: &str,
+    list: Option<i64>,
+    size: i64,
+    offset: i64,
+) -> QueryResult<Vec<ContactRow>> {
+    let statement = |sql| {
+        prepared(sql)
+            .bind::<BigInt, _>(account)
+            .bind::<Text, _>(pattern)
+            .bind::<BigInt, _>(size)
+            .bind::<BigInt, _>(offset)
+    };
+    match list {
+        None => statement(PAGE).load(conn),
+        Some(list) => statement(PAGE_LIST).bind::<BigInt, _>(list).load(conn),
+    }
+}
+
+/// How many the term finds.
+fn count(conn: &mut PgConnection, account: i64, pattern: &str, list: Option<i64>) -> QueryResult<i64> {
+    let statement = |sql| prepared(sql).bind::<BigInt, _>(account).bind::<Text, _>(pattern);
+    let found: Count = match list {
+        None => statement(COUNT).get_result(conn)?,
+        Some(list) => statement(COUNT_LIST).bind::<BigInt, _>(list).get_result(conn)?,
+    };
+    Ok(found.total_count)
 }
