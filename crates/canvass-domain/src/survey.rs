@@ -1,5 +1,6 @@
 //! Surveys: the survey record, its question tree, its go-to-page logic and how a survey is copied.
 
+mod condition;
 mod conversation;
 mod copy;
 mod edit;
@@ -12,6 +13,9 @@ mod shown;
 mod translation;
 mod tree;
 
+pub use condition::{
+    check_conditions, Condition, ConditionValue, Conditions, Facts, Operator, Subject, MAX_GROUP_DEPTH,
+};
 pub(crate) use copy::paired;
 pub use copy::{CopyPlan, CopyRequest};
 pub use edit::{place, ItemPatch, PageInput, PagePatch};
