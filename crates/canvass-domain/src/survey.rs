@@ -14,7 +14,7 @@ mod translation;
 mod tree;
 
 pub use condition::{
-    check_conditions, Condition, ConditionValue, Conditions, Facts, Operator, Subject, MAX_GROUP_DEPTH,
+    check_conditions, Condition, ConditionValue, Conditions, Facts, KnownFacts, Operator, Subject, MAX_GROUP_DEPTH,
 };
 pub(crate) use copy::paired;
 pub use copy::{CopyPlan, CopyRequest};

@@ -2,10 +2,12 @@
 //! jump and end rules, display logic and quotas (the contract's "Logic that real surveys need").
 
 mod check;
+mod known;
 #[cfg(test)]
 mod tests;
 
 pub use check::{check_conditions, MAX_GROUP_DEPTH};
+pub use known::KnownFacts;
 
 use crate::answer::AnswerValue;
 use crate::ids::QuestionItemId;
