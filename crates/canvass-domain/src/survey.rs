@@ -14,7 +14,8 @@ mod translation;
 mod tree;
 
 pub use condition::{
-    check_conditions, Condition, ConditionValue, Conditions, Facts, KnownFacts, Operator, Subject, MAX_GROUP_DEPTH,
+    acting_rule, check_conditions, Condition, ConditionValue, ConditionalRule, Conditions, Facts, KnownFacts, Operator,
+    RuleAction, Subject, MAX_GROUP_DEPTH,
 };
 pub(crate) use copy::paired;
 pub use copy::{CopyPlan, CopyRequest};

@@ -3,11 +3,13 @@
 
 mod check;
 mod known;
+mod rules;
 #[cfg(test)]
 mod tests;
 
 pub use check::{check_conditions, MAX_GROUP_DEPTH};
 pub use known::KnownFacts;
+pub use rules::{acting_rule, ConditionalRule, RuleAction};
 
 use crate::answer::AnswerValue;
 use crate::ids::QuestionItemId;
