@@ -3,6 +3,7 @@
 mod answer_checks;
 mod answer_writes;
 mod answers;
+mod conditions;
 mod copy;
 mod create_and_read;
 mod editing;

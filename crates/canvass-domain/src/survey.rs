@@ -16,12 +16,12 @@ mod tree;
 
 pub use condition::{
     acting_rule, check_conditions, Condition, ConditionValue, ConditionalRule, Conditions, Facts, KnownFacts, Operator,
-    RuleAction, Subject, MAX_GROUP_DEPTH,
+    RuleAction, Subject, MAX_GROUP_DEPTH, MAX_GROUP_MEMBERS,
 };
 pub(crate) use copy::paired;
 pub use copy::{CopyPlan, CopyRequest};
 pub use edit::{place, ItemPatch, PageInput, PagePatch};
-pub use logic::{LogicRuleDraft, LogicRules};
+pub use logic::{rules_from_json, LogicRuleDraft, LogicRules, RuleDraft};
 pub use question::{ChoiceOption, QuestionItem, QuestionItemDraft, QuestionType};
 pub use randomize::{draw_seed, shown_order};
 pub use settings::{compile_pattern, Finite, ItemSettings, TextFormat, MATRIX_ROWS};

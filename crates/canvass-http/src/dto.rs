@@ -14,6 +14,7 @@ pub mod erasure;
 pub mod export;
 pub mod governance;
 pub mod insight;
+pub mod logic_schemas;
 mod mirror;
 pub mod preview;
 pub mod qr;

@@ -175,9 +175,10 @@ diesel::table! {
         id -> Int8,
         survey_id -> Int8,
         position -> Int4,
-        question_item_id -> Int8,
-        equals -> Text,
-        go_to_page_id -> Int8,
+        question_item_id -> Nullable<Int8>,
+        equals -> Nullable<Text>,
+        go_to_page_id -> Nullable<Int8>,
+        rule -> Nullable<Jsonb>,
     }
 }
 

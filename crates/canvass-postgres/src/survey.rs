@@ -11,7 +11,7 @@ use canvass_domain::ids::{AccountId, CategoryId, PageId, QuestionItemId, SurveyI
 use canvass_domain::language::Language;
 use canvass_domain::ports::{RepoResult, SurveyRepository};
 use canvass_domain::survey::{
-    ChoiceOption, LogicRules, Page, QuestionItem, QuestionItemDraft, QuestionTree, QuestionType, Survey, SurveyDraft,
+    ChoiceOption, LogicRules, Page, RuleDraft, QuestionItem, QuestionItemDraft, QuestionTree, QuestionType, Survey, SurveyDraft,
     TranslatedTexts, Translation,
 };
 use diesel::prelude::*;
@@ -286,13 +286,20 @@ impl SurveyRepository for PgUnitOfWork<'_> {
             .iter()
             .enumerate()
             .map(|(position, rule)| {
+                let (item, equals, page, conditions) = match rule {
+                    RuleDraft::Equals(rule) => {
+                        (Some(rule.question_item_id.get()), Some(rule.equals.as_str()), Some(rule.go_to_page_id.get()), None)
+                    }
+                    RuleDraft::Conditional(_) => (None, None, None, Some(Value::Object(rule.to_json()))),
+                };
                 (
                     logic_rules::account_id.eq(account.get()),
                     logic_rules::survey_id.eq(survey.get()),
                     logic_rules::position.eq(position as i32),
-                    logic_rules::question_item_id.eq(rule.question_item_id.get()),
-                    logic_rules::equals.eq(&rule.equals),
-                    logic_rules::go_to_page_id.eq(rule.go_to_page_id.get()),
+                    logic_rules::question_item_id.eq(item),
+                    logic_rules::equals.eq(equals),
+                    logic_rules::go_to_page_id.eq(page),
+                    logic_rules::rule.eq(conditions),
                 )
             })
             .collect();

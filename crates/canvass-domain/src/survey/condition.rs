@@ -2,12 +2,13 @@
 //! jump and end rules, display logic and quotas (the contract's "Logic that real surveys need").
 
 mod check;
+mod json;
 mod known;
 mod rules;
 #[cfg(test)]
 mod tests;
 
-pub use check::{check_conditions, MAX_GROUP_DEPTH};
+pub use check::{check_conditions, MAX_GROUP_DEPTH, MAX_GROUP_MEMBERS};
 pub use known::KnownFacts;
 pub use rules::{acting_rule, ConditionalRule, RuleAction};
 
@@ -150,6 +151,23 @@ impl Conditions {
             Self::All(members) => members.iter().all(|member| member.holds(facts)),
             Self::Any(members) => members.iter().any(|member| member.holds(facts)),
         }
+    }
+
+    /// The conditions with each item replaced by its pair in `items` (old, new), as a copy of the survey has
+    /// them; `None` when an item has no pair.
+    pub fn mapped(&self, items: &[(QuestionItemId, QuestionItemId)]) -> Option<Self> {
+        let members = |members: &[Conditions]| members.iter().map(|member| member.mapped(items)).collect::<Option<Vec<_>>>();
+        Some(match self {
+            Self::One(condition) => {
+                let subject = match &condition.subject {
+                    Subject::Item(id) => Subject::Item(crate::survey::paired(items, *id)?),
+                    Subject::Background(label) => Subject::Background(label.clone()),
+                };
+                Self::One(Condition { subject, ..condition.clone() })
+            }
+            Self::All(all) => Self::All(members(all)?),
+            Self::Any(any) => Self::Any(members(any)?),
+        })
     }
 
     /// Every condition, depth first.

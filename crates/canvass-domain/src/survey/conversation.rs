@@ -100,7 +100,12 @@ impl QuestionTree {
     /// The question a conversation is at: the first unanswered question of `page` (the first page when none) that
     /// a text message can ask (no Date, Matrix or Ranking item), moving on by the logic while a page has none left;
     /// `None` when the survey is done.
-    pub fn current_question(&self, page: Option<PageId>, answers: &[Answer]) -> Option<(PageId, &QuestionItem)> {
+    pub fn current_question(
+        &self,
+        page: Option<PageId>,
+        answers: &[Answer],
+        background: &std::collections::BTreeMap<String, String>,
+    ) -> Option<(PageId, &QuestionItem)> {
         let mut page = page.or_else(|| self.pages.first().map(|p| p.id))?;
         for _ in 0..=self.pages.len() {
             let index = self.page_index(page)?;
@@ -109,7 +114,7 @@ impl QuestionTree {
             });
             match unanswered {
                 Some(item) => return Some((page, item)),
-                None => page = self.next_page(page, answers)?,
+                None => page = self.next_page(page, answers, background)?,
             }
         }
         None
@@ -171,14 +176,17 @@ mod tests {
         ];
         let rule = LogicRule {
             id: RuleId::new(1),
-            question_item_id: QuestionItemId::new(2),
-            equals: "no".into(),
-            go_to_page_id: PageId::new(3),
+            rule: crate::survey::LogicRuleDraft {
+                question_item_id: QuestionItemId::new(2),
+                equals: "no".into(),
+                go_to_page_id: PageId::new(3),
+            }
+            .into(),
             broken: false,
         };
         let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![rule]);
         let at = |page: Option<i64>, answers: &[Answer]| {
-            tree.current_question(page.map(PageId::new), answers).map(|(p, i)| (p.get(), i.id.get()))
+            tree.current_question(page.map(PageId::new), answers, &Default::default()).map(|(p, i)| (p.get(), i.id.get()))
         };
         assert_eq!(at(None, &[]), Some((1, 2)), "Info items are skipped");
         let no = [Answer { question_item_id: QuestionItemId::new(2), value: AnswerValue::Text("no".into()) }];

@@ -1,4 +1,9 @@
-//! Go-to-page logic: the rules a new set of logic rules must obey against the survey's tree.
+//! Logic rules in their two forms (a go-to-page rule on one answer, and a rule on conditions that jumps or ends
+//! the survey) and the rules a new set of them must obey against the survey's tree.
+
+mod json;
+
+pub use json::rules_from_json;
 
 use std::collections::HashSet;
 
@@ -6,10 +11,11 @@ use crate::answer::{check_value, AnswerValue};
 use crate::error::FieldError;
 use crate::ids::{PageId, QuestionItemId};
 
+use super::condition::{Condition, ConditionValue, ConditionalRule, Conditions, Operator, RuleAction, Subject};
 use super::question::QuestionType;
 use super::tree::QuestionTree;
 
-/// One rule as a client sets it.
+/// A go-to-page rule on one answer (the interface's form) as a client sets it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogicRuleDraft {
     /// The item whose answer is tested.
@@ -20,14 +26,81 @@ pub struct LogicRuleDraft {
     pub go_to_page_id: PageId,
 }
 
+/// A rule in either form, as given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RuleDraft {
+    /// `{questionItemId, equals, goToPageId}`.
+    Equals(LogicRuleDraft),
+    /// `{when, action: "jump", goToPageId}` or `{when, action: "endSurvey"}`.
+    Conditional(ConditionalRule),
+}
+
+impl RuleDraft {
+    /// The rule as conditions, read against the tree it acts in: a go-to-page rule's `equals` becomes an
+    /// `equals` condition on its item (a number for Numeric and Rating, `contains` for a MultipleChoice, whose
+    /// rule holds when any choice is the value). `None` when its item is gone.
+    pub fn conditional(&self, tree: &QuestionTree) -> Option<ConditionalRule> {
+        match self {
+            Self::Conditional(rule) => Some(rule.clone()),
+            Self::Equals(rule) => {
+                let item = tree.item(rule.question_item_id)?;
+                let (operator, value) = match item.kind {
+                    QuestionType::Numeric | QuestionType::Rating => {
+                        (Operator::Equals, ConditionValue::Number(rule.equals.trim().parse().ok()?))
+                    }
+                    QuestionType::MultipleChoice => (Operator::Contains, ConditionValue::Text(rule.equals.clone())),
+                    _ => (Operator::Equals, ConditionValue::Text(rule.equals.clone())),
+                };
+                let subject = Subject::Item(rule.question_item_id);
+                let when = Conditions::One(Condition { subject, operator, value: Some(value) });
+                Some(ConditionalRule { when, action: RuleAction::Jump(rule.go_to_page_id) })
+            }
+        }
+    }
+
+    /// The rule with each item and page replaced by its pair (old, new), as a copy of the survey has it; `None`
+    /// when one has no pair.
+    pub fn mapped(&self, items: &[(QuestionItemId, QuestionItemId)], pages: &[(PageId, PageId)]) -> Option<Self> {
+        use crate::survey::paired;
+        Some(match self {
+            Self::Equals(rule) => Self::Equals(LogicRuleDraft {
+                question_item_id: paired(items, rule.question_item_id)?,
+                equals: rule.equals.clone(),
+                go_to_page_id: paired(pages, rule.go_to_page_id)?,
+            }),
+            Self::Conditional(rule) => Self::Conditional(ConditionalRule {
+                when: rule.when.mapped(items)?,
+                action: match rule.action {
+                    RuleAction::Jump(page) => RuleAction::Jump(paired(pages, page)?),
+                    RuleAction::EndSurvey => RuleAction::EndSurvey,
+                },
+            }),
+        })
+    }
+
+    /// Whether the rule cannot act in this tree: an item or page it names is gone, a jump no longer goes to a
+    /// later page, or a condition no longer fits its item.
+    pub fn is_broken(&self, tree: &QuestionTree) -> bool {
+        match self {
+            Self::Equals(rule) => {
+                let from = tree.item(rule.question_item_id).and_then(|item| tree.page_index(item.page_id));
+                let to = tree.page_index(rule.go_to_page_id);
+                !matches!((from, to), (Some(from), Some(to)) if to > from)
+            }
+            Self::Conditional(rule) => !rule.check("", tree).is_empty(),
+        }
+    }
+}
+
 /// A checked set of rules that replaces a survey's logic.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogicRules(Vec<LogicRuleDraft>);
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogicRules(Vec<RuleDraft>);
 
 impl LogicRules {
-    /// Checks rules against a tree: the item exists and takes an answer, `equals` is a possible answer of it (an
-    /// option value of a choice item, a number for Numeric and Rating), the page exists and comes after the
-    /// item's page (so logic can never loop), and no item and value pair is given twice.
+    /// Checks rules against a tree. A go-to-page rule: the item exists and takes an answer, `equals` is a possible
+    /// answer of it (an option value of a choice item, a number for Numeric and Rating), the page exists and comes
+    /// after the item's page (so logic can never loop), and no item and value pair is given twice. A rule on
+    /// conditions: see [`ConditionalRule::check`].
     ///
     /// ```
     /// use canvass_domain::ids::{PageId, QuestionItemId, SurveyId};
@@ -37,13 +110,20 @@ impl LogicRules {
     /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![page], vec![]);
     /// let unknown_item =
     ///     LogicRuleDraft { question_item_id: QuestionItemId::new(7), equals: "yes".into(), go_to_page_id: PageId::new(10) };
-    /// let errors = LogicRules::check(vec![unknown_item], &tree).unwrap_err();
+    /// let errors = LogicRules::check(vec![unknown_item.into()], &tree).unwrap_err();
     /// assert_eq!(errors[0].field, "[0].questionItemId");
     /// ```
-    pub fn check(rules: Vec<LogicRuleDraft>, tree: &QuestionTree) -> Result<Self, Vec<FieldError>> {
+    pub fn check(rules: Vec<RuleDraft>, tree: &QuestionTree) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
         let mut seen = HashSet::new();
         for (index, rule) in rules.iter().enumerate() {
+            let rule = match rule {
+                RuleDraft::Equals(rule) => rule,
+                RuleDraft::Conditional(rule) => {
+                    errors.extend(rule.check(&format!("[{index}]"), tree));
+                    continue;
+                }
+            };
             let at = |field: &str| format!("[{index}].{field}");
             let item_page = tree.pages.iter().position(|page| page.items.iter().any(|i| i.id == rule.question_item_id));
             let target_page = tree.page_index(rule.go_to_page_id);
@@ -92,13 +172,19 @@ impl LogicRules {
     }
 
     /// Rules that are known to be valid because they are a copy of a valid tree's rules, with ids mapped.
-    pub(crate) fn from_checked(rules: Vec<LogicRuleDraft>) -> Self {
+    pub(crate) fn from_checked(rules: Vec<RuleDraft>) -> Self {
         Self(rules)
     }
 
     /// The rules in order.
-    pub fn as_slice(&self) -> &[LogicRuleDraft] {
+    pub fn as_slice(&self) -> &[RuleDraft] {
         &self.0
+    }
+}
+
+impl From<LogicRuleDraft> for RuleDraft {
+    fn from(rule: LogicRuleDraft) -> Self {
+        Self::Equals(rule)
     }
 }
 
@@ -139,7 +225,7 @@ mod tests {
     }
 
     fn fields(rules: Vec<LogicRuleDraft>) -> Vec<String> {
-        LogicRules::check(rules, &tree()).err().unwrap_or_default().into_iter().map(|e| e.field).collect()
+        LogicRules::check(rules.into_iter().map(Into::into).collect(), &tree()).err().unwrap_or_default().into_iter().map(|e| e.field).collect()
     }
 
     #[test]

@@ -1,62 +1,51 @@
-//! Moving through a survey's pages: where a respondent goes after a page, following the go-to-page logic; the
-//! path a set of answers takes through the survey; and which pages a respondent may submit.
+//! Moving through a survey's pages: where a respondent goes after a page, following the logic rules (a jump, or
+//! the end of the survey); the path a set of answers takes through the survey; and which pages a respondent may
+//! submit.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use crate::answer::{Answer, AnswerValue};
+use crate::answer::Answer;
 use crate::ids::{PageId, QuestionItemId};
 
+use super::condition::{ConditionalRule, KnownFacts, RuleAction};
 use super::question::QuestionItem;
-use super::tree::{LogicRule, QuestionTree};
+use super::tree::QuestionTree;
 
-/// Whether an answer triggers a rule that tests for `equals`: the same text or option value, one of the chosen
-/// values, or the same number.
-fn matches(value: &AnswerValue, equals: &str) -> bool {
-    match value {
-        AnswerValue::Text(text) => text == equals,
-        AnswerValue::Choices(choices) => choices.iter().any(|c| c == equals),
-        AnswerValue::Number(number) => equals.trim().parse::<f64>().is_ok_and(|e| e == *number),
-        // No rule tests a Matrix (rules on one are refused).
-        AnswerValue::Rows(_) => false,
-    }
-}
-
-/// The logic applied to one set of answers, indexed once so that each step costs the items and rules of one
-/// page only.
+/// The logic applied to one respondent's answers and background data, indexed once so that each step costs the
+/// rules of one page only.
 struct Route<'t, 'a> {
     tree: &'t QuestionTree,
-    answers: HashMap<QuestionItemId, &'a AnswerValue>,
-    /// The working rules of each item, with their position in rule order.
-    rules: HashMap<QuestionItemId, Vec<(usize, &'t LogicRule)>>,
+    facts: KnownFacts<'a>,
+    /// The working rules of each page (by position), in rule order, as conditions.
+    rules: HashMap<usize, Vec<ConditionalRule>>,
     pages: HashMap<PageId, usize>,
 }
 
 impl<'t, 'a> Route<'t, 'a> {
-    fn new(tree: &'t QuestionTree, answers: &'a [Answer]) -> Self {
-        let mut rules: HashMap<QuestionItemId, Vec<(usize, &LogicRule)>> = HashMap::new();
-        for (position, rule) in tree.logic.iter().enumerate().filter(|(_, rule)| !rule.broken) {
-            rules.entry(rule.question_item_id).or_default().push((position, rule));
+    fn new(tree: &'t QuestionTree, answers: &'a [Answer], background: &'a BTreeMap<String, String>) -> Self {
+        let pages: HashMap<PageId, usize> = tree.pages.iter().enumerate().map(|(index, page)| (page.id, index)).collect();
+        let item_pages: HashMap<QuestionItemId, usize> = tree
+            .pages
+            .iter()
+            .enumerate()
+            .flat_map(|(index, page)| page.items.iter().map(move |item| (item.id, index)))
+            .collect();
+        let mut rules: HashMap<usize, Vec<ConditionalRule>> = HashMap::new();
+        for rule in tree.logic.iter().filter(|rule| !rule.broken) {
+            if let Some(rule) = rule.rule.conditional(tree) {
+                rules.entry(rule.page_of(|id| item_pages.get(&id).copied())).or_default().push(rule);
+            }
         }
-        Self {
-            tree,
-            answers: answers.iter().map(|a| (a.question_item_id, &a.value)).collect(),
-            rules,
-            pages: tree.pages.iter().enumerate().map(|(index, page)| (page.id, index)).collect(),
-        }
+        Self { tree, facts: KnownFacts::new(tree, answers, background), rules, pages }
     }
 
-    /// The index of the page after the page at `index`: the target of the first rule (in rule order) on the page
-    /// whose answer matches, else the next page; `None` after the last page.
+    /// The index of the page after the page at `index`: the target of the first rule (in rule order) of the page
+    /// that holds, else the next page; `None` after the last page, or when an `endSurvey` rule holds.
     fn next(&self, index: usize) -> Option<usize> {
-        let jump = self.tree.pages[index]
-            .items
-            .iter()
-            .filter_map(|item| self.rules.get(&item.id))
-            .flatten()
-            .filter(|(_, rule)| self.answers.get(&rule.question_item_id).is_some_and(|v| matches(v, &rule.equals)))
-            .min_by_key(|(position, _)| *position);
-        match jump {
-            Some((_, rule)) => self.pages.get(&rule.go_to_page_id).copied(),
+        let acting = self.rules.get(&index).and_then(|rules| rules.iter().find(|rule| rule.when.holds(&self.facts)));
+        match acting.map(|rule| &rule.action) {
+            Some(RuleAction::Jump(page)) => self.pages.get(page).copied(),
+            Some(RuleAction::EndSurvey) => None,
             None => (index + 1 < self.tree.pages.len()).then_some(index + 1),
         }
     }
@@ -75,37 +64,43 @@ impl<'t, 'a> Route<'t, 'a> {
 }
 
 impl QuestionTree {
-    /// The page after `page` given the answers: the target of the first rule (in rule order) whose item is on
-    /// `page` and whose value the answer matches, else the next page; `None` after the last page.
+    /// The page after `page` given the answers and background data: the target of the first rule (in rule order)
+    /// of `page` that holds, else the next page; `None` after the last page or when an `endSurvey` rule holds.
     ///
     /// ```
     /// use canvass_domain::answer::{Answer, AnswerValue};
     /// use canvass_domain::ids::{PageId, QuestionItemId, RuleId, SurveyId};
-    /// use canvass_domain::survey::{LogicRule, Page, QuestionItem, QuestionTree, QuestionType};
+    /// use canvass_domain::survey::{LogicRule, LogicRuleDraft, Page, QuestionItem, QuestionTree, QuestionType};
     ///
     /// let (first, second, third, item_id) = (PageId::new(1), PageId::new(2), PageId::new(3), QuestionItemId::new(7));
     /// let item = QuestionItem { id: item_id, page_id: first, kind: QuestionType::OpenText, text: "q".into(),
     ///     required: false, options: vec![], min_label: None, max_label: None,
     ///     settings: Default::default() };
     /// let page = |id, items| Page { id, title: String::new(), items, randomize_items: false };
-    /// let rule = LogicRule { id: RuleId::new(1), question_item_id: item_id, equals: "skip".into(), go_to_page_id: third,
-    ///     broken: false };
+    /// let draft = LogicRuleDraft { question_item_id: item_id, equals: "skip".into(), go_to_page_id: third };
+    /// let rule = LogicRule { id: RuleId::new(1), rule: draft.into(), broken: false };
+    /// let none = Default::default();
     /// let pages = vec![page(first, vec![item]), page(second, vec![]), page(third, vec![])];
     /// let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![rule]);
     /// let skip = [Answer { question_item_id: item_id, value: AnswerValue::Text("skip".into()) }];
-    /// assert_eq!(tree.next_page(first, &skip), Some(third));
-    /// assert_eq!(tree.next_page(first, &[]), Some(second));
-    /// assert_eq!(tree.next_page(third, &[]), None);
+    /// assert_eq!(tree.next_page(first, &skip, &none), Some(third));
+    /// assert_eq!(tree.next_page(first, &[], &none), Some(second));
+    /// assert_eq!(tree.next_page(third, &[], &none), None);
     /// ```
-    pub fn next_page(&self, page: PageId, answers: &[Answer]) -> Option<PageId> {
+    pub fn next_page(
+        &self,
+        page: PageId,
+        answers: &[Answer],
+        background: &BTreeMap<String, String>,
+    ) -> Option<PageId> {
         let index = self.page_index(page)?;
-        Route::new(self, answers).next(index).map(|next| self.pages[next].id)
+        Route::new(self, answers, background).next(index).map(|next| self.pages[next].id)
     }
 
     /// The pages a respondent with these answers goes through, from the first page to the end, following the
     /// logic.
-    pub fn path(&self, answers: &[Answer]) -> Vec<PageId> {
-        Route::new(self, answers).path().into_iter().map(|index| self.pages[index].id).collect()
+    pub fn path(&self, answers: &[Answer], background: &BTreeMap<String, String>) -> Vec<PageId> {
+        Route::new(self, answers, background).path().into_iter().map(|index| self.pages[index].id).collect()
     }
 
     /// The pages on the path that a respondent with these answers, last sent to page `resume`, may submit: the
@@ -121,13 +116,19 @@ impl QuestionTree {
     /// let (first, second, third) = (PageId::new(1), PageId::new(2), PageId::new(3));
     /// let page = |id| Page { id, title: String::new(), items: vec![], randomize_items: false };
     /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![page(first), page(second), page(third)], vec![]);
-    /// assert_eq!(tree.reachable(None, &[]), [first]);
-    /// assert_eq!(tree.reachable(Some(second), &[]), [first, second]);
+    /// let none = Default::default();
+    /// assert_eq!(tree.reachable(None, &[], &none), [first]);
+    /// assert_eq!(tree.reachable(Some(second), &[], &none), [first, second]);
     /// // Page 99 is gone: on to the first page not complete; pages without questions never stop anyone.
-    /// assert_eq!(tree.reachable(Some(PageId::new(99)), &[]), [first, second, third]);
+    /// assert_eq!(tree.reachable(Some(PageId::new(99)), &[], &none), [first, second, third]);
     /// ```
-    pub fn reachable(&self, resume: Option<PageId>, answers: &[Answer]) -> Vec<PageId> {
-        let mut path = self.path(answers);
+    pub fn reachable(
+        &self,
+        resume: Option<PageId>,
+        answers: &[Answer],
+        background: &BTreeMap<String, String>,
+    ) -> Vec<PageId> {
+        let mut path = self.path(answers, background);
         let on = match resume {
             None => 0,
             Some(resume) => path.iter().position(|page| *page == resume).unwrap_or_else(|| {
@@ -159,9 +160,13 @@ impl QuestionTree {
     }
 
     /// The required items on the path of these answers that they leave unanswered, in order.
-    pub fn missing_on_path<'t>(&'t self, answers: &[Answer]) -> Vec<&'t QuestionItem> {
+    pub fn missing_on_path<'t>(
+        &'t self,
+        answers: &[Answer],
+        background: &BTreeMap<String, String>,
+    ) -> Vec<&'t QuestionItem> {
         let answered: std::collections::HashSet<QuestionItemId> = answers.iter().map(|a| a.question_item_id).collect();
-        Route::new(self, answers)
+        Route::new(self, answers, background)
             .path()
             .into_iter()
             .flat_map(|index| self.pages[index].items.iter())
@@ -173,16 +178,11 @@ impl QuestionTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::answer::AnswerValue;
     use crate::ids::{RuleId, SurveyId};
-    use crate::survey::{Page, QuestionType};
+    use crate::survey::{LogicRule, LogicRuleDraft, Page, QuestionType};
 
-    #[test]
-    fn values_match_by_type() {
-        assert!(matches(&AnswerValue::Choices(vec!["a".into(), "b".into()]), "b"));
-        assert!(matches(&AnswerValue::Number(3.0), "3"));
-        assert!(!matches(&AnswerValue::Number(3.5), "3"));
-        assert!(!matches(&AnswerValue::Text("yes".into()), "Yes"));
-    }
+    const NONE: &BTreeMap<String, String> = &BTreeMap::new();
 
     fn item(id: i64, page_id: i64, required: bool) -> QuestionItem {
         let (id, page_id) = (QuestionItemId::new(id), PageId::new(page_id));
@@ -208,13 +208,12 @@ mod tests {
     }
 
     fn rule(id: i64, item: i64, equals: &str, to: i64) -> LogicRule {
-        LogicRule {
-            id: RuleId::new(id),
+        let draft = LogicRuleDraft {
             question_item_id: QuestionItemId::new(item),
             equals: equals.into(),
             go_to_page_id: PageId::new(to),
-            broken: false,
-        }
+        };
+        LogicRule { id: RuleId::new(id), rule: draft.into(), broken: false }
     }
 
     fn numbers(pages: impl IntoIterator<Item = PageId>) -> Vec<i64> {
@@ -230,9 +229,9 @@ mod tests {
     #[test]
     fn the_path_follows_the_logic() {
         let tree = tree();
-        assert_eq!(numbers(tree.path(&[])), [1, 2, 3, 4]);
-        assert_eq!(numbers(tree.path(&[text(10, "skip")])), [1, 4]);
-        assert!(QuestionTree::assemble(SurveyId::new(1), vec![], vec![]).path(&[]).is_empty());
+        assert_eq!(numbers(tree.path(&[], NONE)), [1, 2, 3, 4]);
+        assert_eq!(numbers(tree.path(&[text(10, "skip")], NONE)), [1, 4]);
+        assert!(QuestionTree::assemble(SurveyId::new(1), vec![], vec![]).path(&[], NONE).is_empty());
     }
 
     #[test]
@@ -241,19 +240,19 @@ mod tests {
         pages[0].items.push(item(11, 1, false));
         let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![rule(1, 11, "x", 3), rule(2, 10, "x", 4)]);
         let first = PageId::new(1);
-        assert_eq!(numbers(tree.next_page(first, &[text(10, "x"), text(11, "x")])), [3], "rule 1 comes first");
-        assert_eq!(numbers(tree.next_page(first, &[text(10, "x")])), [4]);
+        assert_eq!(numbers(tree.next_page(first, &[text(10, "x"), text(11, "x")], NONE)), [3], "rule 1 comes first");
+        assert_eq!(numbers(tree.next_page(first, &[text(10, "x")], NONE)), [4]);
     }
 
     #[test]
     fn only_passed_pages_and_the_current_one_are_reachable() {
         let tree = tree();
         let (third, fourth) = (Some(PageId::new(3)), Some(PageId::new(4)));
-        assert_eq!(numbers(tree.reachable(None, &[])), [1], "a new respondent is on the first page");
-        assert_eq!(numbers(tree.reachable(third, &[text(10, "a"), text(20, "b")])), [1, 2, 3]);
-        assert_eq!(numbers(tree.reachable(fourth, &[text(10, "skip")])), [1, 4]);
+        assert_eq!(numbers(tree.reachable(None, &[], NONE)), [1], "a new respondent is on the first page");
+        assert_eq!(numbers(tree.reachable(third, &[text(10, "a"), text(20, "b")], NONE)), [1, 2, 3]);
+        assert_eq!(numbers(tree.reachable(fourth, &[text(10, "skip")], NONE)), [1, 4]);
         assert_eq!(
-            numbers(tree.reachable(third, &[text(10, "skip")])),
+            numbers(tree.reachable(third, &[text(10, "skip")], NONE)),
             [1, 4],
             "page 3 is off the path: on to the first page not complete"
         );
@@ -266,21 +265,21 @@ mod tests {
         pages.insert(2, page(5, vec![]));
         let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![]);
         let gone = Some(PageId::new(99));
-        assert_eq!(numbers(tree.reachable(gone, &[])), [1], "nothing answered");
+        assert_eq!(numbers(tree.reachable(gone, &[], NONE)), [1], "nothing answered");
         let first_done = [text(10, "a")];
-        assert_eq!(numbers(tree.reachable(gone, &first_done)), [1, 2]);
+        assert_eq!(numbers(tree.reachable(gone, &first_done, NONE)), [1, 2]);
         let required_left = [text(10, "a"), text(20, "b")];
-        assert_eq!(numbers(tree.reachable(gone, &required_left)), [1, 2], "page 2's required item is open");
+        assert_eq!(numbers(tree.reachable(gone, &required_left, NONE)), [1, 2], "page 2's required item is open");
         let through = [text(10, "a"), text(20, "b"), text(21, "c")];
-        assert_eq!(numbers(tree.reachable(gone, &through)), [1, 2, 5, 3], "a page of no items is done");
+        assert_eq!(numbers(tree.reachable(gone, &through, NONE)), [1, 2, 5, 3], "a page of no items is done");
         let all = [text(10, "a"), text(20, "b"), text(21, "c"), text(30, "d"), text(40, "e")];
-        assert_eq!(numbers(tree.reachable(gone, &all)), [1, 2, 5, 3, 4], "all done: the last page");
+        assert_eq!(numbers(tree.reachable(gone, &all, NONE)), [1, 2, 5, 3, 4], "all done: the last page");
     }
 
     #[test]
     fn required_items_count_only_on_the_path() {
         let tree = tree();
-        let ids = |answers: &[Answer]| tree.missing_on_path(answers).iter().map(|i| i.id.get()).collect::<Vec<_>>();
+        let ids = |answers: &[Answer]| tree.missing_on_path(answers, NONE).iter().map(|i| i.id.get()).collect::<Vec<_>>();
         assert_eq!(ids(&[]), [10, 20, 30, 40]);
         assert_eq!(ids(&[text(10, "skip")]), [40], "pages 2 and 3 are skipped");
         assert!(ids(&[text(10, "skip"), text(40, "done")]).is_empty());
@@ -292,7 +291,7 @@ mod tests {
         let rules = (1..5_000).map(|id| rule(id, id, "next", id + 1));
         let tree = QuestionTree::assemble(SurveyId::new(1), pages, rules.collect());
         let answers: Vec<Answer> = (1..=5_000).map(|id| text(id, "next")).collect();
-        assert_eq!(tree.path(&answers).len(), 5_000);
-        assert!(tree.missing_on_path(&answers).is_empty());
+        assert_eq!(tree.path(&answers, NONE).len(), 5_000);
+        assert!(tree.missing_on_path(&answers, NONE).is_empty());
     }
 }

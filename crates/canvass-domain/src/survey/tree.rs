@@ -4,6 +4,7 @@ use crate::answer::{AnswerValue, ValueProblem};
 use crate::error::FieldError;
 use crate::ids::{PageId, QuestionItemId, RuleId, SurveyId};
 
+use super::logic::RuleDraft;
 use super::question::{QuestionItem, QuestionItemDraft};
 
 /// A new page as a client describes it.
@@ -68,24 +69,20 @@ impl Page {
     }
 }
 
-/// A stored go-to-page rule: when the answer to `question_item_id` equals `equals`, continue at `go_to_page_id`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A stored logic rule, in the form it was given.
+#[derive(Debug, Clone, PartialEq)]
 pub struct LogicRule {
     /// The rule's id.
     pub id: RuleId,
-    /// The item whose answer is tested.
-    pub question_item_id: QuestionItemId,
-    /// The answer value that triggers the jump.
-    pub equals: String,
-    /// Where the respondent continues.
-    pub go_to_page_id: PageId,
-    /// True when the item or the page it names is no longer in the survey, or the page no longer comes after the
-    /// item's.
+    /// The rule as given.
+    pub rule: RuleDraft,
+    /// True when it cannot act: an item or page it names is gone, its jump no longer goes to a later page, or a
+    /// condition no longer fits its item ([`RuleDraft::is_broken`]).
     pub broken: bool,
 }
 
 /// The whole question tree of a survey.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct QuestionTree {
     /// The survey.
     pub survey_id: SurveyId,
@@ -110,8 +107,6 @@ impl PartialEq for CompiledPatterns {
     }
 }
 
-impl Eq for CompiledPatterns {}
-
 impl std::fmt::Debug for CompiledPatterns {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("CompiledPatterns")
@@ -119,16 +114,16 @@ impl std::fmt::Debug for CompiledPatterns {
 }
 
 impl QuestionTree {
-    /// Puts a tree together from what the store holds, marking as broken each rule that points at a missing item
-    /// or page, or at a page that does not come after its item's; at version 1 ([`Self::at_version`] gives
-    /// another).
+    /// Puts a tree together from what the store holds, marking as broken each rule that cannot act
+    /// ([`RuleDraft::is_broken`]); at version 1 ([`Self::at_version`] gives another).
     ///
     /// ```
     /// use canvass_domain::ids::{PageId, QuestionItemId, RuleId, SurveyId};
-    /// use canvass_domain::survey::{LogicRule, Page, QuestionTree};
+    /// use canvass_domain::survey::{LogicRule, LogicRuleDraft, Page, QuestionTree};
     ///
-    /// let rule = LogicRule { id: RuleId::new(1), question_item_id: QuestionItemId::new(99), equals: "yes".into(),
-    ///     go_to_page_id: PageId::new(5), broken: false };
+    /// let draft = LogicRuleDraft { question_item_id: QuestionItemId::new(99), equals: "yes".into(),
+    ///     go_to_page_id: PageId::new(5) };
+    /// let rule = LogicRule { id: RuleId::new(1), rule: draft.into(), broken: false };
     /// let page = Page { id: PageId::new(5), title: String::new(), items: vec![], randomize_items: false };
     /// let tree = QuestionTree::assemble(SurveyId::new(1), vec![page], vec![rule]);
     /// assert!(tree.logic[0].broken);
@@ -137,12 +132,7 @@ impl QuestionTree {
         let mut tree = Self { survey_id, pages, logic: Vec::new(), version: 1, patterns: CompiledPatterns::default() };
         tree.logic = logic
             .into_iter()
-            .map(|rule| {
-                let from = tree.item(rule.question_item_id).and_then(|item| tree.page_index(item.page_id));
-                let to = tree.page_index(rule.go_to_page_id);
-                let broken = !matches!((from, to), (Some(from), Some(to)) if to > from);
-                LogicRule { broken, ..rule }
-            })
+            .map(|rule| LogicRule { broken: rule.rule.is_broken(&tree), ..rule })
             .collect();
         tree
     }
@@ -188,6 +178,18 @@ impl QuestionTree {
         crate::answer::check_value(item, value)?;
         let pattern = item.settings.pattern.as_ref().and_then(|_| self.pattern(item.id));
         item.settings.check_answer(value, item.kind, pattern)
+    }
+
+    /// Whether a working rule names a background label, so that walking the survey needs the respondent's
+    /// background data.
+    pub fn names_background(&self) -> bool {
+        let names = |conditions: &super::Conditions| {
+            conditions.each().iter().any(|condition| matches!(condition.subject, super::Subject::Background(_)))
+        };
+        self.logic.iter().any(|rule| match &rule.rule {
+            RuleDraft::Conditional(rule) => names(&rule.when),
+            RuleDraft::Equals(_) => false,
+        })
     }
 
     /// Whether any rule is broken.

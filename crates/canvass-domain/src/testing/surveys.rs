@@ -164,13 +164,7 @@ impl<T: HoldsSurveys + ?Sized> SurveyRepository for T {
             .as_slice()
             .iter()
             .zip(first..)
-            .map(|(rule, id)| LogicRule {
-                id: RuleId::new(id),
-                question_item_id: rule.question_item_id,
-                equals: rule.equals.clone(),
-                go_to_page_id: rule.go_to_page_id,
-                broken: false,
-            })
+            .map(|(rule, id)| LogicRule { id: RuleId::new(id), rule: rule.clone(), broken: false })
             .collect();
         held.put_tree(tree);
         Ok(())

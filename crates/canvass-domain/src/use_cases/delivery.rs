@@ -92,7 +92,9 @@ impl Round {
 }
 
 /// The first question of each TWOWAY survey met in a round, read once per survey and language.
-type FirstQuestions = HashMap<(AccountId, SurveyId, crate::language::Language), Option<String>>;
+/// Keyed by survey and language, and by respondent too where the survey's logic reads background data.
+type FirstQuestions =
+    HashMap<(AccountId, SurveyId, crate::language::Language, Option<crate::ids::RespondentId>), Option<String>>;
 
 /// A claimed round: the due reminders enqueued, the messages claimed at `at`, the TWOWAY first questions.
 struct Claimed {
@@ -354,14 +356,15 @@ fn first_questions(
     let mut questions = FirstQuestions::new();
     let mut trees = HashMap::new();
     for message in claimed.iter().filter(|m| m.channel == DispatchType::TwoWay && m.is_invitation()) {
-        if let Entry::Vacant(unread) = questions.entry((message.account_id, message.survey_id, message.language)) {
-            let (account, survey) = (message.account_id, message.survey_id);
+        let (account, survey) = (message.account_id, message.survey_id);
+        let tree = match trees.entry((account, survey)) {
+            Entry::Occupied(read) => read.into_mut(),
+            Entry::Vacant(unread) => unread.insert(uow.question_tree(account, survey)?),
+        };
+        let respondent = tree.names_background().then_some(message.respondent_id);
+        if let Entry::Vacant(unread) = questions.entry((account, survey, message.language, respondent)) {
             let voice = super::twoway::Voice::of(uow, account, survey, message.language)?;
-            let tree = match trees.entry((account, survey)) {
-                Entry::Occupied(read) => read.into_mut(),
-                Entry::Vacant(unread) => unread.insert(uow.question_tree(account, survey)?),
-            };
-            unread.insert(super::twoway::first_question(tree, &voice));
+            unread.insert(super::twoway::first_question(tree, &voice, &message.personal.background));
         }
     }
     Ok(questions)
@@ -408,7 +411,9 @@ fn held_back(message: &ClaimedMessage, now: OffsetDateTime) -> Option<Respondent
 fn outgoing(message: &ClaimedMessage, questions: &FirstQuestions, links: &LinkBase) -> OutgoingMessage {
     let mut outgoing = message.render(links);
     if message.channel == DispatchType::TwoWay && message.is_invitation() {
-        if let Some(Some(question)) = questions.get(&(message.account_id, message.survey_id, message.language)) {
+        let key = |respondent| (message.account_id, message.survey_id, message.language, respondent);
+        let question = questions.get(&key(Some(message.respondent_id))).or_else(|| questions.get(&key(None)));
+        if let Some(Some(question)) = question {
             outgoing.body = format!("{}\n\n{question}", outgoing.body);
         }
     }

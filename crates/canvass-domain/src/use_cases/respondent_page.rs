@@ -10,12 +10,13 @@ pub use view::{PageError, PageState, PageView, QuestionPage};
 
 use crate::answer::{answer_from_item_form, Answer, AnswerSetDraft};
 use crate::clock::Clock;
+use crate::delivery::Personal;
 use crate::distribution::{EventKind, TokenContext};
 use crate::error::{DomainError, Resource};
 use crate::ids::{PageId, QuestionItemId};
 use crate::language::Language;
 use crate::ports::{
-    transaction, AnswerRepository, RespondentPageRepository, SurveyRepository, TimelineRepository, Transactional,
+    transaction, AnswerRepository, RespondentPageRepository, RespondentRepository, SurveyRepository, TimelineRepository, Transactional,
     WebhookEvents,
 };
 use crate::survey::QuestionTree;
@@ -26,6 +27,20 @@ fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> R
     // A token names its account (or, sent before tokens did, any account); one of no form is not looked up.
     let route = crate::distribution::survey_link_route(token).ok_or(DomainError::NotFound(Resource::SurveyLink))?;
     uow.find_by_token(route, token)?.ok_or(DomainError::NotFound(Resource::SurveyLink))
+}
+
+/// What the respondent's conditions read beyond its answers: its background data by label name, read only when
+/// the survey's logic names a label.
+pub(super) fn personal_of(
+    uow: &mut (impl RespondentRepository + ?Sized),
+    context: &TokenContext,
+    tree: &QuestionTree,
+) -> Result<Personal, DomainError> {
+    if !tree.names_background() {
+        return Ok(Personal::default());
+    }
+    let invitation = uow.invitation_of(context.account_id, context.sendout_id, context.respondent_id)?;
+    Ok(invitation.map(|invitation| invitation.personal).unwrap_or_default())
 }
 
 fn is_open(context: &TokenContext, now: time::OffsetDateTime) -> bool {
@@ -116,7 +131,7 @@ impl Shown<'_> {
 /// language. `chosen` is a language the respondent picked on its page: one of the survey's languages becomes the
 /// respondent's own (and is shown); another is ignored.
 pub fn open(
-    uow: &mut (impl RespondentPageRepository + SurveyRepository + TimelineRepository + ?Sized),
+    uow: &mut (impl RespondentPageRepository + RespondentRepository + SurveyRepository + TimelineRepository + ?Sized),
     clock: &dyn Clock,
     token: &str,
     chosen: Option<Language>,
@@ -136,7 +151,7 @@ pub fn open(
 
 /// Where a link leads when it is opened.
 fn resume(
-    uow: &mut (impl RespondentPageRepository + SurveyRepository + ?Sized),
+    uow: &mut (impl RespondentPageRepository + RespondentRepository + SurveyRepository + ?Sized),
     context: &TokenContext,
     now: time::OffsetDateTime,
 ) -> Result<Place, DomainError> {
@@ -149,7 +164,8 @@ fn resume(
     }
     let tree = uow.question_tree(context.account_id, context.survey_id)?;
     let (answers, resume) = progress.map(|(set, page)| (set.answers, page)).unwrap_or_default();
-    let Some(&page) = tree.reachable(resume, &answers).last() else {
+    let personal = personal_of(uow, context, &tree)?;
+    let Some(&page) = tree.reachable(resume, &answers, &personal.background).last() else {
         return Ok(Place::Done);
     };
     Ok(Place::page(tree, page, &answers, Vec::new()))
@@ -166,6 +182,7 @@ fn resume(
 pub fn submit(
     uow: &mut (impl AnswerRepository
               + RespondentPageRepository
+              + RespondentRepository
               + SurveyRepository
               + TimelineRepository
               + Transactional
@@ -188,6 +205,7 @@ pub fn submit(
 fn save_page(
     tx: &mut (impl AnswerRepository
               + RespondentPageRepository
+              + RespondentRepository
               + SurveyRepository
               + TimelineRepository
               + WebhookEvents
@@ -210,7 +228,8 @@ fn save_page(
         return Ok(Place::Done);
     }
     let saved: &[Answer] = progress.as_ref().map_or(&[], |(set, _)| &set.answers);
-    let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved);
+    let background = personal_of(tx, context, &tree)?.background;
+    let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved, &background);
     if !reachable.contains(&page_id) {
         let current = reachable.last().copied().unwrap_or(page_id);
         return Ok(Place::page(tree, current, saved, vec![PageError::OutOfOrder]));
@@ -226,9 +245,9 @@ fn save_page(
         // This page's answers fit (read_page checked them): the survey changed under answers given before.
         return Ok(Place::page(tree, page_id, &page_answers, vec![PageError::EarlierAnswers]));
     };
-    let next = tree.next_page(page_id, draft.answers());
+    let next = tree.next_page(page_id, draft.answers(), &background);
     if next.is_none() {
-        let missing = tree.missing_on_path(draft.answers());
+        let missing = tree.missing_on_path(draft.answers(), &background);
         if let Some(first) = missing.first() {
             let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
             let errors = on_page.map(|item| PageError::Unanswered(item.id)).collect();

@@ -7,7 +7,7 @@ use crate::ports::{
     transaction, AnswerRepository, CategoryRepository, SendoutRepository, SurveyRepository, Transactional,
 };
 use crate::survey::{
-    paired, CopyPlan, CopyRequest, LogicRuleDraft, LogicRules, QuestionTree, Survey, SurveyDraft, SurveyInput,
+    CopyPlan, CopyRequest, LogicRules, RuleDraft, QuestionTree, Survey, SurveyDraft, SurveyInput,
 };
 
 /// The account's surveys.
@@ -88,7 +88,7 @@ pub fn set_logic(
     clock: &dyn Clock,
     account: AccountId,
     id: SurveyId,
-    rules: Vec<LogicRuleDraft>,
+    rules: Vec<RuleDraft>,
 ) -> Result<QuestionTree, DomainError> {
     transaction(uow, |tx| {
         begin_tree_change(tx, clock, account, id)?;
@@ -168,13 +168,7 @@ pub fn copy(
             let rules = tree
                 .logic
                 .iter()
-                .filter_map(|rule| {
-                    Some(LogicRuleDraft {
-                        question_item_id: paired(&item_map, rule.question_item_id)?,
-                        equals: rule.equals.clone(),
-                        go_to_page_id: paired(&page_map, rule.go_to_page_id)?,
-                    })
-                })
+                .filter_map(|rule| rule.rule.mapped(&item_map, &page_map))
                 .collect();
             tx.replace_logic(account, copy.id, &LogicRules::from_checked(rules))?;
         }

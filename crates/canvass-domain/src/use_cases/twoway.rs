@@ -67,8 +67,12 @@ pub enum ReplyOutcome {
 
 /// The text of the first question of a conversation, sent after the invitation's own text; `None` when the
 /// survey asks nothing.
-pub fn first_question(tree: &QuestionTree, voice: &Voice) -> Option<String> {
-    tree.current_question(None, &[]).map(|(_, item)| voice.prompt(item))
+pub fn first_question(
+    tree: &QuestionTree,
+    voice: &Voice,
+    background: &std::collections::BTreeMap<String, String>,
+) -> Option<String> {
+    tree.current_question(None, &[], background).map(|(_, item)| voice.prompt(item))
 }
 
 /// A text message from a respondent, as the SMS provider delivers it.
@@ -93,6 +97,7 @@ pub fn reply(
     uow: &mut (impl AnswerRepository
               + OutboxRepository
               + RespondentPageRepository
+              + crate::ports::RespondentRepository
               + SurveyRepository
               + crate::ports::TimelineRepository
               + Transactional
@@ -121,7 +126,8 @@ pub fn reply(
         let tree = tx.question_tree(account, survey)?;
         let voice = Voice::of(tx, account, survey, context.shown_language())?;
         let (answers, page) = progress.as_ref().map(|(set, page)| (set.answers.clone(), *page)).unwrap_or_default();
-        let Some((page_id, item)) = tree.current_question(page, &answers) else { return Ok(ReplyOutcome::Ignored) };
+        let background = super::respondent_page::personal_of(tx, &context, &tree)?.background;
+        let Some((page_id, item)) = tree.current_question(page, &answers, &background) else { return Ok(ReplyOutcome::Ignored) };
         let key = |suffix: &str| match message_id {
             Some(id) => format!("tw-{}-{id}", context.respondent_id),
             None => format!("tw-{}-{}-{suffix}-{}", context.respondent_id, item.id, now.unix_timestamp_nanos()),
@@ -149,7 +155,7 @@ pub fn reply(
                 return Ok(if queued { ReplyOutcome::AskedAgain } else { ReplyOutcome::Ignored });
             }
         };
-        let next = tree.current_question(Some(page_id), draft.answers()).map(|(page, item)| (page, voice.prompt(item)));
+        let next = tree.current_question(Some(page_id), draft.answers(), &background).map(|(page, item)| (page, voice.prompt(item)));
         let completed = next.is_none();
         let text = next.as_ref().map_or(voice.thank_you().to_owned(), |(_, prompt)| prompt.clone());
         if !tx.enqueue_message(&context, &key("next"), &text, now)? {

@@ -1,9 +1,9 @@
 //! Bodies of the survey endpoints: surveys, question trees, logic and the copy query.
 
-use canvass_domain::ids::{CategoryId, PageId, QuestionItemId};
+use canvass_domain::ids::CategoryId;
 use canvass_domain::limits::check_length;
 use canvass_domain::survey::{
-    ChoiceOption, CopyRequest, Finite, ItemSettings, LogicRule, LogicRuleDraft, Page, PageDraft, QuestionItem,
+    ChoiceOption, CopyRequest, Finite, ItemSettings, LogicRule, Page, PageDraft, QuestionItem,
     QuestionItemDraft, QuestionTree, QuestionType, Survey, SurveyInput,
 };
 use canvass_domain::timestamp::DayEdge;
@@ -13,7 +13,8 @@ use time::{Date, OffsetDateTime};
 use utoipa::{IntoParams, ToSchema};
 
 use super::questionnaire::{AnswerChecksResponse, TextFormatBody};
-use super::schemas::{DateText, EqualsSchema};
+use super::logic_schemas::LogicRuleSchema;
+use super::schemas::DateText;
 use super::sendout::LanguageBody;
 
 use super::client_date::{instant, ClientDate};
@@ -421,31 +422,19 @@ impl From<Page> for PageResponse {
     }
 }
 
-/// A go-to-page rule.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct LogicRuleResponse {
-    /// The rule's id.
-    pub rule_id: i64,
-    /// The item whose answer is tested.
-    pub question_item_id: i64,
-    /// The value that triggers the jump.
-    pub equals: String,
-    /// Where the respondent continues.
-    pub go_to_page_id: i64,
-    /// True when the item or page no longer exists.
-    pub broken: bool,
-}
+/// A stored logic rule in the form it was given (`{questionItemId, equals, goToPageId}`, `{when, action: "jump",
+/// goToPageId}` or `{when, action: "endSurvey"}`), with its `ruleId` and `broken`.
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct LogicRuleResponse(serde_json::Map<String, serde_json::Value>);
 
 impl From<LogicRule> for LogicRuleResponse {
     fn from(rule: LogicRule) -> Self {
-        Self {
-            rule_id: rule.id.get(),
-            question_item_id: rule.question_item_id.get(),
-            equals: rule.equals,
-            go_to_page_id: rule.go_to_page_id.get(),
-            broken: rule.broken,
-        }
+        let mut object = serde_json::Map::new();
+        object.insert("ruleId".into(), rule.id.get().into());
+        object.extend(rule.rule.to_json());
+        object.insert("broken".into(), rule.broken.into());
+        Self(object)
     }
 }
 
@@ -458,6 +447,7 @@ pub struct QuestionTreeResponse {
     /// Pages in order.
     pub pages: Vec<PageResponse>,
     /// Logic rules in order.
+    #[schema(value_type = Vec<LogicRuleSchema>)]
     pub logic: Vec<LogicRuleResponse>,
     /// The survey's tree version this tree is (as `treeVersion` of the survey).
     #[schema(minimum = 1)]
@@ -471,43 +461,6 @@ impl From<QuestionTree> for QuestionTreeResponse {
             pages: tree.pages.into_iter().map(Into::into).collect(),
             logic: tree.logic.into_iter().map(Into::into).collect(),
             tree_version: tree.version,
-        }
-    }
-}
-
-/// A value compared with an answer: a string, or a number for Numeric and Rating items.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(untagged)]
-pub enum EqualsBody {
-    /// Text or an option value.
-    Text(String),
-    /// A number.
-    Number(f64),
-}
-
-/// A go-to-page rule to set.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct LogicRuleBody {
-    /// An item of the survey that takes an answer.
-    pub question_item_id: i64,
-    /// A possible answer of the item.
-    #[schema(value_type = EqualsSchema)]
-    pub equals: EqualsBody,
-    /// A page after the item's page.
-    pub go_to_page_id: i64,
-}
-
-impl From<LogicRuleBody> for LogicRuleDraft {
-    fn from(rule: LogicRuleBody) -> Self {
-        let equals = match rule.equals {
-            EqualsBody::Text(text) => text,
-            EqualsBody::Number(number) => number.to_string(),
-        };
-        Self {
-            question_item_id: QuestionItemId::new(rule.question_item_id),
-            equals,
-            go_to_page_id: PageId::new(rule.go_to_page_id),
         }
     }
 }

@@ -2,11 +2,13 @@
 
 use actix_web::{delete, get, put, web, HttpResponse};
 use canvass_domain::ids::{QuestionItemId, SurveyId};
-use canvass_domain::survey::LogicRuleDraft;
+use canvass_domain::survey::rules_from_json;
+use canvass_domain::DomainError;
 use canvass_domain::use_cases::surveys;
 
 use crate::blocking;
-use crate::dto::survey::{LogicRuleBody, QuestionTreeResponse};
+use crate::dto::logic_schemas::LogicRuleBodySchema;
+use crate::dto::survey::QuestionTreeResponse;
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
@@ -29,8 +31,10 @@ pub async fn question_tree(
 }
 
 /// Replaces the survey's logic rules and answers the new question tree; moves the survey's `updatedAt` and
-/// `treeVersion` (a refused change moves nothing).
-#[utoipa::path(tag = "Questions", request_body = Vec<LogicRuleBody>,
+/// `treeVersion` (a refused change moves nothing). Rules come in two forms, tried in order when their page is
+/// saved: `{questionItemId, equals, goToPageId}`, and `{when: <conditions>, action: "jump", goToPageId}` or
+/// `{when, action: "endSurvey"}`. A broken field is a 400 naming its path (`[2].when.all[1].operator`).
+#[utoipa::path(tag = "Questions", request_body = Vec<LogicRuleBodySchema>,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 200, body = QuestionTreeResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[put("/surveys/{surveyId}/logic")]
@@ -38,10 +42,10 @@ pub async fn set_logic(
     state: web::Data<AppState>,
     caller: Authenticated,
     path: Ids<SurveyId>,
-    body: Body<Vec<LogicRuleBody>>,
+    body: Body<serde_json::Value>,
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), path.0);
-    let rules: Vec<LogicRuleDraft> = body.0.into_iter().map(Into::into).collect();
+    let rules = rules_from_json(&body.0).map_err(DomainError::Invalid)?;
     let tree = blocking::run(&state, move |uow, clock| surveys::set_logic(uow, clock, account, id, rules)).await?;
     Ok(HttpResponse::Ok().json(QuestionTreeResponse::from(tree)))
 }

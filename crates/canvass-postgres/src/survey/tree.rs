@@ -8,7 +8,7 @@
 //! composite types is not implemented"; docs/scaling.md), and the statement check refuses them.
 
 use canvass_domain::ids::{AccountId, PageId, QuestionItemId, RuleId, SurveyId};
-use canvass_domain::survey::{LogicRule, QuestionTree, QuestionType, Survey};
+use canvass_domain::survey::{LogicRule, LogicRuleDraft, QuestionTree, QuestionType, RuleDraft, Survey};
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Int4, Jsonb, Nullable, Text};
 use diesel::QueryResult;
@@ -30,7 +30,7 @@ SELECT s.id, s.name, s.description, s.start_date, s.end_date, s.category_id, s.a
        p.page_ids, p.page_positions, p.page_titles, p.page_randomize_items,
        i.item_ids, i.item_page_ids, i.item_positions, i.item_types, i.item_texts, i.item_required, i.item_options,
        i.item_min_labels, i.item_max_labels, i.item_settings,
-       r.rule_ids, r.rule_positions, r.rule_item_ids, r.rule_equals, r.rule_go_to_page_ids
+       r.rule_ids, r.rule_positions, r.rule_item_ids, r.rule_equals, r.rule_go_to_page_ids, r.rule_conditions
 FROM surveys s
 CROSS JOIN LATERAL (
     SELECT coalesce(array_agg(id), '{}') AS page_ids,
@@ -55,7 +55,8 @@ CROSS JOIN LATERAL (
            coalesce(array_agg(position), '{}') AS rule_positions,
            coalesce(array_agg(question_item_id), '{}') AS rule_item_ids,
            coalesce(array_agg(equals), '{}') AS rule_equals,
-           coalesce(array_agg(go_to_page_id), '{}') AS rule_go_to_page_ids
+           coalesce(array_agg(go_to_page_id), '{}') AS rule_go_to_page_ids,
+           coalesce(array_agg(rule), '{}') AS rule_conditions
     FROM logic_rules WHERE account_id = $1 AND survey_id = s.id) r
 WHERE s.account_id = $1 AND s.id = $2";
 
@@ -104,12 +105,15 @@ struct RuleColumns {
     rule_ids: Vec<i64>,
     #[diesel(sql_type = Array<Int4>)]
     rule_positions: Vec<i32>,
-    #[diesel(sql_type = Array<BigInt>)]
-    rule_item_ids: Vec<i64>,
-    #[diesel(sql_type = Array<Text>)]
-    rule_equals: Vec<String>,
-    #[diesel(sql_type = Array<BigInt>)]
-    rule_go_to_page_ids: Vec<i64>,
+    #[diesel(sql_type = Array<Nullable<BigInt>>)]
+    rule_item_ids: Vec<Option<i64>>,
+    #[diesel(sql_type = Array<Nullable<Text>>)]
+    rule_equals: Vec<Option<String>>,
+    #[diesel(sql_type = Array<Nullable<BigInt>>)]
+    rule_go_to_page_ids: Vec<Option<i64>>,
+    /// A rule on conditions, whole, in the API's shape; null for a go-to-page rule.
+    #[diesel(sql_type = Array<Nullable<Jsonb>>)]
+    rule_conditions: Vec<Option<Value>>,
 }
 
 /// The one row of [`SURVEY_TREE`].
@@ -183,22 +187,26 @@ impl ItemColumns {
 
 impl RuleColumns {
     fn into_rules(self) -> Vec<LogicRule> {
-        let Self { rule_ids, rule_positions, rule_item_ids, rule_equals, rule_go_to_page_ids } = self;
+        let Self { rule_ids, rule_positions, rule_item_ids, rule_equals, rule_go_to_page_ids, rule_conditions } = self;
         let mut rules: Vec<_> = rule_positions
             .into_iter()
             .zip(rule_ids)
             .zip(rule_item_ids)
             .zip(rule_equals)
             .zip(rule_go_to_page_ids)
-            .map(|((((position, id), question_item_id), equals), go_to_page_id)| {
-                let rule = LogicRule {
-                    id: RuleId::new(id),
-                    question_item_id: QuestionItemId::new(question_item_id),
-                    equals,
-                    go_to_page_id: PageId::new(go_to_page_id),
-                    broken: false,
+            .zip(rule_conditions)
+            .filter_map(|(((((position, id), item), equals), page), conditions)| {
+                // The table's check keeps one form whole in each row; the JSON was written from a checked rule.
+                let rule = match (conditions, item, equals, page) {
+                    (Some(conditions), ..) => RuleDraft::from_json(&conditions, "").ok()?,
+                    (None, Some(item), Some(equals), Some(page)) => RuleDraft::Equals(LogicRuleDraft {
+                        question_item_id: QuestionItemId::new(item),
+                        equals,
+                        go_to_page_id: PageId::new(page),
+                    }),
+                    _ => return None,
                 };
-                (position, rule)
+                Some((position, LogicRule { id: RuleId::new(id), rule, broken: false }))
             })
             .collect();
         rules.sort_unstable_by_key(|(position, _)| *position);

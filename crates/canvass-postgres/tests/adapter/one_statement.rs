@@ -6,7 +6,10 @@ use std::time::{Duration, Instant};
 use canvass_domain::answer::{Answer, AnswerSetDraft, AnswerValue};
 use canvass_domain::ids::{QuestionItemId, SurveyId};
 use canvass_domain::ports::{transaction, AnswerRepository, SurveyRepository, Transactional};
-use canvass_domain::survey::{LogicRuleDraft, LogicRules, PageDraft, QuestionItemDraft, QuestionType, SurveyDraft};
+use canvass_domain::survey::{
+    Condition, ConditionalRule, Conditions, LogicRuleDraft, LogicRules, Operator, PageDraft, QuestionItemDraft,
+    QuestionType, RuleAction, RuleDraft, Subject, SurveyDraft,
+};
 use canvass_domain::survey::{QuestionTree, SurveyInput};
 use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
@@ -80,17 +83,28 @@ fn the_survey_and_its_tree_are_read_together_or_not_at_all() {
 
     // Rules come back in their order; one whose item is deleted reads as broken.
     let items: Vec<_> = inserted.items().map(|i| i.id).collect();
-    let rule = |item: QuestionItemId, page: usize| LogicRuleDraft {
-        question_item_id: item,
-        equals: format!("to {page}"),
-        go_to_page_id: inserted.pages[page].id,
+    let rule = |item: QuestionItemId, page: usize| {
+        RuleDraft::from(LogicRuleDraft {
+            question_item_id: item,
+            equals: format!("to {page}"),
+            go_to_page_id: inserted.pages[page].id,
+        })
     };
-    let rules = LogicRules::check(vec![rule(items[1], 2), rule(items[0], 1)], &inserted).unwrap();
+    let answered = |item: QuestionItemId| Condition { subject: Subject::Item(item), operator: Operator::Answered, value: None };
+    let ending = RuleDraft::Conditional(ConditionalRule {
+        when: Conditions::Any(vec![Conditions::One(answered(items[0])), Conditions::One(answered(items[1]))]),
+        action: RuleAction::EndSurvey,
+    });
+    let given = vec![rule(items[1], 2), rule(items[0], 1), ending];
+    let rules = LogicRules::check(given.clone(), &inserted).unwrap();
     uow.replace_logic(acme, survey.id, &rules).unwrap();
+    let (_, tree) = uow.find_survey_tree(acme, survey.id).unwrap().unwrap();
+    let logic: Vec<_> = tree.logic.iter().map(|r| (r.rule.clone(), r.broken)).collect();
+    assert_eq!(logic, given.iter().map(|rule| (rule.clone(), false)).collect::<Vec<_>>(), "both forms read back");
     assert!(uow.delete_question_item(acme, survey.id, items[1]).unwrap());
     let (_, tree) = uow.find_survey_tree(acme, survey.id).unwrap().unwrap();
-    let logic: Vec<_> = tree.logic.iter().map(|r| (r.question_item_id, r.equals.as_str(), r.broken)).collect();
-    assert_eq!(logic, [(items[1], "to 2", true), (items[0], "to 1", false)]);
+    let broken: Vec<_> = tree.logic.iter().map(|r| r.broken).collect();
+    assert_eq!(broken, [true, false, true], "the rules that name the deleted item");
     assert_eq!(tree.pages[0].items.len(), 1);
     assert_eq!(uow.question_tree(acme, survey.id).unwrap(), tree);
 }
@@ -103,10 +117,12 @@ fn the_tree_comes_back_in_position_order_whatever_order_the_rows_are_stored_in()
     let acme = account_at(&mut uow, "a@acme.example", NOW);
     let (survey, inserted) = insert_with_tree(&mut uow, acme, &draft(3, 3), NOW).unwrap();
     let items: Vec<_> = inserted.items().map(|i| i.id).collect();
-    let rule = |item: QuestionItemId, page: usize| LogicRuleDraft {
-        question_item_id: item,
-        equals: format!("to {page}"),
-        go_to_page_id: inserted.pages[page].id,
+    let rule = |item: QuestionItemId, page: usize| {
+        RuleDraft::from(LogicRuleDraft {
+            question_item_id: item,
+            equals: format!("to {page}"),
+            go_to_page_id: inserted.pages[page].id,
+        })
     };
     let rules = LogicRules::check(vec![rule(items[0], 1), rule(items[1], 2), rule(items[2], 2)], &inserted).unwrap();
     uow.replace_logic(acme, survey.id, &rules).unwrap();
@@ -126,8 +142,8 @@ fn the_tree_comes_back_in_position_order_whatever_order_the_rows_are_stored_in()
     assert_eq!(titles, ["page 2", "page 1", "page 0"]);
     let texts: Vec<_> = tree.pages[0].items.iter().map(|item| item.text.as_str()).collect();
     assert_eq!(texts, ["2.2", "2.1", "2.0"]);
-    let logic: Vec<_> = tree.logic.iter().map(|r| r.question_item_id).collect();
-    assert_eq!(logic, [items[2], items[1], items[0]]);
+    let logic: Vec<_> = tree.logic.iter().map(|r| r.rule.clone()).collect();
+    assert_eq!(logic, [rule(items[2], 2), rule(items[1], 2), rule(items[0], 1)]);
 }
 
 #[test]

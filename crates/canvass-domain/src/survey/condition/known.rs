@@ -21,12 +21,10 @@ impl<'a> KnownFacts<'a> {
     /// The facts of `answers` to the items of `tree` (an answer to an item the tree no longer has is none) and the
     /// background cells by label name.
     pub fn new(tree: &QuestionTree, answers: &'a [Answer], background: &'a BTreeMap<String, String>) -> Self {
+        let kinds: HashMap<QuestionItemId, QuestionType> = tree.items().map(|item| (item.id, item.kind)).collect();
         let answers = answers
             .iter()
-            .filter_map(|answer| {
-                let item = tree.item(answer.question_item_id)?;
-                Some((answer.question_item_id, (item.kind, &answer.value)))
-            })
+            .filter_map(|answer| Some((answer.question_item_id, (*kinds.get(&answer.question_item_id)?, &answer.value))))
             .collect();
         Self { answers, background }
     }

@@ -2,7 +2,7 @@
 //! belongs to, their check against the tree, and the one that acts when a page is saved.
 
 use crate::error::FieldError;
-use crate::ids::PageId;
+use crate::ids::{PageId, QuestionItemId};
 
 use super::super::tree::QuestionTree;
 use super::{check_conditions, Conditions, Facts, Subject};
@@ -29,7 +29,11 @@ impl ConditionalRule {
     /// The position of the page the rule belongs to: that of the latest item its conditions name, or the first
     /// page when they name only background labels (or no item of the tree).
     pub fn page_index(&self, tree: &QuestionTree) -> usize {
-        let item_page = |id| tree.pages.iter().position(|page| page.items.iter().any(|item| item.id == id));
+        self.page_of(|id| tree.pages.iter().position(|page| page.items.iter().any(|item| item.id == id)))
+    }
+
+    /// [`Self::page_index`], with the position of each item's page found by `item_page`.
+    pub(crate) fn page_of(&self, item_page: impl Fn(QuestionItemId) -> Option<usize>) -> usize {
         let pages = self.when.each().into_iter().filter_map(|condition| match condition.subject {
             Subject::Item(id) => item_page(id),
             Subject::Background(_) => None,
@@ -71,7 +75,7 @@ mod tests {
 
     use super::*;
     use crate::answer::{Answer, AnswerValue};
-    use crate::ids::{QuestionItemId, SurveyId};
+    use crate::ids::SurveyId;
     use crate::survey::{Condition, ConditionValue, KnownFacts, Operator, Page, QuestionItem, QuestionType};
 
     fn tree() -> QuestionTree {

@@ -169,7 +169,7 @@ fn a_move_that_puts_a_rules_target_before_its_item_breaks_the_rule() {
     let (survey, tree) = created(&mut memory, acme);
     let colour = tree.pages[0].items[0].id;
     let rule = LogicRuleDraft { question_item_id: colour, equals: "red".into(), go_to_page_id: tree.pages[1].id };
-    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule]).unwrap();
+    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule.into()]).unwrap();
     let down = ItemPatch { page_id: Some(tree.pages[1].id), ..ItemPatch::default() };
     questionnaire::patch_item(&mut memory, &At(NOW), acme, survey, colour, down).unwrap();
     assert!(tree_of(&mut memory, acme, survey).logic[0].broken);

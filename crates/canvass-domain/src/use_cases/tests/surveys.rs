@@ -92,19 +92,20 @@ fn logic_must_lead_from_an_item_to_a_later_page() {
     let (survey, tree) = created(&mut memory, acme);
     let later = At(NOW + time::Duration::hours(1));
 
-    let backwards = vec![rule(&tree, "skip", 0)];
+    let backwards = vec![rule(&tree, "skip", 0).into()];
     assert_eq!(invalid_fields(surveys::set_logic(&mut memory, &later, acme, survey, backwards)), ["[0].goToPageId"]);
     let unknown = LogicRuleDraft { question_item_id: QuestionItemId::new(999), ..rule(&tree, "skip", 2) };
-    let fields = invalid_fields(surveys::set_logic(&mut memory, &later, acme, survey, vec![unknown]));
+    let fields = invalid_fields(surveys::set_logic(&mut memory, &later, acme, survey, vec![unknown.into()]));
     assert_eq!(fields, ["[0].questionItemId"]);
     assert!(surveys::question_tree(&mut memory, acme, survey).unwrap().logic.is_empty(), "nothing is stored");
 
-    let result = surveys::set_logic(&mut memory, &later, other, survey, vec![rule(&tree, "skip", 2)]);
+    let result = surveys::set_logic(&mut memory, &later, other, survey, vec![rule(&tree, "skip", 2).into()]);
     assert!(not_found(&result, "survey"), "another account's survey");
 
-    let stored = surveys::set_logic(&mut memory, &later, acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+    let stored = surveys::set_logic(&mut memory, &later, acme, survey, vec![rule(&tree, "skip", 2).into()]).unwrap();
     assert_eq!(stored.logic.len(), 1);
-    assert_eq!((stored.logic[0].go_to_page_id, stored.logic[0].broken), (tree.pages[2].id, false));
+    assert_eq!(stored.logic[0].rule, rule(&tree, "skip", 2).into());
+    assert!(!stored.logic[0].broken);
     assert_eq!(surveys::get(&mut memory, acme, survey).unwrap().updated_at, later.0, "the survey is touched");
 }
 
@@ -112,7 +113,7 @@ fn logic_must_lead_from_an_item_to_a_later_page() {
 fn deleting_an_item_breaks_the_rules_that_named_it() {
     let (mut memory, acme, other) = two_accounts();
     let (survey, tree) = created(&mut memory, acme);
-    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule(&tree, "skip", 2).into()]).unwrap();
     let item = tree.pages[0].items[0].id;
 
     assert!(not_found(&surveys::delete_question_item(&mut memory, &At(NOW), other, survey, item), "survey"));
@@ -138,12 +139,12 @@ fn every_change_of_the_tree_moves_its_version_and_a_refused_one_does_not() {
     assert_eq!(version(&mut memory), 1, "1 at creation");
 
     let later = At(NOW + time::Duration::hours(1));
-    let stored = surveys::set_logic(&mut memory, &later, acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+    let stored = surveys::set_logic(&mut memory, &later, acme, survey, vec![rule(&tree, "skip", 2).into()]).unwrap();
     assert_eq!((stored.version, version(&mut memory)), (2, 2), "the tree answered is the changed one");
     surveys::delete_question_item(&mut memory, &later, acme, survey, tree.pages[1].items[0].id).unwrap();
     assert_eq!(version(&mut memory), 3);
 
-    let refused = surveys::set_logic(&mut memory, &later, acme, survey, vec![rule(&tree, "skip", 0)]);
+    let refused = surveys::set_logic(&mut memory, &later, acme, survey, vec![rule(&tree, "skip", 0).into()]);
     assert!(refused.is_err());
     let unknown = surveys::delete_question_item(&mut memory, &later, acme, survey, QuestionItemId::new(999));
     assert!(not_found(&unknown, "question item"));
@@ -158,7 +159,7 @@ fn every_change_of_the_tree_moves_its_version_and_a_refused_one_does_not() {
 fn a_copy_takes_the_tree_and_its_logic_along_under_new_ids() {
     let (mut memory, acme, _) = two_accounts();
     let (survey, tree) = created(&mut memory, acme);
-    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule(&tree, "skip", 2).into()]).unwrap();
 
     let request = CopyRequest { name: Some("Staff again".into()), copy_logic: Some(true), ..CopyRequest::default() };
     let copy = surveys::copy(&mut memory, &At(NOW), acme, survey, request).unwrap();
@@ -170,8 +171,12 @@ fn a_copy_takes_the_tree_and_its_logic_along_under_new_ids() {
     assert_eq!(texts, ["Question 1", "Question 2", "Question 3"]);
     assert!(copied.items().all(|item| tree.item(item.id).is_none()), "new item ids");
     assert_eq!(copied.logic.len(), 1);
-    assert_eq!(copied.logic[0].question_item_id, copied.pages[0].items[0].id, "the rule names the copied item");
-    assert_eq!(copied.logic[0].go_to_page_id, copied.pages[2].id, "and the copied page");
+    let named = LogicRuleDraft {
+        question_item_id: copied.pages[0].items[0].id,
+        equals: "skip".into(),
+        go_to_page_id: copied.pages[2].id,
+    };
+    assert_eq!(copied.logic[0].rule, named.into(), "the rule names the copied item and page");
 }
 
 /// A survey of one page holding a Rating item with the given scale labels.
@@ -258,7 +263,7 @@ fn a_copy_keeps_the_language_of_each_sendout_it_takes_along() {
 fn a_copy_with_broken_logic_or_unknown_sendouts_is_refused() {
     let (mut memory, acme, other) = two_accounts();
     let (survey, tree) = created(&mut memory, acme);
-    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule(&tree, "skip", 2)]).unwrap();
+    surveys::set_logic(&mut memory, &At(NOW), acme, survey, vec![rule(&tree, "skip", 2).into()]).unwrap();
     surveys::delete_question_item(&mut memory, &At(NOW), acme, survey, tree.pages[0].items[0].id).unwrap();
 
     let with_logic = CopyRequest { copy_logic: Some(true), ..CopyRequest::default() };

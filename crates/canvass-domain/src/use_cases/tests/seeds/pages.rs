@@ -47,9 +47,12 @@ pub fn four_pages() -> Memory {
     };
     let rule = LogicRule {
         id: RuleId::new(1),
-        question_item_id: QuestionItemId::new(10),
-        equals: "skip".into(),
-        go_to_page_id: PageId::new(4),
+        rule: crate::survey::LogicRuleDraft {
+            question_item_id: QuestionItemId::new(10),
+            equals: "skip".into(),
+            go_to_page_id: PageId::new(4),
+        }
+        .into(),
         broken: false,
     };
     let mut memory = Memory::default();
