@@ -6,6 +6,7 @@ mod answers;
 mod conditions;
 mod copy;
 mod create_and_read;
+mod display_logic;
 mod editing;
 mod option_limit;
 mod questions;

@@ -120,7 +120,8 @@ pub struct AnswerSetDraft {
 
 impl AnswerSetDraft {
     /// Checks answers against the survey's tree. Field paths are `answers[i].value` and
-    /// `answers[i].questionItemId`; a missing required answer of a completed set names `answers`.
+    /// `answers[i].questionItemId`; a missing required answer of a completed set names `answers`. A completed set
+    /// need not answer an item its answers hide (`displayWhen`), and drops the answer such an item had.
     ///
     /// ```
     /// use canvass_domain::answer::{Answer, AnswerSetDraft, AnswerValue};
@@ -156,9 +157,17 @@ impl AnswerSetDraft {
                 errors.push(FieldError::new(format!("answers[{index}].value"), problem.to_string()));
             }
         }
+        let hidden = if completed && errors.is_empty() {
+            tree.hidden_items(&answers, &std::collections::BTreeMap::new())
+        } else {
+            HashSet::new()
+        };
         if completed {
-            let missing: Vec<String> =
-                tree.items().filter(|i| i.required && !answered.contains(&i.id)).map(|i| i.id.to_string()).collect();
+            let missing: Vec<String> = tree
+                .items()
+                .filter(|i| i.required && !answered.contains(&i.id) && !hidden.contains(&i.id))
+                .map(|i| i.id.to_string())
+                .collect();
             if !missing.is_empty() {
                 let message = format!("a completed answer set must answer the required items {}", missing.join(", "));
                 errors.push(FieldError::new("answers", message));
@@ -169,10 +178,19 @@ impl AnswerSetDraft {
             let order: HashMap<QuestionItemId, usize> =
                 tree.items().enumerate().map(|(position, item)| (item.id, position)).collect();
             answers.sort_by_key(|a| order.get(&a.question_item_id).copied());
-            Ok(Self { completed, answers, language: None })
+            Ok(Self { completed, answers, language: None }.without(&hidden))
         } else {
             Err(errors)
         }
+    }
+
+    /// The same answers without those to the items `hidden` from the respondent: what a completed set keeps.
+    pub fn without(self, hidden: &HashSet<QuestionItemId>) -> Self {
+        if hidden.is_empty() {
+            return self;
+        }
+        let answers = self.answers.into_iter().filter(|a| !hidden.contains(&a.question_item_id)).collect();
+        Self { answers, ..self }
     }
 
     /// The same answers, completed: for a respondent who has reached the end of the path the logic takes through

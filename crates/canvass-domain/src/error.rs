@@ -162,6 +162,9 @@ pub enum ConflictKind {
     PageNotEmpty,
     /// A change that answers would no longer fit: an answered item's type, or option values answers hold.
     ItemHasAnswers,
+    /// A move that would leave an item's `displayWhen` naming an item that no longer comes before it; the
+    /// conflict's values are the items whose conditions it would break.
+    BreaksReferences,
     /// A contact of the directory holds the email address or phone number already; the conflict's one value is
     /// its id.
     ContactExists,

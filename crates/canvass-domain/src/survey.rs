@@ -15,8 +15,8 @@ mod translation;
 mod tree;
 
 pub use condition::{
-    acting_rule, check_conditions, Condition, ConditionValue, ConditionalRule, Conditions, Facts, KnownFacts, Operator,
-    RuleAction, Subject, MAX_GROUP_DEPTH, MAX_GROUP_MEMBERS,
+    acting_rule, check_conditions, check_display, Condition, ConditionValue, ConditionalRule, Conditions, Facts,
+    KnownFacts, Operator, RuleAction, Subject, MAX_GROUP_DEPTH, MAX_GROUP_MEMBERS,
 };
 pub(crate) use copy::paired;
 pub use copy::{CopyPlan, CopyRequest};

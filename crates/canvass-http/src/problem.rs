@@ -53,6 +53,9 @@ pub enum ProblemKind {
     PageNotEmpty,
     /// 409: changing an answered item's type, or removing option values that answers hold (listed in `values`).
     ItemHasAnswers,
+    /// 409: a move that would leave a `displayWhen` naming an item that no longer comes before it (the items in
+    /// `values`).
+    BreaksReferences,
     /// 409: a write refused by a concurrent change: a retry is the answer (`Retry-After: 1`).
     ConcurrentChange,
     /// 409: an `Idempotency-Key` whose first request is still running.
@@ -98,6 +101,7 @@ impl ProblemKind {
             | Self::NoInvitation
             | Self::PageNotEmpty
             | Self::ItemHasAnswers
+            | Self::BreaksReferences
             | Self::ConcurrentChange
             | Self::IdempotencyKeyInUse => StatusCode::CONFLICT,
             Self::IdempotencyAnswerErased => StatusCode::GONE,
@@ -273,6 +277,7 @@ fn conflict_kind(kind: ConflictKind) -> ProblemKind {
         ConflictKind::NoPublicLink => ProblemKind::NoPublicLink,
         ConflictKind::NoInvitation => ProblemKind::NoInvitation,
         ConflictKind::PageNotEmpty => ProblemKind::PageNotEmpty,
+        ConflictKind::BreaksReferences => ProblemKind::BreaksReferences,
         ConflictKind::ItemHasAnswers => ProblemKind::ItemHasAnswers,
         ConflictKind::ContactExists => ProblemKind::Duplicate,
     }

@@ -11,8 +11,8 @@ use canvass_domain::ids::{AccountId, CategoryId, PageId, QuestionItemId, SurveyI
 use canvass_domain::language::Language;
 use canvass_domain::ports::{RepoResult, SurveyRepository};
 use canvass_domain::survey::{
-    ChoiceOption, LogicRules, Page, RuleDraft, QuestionItem, QuestionItemDraft, QuestionTree, QuestionType, Survey, SurveyDraft,
-    TranslatedTexts, Translation,
+    ChoiceOption, LogicRules, Page, QuestionItem, QuestionItemDraft, QuestionTree, QuestionType, RuleDraft, Survey,
+    SurveyDraft, TranslatedTexts, Translation,
 };
 use diesel::prelude::*;
 use serde_json::{json, Value};
@@ -287,9 +287,12 @@ impl SurveyRepository for PgUnitOfWork<'_> {
             .enumerate()
             .map(|(position, rule)| {
                 let (item, equals, page, conditions) = match rule {
-                    RuleDraft::Equals(rule) => {
-                        (Some(rule.question_item_id.get()), Some(rule.equals.as_str()), Some(rule.go_to_page_id.get()), None)
-                    }
+                    RuleDraft::Equals(rule) => (
+                        Some(rule.question_item_id.get()),
+                        Some(rule.equals.as_str()),
+                        Some(rule.go_to_page_id.get()),
+                        None,
+                    ),
                     RuleDraft::Conditional(_) => (None, None, None, Some(Value::Object(rule.to_json()))),
                 };
                 (

@@ -27,7 +27,7 @@ async fn rules_of_both_forms_are_set_in_order_and_read_back_as_given() {
     let rules = json!([
         {"questionItemId": which, "equals": "b", "goToPageId": page_id(&tree, 3)},
         {"when": {"all": [
-            {"questionItemId": score, "operator": "atMost", "value": 6.0},
+            {"questionItemId": score, "operator": "atMost", "value": 6},
             {"any": [{"questionItemId": which, "operator": "contains", "value": "a"},
                      {"backgroundLabel": "Customer", "operator": "notEquals", "value": "yes"}]}]},
          "action": "jump", "goToPageId": page_id(&tree, 1)},
@@ -44,7 +44,8 @@ async fn rules_of_both_forms_are_set_in_order_and_read_back_as_given() {
     }
     assert_eq!(app.get(&format!("/surveys/{survey}/questions")).await.expect(200)["logic"], set["logic"]);
 
-    let one_more = app.post(&format!("/surveys/{survey}/pages"), json!({"title": "Extra", "position": 0})).await.expect(201);
+    let one_more =
+        app.post(&format!("/surveys/{survey}/pages"), json!({"title": "Extra", "position": 0})).await.expect(201);
     app.post(&format!("/surveys/{survey}/pages/{}/items", one_more["pageId"]), json!({"type": "Info", "text": "Hi"}))
         .await
         .expect(201);
@@ -62,7 +63,10 @@ async fn a_broken_condition_is_a_400_naming_its_path_and_nothing_is_stored() {
     let fine = json!({"questionItemId": score, "operator": "answered"});
     let deep = json!({"all": [{"any": [{"all": [{"any": [fine]}]}]}]});
     let cases = [
-        (json!({"all": [fine, {"questionItemId": hours, "operator": "contains", "value": "3"}]}), "[2].when.all[1].operator"),
+        (
+            json!({"all": [fine, {"questionItemId": hours, "operator": "contains", "value": "3"}]}),
+            "[2].when.all[1].operator",
+        ),
         (json!({"questionItemId": 999_999, "operator": "answered"}), "[2].when.questionItemId"),
         (json!({"questionItemId": score, "operator": "near", "value": 3}), "[2].when.operator"),
         (json!({"questionItemId": score, "operator": "atMost", "value": "six"}), "[2].when.value"),

@@ -8,7 +8,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-pub use check::{check_conditions, MAX_GROUP_DEPTH, MAX_GROUP_MEMBERS};
+pub use check::{check_conditions, check_display, MAX_GROUP_DEPTH, MAX_GROUP_MEMBERS};
 pub use known::KnownFacts;
 pub use rules::{acting_rule, ConditionalRule, RuleAction};
 
@@ -133,6 +133,12 @@ pub enum Conditions {
     Any(Vec<Conditions>),
 }
 
+// Numbers in conditions are finite (JSON has no NaN, and the reader refuses what is not a number), so equality
+// is an equivalence: trees and items that hold conditions compare as `Eq`.
+impl Eq for ConditionValue {}
+impl Eq for Condition {}
+impl Eq for Conditions {}
+
 /// What conditions are evaluated against: one respondent's answers so far and background data.
 pub trait Facts {
     /// The answer to the item, with the item's type, if it has one.
@@ -156,7 +162,8 @@ impl Conditions {
     /// The conditions with each item replaced by its pair in `items` (old, new), as a copy of the survey has
     /// them; `None` when an item has no pair.
     pub fn mapped(&self, items: &[(QuestionItemId, QuestionItemId)]) -> Option<Self> {
-        let members = |members: &[Conditions]| members.iter().map(|member| member.mapped(items)).collect::<Option<Vec<_>>>();
+        let members =
+            |members: &[Conditions]| members.iter().map(|member| member.mapped(items)).collect::<Option<Vec<_>>>();
         Some(match self {
             Self::One(condition) => {
                 let subject = match &condition.subject {

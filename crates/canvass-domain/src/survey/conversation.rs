@@ -97,20 +97,27 @@ impl QuestionItem {
 }
 
 impl QuestionTree {
-    /// The question a conversation is at: the first unanswered question of `page` (the first page when none) that
-    /// a text message can ask (no Date, Matrix or Ranking item), moving on by the logic while a page has none left;
-    /// `None` when the survey is done.
+    /// The question a conversation is at: the first unanswered question of `page` (the first page shown when
+    /// none) that a text message can ask (no Date, Matrix or Ranking item) and that is not hidden
+    /// (`displayWhen`), moving on by the logic while a page has none left; `None` when the survey is done.
     pub fn current_question(
         &self,
         page: Option<PageId>,
         answers: &[Answer],
         background: &std::collections::BTreeMap<String, String>,
     ) -> Option<(PageId, &QuestionItem)> {
-        let mut page = page.or_else(|| self.pages.first().map(|p| p.id))?;
+        let mut page = match page {
+            Some(page) => page,
+            None => *self.path(answers, background).first()?,
+        };
+        let hidden = self.hidden_items(answers, background);
         for _ in 0..=self.pages.len() {
             let index = self.page_index(page)?;
             let unanswered = self.pages[index].items.iter().find(|i| {
-                i.kind.takes_answer() && i.kind.asked_by_sms() && answers.iter().all(|a| a.question_item_id != i.id)
+                i.kind.takes_answer()
+                    && i.kind.asked_by_sms()
+                    && !hidden.contains(&i.id)
+                    && answers.iter().all(|a| a.question_item_id != i.id)
             });
             match unanswered {
                 Some(item) => return Some((page, item)),
@@ -186,7 +193,8 @@ mod tests {
         };
         let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![rule]);
         let at = |page: Option<i64>, answers: &[Answer]| {
-            tree.current_question(page.map(PageId::new), answers, &Default::default()).map(|(p, i)| (p.get(), i.id.get()))
+            tree.current_question(page.map(PageId::new), answers, &Default::default())
+                .map(|(p, i)| (p.get(), i.id.get()))
         };
         assert_eq!(at(None, &[]), Some((1, 2)), "Info items are skipped");
         let no = [Answer { question_item_id: QuestionItemId::new(2), value: AnswerValue::Text("no".into()) }];

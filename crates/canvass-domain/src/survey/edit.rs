@@ -75,6 +75,8 @@ pub struct ItemPatch {
     pub min_date: Option<Option<Date>>,
     /// A Date answer's latest date.
     pub max_date: Option<Option<Date>>,
+    /// When the item shows (`Some(None)` removes its conditions).
+    pub display_when: Option<Option<super::Conditions>>,
     /// The page to move it to.
     pub page_id: Option<PageId>,
     /// Its new place on its (new) page, from 0.
@@ -129,6 +131,7 @@ impl ItemPatch {
             }),
             min_selected: pick_count(self.min_selected, old.min_selected, keep_multiple),
             max_selected: pick_count(self.max_selected, old.max_selected, keep_multiple),
+            display_when: self.display_when.clone().unwrap_or_else(|| old.display_when.clone()),
         };
         let keep_options = kept(kind.has_options());
         let keep_labels = kept(kind.has_scale_labels());
@@ -172,6 +175,24 @@ pub fn place(position: Option<usize>, len: usize, field: &str) -> Result<usize, 
 }
 
 impl QuestionTree {
+    /// The items whose `displayWhen` would name an item that does not come before them, with each item on the
+    /// page of position `page_of` gives it (the tree as a move would leave it); in tree order, as text for a
+    /// conflict's values.
+    pub fn unordered_references(&self, page_of: impl Fn(&QuestionItem) -> usize) -> Vec<String> {
+        let pages: std::collections::HashMap<QuestionItemId, usize> =
+            self.items().map(|item| (item.id, page_of(item))).collect();
+        let names_later = |item: &QuestionItem, conditions: &super::Conditions| {
+            conditions.each().iter().any(|condition| match condition.subject {
+                super::Subject::Item(named) => pages.get(&named).is_some_and(|&on| on >= page_of(item)),
+                super::Subject::Background(_) => false,
+            })
+        };
+        self.items()
+            .filter(|item| item.settings.display_when.as_ref().is_some_and(|c| names_later(item, c)))
+            .map(|item| item.id.to_string())
+            .collect()
+    }
+
     /// The page ids in order with `page` moved to `position` (which must be one of the pages' positions).
     pub fn pages_with_move(&self, page: PageId, position: usize) -> Vec<PageId> {
         let mut order: Vec<PageId> = self.pages.iter().map(|p| p.id).filter(|id| *id != page).collect();

@@ -225,7 +225,12 @@ mod tests {
     }
 
     fn fields(rules: Vec<LogicRuleDraft>) -> Vec<String> {
-        LogicRules::check(rules.into_iter().map(Into::into).collect(), &tree()).err().unwrap_or_default().into_iter().map(|e| e.field).collect()
+        LogicRules::check(rules.into_iter().map(Into::into).collect(), &tree())
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.field)
+            .collect()
     }
 
     #[test]

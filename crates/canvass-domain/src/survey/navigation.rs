@@ -2,7 +2,7 @@
 //! the end of the survey); the path a set of answers takes through the survey; and which pages a respondent may
 //! submit.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::answer::Answer;
 use crate::ids::{PageId, QuestionItemId};
@@ -23,7 +23,8 @@ struct Route<'t, 'a> {
 
 impl<'t, 'a> Route<'t, 'a> {
     fn new(tree: &'t QuestionTree, answers: &'a [Answer], background: &'a BTreeMap<String, String>) -> Self {
-        let pages: HashMap<PageId, usize> = tree.pages.iter().enumerate().map(|(index, page)| (page.id, index)).collect();
+        let pages: HashMap<PageId, usize> =
+            tree.pages.iter().enumerate().map(|(index, page)| (page.id, index)).collect();
         let item_pages: HashMap<QuestionItemId, usize> = tree
             .pages
             .iter()
@@ -39,9 +40,36 @@ impl<'t, 'a> Route<'t, 'a> {
         Self { tree, facts: KnownFacts::new(tree, answers, background), rules, pages }
     }
 
+    /// Whether the item shows: it has no `displayWhen`, or its conditions hold.
+    fn shows(&self, item: &QuestionItem) -> bool {
+        item.settings.display_when.as_ref().is_none_or(|conditions| conditions.holds(&self.facts))
+    }
+
+    /// Whether the page at `index` is skipped: it has items, and every one is hidden.
+    fn skipped(&self, index: usize) -> bool {
+        let items = &self.tree.pages[index].items;
+        !items.is_empty() && items.iter().all(|item| !self.shows(item))
+    }
+
+    /// The first page from `at` on that is not skipped (a skipped page passes on as if saved with nothing on it).
+    fn arrive(&self, mut at: Option<usize>) -> Option<usize> {
+        for _ in 0..self.tree.pages.len() {
+            match at {
+                Some(index) if self.skipped(index) => at = self.step(index),
+                _ => break,
+            }
+        }
+        at
+    }
+
+    /// The index of the page shown after the page at `index`: see [`Self::step`], past skipped pages.
+    fn next(&self, index: usize) -> Option<usize> {
+        self.arrive(self.step(index))
+    }
+
     /// The index of the page after the page at `index`: the target of the first rule (in rule order) of the page
     /// that holds, else the next page; `None` after the last page, or when an `endSurvey` rule holds.
-    fn next(&self, index: usize) -> Option<usize> {
+    fn step(&self, index: usize) -> Option<usize> {
         let acting = self.rules.get(&index).and_then(|rules| rules.iter().find(|rule| rule.when.holds(&self.facts)));
         match acting.map(|rule| &rule.action) {
             Some(RuleAction::Jump(page)) => self.pages.get(page).copied(),
@@ -53,13 +81,30 @@ impl<'t, 'a> Route<'t, 'a> {
     /// The indexes of the pages from the first to the end.
     fn path(&self) -> Vec<usize> {
         let mut path = Vec::new();
-        let mut at = (!self.tree.pages.is_empty()).then_some(0);
+        let mut at = self.arrive((!self.tree.pages.is_empty()).then_some(0));
         // Rules only jump forward; the bound guards against a tree that breaks that all the same.
         while let Some(index) = at.filter(|_| path.len() < self.tree.pages.len()) {
             path.push(index);
             at = self.next(index);
         }
         path
+    }
+
+    /// Whether the respondent is done with the page at `index`: it answered at least one of its shown items that
+    /// take an answer, and every shown required one; a page with no such item is always done.
+    fn complete(&self, index: usize, answered: &HashSet<QuestionItemId>) -> bool {
+        let mut answerable =
+            self.tree.pages[index].items.iter().filter(|item| item.kind.takes_answer() && self.shows(item)).peekable();
+        if answerable.peek().is_none() {
+            return true;
+        }
+        let (mut any, mut all_required) = (false, true);
+        for item in answerable {
+            let done = answered.contains(&item.id);
+            any |= done;
+            all_required &= done || !item.required;
+        }
+        any && all_required
     }
 }
 
@@ -87,12 +132,7 @@ impl QuestionTree {
     /// assert_eq!(tree.next_page(first, &[], &none), Some(second));
     /// assert_eq!(tree.next_page(third, &[], &none), None);
     /// ```
-    pub fn next_page(
-        &self,
-        page: PageId,
-        answers: &[Answer],
-        background: &BTreeMap<String, String>,
-    ) -> Option<PageId> {
+    pub fn next_page(&self, page: PageId, answers: &[Answer], background: &BTreeMap<String, String>) -> Option<PageId> {
         let index = self.page_index(page)?;
         Route::new(self, answers, background).next(index).map(|next| self.pages[next].id)
     }
@@ -106,7 +146,8 @@ impl QuestionTree {
     /// The pages on the path that a respondent with these answers, last sent to page `resume`, may submit: the
     /// pages it has passed and the one it is on, which comes last. A respondent that has not started is on the
     /// first page; one whose page is not on its path any more (deleted, or the logic changed) is on the first page
-    /// of its path that is not complete (see [`Self::page_complete`]), or the last when all are. Empty for a survey
+    /// of its path that is not complete (it answered none of the page's shown items, or not every shown required
+    /// one), or the last when all are. Empty for a survey
     /// without pages.
     ///
     /// ```
@@ -128,50 +169,44 @@ impl QuestionTree {
         answers: &[Answer],
         background: &BTreeMap<String, String>,
     ) -> Vec<PageId> {
-        let mut path = self.path(answers, background);
+        let route = Route::new(self, answers, background);
+        let mut path = route.path();
         let on = match resume {
             None => 0,
-            Some(resume) => path.iter().position(|page| *page == resume).unwrap_or_else(|| {
-                let answered: std::collections::HashSet<QuestionItemId> =
-                    answers.iter().map(|a| a.question_item_id).collect();
-                let incomplete = path.iter().position(|page| !self.page_complete(*page, &answered));
+            Some(resume) => path.iter().position(|index| self.pages[*index].id == resume).unwrap_or_else(|| {
+                let answered: HashSet<QuestionItemId> = answers.iter().map(|a| a.question_item_id).collect();
+                let incomplete = path.iter().position(|index| !route.complete(*index, &answered));
                 incomplete.unwrap_or(path.len().saturating_sub(1))
             }),
         };
         path.truncate(on + 1);
-        path
+        path.into_iter().map(|index| self.pages[index].id).collect()
     }
 
-    /// Whether a respondent that answered the items `answered` is done with `page`: it answered at least one of
-    /// its items that take an answer, and every required one; a page of Info items only is always done.
-    pub fn page_complete(&self, page: PageId, answered: &std::collections::HashSet<QuestionItemId>) -> bool {
-        let Some(index) = self.page_index(page) else { return false };
-        let mut answerable = self.pages[index].items.iter().filter(|item| item.kind.takes_answer()).peekable();
-        if answerable.peek().is_none() {
-            return true;
-        }
-        let (mut any, mut all_required) = (false, true);
-        for item in answerable {
-            let done = answered.contains(&item.id);
-            any |= done;
-            all_required &= done || !item.required;
-        }
-        any && all_required
-    }
-
-    /// The required items on the path of these answers that they leave unanswered, in order.
+    /// The required items on the path of these answers that are shown and left unanswered, in order.
     pub fn missing_on_path<'t>(
         &'t self,
         answers: &[Answer],
         background: &BTreeMap<String, String>,
     ) -> Vec<&'t QuestionItem> {
-        let answered: std::collections::HashSet<QuestionItemId> = answers.iter().map(|a| a.question_item_id).collect();
-        Route::new(self, answers, background)
+        let answered: HashSet<QuestionItemId> = answers.iter().map(|a| a.question_item_id).collect();
+        let route = Route::new(self, answers, background);
+        route
             .path()
             .into_iter()
             .flat_map(|index| self.pages[index].items.iter())
-            .filter(|item| item.required && !answered.contains(&item.id))
+            .filter(|item| item.required && !answered.contains(&item.id) && route.shows(item))
             .collect()
+    }
+
+    /// The items hidden from a respondent with these answers and background data: those whose `displayWhen` does
+    /// not hold.
+    pub fn hidden_items(&self, answers: &[Answer], background: &BTreeMap<String, String>) -> HashSet<QuestionItemId> {
+        if self.items().all(|item| item.settings.display_when.is_none()) {
+            return HashSet::new();
+        }
+        let route = Route::new(self, answers, background);
+        self.items().filter(|item| !route.shows(item)).map(|item| item.id).collect()
     }
 }
 
@@ -279,10 +314,60 @@ mod tests {
     #[test]
     fn required_items_count_only_on_the_path() {
         let tree = tree();
-        let ids = |answers: &[Answer]| tree.missing_on_path(answers, NONE).iter().map(|i| i.id.get()).collect::<Vec<_>>();
+        let ids =
+            |answers: &[Answer]| tree.missing_on_path(answers, NONE).iter().map(|i| i.id.get()).collect::<Vec<_>>();
         assert_eq!(ids(&[]), [10, 20, 30, 40]);
         assert_eq!(ids(&[text(10, "skip")]), [40], "pages 2 and 3 are skipped");
         assert!(ids(&[text(10, "skip"), text(40, "done")]).is_empty());
+    }
+
+    fn shown_when(mut item: QuestionItem, on: i64, equals: &str) -> QuestionItem {
+        let subject = crate::survey::Subject::Item(QuestionItemId::new(on));
+        let value = Some(crate::survey::ConditionValue::Text(equals.into()));
+        let condition = crate::survey::Condition { subject, operator: crate::survey::Operator::Equals, value };
+        item.settings.display_when = Some(crate::survey::Conditions::One(condition));
+        item
+    }
+
+    #[test]
+    fn hidden_items_are_not_required_and_a_page_of_them_is_skipped() {
+        let pages = vec![
+            page(1, vec![item(10, 1, false)]),
+            page(2, vec![shown_when(item(20, 2, true), 10, "show")]),
+            page(3, vec![item(30, 3, true), shown_when(item(31, 3, true), 10, "show")]),
+        ];
+        let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![]);
+        let (hide, show) = ([text(10, "no")], [text(10, "show")]);
+        assert_eq!(numbers(tree.path(&hide, NONE)), [1, 3], "page 2 is all hidden");
+        assert_eq!(numbers(tree.path(&show, NONE)), [1, 2, 3]);
+        assert_eq!(numbers(tree.next_page(PageId::new(1), &hide, NONE)), [3]);
+        let missing =
+            |answers: &[Answer]| tree.missing_on_path(answers, NONE).iter().map(|i| i.id.get()).collect::<Vec<_>>();
+        assert_eq!(missing(&hide), [30], "hidden required items are not required");
+        assert_eq!(missing(&show), [20, 30, 31]);
+        let hidden: Vec<i64> = tree.hidden_items(&hide, NONE).into_iter().map(QuestionItemId::get).collect();
+        assert_eq!(hidden.len(), 2);
+        assert!(hidden.contains(&20) && hidden.contains(&31));
+    }
+
+    #[test]
+    fn an_end_rule_on_background_data_ends_the_path_on_its_page() {
+        let pages: Vec<Page> = (1..=3).map(|id| page(id, vec![item(id * 10, id, false)])).collect();
+        let subject = crate::survey::Subject::Background("Customer".into());
+        let value = Some(crate::survey::ConditionValue::Text("no".into()));
+        let when = crate::survey::Conditions::One(crate::survey::Condition {
+            subject,
+            operator: crate::survey::Operator::Equals,
+            value,
+        });
+        let rule = crate::survey::ConditionalRule { when, action: crate::survey::RuleAction::EndSurvey };
+        let stored = LogicRule { id: RuleId::new(1), rule: crate::survey::RuleDraft::Conditional(rule), broken: false };
+        let tree = QuestionTree::assemble(SurveyId::new(1), pages, vec![stored]);
+        assert!(tree.names_background());
+        let not_a_customer = BTreeMap::from([("Customer".to_owned(), "No".to_owned())]);
+        assert_eq!(numbers(tree.path(&[], &not_a_customer)), [1], "the label compares without case");
+        assert_eq!(tree.next_page(PageId::new(1), &[], &not_a_customer), None);
+        assert_eq!(numbers(tree.path(&[], NONE)), [1, 2, 3]);
     }
 
     #[test]

@@ -94,6 +94,8 @@ pub struct ItemSettings {
     pub min_date: Option<Date>,
     /// The latest date a Date answer may be.
     pub max_date: Option<Date>,
+    /// When the item is shown: conditions on earlier items' answers and background data; always when none.
+    pub display_when: Option<super::Conditions>,
 }
 
 impl Default for ItemSettings {
@@ -112,6 +114,7 @@ impl Default for ItemSettings {
             max_selected: None,
             min_date: None,
             max_date: None,
+            display_when: None,
         }
     }
 }

@@ -23,8 +23,20 @@ impl PageDraft {
     pub fn check(&self, path: &str) -> Vec<FieldError> {
         let mut errors = Vec::new();
         crate::limits::push_length(&mut errors, format!("{path}.title"), &self.title, crate::limits::PAGE_TITLE);
+        let no_items = QuestionTree::assemble(crate::ids::SurveyId::new(0), Vec::new(), Vec::new());
         for (index, item) in self.items.iter().enumerate() {
-            errors.extend(item.check(&format!("{path}.items[{index}]")));
+            let at = format!("{path}.items[{index}]");
+            errors.extend(item.check(&at));
+            // A new survey's items have no ids yet: its display logic names background labels only.
+            if let Some(conditions) = &item.settings.display_when {
+                let only_labels = |_: &QuestionItem| Some("a new survey's displayWhen names background labels only");
+                errors.extend(super::check_conditions(
+                    conditions,
+                    &format!("{at}.displayWhen"),
+                    &no_items,
+                    &only_labels,
+                ));
+            }
         }
         errors
     }
@@ -130,10 +142,7 @@ impl QuestionTree {
     /// ```
     pub fn assemble(survey_id: SurveyId, pages: Vec<Page>, logic: Vec<LogicRule>) -> Self {
         let mut tree = Self { survey_id, pages, logic: Vec::new(), version: 1, patterns: CompiledPatterns::default() };
-        tree.logic = logic
-            .into_iter()
-            .map(|rule| LogicRule { broken: rule.rule.is_broken(&tree), ..rule })
-            .collect();
+        tree.logic = logic.into_iter().map(|rule| LogicRule { broken: rule.rule.is_broken(&tree), ..rule }).collect();
         tree
     }
 
@@ -186,10 +195,11 @@ impl QuestionTree {
         let names = |conditions: &super::Conditions| {
             conditions.each().iter().any(|condition| matches!(condition.subject, super::Subject::Background(_)))
         };
-        self.logic.iter().any(|rule| match &rule.rule {
+        let in_rules = self.logic.iter().any(|rule| match &rule.rule {
             RuleDraft::Conditional(rule) => names(&rule.when),
             RuleDraft::Equals(_) => false,
-        })
+        });
+        in_rules || self.items().filter_map(|item| item.settings.display_when.as_ref()).any(names)
     }
 
     /// Whether any rule is broken.

@@ -6,7 +6,9 @@ use crate::clock::Clock;
 use crate::error::{ConflictKind, DomainError, FieldError, Resource};
 use crate::ids::{AccountId, PageId, QuestionItemId, SurveyId};
 use crate::ports::{transaction, AnswerRepository, SurveyRepository, Transactional};
-use crate::survey::{place, ItemPatch, Page, PageInput, PagePatch, QuestionItem, QuestionItemDraft, QuestionTree};
+use crate::survey::{
+    check_display, place, ItemPatch, Page, PageInput, PagePatch, QuestionItem, QuestionItemDraft, QuestionTree,
+};
 
 /// Starts a change of the survey's tree in `tx` and reads the tree as it stands; `NotFound` when the account has
 /// no such survey.
@@ -82,7 +84,10 @@ pub fn patch_page(
         let position = place(patch.position, last, "position").map_err(|e| DomainError::Invalid(vec![e]))?;
         tx.update_page(account, survey, page, &title, patch.randomize_items.unwrap_or(held.randomize_items))?;
         if patch.position.is_some() && tree.page_index(page) != Some(position) {
-            tx.order_pages(account, survey, &tree.pages_with_move(page, position))?;
+            let order = tree.pages_with_move(page, position);
+            let new_index = |item: &QuestionItem| order.iter().position(|p| *p == item.page_id).unwrap_or_default();
+            refuse_unordered(tree.unordered_references(new_index), &format!("moving page {page}"))?;
+            tx.order_pages(account, survey, &order)?;
         }
         stored_page(tx, account, survey, page)
     })
@@ -125,6 +130,10 @@ pub fn add_item(
         let tree = begin(tx, clock, account, survey)?;
         let held = page_of(&tree, page)?;
         let mut errors = draft.check("");
+        if let Some(conditions) = &draft.settings.display_when {
+            let on = tree.page_index(page).unwrap_or_default();
+            errors.extend(check_display(conditions, ".displayWhen", &tree, on));
+        }
         let len = held.items.len();
         let position = place(position, len, "position").map_err(|e| errors.push(e)).ok();
         DomainError::check(errors.into_iter().map(unrooted).collect())?;
@@ -135,6 +144,16 @@ pub fn add_item(
         }
         stored_item(tx, account, survey, id)
     })
+}
+
+/// `Conflict` ([`ConflictKind::BreaksReferences`]) when a move leaves items whose `displayWhen` names an item that
+/// no longer comes before them.
+fn refuse_unordered(items: Vec<String>, change: &str) -> Result<(), DomainError> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    let detail = format!("{change} would leave the displayWhen of items {} naming a later item", items.join(", "));
+    Err(DomainError::conflict_over(ConflictKind::BreaksReferences, detail, items))
 }
 
 /// A field path of [`QuestionItemDraft::check`] under an empty root (`.text`) as a body's own (`text`).
@@ -184,7 +203,27 @@ pub fn patch_item(
         if let Err(error) = place(patch.position, room, ".position") {
             errors.push(error);
         }
+        let on = tree.page_index(target).unwrap_or_default();
+        if let Some(Some(conditions)) = &patch.display_when {
+            errors.extend(check_display(conditions, ".displayWhen", &tree, on));
+        }
         DomainError::check(errors.into_iter().map(unrooted).collect())?;
+        if moves {
+            // Its own conditions (unless the patch gives new ones, checked above) and those that name it.
+            let mut moved = tree.clone();
+            if let Some(settings) = moved.pages.iter_mut().flat_map(|page| page.items.iter_mut()).find(|i| i.id == item)
+            {
+                settings.settings.display_when = draft.settings.display_when.clone();
+            }
+            let page_of = |other: &QuestionItem| {
+                if other.id == item {
+                    on
+                } else {
+                    tree.page_index(other.page_id).unwrap_or_default()
+                }
+            };
+            refuse_unordered(moved.unordered_references(page_of), &format!("moving item {item}"))?;
+        }
         check_answers_fit(tx, account, &held, &patch, &draft)?;
         if patch.changes_content() {
             tx.update_item(account, survey, item, &draft)?;

@@ -8,6 +8,8 @@ mod view;
 pub use access::{login, login_language, opt_out, opt_out_form, LoginOutcome};
 pub use view::{PageError, PageState, PageView, QuestionPage};
 
+use std::collections::HashSet;
+
 use crate::answer::{answer_from_item_form, Answer, AnswerSetDraft};
 use crate::clock::Clock;
 use crate::delivery::Personal;
@@ -16,8 +18,8 @@ use crate::error::{DomainError, Resource};
 use crate::ids::{PageId, QuestionItemId};
 use crate::language::Language;
 use crate::ports::{
-    transaction, AnswerRepository, RespondentPageRepository, RespondentRepository, SurveyRepository, TimelineRepository, Transactional,
-    WebhookEvents,
+    transaction, AnswerRepository, RespondentPageRepository, RespondentRepository, SurveyRepository,
+    TimelineRepository, Transactional, WebhookEvents,
 };
 use crate::survey::QuestionTree;
 
@@ -61,12 +63,25 @@ enum Place {
     /// The respondent has completed the survey (or has nothing left to answer).
     Done,
     /// A page of the tree, with the answers to show on it and its errors.
-    Page { tree: QuestionTree, page: PageId, answers: Vec<Answer>, errors: Vec<PageError> },
+    /// `hidden` are the items whose `displayWhen` does not hold for the respondent.
+    Page {
+        tree: Box<QuestionTree>,
+        page: PageId,
+        answers: Vec<Answer>,
+        errors: Vec<PageError>,
+        hidden: HashSet<QuestionItemId>,
+    },
 }
 
 impl Place {
-    fn page(tree: QuestionTree, page: PageId, answers: &[Answer], errors: Vec<PageError>) -> Self {
-        Self::Page { tree, page, answers: answers.to_vec(), errors }
+    fn page(
+        tree: QuestionTree,
+        page: PageId,
+        answers: &[Answer],
+        errors: Vec<PageError>,
+        hidden: HashSet<QuestionItemId>,
+    ) -> Self {
+        Self::Page { tree: Box::new(tree), page, answers: answers.to_vec(), errors, hidden }
     }
 
     /// Writes the respondent's first view of the page the place is, if it is one (a later view writes nothing).
@@ -112,13 +127,23 @@ impl Shown<'_> {
                 let thank_you_message = self.context.thank_you_message.clone();
                 self.speech.view(self.context, PageState::Done { thank_you_message }, Default::default())
             }
-            Place::Page { tree, page, answers, errors } => self.page_view(&tree, page, &answers, errors),
+            Place::Page { tree, page, answers, errors, hidden } => {
+                self.page_view(&tree, page, &answers, errors, &hidden)
+            }
         }
     }
 
-    fn page_view(&self, tree: &QuestionTree, page_id: PageId, answers: &[Answer], errors: Vec<PageError>) -> PageView {
+    fn page_view(
+        &self,
+        tree: &QuestionTree,
+        page_id: PageId,
+        answers: &[Answer],
+        errors: Vec<PageError>,
+        hidden: &HashSet<QuestionItemId>,
+    ) -> PageView {
         let index = tree.page_index(page_id).unwrap_or(0);
-        let page = tree.pages[index].clone().shown_to(self.context.respondent_id.get());
+        let mut page = tree.pages[index].clone().shown_to(self.context.respondent_id.get());
+        page.items.retain(|item| !hidden.contains(&item.id));
         let (page, untranslated) = self.speech.page(page);
         let on_page = |a: &&Answer| page.items.iter().any(|i| i.id == a.question_item_id);
         let answers = answers.iter().filter(on_page).cloned().collect();
@@ -168,7 +193,8 @@ fn resume(
     let Some(&page) = tree.reachable(resume, &answers, &personal.background).last() else {
         return Ok(Place::Done);
     };
-    Ok(Place::page(tree, page, &answers, Vec::new()))
+    let hidden = tree.hidden_items(&answers, &personal.background);
+    Ok(Place::page(tree, page, &answers, Vec::new(), hidden))
 }
 
 /// Saves the answers of one page (`form`: `q<itemId>` to values) and moves on: to the page the logic names,
@@ -230,20 +256,21 @@ fn save_page(
     let saved: &[Answer] = progress.as_ref().map_or(&[], |(set, _)| &set.answers);
     let background = personal_of(tx, context, &tree)?.background;
     let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved, &background);
+    let hidden = tree.hidden_items(saved, &background);
     if !reachable.contains(&page_id) {
         let current = reachable.last().copied().unwrap_or(page_id);
-        return Ok(Place::page(tree, current, saved, vec![PageError::OutOfOrder]));
+        return Ok(Place::page(tree, current, saved, vec![PageError::OutOfOrder], hidden));
     }
-    let (page_answers, errors) = read_page(&tree, index, form);
+    let (page_answers, errors) = read_page(&tree, index, form, &hidden);
     if !errors.is_empty() {
-        return Ok(Place::page(tree, page_id, &page_answers, errors));
+        return Ok(Place::page(tree, page_id, &page_answers, errors, hidden));
     }
     let mut answers: Vec<Answer> = progress.as_ref().map(|(set, _)| set.answers.clone()).unwrap_or_default();
     answers.retain(|a| tree.pages[index].items.iter().all(|i| i.id != a.question_item_id));
     answers.extend(page_answers.iter().cloned());
     let Ok(draft) = AnswerSetDraft::check(false, answers, &tree) else {
         // This page's answers fit (read_page checked them): the survey changed under answers given before.
-        return Ok(Place::page(tree, page_id, &page_answers, vec![PageError::EarlierAnswers]));
+        return Ok(Place::page(tree, page_id, &page_answers, vec![PageError::EarlierAnswers], hidden));
     };
     let next = tree.next_page(page_id, draft.answers(), &background);
     if next.is_none() {
@@ -252,26 +279,42 @@ fn save_page(
             let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
             let errors = on_page.map(|item| PageError::Unanswered(item.id)).collect();
             let first_page = first.page_id;
-            return Ok(Place::page(tree, first_page, draft.answers(), errors));
+            let hidden = tree.hidden_items(draft.answers(), &background);
+            return Ok(Place::page(tree, first_page, draft.answers(), errors, hidden));
         }
     }
-    let draft = if next.is_none() { draft.finished() } else { draft };
+    let draft = match next {
+        // Completed: the answers of items hidden from the respondent are dropped.
+        None => {
+            let hidden = tree.hidden_items(draft.answers(), &background);
+            draft.without(&hidden).finished()
+        }
+        Some(_) => draft,
+    };
     let existing = progress.map(|(set, _)| set.id);
     // The page's event before the set's: a last page saved completes the survey.
     let saved = serde_json::json!({"pageId": page_id.get()});
     tx.record_event(account, context.respondent_id, now, EventKind::PageSaved, Some(saved))?;
     let set = super::answers::save_respondent_progress(tx, context, existing, draft, next, now)?;
     Ok(match next {
-        Some(next) => Place::page(tree, next, &set.answers, Vec::new()),
+        Some(next) => {
+            let hidden = tree.hidden_items(&set.answers, &background);
+            Place::page(tree, next, &set.answers, Vec::new(), hidden)
+        }
         None => Place::Done,
     })
 }
 
 /// The answers a form gives for the items of the tree's page at `index` (`q<itemId>` to values), each checked
 /// against its item, with what is wrong: a required item left empty, a value that does not fit.
-fn read_page(tree: &QuestionTree, index: usize, form: &[(String, String)]) -> (Vec<Answer>, Vec<PageError>) {
+fn read_page(
+    tree: &QuestionTree,
+    index: usize,
+    form: &[(String, String)],
+    hidden: &HashSet<QuestionItemId>,
+) -> (Vec<Answer>, Vec<PageError>) {
     let (mut answers, mut errors) = (Vec::new(), Vec::new());
-    for item in &tree.pages[index].items {
+    for item in tree.pages[index].items.iter().filter(|item| !hidden.contains(&item.id)) {
         let value = answer_from_item_form(item, form)
             .and_then(|value| value.map(|v| tree.check_answer(item, &v).map(|()| v)).transpose());
         match value {

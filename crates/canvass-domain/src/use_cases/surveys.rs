@@ -6,9 +6,7 @@ use crate::ids::{AccountId, CategoryId, QuestionItemId, SendoutId, SurveyId};
 use crate::ports::{
     transaction, AnswerRepository, CategoryRepository, SendoutRepository, SurveyRepository, Transactional,
 };
-use crate::survey::{
-    CopyPlan, CopyRequest, LogicRules, RuleDraft, QuestionTree, Survey, SurveyDraft, SurveyInput,
-};
+use crate::survey::{CopyPlan, CopyRequest, LogicRules, QuestionTree, RuleDraft, Survey, SurveyDraft, SurveyInput};
 
 /// The account's surveys.
 pub fn list(uow: &mut (impl SurveyRepository + ?Sized), account: AccountId) -> Result<Vec<Survey>, DomainError> {
@@ -160,16 +158,20 @@ pub fn copy(
         let item_map: Vec<(QuestionItemId, QuestionItemId)> =
             tree.items().zip(new_tree.items()).map(|(old, new)| (old.id, new.id)).collect();
         let page_map: Vec<_> = tree.pages.iter().zip(&new_tree.pages).map(|(o, n)| (o.id, n.id)).collect();
+        // Display logic names the source's items: the copy's own name the copied ones.
+        for (old, new) in tree.items().zip(new_tree.items()) {
+            if let Some(conditions) = &old.settings.display_when {
+                let mut draft = crate::survey::ItemPatch::default().apply(new);
+                draft.settings.display_when = conditions.mapped(&item_map);
+                tx.update_item(account, copy.id, new.id, &draft)?;
+            }
+        }
         for translation in tx.list_translations(account, id)? {
             let texts = translation.texts.within(&tree).for_copy(&page_map, &item_map);
             tx.put_translation(account, copy.id, translation.language, &texts, clock.now())?;
         }
         if plan.copy_logic() && !tree.logic.is_empty() {
-            let rules = tree
-                .logic
-                .iter()
-                .filter_map(|rule| rule.rule.mapped(&item_map, &page_map))
-                .collect();
+            let rules = tree.logic.iter().filter_map(|rule| rule.rule.mapped(&item_map, &page_map)).collect();
             tx.replace_logic(account, copy.id, &LogicRules::from_checked(rules))?;
         }
         if plan.copy_answers() {

@@ -127,7 +127,9 @@ pub fn reply(
         let voice = Voice::of(tx, account, survey, context.shown_language())?;
         let (answers, page) = progress.as_ref().map(|(set, page)| (set.answers.clone(), *page)).unwrap_or_default();
         let background = super::respondent_page::personal_of(tx, &context, &tree)?.background;
-        let Some((page_id, item)) = tree.current_question(page, &answers, &background) else { return Ok(ReplyOutcome::Ignored) };
+        let Some((page_id, item)) = tree.current_question(page, &answers, &background) else {
+            return Ok(ReplyOutcome::Ignored);
+        };
         let key = |suffix: &str| match message_id {
             Some(id) => format!("tw-{}-{id}", context.respondent_id),
             None => format!("tw-{}-{}-{suffix}-{}", context.respondent_id, item.id, now.unix_timestamp_nanos()),
@@ -155,13 +157,21 @@ pub fn reply(
                 return Ok(if queued { ReplyOutcome::AskedAgain } else { ReplyOutcome::Ignored });
             }
         };
-        let next = tree.current_question(Some(page_id), draft.answers(), &background).map(|(page, item)| (page, voice.prompt(item)));
+        let next = tree
+            .current_question(Some(page_id), draft.answers(), &background)
+            .map(|(page, item)| (page, voice.prompt(item)));
         let completed = next.is_none();
         let text = next.as_ref().map_or(voice.thank_you().to_owned(), |(_, prompt)| prompt.clone());
         if !tx.enqueue_message(&context, &key("next"), &text, now)? {
             return Ok(ReplyOutcome::Ignored);
         }
-        let draft = if completed { draft.finished() } else { draft };
+        // Completed: the answers of items hidden from the respondent are dropped.
+        let draft = if completed {
+            let hidden = tree.hidden_items(draft.answers(), &background);
+            draft.without(&hidden).finished()
+        } else {
+            draft
+        };
         let existing = progress.map(|(set, _)| set.id);
         let next = next.map(|(page, _)| page);
         super::answers::save_respondent_progress(tx, &context, existing, draft, next, now)?;

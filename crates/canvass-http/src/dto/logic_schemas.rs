@@ -16,9 +16,9 @@ fn closed() -> AdditionalProperties<Schema> {
 }
 
 fn integer() -> ObjectBuilder {
-    ObjectBuilder::new().schema_type(Type::Integer).format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
-        utoipa::openapi::KnownFormat::Int64,
-    )))
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64)))
 }
 
 fn text(max: usize) -> ObjectBuilder {
@@ -71,7 +71,9 @@ impl PartialSchema for ConditionsSchema {
         );
         OneOfBuilder::new()
             .item(condition("questionItemId", integer()).description(Some("A condition on an earlier item's answer")))
-            .item(condition("backgroundLabel", text(limits::OPTION)).description(Some("A condition on background data")))
+            .item(
+                condition("backgroundLabel", text(limits::OPTION)).description(Some("A condition on background data")),
+            )
             .item(group("all"))
             .item(group("any"))
             .description(Some(depth))

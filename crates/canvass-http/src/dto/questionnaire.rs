@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use time::Date;
 use utoipa::ToSchema;
 
+use super::logic_schemas::ConditionsSchema;
 use super::survey::{OptionBody, QuestionTypeBody};
 
 /// Dates as `YYYY-MM-DD` in bodies (`day::option` for an optional one).
@@ -256,6 +257,11 @@ pub struct ItemPatchBody {
     #[serde(default, deserialize_with = "given_day")]
     #[schema(value_type = Option<String>, format = Date, max_length = 10)]
     pub max_date: Option<Option<Date>>,
+    /// When it shows: conditions on items of earlier pages and background labels; null removes them (it always
+    /// shows).
+    #[serde(default, deserialize_with = "given")]
+    #[schema(value_type = Option<ConditionsSchema>)]
+    pub display_when: Option<Option<serde_json::Value>>,
     /// The page to move it to, a page of the same survey (400 otherwise).
     #[serde(default)]
     pub page_id: Option<i64>,
@@ -264,10 +270,20 @@ pub struct ItemPatchBody {
     pub position: Option<usize>,
 }
 
-impl From<ItemPatchBody> for ItemPatch {
-    fn from(body: ItemPatchBody) -> Self {
+impl TryFrom<ItemPatchBody> for ItemPatch {
+    type Error = canvass_domain::DomainError;
+
+    /// The patch, or what is wrong with its `displayWhen`.
+    fn try_from(body: ItemPatchBody) -> Result<Self, Self::Error> {
         let finite = |given: Option<Option<f64>>| given.map(|value| value.and_then(Finite::new));
-        Self {
+        let display_when = match &body.display_when {
+            None => None,
+            Some(given) => Some(
+                super::survey::display_when(given.as_ref(), "displayWhen")
+                    .map_err(canvass_domain::DomainError::Invalid)?,
+            ),
+        };
+        Ok(Self {
             kind: body.kind.map(Into::into),
             text: body.text,
             required: body.required,
@@ -287,8 +303,9 @@ impl From<ItemPatchBody> for ItemPatch {
             rows: body.rows.map(|rows| rows.into_iter().map(OptionBody::into_option).collect()),
             min_date: body.min_date,
             max_date: body.max_date,
+            display_when,
             page_id: body.page_id.map(PageId::new),
             position: body.position,
-        }
+        })
     }
 }

@@ -3,7 +3,7 @@
 use canvass_domain::ids::CategoryId;
 use canvass_domain::limits::check_length;
 use canvass_domain::survey::{
-    ChoiceOption, CopyRequest, Finite, ItemSettings, LogicRule, Page, PageDraft, QuestionItem,
+    ChoiceOption, Conditions, CopyRequest, Finite, ItemSettings, LogicRule, Page, PageDraft, QuestionItem,
     QuestionItemDraft, QuestionTree, QuestionType, Survey, SurveyInput,
 };
 use canvass_domain::timestamp::DayEdge;
@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use time::{Date, OffsetDateTime};
 use utoipa::{IntoParams, ToSchema};
 
+use super::logic_schemas::{ConditionsSchema, LogicRuleSchema};
 use super::questionnaire::{AnswerChecksResponse, TextFormatBody};
-use super::logic_schemas::LogicRuleSchema;
 use super::schemas::DateText;
 use super::sendout::LanguageBody;
 
@@ -190,6 +190,12 @@ pub struct ItemBody {
     #[serde(default, with = "super::questionnaire::day::option")]
     #[schema(value_type = Option<String>, format = Date, max_length = 10)]
     pub max_date: Option<Date>,
+    /// When the item shows: conditions on items of earlier pages and on background labels (on a new survey,
+    /// background labels only); it always shows without them. A hidden item is never required, and an answer it
+    /// had is dropped when the set is completed.
+    #[serde(default)]
+    #[schema(value_type = Option<ConditionsSchema>)]
+    pub display_when: Option<serde_json::Value>,
     /// Where the item goes on its page, from 0 (default: the end; past the end is a 400). Taken only when an item
     /// is added to a page (`POST /surveys/{surveyId}/pages/{pageId}/items`); a new survey's items go in order.
     #[serde(default)]
@@ -197,10 +203,13 @@ pub struct ItemBody {
 }
 
 impl ItemBody {
-    /// The domain's draft of the item (its `position` aside).
-    pub fn into_draft(self) -> QuestionItemDraft {
+    /// The domain's draft of the item (its `position` aside), or what is wrong with its `displayWhen` (at
+    /// `{path}.displayWhen`, or `displayWhen` when `path` is empty).
+    pub fn into_draft(self, path: &str) -> Result<QuestionItemDraft, Vec<FieldError>> {
         let defaults = ItemSettings::default();
-        QuestionItemDraft {
+        let at = if path.is_empty() { "displayWhen".to_owned() } else { format!("{path}.displayWhen") };
+        let display_when = display_when(self.display_when.as_ref(), &at)?;
+        Ok(QuestionItemDraft {
             kind: self.kind.into(),
             text: self.text,
             required: self.required,
@@ -221,8 +230,17 @@ impl ItemBody {
                 pattern: self.pattern,
                 min_selected: self.min_selected,
                 max_selected: self.max_selected,
+                display_when,
             },
-        }
+        })
+    }
+}
+
+/// Conditions read from a body's `displayWhen` at `at` (none when it is absent or null).
+pub fn display_when(given: Option<&serde_json::Value>, at: &str) -> Result<Option<Conditions>, Vec<FieldError>> {
+    match given {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(value) => Conditions::from_json(value, at).map(Some),
     }
 }
 
@@ -256,9 +274,19 @@ pub struct PageBody {
 }
 
 impl PageBody {
-    fn into_draft(self) -> PageDraft {
-        let items = self.items.into_iter().map(ItemBody::into_draft).collect();
-        PageDraft { title: self.title, items, randomize_items: self.randomize_items }
+    fn into_draft(self, path: &str) -> Result<PageDraft, Vec<FieldError>> {
+        let (mut items, mut errors) = (Vec::with_capacity(self.items.len()), Vec::new());
+        for (index, item) in self.items.into_iter().enumerate() {
+            match item.into_draft(&format!("{path}.items[{index}]")) {
+                Ok(item) => items.push(item),
+                Err(found) => errors.extend(found),
+            }
+        }
+        if errors.is_empty() {
+            Ok(PageDraft { title: self.title, items, randomize_items: self.randomize_items })
+        } else {
+            Err(errors)
+        }
     }
 }
 
@@ -318,11 +346,21 @@ impl CreateSurveyBody {
         if !placed.is_empty() {
             return Err(placed);
         }
-        Ok(self.into_input())
+        self.into_input()
     }
 
-    fn into_input(self) -> SurveyInput {
-        SurveyInput {
+    fn into_input(self) -> Result<SurveyInput, Vec<FieldError>> {
+        let (mut pages, mut errors) = (Vec::with_capacity(self.pages.len()), Vec::new());
+        for (index, page) in self.pages.into_iter().enumerate() {
+            match page.into_draft(&format!("pages[{index}]")) {
+                Ok(page) => pages.push(page),
+                Err(found) => errors.extend(found),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(SurveyInput {
             name: self.name,
             description: self.description,
             start_date: instant(self.start_date, DayEdge::Start),
@@ -331,8 +369,8 @@ impl CreateSurveyBody {
             active: self.active,
             thank_you_message: self.thank_you_message,
             language: self.language.map(Into::into),
-            pages: self.pages.into_iter().map(PageBody::into_draft).collect(),
-        }
+            pages,
+        })
     }
 }
 
@@ -361,6 +399,10 @@ pub struct ItemResponse {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schema(max_items = 50)]
     pub rows: Vec<OptionResponse>,
+    /// When it shows (absent: always).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<ConditionsSchema>, nullable = false)]
+    pub display_when: Option<serde_json::Value>,
     /// The checks of its answers: each on the types that take it, and only when set (`wholeNumber` on every
     /// Numeric item, `multiline` on every OpenText item).
     #[serde(flatten)]
@@ -392,6 +434,7 @@ impl From<QuestionItem> for ItemResponse {
                 .iter()
                 .map(|r| OptionResponse { value: r.value.clone(), label: r.label.clone() })
                 .collect(),
+            display_when: item.settings.display_when.as_ref().map(Conditions::to_json),
             checks: AnswerChecksResponse::new(item.kind, item.settings),
         }
     }

@@ -3,7 +3,9 @@
 
 use actix_web::{delete, patch, post, web, HttpResponse};
 use canvass_domain::ids::{PageId, QuestionItemId, SurveyId};
+use canvass_domain::survey::ItemPatch;
 use canvass_domain::use_cases::questionnaire;
+use canvass_domain::DomainError;
 
 use crate::blocking;
 use crate::dto::questionnaire::{ItemPatchBody, NewPageBody, PagePatchBody};
@@ -85,7 +87,7 @@ pub async fn add_item(
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, page)) = (caller.account(), path.0);
     let position = body.0.position;
-    let draft = body.0.into_draft();
+    let draft = body.0.into_draft("").map_err(DomainError::Invalid)?;
     let item = blocking::run(&state, move |uow, clock| {
         questionnaire::add_item(uow, clock, account, survey, page, draft, position)
     })
@@ -107,7 +109,8 @@ pub async fn patch_item(
     path: Ids<(SurveyId, QuestionItemId)>,
     body: Body<ItemPatchBody>,
 ) -> Result<HttpResponse, Problem> {
-    let (account, (survey, item), patch) = (caller.account(), path.0, body.0.into());
+    let (account, (survey, item)) = (caller.account(), path.0);
+    let patch = ItemPatch::try_from(body.0)?;
     let item =
         blocking::run(&state, move |uow, clock| questionnaire::patch_item(uow, clock, account, survey, item, patch))
             .await?;

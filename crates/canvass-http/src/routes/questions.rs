@@ -3,8 +3,8 @@
 use actix_web::{delete, get, put, web, HttpResponse};
 use canvass_domain::ids::{QuestionItemId, SurveyId};
 use canvass_domain::survey::rules_from_json;
-use canvass_domain::DomainError;
 use canvass_domain::use_cases::surveys;
+use canvass_domain::DomainError;
 
 use crate::blocking;
 use crate::dto::logic_schemas::LogicRuleBodySchema;

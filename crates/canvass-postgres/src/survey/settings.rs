@@ -3,7 +3,7 @@
 //! stored, so a value that does not read back (which no write makes) is taken as its default.
 
 use canvass_domain::answer::parse_date;
-use canvass_domain::survey::{Finite, ItemSettings, TextFormat};
+use canvass_domain::survey::{Conditions, Finite, ItemSettings, TextFormat};
 use serde_json::{json, Map, Value};
 
 /// The column's value for these settings.
@@ -51,6 +51,9 @@ pub(crate) fn to_json(settings: &ItemSettings) -> Value {
     if let Some(count) = settings.max_selected {
         put("maxSelected", json!(count));
     }
+    if let Some(conditions) = &settings.display_when {
+        put("displayWhen", conditions.to_json());
+    }
     Value::Object(object)
 }
 
@@ -76,13 +79,14 @@ pub(crate) fn from_json(value: &Value) -> ItemSettings {
         pattern,
         min_selected: count("minSelected"),
         max_selected: count("maxSelected"),
+        display_when: value.get("displayWhen").and_then(|when| Conditions::from_json(when, "").ok()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use canvass_domain::survey::ChoiceOption;
+    use canvass_domain::survey::{ChoiceOption, Condition, ConditionValue, Operator, Subject};
 
     #[test]
     fn settings_round_trip_and_defaults_are_left_out() {
@@ -101,9 +105,15 @@ mod tests {
             pattern: Some("[A-Z]+".into()),
             min_selected: Some(1),
             max_selected: Some(3),
+            display_when: Some(Conditions::One(Condition {
+                subject: Subject::Background("Region".into()),
+                operator: Operator::Equals,
+                value: Some(ConditionValue::Text("North".into())),
+            })),
         };
         let stored = to_json(&settings);
         assert_eq!(stored["format"], "pattern");
+        assert_eq!(stored["displayWhen"], json!({"backgroundLabel": "Region", "operator": "equals", "value": "North"}));
         assert_eq!(from_json(&stored), settings);
     }
 }

@@ -90,7 +90,8 @@ fn the_survey_and_its_tree_are_read_together_or_not_at_all() {
             go_to_page_id: inserted.pages[page].id,
         })
     };
-    let answered = |item: QuestionItemId| Condition { subject: Subject::Item(item), operator: Operator::Answered, value: None };
+    let answered =
+        |item: QuestionItemId| Condition { subject: Subject::Item(item), operator: Operator::Answered, value: None };
     let ending = RuleDraft::Conditional(ConditionalRule {
         when: Conditions::Any(vec![Conditions::One(answered(items[0])), Conditions::One(answered(items[1]))]),
         action: RuleAction::EndSurvey,

@@ -32,6 +32,16 @@ pub fn check_conditions(
     errors
 }
 
+/// The broken rules of the `displayWhen` of an item on the page at `page_index`, at `path`: its conditions name
+/// items of earlier pages only.
+pub fn check_display(conditions: &Conditions, path: &str, tree: &QuestionTree, page_index: usize) -> Vec<FieldError> {
+    let earlier = |item: &QuestionItem| {
+        let on = tree.page_index(item.page_id).unwrap_or(usize::MAX);
+        (on >= page_index).then_some("must be an item of an earlier page")
+    };
+    check_conditions(conditions, path, tree, &earlier)
+}
+
 /// Collects the conditions with their paths, and the groups' broken rules.
 fn walk<'c>(
     conditions: &'c Conditions,

@@ -42,6 +42,10 @@ impl Condition {
         if let Some(value) = &self.value {
             let value = match value {
                 ConditionValue::Text(text) => json!(text),
+                // A whole number reads back as it is usually given: without a fraction.
+                ConditionValue::Number(number) if number.fract() == 0.0 && number.abs() < 9_007_199_254_740_992.0 => {
+                    json!(*number as i64)
+                }
                 ConditionValue::Number(number) => json!(number),
                 ConditionValue::Cell { row, option } => json!({"row": row, "option": option}),
             };
@@ -90,9 +94,9 @@ fn read(value: &Value, path: &str, depth: usize, errors: &mut Vec<FieldError>) -
 fn read_condition(object: &Map<String, Value>, path: &str, errors: &mut Vec<FieldError>) -> Option<Condition> {
     let field = |name: &str| format!("{path}.{name}");
     let before = errors.len();
-    if let Some(unknown) = object.keys().find(|key| {
-        !matches!(key.as_str(), "questionItemId" | "backgroundLabel" | "operator" | "value")
-    }) {
+    if let Some(unknown) =
+        object.keys().find(|key| !matches!(key.as_str(), "questionItemId" | "backgroundLabel" | "operator" | "value"))
+    {
         errors.push(FieldError::new(field(unknown), "is not a field of a condition"));
     }
     let subject = match (object.get("questionItemId"), object.get("backgroundLabel")) {
@@ -115,7 +119,8 @@ fn read_condition(object: &Map<String, Value>, path: &str, errors: &mut Vec<Fiel
             }
         },
         (None, None) => {
-            errors.push(FieldError::new(field("questionItemId"), "a condition names questionItemId or backgroundLabel"));
+            errors
+                .push(FieldError::new(field("questionItemId"), "a condition names questionItemId or backgroundLabel"));
             None
         }
     };
@@ -168,7 +173,8 @@ mod tests {
     #[test]
     fn conditions_read_back_as_written() {
         let value = json!({"all": [
-            {"questionItemId": 7, "operator": "atMost", "value": 6.0},
+            {"questionItemId": 7, "operator": "atMost", "value": 6},
+            {"questionItemId": 7, "operator": "atLeast", "value": 2.5},
             {"any": [
                 {"backgroundLabel": "Region", "operator": "equals", "value": "North"},
                 {"questionItemId": 8, "operator": "equals", "value": {"row": "speed", "option": "good"}},
@@ -176,7 +182,7 @@ mod tests {
             ]}
         ]});
         let read = Conditions::from_json(&value, "when").unwrap();
-        assert_eq!(read.each().len(), 4);
+        assert_eq!(read.each().len(), 5);
         assert_eq!(read.to_json(), value);
     }
 

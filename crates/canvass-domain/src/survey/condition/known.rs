@@ -24,7 +24,9 @@ impl<'a> KnownFacts<'a> {
         let kinds: HashMap<QuestionItemId, QuestionType> = tree.items().map(|item| (item.id, item.kind)).collect();
         let answers = answers
             .iter()
-            .filter_map(|answer| Some((answer.question_item_id, (*kinds.get(&answer.question_item_id)?, &answer.value))))
+            .filter_map(|answer| {
+                Some((answer.question_item_id, (*kinds.get(&answer.question_item_id)?, &answer.value)))
+            })
             .collect();
         Self { answers, background }
     }

@@ -152,7 +152,7 @@ mod tests {
     fn both_forms_read_back_as_given() {
         let body = json!([
             {"questionItemId": 1, "equals": "yes", "goToPageId": 3},
-            {"when": {"questionItemId": 2, "operator": "atMost", "value": 6.0}, "action": "jump", "goToPageId": 4},
+            {"when": {"questionItemId": 2, "operator": "atMost", "value": 6}, "action": "jump", "goToPageId": 4},
             {"when": {"backgroundLabel": "Customer", "operator": "equals", "value": "no"}, "action": "endSurvey"}
         ]);
         let rules = rules_from_json(&body).unwrap();
@@ -175,12 +175,10 @@ mod tests {
         assert_eq!(fields(json!([{"when": condition, "action": "leave"}])), ["[0].action"]);
         assert_eq!(fields(json!([{"questionItemId": 1, "goToPageId": 3}])), ["[0].equals"]);
         let bad_operator = json!({"all": [condition, {"questionItemId": 2, "operator": "near"}]});
-        assert_eq!(fields(json!([{}, {"when": bad_operator, "action": "endSurvey"}])), [
-            "[0].questionItemId",
-            "[0].equals",
-            "[0].goToPageId",
-            "[1].when.all[1].operator"
-        ]);
+        assert_eq!(
+            fields(json!([{}, {"when": bad_operator, "action": "endSurvey"}])),
+            ["[0].questionItemId", "[0].equals", "[0].goToPageId", "[1].when.all[1].operator"]
+        );
         assert_eq!(fields(json!({"rules": []})), ["body"]);
     }
 }
