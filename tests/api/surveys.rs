@@ -9,6 +9,7 @@ mod create_and_read;
 mod display_logic;
 mod editing;
 mod option_limit;
+mod piping;
 mod questions;
 mod richer_types;
 mod thank_you_and_scale_labels;

@@ -3,7 +3,7 @@
 mod blame;
 pub mod dsn;
 mod pace;
-mod placeholders;
+pub(crate) mod placeholders;
 pub mod ports;
 mod render;
 

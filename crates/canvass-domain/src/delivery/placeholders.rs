@@ -13,7 +13,7 @@ use crate::directory::check_attribute_name;
 
 /// What a placeholder stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Placeholder<'a> {
+pub(crate) enum Placeholder<'a> {
     SurveyLink,
     OptOutLink,
     FirstName,
@@ -24,15 +24,15 @@ enum Placeholder<'a> {
 
 /// A piece of a template: text as written, or a placeholder with its default (empty when none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Piece<'a> {
+pub(crate) enum Piece<'a, P = Placeholder<'a>> {
     Text(&'a str),
-    Slot(Placeholder<'a>, &'a str),
+    Slot(P, &'a str),
     /// `{{...}}` that is no placeholder, as written (refused at creation, so only in texts stored before).
     Unknown(&'a str),
 }
 
 /// Reads what is between `{{` and `}}`.
-fn placeholder(inner: &str) -> Option<(Placeholder<'_>, &str)> {
+pub(crate) fn placeholder(inner: &str) -> Option<(Placeholder<'_>, &str)> {
     let (name, default) = match inner.split_once('|') {
         Some((name, default)) => (name, Some(default)),
         None => (inner, None),
@@ -53,6 +53,15 @@ fn placeholder(inner: &str) -> Option<(Placeholder<'_>, &str)> {
 
 /// The template's pieces, in order, in one pass.
 fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
+    scan(template, placeholder)
+}
+
+/// A text's pieces, in order, in one pass, what is between `{{` and `}}` read by `read` (as written when it
+/// reads nothing).
+pub(crate) fn scan<'a, P>(
+    template: &'a str,
+    read: impl Fn(&'a str) -> Option<(P, &'a str)>,
+) -> impl Iterator<Item = Piece<'a, P>> {
     let mut rest = template;
     std::iter::from_fn(move || {
         if rest.is_empty() {
@@ -72,7 +81,7 @@ fn pieces(template: &str) -> impl Iterator<Item = Piece<'_>> {
         let (whole, after) = rest.split_at(close + 4);
         rest = after;
         let inner = &whole[2..whole.len() - 2];
-        Some(placeholder(inner).map_or(Piece::Unknown(whole), |(found, default)| Piece::Slot(found, default)))
+        Some(read(inner).map_or(Piece::Unknown(whole), |(found, default)| Piece::Slot(found, default)))
     })
 }
 
@@ -126,20 +135,33 @@ impl<'a> Values<'a> {
     /// The text a placeholder stands for: its value, or its default when the value is missing or blank, line
     /// breaks made spaces.
     fn of(&self, placeholder: Placeholder<'_>, default: &'a str) -> std::borrow::Cow<'a, str> {
-        let personal = self.personal;
         let value = match placeholder {
             Placeholder::SurveyLink => Some(self.survey_link),
             Placeholder::OptOutLink => Some(self.opt_out_link),
-            Placeholder::FirstName => personal.first_name.as_deref(),
-            Placeholder::LastName => personal.last_name.as_deref(),
-            Placeholder::Contact(name) => personal.contact.get(name).map(String::as_str),
-            Placeholder::Background(name) => personal.background.get(name).map(String::as_str),
+            personal => self.personal.value(personal),
         };
-        let text = value.filter(|value| !value.trim().is_empty()).unwrap_or(default);
-        if text.contains(['\r', '\n']) {
-            text.replace(['\r', '\n'], " ").into()
-        } else {
-            text.into()
+        one_line(value.filter(|value| !value.trim().is_empty()).unwrap_or(default))
+    }
+}
+
+/// The text with each line break made a space.
+pub(crate) fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains(['\r', '\n']) {
+        text.replace(['\r', '\n'], " ").into()
+    } else {
+        text.into()
+    }
+}
+
+impl Personal {
+    /// The value of a personal placeholder (none for the links).
+    pub(crate) fn value(&self, placeholder: Placeholder<'_>) -> Option<&str> {
+        match placeholder {
+            Placeholder::SurveyLink | Placeholder::OptOutLink => None,
+            Placeholder::FirstName => self.first_name.as_deref(),
+            Placeholder::LastName => self.last_name.as_deref(),
+            Placeholder::Contact(name) => self.contact.get(name).map(String::as_str),
+            Placeholder::Background(name) => self.background.get(name).map(String::as_str),
         }
     }
 }

@@ -175,22 +175,25 @@ pub fn place(position: Option<usize>, len: usize, field: &str) -> Result<usize, 
 }
 
 impl QuestionTree {
-    /// The items whose `displayWhen` would name an item that does not come before them, with each item on the
+    /// The items whose `displayWhen` or piped texts would name an item that does not come before them, with each
+    /// item on the
     /// page of position `page_of` gives it (the tree as a move would leave it); in tree order, as text for a
     /// conflict's values.
     pub fn unordered_references(&self, page_of: impl Fn(&QuestionItem) -> usize) -> Vec<String> {
         let pages: std::collections::HashMap<QuestionItemId, usize> =
             self.items().map(|item| (item.id, page_of(item))).collect();
-        let names_later = |item: &QuestionItem, conditions: &super::Conditions| {
-            conditions.each().iter().any(|condition| match condition.subject {
-                super::Subject::Item(named) => pages.get(&named).is_some_and(|&on| on >= page_of(item)),
-                super::Subject::Background(_) => false,
-            })
+        let names_later = |item: &QuestionItem| {
+            let later = |named: &QuestionItemId| pages.get(named).is_some_and(|&on| on >= page_of(item));
+            let shown_when = item.settings.display_when.iter().flat_map(|conditions| conditions.each());
+            let in_conditions = shown_when.filter_map(|condition| match &condition.subject {
+                super::Subject::Item(named) => Some(*named),
+                super::Subject::Background(_) => None,
+            });
+            let texts = std::iter::once(&item.text).chain(item.options.iter().map(|option| &option.label));
+            let piped = texts.flat_map(|text| super::piped_items(text));
+            in_conditions.chain(piped).any(|named| later(&named))
         };
-        self.items()
-            .filter(|item| item.settings.display_when.as_ref().is_some_and(|c| names_later(item, c)))
-            .map(|item| item.id.to_string())
-            .collect()
+        self.items().filter(|item| names_later(item)).map(|item| item.id.to_string()).collect()
     }
 
     /// The page ids in order with `page` moved to `position` (which must be one of the pages' positions).

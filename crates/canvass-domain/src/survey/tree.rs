@@ -24,10 +24,13 @@ impl PageDraft {
         let mut errors = Vec::new();
         crate::limits::push_length(&mut errors, format!("{path}.title"), &self.title, crate::limits::PAGE_TITLE);
         let no_items = QuestionTree::assemble(crate::ids::SurveyId::new(0), Vec::new(), Vec::new());
+        super::check_pipes(&self.title, &format!("{path}.title"), &no_items, 0, &mut errors);
         for (index, item) in self.items.iter().enumerate() {
             let at = format!("{path}.items[{index}]");
             errors.extend(item.check(&at));
-            // A new survey's items have no ids yet: its display logic names background labels only.
+            // A new survey's items have no ids yet: its display logic names background labels only, and its texts
+            // pipe no answers.
+            errors.extend(super::check_item_pipes(item, &at, &no_items, 0));
             if let Some(conditions) = &item.settings.display_when {
                 let only_labels = |_: &QuestionItem| Some("a new survey's displayWhen names background labels only");
                 errors.extend(super::check_conditions(
@@ -200,6 +203,16 @@ impl QuestionTree {
             RuleDraft::Equals(_) => false,
         });
         in_rules || self.items().filter_map(|item| item.settings.display_when.as_ref()).any(names)
+    }
+
+    /// Whether a page title, item text or option label pipes a value (`{{answer.1}}`, `{{firstName}}`, ...).
+    pub fn pipes(&self) -> bool {
+        self.pages.iter().any(|page| {
+            super::pipes(&page.title)
+                || page.items.iter().any(|item| {
+                    super::pipes(&item.text) || item.options.iter().any(|option| super::pipes(&option.label))
+                })
+        })
     }
 
     /// Whether any rule is broken.

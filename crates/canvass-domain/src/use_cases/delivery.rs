@@ -92,7 +92,8 @@ impl Round {
 }
 
 /// The first question of each TWOWAY survey met in a round, read once per survey and language.
-/// Keyed by survey and language, and by respondent too where the survey's logic reads background data.
+/// Keyed by survey and language, and by respondent too where the survey's logic reads background data or its
+/// texts pipe.
 type FirstQuestions =
     HashMap<(AccountId, SurveyId, crate::language::Language, Option<crate::ids::RespondentId>), Option<String>>;
 
@@ -361,10 +362,10 @@ fn first_questions(
             Entry::Occupied(read) => read.into_mut(),
             Entry::Vacant(unread) => unread.insert(uow.question_tree(account, survey)?),
         };
-        let respondent = tree.names_background().then_some(message.respondent_id);
+        let respondent = (tree.names_background() || tree.pipes()).then_some(message.respondent_id);
         if let Entry::Vacant(unread) = questions.entry((account, survey, message.language, respondent)) {
             let voice = super::twoway::Voice::of(uow, account, survey, message.language)?;
-            unread.insert(super::twoway::first_question(tree, &voice, &message.personal.background));
+            unread.insert(super::twoway::first_question(tree, &voice, &message.personal));
         }
     }
     Ok(questions)

@@ -7,7 +7,8 @@ use crate::error::{ConflictKind, DomainError, FieldError, Resource};
 use crate::ids::{AccountId, PageId, QuestionItemId, SurveyId};
 use crate::ports::{transaction, AnswerRepository, SurveyRepository, Transactional};
 use crate::survey::{
-    check_display, place, ItemPatch, Page, PageInput, PagePatch, QuestionItem, QuestionItemDraft, QuestionTree,
+    check_display, check_item_pipes, check_pipes, place, ItemPatch, Page, PageInput, PagePatch, QuestionItem,
+    QuestionItemDraft, QuestionTree,
 };
 
 /// Starts a change of the survey's tree in `tx` and reads the tree as it stands; `NotFound` when the account has
@@ -28,9 +29,11 @@ fn page_of(tree: &QuestionTree, page: PageId) -> Result<&Page, DomainError> {
     tree.pages.iter().find(|p| p.id == page).ok_or(DomainError::NotFound(Resource::Page))
 }
 
-fn check_title(title: &str) -> Result<(), DomainError> {
+/// A page title's broken rules: its length, and pipes that name no item of a page before `position` of `tree`.
+fn check_title(title: &str, tree: &QuestionTree, position: usize) -> Result<(), DomainError> {
     let mut errors = Vec::new();
     crate::limits::push_length(&mut errors, "title", title, crate::limits::PAGE_TITLE);
+    check_pipes(title, "title", tree, position, &mut errors);
     DomainError::check(errors)
 }
 
@@ -55,9 +58,9 @@ pub fn add_page(
 ) -> Result<Page, DomainError> {
     transaction(uow, |tx| {
         let tree = begin(tx, clock, account, survey)?;
-        check_title(&input.title)?;
         let position =
             place(input.position, tree.pages.len(), "position").map_err(|e| DomainError::Invalid(vec![e]))?;
+        check_title(&input.title, &tree, position)?;
         let page = tx.insert_page(account, survey, &input.title, input.randomize_items)?;
         if position < tree.pages.len() {
             tx.order_pages(account, survey, &tree.pages_with_move(page, position))?;
@@ -78,10 +81,21 @@ pub fn patch_page(
     transaction(uow, |tx| {
         let tree = begin(tx, clock, account, survey)?;
         let held = page_of(&tree, page)?;
+        let given_title = patch.title.is_some();
         let title = patch.title.unwrap_or_else(|| held.title.clone());
-        check_title(&title)?;
         let last = tree.pages.len() - 1;
         let position = place(patch.position, last, "position").map_err(|e| DomainError::Invalid(vec![e]))?;
+        let mut moved = tree.clone();
+        if patch.position.is_some() {
+            let order = tree.pages_with_move(page, position);
+            moved.pages.sort_by_key(|p| order.iter().position(|id| *id == p.id));
+        }
+        let moved_to = moved.page_index(page).unwrap_or_default();
+        if given_title {
+            check_title(&title, &moved, moved_to)?;
+        } else if check_title(&title, &moved, moved_to).is_err() {
+            refuse_unordered(vec![page.to_string()], &format!("moving page {page} (its title pipes a later item)"))?;
+        }
         tx.update_page(account, survey, page, &title, patch.randomize_items.unwrap_or(held.randomize_items))?;
         if patch.position.is_some() && tree.page_index(page) != Some(position) {
             let order = tree.pages_with_move(page, position);
@@ -130,10 +144,11 @@ pub fn add_item(
         let tree = begin(tx, clock, account, survey)?;
         let held = page_of(&tree, page)?;
         let mut errors = draft.check("");
+        let on = tree.page_index(page).unwrap_or_default();
         if let Some(conditions) = &draft.settings.display_when {
-            let on = tree.page_index(page).unwrap_or_default();
             errors.extend(check_display(conditions, ".displayWhen", &tree, on));
         }
+        errors.extend(check_item_pipes(&draft, "", &tree, on));
         let len = held.items.len();
         let position = place(position, len, "position").map_err(|e| errors.push(e)).ok();
         DomainError::check(errors.into_iter().map(unrooted).collect())?;
@@ -206,6 +221,9 @@ pub fn patch_item(
         let on = tree.page_index(target).unwrap_or_default();
         if let Some(Some(conditions)) = &patch.display_when {
             errors.extend(check_display(conditions, ".displayWhen", &tree, on));
+        }
+        if patch.text.is_some() || patch.options.is_some() {
+            errors.extend(check_item_pipes(&draft, "", &tree, on));
         }
         DomainError::check(errors.into_iter().map(unrooted).collect())?;
         if moves {

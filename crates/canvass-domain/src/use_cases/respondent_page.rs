@@ -21,7 +21,7 @@ use crate::ports::{
     transaction, AnswerRepository, RespondentPageRepository, RespondentRepository, SurveyRepository,
     TimelineRepository, Transactional, WebhookEvents,
 };
-use crate::survey::QuestionTree;
+use crate::survey::{PipeValues, QuestionTree};
 
 use self::speech::Speech;
 
@@ -31,14 +31,14 @@ fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> R
     uow.find_by_token(route, token)?.ok_or(DomainError::NotFound(Resource::SurveyLink))
 }
 
-/// What the respondent's conditions read beyond its answers: its background data by label name, read only when
-/// the survey's logic names a label.
+/// What the respondent's conditions and piped texts read beyond its answers: its background data by label name and
+/// its contact's names and attributes, read only when the survey's logic names a label or its texts pipe.
 pub(super) fn personal_of(
     uow: &mut (impl RespondentRepository + ?Sized),
     context: &TokenContext,
     tree: &QuestionTree,
 ) -> Result<Personal, DomainError> {
-    if !tree.names_background() {
+    if !tree.names_background() && !tree.pipes() {
         return Ok(Personal::default());
     }
     let invitation = uow.invitation_of(context.account_id, context.sendout_id, context.respondent_id)?;
@@ -62,26 +62,30 @@ enum Place {
     Closed,
     /// The respondent has completed the survey (or has nothing left to answer).
     Done,
-    /// A page of the tree, with the answers to show on it and its errors.
-    /// `hidden` are the items whose `displayWhen` does not hold for the respondent.
-    Page {
-        tree: Box<QuestionTree>,
-        page: PageId,
-        answers: Vec<Answer>,
-        errors: Vec<PageError>,
-        hidden: HashSet<QuestionItemId>,
-    },
+    /// A page of the tree, with the answers to show on it, its errors and what the respondent is shown of it.
+    Page { tree: Box<QuestionTree>, page: PageId, answers: Vec<Answer>, errors: Vec<PageError>, seen: Box<Seen> },
+}
+
+/// What a page shows one respondent beyond its form: the items hidden from it (their `displayWhen` does not
+/// hold), and the answers and personal data its texts pipe.
+struct Seen {
+    hidden: HashSet<QuestionItemId>,
+    answers: Vec<Answer>,
+    personal: Personal,
+}
+
+impl Seen {
+    /// What a respondent with `answers` so far and `personal` data is shown of `tree`.
+    fn of(tree: &QuestionTree, answers: &[Answer], personal: &Personal) -> Box<Self> {
+        let hidden = tree.hidden_items(answers, &personal.background);
+        let answers = if tree.pipes() { answers.to_vec() } else { Vec::new() };
+        Box::new(Self { hidden, answers, personal: personal.clone() })
+    }
 }
 
 impl Place {
-    fn page(
-        tree: QuestionTree,
-        page: PageId,
-        answers: &[Answer],
-        errors: Vec<PageError>,
-        hidden: HashSet<QuestionItemId>,
-    ) -> Self {
-        Self::Page { tree: Box::new(tree), page, answers: answers.to_vec(), errors, hidden }
+    fn page(tree: QuestionTree, page: PageId, answers: &[Answer], errors: Vec<PageError>, seen: Box<Seen>) -> Self {
+        Self::Page { tree: Box::new(tree), page, answers: answers.to_vec(), errors, seen }
     }
 
     /// Writes the respondent's first view of the page the place is, if it is one (a later view writes nothing).
@@ -127,9 +131,7 @@ impl Shown<'_> {
                 let thank_you_message = self.context.thank_you_message.clone();
                 self.speech.view(self.context, PageState::Done { thank_you_message }, Default::default())
             }
-            Place::Page { tree, page, answers, errors, hidden } => {
-                self.page_view(&tree, page, &answers, errors, &hidden)
-            }
+            Place::Page { tree, page, answers, errors, seen } => self.page_view(&tree, page, &answers, errors, &seen),
         }
     }
 
@@ -139,12 +141,13 @@ impl Shown<'_> {
         page_id: PageId,
         answers: &[Answer],
         errors: Vec<PageError>,
-        hidden: &HashSet<QuestionItemId>,
+        seen: &Seen,
     ) -> PageView {
         let index = tree.page_index(page_id).unwrap_or(0);
         let mut page = tree.pages[index].clone().shown_to(self.context.respondent_id.get());
-        page.items.retain(|item| !hidden.contains(&item.id));
+        page.items.retain(|item| !seen.hidden.contains(&item.id));
         let (page, untranslated) = self.speech.page(page);
+        let page = PipeValues::new(tree, &seen.answers, &seen.personal).page(page);
         let on_page = |a: &&Answer| page.items.iter().any(|i| i.id == a.question_item_id);
         let answers = answers.iter().filter(on_page).cloned().collect();
         let page = QuestionPage { page, number: index + 1, count: tree.pages.len(), answers, errors };
@@ -193,8 +196,8 @@ fn resume(
     let Some(&page) = tree.reachable(resume, &answers, &personal.background).last() else {
         return Ok(Place::Done);
     };
-    let hidden = tree.hidden_items(&answers, &personal.background);
-    Ok(Place::page(tree, page, &answers, Vec::new(), hidden))
+    let seen = Seen::of(&tree, &answers, &personal);
+    Ok(Place::page(tree, page, &answers, Vec::new(), seen))
 }
 
 /// Saves the answers of one page (`form`: `q<itemId>` to values) and moves on: to the page the logic names,
@@ -254,39 +257,40 @@ fn save_page(
         return Ok(Place::Done);
     }
     let saved: &[Answer] = progress.as_ref().map_or(&[], |(set, _)| &set.answers);
-    let background = personal_of(tx, context, &tree)?.background;
-    let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved, &background);
-    let hidden = tree.hidden_items(saved, &background);
+    let personal = personal_of(tx, context, &tree)?;
+    let background = &personal.background;
+    let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved, background);
+    let seen = Seen::of(&tree, saved, &personal);
     if !reachable.contains(&page_id) {
         let current = reachable.last().copied().unwrap_or(page_id);
-        return Ok(Place::page(tree, current, saved, vec![PageError::OutOfOrder], hidden));
+        return Ok(Place::page(tree, current, saved, vec![PageError::OutOfOrder], seen));
     }
-    let (page_answers, errors) = read_page(&tree, index, form, &hidden);
+    let (page_answers, errors) = read_page(&tree, index, form, &seen.hidden);
     if !errors.is_empty() {
-        return Ok(Place::page(tree, page_id, &page_answers, errors, hidden));
+        return Ok(Place::page(tree, page_id, &page_answers, errors, seen));
     }
     let mut answers: Vec<Answer> = progress.as_ref().map(|(set, _)| set.answers.clone()).unwrap_or_default();
     answers.retain(|a| tree.pages[index].items.iter().all(|i| i.id != a.question_item_id));
     answers.extend(page_answers.iter().cloned());
     let Ok(draft) = AnswerSetDraft::check(false, answers, &tree) else {
         // This page's answers fit (read_page checked them): the survey changed under answers given before.
-        return Ok(Place::page(tree, page_id, &page_answers, vec![PageError::EarlierAnswers], hidden));
+        return Ok(Place::page(tree, page_id, &page_answers, vec![PageError::EarlierAnswers], seen));
     };
-    let next = tree.next_page(page_id, draft.answers(), &background);
+    let next = tree.next_page(page_id, draft.answers(), background);
     if next.is_none() {
-        let missing = tree.missing_on_path(draft.answers(), &background);
+        let missing = tree.missing_on_path(draft.answers(), background);
         if let Some(first) = missing.first() {
             let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
             let errors = on_page.map(|item| PageError::Unanswered(item.id)).collect();
             let first_page = first.page_id;
-            let hidden = tree.hidden_items(draft.answers(), &background);
-            return Ok(Place::page(tree, first_page, draft.answers(), errors, hidden));
+            let seen = Seen::of(&tree, draft.answers(), &personal);
+            return Ok(Place::page(tree, first_page, draft.answers(), errors, seen));
         }
     }
     let draft = match next {
         // Completed: the answers of items hidden from the respondent are dropped.
         None => {
-            let hidden = tree.hidden_items(draft.answers(), &background);
+            let hidden = tree.hidden_items(draft.answers(), background);
             draft.without(&hidden).finished()
         }
         Some(_) => draft,
@@ -298,8 +302,8 @@ fn save_page(
     let set = super::answers::save_respondent_progress(tx, context, existing, draft, next, now)?;
     Ok(match next {
         Some(next) => {
-            let hidden = tree.hidden_items(&set.answers, &background);
-            Place::page(tree, next, &set.answers, Vec::new(), hidden)
+            let seen = Seen::of(&tree, &set.answers, &personal);
+            Place::page(tree, next, &set.answers, Vec::new(), seen)
         }
         None => Place::Done,
     })

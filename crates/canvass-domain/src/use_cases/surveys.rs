@@ -158,13 +158,22 @@ pub fn copy(
         let item_map: Vec<(QuestionItemId, QuestionItemId)> =
             tree.items().zip(new_tree.items()).map(|(old, new)| (old.id, new.id)).collect();
         let page_map: Vec<_> = tree.pages.iter().zip(&new_tree.pages).map(|(o, n)| (o.id, n.id)).collect();
-        // Display logic names the source's items: the copy's own name the copied ones.
+        // Display logic and piped texts name the source's items: the copy's own name the copied ones.
         for (old, new) in tree.items().zip(new_tree.items()) {
-            if let Some(conditions) = &old.settings.display_when {
+            let piped = crate::survey::pipes(&old.text) || old.options.iter().any(|o| crate::survey::pipes(&o.label));
+            if old.settings.display_when.is_some() || piped {
                 let mut draft = crate::survey::ItemPatch::default().apply(new);
-                draft.settings.display_when = conditions.mapped(&item_map);
+                draft.settings.display_when = old.settings.display_when.as_ref().and_then(|c| c.mapped(&item_map));
+                draft.text = crate::survey::pipes_mapped(&draft.text, &item_map);
+                for option in &mut draft.options {
+                    option.label = crate::survey::pipes_mapped(&option.label, &item_map);
+                }
                 tx.update_item(account, copy.id, new.id, &draft)?;
             }
+        }
+        for (old, new) in tree.pages.iter().zip(&new_tree.pages).filter(|(old, _)| crate::survey::pipes(&old.title)) {
+            let title = crate::survey::pipes_mapped(&old.title, &item_map);
+            tx.update_page(account, copy.id, new.id, &title, new.randomize_items)?;
         }
         for translation in tx.list_translations(account, id)? {
             let texts = translation.texts.within(&tree).for_copy(&page_map, &item_map);

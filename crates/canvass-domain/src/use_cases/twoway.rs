@@ -11,7 +11,7 @@ use crate::language::Language;
 use crate::ports::{
     transaction, AnswerRepository, OutboxRepository, RespondentPageRepository, SurveyRepository, Transactional,
 };
-use crate::survey::{QuestionItem, QuestionTree, TranslatedTexts};
+use crate::survey::{PipeValues, QuestionItem, QuestionTree, TranslatedTexts};
 
 /// How a conversation speaks to one respondent: the service's words in the language it is shown, and the
 /// survey's texts in it where the survey has a translation (the survey's own where it has none).
@@ -45,6 +45,11 @@ impl Voice {
         self.shown(item).prompt(self.words)
     }
 
+    /// The text message that asks `item`, its texts piped with `values` once translated.
+    pub fn piped_prompt(&self, item: &QuestionItem, values: &PipeValues<'_>) -> String {
+        values.item(self.shown(item)).prompt(self.words)
+    }
+
     /// What is said when the conversation is complete.
     pub fn thank_you(&self) -> &'static str {
         self.words.thank_you
@@ -70,9 +75,10 @@ pub enum ReplyOutcome {
 pub fn first_question(
     tree: &QuestionTree,
     voice: &Voice,
-    background: &std::collections::BTreeMap<String, String>,
+    personal: &crate::delivery::Personal,
 ) -> Option<String> {
-    tree.current_question(None, &[], background).map(|(_, item)| voice.prompt(item))
+    let values = PipeValues::new(tree, &[], personal);
+    tree.current_question(None, &[], &personal.background).map(|(_, item)| voice.piped_prompt(item, &values))
 }
 
 /// A text message from a respondent, as the SMS provider delivers it.
@@ -126,10 +132,13 @@ pub fn reply(
         let tree = tx.question_tree(account, survey)?;
         let voice = Voice::of(tx, account, survey, context.shown_language())?;
         let (answers, page) = progress.as_ref().map(|(set, page)| (set.answers.clone(), *page)).unwrap_or_default();
-        let background = super::respondent_page::personal_of(tx, &context, &tree)?.background;
-        let Some((page_id, item)) = tree.current_question(page, &answers, &background) else {
+        let personal = super::respondent_page::personal_of(tx, &context, &tree)?;
+        let background = &personal.background;
+        let Some((page_id, item)) = tree.current_question(page, &answers, background) else {
             return Ok(ReplyOutcome::Ignored);
         };
+        // The question as it was asked, for asking it again.
+        let asked = voice.piped_prompt(item, &PipeValues::new(&tree, &answers, &personal));
         let key = |suffix: &str| match message_id {
             Some(id) => format!("tw-{}-{id}", context.respondent_id),
             None => format!("tw-{}-{}-{suffix}-{}", context.respondent_id, item.id, now.unix_timestamp_nanos()),
@@ -142,8 +151,7 @@ pub fn reply(
         let value = match checked {
             Ok(value) => value,
             Err(hint) => {
-                let queued =
-                    tx.enqueue_message(&context, &key("again"), &format!("{hint} {}", voice.prompt(item)), now)?;
+                let queued = tx.enqueue_message(&context, &key("again"), &format!("{hint} {asked}"), now)?;
                 return Ok(if queued { ReplyOutcome::AskedAgain } else { ReplyOutcome::Ignored });
             }
         };
@@ -153,13 +161,13 @@ pub fn reply(
         let draft = match draft {
             Ok(draft) => draft,
             Err(_) => {
-                let queued = tx.enqueue_message(&context, &key("again"), &voice.prompt(item), now)?;
+                let queued = tx.enqueue_message(&context, &key("again"), &asked, now)?;
                 return Ok(if queued { ReplyOutcome::AskedAgain } else { ReplyOutcome::Ignored });
             }
         };
         let next = tree
-            .current_question(Some(page_id), draft.answers(), &background)
-            .map(|(page, item)| (page, voice.prompt(item)));
+            .current_question(Some(page_id), draft.answers(), background)
+            .map(|(page, item)| (page, voice.piped_prompt(item, &PipeValues::new(&tree, draft.answers(), &personal))));
         let completed = next.is_none();
         let text = next.as_ref().map_or(voice.thank_you().to_owned(), |(_, prompt)| prompt.clone());
         if !tx.enqueue_message(&context, &key("next"), &text, now)? {
@@ -167,7 +175,7 @@ pub fn reply(
         }
         // Completed: the answers of items hidden from the respondent are dropped.
         let draft = if completed {
-            let hidden = tree.hidden_items(draft.answers(), &background);
+            let hidden = tree.hidden_items(draft.answers(), background);
             draft.without(&hidden).finished()
         } else {
             draft
