@@ -232,4 +232,11 @@ impl JsonApi {
         assert!(status.is_success(), "{method} {path}: {status} {body}");
         body
     }
+
+    /// A respondent page's form posted to `url` (no key); the page it answers. Panics unless it succeeds.
+    pub fn post_form(&self, url: &str, form: &[(String, String)]) -> String {
+        let response = self.runtime.block_on(self.client.post(url).form(form).send()).unwrap();
+        assert!(response.status().is_success(), "POST {url}: {}", response.status());
+        self.runtime.block_on(response.text()).unwrap()
+    }
 }

@@ -26,6 +26,8 @@ pub struct Data {
     matrix_page: String,
     /// The surveys of 100 items in one language and in twelve ([`languages`]).
     pub languages: Languages,
+    /// A page of 30 items without logic and with it (`logic.rs`).
+    pub logic: crate::logic::LogicPages,
 }
 
 /// A survey of 100 items in its own language only, the same survey with translations into the eleven others,
@@ -161,7 +163,19 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
     let answers_body = answers_of(&post_tree).to_string();
     let (large_survey, matrix_page) = large_survey(&api, base);
     let languages = languages(&api, base);
-    Data { key, account, survey, post_survey, sendout: sendouts[0], answers_body, large_survey, matrix_page, languages }
+    let logic = crate::logic::fill(&api, base);
+    Data {
+        key,
+        account,
+        survey,
+        post_survey,
+        sendout: sendouts[0],
+        answers_body,
+        large_survey,
+        matrix_page,
+        languages,
+        logic,
+    }
 }
 
 /// A survey of 5 pages of 20 items (choices of five options, Ratings with end labels, texts, numbers), a LOGIN

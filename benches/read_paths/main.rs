@@ -22,7 +22,8 @@
 //! respondent page of its first page (ten Matrix items), whose median latency is held to 5 ms.
 //! A survey of 100 items in one language and the same survey in twelve give two more respondent pages, the second
 //! shown in Finnish, whose medians are held to 1.2x of each other; and a PUT of a translation of all 100 items,
-//! whose median is held to 50 ms.
+//! whose median is held to 50 ms. A page of 30 items with a `displayWhen` each, in a survey of 20 rules, against
+//! the same page without logic (`logic.rs`; `BENCH_ONLY=logic`), held to 1.2x.
 
 #![expect(clippy::unwrap_used, clippy::expect_used)]
 
@@ -43,6 +44,7 @@ mod cpu;
 mod fill;
 mod languages;
 mod load;
+mod logic;
 mod pgbench;
 
 use std::path::PathBuf;
@@ -197,6 +199,24 @@ fn main() {
             Err(error) => format!("  the page in 12 languages against 1: {error}"),
         }
     });
+    let logic = wanted("GET page with logic").then(|| {
+        let page = |path: &str| format!("{base}{path}");
+        let (plain, with_logic) = (page(&data.logic.plain), page(&data.logic.with_logic));
+        let request = |url| Request { method: "GET", url, key: &data.key, body: None };
+        let rounds = env_number("BENCH_LANGUAGE_ROUNDS", 5).max(1) as usize;
+        match languages::medians(&request(&plain), &request(&with_logic), rounds, connections, seconds, &work) {
+            Ok((plain, with_logic)) => {
+                let ratio = with_logic / plain;
+                let verdict = if ratio <= 1.2 { "met" } else { "not met" };
+                format!(
+                    "  a page of 30 items, each with a displayWhen of three conditions, in a survey of 20 rules: median \
+                     p50 of {rounds} alternating rounds {with_logic:.2} ms, the same page without logic {plain:.2} ms: \
+                     {ratio:.2}x; target ≤ 1.2x: {verdict}"
+                )
+            }
+            Err(error) => format!("  the page with logic against without: {error}"),
+        }
+    });
     drop(server);
     drop(anchor_server);
     let _ = std::fs::remove_dir_all(&work);
@@ -254,6 +274,9 @@ fn main() {
     let p50 =
         |name: &str| figures.iter().find(|f| f.name == name).and_then(|f| f.service.as_ref().ok()).map(|l| l.p50_ms);
     if let Some(ratio) = &languages {
+        println!("{ratio}");
+    }
+    if let Some(ratio) = &logic {
         println!("{ratio}");
     }
     if let Some(put) = p50("PUT translation (100)") {

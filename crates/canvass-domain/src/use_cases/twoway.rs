@@ -72,11 +72,7 @@ pub enum ReplyOutcome {
 
 /// The text of the first question of a conversation, sent after the invitation's own text; `None` when the
 /// survey asks nothing.
-pub fn first_question(
-    tree: &QuestionTree,
-    voice: &Voice,
-    personal: &crate::delivery::Personal,
-) -> Option<String> {
+pub fn first_question(tree: &QuestionTree, voice: &Voice, personal: &crate::delivery::Personal) -> Option<String> {
     let values = PipeValues::new(tree, &[], personal);
     tree.current_question(None, &[], &personal.background).map(|(_, item)| voice.piped_prompt(item, &values))
 }
