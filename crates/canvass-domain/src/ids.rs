@@ -68,8 +68,10 @@ ids! {
     PageId;
     /// Id of a question item.
     QuestionItemId;
-    /// Id of a logic (go-to-page) rule.
+    /// Id of a logic rule.
     RuleId;
+    /// Id of a quota of a survey.
+    QuotaId;
     /// Id of an answer set.
     AnswerSetId;
     /// Id of a respondent of a sendout.

@@ -176,9 +176,8 @@ pub fn place(position: Option<usize>, len: usize, field: &str) -> Result<usize, 
 
 impl QuestionTree {
     /// The items whose `displayWhen` or piped texts would name an item that does not come before them, with each
-    /// item on the
-    /// page of position `page_of` gives it (the tree as a move would leave it); in tree order, as text for a
-    /// conflict's values.
+    /// item on the page of the position `page_of` gives it (the tree as a move would leave it); in tree order, as
+    /// text for a conflict's values.
     pub fn unordered_references(&self, page_of: impl Fn(&QuestionItem) -> usize) -> Vec<String> {
         let pages: std::collections::HashMap<QuestionItemId, usize> =
             self.items().map(|item| (item.id, page_of(item))).collect();

@@ -39,7 +39,9 @@ pub async fn add_page(
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("pageId" = i64, Path, description = "A page of that survey")),
     responses((status = 200, body = PageResponse), (status = 400, body = Problem), (status = 404, body = Problem),
-        (status = 409, body = Problem, description = "`concurrent-change`: another change of the tree won; retry")))]
+        (status = 409, body = Problem, description = "`breaks-references`: the move would leave a `displayWhen` or a \
+            piped `{{answer...}}` naming an item that no longer comes before it (listed in `values`); \
+            `concurrent-change`: another change of the tree won; retry")))]
 #[patch("/surveys/{surveyId}/pages/{pageId}")]
 pub async fn patch_page(
     state: web::Data<AppState>,
@@ -101,7 +103,9 @@ pub async fn add_item(
         ("questionItemId" = i64, Path, description = "An item of that survey")),
     responses((status = 200, body = ItemResponse), (status = 400, body = Problem), (status = 404, body = Problem),
         (status = 409, body = Problem, description = "`item-has-answers`: a new type of an answered item, or \
-            option values that answers hold (listed in `values`); `concurrent-change`: another change won")))]
+            option values that answers hold (listed in `values`); `breaks-references`: the move would leave a \
+            `displayWhen` or a piped `{{answer...}}` naming an item that no longer comes before it; \
+            `concurrent-change`: another change won")))]
 #[patch("/surveys/{surveyId}/questions/{questionItemId}")]
 pub async fn patch_item(
     state: web::Data<AppState>,
