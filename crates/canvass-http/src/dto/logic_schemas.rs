@@ -127,37 +127,25 @@ fn rule_forms(stored: bool) -> OneOfBuilder {
     OneOfBuilder::new().item(finish(equals)).item(finish(jump)).item(finish(end))
 }
 
+/// A logic rule in its three forms: as set (`STORED` false, `LogicRuleBody`), or as stored, with its id and
+/// whether it is broken (`LogicRule`).
+pub struct RuleFormsSchema<const STORED: bool>;
+
 /// A logic rule to set.
-pub struct LogicRuleBodySchema;
-
-impl PartialSchema for LogicRuleBodySchema {
-    fn schema() -> RefOr<Schema> {
-        rule_forms(false).into()
-    }
-}
-
-impl ToSchema for LogicRuleBodySchema {
-    fn name() -> std::borrow::Cow<'static, str> {
-        "LogicRuleBody".into()
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push(("Conditions".into(), ConditionsSchema::schema()));
-    }
-}
+pub type LogicRuleBodySchema = RuleFormsSchema<false>;
 
 /// A stored logic rule, in the form it was given, with its id and whether it is broken.
-pub struct LogicRuleSchema;
+pub type LogicRuleSchema = RuleFormsSchema<true>;
 
-impl PartialSchema for LogicRuleSchema {
+impl<const STORED: bool> PartialSchema for RuleFormsSchema<STORED> {
     fn schema() -> RefOr<Schema> {
-        rule_forms(true).into()
+        rule_forms(STORED).into()
     }
 }
 
-impl ToSchema for LogicRuleSchema {
+impl<const STORED: bool> ToSchema for RuleFormsSchema<STORED> {
     fn name() -> std::borrow::Cow<'static, str> {
-        "LogicRule".into()
+        if STORED { "LogicRule" } else { "LogicRuleBody" }.into()
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
