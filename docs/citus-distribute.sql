@@ -65,5 +65,6 @@ SELECT create_distributed_table('contacts', 'account_id', colocate_with => 'user
 SELECT create_distributed_table('contact_lists', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('contact_list_members', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('respondent_events', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('quotas', 'account_id', colocate_with => 'users');
 
 COMMIT;

@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 91] = [
+pub const ENDPOINTS: [(&str, &str); 96] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -27,6 +27,11 @@ pub const ENDPOINTS: [(&str, &str); 91] = [
     ("patch", "/surveys/{surveyId}/pages/{pageId}"),
     ("delete", "/surveys/{surveyId}/pages/{pageId}"),
     ("post", "/surveys/{surveyId}/pages/{pageId}/items"),
+    ("post", "/surveys/{surveyId}/quotas"),
+    ("get", "/surveys/{surveyId}/quotas"),
+    ("get", "/surveys/{surveyId}/quotas/{quotaId}"),
+    ("patch", "/surveys/{surveyId}/quotas/{quotaId}"),
+    ("delete", "/surveys/{surveyId}/quotas/{quotaId}"),
     ("get", "/surveys/{surveyId}/translations"),
     ("put", "/surveys/{surveyId}/translations/{language}"),
     ("get", "/surveys/{surveyId}/translations/{language}"),

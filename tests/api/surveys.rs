@@ -11,6 +11,7 @@ mod editing;
 mod option_limit;
 mod piping;
 mod questions;
+mod quotas;
 mod richer_types;
 mod thank_you_and_scale_labels;
 mod translations;

@@ -76,6 +76,8 @@ pub struct AnswerSet {
     pub sendout_id: Option<SendoutId>,
     /// Whether the respondent finished.
     pub completed: bool,
+    /// Whether a full `endSurvey` quota ended it: it is then not completed, and the respondent is thanked.
+    pub quota_full: bool,
     /// When it was created.
     pub created_at: OffsetDateTime,
     /// When its answers last changed.
@@ -84,6 +86,13 @@ pub struct AnswerSet {
     pub language: Option<Language>,
     /// Its answers, in the order of the question tree.
     pub answers: Vec<Answer>,
+}
+
+impl AnswerSet {
+    /// Whether the respondent has nothing more to answer in it: it is completed, or a full quota ended it.
+    pub fn is_over(&self) -> bool {
+        self.completed || self.quota_full
+    }
 }
 
 /// An answer set as a replacement left it, and whether it had been completed before (read under the lock the

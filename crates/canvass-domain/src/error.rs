@@ -80,6 +80,8 @@ pub enum Resource {
     Page,
     /// A question item of a survey.
     QuestionItem,
+    /// A quota of a survey.
+    Quota,
     /// A respondent of the survey.
     Respondent,
     /// A retention rule.
@@ -119,6 +121,7 @@ impl Resource {
             Self::Key => "key",
             Self::Page => "page",
             Self::QuestionItem => "question item",
+            Self::Quota => "quota",
             Self::Respondent => "respondent",
             Self::RetentionRule => "retention rule",
             Self::SenderNumber => "sender number of this account",

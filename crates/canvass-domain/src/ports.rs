@@ -20,8 +20,9 @@
 //! them and holds what spans them (`ports/store.rs`).
 //!
 //! - Repositories: `AccountRepository` (accounts, users, keys), `CategoryRepository`, `SurveyRepository` (surveys,
-//!   question trees, logic), `AnswerRepository` (answer sets and answers, also in chunks with their answers for
-//!   exports and answer set pages, each set weighed in bytes before it is read), `InsightRepository` (the figures
+//!   question trees, logic), `QuotaRepository` (quotas and their counts), `AnswerRepository` (answer sets and
+//!   answers, also in chunks with their answers for exports and answer set pages, each set weighed in bytes before
+//!   it is read), `InsightRepository` (the figures
 //!   of statistics and results, aggregated by the store),
 //!   `SendoutRepository` (sendouts, their
 //!   status transitions and copies, labels, reminders, background data documents), `RespondentRepository` (the
@@ -136,7 +137,7 @@ pub use crate::distribution::ports::{
 pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
 pub use crate::idempotency::ports::IdempotencyRepository;
 pub use crate::insight::ports::InsightRepository;
-pub use crate::survey::ports::SurveyRepository;
+pub use crate::survey::ports::{QuotaRepository, SurveyRepository};
 pub use crate::webhook::ports::{WebhookEvents, WebhookRepository};
 pub use store::{transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};
 
@@ -152,6 +153,7 @@ pub trait Repositories:
     + ContactRepository
     + ContactListRepository
     + SurveyRepository
+    + QuotaRepository
     + AnswerRepository
     + SendoutRepository
     + RespondentRepository
@@ -178,6 +180,7 @@ impl<T> Repositories for T where
         + ContactRepository
         + ContactListRepository
         + SurveyRepository
+        + QuotaRepository
         + AnswerRepository
         + SendoutRepository
         + RespondentRepository

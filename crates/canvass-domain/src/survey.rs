@@ -26,7 +26,10 @@ pub use edit::{place, ItemPatch, PageInput, PagePatch};
 pub use logic::{rules_from_json, LogicRuleDraft, LogicRules, RuleDraft};
 pub use piping::{check_item_pipes, check_pipes, piped_items, pipes, pipes_mapped, PipeValues};
 pub use question::{ChoiceOption, QuestionItem, QuestionItemDraft, QuestionType};
-pub use quota::{closes, ends_now, settle, Quota, QuotaAction, QuotaInput, Settlement, QUOTA_LIMIT, QUOTA_NAME};
+pub use quota::{
+    closes, ends_now, name_background, settle, Quota, QuotaAction, QuotaInput, QuotaPatch, Settlement, QUOTA_LIMIT,
+    QUOTA_NAME,
+};
 pub use randomize::{draw_seed, shown_order};
 pub use settings::{compile_pattern, Finite, ItemSettings, TextFormat, MATRIX_ROWS};
 pub use shown::TextKey;

@@ -19,6 +19,7 @@ pub mod insight;
 pub mod monitoring;
 pub mod open_link;
 pub mod questionnaire;
+pub mod quotas;
 pub mod respondent_page;
 pub mod respondents;
 pub mod retention;

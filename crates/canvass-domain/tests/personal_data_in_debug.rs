@@ -144,6 +144,7 @@ fn shown() -> Vec<(&'static str, String)> {
         respondent_id: Some(RespondentId::new(1)),
         sendout_id: None,
         completed: true,
+        quota_full: false,
         created_at: at,
         updated_at: at,
         language: None,

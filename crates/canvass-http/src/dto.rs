@@ -19,6 +19,7 @@ mod mirror;
 pub mod preview;
 pub mod qr;
 pub mod questionnaire;
+pub mod quota;
 pub mod respondent;
 pub mod schemas;
 pub mod sendout;

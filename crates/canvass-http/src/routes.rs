@@ -19,6 +19,7 @@ pub mod metrics;
 pub mod preview;
 pub mod questionnaire;
 pub mod questions;
+pub mod quotas;
 pub mod respondents;
 pub mod retention_policies;
 pub mod retention_rules;
@@ -61,6 +62,11 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(questionnaire::patch_page)
         .service(questionnaire::delete_page)
         .service(questionnaire::add_item)
+        .service(quotas::create)
+        .service(quotas::list)
+        .service(quotas::get)
+        .service(quotas::change)
+        .service(quotas::remove)
         .service(translations::list_translations)
         .service(translations::put_translation)
         .service(translations::get_translation)

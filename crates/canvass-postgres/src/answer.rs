@@ -40,6 +40,7 @@ pub(crate) struct AnswerSetRow {
     respondent_id: Option<i64>,
     sendout_id: Option<i64>,
     completed: bool,
+    quota_full: bool,
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
     language: Option<Named<Language>>,
@@ -53,6 +54,7 @@ impl From<AnswerSetRow> for AnswerSet {
             respondent_id: row.respondent_id.map(RespondentId::new),
             sendout_id: row.sendout_id.map(SendoutId::new),
             completed: row.completed,
+            quota_full: row.quota_full,
             created_at: row.created_at,
             updated_at: row.updated_at,
             language: row.language.map(|language| language.0),
@@ -203,6 +205,17 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         let row = writes::replace_set(self.conn, account, survey, id, draft, now).or_repo()?;
         let set = |row| AnswerSet { answers: draft.answers().to_vec(), ..AnswerSet::from(row) };
         Ok(row.map(|row| ReplacedAnswerSet { set: set(row), was_completed }))
+    }
+
+    fn hold_for_quota(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: AnswerSetId,
+        now: OffsetDateTime,
+    ) -> RepoResult<()> {
+        writes::hold_for_quota(self.conn, account, survey, id, now).or_repo()?;
+        Ok(())
     }
 
     fn answer_sets_chunk(
@@ -378,13 +391,13 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         let copied = prepared(
             "WITH source AS MATERIALIZED ( \
                  SELECT id AS old_id, nextval(pg_get_serial_sequence('answer_sets', 'id')) AS new_id, \
-                        completed, created_at, updated_at, completed_at, coalesce(copy_of, id) AS original, \
-                        language \
+                        completed, quota_full, created_at, updated_at, completed_at, \
+                        coalesce(copy_of, id) AS original, language \
                  FROM answer_sets WHERE account_id = $1 AND survey_id = $2 ORDER BY id), \
              sets AS ( \
-                 INSERT INTO answer_sets (account_id, id, survey_id, completed, created_at, updated_at, completed_at, \
-                     copy_of, language) \
-                 SELECT $1, new_id, $3, completed, created_at, updated_at, completed_at, original, language \
+                 INSERT INTO answer_sets (account_id, id, survey_id, completed, quota_full, created_at, updated_at, \
+                     completed_at, copy_of, language) \
+                 SELECT $1, new_id, $3, completed, quota_full, created_at, updated_at, completed_at, original, language \
                  FROM source \
                  ORDER BY old_id) \
              INSERT INTO answers (account_id, answer_set_id, question_item_id, value) \

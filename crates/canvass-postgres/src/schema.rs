@@ -46,6 +46,7 @@ diesel::table! {
         completed_at -> Nullable<Timestamptz>,
         copy_of -> Nullable<Int8>,
         language -> Nullable<Text>,
+        quota_full -> Bool,
     }
 }
 
@@ -240,6 +241,20 @@ diesel::table! {
         min_label -> Nullable<Text>,
         max_label -> Nullable<Text>,
         settings -> Jsonb,
+    }
+}
+
+diesel::table! {
+    quotas (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        survey_id -> Int8,
+        name -> Text,
+        conditions -> Jsonb,
+        quota_limit -> Int8,
+        action -> Text,
+        count -> Int8,
+        created_at -> Timestamptz,
     }
 }
 
@@ -492,6 +507,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     outbox,
     permanent_failures,
     question_items,
+    quotas,
     reminders,
     respondent_events,
     respondents,

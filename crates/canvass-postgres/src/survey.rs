@@ -1,6 +1,7 @@
 //! Surveys and their question trees on PostgreSQL.
 
 mod edits;
+mod quotas;
 mod settings;
 mod translations;
 mod tree;

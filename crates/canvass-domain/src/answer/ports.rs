@@ -43,6 +43,15 @@ pub trait AnswerRepository {
         draft: &AnswerSetDraft,
         now: OffsetDateTime,
     ) -> RepoResult<Option<ReplacedAnswerSet>>;
+    /// Marks a set that a full `endSurvey` quota ended, in the transaction that wrote it: not completed (a
+    /// `completedAt` this transaction gave it at `now` is taken back), `quotaFull`.
+    fn hold_for_quota(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: AnswerSetId,
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
     /// One chunk of the survey's answer sets that pass the filter, in creation (id) order, without their answers:
     /// at most `request.size()` sets with ids after `request.after_key()`.
     fn answer_sets_chunk(

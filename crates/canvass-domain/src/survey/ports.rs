@@ -3,10 +3,12 @@
 //! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
 //! adapter follows are in [`crate::ports`].
 
-use crate::ids::{AccountId, PageId, QuestionItemId, SurveyId};
+use crate::ids::{AccountId, PageId, QuestionItemId, QuotaId, SurveyId};
 use crate::language::Language;
 use crate::ports::RepoResult;
-use crate::survey::{LogicRules, QuestionItemDraft, QuestionTree, Survey, SurveyDraft, TranslatedTexts, Translation};
+use crate::survey::{
+    LogicRules, QuestionItemDraft, QuestionTree, Quota, QuotaInput, Survey, SurveyDraft, TranslatedTexts, Translation,
+};
 use time::OffsetDateTime;
 
 /// Surveys and their question trees.
@@ -110,4 +112,27 @@ pub trait SurveyRepository {
         language: Language,
         items: Option<&[QuestionItemId]>,
     ) -> RepoResult<(Vec<Language>, Option<TranslatedTexts>)>;
+}
+
+/// A survey's quotas and their counts.
+pub trait QuotaRepository {
+    /// Stores a new quota of the survey, counting from zero.
+    fn insert_quota(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        input: &QuotaInput,
+        now: OffsetDateTime,
+    ) -> RepoResult<Quota>;
+    /// The survey's quotas with their counts, in creation (id) order. With `lock`, each is held until the
+    /// transaction ends: a completion that counts reads them so, and so does a change, so that no count passes
+    /// its limit however many sets complete at once.
+    fn survey_quotas(&mut self, account: AccountId, survey: SurveyId, lock: bool) -> RepoResult<Vec<Quota>>;
+    /// Replaces what a quota of the survey is (its name, conditions, limit and action); its count stays.
+    fn update_quota(&mut self, account: AccountId, survey: SurveyId, id: QuotaId, input: &QuotaInput)
+        -> RepoResult<()>;
+    /// Deletes a quota of the survey; `false` when the survey has no such quota.
+    fn delete_quota(&mut self, account: AccountId, survey: SurveyId, id: QuotaId) -> RepoResult<bool>;
+    /// Counts one more set in each of these quotas of the survey (read locked, each below its limit).
+    fn count_in_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<()>;
 }

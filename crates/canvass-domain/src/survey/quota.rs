@@ -71,6 +71,46 @@ impl QuotaInput {
     }
 }
 
+impl QuotaInput {
+    /// The same quota over a copy's items (`items` pairs each original item with its copy); `None` when it names
+    /// an item the copy lacks.
+    pub fn mapped(&self, items: &[(crate::ids::QuestionItemId, crate::ids::QuestionItemId)]) -> Option<Self> {
+        Some(Self { when: self.when.mapped(items)?, ..self.clone() })
+    }
+}
+
+/// A change of a quota: each field given replaces the quota's; its count stays.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QuotaPatch {
+    /// A new name.
+    pub name: Option<String>,
+    /// New conditions.
+    pub when: Option<Conditions>,
+    /// A new limit (below the count, the quota is full at once).
+    pub limit: Option<i64>,
+    /// A new action.
+    pub action: Option<QuotaAction>,
+}
+
+impl QuotaPatch {
+    /// `input` with the patch's fields in place of its own.
+    pub fn applied_to(self, input: QuotaInput) -> QuotaInput {
+        QuotaInput {
+            name: self.name.unwrap_or(input.name),
+            when: self.when.unwrap_or(input.when),
+            limit: self.limit.unwrap_or(input.limit),
+            action: self.action.unwrap_or(input.action),
+        }
+    }
+}
+
+/// Whether any quota's conditions name a background label (the respondent's background is then read to settle).
+pub fn name_background(quotas: &[Quota]) -> bool {
+    quotas.iter().any(|quota| {
+        quota.input.when.each().iter().any(|condition| matches!(condition.subject, super::Subject::Background(_)))
+    })
+}
+
 /// A stored quota with its live count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quota {

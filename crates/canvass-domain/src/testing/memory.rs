@@ -13,6 +13,7 @@ mod governance;
 mod insight;
 mod outbox;
 mod pages;
+mod quotas;
 mod respondents;
 mod retention;
 mod senders;
@@ -152,6 +153,8 @@ pub struct State {
     pub respondents: Vec<HeldRespondent>,
     /// Answer sets of every survey, in creation order.
     pub answer_sets: Vec<HeldAnswerSet>,
+    /// Quotas of every survey by account, in creation order.
+    pub quotas: Vec<(AccountId, crate::survey::Quota)>,
     /// The blocklist by account, each entry with its contact key.
     pub blocklist: Vec<(AccountId, String, BlocklistEntry)>,
     /// Permanent failures by account, in the order they were recorded.

@@ -8,9 +8,10 @@ use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId}
 use crate::language::Language;
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
-    transaction, AnswerRepository, RespondentRepository, SendoutRepository, SurveyRepository, Transactional,
-    WebhookEvents,
+    transaction, AnswerRepository, QuotaRepository, RespondentRepository, SendoutRepository, SurveyRepository,
+    Transactional, WebhookEvents,
 };
+use crate::survey::QuestionTree;
 use crate::webhook::{EventSubject, WebhookEvent};
 
 use super::surveys;
@@ -33,10 +34,16 @@ pub struct AnswerSetInput {
 /// The survey with its tree and the respondent are read without locks (a transaction at READ COMMITTED would hold
 /// none either), and the set is written with all its answers in one statement, which stands or falls whole. Should
 /// the survey, an item or the respondent go meanwhile, the write fails on its foreign keys as it would inside a
-/// transaction. A completed set is written in a transaction with its `answerSet.completed` event; an incomplete
-/// one needs none.
+/// transaction. A completed set is written in a transaction with its quotas' counts and its `answerSet.completed`
+/// event (or, ended by a full quota, kept not completed and `quotaFull`); an incomplete one needs none.
 pub fn record(
-    uow: &mut (impl AnswerRepository + RespondentRepository + SurveyRepository + Transactional + WebhookEvents + ?Sized),
+    uow: &mut (impl AnswerRepository
+              + QuotaRepository
+              + RespondentRepository
+              + SurveyRepository
+              + Transactional
+              + WebhookEvents
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -63,25 +70,30 @@ pub fn record(
     }
     transaction(uow, |tx| {
         let set = tx.insert_answer_set(account, survey, respondent, &draft, now)?;
-        super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
+        let set = super::quotas::settle_completion(tx, account, &tree, set, None, now)?;
+        if set.completed {
+            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
+        }
         Ok(set)
     })
 }
 
 /// Saves a respondent's answers as it goes (a page saved, a TWOWAY reply), in the caller's transaction: `draft`, in
 /// the language the respondent is shown, replaces the answers of its set `existing` (or starts its set), the set
-/// remembers `next` as where it is, and a draft that completes the set writes an `answerSet.completed` event and
+/// remembers `next` as where it is, and a draft that completes the set settles its quotas (`facts`: the tree and
+/// the respondent's background they read) and, when it stays completed, writes an `answerSet.completed` event and
 /// the respondent's `completed` one.
 pub(crate) fn save_respondent_progress(
     tx: &mut (impl AnswerRepository
+              + QuotaRepository
+              + RespondentRepository
               + crate::ports::RespondentPageRepository
               + crate::ports::TimelineRepository
               + WebhookEvents
               + ?Sized),
     context: &crate::distribution::TokenContext,
-    existing: Option<AnswerSetId>,
-    draft: AnswerSetDraft,
-    next: Option<crate::ids::PageId>,
+    (existing, draft, next): (Option<AnswerSetId>, AnswerSetDraft, Option<crate::ids::PageId>),
+    facts: (&QuestionTree, &std::collections::BTreeMap<String, String>),
     now: time::OffsetDateTime,
 ) -> Result<AnswerSet, DomainError> {
     let (account, survey) = (context.account_id, context.survey_id);
@@ -96,7 +108,12 @@ pub(crate) fn save_respondent_progress(
         }
     };
     tx.save_progress(account, set.id, next)?;
-    if draft.completed() {
+    let set = if draft.completed() {
+        super::quotas::settle_completion(tx, account, facts.0, set, Some(facts.1), now)?
+    } else {
+        set
+    };
+    if set.completed {
         super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
         let completed = crate::distribution::EventKind::Completed;
         tx.record_event(account, context.respondent_id, now, completed, None)?;
@@ -132,9 +149,16 @@ pub struct Replacement {
 /// An unknown survey is `NotFound` before anything else, an unknown set before invalid answers (the set is looked
 /// up only when the answers are invalid). The replacement runs in a transaction: the adapter locks the set before
 /// it rewrites the answers, so that two replacements of one set do not mix. A replacement that completes a set that
-/// was not completed writes an `answerSet.completed` event in the same transaction.
+/// was not completed settles its quotas and (when it stays completed) writes an `answerSet.completed` event in the
+/// same transaction.
 pub fn replace(
-    uow: &mut (impl AnswerRepository + SurveyRepository + Transactional + WebhookEvents + ?Sized),
+    uow: &mut (impl AnswerRepository
+              + QuotaRepository
+              + RespondentRepository
+              + SurveyRepository
+              + Transactional
+              + WebhookEvents
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     survey: SurveyId,
@@ -154,11 +178,14 @@ pub fn replace(
     transaction(uow, |tx| {
         let replaced =
             tx.replace_answers(account, survey, id, &draft, now)?.ok_or(DomainError::NotFound(Resource::AnswerSet))?;
-        if replaced.completes() {
-            let subject = completed_subject(account, &replaced.set);
-            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[subject], now)?;
+        if !replaced.completes() {
+            return Ok(replaced.set);
         }
-        Ok(replaced.set)
+        let set = super::quotas::settle_completion(tx, account, &tree, replaced.set, None, now)?;
+        if set.completed {
+            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
+        }
+        Ok(set)
     })
 }
 

@@ -18,10 +18,10 @@ use crate::error::{DomainError, Resource};
 use crate::ids::{PageId, QuestionItemId};
 use crate::language::Language;
 use crate::ports::{
-    transaction, AnswerRepository, RespondentPageRepository, RespondentRepository, SurveyRepository,
+    transaction, AnswerRepository, QuotaRepository, RespondentPageRepository, RespondentRepository, SurveyRepository,
     TimelineRepository, Transactional, WebhookEvents,
 };
-use crate::survey::{PipeValues, QuestionTree};
+use crate::survey::{KnownFacts, PipeValues, QuestionTree};
 
 use self::speech::Speech;
 
@@ -159,7 +159,12 @@ impl Shown<'_> {
 /// language. `chosen` is a language the respondent picked on its page: one of the survey's languages becomes the
 /// respondent's own (and is shown); another is ignored.
 pub fn open(
-    uow: &mut (impl RespondentPageRepository + RespondentRepository + SurveyRepository + TimelineRepository + ?Sized),
+    uow: &mut (impl QuotaRepository
+              + RespondentPageRepository
+              + RespondentRepository
+              + SurveyRepository
+              + TimelineRepository
+              + ?Sized),
     clock: &dyn Clock,
     token: &str,
     chosen: Option<Language>,
@@ -179,7 +184,7 @@ pub fn open(
 
 /// Where a link leads when it is opened.
 fn resume(
-    uow: &mut (impl RespondentPageRepository + RespondentRepository + SurveyRepository + ?Sized),
+    uow: &mut (impl QuotaRepository + RespondentPageRepository + RespondentRepository + SurveyRepository + ?Sized),
     context: &TokenContext,
     now: time::OffsetDateTime,
 ) -> Result<Place, DomainError> {
@@ -187,8 +192,11 @@ fn resume(
         return Ok(Place::Closed);
     }
     let progress = uow.progress(context.account_id, context.survey_id, context.respondent_id)?;
-    if progress.as_ref().is_some_and(|(set, _)| set.completed) {
+    if progress.as_ref().is_some_and(|(set, _)| set.is_over()) {
         return Ok(Place::Done);
+    }
+    if progress.is_none() && super::quotas::closed_to_newcomers(uow, context.account_id, context.survey_id)? {
+        return Ok(Place::Closed);
     }
     let tree = uow.question_tree(context.account_id, context.survey_id)?;
     let (answers, resume) = progress.map(|(set, page)| (set.answers, page)).unwrap_or_default();
@@ -210,6 +218,7 @@ fn resume(
 /// an `answerSet.completed` event in the same transaction.
 pub fn submit(
     uow: &mut (impl AnswerRepository
+              + QuotaRepository
               + RespondentPageRepository
               + RespondentRepository
               + SurveyRepository
@@ -233,6 +242,7 @@ pub fn submit(
 /// Saves a page's answers (see [`submit`]) and says where that leads.
 fn save_page(
     tx: &mut (impl AnswerRepository
+              + QuotaRepository
               + RespondentPageRepository
               + RespondentRepository
               + SurveyRepository
@@ -253,8 +263,11 @@ fn save_page(
     let tree = tx.question_tree(account, survey)?;
     let index = tree.page_index(page_id).ok_or_else(|| DomainError::invalid("page", "is not a page of this survey"))?;
     let progress = tx.progress(account, survey, context.respondent_id)?;
-    if progress.as_ref().is_some_and(|(set, _)| set.completed) {
+    if progress.as_ref().is_some_and(|(set, _)| set.is_over()) {
         return Ok(Place::Done);
+    }
+    if progress.is_none() && super::quotas::closed_to_newcomers(tx, account, survey)? {
+        return Ok(Place::Closed);
     }
     let saved: &[Answer] = progress.as_ref().map_or(&[], |(set, _)| &set.answers);
     let personal = personal_of(tx, context, &tree)?;
@@ -295,11 +308,18 @@ fn save_page(
         }
         Some(_) => draft,
     };
+    // A full `endSurvey` quota whose conditions the answers so far meet ends the set here.
+    let ended = next.is_some()
+        && super::quotas::end_now(tx, account, survey, &KnownFacts::new(&tree, draft.answers(), background))?;
+    let next = next.filter(|_| !ended);
     let existing = progress.map(|(set, _)| set.id);
     // The page's event before the set's: a last page saved completes the survey.
     let saved = serde_json::json!({"pageId": page_id.get()});
     tx.record_event(account, context.respondent_id, now, EventKind::PageSaved, Some(saved))?;
-    let set = super::answers::save_respondent_progress(tx, context, existing, draft, next, now)?;
+    let set = super::answers::save_respondent_progress(tx, context, (existing, draft, next), (&tree, background), now)?;
+    if ended {
+        tx.hold_for_quota(account, survey, set.id, now)?;
+    }
     Ok(match next {
         Some(next) => {
             let seen = Seen::of(&tree, &set.answers, &personal);

@@ -4,7 +4,8 @@ use crate::clock::Clock;
 use crate::error::{ConflictKind, DomainError, FieldError, Resource};
 use crate::ids::{AccountId, CategoryId, QuestionItemId, SendoutId, SurveyId};
 use crate::ports::{
-    transaction, AnswerRepository, CategoryRepository, SendoutRepository, SurveyRepository, Transactional,
+    transaction, AnswerRepository, CategoryRepository, QuotaRepository, SendoutRepository, SurveyRepository,
+    Transactional,
 };
 use crate::survey::{CopyPlan, CopyRequest, LogicRules, QuestionTree, RuleDraft, Survey, SurveyDraft, SurveyInput};
 
@@ -115,12 +116,18 @@ pub fn delete_question_item(
     })
 }
 
-/// Copies a survey with its question tree and, as asked, its logic and answer sets.
+/// Copies a survey with its question tree and quotas (counting from zero) and, as asked, its logic and answer sets.
 ///
 /// Fails with `Invalid` for a bad option, an unknown category or sendout id; with `Conflict` ([`ConflictKind::BrokenLogic`])
 /// when logic is to be copied and some rule of the source is broken.
 pub fn copy(
-    uow: &mut (impl AnswerRepository + CategoryRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
+    uow: &mut (impl AnswerRepository
+              + CategoryRepository
+              + QuotaRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     account: AccountId,
     id: SurveyId,
@@ -178,6 +185,12 @@ pub fn copy(
         for translation in tx.list_translations(account, id)? {
             let texts = translation.texts.within(&tree).for_copy(&page_map, &item_map);
             tx.put_translation(account, copy.id, translation.language, &texts, clock.now())?;
+        }
+        // Quotas are kept, counting from zero.
+        for quota in tx.survey_quotas(account, id, false)? {
+            if let Some(input) = quota.input.mapped(&item_map) {
+                tx.insert_quota(account, copy.id, &input, clock.now())?;
+            }
         }
         if plan.copy_logic() && !tree.logic.is_empty() {
             let rules = tree.logic.iter().filter_map(|rule| rule.rule.mapped(&item_map, &page_map)).collect();

@@ -23,6 +23,7 @@ mod monitoring;
 mod open_links;
 mod page_flow;
 mod questionnaire;
+mod quotas;
 mod respondents;
 mod retention_engine;
 mod retention_policies;

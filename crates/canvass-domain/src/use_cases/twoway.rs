@@ -98,6 +98,7 @@ pub struct Reply<'a> {
 pub fn reply(
     uow: &mut (impl AnswerRepository
               + OutboxRepository
+              + crate::ports::QuotaRepository
               + RespondentPageRepository
               + crate::ports::RespondentRepository
               + SurveyRepository
@@ -122,7 +123,7 @@ pub fn reply(
         // Replies of one respondent are recorded one at a time.
         tx.lock_respondent(account, context.respondent_id)?;
         let progress = tx.progress(account, survey, context.respondent_id)?;
-        if progress.as_ref().is_some_and(|(set, _)| set.completed) {
+        if progress.as_ref().is_some_and(|(set, _)| set.is_over()) {
             return Ok(ReplyOutcome::Ignored);
         }
         let tree = tx.question_tree(account, survey)?;
@@ -178,7 +179,7 @@ pub fn reply(
         };
         let existing = progress.map(|(set, _)| set.id);
         let next = next.map(|(page, _)| page);
-        super::answers::save_respondent_progress(tx, &context, existing, draft, next, now)?;
+        super::answers::save_respondent_progress(tx, &context, (existing, draft, next), (&tree, background), now)?;
         Ok(ReplyOutcome::Recorded { completed })
     })
 }

@@ -78,6 +78,8 @@ pub struct AnswerSetResponse {
     pub updated_at: OffsetDateTime,
     /// Whether the respondent finished.
     pub completed: bool,
+    /// Whether a full `endSurvey` quota ended it (it is then not completed).
+    pub quota_full: bool,
     /// The language its last page was shown in (through the API: the one its body named); null when none was.
     #[schema(required = true)]
     pub language: Option<LanguageBody>,
@@ -103,6 +105,7 @@ impl AnswerSetResponse {
             created_at: set.created_at,
             updated_at: set.updated_at,
             completed: set.completed,
+            quota_full: set.quota_full,
             language: set.language.map(LanguageBody::from),
             answers: None,
         }

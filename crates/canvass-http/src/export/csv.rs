@@ -122,6 +122,7 @@ mod tests {
             respondent_id: None,
             sendout_id: None,
             completed: true,
+            quota_full: false,
             created_at: datetime!(2026-11-22 10:00 UTC),
             updated_at: datetime!(2026-11-22 10:00:00.5 UTC),
             language: None,

@@ -4,8 +4,8 @@
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
 use canvass_domain::ids::{
-    AnswerSetId, BgDocumentId, CategoryId, ContactId, ContactListId, PageId, QuestionItemId, RespondentId, SendoutId,
-    SurveyId, UserId, WebhookId,
+    AnswerSetId, BgDocumentId, CategoryId, ContactId, ContactListId, PageId, QuestionItemId, QuotaId, RespondentId,
+    SendoutId, SurveyId, UserId, WebhookId,
 };
 use futures_util::future::{MapOk, TryFutureExt};
 use serde::de::DeserializeOwned;
@@ -42,6 +42,7 @@ id_segments!(
     ContactListId,
     PageId,
     QuestionItemId,
+    QuotaId,
     RespondentId,
     SendoutId,
     SurveyId,

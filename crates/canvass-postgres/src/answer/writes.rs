@@ -24,12 +24,12 @@ WITH answer_set AS (
     INSERT INTO answer_sets
         (account_id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at, completed_at, language)
     VALUES ($1, $2, $3, $4, $5, $6, $6, CASE WHEN $5 THEN $6 END, $9)
-    RETURNING id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at, language),
+    RETURNING id, survey_id, respondent_id, sendout_id, completed, quota_full, created_at, updated_at, language),
 stored AS (
     INSERT INTO answers (account_id, answer_set_id, question_item_id, value)
     SELECT $1, answer_set.id, given.item, given.value
     FROM answer_set, unnest($7::bigint[], $8::jsonb[]) AS given (item, value))
-SELECT id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at, language FROM answer_set";
+SELECT id, survey_id, respondent_id, sendout_id, completed, quota_full, created_at, updated_at, language FROM answer_set";
 
 /// `$1` account, `$2` survey, `$3` set, `$4` completed, `$5` now, `$6` item ids, `$7` values, `$8` language.
 ///
@@ -43,9 +43,9 @@ SELECT id, survey_id, respondent_id, sendout_id, completed, created_at, updated_
 const REPLACE_SET: &str = "\
 WITH answer_set AS (
     UPDATE answer_sets
-    SET completed = $4, updated_at = $5, completed_at = coalesce(completed_at, CASE WHEN $4 THEN $5 END), language = $8
+    SET completed = $4, quota_full = false, updated_at = $5, completed_at = coalesce(completed_at, CASE WHEN $4 THEN $5 END), language = $8
     WHERE account_id = $1 AND survey_id = $2 AND id = $3
-    RETURNING id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at, language),
+    RETURNING id, survey_id, respondent_id, sendout_id, completed, quota_full, created_at, updated_at, language),
 given AS (
     SELECT item, value FROM unnest($6::bigint[], $7::jsonb[]) AS given (item, value)),
 dropped AS (
@@ -56,7 +56,7 @@ stored AS (
     INSERT INTO answers (account_id, answer_set_id, question_item_id, value)
     SELECT $1, answer_set.id, given.item, given.value FROM answer_set, given
     ON CONFLICT (account_id, answer_set_id, question_item_id) DO UPDATE SET value = excluded.value)
-SELECT id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at, language FROM answer_set";
+SELECT id, survey_id, respondent_id, sendout_id, completed, quota_full, created_at, updated_at, language FROM answer_set";
 
 /// An answer's value as stored.
 pub(crate) fn value_json(value: &AnswerValue) -> Value {
@@ -117,6 +117,29 @@ pub(crate) fn lock_answer_set(
         .for_update()
         .first(conn)
         .optional()
+}
+
+/// Marks a set a full quota ended: not completed, `quota_full`, and without the `completed_at` this transaction
+/// gave it at `now` (a set completed before keeps its first completion).
+pub(crate) fn hold_for_quota(
+    conn: &mut PgConnection,
+    account: AccountId,
+    survey: SurveyId,
+    id: AnswerSetId,
+    now: OffsetDateTime,
+) -> QueryResult<usize> {
+    let given_now = answer_sets::completed_at.eq(now);
+    diesel::update(answer_sets::table)
+        .filter(answer_sets::account_id.eq(account.get()))
+        .filter(answer_sets::survey_id.eq(survey.get()))
+        .filter(answer_sets::id.eq(id.get()))
+        .set((
+            answer_sets::completed.eq(false),
+            answer_sets::quota_full.eq(true),
+            answer_sets::completed_at
+                .eq(diesel::dsl::case_when(given_now, None::<OffsetDateTime>).otherwise(answer_sets::completed_at)),
+        ))
+        .execute(conn)
 }
 
 /// Replaces a locked set's answers and completed flag and moves its `updatedAt`; `None` when the survey has no

@@ -89,6 +89,7 @@ impl AnswerRepository for Memory {
             respondent_id: respondent.map(|(r, _)| r),
             sendout_id: respondent.map(|(_, s)| s),
             completed: draft.completed(),
+            quota_full: false,
             created_at: now,
             updated_at: now,
             language: draft.language(),
@@ -120,9 +121,29 @@ impl AnswerRepository for Memory {
         let was_completed = set.completed;
         set.answers = draft.answers().to_vec();
         set.completed = draft.completed();
+        set.quota_full = false;
         set.language = draft.language();
         set.updated_at = now;
         Ok(Some(ReplacedAnswerSet { set: set.clone(), was_completed }))
+    }
+
+    fn hold_for_quota(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        id: AnswerSetId,
+        _now: OffsetDateTime,
+    ) -> RepoResult<()> {
+        let found = self
+            .state
+            .answer_sets
+            .iter_mut()
+            .find(|held| held.account_id == account && held.set.survey_id == survey && held.set.id == id);
+        if let Some(held) = found {
+            held.set.completed = false;
+            held.set.quota_full = true;
+        }
+        Ok(())
     }
 
     fn answer_sets_chunk(

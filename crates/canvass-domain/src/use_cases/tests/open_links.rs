@@ -108,6 +108,7 @@ fn complete_a_set(memory: &mut Memory, acme: AccountId, (survey, sendout): (Surv
         respondent_id: None,
         sendout_id: Some(sendout),
         completed: true,
+        quota_full: false,
         created_at: NOW,
         updated_at: NOW,
         language: None,

@@ -140,6 +140,7 @@ fn a_surveys_complete_delete_date_removes_its_answers_and_respondents() {
             respondent_id: None,
             sendout_id: None,
             completed: true,
+            quota_full: false,
             created_at: NOW,
             updated_at: NOW,
             language: None,

@@ -24,6 +24,7 @@ impl Memory {
                     respondent_id: None,
                     sendout_id: None,
                     completed: id % 2 == 0,
+                    quota_full: false,
                     created_at: at,
                     updated_at: at,
                     language: None,

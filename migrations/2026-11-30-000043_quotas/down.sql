@@ -1,0 +1,2 @@
+ALTER TABLE answer_sets DROP COLUMN quota_full;
+DROP TABLE quotas;
