@@ -20,6 +20,9 @@ pub struct Data {
     post_survey: i64,
     sendout: i64,
     answers_body: String,
+    /// A survey like `post_survey` with three quotas that every posted set meets, and its answers to post.
+    quota_survey: i64,
+    quota_body: String,
     /// The survey of 200 items (20 Matrix items of 10 rows among them).
     large_survey: i64,
     /// The respondent page of a respondent of the large survey: its first page, ten Matrix items.
@@ -82,6 +85,14 @@ pub fn endpoints(data: &Data) -> Vec<Endpoint> {
             method: "POST",
             path: format!("/surveys/{}/answers", data.post_survey),
             body: Some(data.answers_body.clone()),
+            anchored: false,
+            page: false,
+        },
+        Endpoint {
+            name: "POST answers, 3 quotas",
+            method: "POST",
+            path: format!("/surveys/{}/answers", data.quota_survey),
+            body: Some(data.quota_body.clone()),
             anchored: false,
             page: false,
         },
@@ -161,6 +172,7 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
     );
     exec(&mut conn, "VACUUM ANALYZE");
     let answers_body = answers_of(&post_tree).to_string();
+    let (quota_survey, quota_body) = quota_survey(&api);
     let (large_survey, matrix_page) = large_survey(&api, base);
     let languages = languages(&api, base);
     let logic = crate::logic::fill(&api, base);
@@ -171,11 +183,32 @@ pub fn fill(base: &str, database_url: &str, answer_sets: usize, respondents: usi
         post_survey,
         sendout: sendouts[0],
         answers_body,
+        quota_survey,
+        quota_body,
         large_survey,
         matrix_page,
         languages,
         logic,
     }
+}
+
+/// A survey as the posted one, with three `endSurvey` quotas of a billion places that every posted set meets (on
+/// its SingleChoice, its Numeric and both), so each completion counts three; the answers to post.
+fn quota_survey(api: &JsonApi) -> (i64, String) {
+    let survey = api.call("POST", "/surveys".into(), Some(survey_body("Bench quotas")))["surveyId"].as_i64().unwrap();
+    let tree = api.call("GET", format!("/surveys/{survey}/questions"), None);
+    let item_of = |kind: &str| {
+        let items = tree["pages"].as_array().unwrap().iter().flat_map(|page| page["items"].as_array().unwrap());
+        items.clone().find(|item| item["type"] == kind).unwrap()["questionItemId"].clone()
+    };
+    let choice = json!({"questionItemId": item_of("SingleChoice"), "operator": "equals", "value": "good"});
+    let number = json!({"questionItemId": item_of("Numeric"), "operator": "atLeast", "value": 1});
+    for (name, when) in [("Good", choice.clone()), ("Some", number.clone()), ("Both", json!({"all": [choice, number]}))]
+    {
+        let quota = json!({"name": name, "when": when, "limit": 1_000_000_000, "action": "endSurvey"});
+        api.call("POST", format!("/surveys/{survey}/quotas"), Some(quota));
+    }
+    (survey, answers_of(&tree).to_string())
 }
 
 /// A survey of 5 pages of 20 items (choices of five options, Ratings with end labels, texts, numbers), a LOGIN

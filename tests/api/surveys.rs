@@ -12,6 +12,7 @@ mod option_limit;
 mod piping;
 mod questions;
 mod quotas;
+mod randomisation;
 mod richer_types;
 mod thank_you_and_scale_labels;
 mod translations;

@@ -86,6 +86,9 @@ pub struct AnswerSet {
     pub language: Option<Language>,
     /// Its answers, in the order of the question tree.
     pub answers: Vec<Answer>,
+    /// The orders its respondent was shown randomized pages and options in, drawn when its first page was saved;
+    /// empty for a set recorded through the API, or of a survey that randomizes nothing.
+    pub shown_order: crate::survey::ShownOrder,
 }
 
 impl AnswerSet {
@@ -125,6 +128,7 @@ pub struct AnswerSetDraft {
     completed: bool,
     answers: Vec<Answer>,
     language: Option<Language>,
+    shown_order: crate::survey::ShownOrder,
 }
 
 impl AnswerSetDraft {
@@ -187,7 +191,7 @@ impl AnswerSetDraft {
             let order: HashMap<QuestionItemId, usize> =
                 tree.items().enumerate().map(|(position, item)| (item.id, position)).collect();
             answers.sort_by_key(|a| order.get(&a.question_item_id).copied());
-            Ok(Self { completed, answers, language: None }.without(&hidden))
+            Ok(Self { completed, answers, language: None, shown_order: Default::default() }.without(&hidden))
         } else {
             Err(errors)
         }
@@ -212,6 +216,16 @@ impl AnswerSetDraft {
     /// The same answers, given in `language` (a page shown in it, or a body that names it); the set records it.
     pub fn in_language(self, language: Option<Language>) -> Self {
         Self { language, ..self }
+    }
+
+    /// The same answers, by a respondent shown `order`; a new set keeps it (a replacement keeps the set's own).
+    pub fn shown(self, order: crate::survey::ShownOrder) -> Self {
+        Self { shown_order: order, ..self }
+    }
+
+    /// The orders the respondent was shown, empty when none was drawn.
+    pub fn shown_order(&self) -> &crate::survey::ShownOrder {
+        &self.shown_order
     }
 
     /// Whether the respondent finished.

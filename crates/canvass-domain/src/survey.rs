@@ -30,7 +30,7 @@ pub use quota::{
     closes, ends_now, name_background, settle, Quota, QuotaAction, QuotaInput, QuotaPatch, Settlement, QUOTA_LIMIT,
     QUOTA_NAME,
 };
-pub use randomize::{draw_seed, shown_order};
+pub use randomize::{shown_order, ShownOrder};
 pub use settings::{compile_pattern, Finite, ItemSettings, TextFormat, MATRIX_ROWS};
 pub use shown::TextKey;
 pub use translation::{ItemTexts, TranslatedTexts, Translation, TranslationInput};

@@ -145,6 +145,7 @@ fn shown() -> Vec<(&'static str, String)> {
         sendout_id: None,
         completed: true,
         quota_full: false,
+        shown_order: Default::default(),
         created_at: at,
         updated_at: at,
         language: None,

@@ -15,6 +15,7 @@ use canvass_domain::chunks::{ChunkRequest, Weighed};
 use canvass_domain::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::paging::{Page, PageRequest};
 use canvass_domain::ports::{AnswerRepository, RepoResult};
+use canvass_domain::survey::ShownOrder;
 use diesel::dsl::sql;
 use diesel::expression::SqlLiteral;
 use diesel::pg::Pg;
@@ -41,6 +42,7 @@ pub(crate) struct AnswerSetRow {
     sendout_id: Option<i64>,
     completed: bool,
     quota_full: bool,
+    shown_order: Option<Value>,
     created_at: OffsetDateTime,
     updated_at: OffsetDateTime,
     language: Option<Named<Language>>,
@@ -55,6 +57,7 @@ impl From<AnswerSetRow> for AnswerSet {
             sendout_id: row.sendout_id.map(SendoutId::new),
             completed: row.completed,
             quota_full: row.quota_full,
+            shown_order: row.shown_order.as_ref().map(ShownOrder::from_json).unwrap_or_default(),
             created_at: row.created_at,
             updated_at: row.updated_at,
             language: row.language.map(|language| language.0),
@@ -391,13 +394,14 @@ impl AnswerRepository for PgUnitOfWork<'_> {
         let copied = prepared(
             "WITH source AS MATERIALIZED ( \
                  SELECT id AS old_id, nextval(pg_get_serial_sequence('answer_sets', 'id')) AS new_id, \
-                        completed, quota_full, created_at, updated_at, completed_at, \
+                        completed, quota_full, shown_order, created_at, updated_at, completed_at, \
                         coalesce(copy_of, id) AS original, language \
                  FROM answer_sets WHERE account_id = $1 AND survey_id = $2 ORDER BY id), \
              sets AS ( \
-                 INSERT INTO answer_sets (account_id, id, survey_id, completed, quota_full, created_at, updated_at, \
-                     completed_at, copy_of, language) \
-                 SELECT $1, new_id, $3, completed, quota_full, created_at, updated_at, completed_at, original, language \
+                 INSERT INTO answer_sets (account_id, id, survey_id, completed, quota_full, shown_order, created_at, \
+                     updated_at, completed_at, copy_of, language) \
+                 SELECT $1, new_id, $3, completed, quota_full, shown_order, created_at, updated_at, completed_at, \
+                     original, language \
                  FROM source \
                  ORDER BY old_id) \
              INSERT INTO answers (account_id, answer_set_id, question_item_id, value) \

@@ -47,6 +47,7 @@ diesel::table! {
         copy_of -> Nullable<Int8>,
         language -> Nullable<Text>,
         quota_full -> Bool,
+        shown_order -> Nullable<Jsonb>,
     }
 }
 

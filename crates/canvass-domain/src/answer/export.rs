@@ -126,7 +126,7 @@ struct ItemColumn {
 /// assert_eq!(table.headings().last().unwrap(), "q7");
 /// let at = time::macros::datetime!(2026-11-22 10:00 UTC);
 /// let set = AnswerSet { id: AnswerSetId::new(3), survey_id: SurveyId::new(1), respondent_id: None, sendout_id: None,
-///     completed: true, quota_full: false, created_at: at, updated_at: at, language: None,
+///     completed: true, quota_full: false, shown_order: Default::default(), created_at: at, updated_at: at, language: None,
 ///     answers: vec![Answer { question_item_id: QuestionItemId::new(7), value: AnswerValue::Text("y".into()) }] };
 /// assert_eq!(table.row(&set.into()).last(), Some(&Cell::Text("Yes".into())));
 /// ```
@@ -414,6 +414,7 @@ mod tests {
             sendout_id: Some(SendoutId::new(9)),
             completed: true,
             quota_full: false,
+            shown_order: Default::default(),
             created_at: AT,
             updated_at: AT + time::Duration::minutes(3),
             language: None,

@@ -71,6 +71,10 @@ pub struct ItemPatch {
     pub max_selected: Option<Option<u32>>,
     /// The rows of a Matrix, whole, in their new order (removing a row that answers hold is refused).
     pub rows: Option<Vec<ChoiceOption>>,
+    /// Whether the options are shown in an order drawn per respondent.
+    pub randomize_options: Option<bool>,
+    /// How many last options keep their place; null removes it.
+    pub fixed_last: Option<Option<u32>>,
     /// A Date answer's earliest date.
     pub min_date: Option<Option<Date>>,
     /// A Date answer's latest date.
@@ -132,6 +136,8 @@ impl ItemPatch {
             min_selected: pick_count(self.min_selected, old.min_selected, keep_multiple),
             max_selected: pick_count(self.max_selected, old.max_selected, keep_multiple),
             display_when: self.display_when.clone().unwrap_or_else(|| old.display_when.clone()),
+            randomize_options: self.randomize_options.unwrap_or(kept(kind.shuffles_options()) && old.randomize_options),
+            fixed_last: self.fixed_last.unwrap_or(if kept(kind.shuffles_options()) { old.fixed_last } else { None }),
         };
         let keep_options = kept(kind.has_options());
         let keep_labels = kept(kind.has_scale_labels());

@@ -60,6 +60,11 @@ impl QuestionType {
         matches!(self, Self::SingleChoice | Self::MultipleChoice | Self::Dropdown | Self::Matrix | Self::Ranking)
     }
 
+    /// Whether items of this type may show their options in an order drawn per respondent (`randomizeOptions`).
+    pub const fn shuffles_options(self) -> bool {
+        matches!(self, Self::SingleChoice | Self::MultipleChoice | Self::Dropdown | Self::Ranking)
+    }
+
     /// How many options items of this type take.
     pub const fn option_counts(self) -> std::ops::RangeInclusive<usize> {
         match self {

@@ -96,6 +96,10 @@ pub struct ItemSettings {
     pub max_date: Option<Date>,
     /// When the item is shown: conditions on earlier items' answers and background data; always when none.
     pub display_when: Option<super::Conditions>,
+    /// Whether a choice, Dropdown or Ranking item shows its options in an order drawn per respondent.
+    pub randomize_options: bool,
+    /// How many of the last options keep their place when the others are drawn ("Other", "Don't know").
+    pub fixed_last: Option<u32>,
 }
 
 impl Default for ItemSettings {
@@ -115,6 +119,8 @@ impl Default for ItemSettings {
             min_date: None,
             max_date: None,
             display_when: None,
+            randomize_options: false,
+            fixed_last: None,
         }
     }
 }
@@ -145,6 +151,9 @@ impl ItemSettings {
         only(self.max_selected.is_some(), "maxSelected", "MultipleChoice", multiple);
         only(self.min_date.is_some(), "minDate", "Date", date);
         only(self.max_date.is_some(), "maxDate", "Date", date);
+        let shuffles = kind.shuffles_options();
+        only(self.randomize_options, "randomizeOptions", "choice, Dropdown and Ranking", shuffles);
+        only(self.fixed_last.is_some(), "fixedLast", "choice, Dropdown and Ranking", shuffles);
         let mut order = |low: bool, name: &str, high: &str| {
             if low {
                 errors.push(FieldError::new(at(name), format!("must not be above {high}")));
@@ -171,7 +180,9 @@ impl ItemSettings {
         if self.max_length == Some(0) {
             errors.push(FieldError::new(at("maxLength"), "must be at least 1"));
         }
-        for (name, count) in [("minSelected", self.min_selected), ("maxSelected", self.max_selected)] {
+        for (name, count) in
+            [("minSelected", self.min_selected), ("maxSelected", self.max_selected), ("fixedLast", self.fixed_last)]
+        {
             if count.is_some_and(|count| count as usize > options.len()) {
                 errors.push(FieldError::new(at(name), "must not be above the number of options"));
             }

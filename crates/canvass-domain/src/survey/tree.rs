@@ -63,27 +63,6 @@ pub struct Page {
     pub randomize_items: bool,
 }
 
-impl Page {
-    /// The page as the respondent of `seed` sees it: when it randomizes its items, in the order drawn for that
-    /// respondent (by a SHA-256 of the seed, the page and each item: the same order on every view and with every
-    /// version of the service, and another order for another respondent); else as stored.
-    pub fn shown_to(mut self, seed: i64) -> Self {
-        if self.randomize_items {
-            let page = self.id.get();
-            self.items.sort_by_cached_key(|item| {
-                use sha2::Digest;
-                let digest = sha2::Sha256::new()
-                    .chain_update(seed.to_be_bytes())
-                    .chain_update(page.to_be_bytes())
-                    .chain_update(item.id.get().to_be_bytes())
-                    .finalize();
-                (digest[..8].to_vec(), item.id)
-            });
-        }
-        self
-    }
-}
-
 /// A stored logic rule, in the form it was given.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogicRule {

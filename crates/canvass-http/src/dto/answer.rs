@@ -80,12 +80,38 @@ pub struct AnswerSetResponse {
     pub completed: bool,
     /// Whether a full `endSurvey` quota ended it (it is then not completed).
     pub quota_full: bool,
+    /// The orders its respondent was shown randomized pages and options in, kept when its first page was saved
+    /// (empty for a set recorded through the API, or of a survey that randomizes nothing).
+    pub shown_order: ShownOrderBody,
     /// The language its last page was shown in (through the API: the one its body named); null when none was.
     #[schema(required = true)]
     pub language: Option<LanguageBody>,
     /// The answers, in question tree order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answers: Option<Vec<AnswerBody>>,
+}
+
+/// The orders a respondent was shown: `items` maps each randomized item's id to its option values in the order
+/// shown, `pages` each randomized page's id to its item ids in the order shown.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShownOrderBody {
+    /// Option values by item id, in the order shown.
+    pub items: std::collections::BTreeMap<String, Vec<String>>,
+    /// Item ids by page id, in the order shown.
+    pub pages: std::collections::BTreeMap<String, Vec<i64>>,
+}
+
+impl From<&canvass_domain::survey::ShownOrder> for ShownOrderBody {
+    fn from(order: &canvass_domain::survey::ShownOrder) -> Self {
+        Self {
+            items: order.items.iter().map(|(id, values)| (id.get().to_string(), values.clone())).collect(),
+            pages: order
+                .pages
+                .iter()
+                .map(|(id, items)| (id.get().to_string(), items.iter().map(|i| i.get()).collect()))
+                .collect(),
+        }
+    }
 }
 
 impl AnswerSetResponse {
@@ -106,6 +132,7 @@ impl AnswerSetResponse {
             updated_at: set.updated_at,
             completed: set.completed,
             quota_full: set.quota_full,
+            shown_order: ShownOrderBody::from(&set.shown_order),
             language: set.language.map(LanguageBody::from),
             answers: None,
         }

@@ -133,12 +133,14 @@ pub struct ExportLine {
     respondent_id: Option<i64>,
     sendout_id: Option<i64>,
     completed: bool,
+    quota_full: bool,
     #[serde(with = "time::serde::rfc3339")]
     created_at: OffsetDateTime,
     #[serde(with = "time::serde::rfc3339")]
     updated_at: OffsetDateTime,
     language: Option<&'static str>,
     answers: AnswersByItem,
+    shown_order: serde_json::Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     background_data: Option<BackgroundByName>,
 }
@@ -153,9 +155,11 @@ impl ExportLine {
             respondent_id: set.respondent_id.map(RespondentId::get),
             sendout_id: set.sendout_id.map(SendoutId::get),
             completed: set.completed,
+            quota_full: set.quota_full,
             created_at: set.created_at,
             updated_at: set.updated_at,
             language: set.language.map(|language| language.code()),
+            shown_order: set.shown_order.to_json(),
             answers: AnswersByItem(
                 set.answers.into_iter().map(|a| (a.question_item_id.get(), AnswerValueBody(a.value))).collect(),
             ),
@@ -221,6 +225,7 @@ mod tests {
             sendout_id: Some(SendoutId::new(3)),
             completed: false,
             quota_full: false,
+            shown_order: Default::default(),
             created_at: datetime!(2026-11-22 10:00 UTC),
             updated_at: datetime!(2026-11-22 10:00:01.25 UTC),
             language: None,
@@ -234,7 +239,7 @@ mod tests {
         let line = serde_json::to_string(&ExportLine::new(set.into(), false)).unwrap();
         assert_eq!(
             line,
-            r#"{"answerSetId":12,"respondentId":null,"sendoutId":3,"completed":false,"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:01.25Z","language":null,"answers":{"90":7,"100":["b","a"],"9":"=1+1","80":2.5}}"#
+            r#"{"answerSetId":12,"respondentId":null,"sendoutId":3,"completed":false,"quotaFull":false,"createdAt":"2026-11-22T10:00:00Z","updatedAt":"2026-11-22T10:00:01.25Z","language":null,"answers":{"90":7,"100":["b","a"],"9":"=1+1","80":2.5},"shownOrder":{"items":{},"pages":{}}}"#
         );
     }
 
@@ -249,6 +254,7 @@ mod tests {
             sendout_id: None,
             completed: true,
             quota_full: false,
+            shown_order: Default::default(),
             created_at: at,
             updated_at: at,
             language: None,

@@ -62,7 +62,8 @@ impl From<TextFormat> for TextFormatBody {
 }
 
 /// The checks of an item's answers as served: each only when set, and on the types that take it; `wholeNumber`
-/// on every Numeric item and `multiline` on every OpenText item.
+/// on every Numeric item, `multiline` on every OpenText item and `randomizeOptions` on every choice, Dropdown and
+/// Ranking item.
 #[derive(Debug, Default, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AnswerChecksResponse {
@@ -106,6 +107,15 @@ pub struct AnswerChecksResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub max_selected: Option<u32>,
+    /// SingleChoice, MultipleChoice, Dropdown and Ranking: whether each respondent sees the options in an order
+    /// drawn for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub randomize_options: Option<bool>,
+    /// With `randomizeOptions`: how many of the last options keep their place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, maximum = 1000)]
+    pub fixed_last: Option<u32>,
     /// Date: the earliest date allowed.
     #[serde(skip_serializing_if = "Option::is_none", with = "day::option")]
     #[schema(value_type = Option<String>, format = Date, nullable = false, max_length = 10)]
@@ -130,6 +140,8 @@ impl AnswerChecksResponse {
             pattern: settings.pattern,
             min_selected: settings.min_selected,
             max_selected: settings.max_selected,
+            randomize_options: kind.shuffles_options().then_some(settings.randomize_options),
+            fixed_last: settings.fixed_last,
             min_date: settings.min_date,
             max_date: settings.max_date,
         }
@@ -257,6 +269,14 @@ pub struct ItemPatchBody {
     #[serde(default, deserialize_with = "given_day")]
     #[schema(value_type = Option<String>, format = Date, max_length = 10)]
     pub max_date: Option<Option<Date>>,
+    /// SingleChoice, MultipleChoice, Dropdown and Ranking: whether each respondent sees the options in an order
+    /// drawn for it.
+    #[serde(default)]
+    pub randomize_options: Option<bool>,
+    /// With `randomizeOptions`: how many of the last options keep their place; null removes it.
+    #[serde(default, deserialize_with = "given")]
+    #[schema(value_type = Option<u32>, maximum = 1000)]
+    pub fixed_last: Option<Option<u32>>,
     /// When it shows: conditions on items of earlier pages and background labels; null removes them (it always
     /// shows).
     #[serde(default, deserialize_with = "given")]
@@ -304,6 +324,8 @@ impl TryFrom<ItemPatchBody> for ItemPatch {
             min_date: body.min_date,
             max_date: body.max_date,
             display_when,
+            randomize_options: body.randomize_options,
+            fixed_last: body.fixed_last,
             page_id: body.page_id.map(PageId::new),
             position: body.position,
         })

@@ -190,6 +190,15 @@ pub struct ItemBody {
     #[serde(default, with = "super::questionnaire::day::option")]
     #[schema(value_type = Option<String>, format = Date, max_length = 10)]
     pub max_date: Option<Date>,
+    /// SingleChoice, MultipleChoice, Dropdown and Ranking: whether each respondent is shown the options in an
+    /// order drawn for it (the same on every view; kept with its answer set as `shownOrder`). Default false.
+    #[serde(default)]
+    pub randomize_options: Option<bool>,
+    /// With `randomizeOptions`: how many of the last options keep their place ("Other", "Don't know"); not above
+    /// the number of options.
+    #[serde(default)]
+    #[schema(maximum = 1000)]
+    pub fixed_last: Option<u32>,
     /// When the item shows: conditions on items of earlier pages and on background labels (on a new survey,
     /// background labels only); it always shows without them. A hidden item is never required, and an answer it
     /// had is dropped when the set is completed.
@@ -231,6 +240,8 @@ impl ItemBody {
                 min_selected: self.min_selected,
                 max_selected: self.max_selected,
                 display_when,
+                randomize_options: self.randomize_options.unwrap_or(defaults.randomize_options),
+                fixed_last: self.fixed_last,
             },
         })
     }

@@ -123,6 +123,7 @@ mod tests {
             sendout_id: None,
             completed: true,
             quota_full: false,
+            shown_order: Default::default(),
             created_at: datetime!(2026-11-22 10:00 UTC),
             updated_at: datetime!(2026-11-22 10:00:00.5 UTC),
             language: None,

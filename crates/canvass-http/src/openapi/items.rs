@@ -11,22 +11,23 @@ use utoipa::openapi::{OpenApi as Document, Ref, RefOr};
 
 /// Every type with the fields only it takes (beside those of every item).
 const TYPES: [(&str, &[&str]); 10] = [
-    ("SingleChoice", &["options"]),
-    ("MultipleChoice", &["options", "minSelected", "maxSelected"]),
+    ("SingleChoice", &["options", "randomizeOptions", "fixedLast"]),
+    ("MultipleChoice", &["options", "minSelected", "maxSelected", "randomizeOptions", "fixedLast"]),
     ("OpenText", &["minLength", "maxLength", "multiline", "format", "pattern"]),
     ("Numeric", &["min", "max", "wholeNumber"]),
     ("Rating", &["minLabel", "maxLabel"]),
     ("Info", &[]),
-    ("Dropdown", &["options"]),
+    ("Dropdown", &["options", "randomizeOptions", "fixedLast"]),
     ("Date", &["minDate", "maxDate"]),
     ("Matrix", &["options", "rows"]),
-    ("Ranking", &["options"]),
+    ("Ranking", &["options", "randomizeOptions", "fixedLast"]),
 ];
 
 /// The fields of every item in a body, and in a response (which returns `options` and the scale labels on every
 /// type, empty and null where the type has none).
-const BODY_FIELDS: &[&str] = &["type", "text", "required", "position"];
-const RESPONSE_FIELDS: &[&str] = &["questionItemId", "type", "text", "required", "options", "minLabel", "maxLabel"];
+const BODY_FIELDS: &[&str] = &["type", "text", "required", "displayWhen", "position"];
+const RESPONSE_FIELDS: &[&str] =
+    &["questionItemId", "type", "text", "required", "options", "minLabel", "maxLabel", "displayWhen"];
 
 /// Splits `ItemBody` and `ItemResponse` by type.
 pub fn split_items_by_type(document: &mut Document) {

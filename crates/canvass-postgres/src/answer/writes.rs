@@ -18,18 +18,21 @@ use crate::prepared::prepared;
 use crate::schema::answer_sets;
 
 /// `$1` account, `$2` survey, `$3` respondent, `$4` sendout, `$5` completed, `$6` now, `$7` item ids, `$8` values,
-/// `$9` language.
+/// `$9` language, `$10` the orders shown (NULL when none).
 const INSERT_SET: &str = "\
 WITH answer_set AS (
     INSERT INTO answer_sets
-        (account_id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at, completed_at, language)
-    VALUES ($1, $2, $3, $4, $5, $6, $6, CASE WHEN $5 THEN $6 END, $9)
-    RETURNING id, survey_id, respondent_id, sendout_id, completed, quota_full, created_at, updated_at, language),
+        (account_id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at, completed_at, language,
+         shown_order)
+    VALUES ($1, $2, $3, $4, $5, $6, $6, CASE WHEN $5 THEN $6 END, $9, $10)
+    RETURNING id, survey_id, respondent_id, sendout_id, completed, quota_full, shown_order, created_at, updated_at,
+        language),
 stored AS (
     INSERT INTO answers (account_id, answer_set_id, question_item_id, value)
     SELECT $1, answer_set.id, given.item, given.value
     FROM answer_set, unnest($7::bigint[], $8::jsonb[]) AS given (item, value))
-SELECT id, survey_id, respondent_id, sendout_id, completed, quota_full, created_at, updated_at, language FROM answer_set";
+SELECT id, survey_id, respondent_id, sendout_id, completed, quota_full, shown_order, created_at, updated_at, language
+FROM answer_set";
 
 /// `$1` account, `$2` survey, `$3` set, `$4` completed, `$5` now, `$6` item ids, `$7` values, `$8` language.
 ///
@@ -45,7 +48,8 @@ WITH answer_set AS (
     UPDATE answer_sets
     SET completed = $4, quota_full = false, updated_at = $5, completed_at = coalesce(completed_at, CASE WHEN $4 THEN $5 END), language = $8
     WHERE account_id = $1 AND survey_id = $2 AND id = $3
-    RETURNING id, survey_id, respondent_id, sendout_id, completed, quota_full, created_at, updated_at, language),
+    RETURNING id, survey_id, respondent_id, sendout_id, completed, quota_full, shown_order, created_at, updated_at,
+        language),
 given AS (
     SELECT item, value FROM unnest($6::bigint[], $7::jsonb[]) AS given (item, value)),
 dropped AS (
@@ -56,7 +60,8 @@ stored AS (
     INSERT INTO answers (account_id, answer_set_id, question_item_id, value)
     SELECT $1, answer_set.id, given.item, given.value FROM answer_set, given
     ON CONFLICT (account_id, answer_set_id, question_item_id) DO UPDATE SET value = excluded.value)
-SELECT id, survey_id, respondent_id, sendout_id, completed, quota_full, created_at, updated_at, language FROM answer_set";
+SELECT id, survey_id, respondent_id, sendout_id, completed, quota_full, shown_order, created_at, updated_at, language
+FROM answer_set";
 
 /// An answer's value as stored.
 pub(crate) fn value_json(value: &AnswerValue) -> Value {
@@ -95,6 +100,7 @@ pub(crate) fn insert_set(
         .bind::<Array<BigInt>, _>(&items)
         .bind::<Array<Jsonb>, _>(&values)
         .bind::<Nullable<Text>, _>(draft.language().map(Language::code))
+        .bind::<Nullable<Jsonb>, _>((!draft.shown_order().is_empty()).then(|| draft.shown_order().to_json()))
         .get_result(conn)
 }
 

@@ -54,6 +54,12 @@ pub(crate) fn to_json(settings: &ItemSettings) -> Value {
     if let Some(conditions) = &settings.display_when {
         put("displayWhen", conditions.to_json());
     }
+    if settings.randomize_options {
+        put("randomizeOptions", json!(true));
+    }
+    if let Some(count) = settings.fixed_last {
+        put("fixedLast", json!(count));
+    }
     Value::Object(object)
 }
 
@@ -80,6 +86,8 @@ pub(crate) fn from_json(value: &Value) -> ItemSettings {
         min_selected: count("minSelected"),
         max_selected: count("maxSelected"),
         display_when: value.get("displayWhen").and_then(|when| Conditions::from_json(when, "").ok()),
+        randomize_options: flag("randomizeOptions", false),
+        fixed_last: count("fixedLast"),
     }
 }
 
@@ -110,6 +118,8 @@ mod tests {
                 operator: Operator::Equals,
                 value: Some(ConditionValue::Text("North".into())),
             })),
+            randomize_options: true,
+            fixed_last: Some(1),
         };
         let stored = to_json(&settings);
         assert_eq!(stored["format"], "pattern");

@@ -90,6 +90,7 @@ impl AnswerRepository for Memory {
             sendout_id: respondent.map(|(_, s)| s),
             completed: draft.completed(),
             quota_full: false,
+            shown_order: draft.shown_order().clone(),
             created_at: now,
             updated_at: now,
             language: draft.language(),

@@ -109,6 +109,7 @@ fn complete_a_set(memory: &mut Memory, acme: AccountId, (survey, sendout): (Surv
         sendout_id: Some(sendout),
         completed: true,
         quota_full: false,
+        shown_order: Default::default(),
         created_at: NOW,
         updated_at: NOW,
         language: None,

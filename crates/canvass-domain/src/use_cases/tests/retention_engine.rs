@@ -141,6 +141,7 @@ fn a_surveys_complete_delete_date_removes_its_answers_and_respondents() {
             sendout_id: None,
             completed: true,
             quota_full: false,
+            shown_order: Default::default(),
             created_at: NOW,
             updated_at: NOW,
             language: None,

@@ -25,6 +25,7 @@ impl Memory {
                     sendout_id: None,
                     completed: id % 2 == 0,
                     quota_full: false,
+                    shown_order: Default::default(),
                     created_at: at,
                     updated_at: at,
                     language: None,

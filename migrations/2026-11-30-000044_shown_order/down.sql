@@ -1,0 +1,1 @@
+ALTER TABLE answer_sets DROP COLUMN shown_order;
