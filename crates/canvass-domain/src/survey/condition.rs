@@ -2,7 +2,7 @@
 //! jump and end rules, display logic and quotas (the contract's "Logic that real surveys need").
 
 mod check;
-mod json;
+pub(crate) mod json;
 mod known;
 mod rules;
 #[cfg(test)]

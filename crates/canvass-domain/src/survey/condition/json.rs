@@ -55,6 +55,12 @@ impl Condition {
     }
 }
 
+/// An id as JSON gives it: an integer, or a number with no fraction (`12.0`, which JSON Schema's `integer` takes).
+pub(crate) fn id_of(value: &Value) -> Option<i64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    value.as_i64().or_else(|| value.as_f64().filter(|n| n.fract() == 0.0 && n.abs() < EXACT).map(|n| n as i64))
+}
+
 fn read(value: &Value, path: &str, depth: usize, errors: &mut Vec<FieldError>) -> Option<Conditions> {
     let Some(object) = value.as_object() else {
         errors.push(FieldError::new(path, "must be a condition or an all/any group"));
@@ -104,7 +110,7 @@ fn read_condition(object: &Map<String, Value>, path: &str, errors: &mut Vec<Fiel
             errors.push(FieldError::new(field("backgroundLabel"), "a condition names an item or a label, not both"));
             None
         }
-        (Some(id), None) => match id.as_i64() {
+        (Some(id), None) => match id_of(id) {
             Some(id) => Some(Subject::Item(QuestionItemId::new(id))),
             None => {
                 errors.push(FieldError::new(field("questionItemId"), "must be an integer"));
@@ -197,6 +203,13 @@ mod tests {
         assert_eq!(fields(json!({"questionItemId": 1, "operator": "equals", "value": [1]})), ["[2].when.value"]);
         assert_eq!(fields(json!({"questionItemId": 1, "operator": "answered", "colour": 1})), ["[2].when.colour"]);
         assert_eq!(fields(json!(3)), ["[2].when"]);
+    }
+
+    #[test]
+    fn an_id_without_a_fraction_is_an_integer() {
+        let whole = Conditions::from_json(&json!({"questionItemId": 12.0, "operator": "answered"}), "when").unwrap();
+        assert_eq!(whole.each()[0].subject, Subject::Item(QuestionItemId::new(12)));
+        assert_eq!(fields(json!({"questionItemId": 12.5, "operator": "answered"})), ["[2].when.questionItemId"]);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use crate::error::FieldError;
 use crate::ids::{PageId, QuestionItemId};
 
 use super::{LogicRuleDraft, RuleDraft};
+use crate::survey::condition::json::id_of;
 use crate::survey::condition::{ConditionalRule, Conditions, RuleAction};
 
 impl RuleDraft {
@@ -48,7 +49,7 @@ impl RuleDraft {
         }
         let page = match object.get("goToPageId") {
             None => None,
-            Some(id) => match id.as_i64() {
+            Some(id) => match id_of(id) {
                 Some(id) => Some(PageId::new(id)),
                 None => {
                     errors.push(FieldError::new(field("goToPageId"), "must be an integer"));
@@ -102,7 +103,7 @@ fn equals(
     errors: &mut Vec<FieldError>,
 ) -> Option<RuleDraft> {
     let field = |name: &str| format!("{path}.{name}");
-    let item = match object.get("questionItemId").map(Value::as_i64) {
+    let item = match object.get("questionItemId").map(id_of) {
         Some(Some(id)) => Some(QuestionItemId::new(id)),
         found => {
             let message = if found.is_some() { "must be an integer" } else { "is required (or `when`)" };
