@@ -27,8 +27,8 @@ pub use logic::{rules_from_json, LogicRuleDraft, LogicRules, RuleDraft};
 pub use piping::{check_item_pipes, check_pipes, piped_items, pipes, pipes_mapped, PipeValues};
 pub use question::{ChoiceOption, QuestionItem, QuestionItemDraft, QuestionType};
 pub use quota::{
-    closes, ends_now, name_background, settle, Quota, QuotaAction, QuotaInput, QuotaPatch, Settlement, QUOTA_LIMIT,
-    QUOTA_NAME,
+    closes, ends_now, filled_meanwhile, name_background, settle, Quota, QuotaAction, QuotaInput, QuotaPatch,
+    Settlement, QUOTA_LIMIT, QUOTA_NAME,
 };
 pub use randomize::{shown_order, ShownOrder};
 pub use settings::{compile_pattern, Finite, ItemSettings, TextFormat, MATRIX_ROWS};

@@ -125,14 +125,17 @@ pub trait QuotaRepository {
         now: OffsetDateTime,
     ) -> RepoResult<Quota>;
     /// The survey's quotas with their counts, in creation (id) order. With `lock`, each is held until the
-    /// transaction ends: a completion that counts reads them so, and so does a change, so that no count passes
-    /// its limit however many sets complete at once.
+    /// transaction ends (a change of a quota reads them so).
     fn survey_quotas(&mut self, account: AccountId, survey: SurveyId, lock: bool) -> RepoResult<Vec<Quota>>;
     /// Replaces what a quota of the survey is (its name, conditions, limit and action); its count stays.
     fn update_quota(&mut self, account: AccountId, survey: SurveyId, id: QuotaId, input: &QuotaInput)
         -> RepoResult<()>;
     /// Deletes a quota of the survey; `false` when the survey has no such quota.
     fn delete_quota(&mut self, account: AccountId, survey: SurveyId, id: QuotaId) -> RepoResult<bool>;
-    /// Counts one more set in each of these quotas of the survey (read locked, each below its limit).
-    fn count_in_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<()>;
+    /// Counts one more set in each of these quotas of the survey that is below its limit as it stands now, and
+    /// answers those it counted in. Each stays held until the transaction ends, so a concurrent count waits and
+    /// then sees this one's: no count passes its limit however many sets complete at once.
+    fn count_in_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<Vec<QuotaId>>;
+    /// Takes back a count this transaction made in each of these quotas of the survey.
+    fn uncount_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<()>;
 }

@@ -144,7 +144,7 @@ pub enum Settlement {
     QuotaFull,
 }
 
-/// What completing a set with these facts does to `quotas` (read under the store's lock): a full `endSurvey` quota
+/// What completing a set with these facts does to `quotas` (as read; see [`filled_meanwhile`]): a full `endSurvey` quota
 /// whose conditions the set meets keeps it from completing; otherwise every quota it meets that is not full counts
 /// it (a full `closeSurvey` quota counts no more, and holds no one who has started).
 pub fn settle(quotas: &[Quota], facts: &dyn Facts) -> Settlement {
@@ -153,6 +153,13 @@ pub fn settle(quotas: &[Quota], facts: &dyn Facts) -> Settlement {
         return Settlement::QuotaFull;
     }
     Settlement::Counted(met.into_iter().filter(|quota| !quota.is_full()).map(|quota| quota.id).collect())
+}
+
+/// Whether a count of a set in the quotas `tried` (those [`settle`] named) that counted only in `counted` met an
+/// `endSurvey` quota that filled since the quotas were read: the set is then ended after all.
+pub fn filled_meanwhile(quotas: &[Quota], tried: &[QuotaId], counted: &[QuotaId]) -> bool {
+    let missed = |quota: &&Quota| tried.contains(&quota.id) && !counted.contains(&quota.id);
+    quotas.iter().filter(missed).any(|quota| quota.input.action == QuotaAction::EndSurvey)
 }
 
 /// Whether a page save with these facts ends the set: a full `endSurvey` quota's conditions hold for it.
@@ -212,6 +219,16 @@ mod tests {
         let elsewhere = KnownFacts::new(&tree, &[], &south);
         assert_eq!(settle(&quotas, &elsewhere), Settlement::Counted(vec![]));
         assert!(!closes(&quotas));
+    }
+
+    #[test]
+    fn an_end_quota_that_filled_since_it_was_read_ends_the_set() {
+        let quotas =
+            [quota(1, "North", 2, 1, QuotaAction::EndSurvey), quota(2, "North", 9, 0, QuotaAction::CloseSurvey)];
+        let (one, two) = (QuotaId::new(1), QuotaId::new(2));
+        assert!(!filled_meanwhile(&quotas, &[one, two], &[one, two]));
+        assert!(filled_meanwhile(&quotas, &[one, two], &[two]), "the end quota counted no more");
+        assert!(!filled_meanwhile(&quotas, &[one, two], &[one]), "a close quota that filled holds no one started");
     }
 
     #[test]

@@ -95,11 +95,13 @@ fn checked(input: &QuotaInput, tree: &QuestionTree) -> Result<(), DomainError> {
     }
 }
 
-/// Settles the quotas of a set that has just been written completed, in the transaction that wrote it: the
-/// survey's quotas are read locked, and either each quota the set meets that is not full counts it, or a full
-/// `endSurvey` quota it meets ends it (the set is then kept not completed, `quotaFull`). Answers the set as it
-/// stands. `background` is the respondent's, when the caller has read it; else it is read here, only when a
-/// quota names a label.
+/// Settles the quotas of a set that has just been written completed, in the transaction that wrote it, and answers
+/// the set as it stands. The survey's quotas are read without a lock and the set's conditions tried on them: a
+/// full `endSurvey` quota it meets ends it (kept not completed, `quotaFull`); else each quota it meets that is
+/// not full counts it, in one statement that holds those quotas until the transaction ends and counts only below
+/// the limit as it stands then. A quota that filled meanwhile counts no more: when it is an `endSurvey` quota the
+/// set meets, the counts just made are taken back and the set is ended. `background` is the respondent's, when the
+/// caller has read it; else it is read here, only when a quota names a label.
 pub(crate) fn settle_completion(
     tx: &mut (impl AnswerRepository + QuotaRepository + RespondentRepository + ?Sized),
     account: AccountId,
@@ -108,7 +110,7 @@ pub(crate) fn settle_completion(
     background: Option<&BTreeMap<String, String>>,
     now: OffsetDateTime,
 ) -> Result<AnswerSet, DomainError> {
-    let quotas = tx.survey_quotas(account, set.survey_id, true)?;
+    let quotas = tx.survey_quotas(account, set.survey_id, false)?;
     if quotas.is_empty() {
         return Ok(set);
     }
@@ -120,14 +122,22 @@ pub(crate) fn settle_completion(
             &read
         }
     };
-    match survey::settle(&quotas, &KnownFacts::new(tree, &set.answers, background)) {
-        Settlement::Counted(ids) if ids.is_empty() => {}
-        Settlement::Counted(ids) => tx.count_in_quotas(account, set.survey_id, &ids)?,
-        Settlement::QuotaFull => {
-            tx.hold_for_quota(account, set.survey_id, set.id, now)?;
-            set.completed = false;
-            set.quota_full = true;
+    let ended = match survey::settle(&quotas, &KnownFacts::new(tree, &set.answers, background)) {
+        Settlement::QuotaFull => true,
+        Settlement::Counted(ids) if ids.is_empty() => false,
+        Settlement::Counted(ids) => {
+            let counted = tx.count_in_quotas(account, set.survey_id, &ids)?;
+            let filled = survey::filled_meanwhile(&quotas, &ids, &counted);
+            if filled {
+                tx.uncount_quotas(account, set.survey_id, &counted)?;
+            }
+            filled
         }
+    };
+    if ended {
+        tx.hold_for_quota(account, set.survey_id, set.id, now)?;
+        set.completed = false;
+        set.quota_full = true;
     }
     Ok(set)
 }

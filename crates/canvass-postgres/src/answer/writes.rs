@@ -24,7 +24,7 @@ WITH answer_set AS (
     INSERT INTO answer_sets
         (account_id, survey_id, respondent_id, sendout_id, completed, created_at, updated_at, completed_at, language,
          shown_order)
-    VALUES ($1, $2, $3, $4, $5, $6, $6, CASE WHEN $5 THEN $6 END, $9, $10)
+    VALUES ($1, $2, $3, $4, $5, $6, $6, CASE WHEN $5 THEN $6::timestamptz END, $9, $10)
     RETURNING id, survey_id, respondent_id, sendout_id, completed, quota_full, shown_order, created_at, updated_at,
         language),
 stored AS (

@@ -1,18 +1,36 @@
 //! A survey's quotas on PostgreSQL: the conditions kept whole as JSON in the API's shape, the count beside them.
-//! A completion that counts reads the survey's quotas `FOR UPDATE` in id order, so concurrent completions take the
-//! locks in one order and each sees the count the one before it left.
+//! A completion counts with one `UPDATE` guarded by `count < quota_limit` ([`COUNT`]), whose row locks make
+//! concurrent completions of one survey count one after another, each on the count the one before it left.
 
 use canvass_domain::ids::{AccountId, QuotaId, SurveyId};
 use canvass_domain::ports::{QuotaRepository, RepoResult};
 use canvass_domain::survey::{Conditions, Quota, QuotaAction, QuotaInput};
 use canvass_domain::RepoError;
 use diesel::prelude::*;
+use diesel::sql_types::{Array, BigInt};
 use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
+use crate::prepared::prepared;
 use crate::schema::quotas;
 use crate::PgUnitOfWork;
+
+/// Counts one more set in the quotas `$3` of account `$1`'s survey `$2` that are below their limits; returns the
+/// ids it counted in. The rows are locked first, in id order (so two completions never wait on each other in
+/// opposite orders); under READ COMMITTED the update then tests `count < quota_limit` on the count a concurrent
+/// completion it waited for left.
+const COUNT: &str = "\
+UPDATE quotas SET count = count + 1
+WHERE account_id = $1 AND count < quota_limit AND id IN (
+    SELECT id FROM quotas WHERE account_id = $1 AND survey_id = $2 AND id = ANY($3) ORDER BY id FOR UPDATE)
+RETURNING id";
+
+#[derive(QueryableByName)]
+struct Counted {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+}
 
 /// A quota's row.
 #[derive(Queryable, Selectable)]
@@ -103,14 +121,24 @@ impl QuotaRepository for PgUnitOfWork<'_> {
         Ok(deleted > 0)
     }
 
-    fn count_in_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<()> {
+    fn count_in_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<Vec<QuotaId>> {
+        let ids: Vec<i64> = ids.iter().map(|id| id.get()).collect();
+        let counted: Vec<Counted> = prepared(COUNT)
+            .bind::<BigInt, _>(account.get())
+            .bind::<BigInt, _>(survey.get())
+            .bind::<Array<BigInt>, _>(&ids)
+            .load(self.conn)
+            .or_repo()?;
+        Ok(counted.into_iter().map(|row| QuotaId::new(row.id)).collect())
+    }
+
+    fn uncount_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<()> {
         let ids: Vec<i64> = ids.iter().map(|id| id.get()).collect();
         diesel::update(quotas::table)
             .filter(quotas::account_id.eq(account.get()))
             .filter(quotas::survey_id.eq(survey.get()))
             .filter(quotas::id.eq_any(ids))
-            .filter(quotas::count.lt(quotas::quota_limit))
-            .set(quotas::count.eq(quotas::count + 1))
+            .set(quotas::count.eq(quotas::count - 1))
             .execute(self.conn)
             .or_repo()?;
         Ok(())

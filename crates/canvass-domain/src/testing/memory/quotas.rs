@@ -52,10 +52,21 @@ impl QuotaRepository for Memory {
         Ok(self.state.quotas.len() < before)
     }
 
-    fn count_in_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<()> {
+    fn count_in_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<Vec<QuotaId>> {
+        let mut counted = Vec::new();
+        for &id in ids {
+            if let Some(quota) = self.quota_mut(account, survey, id).filter(|quota| !quota.is_full()) {
+                quota.count += 1;
+                counted.push(id);
+            }
+        }
+        Ok(counted)
+    }
+
+    fn uncount_quotas(&mut self, account: AccountId, survey: SurveyId, ids: &[QuotaId]) -> RepoResult<()> {
         for &id in ids {
             if let Some(quota) = self.quota_mut(account, survey, id) {
-                quota.count += 1;
+                quota.count -= 1;
             }
         }
         Ok(())
