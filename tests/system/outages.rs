@@ -17,7 +17,7 @@ async fn a_key_of_the_wrong_shape_is_refused_without_the_database() {
     let name = app.db.name().to_owned();
     sql_query(format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS false")).execute(&mut admin).unwrap();
     sql_query(format!(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = '{name}' AND pid <> pg_backend_pid()"
     ))
     .execute(&mut admin)
     .unwrap();
@@ -34,11 +34,13 @@ async fn a_key_of_the_wrong_shape_is_refused_without_the_database() {
     sql_query(format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS true")).execute(&mut admin).unwrap();
 }
 
-/// Ends every connection the server holds to its database.
+/// Ends every connection the server holds to its database, and waits (up to 5 s each) until each has ended: a
+/// backend told to end may otherwise still answer a statement or two, and a connection that did so is not known
+/// to be lost when it dies later.
 fn terminate_backends(app: &TestApp) {
     let mut admin = app.db.connect();
     sql_query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity \
          WHERE datname = current_database() AND pid <> pg_backend_pid()",
     )
     .execute(&mut admin)

@@ -88,7 +88,7 @@ async fn a_lost_connection_answers_503_never_500_in_german() {
         }
         // Every connection the server holds is ended: the server says why in German before it closes them.
         sql_query(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity \
              WHERE datname = current_database() AND pid <> pg_backend_pid()",
         )
         .execute(&mut app.db.connect())

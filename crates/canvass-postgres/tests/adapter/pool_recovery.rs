@@ -26,7 +26,7 @@ fn an_outage_fails_the_request_that_finds_it_and_no_other() {
     assert_eq!(pool.state().idle_connections, 4);
 
     sql_query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity \
          WHERE datname = current_database() AND pid <> pg_backend_pid()",
     )
     .execute(&mut db.connect())
