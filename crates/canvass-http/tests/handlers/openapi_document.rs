@@ -288,7 +288,9 @@ async fn a_question_item_has_one_shape_per_type_with_the_fields_of_its_type() {
     }
     let fields =
         |name: &str| -> Vec<String> { schemas[name]["properties"].as_object().unwrap().keys().cloned().collect() };
-    assert_eq!(fields("MatrixItemBody"), ["options", "position", "required", "rows", "text", "type"]);
+    assert_eq!(fields("MatrixItemBody"), ["displayWhen", "options", "position", "required", "rows", "text", "type"]);
+    let choice = fields("SingleChoiceItem");
+    assert!(choice.contains(&"randomizeOptions".into()) && !fields("MatrixItem").contains(&"randomizeOptions".into()));
     assert_eq!(schemas["MatrixItemBody"]["properties"]["type"]["enum"], json!(["Matrix"]));
     assert!(
         fields("NumericItem").iter().any(|f| f == "wholeNumber") && !fields("NumericItem").contains(&"rows".into())
