@@ -313,8 +313,11 @@ fn save_page(
         && super::quotas::end_now(tx, account, survey, &KnownFacts::new(&tree, draft.answers(), background))?;
     let next = next.filter(|_| !ended);
     let existing = progress.map(|(set, _)| set.id);
-    // A new set keeps the orders its respondent is shown (the same draw every view makes).
-    let draft = draft.shown(crate::survey::ShownOrder::draw(&tree, context.respondent_id.get()));
+    // A new set keeps the orders its respondent is shown (the same draw every view makes); a saved one has them.
+    let draft = match existing {
+        None => draft.shown(crate::survey::ShownOrder::draw(&tree, context.respondent_id.get())),
+        Some(_) => draft,
+    };
     // The page's event before the set's: a last page saved completes the survey.
     let saved = serde_json::json!({"pageId": page_id.get()});
     tx.record_event(account, context.respondent_id, now, EventKind::PageSaved, Some(saved))?;
