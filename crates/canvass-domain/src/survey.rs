@@ -167,6 +167,11 @@ impl SurveyDraft {
                     None
                 }
             };
+        if let Some(message) = &thank_you_message {
+            // A new survey's items have no ids yet: its thank-you message pipes no answers.
+            let no_items = QuestionTree::assemble(SurveyId::new(0), Vec::new(), Vec::new());
+            check_pipes(message, "thankYouMessage", &no_items, 0, &mut errors);
+        }
         let dates = survey_dates(input.start_date, input.end_date, now).map_err(|e| errors.push(e)).ok();
         for (index, page) in input.pages.iter().enumerate() {
             errors.extend(page.check(&format!("pages[{index}]")));
@@ -301,6 +306,13 @@ mod tests {
         let fields: Vec<_> = errors.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, ["thankYouMessage"]);
         assert!(errors[0].message.contains("2000"), "{}", errors[0].message);
+    }
+
+    #[test]
+    fn a_new_survey_s_thank_you_message_pipes_personal_data_but_no_answers() {
+        assert!(SurveyDraft::new(with_thank_you("Thanks, {{firstName|friend}} of {{bg.Region}}!"), NOW).is_ok());
+        let errors = SurveyDraft::new(with_thank_you("You chose {{answer.3}}"), NOW).unwrap_err();
+        assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["thankYouMessage"]);
     }
 
     #[test]

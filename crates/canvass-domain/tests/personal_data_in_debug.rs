@@ -110,6 +110,7 @@ fn token_context() -> TokenContext {
         survey_id: SurveyId::new(1),
         survey_name: "Pulse".into(),
         thank_you_message: None,
+        tree_version: 1,
         language: Language::En,
         survey_language: Language::En,
         respondent_language: None,

@@ -38,4 +38,5 @@ pub use error::map_diesel_error;
 pub use migrate::{pending_migrations, run_migrations, MIGRATIONS};
 pub use pool::{connect_pool_with_timeout, PgManager, PgPool, PoolConnection, PoolError};
 pub use store::PgStore;
+pub use survey::TreeCache;
 pub use unit_of_work::PgUnitOfWork;

@@ -62,6 +62,21 @@ impl PoolConnection {
         work: impl FnOnce(&mut PgUnitOfWork<'_>) -> Result<T, DomainError>,
     ) -> Result<T, DomainError> {
         let result = work(&mut PgUnitOfWork::new(&mut self.conn));
+        self.kept(result)
+    }
+
+    /// [`Self::run`], the unit of work sharing `trees`.
+    pub fn run_sharing<T>(
+        &mut self,
+        trees: &crate::TreeCache,
+        work: impl FnOnce(&mut PgUnitOfWork<'_>) -> Result<T, DomainError>,
+    ) -> Result<T, DomainError> {
+        let result = work(&mut PgUnitOfWork::sharing(&mut self.conn, trees));
+        self.kept(result)
+    }
+
+    /// The result of work on this connection, the connection marked lost when the database could not be reached.
+    fn kept<T>(&mut self, result: Result<T, DomainError>) -> Result<T, DomainError> {
         if matches!(result, Err(DomainError::Repo(RepoError::Unavailable(_)))) {
             self.discard();
         }

@@ -9,11 +9,13 @@ use canvass_domain::ports::{Connections, Readiness, Store, UnitOfWork};
 use canvass_domain::{DomainError, RepoError};
 use diesel::{Connection, ConnectionError, PgConnection};
 
-use crate::{PgPool, PgUnitOfWork, PoolError};
+use crate::{PgPool, PgUnitOfWork, PoolError, TreeCache};
 
 /// Lends a [`PgUnitOfWork`] for one step at a time.
 pub struct PgStore {
     source: Source,
+    /// The question trees the respondent pages read, shared by every unit of work.
+    trees: TreeCache,
 }
 
 enum Source {
@@ -24,7 +26,7 @@ enum Source {
 impl PgStore {
     /// A store over `pool`.
     pub fn new(pool: PgPool) -> Self {
-        Self { source: Source::Pool(pool) }
+        Self { source: Source::Pool(pool), trees: TreeCache::default() }
     }
 
     /// A store over a pool of `size` connections to `database_url` whose statements are cancelled after
@@ -39,7 +41,7 @@ impl PgStore {
     pub fn connect_one(database_url: &str) -> Result<Self, ConnectionError> {
         let mut conn = PgConnection::establish(database_url)?;
         crate::capture::instrument(&mut conn);
-        Ok(Self { source: Source::One(Mutex::new(conn)) })
+        Ok(Self { source: Source::One(Mutex::new(conn)), trees: TreeCache::default() })
     }
 }
 
@@ -51,10 +53,10 @@ impl Store for PgStore {
     fn lend(&self, work: &mut dyn FnMut(&mut dyn UnitOfWork) -> Result<(), DomainError>) -> Result<(), DomainError> {
         match &self.source {
             // A connection whose server went away is dropped by the pool rather than lent to the next request.
-            Source::Pool(pool) => pool.get().map_err(unavailable)?.run(|uow| work(uow)),
+            Source::Pool(pool) => pool.get().map_err(unavailable)?.run_sharing(&self.trees, |uow| work(uow)),
             Source::One(conn) => {
                 let mut conn = conn.lock().map_err(unavailable)?;
-                work(&mut PgUnitOfWork::new(&mut conn))
+                work(&mut PgUnitOfWork::sharing(&mut conn, &self.trees))
             }
         }
     }

@@ -5,8 +5,12 @@ mod quotas;
 mod settings;
 mod translations;
 mod tree;
+mod tree_cache;
+
+pub use tree_cache::TreeCache;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use canvass_domain::ids::{AccountId, CategoryId, PageId, QuestionItemId, SurveyId};
 use canvass_domain::language::Language;
@@ -277,6 +281,28 @@ impl SurveyRepository for PgUnitOfWork<'_> {
         Ok(found.map_or_else(|| QuestionTree::assemble(survey, Vec::new(), Vec::new()), |(_, tree)| tree))
     }
 
+    /// The kept tree when its version is `version`; else the tree read, and kept unless this unit of work changes
+    /// trees (what it reads may not be committed).
+    fn shared_question_tree(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        version: i32,
+    ) -> RepoResult<Arc<QuestionTree>> {
+        let trees = self.trees.filter(|_| !self.changes_trees);
+        if let Some(kept) = trees.and_then(|trees| trees.get(account, survey, version)) {
+            return Ok(kept);
+        }
+        let Some((_, tree)) = tree::find_survey_tree(self.conn, account, survey).or_repo()? else {
+            return Ok(Arc::new(QuestionTree::assemble(survey, Vec::new(), Vec::new())));
+        };
+        let tree = Arc::new(tree);
+        if let Some(trees) = trees {
+            trees.keep(account, &tree);
+        }
+        Ok(tree)
+    }
+
     fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()> {
         diesel::delete(logic_rules::table)
             .filter(logic_rules::account_id.eq(account.get()).and(logic_rules::survey_id.eq(survey.get())))
@@ -329,6 +355,7 @@ impl SurveyRepository for PgUnitOfWork<'_> {
     /// One statement: the `UPDATE` of the survey's row, whose row lock then holds every other change of the tree
     /// until the transaction ends.
     fn begin_tree_change(&mut self, account: AccountId, survey: SurveyId, now: OffsetDateTime) -> RepoResult<bool> {
+        self.changes_trees = true;
         let changed = diesel::update(surveys::table)
             .filter(surveys::account_id.eq(account.get()).and(surveys::id.eq(survey.get())))
             .set((surveys::updated_at.eq(now), surveys::tree_version.eq(surveys::tree_version + 1)))

@@ -5,16 +5,26 @@ use diesel::connection::{AnsiTransactionManager, TransactionManager};
 use diesel::PgConnection;
 
 use crate::error::map_diesel_error;
+use crate::TreeCache;
 
 /// The domain's repositories on one PostgreSQL connection.
 pub struct PgUnitOfWork<'c> {
     pub(crate) conn: &'c mut PgConnection,
+    /// The store's kept trees, when it keeps them.
+    pub(crate) trees: Option<&'c TreeCache>,
+    /// Whether this unit of work has begun a change of a tree: what it reads of trees then is not kept.
+    pub(crate) changes_trees: bool,
 }
 
 impl<'c> PgUnitOfWork<'c> {
     /// Wraps a connection (pooled or not) for the length of one use case.
     pub fn new(conn: &'c mut PgConnection) -> Self {
-        Self { conn }
+        Self { conn, trees: None, changes_trees: false }
+    }
+
+    /// Wraps a connection for one use case, sharing the store's kept trees.
+    pub(crate) fn sharing(conn: &'c mut PgConnection, trees: &'c TreeCache) -> Self {
+        Self { conn, trees: Some(trees), changes_trees: false }
     }
 }
 

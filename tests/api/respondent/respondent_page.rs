@@ -364,3 +364,32 @@ async fn a_page_takes_a_dropdown_a_date_a_matrix_by_row_and_a_ranking_by_place()
         ])
     );
 }
+
+/// The server keeps each survey's tree for the respondent pages (by its version): every change of the tree shows
+/// on the next view, and a refused change (whose version is rolled back) leaves the page as it was.
+#[tokio::test]
+async fn each_change_of_the_tree_shows_on_the_next_view_of_the_page() {
+    let app = spawn_app().await;
+    let (survey, tree, _, link, _) = invited(&app, "Changing").await;
+    let (happy, hours) = (item_id(&tree, 0, 0), item_id(&tree, 1, 0));
+    assert!(get(&app, &link).await.html.contains("Happy?"));
+    let item = format!("/surveys/{survey}/questions/{happy}");
+    app.call("PATCH", &item, Some(json!({"text": "Glad?"}))).await.expect(200);
+    let html = get(&app, &link).await.html;
+    assert!(html.contains("Glad?") && !html.contains("Happy?"), "{html}");
+    let refused = app.call("PATCH", &item, Some(json!({"text": "Content?", "options": []}))).await;
+    assert_eq!(refused.status, 400);
+    assert!(get(&app, &link).await.html.contains("Glad?"), "a refused change shows nothing");
+
+    let saved = post_form(&app, &link, &[on_page(page_id(&tree, 0)), field(happy, "yes")]).await;
+    assert!(saved.html.contains("Hours worked?"));
+    let hide = json!({"displayWhen": {"questionItemId": happy, "operator": "equals", "value": "no"}});
+    app.call("PATCH", &format!("/surveys/{survey}/questions/{hours}"), Some(hide)).await.expect(200);
+    let html = get(&app, &link).await.html;
+    assert!(!html.contains("Hours worked?") && html.contains("Anything else?"), "the page of hidden items is skipped");
+    app.put(&format!("/surveys/{survey}/logic"), json!([])).await.expect(200);
+    app.call("PATCH", &format!("/surveys/{survey}/questions/{hours}"), Some(json!({"displayWhen": null})))
+        .await
+        .expect(200);
+    assert!(get(&app, &link).await.html.contains("Hours worked?"), "shown again");
+}

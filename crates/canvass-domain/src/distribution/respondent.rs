@@ -122,6 +122,8 @@ pub struct TokenContext {
     pub survey_name: String,
     /// The survey's own words after completion, if it has them.
     pub thank_you_message: Option<String>,
+    /// The survey's tree version when the link was read ([`crate::survey::QuestionTree::version`]).
+    pub tree_version: i32,
     /// The language of the sendout's pages.
     pub language: crate::language::Language,
     /// The language the survey's own texts are written in.

@@ -25,6 +25,19 @@ pub trait SurveyRepository {
     fn find_survey_tree(&mut self, account: AccountId, id: SurveyId) -> RepoResult<Option<(Survey, QuestionTree)>>;
     /// The tree of a survey the caller has found; empty when it has no pages.
     fn question_tree(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<QuestionTree>;
+    /// The tree of a survey the caller has found, shared: one at `version` (read with the survey's link, say) may
+    /// come from a cache the store keeps, for a tree never changes without a new version; otherwise it is read as
+    /// [`Self::question_tree`] reads it (at that version or a later one). Not for a transaction that changes the
+    /// tree.
+    fn shared_question_tree(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        version: i32,
+    ) -> RepoResult<std::sync::Arc<QuestionTree>> {
+        let _ = version;
+        self.question_tree(account, survey).map(std::sync::Arc::new)
+    }
     /// Replaces the survey's logic rules, keeping their order.
     fn replace_logic(&mut self, account: AccountId, survey: SurveyId, rules: &LogicRules) -> RepoResult<()>;
     /// Deletes an item of the survey and its answers; `false` when the survey has no such item. Logic rules that

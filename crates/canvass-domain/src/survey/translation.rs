@@ -104,6 +104,10 @@ impl TranslatedTexts {
             ),
             ..Self::default()
         };
+        if let Some(message) = &texts.thank_you_message {
+            // The thank-you page comes after every page: it may pipe any item's answer.
+            super::check_pipes(message, "thankYouMessage", tree, tree.pages.len(), &mut errors);
+        }
         for (key, title) in input.pages {
             let field = format!("pages.{key}");
             let Some(page) = key.parse().ok().and_then(|id| tree.pages.iter().find(|p| p.id == PageId::new(id))) else {
@@ -111,6 +115,8 @@ impl TranslatedTexts {
                 continue;
             };
             if let Some(title) = kept(&mut errors, format!("{field}.title"), title, limits::PAGE_TITLE) {
+                let index = tree.page_index(page.id).unwrap_or(0);
+                super::check_pipes(&title, &format!("{field}.title"), tree, index, &mut errors);
                 texts.pages.insert(page.id, title);
             }
         }
@@ -121,6 +127,7 @@ impl TranslatedTexts {
                 continue;
             };
             let item_texts = ItemTexts::check(given, item, &field, &mut errors);
+            item_texts.check_pipes(tree, item, &field, &mut errors);
             if item_texts != ItemTexts::default() {
                 texts.items.insert(item.id, item_texts);
             }
@@ -183,21 +190,21 @@ impl TranslatedTexts {
     }
 
     /// These texts for the copy of their survey: each page and item under the id it has in the copy, by the
-    /// (source, copy) pairs given; what has no pair is left out.
+    /// (source, copy) pairs given, and each piped answer naming its item's copy; what has no pair is left out.
     pub fn for_copy(&self, pages: &[(PageId, PageId)], items: &[(QuestionItemId, QuestionItemId)]) -> Self {
         Self {
             name: self.name.clone(),
             description: self.description.clone(),
-            thank_you_message: self.thank_you_message.clone(),
+            thank_you_message: self.thank_you_message.as_ref().map(|message| super::pipes_mapped(message, items)),
             pages: self
                 .pages
                 .iter()
-                .filter_map(|(id, title)| Some((super::copy::paired(pages, *id)?, title.clone())))
+                .filter_map(|(id, title)| Some((super::copy::paired(pages, *id)?, super::pipes_mapped(title, items))))
                 .collect(),
             items: self
                 .items
                 .iter()
-                .filter_map(|(id, texts)| Some((super::copy::paired(items, *id)?, texts.clone())))
+                .filter_map(|(id, texts)| Some((super::copy::paired(items, *id)?, texts.pipes_mapped(items))))
                 .collect(),
         }
     }
@@ -220,6 +227,28 @@ impl ItemTexts {
         texts.options = choice_labels(given.options, &item.options, &format!("{field}.options"), errors);
         texts.rows = choice_labels(given.rows, &item.settings.rows, &format!("{field}.rows"), errors);
         texts
+    }
+
+    /// Pushes under `field` each `{{answer...}}` of the text and option labels that names no item of an earlier page
+    /// than `item`'s, as the survey's own texts are checked.
+    fn check_pipes(&self, tree: &QuestionTree, item: &QuestionItem, field: &str, errors: &mut Vec<FieldError>) {
+        let index = tree.page_index(item.page_id).unwrap_or(0);
+        if let Some(text) = &self.text {
+            super::check_pipes(text, &format!("{field}.text"), tree, index, errors);
+        }
+        for (value, label) in &self.options {
+            super::check_pipes(label, &format!("{field}.options.{value}"), tree, index, errors);
+        }
+    }
+
+    /// These texts with each piped answer naming its item's pair in `items` (source, copy).
+    fn pipes_mapped(&self, items: &[(QuestionItemId, QuestionItemId)]) -> Self {
+        let mapped = |text: &String| super::pipes_mapped(text, items);
+        Self {
+            text: self.text.as_ref().map(mapped),
+            options: self.options.iter().map(|(value, label)| (value.clone(), mapped(label))).collect(),
+            ..self.clone()
+        }
     }
 
     /// Leaves out the labels of options and rows the item no longer has, and scale labels it no longer takes.

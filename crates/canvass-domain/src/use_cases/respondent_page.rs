@@ -9,6 +9,7 @@ pub use access::{login, login_language, opt_out, opt_out_form, LoginOutcome};
 pub use view::{PageError, PageState, PageView, QuestionPage};
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use crate::answer::{answer_from_item_form, Answer, AnswerSetDraft};
 use crate::clock::Clock;
@@ -31,6 +32,12 @@ fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> R
     uow.find_by_token(route, token)?.ok_or(DomainError::NotFound(Resource::SurveyLink))
 }
 
+/// Whether the texts the link's respondent is shown of `tree` may pipe: the survey's own texts do, or it is shown a
+/// translation (whose texts may pipe where the survey's own do not).
+fn may_pipe(context: &TokenContext, tree: &QuestionTree) -> bool {
+    tree.pipes() || context.shown_language() != context.survey_language
+}
+
 /// What the respondent's conditions and piped texts read beyond its answers: its background data by label name and
 /// its contact's names and attributes, read only when the survey's logic names a label or its texts pipe.
 pub(super) fn personal_of(
@@ -38,11 +45,19 @@ pub(super) fn personal_of(
     context: &TokenContext,
     tree: &QuestionTree,
 ) -> Result<Personal, DomainError> {
-    if !tree.names_background() && !tree.pipes() {
+    if !tree.names_background() && !may_pipe(context, tree) {
         return Ok(Personal::default());
     }
     let invitation = uow.invitation_of(context.account_id, context.sendout_id, context.respondent_id)?;
     Ok(invitation.map(|invitation| invitation.personal).unwrap_or_default())
+}
+
+/// The link's survey's tree, at the version read with the link (a cache may hold it).
+fn shared_tree(
+    uow: &mut (impl SurveyRepository + ?Sized),
+    context: &TokenContext,
+) -> Result<Arc<QuestionTree>, DomainError> {
+    Ok(uow.shared_question_tree(context.account_id, context.survey_id, context.tree_version)?)
 }
 
 fn is_open(context: &TokenContext, now: time::OffsetDateTime) -> bool {
@@ -60,10 +75,11 @@ struct Shown<'c> {
 enum Place {
     /// The survey or its sendout is closed.
     Closed,
-    /// The respondent has completed the survey (or has nothing left to answer).
-    Done,
+    /// The respondent has completed the survey (or has nothing left to answer), with what its thank-you message
+    /// pipes when it may pipe.
+    Done(Option<Box<Thanks>>),
     /// A page of the tree, with the answers to show on it, its errors and what the respondent is shown of it.
-    Page { tree: Box<QuestionTree>, page: PageId, answers: Vec<Answer>, errors: Vec<PageError>, seen: Box<Seen> },
+    Page { tree: Arc<QuestionTree>, page: PageId, answers: Vec<Answer>, errors: Vec<PageError>, seen: Box<Seen> },
 }
 
 /// What a page shows one respondent beyond its form: the items hidden from it (their `displayWhen` does not
@@ -75,17 +91,53 @@ struct Seen {
 }
 
 impl Seen {
-    /// What a respondent with `answers` so far and `personal` data is shown of `tree`.
-    fn of(tree: &QuestionTree, answers: &[Answer], personal: &Personal) -> Box<Self> {
+    /// What the link's respondent, with `answers` so far and `personal` data, is shown of `tree`.
+    fn of(context: &TokenContext, tree: &QuestionTree, answers: &[Answer], personal: &Personal) -> Box<Self> {
         let hidden = tree.hidden_items(answers, &personal.background);
-        let answers = if tree.pipes() { answers.to_vec() } else { Vec::new() };
+        let answers = if may_pipe(context, tree) { answers.to_vec() } else { Vec::new() };
         Box::new(Self { hidden, answers, personal: personal.clone() })
     }
 }
 
+/// What a thank-you message that pipes is filled with: the tree, the respondent's answers and personal data.
+struct Thanks {
+    tree: Arc<QuestionTree>,
+    answers: Vec<Answer>,
+    personal: Personal,
+}
+
+/// Whether the thank-you message the link's respondent is shown may pipe: the survey's own one pipes, or the
+/// respondent is shown a translation (whose message may pipe where the survey's own does not).
+fn thanks_may_pipe(context: &TokenContext) -> bool {
+    let translated = context.shown_language() != context.survey_language;
+    context.thank_you_message.as_deref().is_some_and(|own| translated || crate::survey::pipes(own))
+}
+
+/// The thank-you place of the link's respondent, whose set holds `answers` to `tree`: its personal data is read
+/// only when its message may pipe.
+fn done(
+    uow: &mut (impl RespondentRepository + ?Sized),
+    context: &TokenContext,
+    tree: Arc<QuestionTree>,
+    answers: &[Answer],
+) -> Result<Place, DomainError> {
+    if !thanks_may_pipe(context) {
+        return Ok(Place::Done(None));
+    }
+    let invitation = uow.invitation_of(context.account_id, context.sendout_id, context.respondent_id)?;
+    let personal = invitation.map(|invitation| invitation.personal).unwrap_or_default();
+    Ok(Place::Done(Some(Box::new(Thanks { tree, answers: answers.to_vec(), personal }))))
+}
+
 impl Place {
-    fn page(tree: QuestionTree, page: PageId, answers: &[Answer], errors: Vec<PageError>, seen: Box<Seen>) -> Self {
-        Self::Page { tree: Box::new(tree), page, answers: answers.to_vec(), errors, seen }
+    fn page(
+        tree: Arc<QuestionTree>,
+        page: PageId,
+        answers: &[Answer],
+        errors: Vec<PageError>,
+        seen: Box<Seen>,
+    ) -> Self {
+        Self::Page { tree, page, answers: answers.to_vec(), errors, seen }
     }
 
     /// Writes the respondent's first view of the page the place is, if it is one (a later view writes nothing).
@@ -109,7 +161,7 @@ impl Place {
                 let index = tree.page_index(*page).unwrap_or(0);
                 tree.pages.get(index).map_or_else(Vec::new, |page| page.items.iter().map(|item| item.id).collect())
             }
-            Self::Closed | Self::Done => Vec::new(),
+            Self::Closed | Self::Done(_) => Vec::new(),
         }
     }
 }
@@ -127,9 +179,17 @@ impl Shown<'_> {
     fn show(&self, place: Place) -> PageView {
         match place {
             Place::Closed => self.speech.view(self.context, PageState::Closed, Default::default()),
-            Place::Done => {
+            Place::Done(thanks) => {
                 let thank_you_message = self.context.thank_you_message.clone();
-                self.speech.view(self.context, PageState::Done { thank_you_message }, Default::default())
+                let mut view =
+                    self.speech.view(self.context, PageState::Done { thank_you_message }, Default::default());
+                // Piped in the language shown, after the translation is chosen.
+                if let (Some(thanks), PageState::Done { thank_you_message: Some(message) }) = (thanks, &mut view.state)
+                {
+                    let values = PipeValues::new(&thanks.tree, &thanks.answers, &thanks.personal);
+                    *message = values.fill(message).into_owned();
+                }
+                view
             }
             Place::Page { tree, page, answers, errors, seen } => self.page_view(&tree, page, &answers, errors, &seen),
         }
@@ -192,19 +252,23 @@ fn resume(
         return Ok(Place::Closed);
     }
     let progress = uow.progress(context.account_id, context.survey_id, context.respondent_id)?;
-    if progress.as_ref().is_some_and(|(set, _)| set.is_over()) {
-        return Ok(Place::Done);
+    if let Some((set, _)) = progress.as_ref().filter(|(set, _)| set.is_over()) {
+        if !thanks_may_pipe(context) {
+            return Ok(Place::Done(None));
+        }
+        let tree = shared_tree(uow, context)?;
+        return done(uow, context, tree, &set.answers);
     }
     if progress.is_none() && super::quotas::closed_to_newcomers(uow, context.account_id, context.survey_id)? {
         return Ok(Place::Closed);
     }
-    let tree = uow.question_tree(context.account_id, context.survey_id)?;
+    let tree = shared_tree(uow, context)?;
     let (answers, resume) = progress.map(|(set, page)| (set.answers, page)).unwrap_or_default();
     let personal = personal_of(uow, context, &tree)?;
     let Some(&page) = tree.reachable(resume, &answers, &personal.background).last() else {
-        return Ok(Place::Done);
+        return done(uow, context, tree, &answers);
     };
-    let seen = Seen::of(&tree, &answers, &personal);
+    let seen = Seen::of(context, &tree, &answers, &personal);
     Ok(Place::page(tree, page, &answers, Vec::new(), seen))
 }
 
@@ -260,11 +324,11 @@ fn save_page(
     let (account, survey) = (context.account_id, context.survey_id);
     // Two submissions of the same link (a double click) are saved one after the other, into one answer set.
     tx.lock_respondent(account, context.respondent_id)?;
-    let tree = tx.question_tree(account, survey)?;
+    let tree = shared_tree(tx, context)?;
     let index = tree.page_index(page_id).ok_or_else(|| DomainError::invalid("page", "is not a page of this survey"))?;
     let progress = tx.progress(account, survey, context.respondent_id)?;
-    if progress.as_ref().is_some_and(|(set, _)| set.is_over()) {
-        return Ok(Place::Done);
+    if let Some((set, _)) = progress.as_ref().filter(|(set, _)| set.is_over()) {
+        return done(tx, context, tree, &set.answers);
     }
     if progress.is_none() && super::quotas::closed_to_newcomers(tx, account, survey)? {
         return Ok(Place::Closed);
@@ -273,7 +337,7 @@ fn save_page(
     let personal = personal_of(tx, context, &tree)?;
     let background = &personal.background;
     let reachable = tree.reachable(progress.as_ref().and_then(|(_, page)| *page), saved, background);
-    let seen = Seen::of(&tree, saved, &personal);
+    let seen = Seen::of(context, &tree, saved, &personal);
     if !reachable.contains(&page_id) {
         let current = reachable.last().copied().unwrap_or(page_id);
         return Ok(Place::page(tree, current, saved, vec![PageError::OutOfOrder], seen));
@@ -296,7 +360,7 @@ fn save_page(
             let on_page = missing.iter().filter(|item| item.page_id == first.page_id);
             let errors = on_page.map(|item| PageError::Unanswered(item.id)).collect();
             let first_page = first.page_id;
-            let seen = Seen::of(&tree, draft.answers(), &personal);
+            let seen = Seen::of(context, &tree, draft.answers(), &personal);
             return Ok(Place::page(tree, first_page, draft.answers(), errors, seen));
         }
     }
@@ -325,13 +389,13 @@ fn save_page(
     if ended {
         tx.hold_for_quota(account, survey, set.id, now)?;
     }
-    Ok(match next {
+    match next {
         Some(next) => {
-            let seen = Seen::of(&tree, &set.answers, &personal);
-            Place::page(tree, next, &set.answers, Vec::new(), seen)
+            let seen = Seen::of(context, &tree, &set.answers, &personal);
+            Ok(Place::page(tree, next, &set.answers, Vec::new(), seen))
         }
-        None => Place::Done,
-    })
+        None => done(tx, context, tree, &set.answers),
+    }
 }
 
 /// The answers a form gives for the items of the tree's page at `index` (`q<itemId>` to values), each checked

@@ -25,6 +25,7 @@ impl State {
             survey_id: survey.id,
             survey_name: survey.name.clone(),
             thank_you_message: survey.thank_you_message.clone(),
+            tree_version: survey.tree_version,
             language: sendout.language,
             survey_language: survey.language,
             respondent_language: held.row.language,

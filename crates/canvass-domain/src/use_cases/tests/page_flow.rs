@@ -144,6 +144,16 @@ fn every_view_speaks_the_sendouts_language_and_the_survey_thanks_in_its_own_word
 }
 
 #[test]
+fn the_thank_you_message_pipes_the_answers_at_completion_and_on_every_later_visit() {
+    let mut fake = four_pages();
+    fake.state.surveys.rows[0].1.thank_you_message = Some("You said {{answer.10}} then {{answer.40|nothing}}.".into());
+    answer(&mut fake, 1, "skip");
+    let thanks = PageState::Done { thank_you_message: Some("You said skip then <done>.".into()) };
+    assert_eq!(answer(&mut fake, 4, "<done>").state, thanks, "the page escapes it, not the domain");
+    assert_eq!(open(&mut fake, &At(NOW), TOKEN, None).unwrap().state, thanks, "a later visit");
+}
+
+#[test]
 fn a_value_that_does_not_fit_is_named_with_its_item_and_nothing_is_saved() {
     let mut fake = four_pages();
     let long = "x".repeat(crate::answer::MAX_TEXT_LEN + 1);

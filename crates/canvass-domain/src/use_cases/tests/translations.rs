@@ -137,3 +137,35 @@ fn another_account_s_survey_has_no_translations() {
     assert!(not_found(&translations::delete(&mut memory, other, survey, Language::En), "survey"));
     assert_eq!(translations::list(&mut memory, acme, survey).unwrap().len(), 1);
 }
+
+#[test]
+fn a_translation_pipes_answers_of_earlier_pages_only_and_its_copy_pipes_the_copy_s_items() {
+    let (mut memory, acme, _) = two_accounts();
+    let (survey, tree) = swedish(&mut memory, acme);
+    let (page, choice, note) = (tree.pages[0].id, tree.pages[0].items[0].id, tree.pages[0].items[1].id);
+    let same_page = format!("{{{{answer.{choice}}}}}");
+    let mut forward = english(&tree);
+    forward.pages.insert(page.to_string(), Some(format!("About {same_page}")));
+    forward
+        .items
+        .insert(note.to_string(), ItemTexts { text: Some(format!("Why {same_page}?")), ..ItemTexts::default() });
+    forward.items.get_mut(&choice.to_string()).unwrap().options.insert("yes".into(), format!("{{{{answer.{note}}}}}"));
+    let refused = translations::put(&mut memory, &At(NOW), acme, survey, Language::En, forward);
+    let expected = [format!("pages.{page}.title"), format!("items.{choice}.options.yes"), format!("items.{note}.text")];
+    let mut fields = invalid_fields(refused);
+    fields.sort();
+    let mut expected = expected.to_vec();
+    expected.sort();
+    assert_eq!(fields, expected);
+    assert!(translations::list(&mut memory, acme, survey).unwrap().is_empty(), "nothing stored");
+
+    let thanks = format!("You said {same_page}: {{{{answer.{note}}}}}, {{{{firstName}}}}");
+    let input = TranslationInput { thank_you_message: Some(thanks), ..english(&tree) };
+    translations::put(&mut memory, &At(NOW), acme, survey, Language::En, input).unwrap();
+    let copy = surveys::copy(&mut memory, &At(NOW), acme, survey, Default::default()).unwrap();
+    let copied = surveys::question_tree(&mut memory, acme, copy.id).unwrap();
+    let (choice, note) = (copied.pages[0].items[0].id, copied.pages[0].items[1].id);
+    let read = translations::get(&mut memory, acme, copy.id, Language::En).unwrap();
+    let expected = format!("You said {{{{answer.{choice}}}}}: {{{{answer.{note}}}}}, {{{{firstName}}}}");
+    assert_eq!(read.translation.texts.thank_you_message, Some(expected), "the thank-you page comes after every page");
+}
