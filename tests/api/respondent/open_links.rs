@@ -185,6 +185,31 @@ async fn a_full_link_shows_the_closed_page_and_those_who_started_finish() {
     assert_eq!(by_status, (&json!(2), &json!(0)), "Released, no invitation sent: {funnel}");
 }
 
+/// A full `closeSurvey` quota closes an open link as a reached cap does: the closed page, and no one made.
+#[tokio::test]
+async fn a_full_close_quota_shows_the_closed_page_and_starts_no_one() {
+    let app = spawn_app().await;
+    let (base, sendout) = link_sendout(&app, json!({"oneResponsePerBrowser": false})).await;
+    let link = path_of(&app, &sendout["openLink"]);
+    let survey = sendout["surveyId"].as_i64().unwrap();
+    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    let (page, item) = (crate::helpers::page_id(&tree, 0), crate::helpers::item_id(&tree, 0, 0));
+    let quota = json!({"name": "Enough", "when": {"questionItemId": item, "operator": "answered"}, "limit": 1,
+        "action": "closeSurvey"});
+    app.post(&format!("/surveys/{survey}/quotas"), quota).await.expect(201);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let started = visit(&app, reqwest::Method::POST, &link, None).await;
+    let first = started.headers().get(LOCATION).unwrap().to_str().unwrap().to_owned();
+    let answer = [("page".to_owned(), page.to_string()), (format!("q{item}"), "More plants".to_owned())];
+    app.client.post(format!("{}{first}", app.address)).form(&answer).send().await.unwrap();
+
+    let refused = visit(&app, reqwest::Method::POST, &link, None).await;
+    assert!(refused.headers().get(LOCATION).is_none(), "the quota is full: no start");
+    let page_now = visit(&app, reqwest::Method::GET, &link, None).await.text().await.unwrap();
+    assert!(!page_now.contains("<form"), "the start page is the closed page");
+    assert_eq!(respondents(&app, &base).await.len(), 1, "no respondent made");
+}
+
 #[tokio::test]
 async fn starts_are_limited_per_address_and_link_and_a_start_from_another_site_is_refused() {
     let app = crate::helpers::spawn_app_with(|settings| {

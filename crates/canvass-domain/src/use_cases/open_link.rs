@@ -4,7 +4,8 @@
 //!
 //! A handle has the link token's form, `<account>-<40 hex digits>`: one of any other form is not looked up, and
 //! the look-up reads the account it names alone. A sendout that takes no visitors (not Active, its survey
-//! inactive, expired, or as many completed answer sets as its cap) shows the closed page and starts no one.
+//! inactive, expired, or as many completed answer sets as its cap, or a full `closeSurvey` quota on its survey)
+//! shows the closed page and starts no one.
 
 use crate::clock::Clock;
 use crate::distribution::{
@@ -13,7 +14,9 @@ use crate::distribution::{
 use crate::error::{DomainError, Resource};
 use crate::ids::{RespondentId, SendoutId};
 use crate::language::{Language, LanguageWish};
-use crate::ports::{transaction, RespondentPageRepository, SendoutRepository, SurveyRepository, Transactional};
+use crate::ports::{
+    transaction, QuotaRepository, RespondentPageRepository, SendoutRepository, SurveyRepository, Transactional,
+};
 use crate::survey::TranslatedTexts;
 
 /// What an open link shows.
@@ -38,17 +41,12 @@ pub enum OpenLinkView {
 }
 
 impl OpenLinkView {
-    /// The view of `target` in the language `chosen` (else the sendout's), its name and description from
-    /// `texts`, the survey's translation into it, where it has them.
-    fn of(
-        target: &OpenLinkTarget,
-        now: time::OffsetDateTime,
-        chosen: Option<Language>,
-        texts: Option<&TranslatedTexts>,
-    ) -> Self {
+    /// The view of `target` (its start page when `open`, else its closed page) in the language `chosen` (else the
+    /// sendout's), its name and description from `texts`, the survey's translation into it, where it has them.
+    fn of(target: &OpenLinkTarget, open: bool, chosen: Option<Language>, texts: Option<&TranslatedTexts>) -> Self {
         let language = chosen.unwrap_or(target.language);
         let survey_name = texts.and_then(|t| t.name.clone()).unwrap_or_else(|| target.survey_name.clone());
-        if target.takes_visitors(now) {
+        if open {
             let description = texts.and_then(|t| t.description.clone());
             Self::Start {
                 survey_name,
@@ -100,6 +98,16 @@ fn target(uow: &mut (impl RespondentPageRepository + ?Sized), handle: &str) -> R
     uow.find_open_link(account, handle)?.ok_or(DomainError::NotFound(Resource::OpenLink))
 }
 
+/// Whether `target` takes visitors now: its sendout does, and no full `closeSurvey` quota closes its survey to
+/// newcomers (read only when the sendout does).
+fn takes_visitors(
+    uow: &mut (impl QuotaRepository + ?Sized),
+    target: &OpenLinkTarget,
+    now: time::OffsetDateTime,
+) -> Result<bool, DomainError> {
+    Ok(target.takes_visitors(now) && !super::quotas::closed_to_newcomers(uow, target.account_id, target.survey_id)?)
+}
+
 /// The language of the survey `wish` chooses (see [`LanguageWish::choose`]), with the survey's translation into it
 /// when it is not the survey's own; `None` when it chooses none of the survey's languages.
 fn chosen(
@@ -121,14 +129,15 @@ fn chosen(
 /// The start page of `handle`, or its closed page, in the language `wish` chooses among the survey's (else the
 /// sendout's); changes nothing.
 pub fn start_page(
-    uow: &mut (impl RespondentPageRepository + SurveyRepository + ?Sized),
+    uow: &mut (impl QuotaRepository + RespondentPageRepository + SurveyRepository + ?Sized),
     clock: &dyn Clock,
     handle: &str,
     wish: &LanguageWish,
 ) -> Result<OpenLinkView, DomainError> {
     let target = target(uow, handle)?;
     let (language, texts) = chosen(uow, &target, wish)?;
-    Ok(OpenLinkView::of(&target, clock.now(), language, texts.as_ref()))
+    let open = takes_visitors(uow, &target, clock.now())?;
+    Ok(OpenLinkView::of(&target, open, language, texts.as_ref()))
 }
 
 /// Starts a visitor of `handle`: while its sendout takes visitors, a new anonymous respondent (Released, no
@@ -138,7 +147,12 @@ pub fn start_page(
 /// the visitor's background data ([`hidden_fields`]); the labels are read only when there is something to match.
 /// The language `wish` chooses among the survey's becomes the visitor's own (else it sees the sendout's).
 pub fn start(
-    uow: &mut (impl RespondentPageRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
+    uow: &mut (impl QuotaRepository
+              + RespondentPageRepository
+              + SendoutRepository
+              + SurveyRepository
+              + Transactional
+              + ?Sized),
     clock: &dyn Clock,
     handle: &str,
     hidden: &[(String, String)],
@@ -148,8 +162,8 @@ pub fn start(
         let target = target(tx, handle)?;
         let now = clock.now();
         let (language, texts) = chosen(tx, &target, wish)?;
-        if !target.takes_visitors(now) {
-            return Ok(StartOutcome::Closed(OpenLinkView::of(&target, now, language, texts.as_ref())));
+        if !takes_visitors(tx, &target, now)? {
+            return Ok(StartOutcome::Closed(OpenLinkView::of(&target, false, language, texts.as_ref())));
         }
         let background = match hidden {
             [] => BackgroundData::new(),
