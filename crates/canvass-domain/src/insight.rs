@@ -6,6 +6,7 @@ mod figures;
 pub mod ports;
 mod results;
 mod statistics;
+mod words;
 
 pub use figures::{divide_rounded, rate};
 pub use results::{
@@ -13,3 +14,4 @@ pub use results::{
     RankedOption, RatingCount, RatingSummary, ResultTallies, RowCounts, SurveyResults, RATINGS,
 };
 pub use statistics::{DailyActivity, SendoutFigures, SendoutStatistics, StatusCounts};
+pub use words::{stop_words, words_of, WordCount, WordTally, TOP_WORDS};

@@ -7,7 +7,7 @@ mod statistics;
 
 use canvass_domain::answer::AnswerFilter;
 use canvass_domain::ids::{AccountId, SendoutId};
-use canvass_domain::insight::{ResultTallies, SendoutFigures};
+use canvass_domain::insight::{ResultTallies, SendoutFigures, WordTally};
 use canvass_domain::ports::{InsightRepository, RepoResult};
 use canvass_domain::survey::QuestionTree;
 use time::Date;
@@ -29,5 +29,16 @@ impl InsightRepository for PgUnitOfWork<'_> {
         filter: &AnswerFilter,
     ) -> RepoResult<ResultTallies> {
         results::tallies(self.conn, account, tree, filter).or_repo()
+    }
+
+    /// One statement (see [`results`]).
+    fn word_tallies(
+        &mut self,
+        account: AccountId,
+        tree: &QuestionTree,
+        filter: &AnswerFilter,
+        stop_words: &[String],
+    ) -> RepoResult<Vec<WordTally>> {
+        results::words(self.conn, account, tree, filter, stop_words).or_repo()
     }
 }

@@ -55,7 +55,9 @@ async fn every_item_has_its_figures_in_tree_order() {
             {"questionItemId": item(1, 1), "type": "Rating", "text": "Rate us", "answered": 3, "count": 3, "mean": 8.0,
              "distribution": [0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1],
              "nps": {"promoters": 1, "passives": 1, "detractors": 1, "score": 0}},
-            {"questionItemId": item(2, 0), "type": "OpenText", "text": "Anything else?", "answered": 1, "count": 1}
+            // "Great" is an English stop word (the ISO list).
+            {"questionItemId": item(2, 0), "type": "OpenText", "text": "Anything else?", "answered": 1, "count": 1,
+             "topWords": []}
         ]})
     );
 }
@@ -117,4 +119,39 @@ async fn a_bad_filter_is_named_and_another_accounts_survey_is_not_found() {
     let mine =
         app.call_as(&other, "GET", &format!("/surveys/{their_survey}/results?sendoutId={second_sendout}"), None).await;
     assert_eq!(mine.fields(), ["sendoutId"], "another account's sendout");
+}
+
+/// An OpenText item's top words: per answer once, lower-cased, without the stop words of the survey's own language
+/// and of its translations; under the filters.
+#[tokio::test]
+async fn open_texts_list_their_top_words_without_the_stop_words_of_the_survey_s_languages() {
+    let app = spawn_app().await;
+    let (survey, tree) = app.sample_survey().await;
+    let (happy, rate, comment) = (item_id(&tree, 0, 0), item_id(&tree, 1, 1), item_id(&tree, 2, 0));
+    let texts = [
+        (true, "The canteen and the CANTEEN; kaffe och kanelbullar"),
+        (true, "Kaffe! Canteen salad 2026"),
+        (false, "kaffe kaffe kaffe"),
+    ];
+    for (completed, text) in texts {
+        let answers = json!([{"questionItemId": happy, "value": "yes"}, {"questionItemId": rate, "value": 7},
+            {"questionItemId": comment, "value": text}]);
+        let set = json!({"completed": completed, "answers": answers});
+        app.post(&format!("/surveys/{survey}/answers"), set).await.expect(201);
+    }
+    let top = |results: &Value| results["items"][5]["topWords"].clone();
+    let english_only = app.get(&format!("/surveys/{survey}/results")).await.expect(200);
+    let words = top(&english_only);
+    assert_eq!(words[0], json!({"word": "kaffe", "count": 3}), "{words}");
+    assert!(words.as_array().unwrap().contains(&json!({"word": "och", "count": 1})), "Swedish is not yet a language");
+    assert!(!words.to_string().contains("\"the\""), "an English stop word: {words}");
+
+    app.call("PUT", &format!("/surveys/{survey}/translations/sv"), Some(json!({"name": "Enkät"}))).await.expect(200);
+    let completed = app.get(&format!("/surveys/{survey}/results?completed=true")).await.expect(200);
+    assert_eq!(
+        top(&completed),
+        json!([{"word": "canteen", "count": 2}, {"word": "kaffe", "count": 2}, {"word": "2026", "count": 1},
+            {"word": "kanelbullar", "count": 1}, {"word": "salad", "count": 1}]),
+        "ties by word; och is a Swedish stop word now"
+    );
 }

@@ -5,7 +5,7 @@
 
 use time::Date;
 
-use super::{ResultTallies, SendoutFigures};
+use super::{ResultTallies, SendoutFigures, WordTally};
 use crate::answer::AnswerFilter;
 use crate::ids::{AccountId, SendoutId};
 use crate::ports::RepoResult;
@@ -30,4 +30,15 @@ pub trait InsightRepository {
         tree: &QuestionTree,
         filter: &AnswerFilter,
     ) -> RepoResult<ResultTallies>;
+
+    /// Per OpenText item of the tree, the words found in the most answers of the sets that pass the filter (each
+    /// answer counting a word once; words as [`super::words_of`] reads them), leaving out `stop_words` (sorted): at least the
+    /// item's top [`super::TOP_WORDS`] with their counts.
+    fn word_tallies(
+        &mut self,
+        account: AccountId,
+        tree: &QuestionTree,
+        filter: &AnswerFilter,
+        stop_words: &[String],
+    ) -> RepoResult<Vec<WordTally>>;
 }

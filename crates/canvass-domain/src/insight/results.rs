@@ -130,6 +130,8 @@ pub struct ResultTallies {
     pub ranks: Vec<RankTally>,
     /// The matching answer sets.
     pub answer_sets: i64,
+    /// Per OpenText item, its most frequent words (at least its top [`super::TOP_WORDS`], ties included or not).
+    pub words: Vec<super::WordTally>,
     /// One per item with at least one answer, in any order.
     pub items: Vec<ItemTally>,
     /// Option values of SingleChoice and MultipleChoice items with how many answers chose them (each value of a
@@ -287,10 +289,12 @@ pub enum ItemFigures {
         /// Its ratings.
         summary: RatingSummary,
     },
-    /// An OpenText item: only how many answered it (the texts are the export's).
+    /// An OpenText item: how many answered it and its top words (the texts are the export's).
     OpenText {
         /// Answers to the item, the texts' count.
         answered: i64,
+        /// The words found in the most answers, most first, ties by word.
+        top_words: Vec<super::WordCount>,
     },
     /// An Info item, which takes no answer.
     Info,
@@ -325,6 +329,10 @@ impl SurveyResults {
     /// choice item with its label (values the item no longer offers are left out), every rating from 0 to 10.
     pub fn assemble(tree: &QuestionTree, tallies: ResultTallies) -> Self {
         let items: HashMap<QuestionItemId, ItemTally> = tallies.items.into_iter().map(|t| (t.item, t)).collect();
+        let mut words: HashMap<QuestionItemId, Vec<super::WordTally>> = HashMap::new();
+        for tally in tallies.words {
+            words.entry(tally.item).or_default().push(tally);
+        }
         let mut choices: HashMap<(QuestionItemId, String), i64> = HashMap::new();
         for choice in tallies.choices {
             *choices.entry((choice.item, choice.value)).or_default() += choice.count;
@@ -419,7 +427,10 @@ impl SurveyResults {
                     answered,
                     summary: RatingSummary::of(ratings.get(&item.id).copied().unwrap_or([0; RATINGS])),
                 },
-                QuestionType::OpenText => ItemFigures::OpenText { answered },
+                QuestionType::OpenText => {
+                    let top_words = super::words::top_words(words.remove(&item.id).unwrap_or_default());
+                    ItemFigures::OpenText { answered, top_words }
+                }
                 QuestionType::Info => ItemFigures::Info,
             };
             ItemResult { question_item_id: item.id, kind: item.kind, text: item.text.clone(), figures }

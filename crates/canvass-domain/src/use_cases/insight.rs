@@ -8,8 +8,10 @@ use crate::answer::AnswerFilter;
 use crate::clock::Clock;
 use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, SendoutId, SurveyId};
-use crate::insight::{SendoutStatistics, SurveyResults};
+use crate::insight::{stop_words, SendoutStatistics, SurveyResults};
+use crate::language::Language;
 use crate::ports::{InsightRepository, SendoutRepository, SurveyRepository};
+use crate::survey::QuestionType;
 
 /// The statistics of a sendout of the survey, its daily series up to the clock's UTC day. An unknown survey is
 /// `NotFound(Resource::Survey)`, a sendout the survey does not have `NotFound(Resource::Sendout)` (another
@@ -40,8 +42,14 @@ pub fn survey_results(
     survey: SurveyId,
     filter: &AnswerFilter,
 ) -> Result<SurveyResults, DomainError> {
-    let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
+    let (found, tree) = surveys::get_with_tree(uow, account, survey)?;
     answers::check_filter_sendout(uow, account, survey, filter)?;
-    let tallies = uow.result_tallies(account, &tree, filter)?;
+    let mut tallies = uow.result_tallies(account, &tree, filter)?;
+    if tallies.answer_sets > 0 && tree.items().any(|item| item.kind == QuestionType::OpenText) {
+        // The stop words of the survey's own language and of every language it is translated into.
+        let (translated, _) = uow.page_translation(account, survey, found.language, Some(&[]))?;
+        let languages: Vec<Language> = std::iter::once(found.language).chain(translated).collect();
+        tallies.words = uow.word_tallies(account, &tree, filter, &stop_words(&languages))?;
+    }
     Ok(SurveyResults::assemble(&tree, tallies))
 }

@@ -289,6 +289,17 @@ pub struct RatingItemResult {
     pub nps: NpsBody,
 }
 
+/// One of an OpenText item's top words.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WordCountBody {
+    /// The word, lower-cased.
+    #[schema(min_length = 2)]
+    pub word: String,
+    /// Answers that hold it.
+    #[schema(minimum = 1)]
+    pub count: i64,
+}
+
 /// An OpenText item's results.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -303,6 +314,11 @@ pub struct OpenTextItemResult {
     /// Texts answered.
     #[schema(minimum = 0)]
     pub count: i64,
+    /// The 25 words found in the most answers (each answer counts a word once), most first, ties by word: runs of
+    /// letters and digits of two characters or more, lower-cased, not stemmed, without the stop words of the
+    /// survey's languages.
+    #[schema(max_items = 25)]
+    pub top_words: Vec<WordCountBody>,
 }
 
 /// An Info item, which takes no answer.
@@ -374,8 +390,9 @@ impl From<ItemResult> for ItemResultBody {
                 let nps = nps.into();
                 Self::Rating(RatingItemResult { question_item_id, text, answered, count, mean, distribution, nps })
             }
-            ItemFigures::OpenText { answered } => {
-                Self::OpenText(OpenTextItemResult { question_item_id, text, answered, count: answered })
+            ItemFigures::OpenText { answered, top_words } => {
+                let top_words = top_words.into_iter().map(|w| WordCountBody { word: w.word, count: w.count }).collect();
+                Self::OpenText(OpenTextItemResult { question_item_id, text, answered, count: answered, top_words })
             }
             ItemFigures::Info => Self::Info(InfoItemResult { question_item_id, text }),
         }

@@ -20,7 +20,7 @@
 use canvass_domain::answer::AnswerFilter;
 use canvass_domain::ids::{AccountId, QuestionItemId};
 use canvass_domain::insight::{
-    CellCount, ChoiceCount, DateTally, ItemTally, NumericSummary, RankTally, RatingCount, ResultTallies,
+    CellCount, ChoiceCount, DateTally, ItemTally, NumericSummary, RankTally, RatingCount, ResultTallies, WordTally,
 };
 use canvass_domain::survey::{QuestionTree, QuestionType};
 use diesel::prelude::*;
@@ -28,7 +28,8 @@ use diesel::sql_types::{Array, BigInt, Bool, Double, Nullable, Text, Timestamptz
 use diesel::QueryResult;
 
 use crate::answer::filtered;
-use crate::prepared::prepared;
+use crate::prepared::{prepared, Bound, Prepared};
+use time::OffsetDateTime;
 
 /// The answers of the survey's answer sets.
 macro_rules! answers_of_sets {
@@ -167,6 +168,39 @@ UNION ALL
     GROUP BY a.question_item_id, e.value #>> '{}'"
 );
 
+/// Per OpenText item (`$9`) the words found in the most answers: each answer's distinct words (runs of letters and
+/// digits of two characters or more, lower-cased, as ICU's root locale reads letters in every script, whatever the
+/// database's own locale), without the stop words `$10`, counted per item; the top 25 of each item by count then
+/// word, and every word tied with the 25th.
+const WORDS: &str = concat!(
+    "
+WITH words AS (
+    SELECT DISTINCT a.question_item_id AS item, a.answer_set_id AS answer, w.word",
+    answers_of_sets!(),
+    "
+    CROSS JOIN LATERAL regexp_split_to_table(
+        lower(CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' ELSE '' END COLLATE \"und-x-icu\"),
+        '[^[:alnum:]]+') AS w(word)",
+    passing_the_filter!(),
+    "
+      AND a.question_item_id = ANY($9) AND char_length(w.word) >= 2 AND NOT (w.word = ANY($10))),
+counted AS (
+    SELECT item, word, count(*) AS n FROM words GROUP BY item, word),
+ranked AS (
+    SELECT item, word, n, rank() OVER (PARTITION BY item ORDER BY n DESC) AS place FROM counted)
+SELECT item, word, n FROM ranked WHERE place <= 25"
+);
+
+#[derive(QueryableByName)]
+struct WordRow {
+    #[diesel(sql_type = BigInt)]
+    item: i64,
+    #[diesel(sql_type = Text)]
+    word: String,
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
 #[derive(QueryableByName)]
 struct ShapeRow {
     #[diesel(sql_type = BigInt)]
@@ -289,6 +323,69 @@ fn whole_rating(rating: f64) -> Option<i64> {
     whole.then_some(rating as i64)
 }
 
+/// A statement of the filter's parameters `$1` to `$8` ([`passing_the_filter`]).
+type Filtered = Bound<
+    Bound<
+        Bound<
+            Bound<
+                Bound<
+                    Bound<
+                        Bound<Bound<Prepared, i64, BigInt>, i64, BigInt>,
+                        Option<OffsetDateTime>,
+                        Nullable<Timestamptz>,
+                    >,
+                    Option<OffsetDateTime>,
+                    Nullable<Timestamptz>,
+                >,
+                Option<OffsetDateTime>,
+                Nullable<Timestamptz>,
+            >,
+            bool,
+            Bool,
+        >,
+        Option<i64>,
+        Nullable<BigInt>,
+    >,
+    Option<&'static str>,
+    Nullable<Text>,
+>;
+
+/// `sql` with the filter's parameters bound, for the tree's survey.
+fn bound(sql: &'static str, account: AccountId, tree: &QuestionTree, filter: &AnswerFilter) -> Filtered {
+    prepared(sql)
+        .bind::<BigInt, _>(account.get())
+        .bind::<BigInt, _>(tree.survey_id.get())
+        .bind::<Nullable<Timestamptz>, _>(filter.created_from)
+        .bind::<Nullable<Timestamptz>, _>(filter.created_to)
+        .bind::<Nullable<Timestamptz>, _>(filter.updated_since)
+        .bind::<Bool, _>(filter.completed_only)
+        .bind::<Nullable<BigInt>, _>(filter.sendout_id.map(|sendout| sendout.get()))
+        .bind::<Nullable<Text>, _>(filter.language.map(|language| language.code()))
+}
+
+/// The words of the tree's OpenText items over the answer sets of its survey that pass the filter ([`WORDS`]).
+pub(super) fn words(
+    conn: &mut PgConnection,
+    account: AccountId,
+    tree: &QuestionTree,
+    filter: &AnswerFilter,
+    stop_words: &[String],
+) -> QueryResult<Vec<WordTally>> {
+    let open_text: Vec<i64> =
+        tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|item| item.id.get()).collect();
+    if open_text.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<WordRow> = bound(WORDS, account, tree, filter)
+        .bind::<Array<BigInt>, _>(&open_text)
+        .bind::<Array<Text>, _>(stop_words)
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|row| WordTally { item: QuestionItemId::new(row.item), word: row.word, count: row.n })
+        .collect())
+}
+
 /// The tallies of the tree's items over the answer sets of its survey that pass the filter.
 pub(super) fn tallies(
     conn: &mut PgConnection,
@@ -302,18 +399,7 @@ pub(super) fn tallies(
         return Ok(ResultTallies::default());
     }
     let items = ItemsByType::of(tree);
-    let sendout = filter.sendout_id.map(|sendout| sendout.get());
-    let filtered = |sql| {
-        prepared(sql)
-            .bind::<BigInt, _>(account.get())
-            .bind::<BigInt, _>(survey.get())
-            .bind::<Nullable<Timestamptz>, _>(filter.created_from)
-            .bind::<Nullable<Timestamptz>, _>(filter.created_to)
-            .bind::<Nullable<Timestamptz>, _>(filter.updated_since)
-            .bind::<Bool, _>(filter.completed_only)
-            .bind::<Nullable<BigInt>, _>(sendout)
-            .bind::<Nullable<Text>, _>(filter.language.map(|language| language.code()))
-    };
+    let filtered = |sql| bound(sql, account, tree, filter);
     let rows: Vec<ItemRow> = filtered(ITEMS).bind::<Array<BigInt>, _>(&items.numeric).load(conn)?;
     let mut tallies = ResultTallies { answer_sets, ..ResultTallies::default() };
     tallies.items = rows

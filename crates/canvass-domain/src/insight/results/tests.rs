@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::ids::PageId;
+use crate::insight::{WordCount, WordTally};
 use crate::survey::{ChoiceOption, Page};
 
 fn distribution(ratings: &[(usize, i64)]) -> [i64; RATINGS] {
@@ -92,6 +93,10 @@ fn every_item_comes_in_tree_order_with_every_option() {
         cells: vec![],
         ranks: vec![],
         answer_sets: 4,
+        words: vec![
+            WordTally { item: id(8), word: "pay".into(), count: 1 },
+            WordTally { item: id(8), word: "desks".into(), count: 2 },
+        ],
         // In no particular order, as the store gives them.
         items: vec![
             tally(8, 2),
@@ -138,7 +143,9 @@ fn every_item_comes_in_tree_order_with_every_option() {
     };
     assert_eq!(summary.distribution, [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]);
     assert_eq!((summary.count, summary.mean, summary.nps.score), (2, Some(6.5), Some(0)));
-    assert_eq!(results.items[5].figures, ItemFigures::OpenText { answered: 2 });
+    let word = |word: &str, count| WordCount { word: word.into(), count };
+    let top_words = vec![word("desks", 2), word("pay", 1)];
+    assert_eq!(results.items[5].figures, ItemFigures::OpenText { answered: 2, top_words }, "most answers first");
 }
 
 #[test]
@@ -151,7 +158,7 @@ fn items_nobody_answered_count_zero_and_have_no_figures() {
     assert_eq!(*figures[3], ItemFigures::Numeric { answered: 0, summary: NumericSummary::default() });
     let ItemFigures::Rating { answered: 0, summary } = figures[4] else { panic!("a rating: {:?}", figures[4]) };
     assert_eq!((summary.count, summary.mean, summary.nps.score, summary.distribution), (0, None, None, [0; RATINGS]));
-    assert_eq!(*figures[5], ItemFigures::OpenText { answered: 0 });
+    assert_eq!(*figures[5], ItemFigures::OpenText { answered: 0, top_words: vec![] });
 }
 
 #[test]

@@ -9,10 +9,10 @@ use super::Memory;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerValue};
 use crate::distribution::RespondentStatus;
 use crate::ids::{AccountId, SendoutId};
-use crate::insight::ResultTallies;
 use crate::insight::{
     CellCount, ChoiceCount, DailyActivity, DateTally, ItemTally, NumericSummary, RankTally, RatingCount,
 };
+use crate::insight::{ResultTallies, WordTally};
 use crate::insight::{SendoutFigures, StatusCounts};
 use crate::ports::{InsightRepository, RepoResult};
 use crate::survey::{QuestionTree, QuestionType};
@@ -189,5 +189,29 @@ impl InsightRepository for Memory {
             }
         }
         Ok(tallies)
+    }
+
+    fn word_tallies(
+        &mut self,
+        account: AccountId,
+        tree: &QuestionTree,
+        filter: &AnswerFilter,
+        stop_words: &[String],
+    ) -> RepoResult<Vec<WordTally>> {
+        let open_text: Vec<_> = tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|i| i.id).collect();
+        let sets = self.state.sets_of(account, tree.survey_id, |set| passes(set, filter));
+        let mut counts: std::collections::BTreeMap<(crate::ids::QuestionItemId, String), i64> = Default::default();
+        for answer in sets.iter().flat_map(|set| set.answers.iter()) {
+            let AnswerValue::Text(text) = &answer.value else { continue };
+            if !open_text.contains(&answer.question_item_id) {
+                continue;
+            }
+            for word in crate::insight::words_of(text) {
+                if stop_words.binary_search(&word).is_err() {
+                    *counts.entry((answer.question_item_id, word)).or_default() += 1;
+                }
+            }
+        }
+        Ok(counts.into_iter().map(|((item, word), count)| WordTally { item, word, count }).collect())
     }
 }

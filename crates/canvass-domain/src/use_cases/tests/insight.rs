@@ -185,6 +185,6 @@ fn results_list_every_item_in_tree_order_with_every_option() {
     let unanswered = ItemFigures::Choices { answered: 0, options: vec![option("x", 0), option("y", 0)] };
     assert_eq!(results.items[2].figures, unanswered);
     assert_eq!(results.items[3].figures, ItemFigures::Numeric { answered: 2, summary: numbers });
-    assert_eq!(results.items[4].figures, ItemFigures::OpenText { answered: 0 });
+    assert_eq!(results.items[4].figures, ItemFigures::OpenText { answered: 0, top_words: vec![] });
     assert_eq!(results.items[4].text, "Question 203");
 }

@@ -68,7 +68,14 @@ fn each_item_is_written_by_its_type() {
                 QuestionType::Rating,
                 ItemFigures::Rating { answered: 1, summary: RatingSummary::of([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0]) },
             ),
-            result(6, QuestionType::OpenText, ItemFigures::OpenText { answered: 2 }),
+            result(
+                6,
+                QuestionType::OpenText,
+                ItemFigures::OpenText {
+                    answered: 2,
+                    top_words: vec![canvass_domain::insight::WordCount { word: "desks".into(), count: 2 }],
+                },
+            ),
         ],
     };
     let body = to_json(SurveyResultsResponse::from(results));
@@ -92,7 +99,11 @@ fn each_item_is_written_by_its_type() {
             "distribution": [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0],
             "nps": {"promoters": 1, "passives": 0, "detractors": 0, "score": 100}})
     );
-    assert_eq!(items[5], json!({"type": "OpenText", "questionItemId": 6, "text": "Item 6", "answered": 2, "count": 2}));
+    assert_eq!(
+        items[5],
+        json!({"type": "OpenText", "questionItemId": 6, "text": "Item 6", "answered": 2, "count": 2,
+            "topWords": [{"word": "desks", "count": 2}]})
+    );
 }
 
 #[test]

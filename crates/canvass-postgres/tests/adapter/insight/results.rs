@@ -407,3 +407,40 @@ fn choices_among_the_most_options_an_item_may_have_are_counted_once_per_answer()
     assert!(expected_multiple.iter().filter(|&&n| n == 0).count() > 100, "the zeros are many: options never chosen");
     assert_eq!(tallies.choices.len(), 2 * options, "the open text's `v1` is no choice");
 }
+
+/// An OpenText item's words: each answer's distinct words, lower-cased in any script, digits too, one letter and
+/// the stop words given left out, under the filter.
+#[test]
+fn the_words_of_open_texts_count_once_per_answer_without_stop_words() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let acme = account_at(&mut PgUnitOfWork::new(&mut conn), "a@acme.example", NOW);
+    let (pulse, tree) = survey(&mut conn, acme);
+    let texts = [
+        (true, "Göteborg, KONTOR göteborg! och fika"),
+        (true, "Fika i GÖTEBORG"),
+        (true, "MALMÖ 42 x"),
+        (false, "fika, fika"),
+    ];
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    for (completed, comment) in texts {
+        let given = Given { completed, colour: "red", tools: None, hours: 1.0, recommend: 5.0, comment: Some(comment) };
+        uow.insert_answer_set(acme, pulse, None, &draft(&tree, &given), DAY1).unwrap();
+    }
+    let stop = canvass_domain::insight::stop_words(&[canvass_domain::language::Language::Sv]);
+    let mut counted = |filter: &AnswerFilter| {
+        let mut words: Vec<(String, i64)> =
+            uow.word_tallies(acme, &tree, filter, &stop).unwrap().into_iter().map(|w| (w.word, w.count)).collect();
+        words.sort();
+        words
+    };
+    let pairs = |list: &[(&str, i64)]| list.iter().map(|(w, n)| ((*w).to_owned(), *n)).collect::<Vec<_>>();
+    assert_eq!(
+        counted(&AnswerFilter::default()),
+        pairs(&[("42", 1), ("fika", 3), ("göteborg", 2), ("kontor", 1), ("malmö", 1)])
+    );
+    assert_eq!(
+        counted(&filter(None, None, None, true)),
+        pairs(&[("42", 1), ("fika", 2), ("göteborg", 2), ("kontor", 1), ("malmö", 1)])
+    );
+}
