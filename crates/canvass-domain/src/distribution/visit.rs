@@ -90,11 +90,13 @@ pub struct OpenLinkTarget {
     pub one_response_per_browser: bool,
     /// The sendout's completed answer sets, counted when it has a cap (0 otherwise).
     pub completed: i64,
+    /// Whether a full `closeSurvey` quota closes the survey to newcomers.
+    pub closed_by_quota: bool,
 }
 
 impl OpenLinkTarget {
     /// Whether the sendout takes a new visitor at `now`: Active, its survey active, not expired, its cap (if any)
-    /// not reached.
+    /// not reached, no full `closeSurvey` quota closing its survey.
     ///
     /// ```
     /// use canvass_domain::distribution::OpenLinkTarget;
@@ -105,8 +107,9 @@ impl OpenLinkTarget {
     /// let open = OpenLinkTarget { account_id: AccountId::new(1), survey_id: SurveyId::new(2),
     ///     sendout_id: SendoutId::new(3), survey_name: "Event".into(), survey_description: String::new(),
     ///     language: Default::default(), survey_language: Default::default(), survey_active: true, sendout_active: true, expiry_date: None,
-    ///     max_responses: Some(10), one_response_per_browser: true, completed: 9 };
+    ///     max_responses: Some(10), one_response_per_browser: true, completed: 9, closed_by_quota: false };
     /// assert!(open.takes_visitors(now));
+    /// assert!(!OpenLinkTarget { closed_by_quota: true, ..open.clone() }.takes_visitors(now));
     /// assert!(!OpenLinkTarget { completed: 10, ..open.clone() }.takes_visitors(now));
     /// assert!(!OpenLinkTarget { expiry_date: Some(now), ..open.clone() }.takes_visitors(now));
     /// assert!(!OpenLinkTarget { sendout_active: false, ..open }.takes_visitors(now));
@@ -116,5 +119,6 @@ impl OpenLinkTarget {
             && self.survey_active
             && self.expiry_date.is_none_or(|expiry| expiry > now)
             && self.max_responses.is_none_or(|cap| self.completed < cap)
+            && !self.closed_by_quota
     }
 }

@@ -14,9 +14,7 @@ use crate::distribution::{
 use crate::error::{DomainError, Resource};
 use crate::ids::{RespondentId, SendoutId};
 use crate::language::{Language, LanguageWish};
-use crate::ports::{
-    transaction, QuotaRepository, RespondentPageRepository, SendoutRepository, SurveyRepository, Transactional,
-};
+use crate::ports::{transaction, RespondentPageRepository, SendoutRepository, SurveyRepository, Transactional};
 use crate::survey::TranslatedTexts;
 
 /// What an open link shows.
@@ -98,16 +96,6 @@ fn target(uow: &mut (impl RespondentPageRepository + ?Sized), handle: &str) -> R
     uow.find_open_link(account, handle)?.ok_or(DomainError::NotFound(Resource::OpenLink))
 }
 
-/// Whether `target` takes visitors now: its sendout does, and no full `closeSurvey` quota closes its survey to
-/// newcomers (read only when the sendout does).
-fn takes_visitors(
-    uow: &mut (impl QuotaRepository + ?Sized),
-    target: &OpenLinkTarget,
-    now: time::OffsetDateTime,
-) -> Result<bool, DomainError> {
-    Ok(target.takes_visitors(now) && !super::quotas::closed_to_newcomers(uow, target.account_id, target.survey_id)?)
-}
-
 /// The language of the survey `wish` chooses (see [`LanguageWish::choose`]), with the survey's translation into it
 /// when it is not the survey's own; `None` when it chooses none of the survey's languages.
 fn chosen(
@@ -129,15 +117,14 @@ fn chosen(
 /// The start page of `handle`, or its closed page, in the language `wish` chooses among the survey's (else the
 /// sendout's); changes nothing.
 pub fn start_page(
-    uow: &mut (impl QuotaRepository + RespondentPageRepository + SurveyRepository + ?Sized),
+    uow: &mut (impl RespondentPageRepository + SurveyRepository + ?Sized),
     clock: &dyn Clock,
     handle: &str,
     wish: &LanguageWish,
 ) -> Result<OpenLinkView, DomainError> {
     let target = target(uow, handle)?;
     let (language, texts) = chosen(uow, &target, wish)?;
-    let open = takes_visitors(uow, &target, clock.now())?;
-    Ok(OpenLinkView::of(&target, open, language, texts.as_ref()))
+    Ok(OpenLinkView::of(&target, target.takes_visitors(clock.now()), language, texts.as_ref()))
 }
 
 /// Starts a visitor of `handle`: while its sendout takes visitors, a new anonymous respondent (Released, no
@@ -147,12 +134,7 @@ pub fn start_page(
 /// the visitor's background data ([`hidden_fields`]); the labels are read only when there is something to match.
 /// The language `wish` chooses among the survey's becomes the visitor's own (else it sees the sendout's).
 pub fn start(
-    uow: &mut (impl QuotaRepository
-              + RespondentPageRepository
-              + SendoutRepository
-              + SurveyRepository
-              + Transactional
-              + ?Sized),
+    uow: &mut (impl RespondentPageRepository + SendoutRepository + SurveyRepository + Transactional + ?Sized),
     clock: &dyn Clock,
     handle: &str,
     hidden: &[(String, String)],
@@ -162,7 +144,7 @@ pub fn start(
         let target = target(tx, handle)?;
         let now = clock.now();
         let (language, texts) = chosen(tx, &target, wish)?;
-        if !takes_visitors(tx, &target, now)? {
+        if !target.takes_visitors(now) {
             return Ok(StartOutcome::Closed(OpenLinkView::of(&target, false, language, texts.as_ref())));
         }
         let background = match hidden {

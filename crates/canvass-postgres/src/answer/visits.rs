@@ -6,7 +6,7 @@ use canvass_domain::distribution::{visitor_key, BackgroundData, OpenLinkTarget, 
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::language::Language;
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Jsonb, Text, Timestamptz};
+use diesel::sql_types::{BigInt, Bool, Jsonb, Text, Timestamptz};
 use time::OffsetDateTime;
 
 use crate::named::Named;
@@ -24,10 +24,16 @@ type TargetRow = (
     Option<OffsetDateTime>,
     Option<i64>,
     Option<bool>,
+    bool,
 );
 
-/// The LINK sendout of `account` whose handle is `handle`, with its survey; its completed answer sets are counted
-/// (a second statement) only when it has a cap.
+/// Whether a full `closeSurvey` quota of the target's survey closes it to newcomers (the account's quotas, by the
+/// sendout's pinned account).
+const CLOSED_BY_QUOTA: &str = "EXISTS (SELECT 1 FROM quotas q WHERE q.account_id = sendouts.account_id \
+     AND q.survey_id = surveys.id AND q.action = 'closeSurvey' AND q.count >= q.quota_limit)";
+
+/// The LINK sendout of `account` whose handle is `handle`, with its survey and whether a full `closeSurvey` quota
+/// closes it; its completed answer sets are counted (a second statement) only when it has a cap.
 pub(super) fn find_open_link(
     conn: &mut PgConnection,
     account: AccountId,
@@ -50,10 +56,12 @@ pub(super) fn find_open_link(
             sendouts::expiry_date,
             sendouts::max_responses,
             sendouts::one_response_per_browser,
+            diesel::dsl::sql::<Bool>(CLOSED_BY_QUOTA),
         ))
         .first(conn)
         .optional()?;
-    let Some((sendout, survey, name, description, language, survey_language, active, status, expiry, cap, once)) = row
+    let Some((sendout, survey, name, description, language, survey_language, active, status, expiry, cap, once, full)) =
+        row
     else {
         return Ok(None);
     };
@@ -83,6 +91,7 @@ pub(super) fn find_open_link(
         max_responses: cap,
         one_response_per_browser: once.unwrap_or(true),
         completed,
+        closed_by_quota: full,
     }))
 }
 

@@ -180,6 +180,14 @@ impl RespondentPageRepository for Memory {
             max_responses: link.max_responses,
             one_response_per_browser: link.one_response_per_browser,
             completed: if link.max_responses.is_some() { completed as i64 } else { 0 },
+            closed_by_quota: crate::survey::closes(
+                &state
+                    .quotas
+                    .iter()
+                    .filter(|(owner, q)| *owner == account && q.survey_id == survey.id)
+                    .map(|(_, q)| q.clone())
+                    .collect::<Vec<_>>(),
+            ),
         }))
     }
 
