@@ -35,7 +35,12 @@ fn context(uow: &mut (impl RespondentPageRepository + ?Sized), token: &str) -> R
 /// Whether the texts the link's respondent is shown of `tree` may pipe: the survey's own texts do, or it is shown a
 /// translation (whose texts may pipe where the survey's own do not).
 fn may_pipe(context: &TokenContext, tree: &QuestionTree) -> bool {
-    tree.pipes() || context.shown_language() != context.survey_language
+    tree.pipes() || translated(context)
+}
+
+/// Whether the link's respondent is shown a translation rather than the survey's own texts.
+fn translated(context: &TokenContext) -> bool {
+    context.shown_language() != context.survey_language
 }
 
 /// What the respondent's conditions and piped texts read beyond its answers: its background data by label name and
@@ -45,9 +50,22 @@ pub(super) fn personal_of(
     context: &TokenContext,
     tree: &QuestionTree,
 ) -> Result<Personal, DomainError> {
-    if !tree.names_background() && !may_pipe(context, tree) {
+    if !reads_personal(context, tree) {
         return Ok(Personal::default());
     }
+    read_personal(uow, context)
+}
+
+/// Whether [`personal_of`] reads the respondent's personal data for `tree`.
+fn reads_personal(context: &TokenContext, tree: &QuestionTree) -> bool {
+    tree.names_background() || may_pipe(context, tree)
+}
+
+/// The link's respondent's background data and contact, read (one statement).
+fn read_personal(
+    uow: &mut (impl RespondentRepository + ?Sized),
+    context: &TokenContext,
+) -> Result<Personal, DomainError> {
     let invitation = uow.invitation_of(context.account_id, context.sendout_id, context.respondent_id)?;
     Ok(invitation.map(|invitation| invitation.personal).unwrap_or_default())
 }
@@ -109,23 +127,25 @@ struct Thanks {
 /// Whether the thank-you message the link's respondent is shown may pipe: the survey's own one pipes, or the
 /// respondent is shown a translation (whose message may pipe where the survey's own does not).
 fn thanks_may_pipe(context: &TokenContext) -> bool {
-    let translated = context.shown_language() != context.survey_language;
-    context.thank_you_message.as_deref().is_some_and(|own| translated || crate::survey::pipes(own))
+    context.thank_you_message.as_deref().is_some_and(|own| translated(context) || crate::survey::pipes(own))
 }
 
-/// The thank-you place of the link's respondent, whose set holds `answers` to `tree`: its personal data is read
-/// only when its message may pipe.
+/// The thank-you place of the link's respondent, whose set holds `answers` to `tree`: its personal data, `known`
+/// when already read, is read only when its message may pipe.
 fn done(
     uow: &mut (impl RespondentRepository + ?Sized),
     context: &TokenContext,
     tree: Arc<QuestionTree>,
     answers: &[Answer],
+    known: Option<&Personal>,
 ) -> Result<Place, DomainError> {
     if !thanks_may_pipe(context) {
         return Ok(Place::Done(None));
     }
-    let invitation = uow.invitation_of(context.account_id, context.sendout_id, context.respondent_id)?;
-    let personal = invitation.map(|invitation| invitation.personal).unwrap_or_default();
+    let personal = match known {
+        Some(personal) => personal.clone(),
+        None => read_personal(uow, context)?,
+    };
     Ok(Place::Done(Some(Box::new(Thanks { tree, answers: answers.to_vec(), personal }))))
 }
 
@@ -257,7 +277,7 @@ fn resume(
             return Ok(Place::Done(None));
         }
         let tree = shared_tree(uow, context)?;
-        return done(uow, context, tree, &set.answers);
+        return done(uow, context, tree, &set.answers, None);
     }
     if progress.is_none() && super::quotas::closed_to_newcomers(uow, context.account_id, context.survey_id)? {
         return Ok(Place::Closed);
@@ -266,7 +286,8 @@ fn resume(
     let (answers, resume) = progress.map(|(set, page)| (set.answers, page)).unwrap_or_default();
     let personal = personal_of(uow, context, &tree)?;
     let Some(&page) = tree.reachable(resume, &answers, &personal.background).last() else {
-        return done(uow, context, tree, &answers);
+        let known = reads_personal(context, &tree).then_some(&personal);
+        return done(uow, context, Arc::clone(&tree), &answers, known);
     };
     let seen = Seen::of(context, &tree, &answers, &personal);
     Ok(Place::page(tree, page, &answers, Vec::new(), seen))
@@ -328,7 +349,7 @@ fn save_page(
     let index = tree.page_index(page_id).ok_or_else(|| DomainError::invalid("page", "is not a page of this survey"))?;
     let progress = tx.progress(account, survey, context.respondent_id)?;
     if let Some((set, _)) = progress.as_ref().filter(|(set, _)| set.is_over()) {
-        return done(tx, context, tree, &set.answers);
+        return done(tx, context, tree, &set.answers, None);
     }
     if progress.is_none() && super::quotas::closed_to_newcomers(tx, account, survey)? {
         return Ok(Place::Closed);
@@ -394,7 +415,10 @@ fn save_page(
             let seen = Seen::of(context, &tree, &set.answers, &personal);
             Ok(Place::page(tree, next, &set.answers, Vec::new(), seen))
         }
-        None => done(tx, context, tree, &set.answers),
+        None => {
+            let known = reads_personal(context, &tree).then_some(&personal);
+            done(tx, context, Arc::clone(&tree), &set.answers, known)
+        }
     }
 }
 
