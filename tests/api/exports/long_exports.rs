@@ -8,10 +8,13 @@ use futures::StreamExt;
 use serde_json::{json, Value};
 
 use super::{csv_records, export, export_survey, json_lines, listed_ids, record, xlsx_rows, Items};
-use crate::helpers::{spawn_app, spawn_app_with, TestApp};
+use crate::helpers::{spawn_app_with, TestApp};
 
 /// More sets than one chunk holds, and not a multiple of it.
 const SETS: usize = 1_100;
+
+/// A key rate these tests never reach: what they measure is the export, not the per-key limit.
+const PER_KEY: std::num::NonZeroU32 = std::num::NonZeroU32::new(100_000).unwrap();
 
 /// Records `count` sets, eight at a time, set `n` made by `body(n)`; returns `(answerSetId, n)` in id order.
 async fn many_sets(app: &TestApp, survey: i64, count: usize, body: impl Fn(usize) -> Value) -> Vec<(i64, usize)> {
@@ -35,7 +38,8 @@ fn numbered(items: &Items) -> impl Fn(usize) -> Value + '_ {
 
 #[tokio::test]
 async fn exports_longer_than_a_chunk_come_back_whole_in_order_and_filtered() {
-    let app = spawn_app().await;
+    // 1,100 sets and eight exports: more than the default key's burst of 1,000 on a machine that records them fast.
+    let app = spawn_app_with(|settings| settings.protection.rate_limit_per_key = PER_KEY).await;
     let (survey, items) = export_survey(&app, &app.key).await;
     let sets = many_sets(&app, survey, SETS, numbered(&items)).await;
 
@@ -84,7 +88,11 @@ async fn started(app: &TestApp, survey: i64, format: &str) -> (reqwest::Response
 
 #[tokio::test]
 async fn a_client_that_stops_reading_holds_no_connection_and_one_that_goes_away_ends_the_export() {
-    let app = spawn_app_with(|settings| settings.pool_size = 1).await;
+    let app = spawn_app_with(|settings| {
+        settings.pool_size = 1;
+        settings.protection.rate_limit_per_key = PER_KEY;
+    })
+    .await;
     let (survey, items) = export_survey(&app, &app.key).await;
     // About 11 MB of CSV, more than the sockets between the server and the client buffer.
     let long = "x".repeat(10_000);
