@@ -53,6 +53,7 @@ SELECT create_distributed_table('reminders', 'account_id', colocate_with => 'use
 SELECT create_distributed_table('blocklist', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('permanent_failures', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('account_frequency_settings', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('account_settings', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('survey_frequency_settings', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('retention_rules', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('account_retention_policies', 'account_id', colocate_with => 'users');

@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 96] = [
+pub const ENDPOINTS: [(&str, &str); 98] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -50,6 +50,8 @@ pub const ENDPOINTS: [(&str, &str); 96] = [
     ("get", "/accounts/categories/{categoryId}"),
     ("get", "/accounts/users"),
     ("get", "/accounts/users/{userId}"),
+    ("get", "/accounts/settings"),
+    ("post", "/accounts/settings"),
     ("get", "/surveys/{surveyId}/sendouts"),
     ("post", "/surveys/{surveyId}/sendouts"),
     ("get", "/surveys/{surveyId}/sendouts/{sendoutId}"),

@@ -1,6 +1,9 @@
 //! Accounts, their users and API keys: how a key is made, shown once, stored as a hash and checked.
 
 pub mod ports;
+mod settings;
+
+pub use settings::{AccountSettings, MAX_MIN_GROUP_SIZE};
 
 use rand::RngCore;
 use sha2::{Digest, Sha256};

@@ -1,12 +1,14 @@
 //! Answer sets: the answers one respondent gave to one survey, the per-type rules an answer must obey, and the
 //! date filters of the answer lists.
 
+mod conditions;
 pub mod export;
 pub mod ports;
 mod problem;
 #[cfg(test)]
 mod richer_tests;
 
+pub use conditions::{check_conditions, AnswerCondition, FilterOp, MAX_CONDITIONS, WHERE};
 pub use problem::ValueProblem;
 
 use std::collections::{HashMap, HashSet};
@@ -473,7 +475,7 @@ pub fn answer_from_item_form(
 
 /// The filters of the answer lists, results and exports, checked: `updated` stands alone, and `from` is not after
 /// `to`. Results and exports also take a sendout ([`AnswerFilter::of_sendout`]); the lists take none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct AnswerFilter {
     /// Created at or after.
     pub created_from: Option<OffsetDateTime>,
@@ -487,6 +489,8 @@ pub struct AnswerFilter {
     pub sendout_id: Option<SendoutId>,
     /// The sets last shown (or given) in this language only.
     pub language: Option<Language>,
+    /// The sets whose answers meet every one of these conditions only (checked against the tree by the use case).
+    pub conditions: Vec<AnswerCondition>,
 }
 
 impl AnswerFilter {
@@ -515,7 +519,7 @@ impl AnswerFilter {
                 return Err(FieldError::new("from", "must not be later than to"));
             }
         }
-        Ok(Self { created_from, created_to, updated_since, completed_only, sendout_id: None, language: None })
+        Ok(Self { created_from, created_to, updated_since, completed_only, ..Self::default() })
     }
 
     /// The same filter, narrowed to the sets of one sendout's respondents when `sendout` is given.
@@ -526,6 +530,19 @@ impl AnswerFilter {
     /// The same filter, narrowed to the sets in `language` when it is given.
     pub fn in_language(self, language: Option<Language>) -> Self {
         Self { language, ..self }
+    }
+
+    /// The same filter, narrowed to the sets that meet every condition.
+    pub fn meeting(self, conditions: Vec<AnswerCondition>) -> Self {
+        Self { conditions, ..self }
+    }
+
+    /// Whether a set's answers meet every condition.
+    pub fn conditions_hold(&self, answers: &[Answer]) -> bool {
+        self.conditions.iter().all(|condition| {
+            let answer = answers.iter().find(|answer| answer.question_item_id == condition.item);
+            condition.holds(answer.map(|answer| &answer.value))
+        })
     }
 }
 

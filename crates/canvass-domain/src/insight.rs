@@ -2,12 +2,17 @@
 //! from figures the store computes over any number of rows, and the rules that finish them here: rates rounded to
 //! four decimals, the Net Promoter Score, every respondent status and every option named, zeros included.
 
+mod breakdown;
 mod figures;
 pub mod ports;
 mod results;
 mod statistics;
 mod words;
 
+pub use breakdown::{
+    assemble_groups, item_label, language_label, Breakdown, GroupKey, ResultGroup, TallyGroup, BREAKDOWN_BY,
+    DEFAULT_MIN_GROUP_SIZE, MIN_GROUP_SIZE,
+};
 pub use figures::{divide_rounded, rate};
 pub use results::{
     CellCount, ChoiceCount, DateTally, ItemFigures, ItemResult, ItemTally, Nps, NumericSummary, OptionCount, RankTally,

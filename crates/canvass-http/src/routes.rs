@@ -88,6 +88,8 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(accounts::create_category)
         .service(accounts::list_users)
         .service(accounts::get_user)
+        .service(accounts::get_settings)
+        .service(accounts::save_settings)
         .service(erasure::erase)
         .service(sendouts::list)
         .service(sendouts::create)

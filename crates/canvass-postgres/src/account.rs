@@ -1,13 +1,13 @@
 //! Accounts, users and API keys on PostgreSQL.
 
-use canvass_domain::account::{ApiKey, ApiKeyHash, Caller, NewAccount, StoredKey, User};
+use canvass_domain::account::{AccountSettings, ApiKey, ApiKeyHash, Caller, NewAccount, StoredKey, User};
 use canvass_domain::ids::{AccountId, KeyId, UserId};
 use canvass_domain::ports::{AccountRepository, RepoResult};
 use diesel::prelude::*;
 use time::OffsetDateTime;
 
 use crate::error::OrRepoError;
-use crate::schema::{accounts, api_keys, users};
+use crate::schema::{account_settings, accounts, api_keys, users};
 use crate::PgUnitOfWork;
 
 #[derive(Queryable, Selectable)]
@@ -147,5 +147,28 @@ impl AccountRepository for PgUnitOfWork<'_> {
             .optional()
             .or_repo()?;
         Ok(row.map(User::from))
+    }
+
+    fn account_settings(&mut self, account: AccountId) -> RepoResult<AccountSettings> {
+        let floor: Option<i32> = account_settings::table
+            .filter(account_settings::account_id.eq(account.get()))
+            .select(account_settings::min_group_size)
+            .first(self.conn)
+            .optional()
+            .or_repo()?;
+        Ok(floor.map_or_else(AccountSettings::default, |floor| AccountSettings { min_group_size: i64::from(floor) }))
+    }
+
+    fn save_account_settings(&mut self, account: AccountId, settings: &AccountSettings) -> RepoResult<()> {
+        // The domain keeps the floor within 1 to 10,000; the column's check says the same.
+        let floor = i32::try_from(settings.min_group_size).unwrap_or(i32::MAX);
+        diesel::insert_into(account_settings::table)
+            .values((account_settings::account_id.eq(account.get()), account_settings::min_group_size.eq(floor)))
+            .on_conflict(account_settings::account_id)
+            .do_update()
+            .set(account_settings::min_group_size.eq(floor))
+            .execute(self.conn)
+            .or_repo()?;
+        Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! Answer sets and answers on PostgreSQL.
 
 mod background;
+pub(crate) mod conditions;
 mod held;
 mod page;
 mod visits;
@@ -105,7 +106,7 @@ pub(crate) fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilt
     if let Some(language) = filter.language {
         query = query.filter(answer_sets::language.eq(language.code()));
     }
-    query
+    conditions::meeting(query, filter)
 }
 
 /// What an answer set weighs before it is read (the domain's [`AnswerRepository::weigh_answer_sets`]): its row,

@@ -6,13 +6,15 @@ mod results;
 mod statistics;
 
 use canvass_domain::answer::AnswerFilter;
-use canvass_domain::ids::{AccountId, SendoutId};
-use canvass_domain::insight::{ResultTallies, SendoutFigures, WordTally};
+use canvass_domain::ids::{AccountId, LabelId, SendoutId, SurveyId};
+use canvass_domain::insight::{Breakdown, ResultTallies, SendoutFigures, TallyGroup, WordTally};
 use canvass_domain::ports::{InsightRepository, RepoResult};
 use canvass_domain::survey::QuestionTree;
+use diesel::prelude::*;
 use time::Date;
 
 use crate::error::OrRepoError;
+use crate::schema::{bg_labels, sendouts};
 use crate::PgUnitOfWork;
 
 impl InsightRepository for PgUnitOfWork<'_> {
@@ -21,14 +23,28 @@ impl InsightRepository for PgUnitOfWork<'_> {
         statistics::figures(self.conn, account, sendout, today).or_repo()
     }
 
-    /// At most three statements: the matching sets' count, per-item tallies, per-value counts (see [`results`]).
+    /// At most four statements: the matching sets per group, per-item tallies, shapes, per-value counts (see
+    /// [`results`]).
     fn result_tallies(
         &mut self,
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
-    ) -> RepoResult<ResultTallies> {
-        results::tallies(self.conn, account, tree, filter).or_repo()
+        breakdown: Option<Breakdown>,
+    ) -> RepoResult<Vec<(TallyGroup, ResultTallies)>> {
+        results::tallies(self.conn, account, tree, filter, breakdown).or_repo()
+    }
+
+    /// One statement: a label of a sendout of the survey.
+    fn survey_has_label(&mut self, account: AccountId, survey: SurveyId, label: LabelId) -> RepoResult<bool> {
+        let sendouts = sendouts::table
+            .filter(sendouts::account_id.eq(account.get()).and(sendouts::survey_id.eq(survey.get())))
+            .select(sendouts::id);
+        let found = bg_labels::table
+            .filter(bg_labels::account_id.eq(account.get()))
+            .filter(bg_labels::id.eq(label.get()))
+            .filter(bg_labels::sendout_id.eq_any(sendouts));
+        diesel::select(diesel::dsl::exists(found)).get_result(self.conn).or_repo()
     }
 
     /// One statement (see [`results`]).
@@ -37,8 +53,9 @@ impl InsightRepository for PgUnitOfWork<'_> {
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
+        breakdown: Option<Breakdown>,
         stop_words: &[String],
-    ) -> RepoResult<Vec<WordTally>> {
-        results::words(self.conn, account, tree, filter, stop_words).or_repo()
+    ) -> RepoResult<Vec<(TallyGroup, WordTally)>> {
+        results::words(self.conn, account, tree, filter, breakdown, stop_words).or_repo()
     }
 }

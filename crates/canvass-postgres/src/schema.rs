@@ -25,6 +25,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    account_settings (account_id) {
+        account_id -> Int8,
+        min_group_size -> Int4,
+    }
+}
+
+diesel::table! {
     accounts (id) {
         id -> Int8,
         name -> Text,
@@ -471,6 +478,7 @@ diesel::table! {
 
 diesel::joinable!(account_frequency_settings -> accounts (account_id));
 diesel::joinable!(account_retention_policies -> accounts (account_id));
+diesel::joinable!(account_settings -> accounts (account_id));
 diesel::joinable!(api_keys -> accounts (account_id));
 diesel::joinable!(blocklist -> accounts (account_id));
 diesel::joinable!(categories -> accounts (account_id));
@@ -490,6 +498,7 @@ diesel::joinable!(webhooks -> accounts (account_id));
 diesel::allow_tables_to_appear_in_same_query!(
     account_frequency_settings,
     account_retention_policies,
+    account_settings,
     accounts,
     answer_sets,
     answers,

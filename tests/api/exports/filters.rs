@@ -128,3 +128,29 @@ async fn bad_parameters_and_foreign_surveys_and_sendouts_are_refused_before_the_
     let theirs = export_as(&app, &other_key, foreign_survey, &format!("sendoutId={foreign_sendout}")).await;
     assert_eq!(theirs.status, 200, "the sendout is the other account's own");
 }
+
+#[tokio::test]
+async fn answer_conditions_narrow_every_format_and_every_list_alike() {
+    let app = spawn_app().await;
+    let (survey, items) = export_survey(&app, &app.key).await;
+    let rated =
+        |rating: i64| json!({"completed": true, "answers": [{"questionItemId": items.rating, "value": rating}]});
+    let low = id(&record(&app, survey, rated(3)).await);
+    let high = id(&record(&app, survey, rated(9)).await);
+    let none = id(&record(&app, survey, json!({"completed": true, "answers": []})).await);
+    let rating = items.rating;
+    assert_eq!(exported_ids(&app, survey, &format!("where={rating}:gt:5")).await, [high]);
+    assert_eq!(exported_ids(&app, survey, &format!("where={rating}:ne:9")).await, [low, none], "ne holds on no answer");
+    assert_eq!(exported_ids(&app, survey, &format!("where={rating}:in:3%7C9&where={rating}:lt:9")).await, [low]);
+    let listed = app.get(&format!("/surveys/{survey}/answers?where={rating}:eq:9")).await.expect(200);
+    assert_eq!(listed.as_array().unwrap().iter().map(id).collect::<Vec<_>>(), [high]);
+    let page = app.get(&format!("/surveys/{survey}/answersWithData?where={rating}:lt:9")).await.expect(200);
+    assert_eq!((page["totalCount"].as_i64(), id(&page["answerSets"][0])), (Some(1), low));
+    for wrong in
+        [format!("where={rating}:gt:high"), format!("where={}:eq:1", items.open + 1_000), "where=1:like:2".into()]
+    {
+        let problem = app.get(&format!("/surveys/{survey}/answers/export?{wrong}")).await.problem(400, "/validation");
+        assert_eq!(problem["errors"][0]["field"], "where", "{wrong}");
+        app.get(&format!("/surveys/{survey}/answers?{wrong}")).await.problem(400, "/validation");
+    }
+}

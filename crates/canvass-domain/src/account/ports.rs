@@ -3,7 +3,7 @@
 //! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
 //! adapter follows are in [`crate::ports`].
 
-use crate::account::{ApiKey, NewAccount, StoredKey, User};
+use crate::account::{AccountSettings, ApiKey, NewAccount, StoredKey, User};
 use crate::ids::{AccountId, UserId};
 use crate::ports::RepoResult;
 use time::OffsetDateTime;
@@ -29,4 +29,8 @@ pub trait AccountRepository {
     fn list_users(&mut self, account: AccountId) -> RepoResult<Vec<User>>;
     /// One user of the account.
     fn find_user(&mut self, account: AccountId, id: UserId) -> RepoResult<Option<User>>;
+    /// The account's settings (the defaults until it sets them).
+    fn account_settings(&mut self, account: AccountId) -> RepoResult<AccountSettings>;
+    /// Stores the account's settings in place of those it had.
+    fn save_account_settings(&mut self, account: AccountId, settings: &AccountSettings) -> RepoResult<()>;
 }

@@ -5,9 +5,9 @@
 
 use time::Date;
 
-use super::{ResultTallies, SendoutFigures, WordTally};
+use super::{Breakdown, ResultTallies, SendoutFigures, TallyGroup, WordTally};
 use crate::answer::AnswerFilter;
-use crate::ids::{AccountId, SendoutId};
+use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
 use crate::ports::RepoResult;
 use crate::survey::QuestionTree;
 
@@ -22,23 +22,30 @@ pub trait InsightRepository {
     fn sendout_figures(&mut self, account: AccountId, sendout: SendoutId, today: Date) -> RepoResult<SendoutFigures>;
 
     /// The tallies of the tree's items over the answer sets of its survey that pass the filter (the same sets the
-    /// answer lists return for it, narrowed to `filter.sendout_id` when given). The tree says which items are choice,
+    /// answer lists return for it, narrowed to `filter.sendout_id` when given), all together ([`TallyGroup::Whole`])
+    /// and, with a breakdown, per group of sets with the same key (its value as text; a number as its digits). A
+    /// group with no set is left out, the whole too when no set passes. The tree says which items are choice,
     /// numeric and rating items and which options each choice item has: only those are tallied by value.
     fn result_tallies(
         &mut self,
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
-    ) -> RepoResult<ResultTallies>;
+        breakdown: Option<Breakdown>,
+    ) -> RepoResult<Vec<(TallyGroup, ResultTallies)>>;
+
+    /// Whether the label is a background data label of a sendout of the survey.
+    fn survey_has_label(&mut self, account: AccountId, survey: SurveyId, label: LabelId) -> RepoResult<bool>;
 
     /// Per OpenText item of the tree, the words found in the most answers of the sets that pass the filter (each
     /// answer counting a word once; words as [`super::words_of`] reads them), leaving out `stop_words` (sorted): at least the
-    /// item's top [`super::TOP_WORDS`] with their counts.
+    /// item's top [`super::TOP_WORDS`] with their counts, in the whole and in each group of the breakdown.
     fn word_tallies(
         &mut self,
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
+        breakdown: Option<Breakdown>,
         stop_words: &[String],
-    ) -> RepoResult<Vec<WordTally>>;
+    ) -> RepoResult<Vec<(TallyGroup, WordTally)>>;
 }

@@ -322,6 +322,8 @@ pub struct SurveyResults {
     pub answer_sets: i64,
     /// One per item of the tree, in tree order.
     pub items: Vec<ItemResult>,
+    /// With a breakdown, its groups (each without groups of its own).
+    pub groups: Option<Vec<super::ResultGroup>>,
 }
 
 impl SurveyResults {
@@ -435,7 +437,8 @@ impl SurveyResults {
             };
             ItemResult { question_item_id: item.id, kind: item.kind, text: item.text.clone(), figures }
         };
-        Self { survey_id: tree.survey_id, answer_sets: tallies.answer_sets, items: tree.items().map(result).collect() }
+        let items = tree.items().map(result).collect();
+        Self { survey_id: tree.survey_id, answer_sets: tallies.answer_sets, items, groups: None }
     }
 }
 

@@ -183,6 +183,8 @@ pub struct State {
     pub events: Vec<(WebhookEvent, EventSubject)>,
     /// Whether this unit of work holds the retention engine's lock.
     pub retention_locked: bool,
+    /// Each account's settings, once it has set them.
+    pub settings: Vec<(AccountId, crate::account::AccountSettings)>,
     next_id: i64,
 }
 

@@ -1,6 +1,6 @@
 //! Accounts, users and keys: creating accounts and keys, revoking keys, authenticating a presented key.
 
-use crate::account::{lookup_prefix_of, ApiKey, Caller, CreatedAccount, NewAccount, User};
+use crate::account::{lookup_prefix_of, AccountSettings, ApiKey, Caller, CreatedAccount, NewAccount, User};
 use crate::clock::Clock;
 use crate::error::{ConflictKind, DomainError, Resource};
 use crate::ids::{AccountId, UserId};
@@ -84,4 +84,22 @@ pub fn get_user(
     id: UserId,
 ) -> Result<User, DomainError> {
     uow.find_user(account, id)?.ok_or(DomainError::NotFound(Resource::User))
+}
+
+/// The account's settings (the defaults until it sets them).
+pub fn settings(
+    uow: &mut (impl AccountRepository + ?Sized),
+    account: AccountId,
+) -> Result<AccountSettings, DomainError> {
+    Ok(uow.account_settings(account)?)
+}
+
+/// Stores the account's settings; answers them as stored.
+pub fn save_settings(
+    uow: &mut (impl AccountRepository + ?Sized),
+    account: AccountId,
+    settings: AccountSettings,
+) -> Result<AccountSettings, DomainError> {
+    uow.save_account_settings(account, &settings)?;
+    Ok(settings)
 }

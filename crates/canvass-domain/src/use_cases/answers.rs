@@ -1,6 +1,6 @@
 //! Answer sets: recording and replacing them, and the five ways to read them.
 
-use crate::answer::{Answer, AnswerFilter, AnswerSet, AnswerSetDraft};
+use crate::answer::{check_conditions, Answer, AnswerFilter, AnswerSet, AnswerSetDraft};
 use crate::chunks::{within_budget, Chunk, ChunkRequest, Weighed};
 use crate::clock::Clock;
 use crate::error::{DomainError, Resource};
@@ -190,7 +190,8 @@ pub fn replace(
 }
 
 /// One chunk of the survey's answer sets that pass the filter, without answers, in creation (id) order. The
-/// first chunk checks that the survey is the account's (`NotFound` otherwise); a later one only reads on after its
+/// first chunk checks that the survey is the account's (`NotFound` otherwise) and that the filter's conditions fit
+/// its tree (`Invalid` naming `where`); a later one only reads on after its
 /// cursor, which names nothing of another account's (the read is scoped to the account and the survey).
 pub fn list_chunk(
     uow: &mut (impl AnswerRepository + SurveyRepository + ?Sized),
@@ -200,14 +201,14 @@ pub fn list_chunk(
     request: &ChunkRequest<AnswerSetId>,
 ) -> Result<Chunk<AnswerSet, AnswerSetId>, DomainError> {
     if request.is_first() {
-        surveys::get(uow, account, survey)?;
+        check_survey_and_conditions(uow, account, survey, filter)?;
     }
     let sets = uow.answer_sets_chunk(account, survey, filter, request)?;
     Ok(Chunk::of(sets, request, |set| set.id))
 }
 
 /// The start of one page of the survey's answer sets that pass the filter: checks that the survey is the account's
-/// (`NotFound` otherwise), then weighs the page's sets without reading them, and counts every set that passes.
+/// (`NotFound` otherwise) and the filter's conditions, then weighs the page's sets without reading them, and counts every set that passes.
 /// The page's sets are then read in chunks by [`page_chunk`].
 pub fn weigh_page(
     uow: &mut (impl AnswerRepository + SurveyRepository + ?Sized),
@@ -216,7 +217,7 @@ pub fn weigh_page(
     filter: &AnswerFilter,
     page: PageRequest,
 ) -> Result<Page<Weighed<AnswerSetId>>, DomainError> {
-    surveys::get(uow, account, survey)?;
+    check_survey_and_conditions(uow, account, survey, filter)?;
     Ok(uow.weigh_answer_set_page(account, survey, filter, page)?)
 }
 
@@ -274,6 +275,22 @@ pub fn of_respondent(
     surveys::get(uow, account, survey)?;
     uow.respondent_sendout(account, survey, respondent)?.ok_or(DomainError::NotFound(Resource::Respondent))?;
     Ok(uow.answer_sets_of_respondent(account, survey, respondent)?)
+}
+
+/// Checks that the survey is the account's (`NotFound` otherwise) and that the filter's conditions fit its tree
+/// (`Invalid` naming `where`); the tree is read only when there are conditions.
+fn check_survey_and_conditions(
+    uow: &mut (impl SurveyRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    filter: &AnswerFilter,
+) -> Result<(), DomainError> {
+    if filter.conditions.is_empty() {
+        surveys::get(uow, account, survey)?;
+        return Ok(());
+    }
+    let (_, tree) = surveys::get_with_tree(uow, account, survey)?;
+    check_conditions(&tree, &filter.conditions).map_err(|error| DomainError::Invalid(vec![error]))
 }
 
 /// Checks the sendout a filter of results or exports names: a sendout of another survey or account (or none at all)

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::answer::export::{BackgroundCell, ExportRow};
-use crate::answer::AnswerFilter;
+use crate::answer::{check_conditions, AnswerFilter};
 use crate::chunks::{within_budget, Chunk, ChunkRequest};
 use crate::error::DomainError;
 use crate::ids::{AccountId, AnswerSetId, RespondentId, SurveyId};
@@ -20,7 +20,7 @@ use super::{answers, surveys};
 pub const EXPORT_CHUNK_SIZE: usize = 250;
 
 /// Which sets an export holds and what comes with them.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExportSelection {
     /// The sets that pass it.
     pub filter: AnswerFilter,
@@ -44,7 +44,8 @@ pub struct ExportStart {
 
 /// Starts an export of the survey's answer sets that the selection picks: checks that the survey is the
 /// account's (`NotFound` otherwise), then the sendout the filter names (`Invalid` naming `sendoutId` for a
-/// sendout of another survey or account), and reads the survey's tree, the background data label names when the
+/// sendout of another survey or account) and its conditions (`Invalid` naming `where` for one that does not fit the
+/// tree), and reads the survey's tree, the background data label names when the
 /// selection asks for them, and the first chunk of at most `size` sets weighing at most `budget` bytes (see
 /// [`export_chunk`]).
 pub fn start_export(
@@ -57,6 +58,7 @@ pub fn start_export(
 ) -> Result<ExportStart, DomainError> {
     let (found, tree) = surveys::get_with_tree(uow, account, survey)?;
     answers::check_filter_sendout(uow, account, survey, &selection.filter)?;
+    check_conditions(&tree, &selection.filter.conditions).map_err(|error| DomainError::Invalid(vec![error]))?;
     let (translated, _) = uow.page_translation(account, survey, found.language, Some(&[]))?;
     let labels = if selection.background_data {
         uow.export_label_names(account, survey, &selection.filter)?

@@ -4,13 +4,16 @@
 use time::UtcOffset;
 
 use super::{answers, surveys};
-use crate::answer::AnswerFilter;
+use crate::answer::{check_conditions, AnswerFilter};
 use crate::clock::Clock;
 use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, SendoutId, SurveyId};
-use crate::insight::{stop_words, SendoutStatistics, SurveyResults};
+use crate::insight::{
+    assemble_groups, item_label, language_label, stop_words, Breakdown, SendoutStatistics, SurveyResults, TallyGroup,
+    BREAKDOWN_BY, DEFAULT_MIN_GROUP_SIZE,
+};
 use crate::language::Language;
-use crate::ports::{InsightRepository, SendoutRepository, SurveyRepository};
+use crate::ports::{AccountRepository, InsightRepository, SendoutRepository, SurveyRepository};
 use crate::survey::QuestionType;
 
 /// The statistics of a sendout of the survey, its daily series up to the clock's UTC day. An unknown survey is
@@ -33,23 +36,96 @@ pub fn sendout_statistics(
     Ok(SendoutStatistics::new(sendout, figures))
 }
 
-/// The survey's results over its answer sets that pass the filter, one entry per item of its tree in tree order.
-/// An unknown survey is `NotFound`; a filter's sendout that is not one of the survey's is invalid, naming
-/// `sendoutId`.
+/// What results are asked for: the answer sets that pass the filter, and optionally their breakdown into groups with
+/// the smallest group shown (the account's default when not given).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ResultsRequest {
+    /// Which sets count.
+    pub filter: AnswerFilter,
+    /// How the sets are grouped, if they are.
+    pub breakdown: Option<Breakdown>,
+    /// The smallest group shown, if the query names one.
+    pub min_group_size: Option<i64>,
+}
+
+/// The survey's results over its answer sets that pass the filter, one entry per item of its tree in tree order,
+/// and with a breakdown the same per group of sets. An unknown survey is `NotFound`; a filter's sendout that is not
+/// one of the survey's is invalid, naming `sendoutId`; a condition that does not fit the tree names `where`; a
+/// breakdown by an item that groups no answers or a label of none of the survey's sendouts names `breakdownBy`; a
+/// smallest group under the account's floor names `minGroupSize`.
 pub fn survey_results(
-    uow: &mut (impl InsightRepository + SendoutRepository + SurveyRepository + ?Sized),
+    uow: &mut (impl AccountRepository + InsightRepository + SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
-    filter: &AnswerFilter,
+    request: &ResultsRequest,
 ) -> Result<SurveyResults, DomainError> {
+    let filter = &request.filter;
     let (found, tree) = surveys::get_with_tree(uow, account, survey)?;
     answers::check_filter_sendout(uow, account, survey, filter)?;
-    let mut tallies = uow.result_tallies(account, &tree, filter)?;
-    if tallies.answer_sets > 0 && tree.items().any(|item| item.kind == QuestionType::OpenText) {
+    check_conditions(&tree, &filter.conditions).map_err(|error| DomainError::Invalid(vec![error]))?;
+    if let Some(breakdown) = request.breakdown {
+        breakdown.check(&tree).map_err(|error| DomainError::Invalid(vec![error]))?;
+        if let Breakdown::Label(label) = breakdown {
+            if !uow.survey_has_label(account, survey, label)? {
+                let message = format!("{label} is not a background data label of a sendout of survey {survey}");
+                return Err(DomainError::invalid(BREAKDOWN_BY, message));
+            }
+        }
+    }
+    let min_group_size = match (request.breakdown, request.min_group_size) {
+        (None, None) => DEFAULT_MIN_GROUP_SIZE,
+        (_, asked) => {
+            let settings = uow.account_settings(account)?;
+            settings.min_group_size(asked).map_err(|error| DomainError::Invalid(vec![error]))?
+        }
+    };
+    let mut tallies = uow.result_tallies(account, &tree, filter, request.breakdown)?;
+    if !tallies.is_empty() && tree.items().any(|item| item.kind == QuestionType::OpenText) {
         // The stop words of the survey's own language and of every language it is translated into.
         let (translated, _) = uow.page_translation(account, survey, found.language, Some(&[]))?;
         let languages: Vec<Language> = std::iter::once(found.language).chain(translated).collect();
-        tallies.words = uow.word_tallies(account, &tree, filter, &stop_words(&languages))?;
+        let words = uow.word_tallies(account, &tree, filter, request.breakdown, &stop_words(&languages))?;
+        for (group, word) in words {
+            if let Some((_, group_tallies)) = tallies.iter_mut().find(|(found, _)| *found == group) {
+                group_tallies.words.push(word);
+            }
+        }
     }
-    Ok(SurveyResults::assemble(&tree, tallies))
+    let whole = tallies.iter().position(|(group, _)| *group == TallyGroup::Whole);
+    let whole_tallies = whole.map(|at| tallies.swap_remove(at).1).unwrap_or_default();
+    let mut results = SurveyResults::assemble(&tree, whole_tallies);
+    if let Some(breakdown) = request.breakdown {
+        let groups = tallies
+            .into_iter()
+            .filter_map(|(group, tallies)| match group {
+                TallyGroup::Key(key) => Some((key, tallies)),
+                TallyGroup::Whole => None,
+            })
+            .collect();
+        let names = group_names(uow, account, survey, breakdown)?;
+        let label_of = |key: &str| match breakdown {
+            Breakdown::Item(item) => item_label(&tree, item, key),
+            Breakdown::Label(_) => Some(key.to_owned()),
+            Breakdown::Language => language_label(key),
+            Breakdown::Sendout => {
+                names.iter().find(|(id, _)| id.get().to_string() == key).map(|(_, name)| name.clone())
+            }
+        };
+        results.groups = Some(assemble_groups(&tree, breakdown, groups, &label_of, min_group_size));
+    }
+    Ok(results)
+}
+
+/// The survey's sendouts' names, for a breakdown by sendout (none for any other).
+fn group_names(
+    uow: &mut (impl SendoutRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    breakdown: Breakdown,
+) -> Result<Vec<(SendoutId, String)>, DomainError> {
+    if breakdown != Breakdown::Sendout {
+        return Ok(Vec::new());
+    }
+    let sendouts = uow.list_sendouts(account, survey)?.unwrap_or_default();
+    Ok(sendouts.into_iter().map(|sendout| (sendout.id, sendout.name)).collect())
 }

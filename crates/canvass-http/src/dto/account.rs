@@ -1,6 +1,6 @@
 //! Bodies of the account endpoints: categories and users.
 
-use canvass_domain::account::User;
+use canvass_domain::account::{AccountSettings, User};
 use canvass_domain::category::Category;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -60,5 +60,21 @@ impl From<User> for UserResponse {
             role: user.role,
             created_at: user.created_at,
         }
+    }
+}
+
+/// An account's settings.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountSettingsBody {
+    /// The floor of `minGroupSize` on results broken down: no query of the account may show a smaller group
+    /// (1 until set).
+    #[schema(minimum = 1, maximum = 10000)]
+    pub min_group_size: i64,
+}
+
+impl From<AccountSettings> for AccountSettingsBody {
+    fn from(settings: AccountSettings) -> Self {
+        Self { min_group_size: settings.min_group_size }
     }
 }

@@ -1,6 +1,6 @@
 //! Bodies of the answer endpoints: answer sets, answers, pages of answer sets and the date filters.
 
-use canvass_domain::answer::{Answer, AnswerFilter, AnswerSet};
+use canvass_domain::answer::{Answer, AnswerCondition, AnswerFilter, AnswerSet, MAX_CONDITIONS, WHERE};
 use canvass_domain::ids::{QuestionItemId, RespondentId, SendoutId};
 use canvass_domain::language::Language;
 use canvass_domain::paging::Page;
@@ -182,6 +182,12 @@ pub struct AnswerFilterQuery {
     pub updated: Option<ClientDate>,
     /// true: completed sets only; false (default): no filter.
     pub completed: Option<bool>,
+    /// Answer conditions, all of which a set must meet: `<questionItemId>:<op>:<value>`, `op` one of `eq`, `ne`,
+    /// `gt`, `lt`, `in` (values split by `|`); repeat the parameter for more (at most 20).
+    #[serde(default, rename = "where")]
+    #[param(rename = "where", style = Form, explode, max_items = 20,
+        value_type = Option<Vec<String>>, example = json!(["12:eq:yes", "14:gt:6"]))]
+    pub conditions: Vec<String>,
 }
 
 impl AnswerFilterQuery {
@@ -189,8 +195,18 @@ impl AnswerFilterQuery {
     pub fn into_domain(self) -> Result<AnswerFilter, Vec<FieldError>> {
         let (from, to) = (instant(self.from, DayEdge::Start), instant(self.to, DayEdge::End));
         let updated = instant(self.updated, DayEdge::Start);
-        AnswerFilter::new(from, to, updated, self.completed.unwrap_or(false)).map_err(|e| vec![e])
+        let conditions = conditions(&self.conditions)?;
+        let filter = AnswerFilter::new(from, to, updated, self.completed.unwrap_or(false)).map_err(|e| vec![e])?;
+        Ok(filter.meeting(conditions))
     }
+}
+
+/// The answer conditions of `where`, read (their items are checked against the survey by the use case).
+pub fn conditions(texts: &[String]) -> Result<Vec<AnswerCondition>, Vec<FieldError>> {
+    if texts.len() > MAX_CONDITIONS {
+        return Err(vec![FieldError::new(WHERE, format!("at most {MAX_CONDITIONS} conditions"))]);
+    }
+    texts.iter().map(|text| AnswerCondition::parse(text)).collect::<Result<_, _>>().map_err(|error| vec![error])
 }
 
 /// The checked filter of results and exports: the answer list's filters, a sendout (`sendoutId`) and a language.
@@ -223,4 +239,10 @@ pub struct AnswerPageQuery {
     pub updated: Option<ClientDate>,
     /// true: completed sets only (default false: no filter).
     pub completed: Option<bool>,
+    /// Answer conditions, all of which a set must meet: `<questionItemId>:<op>:<value>`, `op` one of `eq`, `ne`,
+    /// `gt`, `lt`, `in` (values split by `|`); repeat the parameter for more (at most 20).
+    #[serde(default, rename = "where")]
+    #[param(rename = "where", style = Form, explode, max_items = 20,
+        value_type = Option<Vec<String>>, example = json!(["12:eq:yes", "14:gt:6"]))]
+    pub conditions: Vec<String>,
 }

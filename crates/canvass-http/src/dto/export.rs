@@ -98,6 +98,12 @@ pub struct ExportQuery {
     pub sendout_id: Option<i64>,
     /// Only the sets last shown (or given) in this language.
     pub language: Option<LanguageBody>,
+    /// Answer conditions, all of which a set must meet: `<questionItemId>:<op>:<value>`, `op` one of `eq`, `ne`,
+    /// `gt`, `lt`, `in` (values split by `|`); repeat the parameter for more (at most 20).
+    #[serde(default, rename = "where")]
+    #[param(rename = "where", style = Form, explode, max_items = 20,
+        value_type = Option<Vec<String>>, example = json!(["12:eq:yes", "14:gt:6"]))]
+    pub conditions: Vec<String>,
 }
 
 impl ExportQuery {
@@ -108,6 +114,7 @@ impl ExportQuery {
             to: self.to.take(),
             updated: self.updated.take(),
             completed: self.completed,
+            conditions: std::mem::take(&mut self.conditions),
         };
         let filter = results_filter(dates, self.sendout_id, self.language)?;
         Ok(ExportSelection { filter, background_data: self.background_data.unwrap_or(false) })

@@ -1,13 +1,13 @@
 //! Bodies of the insight endpoints: a sendout's statistics, a survey's results, and the results' query (the answer
 //! list's filters and a sendout).
 
-use canvass_domain::answer::AnswerFilter;
 use canvass_domain::distribution::RespondentStatus;
 use canvass_domain::insight::{
-    DailyActivity, ItemFigures, ItemResult, Nps, NumericSummary, OptionCount, RatingSummary, SendoutStatistics,
-    StatusCounts, SurveyResults, RATINGS,
+    Breakdown, DailyActivity, GroupKey, ItemFigures, ItemResult, Nps, NumericSummary, OptionCount, RatingSummary,
+    ResultGroup, SendoutStatistics, StatusCounts, SurveyResults, MIN_GROUP_SIZE, RATINGS,
 };
 use canvass_domain::survey::QuestionType;
+use canvass_domain::use_cases::insight::ResultsRequest;
 use canvass_domain::FieldError;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -42,14 +42,47 @@ pub struct ResultsQuery {
     pub sendout_id: Option<i64>,
     /// The answer sets last shown (or given) in this language only.
     pub language: Option<LanguageBody>,
+    /// Answer conditions, all of which a set must meet: `<questionItemId>:<op>:<value>`, `op` one of `eq`, `ne`,
+    /// `gt`, `lt`, `in` (values split by `|`); repeat the parameter for more (at most 20).
+    #[serde(default, rename = "where")]
+    #[param(rename = "where", style = Form, explode, max_items = 20,
+        value_type = Option<Vec<String>>, example = json!(["12:eq:yes", "14:gt:6"]))]
+    pub conditions: Vec<String>,
+    /// Groups the sets and answers each group's results beside the whole: by the answer to a SingleChoice,
+    /// Dropdown or Rating item (its id), by a background data label of a sendout of the survey (`bg:<labelId>`), by
+    /// `language` or by `sendout`.
+    #[serde(rename = "breakdownBy")]
+    #[param(rename = "breakdownBy", pattern = "^([1-9][0-9]*|bg:[1-9][0-9]*|language|sendout)$", example = "bg:12")]
+    pub breakdown_by: Option<String>,
+    /// The smallest group shown (default: the larger of 5 and the account's floor, `POST /accounts/settings`; a
+    /// value under the floor is a 400); a smaller group shows only its key and label, `suppressed: true`.
+    #[serde(rename = "minGroupSize")]
+    #[param(rename = "minGroupSize", minimum = 1)]
+    pub min_group_size: Option<i64>,
 }
 
 impl ResultsQuery {
-    /// The checked filter.
-    pub fn into_domain(self) -> Result<AnswerFilter, Vec<FieldError>> {
-        let filters =
-            AnswerFilterQuery { from: self.from, to: self.to, updated: self.updated, completed: self.completed };
-        results_filter(filters, self.sendout_id, self.language)
+    /// The checked request: the filter, the breakdown and the smallest group.
+    pub fn into_domain(self) -> Result<ResultsRequest, Vec<FieldError>> {
+        let breakdown = self.breakdown_by.as_deref().map(Breakdown::parse).transpose().map_err(|error| vec![error]);
+        let min_group_size = match self.min_group_size {
+            Some(size) if size < 1 => Err(vec![FieldError::new(MIN_GROUP_SIZE, "must be at least 1")]),
+            size => Ok(size),
+        };
+        let filters = AnswerFilterQuery {
+            from: self.from,
+            to: self.to,
+            updated: self.updated,
+            completed: self.completed,
+            conditions: self.conditions,
+        };
+        let filter = results_filter(filters, self.sendout_id, self.language);
+        match (filter, breakdown, min_group_size) {
+            (Ok(filter), Ok(breakdown), Ok(min_group_size)) => Ok(ResultsRequest { filter, breakdown, min_group_size }),
+            (filter, breakdown, size) => {
+                Err([filter.err(), breakdown.err(), size.err()].into_iter().flatten().flatten().collect())
+            }
+        }
     }
 }
 
@@ -410,6 +443,10 @@ pub struct SurveyResultsResponse {
     pub answer_sets: i64,
     /// One entry per question item, in tree order.
     pub items: Vec<ItemResultBody>,
+    /// With `breakdownBy`: each group of sets that holds at least one, in key order (text keys as text, number
+    /// keys as numbers), the group with no value last.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<ResultGroupBody>>,
 }
 
 impl From<SurveyResults> for SurveyResultsResponse {
@@ -418,7 +455,57 @@ impl From<SurveyResults> for SurveyResultsResponse {
             survey_id: results.survey_id.get(),
             answer_sets: results.answer_sets,
             items: results.items.into_iter().map(ItemResultBody::from).collect(),
+            groups: results.groups.map(|groups| groups.into_iter().map(ResultGroupBody::from).collect()),
         }
+    }
+}
+
+/// A group's key: an option value, background data value or language code (text), a rating or sendout id
+/// (number); null for the sets with no value.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum GroupKeyBody {
+    /// Text.
+    Text(String),
+    /// A whole number.
+    Number(i64),
+}
+
+/// One group of a breakdown: its figures as the whole survey's, or only its key and label when it holds fewer
+/// sets than `minGroupSize` (`suppressed`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultGroupBody {
+    /// The key; null for the sets with no value.
+    #[schema(required = true)]
+    pub key: Option<GroupKeyBody>,
+    /// What people call it: the option's label, the language's own name, the sendout's name, the value itself.
+    #[schema(required = true)]
+    pub label: Option<String>,
+    /// Whether the group holds fewer sets than `minGroupSize`; it then has no `answerSets` and no `items`.
+    pub suppressed: bool,
+    /// How many answer sets it holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1)]
+    pub answer_sets: Option<i64>,
+    /// One entry per question item, in tree order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<ItemResultBody>>,
+}
+
+impl From<ResultGroup> for ResultGroupBody {
+    fn from(group: ResultGroup) -> Self {
+        let key = group.key.map(|key| match key {
+            GroupKey::Text(text) => GroupKeyBody::Text(text),
+            GroupKey::Number(number) => GroupKeyBody::Number(number),
+        });
+        let (answer_sets, items) = match group.results {
+            Some(results) => {
+                (Some(results.answer_sets), Some(results.items.into_iter().map(ItemResultBody::from).collect()))
+            }
+            None => (None, None),
+        };
+        Self { key, label: group.label, suppressed: answer_sets.is_none(), answer_sets, items }
     }
 }
 

@@ -10,8 +10,12 @@ use super::problem_of;
 use super::reader::{self, Mode};
 use crate::problem::Problem;
 
+/// The one query parameter that may be repeated, each time adding a value: the answer filters' conditions. It
+/// reads as a list, once given or many times.
+pub const REPEATED: &str = "where";
+
 /// A query string, read with the name of any offending parameter (a repeated parameter counts once: its last
-/// value).
+/// value; except [`REPEATED`], a list of every value given).
 #[derive(Debug)]
 pub struct QueryOf<T>(pub T);
 
@@ -20,8 +24,18 @@ impl<T: DeserializeOwned> FromRequest for QueryOf<T> {
     type Future = Ready<Result<Self, Problem>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let pairs = form_urlencoded::parse(req.query_string().as_bytes());
-        let fields = pairs.into_owned().map(|(name, value)| (name, serde_json::Value::String(value))).collect();
+        let mut fields = serde_json::Map::new();
+        for (name, value) in form_urlencoded::parse(req.query_string().as_bytes()).into_owned() {
+            let value = serde_json::Value::String(value);
+            if name == REPEATED {
+                let list = fields.entry(name).or_insert_with(|| serde_json::Value::Array(Vec::new()));
+                if let serde_json::Value::Array(values) = list {
+                    values.push(value);
+                }
+            } else {
+                fields.insert(name, value);
+            }
+        }
         let query = reader::read(&serde_json::Value::Object(fields), Mode::Text);
         ready(query.map(QueryOf).map_err(|error| problem_of(&error)))
     }

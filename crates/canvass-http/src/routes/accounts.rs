@@ -1,11 +1,14 @@
-//! `/accounts/categories` and `/accounts/users`: the account's categories and users.
+//! `/accounts/categories`, `/accounts/users` and `/accounts/settings`: the account's categories, users and
+//! settings.
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::ids::{CategoryId, UserId};
 use canvass_domain::use_cases::{accounts, categories};
 
 use crate::blocking;
-use crate::dto::account::{CategoryResponse, CreateCategoryBody, UserResponse};
+use canvass_domain::account::AccountSettings;
+
+use crate::dto::account::{AccountSettingsBody, CategoryResponse, CreateCategoryBody, UserResponse};
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
@@ -81,4 +84,35 @@ pub async fn get_user(
     let (account, id) = (caller.account(), path.0);
     let user = blocking::run(&state, move |uow, _| accounts::get_user(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(UserResponse::from(user)))
+}
+
+/// The account's settings: the floor of `minGroupSize` (1 until set).
+#[utoipa::path(tag = "Accounts",
+    responses((status = 200, body = AccountSettingsBody), (status = 401, body = Problem)))]
+#[get("/accounts/settings")]
+pub async fn get_settings(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let settings = blocking::run(&state, move |uow, _| accounts::settings(uow, account)).await?;
+    Ok(HttpResponse::Ok().json(AccountSettingsBody::from(settings)))
+}
+
+/// Stores the account's settings, in place of those it had; answers them as stored.
+#[utoipa::path(tag = "Accounts", request_body = AccountSettingsBody,
+    responses((status = 200, body = AccountSettingsBody), (status = 400, body = Problem), (status = 401, body = Problem)))]
+#[post("/accounts/settings")]
+pub async fn save_settings(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    caller: Authenticated,
+    body: Body<AccountSettingsBody>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let settings = AccountSettings::new(body.0.min_group_size).map_err(|error| Problem::invalid(vec![error]))?;
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, _| accounts::save_settings(uow, account, settings),
+        |settings| HttpResponse::Ok().json(AccountSettingsBody::from(settings)),
+    )
+    .await
 }

@@ -71,9 +71,14 @@ pub async fn page(
         "page",
         "pagesize",
     );
-    let filter =
-        AnswerFilterQuery { from: query.from, to: query.to, updated: query.updated, completed: query.completed }
-            .into_domain();
+    let filter = AnswerFilterQuery {
+        from: query.from,
+        to: query.to,
+        updated: query.updated,
+        completed: query.completed,
+        conditions: query.conditions,
+    }
+    .into_domain();
     let (paging, filter) = match (paging, filter) {
         (Ok(paging), Ok(filter)) => (paging, filter),
         (paging, filter) => {

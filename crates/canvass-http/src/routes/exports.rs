@@ -64,8 +64,9 @@ pub async fn export(
         Problem::new(ProblemKind::TooManyExports, format!("this account runs {most} exports already; retry later"))
     })?;
     let budget = state.protection.chunk_bytes;
+    let first = selection.clone();
     let ExportStart { tree, labels, translated, chunk } = blocking::run(&state, move |uow, _| {
-        exports::start_export(uow, account, survey, &selection, EXPORT_CHUNK_SIZE, budget)
+        exports::start_export(uow, account, survey, &first, EXPORT_CHUNK_SIZE, budget)
     })
     .await?;
     let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<AnswerSetId>| {

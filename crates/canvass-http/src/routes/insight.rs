@@ -47,7 +47,7 @@ pub async fn results(
     query: QueryOf<ResultsQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
-    let filter = query.0.into_domain().map_err(Problem::invalid)?;
-    let results = blocking::run(&state, move |uow, _| insight::survey_results(uow, account, survey, &filter)).await?;
+    let request = query.0.into_domain().map_err(Problem::invalid)?;
+    let results = blocking::run(&state, move |uow, _| insight::survey_results(uow, account, survey, &request)).await?;
     Ok(HttpResponse::Ok().json(SurveyResultsResponse::from(results)))
 }

@@ -20,179 +20,234 @@
 use canvass_domain::answer::AnswerFilter;
 use canvass_domain::ids::{AccountId, QuestionItemId};
 use canvass_domain::insight::{
-    CellCount, ChoiceCount, DateTally, ItemTally, NumericSummary, RankTally, RatingCount, ResultTallies, WordTally,
+    Breakdown, CellCount, ChoiceCount, DateTally, ItemTally, NumericSummary, RankTally, RatingCount, ResultTallies,
+    TallyGroup, WordTally,
 };
 use canvass_domain::survey::{QuestionTree, QuestionType};
 use diesel::prelude::*;
-use diesel::sql_types::{Array, BigInt, Bool, Double, Nullable, Text, Timestamptz};
+use diesel::sql_types::{Array, BigInt, Bool, Double, Jsonb, Nullable, Text, Timestamptz};
 use diesel::QueryResult;
 
-use crate::answer::filtered;
+use crate::answer::conditions::conditions_json;
 use crate::prepared::{prepared, Bound, Prepared};
+use serde_json::Value;
 use time::OffsetDateTime;
 
-/// The answers of the survey's answer sets.
-macro_rules! answers_of_sets {
+/// The answer sets that pass the filter, each with its group: once as part of the whole (`whole`, no key) and, with
+/// a breakdown, once more in its group (`key`, null for no value). `$1` account, `$2` survey, `$3` created from, `$4`
+/// created to, `$5` updated since, `$6` completed only, `$7` sendout, `$8` language (each null, or false, when not
+/// given), `$9` the answer conditions (`[]` for none), `$10` the breakdown (`item`, `label`, `language`, `sendout`;
+/// null for none) and `$11` its item or label. A rating key is its number without trailing zeros (`7`, never
+/// `7.0`); a set whose respondent has no cell under the label, or no respondent, has no key.
+macro_rules! filtered_sets {
     () => {
-        "
+        concat!(
+            "
+WITH sets AS MATERIALIZED (
+    SELECT s.id, g.whole, g.key
     FROM answer_sets s
-    JOIN answers a ON a.account_id = s.account_id AND a.answer_set_id = s.id"
-    };
-}
-
-/// The filter: `$1` account, `$2` survey, `$3` created from, `$4` created to, `$5` updated since, `$6` completed
-/// only, `$7` sendout, `$8` language (each null, or false, when not given).
-macro_rules! passing_the_filter {
-    () => {
-        "
-    WHERE s.account_id = $1 AND s.survey_id = $2 AND a.account_id = $1
+    CROSS JOIN LATERAL (
+        SELECT true AS whole, NULL::text AS key
+      UNION ALL
+        SELECT false, CASE $10::text
+            WHEN 'language' THEN s.language
+            WHEN 'sendout' THEN s.sendout_id::text
+            WHEN 'item' THEN (
+                SELECT CASE jsonb_typeof(b.value)
+                    WHEN 'string' THEN b.value #>> '{}' WHEN 'number' THEN trim_scale((b.value)::numeric)::text END
+                FROM answers b
+                WHERE b.account_id = s.account_id AND b.answer_set_id = s.id AND b.question_item_id = $11::bigint)
+            WHEN 'label' THEN (
+                SELECT r.background_data ->> ($11::bigint)::text
+                FROM respondents r
+                WHERE r.account_id = s.account_id AND r.id = s.respondent_id)
+            END
+        WHERE $10::text IS NOT NULL) AS g
+    WHERE s.account_id = $1 AND s.survey_id = $2
       AND ($3::timestamptz IS NULL OR s.created_at >= $3)
       AND ($4::timestamptz IS NULL OR s.created_at <= $4)
       AND ($5::timestamptz IS NULL OR s.updated_at >= $5)
       AND (NOT $6 OR s.completed)
       AND ($7::bigint IS NULL OR s.sendout_id = $7)
-      AND ($8::text IS NULL OR s.language = $8)"
+      AND ($8::text IS NULL OR s.language = $8)
+      AND (jsonb_array_length($9::jsonb) = 0 OR ",
+            crate::answer::conditions::meeting_the_conditions!("s", "$9"),
+            "))"
+        )
     };
 }
 
-/// Per answered item its answers (hashed, not sorted), and for the Numeric items `$9` the count, mean, median,
-/// lowest and highest of their numbers (mean, lowest and highest in `numeric`, exact; the median interpolated in
-/// `float8`). A CASE reads the JSON numbers only (a condition in WHERE would not order the cast after it, and
-/// would make the planner misjudge the rows).
+/// The answers of the filtered sets, each with its set's group.
+macro_rules! answers_of_sets {
+    () => {
+        "
+    FROM sets s
+    JOIN answers a ON a.account_id = $1 AND a.answer_set_id = s.id"
+    };
+}
+
+/// The answers' rows of the account (the join already says so; the statement check wants every table pinned).
+macro_rules! of_the_account {
+    () => {
+        "
+    WHERE a.account_id = $1"
+    };
+}
+
+/// Per group, how many sets it holds.
+const SETS: &str = concat!(
+    filtered_sets!(),
+    "
+SELECT whole, key, count(*) AS n FROM sets GROUP BY whole, key"
+);
+
+/// Per group and answered item its answers (hashed, not sorted), and for the Numeric items `$12` the count, mean,
+/// median, lowest and highest of their numbers (mean, lowest and highest in `numeric`, exact; the median
+/// interpolated in `float8`). A CASE reads the JSON numbers only (a condition in WHERE would not order the cast
+/// after it, and would make the planner misjudge the rows).
 const ITEMS: &str = concat!(
-    "
-WITH answered AS (
-    SELECT a.question_item_id AS item, count(*) AS answered",
+    filtered_sets!(),
+    ",
+answered AS (
+    SELECT s.whole, s.key, a.question_item_id AS item, count(*) AS answered",
     answers_of_sets!(),
-    passing_the_filter!(),
+    of_the_account!(),
     "
-    GROUP BY a.question_item_id),
+    GROUP BY s.whole, s.key, a.question_item_id),
 numbers AS (
-    SELECT a.question_item_id AS item, count(x.number) AS numbers, avg(x.number)::float8 AS mean,
+    SELECT s.whole, s.key, a.question_item_id AS item, count(x.number) AS numbers, avg(x.number)::float8 AS mean,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY x.number::float8) AS median,
            min(x.number)::float8 AS lowest, max(x.number)::float8 AS highest",
     answers_of_sets!(),
     "
     CROSS JOIN LATERAL (
         SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::numeric END AS number) AS x",
-    passing_the_filter!(),
+    of_the_account!(),
     "
-      AND a.question_item_id = ANY($9)
-    GROUP BY a.question_item_id)
-SELECT answered.item, answered.answered, coalesce(numbers.numbers, 0) AS numbers, numbers.mean, numbers.median,
-       numbers.lowest, numbers.highest
+      AND a.question_item_id = ANY($12)
+    GROUP BY s.whole, s.key, a.question_item_id)
+SELECT answered.whole, answered.key, answered.item, answered.answered, coalesce(numbers.numbers, 0) AS numbers,
+       numbers.mean, numbers.median, numbers.lowest, numbers.highest
 FROM answered
-LEFT JOIN numbers ON numbers.item = answered.item"
+LEFT JOIN numbers ON numbers.item = answered.item AND numbers.whole = answered.whole
+    AND numbers.key IS NOT DISTINCT FROM answered.key"
 );
 
-/// Per option of the choice items (`$11` item, `$12` option value) the answers that chose it, zeros included, for
-/// the items with at least one answer; and per rating of the Rating items `$13` the answers that gave it (a value
-/// that is no number has no rating). `chosen` holds one row per value an answer chose: the string of a SingleChoice
-/// item's (`$9`) answer, each distinct string of a MultipleChoice item's (`$10`) array; and a null value for an
-/// answer that chose nothing readable (another JSON type, an empty array), so that its item still counts as
-/// answered.
+/// Per group, the answers that chose each option of the choice items (`$14` item, `$15` option value; values the
+/// items no longer offer are left out, options never chosen are missing), and per rating of the Rating items `$16`
+/// the answers that gave it (a value that is no number has no rating). `chosen` holds one row per value an answer
+/// chose: the string of a SingleChoice item's (`$12`) answer, each distinct string of a MultipleChoice item's
+/// (`$13`) array.
 const VALUES: &str = concat!(
-    "
-WITH chosen AS (
-    SELECT a.question_item_id AS item, CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' END AS value",
+    filtered_sets!(),
+    ",
+chosen AS (
+    SELECT s.whole, s.key, a.question_item_id AS item,
+           CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' END AS value",
     answers_of_sets!(),
-    passing_the_filter!(),
+    of_the_account!(),
     "
-      AND a.question_item_id = ANY($9)
+      AND a.question_item_id = ANY($12)
   UNION ALL
-    SELECT a.question_item_id AS item, c.value",
+    SELECT s.whole, s.key, a.question_item_id AS item, c.value",
     answers_of_sets!(),
     "
-    LEFT JOIN LATERAL (
+    CROSS JOIN LATERAL (
         SELECT DISTINCT e.value #>> '{}' AS value
         FROM jsonb_array_elements(CASE WHEN jsonb_typeof(a.value) = 'array' THEN a.value ELSE '[]' END) AS e
-        WHERE jsonb_typeof(e.value) = 'string') AS c ON true",
-    passing_the_filter!(),
+        WHERE jsonb_typeof(e.value) = 'string') AS c",
+    of_the_account!(),
     "
-      AND a.question_item_id = ANY($10)),
+      AND a.question_item_id = ANY($13)),
 counted AS (
-    SELECT item, value, count(*) AS n FROM chosen GROUP BY item, value)
-    SELECT o.item, o.value AS choice, NULL::float8 AS rating, coalesce(counted.n, 0) AS n
-    FROM unnest($11::bigint[], $12::text[]) AS o (item, value)
-    LEFT JOIN counted ON counted.item = o.item AND counted.value = o.value
-    WHERE o.item IN (SELECT item FROM counted)
+    SELECT whole, key, item, value, count(*) AS n FROM chosen GROUP BY whole, key, item, value)
+    SELECT counted.whole, counted.key, counted.item, counted.value AS choice, NULL::float8 AS rating, counted.n
+    FROM counted
+    JOIN unnest($14::bigint[], $15::text[]) AS o (item, value) ON o.item = counted.item AND o.value = counted.value
 UNION ALL
-    SELECT a.question_item_id AS item, NULL AS choice, r.rating, count(*) AS n",
+    SELECT s.whole, s.key, a.question_item_id AS item, NULL AS choice, r.rating, count(*) AS n",
     answers_of_sets!(),
     "
     CROSS JOIN LATERAL (
         SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::float8 END AS rating) AS r",
-    passing_the_filter!(),
+    of_the_account!(),
     "
-      AND a.question_item_id = ANY($13)
-    GROUP BY a.question_item_id, r.rating"
+      AND a.question_item_id = ANY($16)
+    GROUP BY s.whole, s.key, a.question_item_id, r.rating"
 );
 
-/// Per Date item (`$9`) the answers that hold a date and the earliest and latest (as text: `YYYY-MM-DD` sorts as
-/// its dates do); per Matrix item (`$10`), row and option value the answers that chose it (each row of an answer's
-/// object); per Ranking item (`$11`) and option value the answers that ranked it, the sum of its places (from 1)
-/// and how often it came first (each element of an answer's array with its place).
+/// Per group: per Date item (`$12`) the answers that hold a date and the earliest and latest (as text:
+/// `YYYY-MM-DD` sorts as its dates do); per Matrix item (`$13`), row and option value the answers that chose it
+/// (each row of an answer's object); per Ranking item (`$14`) and option value the answers that ranked it, the sum
+/// of its places (from 1) and how often it came first (each element of an answer's array with its place).
 const SHAPES: &str = concat!(
+    filtered_sets!(),
     "
-    SELECT a.question_item_id AS item, min(d.value) AS first_text, max(d.value) AS second_text, count(*) AS n,
-           NULL::float8 AS places, NULL::bigint AS first_places",
+    SELECT s.whole, s.key, a.question_item_id AS item, min(d.value) AS first_text, max(d.value) AS second_text,
+           count(*) AS n, NULL::float8 AS places, NULL::bigint AS first_places",
     answers_of_sets!(),
     "
     CROSS JOIN LATERAL (
         SELECT CASE WHEN jsonb_typeof(a.value) = 'string' AND a.value #>> '{}' <> '' THEN a.value #>> '{}' END
             AS value) AS d",
-    passing_the_filter!(),
+    of_the_account!(),
     "
-      AND a.question_item_id = ANY($9) AND d.value IS NOT NULL
-    GROUP BY a.question_item_id
+      AND a.question_item_id = ANY($12) AND d.value IS NOT NULL
+    GROUP BY s.whole, s.key, a.question_item_id
 UNION ALL
-    SELECT a.question_item_id AS item, c.key AS first_text, c.value #>> '{}' AS second_text, count(*) AS n,
-           NULL::float8 AS places, NULL::bigint AS first_places",
+    SELECT s.whole, s.key, a.question_item_id AS item, c.key AS first_text, c.value #>> '{}' AS second_text,
+           count(*) AS n, NULL::float8 AS places, NULL::bigint AS first_places",
     answers_of_sets!(),
     "
     CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(a.value) = 'object' THEN a.value ELSE '{}' END) AS c",
-    passing_the_filter!(),
+    of_the_account!(),
     "
-      AND a.question_item_id = ANY($10) AND jsonb_typeof(c.value) = 'string'
-    GROUP BY a.question_item_id, c.key, c.value #>> '{}'
+      AND a.question_item_id = ANY($13) AND jsonb_typeof(c.value) = 'string'
+    GROUP BY s.whole, s.key, a.question_item_id, c.key, c.value #>> '{}'
 UNION ALL
-    SELECT a.question_item_id AS item, NULL AS first_text, e.value #>> '{}' AS second_text, count(*) AS n,
-           sum(e.place)::float8 AS places, count(*) FILTER (WHERE e.place = 1) AS first_places",
+    SELECT s.whole, s.key, a.question_item_id AS item, NULL AS first_text, e.value #>> '{}' AS second_text,
+           count(*) AS n, sum(e.place)::float8 AS places, count(*) FILTER (WHERE e.place = 1) AS first_places",
     answers_of_sets!(),
     "
     CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(a.value) = 'array' THEN a.value ELSE '[]' END)
         WITH ORDINALITY AS e(value, place)",
-    passing_the_filter!(),
+    of_the_account!(),
     "
-      AND a.question_item_id = ANY($11) AND jsonb_typeof(e.value) = 'string'
-    GROUP BY a.question_item_id, e.value #>> '{}'"
+      AND a.question_item_id = ANY($14) AND jsonb_typeof(e.value) = 'string'
+    GROUP BY s.whole, s.key, a.question_item_id, e.value #>> '{}'"
 );
 
-/// Per OpenText item (`$9`) the words found in the most answers: each answer's distinct words (runs of letters and
-/// digits of two characters or more, lower-cased, as ICU's root locale reads letters in every script, whatever the
-/// database's own locale), without the stop words `$10`, counted per item; the top 25 of each item by count then
-/// word, and every word tied with the 25th.
+/// Per group and OpenText item (`$12`) the words found in the most answers: each answer's distinct words (runs of
+/// letters and digits of two characters or more, lower-cased, as ICU's root locale reads letters in every script,
+/// whatever the database's own locale), without the stop words `$13`, counted per item; the top 25 of each item by
+/// count then word, and every word tied with the 25th.
 const WORDS: &str = concat!(
-    "
-WITH words AS (
-    SELECT DISTINCT a.question_item_id AS item, a.answer_set_id AS answer, w.word",
+    filtered_sets!(),
+    ",
+words AS (
+    SELECT DISTINCT s.whole, s.key, a.question_item_id AS item, a.answer_set_id AS answer, w.word",
     answers_of_sets!(),
     "
     CROSS JOIN LATERAL regexp_split_to_table(
         lower(CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' ELSE '' END COLLATE \"und-x-icu\"),
         '[^[:alnum:]]+') AS w(word)",
-    passing_the_filter!(),
+    of_the_account!(),
     "
-      AND a.question_item_id = ANY($9) AND char_length(w.word) >= 2 AND NOT (w.word = ANY($10))),
+      AND a.question_item_id = ANY($12) AND char_length(w.word) >= 2 AND NOT (w.word = ANY($13))),
 counted AS (
-    SELECT item, word, count(*) AS n FROM words GROUP BY item, word),
+    SELECT whole, key, item, word, count(*) AS n FROM words GROUP BY whole, key, item, word),
 ranked AS (
-    SELECT item, word, n, rank() OVER (PARTITION BY item ORDER BY n DESC) AS place FROM counted)
-SELECT item, word, n FROM ranked WHERE place <= 25"
+    SELECT whole, key, item, word, n, rank() OVER (PARTITION BY whole, key, item ORDER BY n DESC) AS place
+    FROM counted)
+SELECT whole, key, item, word, n FROM ranked WHERE place <= 25"
 );
 
 #[derive(QueryableByName)]
 struct WordRow {
+    #[diesel(sql_type = Bool)]
+    whole: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    key: Option<String>,
     #[diesel(sql_type = BigInt)]
     item: i64,
     #[diesel(sql_type = Text)]
@@ -203,6 +258,10 @@ struct WordRow {
 
 #[derive(QueryableByName)]
 struct ShapeRow {
+    #[diesel(sql_type = Bool)]
+    whole: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    key: Option<String>,
     #[diesel(sql_type = BigInt)]
     item: i64,
     #[diesel(sql_type = Nullable<Text>)]
@@ -219,6 +278,10 @@ struct ShapeRow {
 
 #[derive(QueryableByName)]
 struct ItemRow {
+    #[diesel(sql_type = Bool)]
+    whole: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    key: Option<String>,
     #[diesel(sql_type = BigInt)]
     item: i64,
     #[diesel(sql_type = BigInt)]
@@ -236,7 +299,21 @@ struct ItemRow {
 }
 
 #[derive(QueryableByName)]
+struct SetsRow {
+    #[diesel(sql_type = Bool)]
+    whole: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    key: Option<String>,
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
+#[derive(QueryableByName)]
 struct ValueRow {
+    #[diesel(sql_type = Bool)]
+    whole: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    key: Option<String>,
     #[diesel(sql_type = BigInt)]
     item: i64,
     #[diesel(sql_type = Nullable<Text>)]
@@ -323,35 +400,61 @@ fn whole_rating(rating: f64) -> Option<i64> {
     whole.then_some(rating as i64)
 }
 
-/// A statement of the filter's parameters `$1` to `$8` ([`passing_the_filter`]).
-type Filtered = Bound<
-    Bound<
-        Bound<
-            Bound<
-                Bound<
-                    Bound<
-                        Bound<Bound<Prepared, i64, BigInt>, i64, BigInt>,
-                        Option<OffsetDateTime>,
-                        Nullable<Timestamptz>,
-                    >,
-                    Option<OffsetDateTime>,
-                    Nullable<Timestamptz>,
-                >,
-                Option<OffsetDateTime>,
-                Nullable<Timestamptz>,
-            >,
-            bool,
-            Bool,
-        >,
-        Option<i64>,
-        Nullable<BigInt>,
-    >,
-    Option<&'static str>,
-    Nullable<Text>,
->;
+/// The tallies of each group, in the order the store first met them.
+#[derive(Default)]
+struct Groups(Vec<(TallyGroup, ResultTallies)>);
 
-/// `sql` with the filter's parameters bound, for the tree's survey.
-fn bound(sql: &'static str, account: AccountId, tree: &QuestionTree, filter: &AnswerFilter) -> Filtered {
+impl Groups {
+    /// The tallies of the group a row names.
+    fn of(&mut self, whole: bool, key: Option<String>) -> &mut ResultTallies {
+        let group = if whole { TallyGroup::Whole } else { TallyGroup::Key(key) };
+        let at = match self.0.iter().position(|(found, _)| *found == group) {
+            Some(at) => at,
+            None => {
+                self.0.push((group, ResultTallies::default()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[at].1
+    }
+}
+
+type Stamp = Option<OffsetDateTime>;
+/// A statement with the account and survey bound (`$1`, `$2`).
+type OfSurvey = Bound<Bound<Prepared, i64, BigInt>, i64, BigInt>;
+/// ... and the dates (`$3` to `$5`).
+type Dated = Bound<
+    Bound<Bound<OfSurvey, Stamp, Nullable<Timestamptz>>, Stamp, Nullable<Timestamptz>>,
+    Stamp,
+    Nullable<Timestamptz>,
+>;
+/// ... and completion, sendout and language (`$6` to `$8`).
+type Narrowed =
+    Bound<Bound<Bound<Dated, bool, Bool>, Option<i64>, Nullable<BigInt>>, Option<&'static str>, Nullable<Text>>;
+/// A statement of the filter's parameters `$1` to `$11` ([`filtered_sets`]).
+type Filtered =
+    Bound<Bound<Bound<Narrowed, Value, Jsonb>, Option<&'static str>, Nullable<Text>>, Option<i64>, Nullable<BigInt>>;
+
+/// The breakdown as the statements bind it: its kind and its item or label.
+fn breakdown_params(breakdown: Option<Breakdown>) -> (Option<&'static str>, Option<i64>) {
+    match breakdown {
+        None => (None, None),
+        Some(Breakdown::Item(item)) => (Some("item"), Some(item.get())),
+        Some(Breakdown::Label(label)) => (Some("label"), Some(label.get())),
+        Some(Breakdown::Language) => (Some("language"), None),
+        Some(Breakdown::Sendout) => (Some("sendout"), None),
+    }
+}
+
+/// `sql` with the filter's and the breakdown's parameters bound, for the tree's survey.
+fn bound(
+    sql: &'static str,
+    account: AccountId,
+    tree: &QuestionTree,
+    filter: &AnswerFilter,
+    breakdown: Option<Breakdown>,
+) -> Filtered {
+    let (kind, id) = breakdown_params(breakdown);
     prepared(sql)
         .bind::<BigInt, _>(account.get())
         .bind::<BigInt, _>(tree.survey_id.get())
@@ -361,61 +464,70 @@ fn bound(sql: &'static str, account: AccountId, tree: &QuestionTree, filter: &An
         .bind::<Bool, _>(filter.completed_only)
         .bind::<Nullable<BigInt>, _>(filter.sendout_id.map(|sendout| sendout.get()))
         .bind::<Nullable<Text>, _>(filter.language.map(|language| language.code()))
+        .bind::<Jsonb, _>(conditions_json(filter))
+        .bind::<Nullable<Text>, _>(kind)
+        .bind::<Nullable<BigInt>, _>(id)
 }
 
-/// The words of the tree's OpenText items over the answer sets of its survey that pass the filter ([`WORDS`]).
+/// The words of the tree's OpenText items over the answer sets of its survey that pass the filter, in the whole
+/// and per group ([`WORDS`]).
 pub(super) fn words(
     conn: &mut PgConnection,
     account: AccountId,
     tree: &QuestionTree,
     filter: &AnswerFilter,
+    breakdown: Option<Breakdown>,
     stop_words: &[String],
-) -> QueryResult<Vec<WordTally>> {
+) -> QueryResult<Vec<(TallyGroup, WordTally)>> {
     let open_text: Vec<i64> =
         tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|item| item.id.get()).collect();
     if open_text.is_empty() {
         return Ok(Vec::new());
     }
-    let rows: Vec<WordRow> = bound(WORDS, account, tree, filter)
+    let rows: Vec<WordRow> = bound(WORDS, account, tree, filter, breakdown)
         .bind::<Array<BigInt>, _>(&open_text)
         .bind::<Array<Text>, _>(stop_words)
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|row| WordTally { item: QuestionItemId::new(row.item), word: row.word, count: row.n })
+        .map(|row| {
+            let group = if row.whole { TallyGroup::Whole } else { TallyGroup::Key(row.key) };
+            (group, WordTally { item: QuestionItemId::new(row.item), word: row.word, count: row.n })
+        })
         .collect())
 }
 
-/// The tallies of the tree's items over the answer sets of its survey that pass the filter.
+/// The tallies of the tree's items over the answer sets of its survey that pass the filter, in the whole and per
+/// group of the breakdown.
 pub(super) fn tallies(
     conn: &mut PgConnection,
     account: AccountId,
     tree: &QuestionTree,
     filter: &AnswerFilter,
-) -> QueryResult<ResultTallies> {
-    let survey = tree.survey_id;
-    let answer_sets: i64 = filtered(account, survey, filter).count().get_result(conn)?;
-    if answer_sets == 0 {
-        return Ok(ResultTallies::default());
+    breakdown: Option<Breakdown>,
+) -> QueryResult<Vec<(TallyGroup, ResultTallies)>> {
+    let filtered = |sql| bound(sql, account, tree, filter, breakdown);
+    let sets: Vec<SetsRow> = filtered(SETS).load(conn)?;
+    if sets.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut groups = Groups::default();
+    for row in sets {
+        groups.of(row.whole, row.key).answer_sets = row.n;
     }
     let items = ItemsByType::of(tree);
-    let filtered = |sql| bound(sql, account, tree, filter);
     let rows: Vec<ItemRow> = filtered(ITEMS).bind::<Array<BigInt>, _>(&items.numeric).load(conn)?;
-    let mut tallies = ResultTallies { answer_sets, ..ResultTallies::default() };
-    tallies.items = rows
-        .into_iter()
-        .map(|row| ItemTally {
-            item: QuestionItemId::new(row.item),
-            answered: row.answered,
-            numbers: NumericSummary {
-                count: row.numbers,
-                mean: row.mean,
-                median: row.median,
-                min: row.lowest,
-                max: row.highest,
-            },
-        })
-        .collect();
+    for row in rows {
+        let numbers = NumericSummary {
+            count: row.numbers,
+            mean: row.mean,
+            median: row.median,
+            min: row.lowest,
+            max: row.highest,
+        };
+        let tally = ItemTally { item: QuestionItemId::new(row.item), answered: row.answered, numbers };
+        groups.of(row.whole, row.key).items.push(tally);
+    }
     if items.has_shapes() {
         let shapes: Vec<ShapeRow> = filtered(SHAPES)
             .bind::<Array<BigInt>, _>(&items.date)
@@ -423,28 +535,29 @@ pub(super) fn tallies(
             .bind::<Array<BigInt>, _>(&items.ranking)
             .load(conn)?;
         for row in shapes {
-            add_shape(&mut tallies, &items, row);
+            let tallies = groups.of(row.whole, row.key.clone());
+            add_shape(tallies, &items, row);
         }
     }
-    if !items.has_values() {
-        return Ok(tallies);
-    }
-    let values: Vec<ValueRow> = filtered(VALUES)
-        .bind::<Array<BigInt>, _>(&items.single_choice)
-        .bind::<Array<BigInt>, _>(&items.multiple_choice)
-        .bind::<Array<BigInt>, _>(&items.option_items)
-        .bind::<Array<Text>, _>(&items.option_values)
-        .bind::<Array<BigInt>, _>(&items.rating)
-        .load(conn)?;
-    for row in values {
-        let item = QuestionItemId::new(row.item);
-        match (row.choice, row.rating.and_then(whole_rating)) {
-            (Some(value), _) => tallies.choices.push(ChoiceCount { item, value, count: row.n }),
-            (None, Some(rating)) => tallies.ratings.push(RatingCount { item, rating, count: row.n }),
-            (None, None) => {}
+    if items.has_values() {
+        let values: Vec<ValueRow> = filtered(VALUES)
+            .bind::<Array<BigInt>, _>(&items.single_choice)
+            .bind::<Array<BigInt>, _>(&items.multiple_choice)
+            .bind::<Array<BigInt>, _>(&items.option_items)
+            .bind::<Array<Text>, _>(&items.option_values)
+            .bind::<Array<BigInt>, _>(&items.rating)
+            .load(conn)?;
+        for row in values {
+            let item = QuestionItemId::new(row.item);
+            let tallies = groups.of(row.whole, row.key);
+            match (row.choice, row.rating.and_then(whole_rating)) {
+                (Some(value), _) => tallies.choices.push(ChoiceCount { item, value, count: row.n }),
+                (None, Some(rating)) => tallies.ratings.push(RatingCount { item, rating, count: row.n }),
+                (None, None) => {}
+            }
         }
     }
-    Ok(tallies)
+    Ok(groups.0)
 }
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ fn chunks_with_answers_come_in_id_order_with_answers_in_tree_order_filtered_with
     let sendout = AnswerFilter::default().of_sendout(Some(through.1));
     assert_eq!(ids_of(&mut uow, sendout), [first + 1, first + 3]);
     let completed = AnswerFilter::new(None, None, None, true).unwrap();
-    assert_eq!(ids_of(&mut uow, completed), [first + 2, first + 3]);
+    assert_eq!(ids_of(&mut uow, completed.clone()), [first + 2, first + 3]);
     assert_eq!(ids_of(&mut uow, completed.of_sendout(Some(through.1))), [first + 3]);
     let window =
         AnswerFilter::new(Some(NOW + time::Duration::minutes(2)), Some(NOW + time::Duration::minutes(3)), None, false);

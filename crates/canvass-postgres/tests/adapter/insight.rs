@@ -1,6 +1,7 @@
 //! The insight port's SQL against rows planted with fixed timestamps: a sendout's statistics (`statistics`) and a
 //! survey's results (`results`), each figure computed by hand in the test.
 
+mod groups;
 mod results;
 mod statistics;
 

@@ -3,7 +3,7 @@
 use time::OffsetDateTime;
 
 use super::{KeyRow, Memory};
-use crate::account::{ApiKey, Caller, NewAccount, StoredKey, User};
+use crate::account::{AccountSettings, ApiKey, Caller, NewAccount, StoredKey, User};
 use crate::ids::{AccountId, KeyId, UserId};
 use crate::ports::{AccountRepository, RepoResult};
 
@@ -66,5 +66,16 @@ impl AccountRepository for Memory {
 
     fn find_user(&mut self, account: AccountId, id: UserId) -> RepoResult<Option<User>> {
         Ok(self.state.users.iter().find(|u| u.account_id == account && u.id == id).cloned())
+    }
+
+    fn account_settings(&mut self, account: AccountId) -> RepoResult<AccountSettings> {
+        let found = self.state.settings.iter().find(|(owner, _)| *owner == account);
+        Ok(found.map(|(_, settings)| *settings).unwrap_or_default())
+    }
+
+    fn save_account_settings(&mut self, account: AccountId, settings: &AccountSettings) -> RepoResult<()> {
+        self.state.settings.retain(|(owner, _)| *owner != account);
+        self.state.settings.push((account, *settings));
+        Ok(())
     }
 }

@@ -22,6 +22,7 @@ pub(super) fn passes(set: &AnswerSet, filter: &AnswerFilter) -> bool {
         && (!filter.completed_only || set.completed)
         && filter.sendout_id.is_none_or(|sendout| set.sendout_id == Some(sendout))
         && filter.language.is_none_or(|language| set.language == Some(language))
+        && filter.conditions_hold(&set.answers)
 }
 
 /// A set as the store weighs it: its row, and each answer with its value's JSON text (about: a text's quotes and

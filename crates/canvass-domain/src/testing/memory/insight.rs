@@ -8,11 +8,11 @@ use super::answers::passes;
 use super::Memory;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerValue};
 use crate::distribution::RespondentStatus;
-use crate::ids::{AccountId, SendoutId};
+use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
+use crate::insight::{Breakdown, ResultTallies, TallyGroup, WordTally};
 use crate::insight::{
     CellCount, ChoiceCount, DailyActivity, DateTally, ItemTally, NumericSummary, RankTally, RatingCount,
 };
-use crate::insight::{ResultTallies, WordTally};
 use crate::insight::{SendoutFigures, StatusCounts};
 use crate::ports::{InsightRepository, RepoResult};
 use crate::survey::{QuestionTree, QuestionType};
@@ -38,6 +38,137 @@ fn summary(mut numbers: Vec<f64>) -> NumericSummary {
         median: median(&numbers),
         min: numbers.first().copied(),
         max: numbers.last().copied(),
+    }
+}
+
+/// The tallies of the tree's items over these sets, as the adapter's statements compute them.
+fn tally(tree: &QuestionTree, sets: &[AnswerSet]) -> ResultTallies {
+    let mut tallies = ResultTallies { answer_sets: sets.len() as i64, ..ResultTallies::default() };
+    for item in tree.items() {
+        let answers: Vec<&AnswerValue> = sets
+            .iter()
+            .flat_map(|set| set.answers.iter())
+            .filter(|answer| answer.question_item_id == item.id)
+            .map(|answer| &answer.value)
+            .collect();
+        if answers.is_empty() {
+            continue;
+        }
+        let numbers: Vec<f64> = answers
+            .iter()
+            .filter_map(|value| if let AnswerValue::Number(n) = value { Some(*n) } else { None })
+            .collect();
+        let numeric =
+            if item.kind == QuestionType::Numeric { summary(numbers.clone()) } else { NumericSummary::default() };
+        tallies.items.push(ItemTally { item: item.id, answered: answers.len() as i64, numbers: numeric });
+        match item.kind {
+            QuestionType::Date => {
+                let mut dates: Vec<&String> = answers
+                    .iter()
+                    .filter_map(|value| if let AnswerValue::Text(text) = value { Some(text) } else { None })
+                    .filter(|text| !text.is_empty())
+                    .collect();
+                dates.sort();
+                if let (Some(earliest), Some(latest)) = (dates.first(), dates.last()) {
+                    let (earliest, latest) = ((*earliest).clone(), (*latest).clone());
+                    tallies.dates.push(DateTally { item: item.id, count: dates.len() as i64, earliest, latest });
+                }
+            }
+            QuestionType::Matrix => {
+                for value in &answers {
+                    let AnswerValue::Rows(rows) = value else { continue };
+                    for (row, option) in rows {
+                        let cell = CellCount { item: item.id, row: row.clone(), value: option.clone(), count: 1 };
+                        tallies.cells.push(cell);
+                    }
+                }
+            }
+            QuestionType::Ranking => {
+                for option in &item.options {
+                    let places: Vec<usize> = answers
+                        .iter()
+                        .filter_map(|value| match value {
+                            AnswerValue::Choices(order) => order.iter().position(|v| *v == option.value),
+                            _ => None,
+                        })
+                        .collect();
+                    tallies.ranks.push(RankTally {
+                        item: item.id,
+                        value: option.value.clone(),
+                        count: places.len() as i64,
+                        places: places.iter().map(|place| (place + 1) as f64).sum(),
+                        first_places: places.iter().filter(|place| **place == 0).count() as i64,
+                    });
+                }
+            }
+            QuestionType::SingleChoice | QuestionType::MultipleChoice | QuestionType::Dropdown => {
+                for option in &item.options {
+                    let chose = |value: &&&AnswerValue| match value {
+                        AnswerValue::Text(text) => *text == option.value,
+                        AnswerValue::Choices(choices) => choices.contains(&option.value),
+                        AnswerValue::Number(_) | AnswerValue::Rows(_) => false,
+                    };
+                    let count = answers.iter().filter(chose).count() as i64;
+                    tallies.choices.push(ChoiceCount { item: item.id, value: option.value.clone(), count });
+                }
+            }
+            QuestionType::Rating => {
+                for rating in QuestionType::RATING_MIN..=QuestionType::RATING_MAX {
+                    let count = numbers.iter().filter(|n| **n == rating as f64).count() as i64;
+                    if count > 0 {
+                        tallies.ratings.push(RatingCount { item: item.id, rating, count });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    tallies
+}
+
+impl Memory {
+    /// The sets that pass the filter, all together and, with a breakdown, by their key (as the store reads it).
+    fn grouped(
+        &self,
+        account: AccountId,
+        tree: &QuestionTree,
+        filter: &AnswerFilter,
+        breakdown: Option<Breakdown>,
+    ) -> Vec<(TallyGroup, Vec<AnswerSet>)> {
+        let sets = self.state.sets_of(account, tree.survey_id, |set| passes(set, filter));
+        if sets.is_empty() {
+            return Vec::new();
+        }
+        let mut groups: Vec<(TallyGroup, Vec<AnswerSet>)> = Vec::new();
+        if let Some(breakdown) = breakdown {
+            for set in &sets {
+                let group = TallyGroup::Key(self.key_of(account, set, breakdown));
+                match groups.iter_mut().find(|(found, _)| *found == group) {
+                    Some((_, members)) => members.push(set.clone()),
+                    None => groups.push((group, vec![set.clone()])),
+                }
+            }
+        }
+        groups.push((TallyGroup::Whole, sets));
+        groups
+    }
+
+    /// A set's key in a breakdown: a number as its shortest digits.
+    fn key_of(&self, account: AccountId, set: &AnswerSet, breakdown: Breakdown) -> Option<String> {
+        match breakdown {
+            Breakdown::Language => set.language.map(|language| language.code().to_owned()),
+            Breakdown::Sendout => set.sendout_id.map(|sendout| sendout.get().to_string()),
+            Breakdown::Item(item) => match &set.answers.iter().find(|answer| answer.question_item_id == item)?.value {
+                AnswerValue::Text(text) => Some(text.clone()),
+                AnswerValue::Number(number) => Some(number.to_string()),
+                AnswerValue::Choices(_) | AnswerValue::Rows(_) => None,
+            },
+            Breakdown::Label(label) => {
+                let respondent = set.respondent_id?;
+                let held = self.state.respondents.iter().find(|r| r.account_id == account && r.row.id == respondent)?;
+                held.row.background_data.get(&label).cloned()
+            }
+        }
     }
 }
 
@@ -106,89 +237,22 @@ impl InsightRepository for Memory {
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
-    ) -> RepoResult<ResultTallies> {
-        let sets = self.state.sets_of(account, tree.survey_id, |set| passes(set, filter));
-        let mut tallies = ResultTallies { answer_sets: sets.len() as i64, ..ResultTallies::default() };
-        for item in tree.items() {
-            let answers: Vec<&AnswerValue> = sets
-                .iter()
-                .flat_map(|set| set.answers.iter())
-                .filter(|answer| answer.question_item_id == item.id)
-                .map(|answer| &answer.value)
-                .collect();
-            if answers.is_empty() {
-                continue;
-            }
-            let numbers: Vec<f64> = answers
-                .iter()
-                .filter_map(|value| if let AnswerValue::Number(n) = value { Some(*n) } else { None })
-                .collect();
-            let numeric =
-                if item.kind == QuestionType::Numeric { summary(numbers.clone()) } else { NumericSummary::default() };
-            tallies.items.push(ItemTally { item: item.id, answered: answers.len() as i64, numbers: numeric });
-            match item.kind {
-                QuestionType::Date => {
-                    let mut dates: Vec<&String> = answers
-                        .iter()
-                        .filter_map(|value| if let AnswerValue::Text(text) = value { Some(text) } else { None })
-                        .filter(|text| !text.is_empty())
-                        .collect();
-                    dates.sort();
-                    if let (Some(earliest), Some(latest)) = (dates.first(), dates.last()) {
-                        let (earliest, latest) = ((*earliest).clone(), (*latest).clone());
-                        tallies.dates.push(DateTally { item: item.id, count: dates.len() as i64, earliest, latest });
-                    }
-                }
-                QuestionType::Matrix => {
-                    for value in &answers {
-                        let AnswerValue::Rows(rows) = value else { continue };
-                        for (row, option) in rows {
-                            let cell = CellCount { item: item.id, row: row.clone(), value: option.clone(), count: 1 };
-                            tallies.cells.push(cell);
-                        }
-                    }
-                }
-                QuestionType::Ranking => {
-                    for option in &item.options {
-                        let places: Vec<usize> = answers
-                            .iter()
-                            .filter_map(|value| match value {
-                                AnswerValue::Choices(order) => order.iter().position(|v| *v == option.value),
-                                _ => None,
-                            })
-                            .collect();
-                        tallies.ranks.push(RankTally {
-                            item: item.id,
-                            value: option.value.clone(),
-                            count: places.len() as i64,
-                            places: places.iter().map(|place| (place + 1) as f64).sum(),
-                            first_places: places.iter().filter(|place| **place == 0).count() as i64,
-                        });
-                    }
-                }
-                QuestionType::SingleChoice | QuestionType::MultipleChoice | QuestionType::Dropdown => {
-                    for option in &item.options {
-                        let chose = |value: &&&AnswerValue| match value {
-                            AnswerValue::Text(text) => *text == option.value,
-                            AnswerValue::Choices(choices) => choices.contains(&option.value),
-                            AnswerValue::Number(_) | AnswerValue::Rows(_) => false,
-                        };
-                        let count = answers.iter().filter(chose).count() as i64;
-                        tallies.choices.push(ChoiceCount { item: item.id, value: option.value.clone(), count });
-                    }
-                }
-                QuestionType::Rating => {
-                    for rating in QuestionType::RATING_MIN..=QuestionType::RATING_MAX {
-                        let count = numbers.iter().filter(|n| **n == rating as f64).count() as i64;
-                        if count > 0 {
-                            tallies.ratings.push(RatingCount { item: item.id, rating, count });
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(tallies)
+        breakdown: Option<Breakdown>,
+    ) -> RepoResult<Vec<(TallyGroup, ResultTallies)>> {
+        let groups = self.grouped(account, tree, filter, breakdown);
+        Ok(groups.into_iter().map(|(group, sets)| (group, tally(tree, &sets))).collect())
+    }
+
+    fn survey_has_label(&mut self, account: AccountId, survey: SurveyId, label: LabelId) -> RepoResult<bool> {
+        let state = &self.state;
+        Ok(state.labels.iter().any(|(owner, found)| {
+            *owner == account
+                && found.id == label
+                && state
+                    .sendouts
+                    .iter()
+                    .any(|(o, sendout)| *o == account && sendout.id == found.sendout_id && sendout.survey_id == survey)
+        }))
     }
 
     fn word_tallies(
@@ -196,22 +260,27 @@ impl InsightRepository for Memory {
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
+        breakdown: Option<Breakdown>,
         stop_words: &[String],
-    ) -> RepoResult<Vec<WordTally>> {
+    ) -> RepoResult<Vec<(TallyGroup, WordTally)>> {
         let open_text: Vec<_> = tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|i| i.id).collect();
-        let sets = self.state.sets_of(account, tree.survey_id, |set| passes(set, filter));
-        let mut counts: std::collections::BTreeMap<(crate::ids::QuestionItemId, String), i64> = Default::default();
-        for answer in sets.iter().flat_map(|set| set.answers.iter()) {
-            let AnswerValue::Text(text) = &answer.value else { continue };
-            if !open_text.contains(&answer.question_item_id) {
-                continue;
-            }
-            for word in crate::insight::words_of(text) {
-                if stop_words.binary_search(&word).is_err() {
-                    *counts.entry((answer.question_item_id, word)).or_default() += 1;
+        let mut tallies = Vec::new();
+        for (group, sets) in self.grouped(account, tree, filter, breakdown) {
+            let mut counts: std::collections::BTreeMap<(crate::ids::QuestionItemId, String), i64> = Default::default();
+            for answer in sets.iter().flat_map(|set| set.answers.iter()) {
+                let AnswerValue::Text(text) = &answer.value else { continue };
+                if !open_text.contains(&answer.question_item_id) {
+                    continue;
+                }
+                for word in crate::insight::words_of(text) {
+                    if stop_words.binary_search(&word).is_err() {
+                        *counts.entry((answer.question_item_id, word)).or_default() += 1;
+                    }
                 }
             }
+            let words = counts.into_iter().map(|((item, word), count)| WordTally { item, word, count });
+            tallies.extend(words.map(|word| (group.clone(), word)));
         }
-        Ok(counts.into_iter().map(|((item, word), count)| WordTally { item, word, count }).collect())
+        Ok(tallies)
     }
 }

@@ -51,7 +51,7 @@ fn exports(count: i64) -> (Memory, SurveyId) {
 
 /// The selection of the sets that pass `filter`, without background data.
 fn only(filter: &AnswerFilter) -> ExportSelection {
-    ExportSelection { filter: *filter, background_data: false }
+    ExportSelection { filter: filter.clone(), background_data: false }
 }
 
 /// Reads every chunk from the first on; returns what the first brought and each chunk's set ids.

@@ -4,13 +4,14 @@
 
 use time::macros::{date, datetime};
 
-use crate::answer::{Answer, AnswerFilter, AnswerSet, AnswerValue};
+use crate::account::AccountSettings;
+use crate::answer::{Answer, AnswerCondition, AnswerFilter, AnswerSet, AnswerValue};
 use crate::distribution::{DispatchType, RespondentStatus};
-use crate::ids::{AnswerSetId, PageId, QuestionItemId, SendoutId, SurveyId};
-use crate::insight::{ItemFigures, NumericSummary, OptionCount};
+use crate::ids::{AnswerSetId, LabelId, PageId, QuestionItemId, SendoutId, SurveyId};
+use crate::insight::{Breakdown, GroupKey, ItemFigures, NumericSummary, OptionCount};
 use crate::survey::{ChoiceOption, Page, QuestionItem, QuestionTree, QuestionType};
 use crate::testing::Memory;
-use crate::use_cases::insight;
+use crate::use_cases::insight::{self, ResultsRequest};
 use crate::AccountId;
 
 use super::seeds::{invalid_fields, not_found, At, NOW};
@@ -83,6 +84,11 @@ fn set(fake: &mut Memory, id: i64, completed: bool, at: time::OffsetDateTime, an
     fake.seed_answer_set(ACME, set);
 }
 
+/// Results of the sets that pass the filter, not broken down.
+fn asked(filter: AnswerFilter) -> ResultsRequest {
+    ResultsRequest { filter, ..ResultsRequest::default() }
+}
+
 fn answer(item: i64, value: AnswerValue) -> Answer {
     Answer { question_item_id: QuestionItemId::new(item), value }
 }
@@ -149,12 +155,12 @@ fn results_need_the_accounts_survey_before_the_filters_sendout() {
     let mut fake = fixture();
     let filter = AnswerFilter::default().of_sendout(Some(SendoutId::new(99)));
     for survey in [THEIRS, SurveyId::new(99)] {
-        let result = insight::survey_results(&mut fake, ACME, survey, &filter);
+        let result = insight::survey_results(&mut fake, ACME, survey, &asked(filter.clone()));
         assert!(not_found(&result, "survey"), "an unknown survey stays 404 whatever its filter names");
     }
     let of = |sendout| AnswerFilter::default().of_sendout(Some(sendout));
     for sendout in [SECOND_WAVE, THEIR_WAVE, SendoutId::new(99)] {
-        let refused = insight::survey_results(&mut fake, ACME, SURVEY, &of(sendout));
+        let refused = insight::survey_results(&mut fake, ACME, SURVEY, &asked(of(sendout)));
         assert_eq!(invalid_fields(refused), ["sendoutId"], "{sendout}");
     }
 }
@@ -173,7 +179,7 @@ fn results_list_every_item_in_tree_order_with_every_option() {
     fake.state.answer_sets[5].set.sendout_id = None;
     let filter = AnswerFilter::new(Some(NOW - time::Duration::hours(1)), None, None, true).unwrap();
     let filter = filter.of_sendout(Some(WAVE));
-    let results = insight::survey_results(&mut fake, ACME, SURVEY, &filter).unwrap();
+    let results = insight::survey_results(&mut fake, ACME, SURVEY, &asked(filter)).unwrap();
     assert_eq!((results.survey_id, results.answer_sets), (SURVEY, 3));
     let order: Vec<(i64, QuestionType)> = results.items.iter().map(|r| (r.question_item_id.get(), r.kind)).collect();
     use QuestionType::*;
@@ -187,4 +193,97 @@ fn results_list_every_item_in_tree_order_with_every_option() {
     assert_eq!(results.items[3].figures, ItemFigures::Numeric { answered: 2, summary: numbers });
     assert_eq!(results.items[4].figures, ItemFigures::OpenText { answered: 0, top_words: vec![] });
     assert_eq!(results.items[4].text, "Question 203");
+}
+
+/// Sets 1 to 7 of single choice 201: `x` in four, `y` in two, none in one; numbers 1 to 7 in 202.
+fn grouped_fixture() -> Memory {
+    let mut fake = fixture();
+    let picks = ["x", "x", "y", "x", "y", "", "x"];
+    for (id, pick) in (1..).zip(picks) {
+        let mut answers = vec![answer(202, AnswerValue::Number(id as f64))];
+        if !pick.is_empty() {
+            answers.push(answer(201, AnswerValue::Text(pick.into())));
+        }
+        set(&mut fake, id, true, NOW, answers);
+    }
+    fake
+}
+
+fn broken_down(by: Breakdown, min_group_size: Option<i64>) -> ResultsRequest {
+    ResultsRequest { filter: AnswerFilter::default(), breakdown: Some(by), min_group_size }
+}
+
+#[test]
+fn a_breakdown_gives_each_group_beside_the_whole_and_hides_small_ones() {
+    let mut fake = grouped_fixture();
+    let request = broken_down(Breakdown::Item(QuestionItemId::new(201)), Some(2));
+    let results = insight::survey_results(&mut fake, ACME, SURVEY, &request).unwrap();
+    assert_eq!(results.answer_sets, 7, "the whole");
+    let groups = results.groups.unwrap();
+    let shown: Vec<_> = groups
+        .iter()
+        .map(|group| (group.key.clone(), group.label.clone(), group.results.as_ref().map(|r| r.answer_sets)))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (Some(GroupKey::Text("x".into())), Some("X".into()), Some(4)),
+            (Some(GroupKey::Text("y".into())), Some("Y".into()), Some(2)),
+            (None, None, None),
+        ],
+        "the set with no answer is its own group, under the minimum"
+    );
+    let numbers = |group: &crate::insight::ResultGroup| group.results.as_ref().unwrap().items[3].figures.clone();
+    let summary = NumericSummary { count: 2, mean: Some(4.0), median: Some(4.0), min: Some(3.0), max: Some(5.0) };
+    assert_eq!(numbers(&groups[1]), ItemFigures::Numeric { answered: 2, summary });
+    // Without a minimum, the default of 5 hides `y` and `x` (4 sets) alike.
+    let default = broken_down(Breakdown::Item(QuestionItemId::new(201)), None);
+    let groups = insight::survey_results(&mut fake, ACME, SURVEY, &default).unwrap().groups.unwrap();
+    assert!(groups.iter().all(|group| group.results.is_none()));
+}
+
+#[test]
+fn the_accounts_floor_bounds_the_minimum_group() {
+    let mut fake = grouped_fixture();
+    use crate::ports::AccountRepository;
+    fake.save_account_settings(ACME, &AccountSettings::new(3).unwrap()).unwrap();
+    let under = broken_down(Breakdown::Item(QuestionItemId::new(201)), Some(2));
+    assert_eq!(invalid_fields(insight::survey_results(&mut fake, ACME, SURVEY, &under)), ["minGroupSize"]);
+    let floor = broken_down(Breakdown::Item(QuestionItemId::new(201)), Some(3));
+    let groups = insight::survey_results(&mut fake, ACME, SURVEY, &floor).unwrap().groups.unwrap();
+    let shown: Vec<bool> = groups.iter().map(|group| group.results.is_some()).collect();
+    assert_eq!(shown, [true, false, false]);
+}
+
+#[test]
+fn breakdowns_and_conditions_must_fit_the_survey() {
+    let mut fake = grouped_fixture();
+    fake.seed_label(ACME, SECOND_WAVE, LabelId::new(40));
+    fake.seed_label(ACME, WAVE, LabelId::new(41));
+    let own_label = broken_down(Breakdown::Label(LabelId::new(41)), None);
+    assert!(insight::survey_results(&mut fake, ACME, SURVEY, &own_label).is_ok());
+    let mut refused =
+        |request: ResultsRequest| invalid_fields(insight::survey_results(&mut fake, ACME, SURVEY, &request));
+    for misfit in [Breakdown::Item(QuestionItemId::new(102)), Breakdown::Item(QuestionItemId::new(999))] {
+        assert_eq!(refused(broken_down(misfit, None)), ["breakdownBy"], "{misfit:?}");
+    }
+    assert_eq!(
+        refused(broken_down(Breakdown::Label(LabelId::new(40)), None)),
+        ["breakdownBy"],
+        "another survey's label"
+    );
+    for condition in ["999:eq:x", "202:eq:many", "203:gt:a", "101:eq:a"] {
+        let filter = AnswerFilter::default().meeting(vec![AnswerCondition::parse(condition).unwrap()]);
+        assert_eq!(refused(asked(filter)), ["where"], "{condition}");
+    }
+}
+
+#[test]
+fn conditions_narrow_the_sets_counted() {
+    let mut fake = grouped_fixture();
+    let conditions = ["201:ne:x", "202:lt:6"].map(|text| AnswerCondition::parse(text).unwrap());
+    let filter = AnswerFilter::default().meeting(conditions.to_vec());
+    let results = insight::survey_results(&mut fake, ACME, SURVEY, &asked(filter)).unwrap();
+    // Sets 3 and 5 chose `y`; set 6 chose nothing but has 6, not under 6.
+    assert_eq!(results.answer_sets, 2);
 }

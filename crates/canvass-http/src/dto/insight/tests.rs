@@ -58,6 +58,7 @@ fn each_item_is_written_by_its_type() {
     let results = SurveyResults {
         survey_id: SurveyId::new(3),
         answer_sets: 2,
+        groups: None,
         items: vec![
             result(1, QuestionType::SingleChoice, ItemFigures::Choices { answered: 2, options: vec![option.clone()] }),
             result(2, QuestionType::MultipleChoice, ItemFigures::Choices { answered: 1, options: vec![option] }),
@@ -106,19 +107,69 @@ fn each_item_is_written_by_its_type() {
     );
 }
 
-#[test]
-fn the_results_query_is_the_answer_filter_with_a_sendout() {
-    let query = ResultsQuery {
+fn query() -> ResultsQuery {
+    ResultsQuery {
         from: None,
         to: None,
         updated: None,
-        completed: Some(true),
-        sendout_id: Some(8),
+        completed: None,
+        sendout_id: None,
         language: None,
+        conditions: Vec::new(),
+        breakdown_by: None,
+        min_group_size: None,
+    }
+}
+
+#[test]
+fn the_results_query_is_the_answer_filter_with_a_sendout() {
+    let asked = ResultsQuery { completed: Some(true), sendout_id: Some(8), ..query() };
+    let request = asked.into_domain().unwrap_or_default();
+    assert!(request.filter.completed_only);
+    assert_eq!(request.filter.sendout_id, Some(SendoutId::new(8)));
+    assert_eq!(query().into_domain().unwrap_or_default().filter.sendout_id, None);
+}
+
+#[test]
+fn the_results_query_reads_breakdown_minimum_and_conditions_naming_each_fault() {
+    let asked = ResultsQuery {
+        breakdown_by: Some("bg:4".into()),
+        min_group_size: Some(3),
+        conditions: vec!["7:in:a|b".into()],
+        ..query()
     };
-    let filter = query.into_domain().unwrap_or_default();
-    assert!(filter.completed_only);
-    assert_eq!(filter.sendout_id, Some(SendoutId::new(8)));
-    let none = ResultsQuery { from: None, to: None, updated: None, completed: None, sendout_id: None, language: None };
-    assert_eq!(none.into_domain().unwrap_or_default().sendout_id, None);
+    let request = asked.into_domain().unwrap();
+    assert_eq!(
+        request.breakdown,
+        Some(canvass_domain::insight::Breakdown::Label(canvass_domain::ids::LabelId::new(4)))
+    );
+    assert_eq!((request.min_group_size, request.filter.conditions.len()), (Some(3), 1));
+    let wrong = ResultsQuery {
+        breakdown_by: Some("colour".into()),
+        min_group_size: Some(0),
+        conditions: vec!["7:like:a".into()],
+        ..query()
+    };
+    let fields: Vec<String> = wrong.into_domain().unwrap_err().into_iter().map(|error| error.field).collect();
+    assert_eq!(fields, ["where", "breakdownBy", "minGroupSize"]);
+}
+
+#[test]
+fn a_group_shows_its_figures_or_only_that_it_is_suppressed() {
+    use canvass_domain::insight::{GroupKey, ResultGroup};
+    let results = SurveyResults { survey_id: SurveyId::new(3), answer_sets: 6, items: vec![], groups: None };
+    let groups = vec![
+        ResultGroup { key: Some(GroupKey::Number(7)), label: Some("7".into()), results: Some(results.clone()) },
+        ResultGroup { key: Some(GroupKey::Text("sv".into())), label: Some("Svenska".into()), results: None },
+        ResultGroup { key: None, label: None, results: None },
+    ];
+    let body = SurveyResultsResponse::from(SurveyResults { groups: Some(groups), ..results });
+    assert_eq!(
+        serde_json::to_value(&body).unwrap()["groups"],
+        json!([
+            {"key": 7, "label": "7", "suppressed": false, "answerSets": 6, "items": []},
+            {"key": "sv", "label": "Svenska", "suppressed": true},
+            {"key": null, "label": null, "suppressed": true},
+        ])
+    );
 }

@@ -5,7 +5,7 @@
 
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
 use canvass_domain::ids::{AccountId, QuestionItemId, SendoutId, SurveyId};
-use canvass_domain::insight::{ChoiceCount, ItemTally, NumericSummary, RatingCount, ResultTallies};
+use canvass_domain::insight::{ChoiceCount, ItemTally, NumericSummary, RatingCount, ResultTallies, TallyGroup};
 use canvass_domain::limits;
 use canvass_domain::paging::PageRequest;
 use canvass_domain::ports::{AnswerRepository, InsightRepository};
@@ -21,7 +21,7 @@ use super::{sendout, survey, Planted, NOW};
 use crate::support::{account_at, insert_with_tree};
 
 /// The tree's items: colour, tools, info, hours, recommend, comments.
-fn items(tree: &QuestionTree) -> Vec<QuestionItemId> {
+pub(super) fn items(tree: &QuestionTree) -> Vec<QuestionItemId> {
     tree.items().map(|item| item.id).collect()
 }
 
@@ -57,7 +57,7 @@ const DAY5: OffsetDateTime = datetime!(2020-11-05 10:00 UTC);
 
 /// Four answer sets of the survey, one a day from [`DAY1`] (the fourth of a respondent of the returned sendout),
 /// and sets of another survey and another account that must never count.
-fn answered(conn: &mut PgConnection) -> (AccountId, SurveyId, QuestionTree, SendoutId) {
+pub(super) fn answered(conn: &mut PgConnection) -> (AccountId, SurveyId, QuestionTree, SendoutId) {
     let acme = account_at(&mut PgUnitOfWork::new(conn), "a@acme.example", NOW);
     let (pulse, tree) = survey(conn, acme);
     let wave = sendout(conn, acme, pulse, Some(DAY1));
@@ -121,8 +121,15 @@ fn answered(conn: &mut PgConnection) -> (AccountId, SurveyId, QuestionTree, Send
     (acme, pulse, tree, wave)
 }
 
-/// The tallies in a fixed order: items by id, choices by item and value, ratings by item and rating.
-fn sorted(mut tallies: ResultTallies) -> ResultTallies {
+/// The tallies of the whole (none when no set passed).
+fn whole(groups: Vec<(TallyGroup, ResultTallies)>) -> ResultTallies {
+    let whole = groups.into_iter().find(|(group, _)| *group == TallyGroup::Whole);
+    whole.map(|(_, tallies)| tallies).unwrap_or_default()
+}
+
+/// The whole's tallies in a fixed order: items by id, choices by item and value, ratings by item and rating.
+fn sorted(groups: Vec<(TallyGroup, ResultTallies)>) -> ResultTallies {
+    let mut tallies = whole(groups);
     tallies.items.sort_by_key(|t| t.item);
     tallies.choices.sort_by(|a, b| (a.item, &a.value).cmp(&(b.item, &b.value)));
     tallies.ratings.sort_by_key(|r| (r.item, r.rating));
@@ -148,7 +155,8 @@ fn every_answer_of_the_matching_sets_is_tallied() {
     let mut conn = db.connect();
     let (acme, _, tree, _) = answered(&mut conn);
     let ids = items(&tree);
-    let tallies = sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, &tree, &AnswerFilter::default()).unwrap());
+    let tallies =
+        sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, &tree, &AnswerFilter::default(), None).unwrap());
     assert_eq!(tallies.answer_sets, 4);
     let none = NumericSummary::default();
     let tally = |item: QuestionItemId, answered, numbers| ItemTally { item, answered, numbers };
@@ -171,11 +179,10 @@ fn every_answer_of_the_matching_sets_is_tallied() {
             choice(ids[0], "blue", 1),
             choice(ids[0], "green", 1),
             choice(ids[0], "red", 2),
-            choice(ids[1], "app", 0),
             choice(ids[1], "phone", 1),
             choice(ids[1], "web", 2),
         ],
-        "each option a multiple choice chose counts, every option of an answered item; the open texts are no choices"
+        "each option a multiple choice chose counts (an option never chosen is left out); the open texts are no choices"
     );
     let rating = |rating, count| RatingCount { item: ids[4], rating, count };
     assert_eq!(tallies.ratings, [rating(3, 1), rating(7, 1), rating(9, 1), rating(10, 1)]);
@@ -188,7 +195,7 @@ fn the_filters_of_the_answer_lists_and_the_sendout_narrow_the_sets() {
     let (acme, pulse, tree, wave) = answered(&mut conn);
     let ids = items(&tree);
     let mut uow = PgUnitOfWork::new(&mut conn);
-    let mut tallied = |filter: &AnswerFilter| sorted(uow.result_tallies(acme, &tree, filter).unwrap());
+    let mut tallied = |filter: &AnswerFilter| sorted(uow.result_tallies(acme, &tree, filter, None).unwrap());
 
     let completed = tallied(&filter(None, None, None, true));
     assert_eq!(completed.answer_sets, 3);
@@ -206,11 +213,7 @@ fn the_filters_of_the_answer_lists_and_the_sendout_narrow_the_sets() {
     assert_eq!(of_wave.answer_sets, 1);
     assert_eq!(of_wave.items[1], ItemTally { item: ids[3], answered: 1, numbers: numbers(1, 2.0, 2.0, 2.0, 2.0) });
     let chosen = |value: &str, count| ChoiceCount { item: ids[0], value: value.into(), count };
-    assert_eq!(
-        of_wave.choices,
-        [chosen("blue", 0), chosen("green", 1), chosen("red", 0)],
-        "no multiple choice answered"
-    );
+    assert_eq!(of_wave.choices, [chosen("green", 1)], "no multiple choice answered");
     assert_eq!(of_wave.ratings, [RatingCount { item: ids[4], rating: 7, count: 1 }]);
 
     let other_wave = tallied(&AnswerFilter::default().of_sendout(Some(SendoutId::new(wave.get() + 1_000))));
@@ -223,9 +226,9 @@ fn the_filters_of_the_answer_lists_and_the_sendout_narrow_the_sets() {
         .unwrap()[0]
         .id;
     uow.replace_answers(acme, pulse, first, &draft(&tree, &replaced), DAY5).unwrap();
-    let updated = sorted(uow.result_tallies(acme, &tree, &filter(None, None, Some(DAY5), false)).unwrap());
+    let updated = sorted(uow.result_tallies(acme, &tree, &filter(None, None, Some(DAY5), false), None).unwrap());
     assert_eq!(updated.answer_sets, 1);
-    assert_eq!(updated.choices, [chosen("blue", 1), chosen("green", 0), chosen("red", 0)]);
+    assert_eq!(updated.choices, [chosen("blue", 1)]);
     assert_eq!(updated.ratings, [RatingCount { item: ids[4], rating: 0, count: 1 }]);
 }
 
@@ -249,7 +252,7 @@ fn the_aggregates_pass_the_same_sets_as_the_answer_lists() {
     for filter in filters {
         let listed =
             uow.page_answer_sets(acme, pulse, &filter, PageRequest::new(1, 100, "page", "size").unwrap()).unwrap();
-        let tallies = uow.result_tallies(acme, &tree, &filter).unwrap();
+        let tallies = whole(uow.result_tallies(acme, &tree, &filter, None).unwrap());
         // Every set answers the colour: its answers are the sets the aggregates passed.
         let answered = tallies.items.iter().find(|t| t.item == colour).map_or(0, |t| t.answered);
         assert_eq!((tallies.answer_sets, answered), (listed.total_count, listed.total_count), "{filter:?}");
@@ -288,7 +291,8 @@ fn a_stored_value_of_another_shape_is_counted_as_answered_and_read_as_nothing() 
     .bind::<BigInt, _>(first)
     .execute(&mut conn)
     .unwrap();
-    let tallies = sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, &tree, &AnswerFilter::default()).unwrap());
+    let tallies =
+        sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, &tree, &AnswerFilter::default(), None).unwrap());
     assert_eq!(tallies.items[0].answered, 4, "still answered");
     // -1, 10, 2 remain numbers.
     assert_eq!(
@@ -299,7 +303,7 @@ fn a_stored_value_of_another_shape_is_counted_as_answered_and_read_as_nothing() 
     assert_eq!(colours, ["blue", "green", "red"], "the number is no option value");
     let tools: Vec<(&str, i64)> =
         tallies.choices.iter().filter(|c| c.item == ids[1]).map(|c| (c.value.as_str(), c.count)).collect();
-    assert_eq!(tools, [("app", 0), ("phone", 0), ("web", 1)], "a text is no array of choices");
+    assert_eq!(tools, [("web", 1)], "a text is no array of choices");
     let ratings: Vec<i64> = tallies.ratings.iter().map(|r| r.rating).collect();
     assert_eq!(ratings, [7, 9], "the text and the fraction are no ratings");
 }
@@ -389,7 +393,8 @@ fn choices_among_the_most_options_an_item_may_have_are_counted_once_per_answer()
     }
     expected_multiple[3] += 1;
 
-    let tallies = sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, &tree, &AnswerFilter::default()).unwrap());
+    let tallies =
+        sorted(PgUnitOfWork::new(&mut conn).result_tallies(acme, &tree, &AnswerFilter::default(), None).unwrap());
     assert_eq!(tallies.answer_sets, 300);
     let counts = |item: QuestionItemId| {
         let mut found: Vec<(usize, i64)> = tallies
@@ -401,11 +406,12 @@ fn choices_among_the_most_options_an_item_may_have_are_counted_once_per_answer()
         found.sort_unstable();
         found
     };
-    let listed = |expected: &[i64]| expected.iter().copied().enumerate().collect::<Vec<_>>();
-    assert_eq!(counts(ids[0]), listed(&expected_single), "every option of the single choice, zeros included");
-    assert_eq!(counts(ids[1]), listed(&expected_multiple), "every option of the multiple choice, zeros included");
-    assert!(expected_multiple.iter().filter(|&&n| n == 0).count() > 100, "the zeros are many: options never chosen");
-    assert_eq!(tallies.choices.len(), 2 * options, "the open text's `v1` is no choice");
+    let listed = |expected: &[i64]| expected.iter().copied().enumerate().filter(|(_, n)| *n > 0).collect::<Vec<_>>();
+    assert_eq!(counts(ids[0]), listed(&expected_single), "every option of the single choice chosen");
+    assert_eq!(counts(ids[1]), listed(&expected_multiple), "every option of the multiple choice chosen");
+    assert!(expected_multiple.iter().filter(|&&n| n == 0).count() > 100, "many options were never chosen");
+    let chosen = expected_single.iter().chain(&expected_multiple).filter(|n| **n > 0).count();
+    assert_eq!(tallies.choices.len(), chosen, "the open text's `v1` is no choice");
 }
 
 /// An OpenText item's words: each answer's distinct words, lower-cased in any script, digits too, one letter and
@@ -429,8 +435,12 @@ fn the_words_of_open_texts_count_once_per_answer_without_stop_words() {
     }
     let stop = canvass_domain::insight::stop_words(&[canvass_domain::language::Language::Sv]);
     let mut counted = |filter: &AnswerFilter| {
-        let mut words: Vec<(String, i64)> =
-            uow.word_tallies(acme, &tree, filter, &stop).unwrap().into_iter().map(|w| (w.word, w.count)).collect();
+        let mut words: Vec<(String, i64)> = uow
+            .word_tallies(acme, &tree, filter, None, &stop)
+            .unwrap()
+            .into_iter()
+            .map(|(_, w)| (w.word, w.count))
+            .collect();
         words.sort();
         words
     };
