@@ -3,7 +3,7 @@
 //! sendout of `count` respondents added through the API, and `count` answer sets, one per respondent. Delivery and
 //! answering are planted in SQL, as the service would have left them over eleven days: most respondents `Sent` on
 //! one of those days, a few `Bounced` or still `Scheduled`, four sets in five completed within two hours of their
-//! invitation, a few opted out.
+//! invitation, a few opted out. Each respondent is in one of 20 teams (a `Team` background data label).
 
 use canvass_domain::clock::SystemClock;
 use canvass_domain::ports::{StoreExt, UnitOfWork};
@@ -20,6 +20,8 @@ pub struct Data {
     pub account: i64,
     pub survey: i64,
     pub sendout: i64,
+    /// The sendout's `Team` label: each respondent in one of 20 teams.
+    pub label: i64,
     /// The survey's items in tree order: (id, type).
     pub items: Vec<(i64, String)>,
 }
@@ -102,6 +104,10 @@ pub fn fill(base: &str, database_url: &str, count: usize) -> Data {
         let path = format!("/surveys/{survey}/sendouts/{sendout}/respondents/batch");
         api.call("POST", path, Some(json!({"surveyRespondents": people})));
     }
+    let team = json!({"name": "Team", "labelType": "Text"});
+    let label = api.call("POST", format!("/surveys/{survey}/sendouts/{sendout}/labels"), Some(team))["labelId"]
+        .as_i64()
+        .unwrap();
     api.call("POST", format!("/surveys/{survey}/sendouts/{sendout}/activate"), None);
 
     let mut conn = PgConnection::establish(database_url).unwrap();
@@ -116,7 +122,8 @@ pub fn fill(base: &str, database_url: &str, count: usize) -> Data {
             "UPDATE respondents SET \
                  status = CASE WHEN id % 50 = 0 THEN 'Bounced' WHEN id % 50 = 1 THEN 'Scheduled' ELSE 'Sent' END, \
                  sent_at = CASE WHEN id % 50 = 1 THEN NULL ELSE {day} + (id % 11) * interval '1 day' + (id % 600) * interval '1 minute' END, \
-                 opted_out_at = CASE WHEN id % 97 = 0 THEN {day} + interval '12 days' END \
+                 opted_out_at = CASE WHEN id % 97 = 0 THEN {day} + interval '12 days' END, \
+                 background_data = jsonb_build_object('{label}', 'Team ' || lpad((id % 20)::text, 2, '0')) \
              WHERE account_id = {account} AND sendout_id = {sendout}"
         ),
     );
@@ -140,7 +147,7 @@ pub fn fill(base: &str, database_url: &str, count: usize) -> Data {
         ),
     );
     exec(&mut conn, "VACUUM ANALYZE");
-    Data { key, account, survey, sendout, items }
+    Data { key, account, survey, sendout, label, items }
 }
 
 /// PostgreSQL's own CSV of the same rows pivoted the same way as `values=codes&header=ids`: one row per set in id

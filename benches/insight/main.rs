@@ -6,8 +6,9 @@
 //! 1. the CSV export against PostgreSQL's own `COPY (SELECT ...) TO STDOUT WITH CSV` of the same rows pivoted the
 //!    same way, run by psql, as rows per second (target: the export at least half of COPY's rate), and the server's
 //!    peak resident memory during each export format (target: at most 64 MiB);
-//! 2. the survey's results and 3. the sendout's statistics against the statements one request runs (captured from
-//!    the server log), run alone by pgbench with one client, as time per request (target: at most twice the SQL).
+//! 2. the survey's results (whole, broken down by a background label of 20 groups, and filtered by a condition on
+//!    the rating) and 3. the sendout's statistics against the statements one request runs (captured from the
+//!    server log), run alone by pgbench with one client, as time per request (target: at most twice the SQL).
 //!
 //! Each side runs `BENCH_ROUNDS` times (default 5) after one warm-up; the medians are compared. pgbench runs for
 //! `BENCH_SECONDS` (default 10). Needs `psql` and `pgbench`.
@@ -144,8 +145,11 @@ fn main() {
     // 2 and 3. Results and statistics, against their statements alone.
     let work = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(".canvass/bench-insight-{}", std::process::id()));
     let mut aggregates = Vec::new();
+    let (label, rating) = (data.label, data.items.iter().find(|(_, kind)| kind == "Rating").unwrap().0);
     for (name, path) in [
         ("results", format!("/surveys/{survey}/results")),
+        ("results by team (20 groups)", format!("/surveys/{survey}/results?breakdownBy=bg:{label}")),
+        ("results where rating > 6", format!("/surveys/{survey}/results?where={rating}:gt:6")),
         ("statistics", format!("/surveys/{survey}/sendouts/{sendout}/statistics")),
     ] {
         let (status, _, _) = api.get(&path);

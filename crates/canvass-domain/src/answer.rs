@@ -8,7 +8,7 @@ mod problem;
 #[cfg(test)]
 mod richer_tests;
 
-pub use conditions::{check_conditions, AnswerCondition, FilterOp, MAX_CONDITIONS, WHERE};
+pub use conditions::{check_conditions, AnswerCondition, FilterOp, MAX_CONDITIONS, MAX_CONDITION_CHARS, WHERE};
 pub use problem::ValueProblem;
 
 use std::collections::{HashMap, HashSet};

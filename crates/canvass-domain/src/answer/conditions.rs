@@ -17,6 +17,9 @@ pub const MAX_CONDITIONS: usize = 20;
 /// At most this many values in one `in` condition.
 pub const MAX_VALUES: usize = 100;
 
+/// At most this many characters in one condition.
+pub const MAX_CONDITION_CHARS: usize = 4_096;
+
 /// At most this many characters in one value.
 pub const MAX_VALUE_CHARS: usize = 1_000;
 
@@ -92,6 +95,9 @@ impl AnswerCondition {
     /// ```
     pub fn parse(text: &str) -> Result<Self, FieldError> {
         let invalid = |message: String| FieldError::new(WHERE, message);
+        if text.chars().count() > MAX_CONDITION_CHARS {
+            return Err(invalid(format!("a condition has at most {MAX_CONDITION_CHARS} characters")));
+        }
         let mut parts = text.splitn(3, ':');
         let (Some(item), Some(op), Some(value)) = (parts.next(), parts.next(), parts.next()) else {
             return Err(invalid("must be <questionItemId>:<op>:<value>".into()));

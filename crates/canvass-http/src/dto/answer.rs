@@ -186,7 +186,7 @@ pub struct AnswerFilterQuery {
     /// `gt`, `lt`, `in` (values split by `|`); repeat the parameter for more (at most 20).
     #[serde(default, rename = "where")]
     #[param(rename = "where", style = Form, explode, max_items = 20,
-        value_type = Option<Vec<String>>, example = json!(["12:eq:yes", "14:gt:6"]))]
+        value_type = Option<Vec<super::schemas::ConditionText>>, example = json!(["12:eq:yes", "14:gt:6"]))]
     pub conditions: Vec<String>,
 }
 
@@ -243,6 +243,6 @@ pub struct AnswerPageQuery {
     /// `gt`, `lt`, `in` (values split by `|`); repeat the parameter for more (at most 20).
     #[serde(default, rename = "where")]
     #[param(rename = "where", style = Form, explode, max_items = 20,
-        value_type = Option<Vec<String>>, example = json!(["12:eq:yes", "14:gt:6"]))]
+        value_type = Option<Vec<super::schemas::ConditionText>>, example = json!(["12:eq:yes", "14:gt:6"]))]
     pub conditions: Vec<String>,
 }

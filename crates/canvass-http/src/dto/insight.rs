@@ -46,13 +46,18 @@ pub struct ResultsQuery {
     /// `gt`, `lt`, `in` (values split by `|`); repeat the parameter for more (at most 20).
     #[serde(default, rename = "where")]
     #[param(rename = "where", style = Form, explode, max_items = 20,
-        value_type = Option<Vec<String>>, example = json!(["12:eq:yes", "14:gt:6"]))]
+        value_type = Option<Vec<super::schemas::ConditionText>>, example = json!(["12:eq:yes", "14:gt:6"]))]
     pub conditions: Vec<String>,
     /// Groups the sets and answers each group's results beside the whole: by the answer to a SingleChoice,
     /// Dropdown or Rating item (its id), by a background data label of a sendout of the survey (`bg:<labelId>`), by
     /// `language` or by `sendout`.
     #[serde(rename = "breakdownBy")]
-    #[param(rename = "breakdownBy", pattern = "^([1-9][0-9]*|bg:[1-9][0-9]*|language|sendout)$", example = "bg:12")]
+    #[param(
+        rename = "breakdownBy",
+        pattern = "^([1-9][0-9]*|bg:[1-9][0-9]*|language|sendout)$",
+        max_length = 23,
+        example = "bg:12"
+    )]
     pub breakdown_by: Option<String>,
     /// The smallest group shown (default: the larger of 5 and the account's floor, `POST /accounts/settings`; a
     /// value under the floor is a 400); a smaller group shows only its key and label, `suppressed: true`.

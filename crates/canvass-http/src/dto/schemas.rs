@@ -219,3 +219,19 @@ pub fn binary_file(description: &str) -> RefOr<Schema> {
         .description(Some(description))
         .into()
 }
+
+/// An answer condition of `where`: `<questionItemId>:<op>:<value>`.
+pub struct ConditionText;
+
+impl PartialSchema for ConditionText {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some("^[1-9][0-9]*:(eq|ne|gt|lt|in):"))
+            .max_length(Some(canvass_domain::answer::MAX_CONDITION_CHARS))
+            .description(Some("<questionItemId>:<op>:<value>; `in` takes values split by `|`"))
+            .into()
+    }
+}
+
+impl ToSchema for ConditionText {}
