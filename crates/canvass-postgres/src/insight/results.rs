@@ -33,13 +33,47 @@ use crate::prepared::{prepared, Bound, Prepared};
 use serde_json::Value;
 use time::OffsetDateTime;
 
-/// The answer sets that pass the filter, each with its group: once as part of the whole (`whole`, no key) and, with
-/// a breakdown, once more in its group (`key`, null for no value). `$1` account, `$2` survey, `$3` created from, `$4`
-/// created to, `$5` updated since, `$6` completed only, `$7` sendout, `$8` language (each null, or false, when not
-/// given), `$9` the answer conditions (`[]` for none), `$10` the breakdown (`item`, `label`, `language`, `sendout`;
-/// null for none) and `$11` its item or label. A rating key is its number without trailing zeros (`7`, never
-/// `7.0`); a set whose respondent has no cell under the label, or no respondent, has no key.
-macro_rules! filtered_sets {
+/// The filter on the answer sets `s`: `$1` account, `$2` survey, `$3` created from, `$4` created to, `$5` updated
+/// since, `$6` completed only, `$7` sendout, `$8` language (each null, or false, when not given), `$9` the answer
+/// conditions (`[]` for none).
+macro_rules! passing_the_filter {
+    () => {
+        concat!(
+            "
+    WHERE s.account_id = $1 AND s.survey_id = $2
+      AND ($3::timestamptz IS NULL OR s.created_at >= $3)
+      AND ($4::timestamptz IS NULL OR s.created_at <= $4)
+      AND ($5::timestamptz IS NULL OR s.updated_at >= $5)
+      AND (NOT $6 OR s.completed)
+      AND ($7::bigint IS NULL OR s.sendout_id = $7)
+      AND ($8::text IS NULL OR s.language = $8)
+      AND (jsonb_array_length($9::jsonb) = 0 OR ",
+            crate::answer::conditions::meeting_the_conditions!("s", "$9"),
+            ")"
+        )
+    };
+}
+
+/// Without a breakdown: the answer sets that pass the filter, all in the whole. Not materialized, so the planner
+/// reads `answer_sets` with its statistics (`$10` and `$11`, the breakdown, are bound and unused).
+macro_rules! all_sets {
+    () => {
+        concat!(
+            "
+WITH sets AS NOT MATERIALIZED (
+    SELECT s.id, true AS whole, NULL::text AS key
+    FROM answer_sets s",
+            passing_the_filter!(),
+            ")"
+        )
+    };
+}
+
+/// With a breakdown: the answer sets that pass the filter, each twice: in the whole (`whole`, no key) and in its
+/// group (`key`, null for no value). `$10` the breakdown (`item`, `label`, `language`, `sendout`) and `$11` its item
+/// or label. A rating key is its number without trailing zeros (`7`, never `7.0`); a set whose respondent has no
+/// cell under the label, or no respondent, has no key. Materialized: each set's key is read once per statement.
+macro_rules! grouped_sets {
     () => {
         concat!(
             "
@@ -61,18 +95,9 @@ WITH sets AS MATERIALIZED (
                 SELECT r.background_data ->> ($11::bigint)::text
                 FROM respondents r
                 WHERE r.account_id = s.account_id AND r.id = s.respondent_id)
-            END
-        WHERE $10::text IS NOT NULL) AS g
-    WHERE s.account_id = $1 AND s.survey_id = $2
-      AND ($3::timestamptz IS NULL OR s.created_at >= $3)
-      AND ($4::timestamptz IS NULL OR s.created_at <= $4)
-      AND ($5::timestamptz IS NULL OR s.updated_at >= $5)
-      AND (NOT $6 OR s.completed)
-      AND ($7::bigint IS NULL OR s.sendout_id = $7)
-      AND ($8::text IS NULL OR s.language = $8)
-      AND (jsonb_array_length($9::jsonb) = 0 OR ",
-            crate::answer::conditions::meeting_the_conditions!("s", "$9"),
-            "))"
+            END) AS g",
+            passing_the_filter!(),
+            ")"
         )
     };
 }
@@ -95,35 +120,43 @@ macro_rules! of_the_account {
 }
 
 /// Per group, how many sets it holds.
-const SETS: &str = concat!(
-    filtered_sets!(),
-    "
+macro_rules! sets_statement {
+    ($sets:expr) => {
+        concat!(
+            $sets,
+            "
 SELECT whole, key, count(*) AS n FROM sets GROUP BY whole, key"
-);
+        )
+    };
+}
+/// Without and with a breakdown.
+const SETS: [&str; 2] = [sets_statement!(all_sets!()), sets_statement!(grouped_sets!())];
 
 /// Per group and answered item its answers (hashed, not sorted), and for the Numeric items `$12` the count, mean,
 /// median, lowest and highest of their numbers (mean, lowest and highest in `numeric`, exact; the median
 /// interpolated in `float8`). A CASE reads the JSON numbers only (a condition in WHERE would not order the cast
 /// after it, and would make the planner misjudge the rows).
-const ITEMS: &str = concat!(
-    filtered_sets!(),
-    ",
+macro_rules! items_statement {
+    ($sets:expr) => {
+        concat!(
+            $sets,
+            ",
 answered AS (
     SELECT s.whole, s.key, a.question_item_id AS item, count(*) AS answered",
-    answers_of_sets!(),
-    of_the_account!(),
-    "
+            answers_of_sets!(),
+            of_the_account!(),
+            "
     GROUP BY s.whole, s.key, a.question_item_id),
 numbers AS (
     SELECT s.whole, s.key, a.question_item_id AS item, count(x.number) AS numbers, avg(x.number)::float8 AS mean,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY x.number::float8) AS median,
            min(x.number)::float8 AS lowest, max(x.number)::float8 AS highest",
-    answers_of_sets!(),
-    "
+            answers_of_sets!(),
+            "
     CROSS JOIN LATERAL (
         SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::numeric END AS number) AS x",
-    of_the_account!(),
-    "
+            of_the_account!(),
+            "
       AND a.question_item_id = ANY($12)
     GROUP BY s.whole, s.key, a.question_item_id)
 SELECT answered.whole, answered.key, answered.item, answered.answered, coalesce(numbers.numbers, 0) AS numbers,
@@ -131,33 +164,39 @@ SELECT answered.whole, answered.key, answered.item, answered.answered, coalesce(
 FROM answered
 LEFT JOIN numbers ON numbers.item = answered.item AND numbers.whole = answered.whole
     AND numbers.key IS NOT DISTINCT FROM answered.key"
-);
+        )
+    };
+}
+/// Without and with a breakdown.
+const ITEMS: [&str; 2] = [items_statement!(all_sets!()), items_statement!(grouped_sets!())];
 
 /// Per group, the answers that chose each option of the choice items (`$14` item, `$15` option value; values the
 /// items no longer offer are left out, options never chosen are missing), and per rating of the Rating items `$16`
 /// the answers that gave it (a value that is no number has no rating). `chosen` holds one row per value an answer
 /// chose: the string of a SingleChoice item's (`$12`) answer, each distinct string of a MultipleChoice item's
 /// (`$13`) array.
-const VALUES: &str = concat!(
-    filtered_sets!(),
-    ",
+macro_rules! values_statement {
+    ($sets:expr) => {
+        concat!(
+            $sets,
+            ",
 chosen AS (
     SELECT s.whole, s.key, a.question_item_id AS item,
            CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' END AS value",
-    answers_of_sets!(),
-    of_the_account!(),
-    "
+            answers_of_sets!(),
+            of_the_account!(),
+            "
       AND a.question_item_id = ANY($12)
   UNION ALL
     SELECT s.whole, s.key, a.question_item_id AS item, c.value",
-    answers_of_sets!(),
-    "
+            answers_of_sets!(),
+            "
     CROSS JOIN LATERAL (
         SELECT DISTINCT e.value #>> '{}' AS value
         FROM jsonb_array_elements(CASE WHEN jsonb_typeof(a.value) = 'array' THEN a.value ELSE '[]' END) AS e
         WHERE jsonb_typeof(e.value) = 'string') AS c",
-    of_the_account!(),
-    "
+            of_the_account!(),
+            "
       AND a.question_item_id = ANY($13)),
 counted AS (
     SELECT whole, key, item, value, count(*) AS n FROM chosen GROUP BY whole, key, item, value)
@@ -166,73 +205,85 @@ counted AS (
     JOIN unnest($14::bigint[], $15::text[]) AS o (item, value) ON o.item = counted.item AND o.value = counted.value
 UNION ALL
     SELECT s.whole, s.key, a.question_item_id AS item, NULL AS choice, r.rating, count(*) AS n",
-    answers_of_sets!(),
-    "
+            answers_of_sets!(),
+            "
     CROSS JOIN LATERAL (
         SELECT CASE WHEN jsonb_typeof(a.value) = 'number' THEN (a.value)::float8 END AS rating) AS r",
-    of_the_account!(),
-    "
+            of_the_account!(),
+            "
       AND a.question_item_id = ANY($16)
     GROUP BY s.whole, s.key, a.question_item_id, r.rating"
-);
+        )
+    };
+}
+/// Without and with a breakdown.
+const VALUES: [&str; 2] = [values_statement!(all_sets!()), values_statement!(grouped_sets!())];
 
 /// Per group: per Date item (`$12`) the answers that hold a date and the earliest and latest (as text:
 /// `YYYY-MM-DD` sorts as its dates do); per Matrix item (`$13`), row and option value the answers that chose it
 /// (each row of an answer's object); per Ranking item (`$14`) and option value the answers that ranked it, the sum
 /// of its places (from 1) and how often it came first (each element of an answer's array with its place).
-const SHAPES: &str = concat!(
-    filtered_sets!(),
-    "
+macro_rules! shapes_statement {
+    ($sets:expr) => {
+        concat!(
+            $sets,
+            "
     SELECT s.whole, s.key, a.question_item_id AS item, min(d.value) AS first_text, max(d.value) AS second_text,
            count(*) AS n, NULL::float8 AS places, NULL::bigint AS first_places",
-    answers_of_sets!(),
-    "
+            answers_of_sets!(),
+            "
     CROSS JOIN LATERAL (
         SELECT CASE WHEN jsonb_typeof(a.value) = 'string' AND a.value #>> '{}' <> '' THEN a.value #>> '{}' END
             AS value) AS d",
-    of_the_account!(),
-    "
+            of_the_account!(),
+            "
       AND a.question_item_id = ANY($12) AND d.value IS NOT NULL
     GROUP BY s.whole, s.key, a.question_item_id
 UNION ALL
     SELECT s.whole, s.key, a.question_item_id AS item, c.key AS first_text, c.value #>> '{}' AS second_text,
            count(*) AS n, NULL::float8 AS places, NULL::bigint AS first_places",
-    answers_of_sets!(),
-    "
+            answers_of_sets!(),
+            "
     CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(a.value) = 'object' THEN a.value ELSE '{}' END) AS c",
-    of_the_account!(),
-    "
+            of_the_account!(),
+            "
       AND a.question_item_id = ANY($13) AND jsonb_typeof(c.value) = 'string'
     GROUP BY s.whole, s.key, a.question_item_id, c.key, c.value #>> '{}'
 UNION ALL
     SELECT s.whole, s.key, a.question_item_id AS item, NULL AS first_text, e.value #>> '{}' AS second_text,
            count(*) AS n, sum(e.place)::float8 AS places, count(*) FILTER (WHERE e.place = 1) AS first_places",
-    answers_of_sets!(),
-    "
+            answers_of_sets!(),
+            "
     CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(a.value) = 'array' THEN a.value ELSE '[]' END)
         WITH ORDINALITY AS e(value, place)",
-    of_the_account!(),
-    "
+            of_the_account!(),
+            "
       AND a.question_item_id = ANY($14) AND jsonb_typeof(e.value) = 'string'
     GROUP BY s.whole, s.key, a.question_item_id, e.value #>> '{}'"
-);
+        )
+    };
+}
+/// Without and with a breakdown.
+const SHAPES: [&str; 2] = [shapes_statement!(all_sets!()), shapes_statement!(grouped_sets!())];
 
 /// Per group and OpenText item (`$12`) the words found in the most answers: each answer's distinct words (runs of
 /// letters and digits of two characters or more, lower-cased, as ICU's root locale reads letters in every script,
 /// whatever the database's own locale), without the stop words `$13`, counted per item; the top 25 of each item by
 /// count then word, and every word tied with the 25th.
-const WORDS: &str = concat!(
-    filtered_sets!(),
-    ",
+macro_rules! words_statement {
+    ($sets:expr) => {
+        concat!(
+            $sets,
+            ",
 words AS (
     SELECT DISTINCT s.whole, s.key, a.question_item_id AS item, a.answer_set_id AS answer, w.word",
-    answers_of_sets!(),
-    "
+            answers_of_sets!(),
+            "
     CROSS JOIN LATERAL regexp_split_to_table(
         lower(CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' ELSE '' END COLLATE \"und-x-icu\"),
         '[^[:alnum:]]+') AS w(word)",
-    of_the_account!(),
-    "
+            of_the_account!(),
+            "
       AND a.question_item_id = ANY($12) AND char_length(w.word) >= 2 AND NOT (w.word = ANY($13))),
 counted AS (
     SELECT whole, key, item, word, count(*) AS n FROM words GROUP BY whole, key, item, word),
@@ -240,7 +291,11 @@ ranked AS (
     SELECT whole, key, item, word, n, rank() OVER (PARTITION BY whole, key, item ORDER BY n DESC) AS place
     FROM counted)
 SELECT whole, key, item, word, n FROM ranked WHERE place <= 25"
-);
+        )
+    };
+}
+/// Without and with a breakdown.
+const WORDS: [&str; 2] = [words_statement!(all_sets!()), words_statement!(grouped_sets!())];
 
 #[derive(QueryableByName)]
 struct WordRow {
@@ -431,7 +486,7 @@ type Dated = Bound<
 /// ... and completion, sendout and language (`$6` to `$8`).
 type Narrowed =
     Bound<Bound<Bound<Dated, bool, Bool>, Option<i64>, Nullable<BigInt>>, Option<&'static str>, Nullable<Text>>;
-/// A statement of the filter's parameters `$1` to `$11` ([`filtered_sets`]).
+/// A statement of the filter's parameters `$1` to `$11` ([`passing_the_filter`], [`grouped_sets`]).
 type Filtered =
     Bound<Bound<Bound<Narrowed, Value, Jsonb>, Option<&'static str>, Nullable<Text>>, Option<i64>, Nullable<BigInt>>;
 
@@ -446,16 +501,17 @@ fn breakdown_params(breakdown: Option<Breakdown>) -> (Option<&'static str>, Opti
     }
 }
 
-/// `sql` with the filter's and the breakdown's parameters bound, for the tree's survey.
+/// The statement of the pair (without and with a breakdown) that fits, with the filter's and the breakdown's
+/// parameters bound, for the tree's survey.
 fn bound(
-    sql: &'static str,
+    statements: [&'static str; 2],
     account: AccountId,
     tree: &QuestionTree,
     filter: &AnswerFilter,
     breakdown: Option<Breakdown>,
 ) -> Filtered {
     let (kind, id) = breakdown_params(breakdown);
-    prepared(sql)
+    prepared(statements[usize::from(breakdown.is_some())])
         .bind::<BigInt, _>(account.get())
         .bind::<BigInt, _>(tree.survey_id.get())
         .bind::<Nullable<Timestamptz>, _>(filter.created_from)
