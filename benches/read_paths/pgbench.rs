@@ -1,6 +1,5 @@
 //! pgbench on the statements a request ran: the same text, as prepared statements (`-M prepared`), integer
-//! parameters as pgbench variables cast to `bigint` (so they stay parameters, typed as the service binds them) and
-//! the others as literals.
+//! parameters as pgbench variables (so they stay parameters) and the others as literals.
 
 use std::path::Path;
 use std::process::Command;
@@ -26,9 +25,7 @@ pub fn statement_of(i: usize, statement: &Statement) -> String {
             None => "NULL".to_owned(),
             Some(v) if v.parse::<i64>().is_ok() => {
                 lines.push_str(&format!("\\set s{i}p{n} {v}\n"));
-                // Typed, as the service binds it: pgbench prepares its variables untyped, and a parameter whose
-                // type nothing around it fixes would not prepare.
-                format!("(:s{i}p{n})::bigint")
+                format!(":s{i}p{n}")
             }
             Some(v) => format!("'{}'", v.replace('\'', "''")),
         };

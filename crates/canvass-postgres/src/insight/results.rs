@@ -267,7 +267,8 @@ UNION ALL
 const SHAPES: [&str; 2] = [shapes_statement!(all_sets!()), shapes_statement!(grouped_sets!())];
 
 /// Per group and OpenText item (`$12`) the words found in the most answers: each answer's distinct words (runs of
-/// letters and digits of two characters or more, lower-cased, as ICU's root locale reads letters in every script,
+/// letters and digits of two characters or more, split at runs of anything else, `(\W|_)+` (the same as
+/// `[^[:alnum:]]+`, written without a colon that pgbench would read as a variable), lower-cased, as ICU's root locale reads letters in every script,
 /// whatever the database's own locale), without the stop words `$13`, counted per item; the top 25 of each item by
 /// count then word, and every word tied with the 25th.
 macro_rules! words_statement {
@@ -281,7 +282,7 @@ words AS (
             "
     CROSS JOIN LATERAL regexp_split_to_table(
         lower(CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' ELSE '' END COLLATE \"und-x-icu\"),
-        '[^[:alnum:]]+') AS w(word)",
+        '(\\W|_)+') AS w(word)",
             of_the_account!(),
             "
       AND a.question_item_id = ANY($12) AND char_length(w.word) >= 2 AND NOT (w.word = ANY($13))),
