@@ -76,7 +76,8 @@ async fn the_document_states_the_three_files_and_the_parameters() {
             "updated",
             "completed",
             "sendoutId",
-            "language"
+            "language",
+            "where"
         ]
     );
     let language = parameters.iter().find(|p| p["name"] == "language").unwrap();

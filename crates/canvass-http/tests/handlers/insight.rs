@@ -93,7 +93,24 @@ async fn the_document_states_every_status_every_item_type_and_the_nulls() {
         .flatten()
         .filter_map(|p| p["name"].as_str().map(str::to_owned))
         .collect();
-    assert_eq!(parameters, ["surveyId", "from", "to", "updated", "completed", "sendoutId", "language"]);
+    assert_eq!(
+        parameters,
+        [
+            "surveyId",
+            "from",
+            "to",
+            "updated",
+            "completed",
+            "sendoutId",
+            "language",
+            "where",
+            "breakdownBy",
+            "minGroupSize"
+        ]
+    );
+    let conditions = &results["parameters"][7];
+    assert_eq!((&conditions["style"], &conditions["explode"]), (&json!("form"), &json!(true)), "`where` repeats");
+    assert_eq!(conditions["schema"]["maxItems"], 20);
     assert!(results["responses"]["400"].is_object());
 
     let statuses: Vec<&str> = RespondentStatus::VARIANTS.iter().map(|s| s.as_str()).collect();
