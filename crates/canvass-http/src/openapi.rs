@@ -27,7 +27,7 @@ pub use statuses::is_keyed;
             unchanged, under /api/v1.1 to /api/v1.5. Errors are RFC 9457 problem+json.",
     ),
     modifiers(&SecuritySchemes),
-    components(schemas(crate::problem::Problem, crate::problem::ProblemField)),
+    components(schemas(crate::problem::Problem, crate::problem::ProblemField, crate::dto::schemas::ConditionText)),
     tags(
         (name = "Surveys", description = "Surveys and copies"),
         (name = "Questions", description = "Question trees and logic"),

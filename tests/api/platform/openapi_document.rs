@@ -119,6 +119,41 @@ async fn every_request_string_has_a_maximum_length() {
     assert!(found.is_empty(), "strings without maxLength:\n{}", found.join("\n"));
 }
 
+/// Every `$ref` under `value`, with where it is.
+fn references(value: &Value, at: &str, found: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(fields) => {
+            for (name, field) in fields {
+                match (name.as_str(), field) {
+                    ("$ref", Value::String(target)) => found.push((at.to_owned(), target.clone())),
+                    _ => references(field, &format!("{at}/{name}"), found),
+                }
+            }
+        }
+        Value::Array(items) => {
+            items.iter().enumerate().for_each(|(i, item)| references(item, &format!("{at}/{i}"), found))
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn every_reference_resolves() {
+    let document = document().await;
+    let mut found = Vec::new();
+    references(&document, "", &mut found);
+    assert!(found.len() > 100, "the document refers to its schemas: {}", found.len());
+    let dangling: Vec<String> = found
+        .into_iter()
+        .filter(|(_, target)| {
+            let path = target.strip_prefix("#/").unwrap_or(target);
+            path.split('/').try_fold(&document, |node, part| node.get(part)).is_none()
+        })
+        .map(|(at, target)| format!("{at} -> {target}"))
+        .collect();
+    assert!(dangling.is_empty(), "references to nothing:\n{}", dangling.join("\n"));
+}
+
 #[tokio::test]
 async fn paging_and_days_state_their_ranges() {
     let document = document().await;
