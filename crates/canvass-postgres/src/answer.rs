@@ -106,7 +106,7 @@ pub(crate) fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilt
     if let Some(language) = filter.language {
         query = query.filter(answer_sets::language.eq(language.code()));
     }
-    conditions::meeting(query, filter)
+    conditions::meeting(query, account, filter)
 }
 
 /// What an answer set weighs before it is read (the domain's [`AnswerRepository::weigh_answer_sets`]): its row,

@@ -9,24 +9,26 @@
 //! [`AnswerCondition::holds`](canvass_domain::answer::AnswerCondition::holds)).
 
 use canvass_domain::answer::{AnswerCondition, AnswerFilter};
+use canvass_domain::ids::AccountId;
 use diesel::dsl::sql;
 use diesel::prelude::*;
-use diesel::sql_types::{Bool, Jsonb};
+use diesel::sql_types::{BigInt, Bool, Jsonb};
 use serde_json::{json, Value};
 
 use super::BoxedSets;
 
-/// That the answer set `$sets` meets every condition of the JSON parameter `$conditions`.
+/// That the answer set `$sets` of the account `$account` (a parameter: Citus routes each subquery by its own
+/// constant, not by a column of the outer query) meets every condition of the JSON parameter `$conditions`.
 macro_rules! meeting_the_conditions {
-    ($sets:literal, $conditions:literal) => {
+    ($sets:literal, $conditions:literal, $account:literal) => {
         concat!(
             "NOT EXISTS (
         SELECT FROM jsonb_to_recordset(",
             $conditions,
             "::jsonb) AS w(item bigint, op text, vals jsonb)
         LEFT JOIN answers wa ON wa.account_id = ",
-            $sets,
-            ".account_id AND wa.answer_set_id = ",
+            $account,
+            " AND wa.answer_set_id = ",
             $sets,
             ".id AND wa.question_item_id = w.item
         WHERE (w.op = 'ne') = EXISTS (
@@ -55,14 +57,21 @@ pub(crate) fn conditions_json(filter: &AnswerFilter) -> Value {
     Value::Array(filter.conditions.iter().map(condition).collect())
 }
 
-/// The conditions on the rows of `answer_sets`, the parameter's place marked `$W`.
-const ON_ANSWER_SETS: &str = meeting_the_conditions!("answer_sets", "$W");
+/// The conditions on the rows of `answer_sets`, the parameters' places marked `$W` (the conditions) and `$A` (the
+/// account), in that order.
+const ON_ANSWER_SETS: &str = meeting_the_conditions!("answer_sets", "$W", "$A");
 
-/// The sets of `query` that meet the filter's conditions (all of them when it has none).
-pub(crate) fn meeting(query: BoxedSets<'static>, filter: &AnswerFilter) -> BoxedSets<'static> {
+/// The sets of `query`, of the account, that meet the filter's conditions (all of them when it has none).
+pub(crate) fn meeting(query: BoxedSets<'static>, account: AccountId, filter: &AnswerFilter) -> BoxedSets<'static> {
     if filter.conditions.is_empty() {
         return query;
     }
-    let (before, after) = ON_ANSWER_SETS.split_once("$W").unwrap_or((ON_ANSWER_SETS, ""));
-    query.filter(sql::<Bool>(before).bind::<Jsonb, _>(conditions_json(filter)).sql(after))
+    let (before, rest) = ON_ANSWER_SETS.split_once("$W").unwrap_or((ON_ANSWER_SETS, ""));
+    let (middle, after) = rest.split_once("$A").unwrap_or((rest, ""));
+    let condition = sql::<Bool>(before)
+        .bind::<Jsonb, _>(conditions_json(filter))
+        .sql(middle)
+        .bind::<BigInt, _>(account.get())
+        .sql(after);
+    query.filter(condition)
 }

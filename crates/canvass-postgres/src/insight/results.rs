@@ -48,7 +48,7 @@ macro_rules! passing_the_filter {
       AND ($7::bigint IS NULL OR s.sendout_id = $7)
       AND ($8::text IS NULL OR s.language = $8)
       AND (jsonb_array_length($9::jsonb) = 0 OR ",
-            crate::answer::conditions::meeting_the_conditions!("s", "$9"),
+            crate::answer::conditions::meeting_the_conditions!("s", "$9", "$1"),
             ")"
         )
     };
@@ -90,11 +90,11 @@ WITH sets AS MATERIALIZED (
                 SELECT CASE jsonb_typeof(b.value)
                     WHEN 'string' THEN b.value #>> '{}' WHEN 'number' THEN trim_scale((b.value)::numeric)::text END
                 FROM answers b
-                WHERE b.account_id = s.account_id AND b.answer_set_id = s.id AND b.question_item_id = $11::bigint)
+                WHERE b.account_id = $1 AND b.answer_set_id = s.id AND b.question_item_id = $11::bigint)
             WHEN 'label' THEN (
                 SELECT r.background_data ->> ($11::bigint)::text
                 FROM respondents r
-                WHERE r.account_id = s.account_id AND r.id = s.respondent_id)
+                WHERE r.account_id = $1 AND r.id = s.respondent_id)
             END) AS g",
             passing_the_filter!(),
             ")"
