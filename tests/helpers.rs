@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 98] = [
+pub const ENDPOINTS: [(&str, &str); 100] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -45,6 +45,8 @@ pub const ENDPOINTS: [(&str, &str); 98] = [
     ("get", "/surveys/{surveyId}/answers/export"),
     ("get", "/surveys/{surveyId}/answers/{answerSetId}/questionitem/{questionItemId}"),
     ("get", "/surveys/{surveyId}/results"),
+    ("get", "/surveys/{surveyId}/report"),
+    ("get", "/surveys/{surveyId}/items/{questionItemId}/chart"),
     ("get", "/accounts/categories"),
     ("post", "/accounts/categories"),
     ("get", "/accounts/categories/{categoryId}"),

@@ -2,5 +2,6 @@
 //! depend on the clock).
 
 mod breakdowns;
+mod reports;
 mod results;
 mod statistics;

@@ -5,6 +5,7 @@
 mod breakdown;
 mod figures;
 pub mod ports;
+mod report;
 mod results;
 mod statistics;
 mod words;
@@ -14,6 +15,7 @@ pub use breakdown::{
     DEFAULT_MIN_GROUP_SIZE, MIN_GROUP_SIZE,
 };
 pub use figures::{divide_rounded, rate};
+pub use report::{BinLayout, Histogram, QuotedTexts, SendoutFunnel, HISTOGRAM_BINS, QUOTED_TEXTS};
 pub use results::{
     CellCount, ChoiceCount, DateTally, ItemFigures, ItemResult, ItemTally, Nps, NumericSummary, OptionCount, RankTally,
     RankedOption, RatingCount, RatingSummary, ResultTallies, RowCounts, SurveyResults, RATINGS,

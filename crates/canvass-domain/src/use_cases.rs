@@ -20,6 +20,7 @@ pub mod monitoring;
 pub mod open_link;
 pub mod questionnaire;
 pub mod quotas;
+pub mod reports;
 pub mod respondent_page;
 pub mod respondents;
 pub mod retention;

@@ -20,6 +20,7 @@ pub mod preview;
 pub mod qr;
 pub mod questionnaire;
 pub mod quota;
+pub mod report;
 pub mod respondent;
 pub mod schemas;
 pub mod sendout;

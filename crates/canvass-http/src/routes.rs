@@ -20,6 +20,7 @@ pub mod preview;
 pub mod questionnaire;
 pub mod questions;
 pub mod quotas;
+pub mod reports;
 pub mod respondents;
 pub mod retention_policies;
 pub mod retention_rules;
@@ -83,6 +84,8 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(answers::record)
         .service(answers::replace)
         .service(insight::results)
+        .service(reports::report)
+        .service(reports::chart)
         .service(accounts::list_categories)
         .service(accounts::get_category)
         .service(accounts::create_category)

@@ -18,7 +18,7 @@ use canvass_domain::paging::{Page, PageRequest};
 use canvass_domain::ports::{AnswerRepository, RepoResult};
 use canvass_domain::survey::ShownOrder;
 use diesel::dsl::sql;
-use diesel::expression::SqlLiteral;
+use diesel::expression::{SqlLiteral, UncheckedBind};
 use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt};
@@ -111,14 +111,19 @@ pub(crate) fn filtered(account: AccountId, survey: SurveyId, filter: &AnswerFilt
 
 /// What an answer set weighs before it is read (the domain's [`AnswerRepository::weigh_answer_sets`]): its row,
 /// and each of its answers with the length of its value as JSON text. Its answers are summed where they lie, so the
-/// weight is known before any of them is read.
-fn weight() -> SqlLiteral<BigInt> {
+/// weight is known before any of them is read. The answers are pinned to the account as a parameter: Citus routes
+/// the correlated subquery beside the answer conditions' only when each table names the account itself.
+fn weight(account: AccountId) -> Weight {
     sql::<BigInt>(&format!(
         "({ANSWER_SET_BYTES} + (SELECT coalesce(sum({ANSWER_BYTES} + octet_length(weighed.value::text)), 0) \
-         FROM answers AS weighed \
-         WHERE weighed.account_id = answer_sets.account_id AND weighed.answer_set_id = answer_sets.id))::bigint"
+         FROM answers AS weighed WHERE weighed.account_id = "
     ))
+    .bind::<BigInt, _>(account.get())
+    .sql(" AND weighed.answer_set_id = answer_sets.id))::bigint")
 }
+
+/// The weight's expression ([`weight`]).
+type Weight = SqlLiteral<BigInt, UncheckedBind<SqlLiteral<BigInt>, diesel::dsl::AsExprOf<i64, BigInt>>>;
 
 /// A set's id and weight as the domain takes them.
 fn weighed((id, bytes): (i64, i64)) -> Weighed<AnswerSetId> {
@@ -247,7 +252,7 @@ impl AnswerRepository for PgUnitOfWork<'_> {
             .filter(answer_sets::id.gt(after))
             .order(answer_sets::id)
             .limit(request.limit())
-            .select((answer_sets::id, weight()))
+            .select((answer_sets::id, weight(account)))
             .load(self.conn)
             .or_repo()?;
         Ok(rows.into_iter().map(weighed).collect())
@@ -269,7 +274,7 @@ impl AnswerRepository for PgUnitOfWork<'_> {
                 .order(answer_sets::id)
                 .offset(page.offset())
                 .limit(page.size())
-                .select((answer_sets::id, weight()))
+                .select((answer_sets::id, weight(account)))
                 .load(self.conn)
                 .or_repo()?
         };

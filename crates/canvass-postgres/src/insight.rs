@@ -2,12 +2,15 @@
 //! that aggregate in the database (routed to the account's shard: every table is pinned to `account_id = $1`) and
 //! return a handful of rows, whatever the number of respondents or answer sets.
 
+mod report;
 mod results;
 mod statistics;
 
 use canvass_domain::answer::AnswerFilter;
-use canvass_domain::ids::{AccountId, LabelId, SendoutId, SurveyId};
-use canvass_domain::insight::{Breakdown, ResultTallies, SendoutFigures, TallyGroup, WordTally};
+use canvass_domain::ids::{AccountId, LabelId, QuestionItemId, SendoutId, SurveyId};
+use canvass_domain::insight::{
+    BinLayout, Breakdown, QuotedTexts, ResultTallies, SendoutFigures, SendoutFunnel, TallyGroup, WordTally,
+};
 use canvass_domain::ports::{InsightRepository, RepoResult};
 use canvass_domain::survey::QuestionTree;
 use diesel::prelude::*;
@@ -57,5 +60,33 @@ impl InsightRepository for PgUnitOfWork<'_> {
         stop_words: &[String],
     ) -> RepoResult<Vec<(TallyGroup, WordTally)>> {
         results::words(self.conn, account, tree, filter, breakdown, stop_words).or_repo()
+    }
+
+    /// One statement (see [`report`]).
+    fn sendout_funnels(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<SendoutFunnel>> {
+        report::funnels(self.conn, account, survey).or_repo()
+    }
+
+    /// One statement (see [`report`]).
+    fn numeric_bins(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        layouts: &[BinLayout],
+    ) -> RepoResult<Vec<(QuestionItemId, u32, i64)>> {
+        report::bins(self.conn, account, survey, filter, layouts).or_repo()
+    }
+
+    /// One statement (see [`report`]).
+    fn quoted_texts(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        items: &[QuestionItemId],
+        per_item: u32,
+    ) -> RepoResult<Vec<QuotedTexts>> {
+        report::texts(self.conn, account, survey, filter, items, per_item).or_repo()
     }
 }

@@ -9,7 +9,7 @@ use crate::helpers::{email_sendout, item_id, spawn_app, TestApp};
 /// The sample survey, a sendout with a `Team` label and five answer sets: three of Sales (happy yes, yes, no;
 /// 10, 20, 30 hours), one of Support (no; 40 hours) and one anonymous (yes; 50 hours). Returns the survey, its
 /// tree, the sendout and the label.
-async fn teams(app: &TestApp) -> (i64, Value, i64, i64) {
+pub(super) async fn teams(app: &TestApp) -> (i64, Value, i64, i64) {
     let (survey, tree) = app.sample_survey().await;
     let base = format!("/surveys/{survey}/sendouts");
     let sendout = app.post(&base, email_sendout()).await.expect(201)["sendoutId"].as_i64().unwrap();

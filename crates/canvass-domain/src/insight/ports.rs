@@ -5,9 +5,9 @@
 
 use time::Date;
 
-use super::{Breakdown, ResultTallies, SendoutFigures, TallyGroup, WordTally};
+use super::{BinLayout, Breakdown, QuotedTexts, ResultTallies, SendoutFigures, SendoutFunnel, TallyGroup, WordTally};
 use crate::answer::AnswerFilter;
-use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
+use crate::ids::{AccountId, LabelId, QuestionItemId, SendoutId, SurveyId};
 use crate::ports::RepoResult;
 use crate::survey::QuestionTree;
 
@@ -48,4 +48,28 @@ pub trait InsightRepository {
         breakdown: Option<Breakdown>,
         stop_words: &[String],
     ) -> RepoResult<Vec<(TallyGroup, WordTally)>>;
+
+    /// Each sendout of the survey, in id order, with its funnel (zeros for one with no respondent).
+    fn sendout_funnels(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<SendoutFunnel>>;
+
+    /// Per layout, how many numbers answered to its item in the sets of the survey that pass the filter fall in
+    /// each of its bins ([`BinLayout::bin_of`]): `(item, bin, count)`, bins without a number left out.
+    fn numeric_bins(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        layouts: &[BinLayout],
+    ) -> RepoResult<Vec<(QuestionItemId, u32, i64)>>;
+
+    /// Per item (in any order), its `per_item` texts that are not empty from the latest answer sets (by id) of
+    /// the survey that pass the filter, the latest first; items without a text left out.
+    fn quoted_texts(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        items: &[QuestionItemId],
+        per_item: u32,
+    ) -> RepoResult<Vec<QuotedTexts>>;
 }

@@ -14,7 +14,7 @@ use crate::insight::{
 };
 use crate::language::Language;
 use crate::ports::{AccountRepository, InsightRepository, SendoutRepository, SurveyRepository};
-use crate::survey::QuestionType;
+use crate::survey::{QuestionType, Survey};
 
 /// The statistics of a sendout of the survey, its daily series up to the clock's UTC day. An unknown survey is
 /// `NotFound(Resource::Survey)`, a sendout the survey does not have `NotFound(Resource::Sendout)` (another
@@ -59,6 +59,16 @@ pub fn survey_results(
     survey: SurveyId,
     request: &ResultsRequest,
 ) -> Result<SurveyResults, DomainError> {
+    Ok(survey_and_results(uow, account, survey, request)?.1)
+}
+
+/// The survey and its results ([`survey_results`]).
+pub(super) fn survey_and_results(
+    uow: &mut (impl AccountRepository + InsightRepository + SendoutRepository + SurveyRepository + ?Sized),
+    account: AccountId,
+    survey: SurveyId,
+    request: &ResultsRequest,
+) -> Result<(Survey, SurveyResults), DomainError> {
     let filter = &request.filter;
     let (found, tree) = surveys::get_with_tree(uow, account, survey)?;
     answers::check_filter_sendout(uow, account, survey, filter)?;
@@ -113,7 +123,7 @@ pub fn survey_results(
         };
         results.groups = Some(assemble_groups(&tree, breakdown, groups, &label_of, min_group_size));
     }
-    Ok(results)
+    Ok((found, results))
 }
 
 /// The survey's sendouts' names, for a breakdown by sendout (none for any other).

@@ -1,6 +1,7 @@
 //! Bodies of the insight endpoints: a sendout's statistics, a survey's results, and the results' query (the answer
 //! list's filters and a sendout).
 
+use canvass_domain::answer::AnswerFilter;
 use canvass_domain::distribution::RespondentStatus;
 use canvass_domain::insight::{
     Breakdown, DailyActivity, GroupKey, ItemFigures, ItemResult, Nps, NumericSummary, OptionCount, RatingSummary,
@@ -21,10 +22,11 @@ mod richer;
 
 pub use richer::{DateItemResult, MatrixItemResult, RankedOptionBody, RankingItemResult, RowCountsBody};
 
-/// Filters of `GET /surveys/{surveyId}/results`: those of `GET /surveys/{surveyId}/answers`, and a sendout.
+/// Filters of `GET /surveys/{surveyId}/results`, its report and its charts: those of `GET
+/// /surveys/{surveyId}/answers`, a sendout and a language.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct ResultsQuery {
+pub struct ResultsFilterQuery {
     /// Created at or after (RFC 3339 or YYYY-MM-DD).
     #[param(value_type = Option<DateText>)]
     pub from: Option<ClientDate>,
@@ -48,6 +50,26 @@ pub struct ResultsQuery {
     #[param(rename = "where", style = Form, explode, max_items = 20,
         value_type = Option<Vec<super::schemas::ConditionText>>, example = json!(["12:eq:yes", "14:gt:6"]))]
     pub conditions: Vec<String>,
+}
+
+impl ResultsFilterQuery {
+    /// The checked filter.
+    pub fn into_domain(self) -> Result<AnswerFilter, Vec<FieldError>> {
+        let filters = AnswerFilterQuery {
+            from: self.from,
+            to: self.to,
+            updated: self.updated,
+            completed: self.completed,
+            conditions: self.conditions,
+        };
+        results_filter(filters, self.sendout_id, self.language)
+    }
+}
+
+/// The breakdown of `GET /surveys/{surveyId}/results` and its report.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct BreakdownQuery {
     /// Groups the sets and answers each group's results beside the whole: by the answer to a SingleChoice,
     /// Dropdown or Rating item (its id), by a background data label of a sendout of the survey (`bg:<labelId>`), by
     /// `language` or by `sendout`.
@@ -66,27 +88,20 @@ pub struct ResultsQuery {
     pub min_group_size: Option<i64>,
 }
 
-impl ResultsQuery {
-    /// The checked request: the filter, the breakdown and the smallest group.
-    pub fn into_domain(self) -> Result<ResultsRequest, Vec<FieldError>> {
-        let breakdown = self.breakdown_by.as_deref().map(Breakdown::parse).transpose().map_err(|error| vec![error]);
-        let min_group_size = match self.min_group_size {
-            Some(size) if size < 1 => Err(vec![FieldError::new(MIN_GROUP_SIZE, "must be at least 1")]),
-            size => Ok(size),
-        };
-        let filters = AnswerFilterQuery {
-            from: self.from,
-            to: self.to,
-            updated: self.updated,
-            completed: self.completed,
-            conditions: self.conditions,
-        };
-        let filter = results_filter(filters, self.sendout_id, self.language);
-        match (filter, breakdown, min_group_size) {
-            (Ok(filter), Ok(breakdown), Ok(min_group_size)) => Ok(ResultsRequest { filter, breakdown, min_group_size }),
-            (filter, breakdown, size) => {
-                Err([filter.err(), breakdown.err(), size.err()].into_iter().flatten().flatten().collect())
-            }
+/// The checked request of a filter and a breakdown, every fault of both named.
+pub fn results_request(
+    filter: ResultsFilterQuery,
+    breakdown: BreakdownQuery,
+) -> Result<ResultsRequest, Vec<FieldError>> {
+    let min_group_size = match breakdown.min_group_size {
+        Some(size) if size < 1 => Err(vec![FieldError::new(MIN_GROUP_SIZE, "must be at least 1")]),
+        size => Ok(size),
+    };
+    let breakdown = breakdown.breakdown_by.as_deref().map(Breakdown::parse).transpose().map_err(|error| vec![error]);
+    match (filter.into_domain(), breakdown, min_group_size) {
+        (Ok(filter), Ok(breakdown), Ok(min_group_size)) => Ok(ResultsRequest { filter, breakdown, min_group_size }),
+        (filter, breakdown, size) => {
+            Err([filter.err(), breakdown.err(), size.err()].into_iter().flatten().flatten().collect())
         }
     }
 }

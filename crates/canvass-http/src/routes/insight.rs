@@ -6,7 +6,9 @@ use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::insight;
 
 use crate::blocking;
-use crate::dto::insight::{ResultsQuery, SendoutStatisticsResponse, SurveyResultsResponse};
+use crate::dto::insight::{
+    results_request, BreakdownQuery, ResultsFilterQuery, SendoutStatisticsResponse, SurveyResultsResponse,
+};
 use crate::extract::path::Ids;
 use crate::extract::query::QueryOf;
 use crate::middleware::auth::Authenticated;
@@ -36,7 +38,7 @@ pub async fn statistics(
 /// item in tree order, how many answered and, by type, every option's count, the numbers' summary, the ratings'
 /// distribution and Net Promoter Score.
 #[utoipa::path(tag = "Insight",
-    params(("surveyId" = i64, Path, description = "A survey of the account"), ResultsQuery),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ResultsFilterQuery, BreakdownQuery),
     responses((status = 200, body = SurveyResultsResponse), (status = 400, body = Problem),
         (status = 404, body = Problem)))]
 #[get("/surveys/{surveyId}/results")]
@@ -44,10 +46,11 @@ pub async fn results(
     state: web::Data<AppState>,
     caller: Authenticated,
     path: Ids<SurveyId>,
-    query: QueryOf<ResultsQuery>,
+    filter: QueryOf<ResultsFilterQuery>,
+    breakdown: QueryOf<BreakdownQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
-    let request = query.0.into_domain().map_err(Problem::invalid)?;
+    let request = results_request(filter.0, breakdown.0).map_err(Problem::invalid)?;
     let results = blocking::run(&state, move |uow, _| insight::survey_results(uow, account, survey, &request)).await?;
     Ok(HttpResponse::Ok().json(SurveyResultsResponse::from(results)))
 }

@@ -18,7 +18,7 @@
 //! `updated_at`, `completed`, and the sendout.
 
 use canvass_domain::answer::AnswerFilter;
-use canvass_domain::ids::{AccountId, QuestionItemId};
+use canvass_domain::ids::{AccountId, QuestionItemId, SurveyId};
 use canvass_domain::insight::{
     Breakdown, CellCount, ChoiceCount, DateTally, ItemTally, NumericSummary, RankTally, RatingCount, ResultTallies,
     TallyGroup, WordTally,
@@ -118,6 +118,8 @@ macro_rules! of_the_account {
     WHERE a.account_id = $1"
     };
 }
+
+pub(super) use {all_sets, answers_of_sets, of_the_account, passing_the_filter};
 
 /// Per group, how many sets it holds.
 macro_rules! sets_statement {
@@ -488,7 +490,7 @@ type Dated = Bound<
 type Narrowed =
     Bound<Bound<Bound<Dated, bool, Bool>, Option<i64>, Nullable<BigInt>>, Option<&'static str>, Nullable<Text>>;
 /// A statement of the filter's parameters `$1` to `$11` ([`passing_the_filter`], [`grouped_sets`]).
-type Filtered =
+pub(super) type Filtered =
     Bound<Bound<Bound<Narrowed, Value, Jsonb>, Option<&'static str>, Nullable<Text>>, Option<i64>, Nullable<BigInt>>;
 
 /// The breakdown as the statements bind it: its kind and its item or label.
@@ -504,17 +506,17 @@ fn breakdown_params(breakdown: Option<Breakdown>) -> (Option<&'static str>, Opti
 
 /// The statement of the pair (without and with a breakdown) that fits, with the filter's and the breakdown's
 /// parameters bound, for the tree's survey.
-fn bound(
+pub(super) fn bound(
     statements: [&'static str; 2],
     account: AccountId,
-    tree: &QuestionTree,
+    survey: SurveyId,
     filter: &AnswerFilter,
     breakdown: Option<Breakdown>,
 ) -> Filtered {
     let (kind, id) = breakdown_params(breakdown);
     prepared(statements[usize::from(breakdown.is_some())])
         .bind::<BigInt, _>(account.get())
-        .bind::<BigInt, _>(tree.survey_id.get())
+        .bind::<BigInt, _>(survey.get())
         .bind::<Nullable<Timestamptz>, _>(filter.created_from)
         .bind::<Nullable<Timestamptz>, _>(filter.created_to)
         .bind::<Nullable<Timestamptz>, _>(filter.updated_since)
@@ -541,7 +543,7 @@ pub(super) fn words(
     if open_text.is_empty() {
         return Ok(Vec::new());
     }
-    let rows: Vec<WordRow> = bound(WORDS, account, tree, filter, breakdown)
+    let rows: Vec<WordRow> = bound(WORDS, account, tree.survey_id, filter, breakdown)
         .bind::<Array<BigInt>, _>(&open_text)
         .bind::<Array<Text>, _>(stop_words)
         .load(conn)?;
@@ -563,7 +565,7 @@ pub(super) fn tallies(
     filter: &AnswerFilter,
     breakdown: Option<Breakdown>,
 ) -> QueryResult<Vec<(TallyGroup, ResultTallies)>> {
-    let filtered = |sql| bound(sql, account, tree, filter, breakdown);
+    let filtered = |sql| bound(sql, account, tree.survey_id, filter, breakdown);
     let sets: Vec<SetsRow> = filtered(SETS).load(conn)?;
     if sets.is_empty() {
         return Ok(Vec::new());

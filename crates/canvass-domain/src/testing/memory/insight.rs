@@ -8,12 +8,12 @@ use super::answers::passes;
 use super::Memory;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerValue};
 use crate::distribution::RespondentStatus;
-use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
+use crate::ids::{AccountId, LabelId, QuestionItemId, SendoutId, SurveyId};
+use crate::insight::{BinLayout, QuotedTexts, SendoutFigures, SendoutFunnel, StatusCounts};
 use crate::insight::{Breakdown, ResultTallies, TallyGroup, WordTally};
 use crate::insight::{
     CellCount, ChoiceCount, DailyActivity, DateTally, ItemTally, NumericSummary, RankTally, RatingCount,
 };
-use crate::insight::{SendoutFigures, StatusCounts};
 use crate::ports::{InsightRepository, RepoResult};
 use crate::survey::{QuestionTree, QuestionType};
 
@@ -282,5 +282,79 @@ impl InsightRepository for Memory {
             tallies.extend(words.map(|word| (group.clone(), word)));
         }
         Ok(tallies)
+    }
+
+    fn sendout_funnels(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<SendoutFunnel>> {
+        let state = &self.state;
+        let mut sendouts: Vec<_> =
+            state.sendouts.iter().filter(|(owner, s)| *owner == account && s.survey_id == survey).collect();
+        sendouts.sort_by_key(|(_, sendout)| sendout.id);
+        let funnel = |sendout: &crate::distribution::Sendout| {
+            let respondents: Vec<_> = state
+                .respondents
+                .iter()
+                .filter(|r| r.account_id == account && r.row.sendout_id == sendout.id)
+                .collect();
+            let reached: Vec<_> = respondents
+                .iter()
+                .filter(|r| matches!(r.row.status, RespondentStatus::Sent | RespondentStatus::Released))
+                .collect();
+            let sets_of = |respondent| {
+                let sets = state.answer_sets.iter().filter(|h| h.account_id == account);
+                sets.filter(move |h| h.set.respondent_id == Some(respondent) && h.set.sendout_id == Some(sendout.id))
+            };
+            SendoutFunnel {
+                sendout: sendout.id,
+                name: sendout.name.clone(),
+                respondents: respondents.len() as i64,
+                reached: reached.len() as i64,
+                started: reached.iter().filter(|r| sets_of(r.row.id).next().is_some()).count() as i64,
+                completed: reached.iter().filter(|r| sets_of(r.row.id).any(|h| h.set.completed)).count() as i64,
+            }
+        };
+        Ok(sendouts.into_iter().map(|(_, sendout)| funnel(sendout)).collect())
+    }
+
+    fn numeric_bins(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        layouts: &[BinLayout],
+    ) -> RepoResult<Vec<(QuestionItemId, u32, i64)>> {
+        let sets = self.state.sets_of(account, survey, |set| passes(set, filter));
+        let mut counts: std::collections::BTreeMap<(QuestionItemId, u32), i64> = Default::default();
+        for answer in sets.iter().flat_map(|set| set.answers.iter()) {
+            let AnswerValue::Number(number) = answer.value else { continue };
+            if let Some(layout) = layouts.iter().find(|layout| layout.item == answer.question_item_id) {
+                *counts.entry((layout.item, layout.bin_of(number))).or_default() += 1;
+            }
+        }
+        Ok(counts.into_iter().map(|((item, bin), count)| (item, bin, count)).collect())
+    }
+
+    fn quoted_texts(
+        &mut self,
+        account: AccountId,
+        survey: SurveyId,
+        filter: &AnswerFilter,
+        items: &[QuestionItemId],
+        per_item: u32,
+    ) -> RepoResult<Vec<QuotedTexts>> {
+        let mut sets = self.state.sets_of(account, survey, |set| passes(set, filter));
+        sets.reverse();
+        let quoted = items.iter().map(|item| {
+            let texts = sets
+                .iter()
+                .flat_map(|set| set.answers.iter().filter(|answer| answer.question_item_id == *item))
+                .filter_map(|answer| match &answer.value {
+                    AnswerValue::Text(text) if !text.is_empty() => Some(text.clone()),
+                    _ => None,
+                })
+                .take(per_item as usize)
+                .collect();
+            QuotedTexts { item: *item, texts }
+        });
+        Ok(quoted.filter(|quoted| !quoted.texts.is_empty()).collect())
     }
 }

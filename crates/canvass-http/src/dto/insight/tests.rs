@@ -107,8 +107,8 @@ fn each_item_is_written_by_its_type() {
     );
 }
 
-fn query() -> ResultsQuery {
-    ResultsQuery {
+fn filter() -> ResultsFilterQuery {
+    ResultsFilterQuery {
         from: None,
         to: None,
         updated: None,
@@ -116,41 +116,32 @@ fn query() -> ResultsQuery {
         sendout_id: None,
         language: None,
         conditions: Vec::new(),
-        breakdown_by: None,
-        min_group_size: None,
     }
 }
 
 #[test]
 fn the_results_query_is_the_answer_filter_with_a_sendout() {
-    let asked = ResultsQuery { completed: Some(true), sendout_id: Some(8), ..query() };
-    let request = asked.into_domain().unwrap_or_default();
+    let asked = ResultsFilterQuery { completed: Some(true), sendout_id: Some(8), ..filter() };
+    let request = results_request(asked, BreakdownQuery::default()).unwrap_or_default();
     assert!(request.filter.completed_only);
     assert_eq!(request.filter.sendout_id, Some(SendoutId::new(8)));
-    assert_eq!(query().into_domain().unwrap_or_default().filter.sendout_id, None);
+    assert_eq!(filter().into_domain().unwrap_or_default().sendout_id, None);
 }
 
 #[test]
 fn the_results_query_reads_breakdown_minimum_and_conditions_naming_each_fault() {
-    let asked = ResultsQuery {
-        breakdown_by: Some("bg:4".into()),
-        min_group_size: Some(3),
-        conditions: vec!["7:in:a|b".into()],
-        ..query()
-    };
-    let request = asked.into_domain().unwrap();
+    let asked = ResultsFilterQuery { conditions: vec!["7:in:a|b".into()], ..filter() };
+    let breakdown = BreakdownQuery { breakdown_by: Some("bg:4".into()), min_group_size: Some(3) };
+    let request = results_request(asked, breakdown).unwrap();
     assert_eq!(
         request.breakdown,
         Some(canvass_domain::insight::Breakdown::Label(canvass_domain::ids::LabelId::new(4)))
     );
     assert_eq!((request.min_group_size, request.filter.conditions.len()), (Some(3), 1));
-    let wrong = ResultsQuery {
-        breakdown_by: Some("colour".into()),
-        min_group_size: Some(0),
-        conditions: vec!["7:like:a".into()],
-        ..query()
-    };
-    let fields: Vec<String> = wrong.into_domain().unwrap_err().into_iter().map(|error| error.field).collect();
+    let wrong = ResultsFilterQuery { conditions: vec!["7:like:a".into()], ..filter() };
+    let breakdown = BreakdownQuery { breakdown_by: Some("colour".into()), min_group_size: Some(0) };
+    let fields: Vec<String> =
+        results_request(wrong, breakdown).unwrap_err().into_iter().map(|error| error.field).collect();
     assert_eq!(fields, ["where", "breakdownBy", "minGroupSize"]);
 }
 
