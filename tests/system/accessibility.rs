@@ -392,3 +392,59 @@ async fn every_respondent_page_in_every_language_passes_axe_and_fits_a_phone() {
     eprintln!("accessibility: {pages} pages checked in {:.1} s", started.elapsed().as_secs_f64());
     assert!(findings.is_empty(), "{} problems on the respondent pages:\n{}", findings.len(), findings.join("\n"));
 }
+
+/// Records a completed answer set to every item of the survey (`n` varies the answers).
+async fn answer_every_item(app: &TestApp, survey: i64, n: i64) {
+    let tree = app.get(&format!("/surveys/{survey}/questions")).await.expect(200);
+    let id = |page, index| item_id(&tree, page, index);
+    let yes = if n % 3 == 0 { "no" } else { "yes" };
+    let answers = json!([
+        {"questionItemId": id(0, 1), "value": yes},
+        {"questionItemId": id(0, 2), "value": if n % 2 == 0 { json!(["team"]) } else { json!(["team", "tools"]) }},
+        {"questionItemId": id(0, 3), "value": n % 11},
+        {"questionItemId": id(1, 0), "value": if n % 2 == 0 { "osl" } else { "sto" }},
+        {"questionItemId": id(1, 1), "value": format!("20{:02}-03-01", 10 + n)},
+        {"questionItemId": id(1, 2), "value": {"matters": "3", "tools": if n % 2 == 0 { "2" } else { "1" }}},
+        {"questionItemId": id(1, 3), "value": ["people", "flex", "pay"]},
+        {"questionItemId": id(2, 0), "value": 30 + 3 * n},
+        {"questionItemId": id(2, 1), "value": format!("Answer {n}: more quiet rooms & <better> coffee")}
+    ]);
+    let set = json!({"completed": true, "answers": answers});
+    app.post(&format!("/surveys/{survey}/answers"), set).await.expect(201);
+}
+
+/// The survey's report, as an analyst opens it, has no WCAG 2.1 A or AA violation and fits a phone's width, with
+/// a breakdown's tables too. The report needs a key, so the browser is given the document the API answered.
+#[tokio::test]
+async fn the_html_report_passes_axe_and_fits_a_phone() {
+    let Some(axe) = axe_source() else {
+        return skip("report accessibility test", "axe-core", "npm ci in tests/browser");
+    };
+    let Some(driver) = chromedriver("report accessibility test") else { return };
+    let app = spawn_app().await;
+    let english = survey(&app, &ENGLISH).await;
+    sendout(&app, english.id, "en").await;
+    for n in 0..8 {
+        answer_every_item(&app, english.id, n).await;
+    }
+    let mut documents = Vec::new();
+    let single = english.fields.single.trim_start_matches('q').to_owned();
+    for query in [String::new(), format!("?breakdownBy={single}&minGroupSize=3")] {
+        let url = format!("{}/api/v1/surveys/{}/report{query}", app.address, english.id);
+        let response = app.client.get(url).header("X-API-KEY", &app.key).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        documents.push(response.text().await.unwrap());
+    }
+    let mut audit = Audit::start(&driver, axe).await;
+    for (width, _) in [(Width::Desktop, "desktop"), (Width::Phone, "phone")] {
+        audit.resize(width).await;
+        for document in &documents {
+            let encoded = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, document);
+            audit.client.goto(&format!("data:text/html;base64,{encoded}")).await.unwrap();
+            audit.page("report", "en").await;
+        }
+    }
+    let Audit { client, findings, .. } = audit;
+    client.close().await.unwrap();
+    assert!(findings.is_empty(), "{} problems on the report:\n{}", findings.len(), findings.join("\n"));
+}

@@ -81,8 +81,13 @@ pub fn printable(text: &str) -> String {
     text.chars().filter(|c| !c.is_control()).collect()
 }
 
+/// `1 answer`, `2 answers`: a count with its noun.
+fn counted(count: i64, noun: &str) -> String {
+    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
+}
+
 fn answers_line(answered: i64) -> String {
-    format!("{answered} {}", if answered == 1 { "answer" } else { "answers" })
+    counted(answered, "answer")
 }
 
 impl Chart {
@@ -105,11 +110,11 @@ impl Chart {
                 let mut line = answers_line(*answered);
                 if let (Some(mean), Some(score)) = (summary.mean, summary.nps.score) {
                     line.push_str(&format!(
-                        "; mean {}; NPS {score} ({} promoters, {} passives, {} detractors)",
+                        "; mean {}; NPS {score} ({}, {}, {})",
                         number(mean),
-                        summary.nps.promoters,
-                        summary.nps.passives,
-                        summary.nps.detractors
+                        counted(summary.nps.promoters, "promoter"),
+                        counted(summary.nps.passives, "passive"),
+                        counted(summary.nps.detractors, "detractor")
                     ));
                 }
                 bars_with_table(line, "Rating", bars.collect(), summary.count)

@@ -24,6 +24,7 @@ article { border-top: 1px solid #ccc; padding: 1rem 0; break-inside: avoid; page
 .summary { color: #444; margin: 0 0 .5rem; }
 figure { margin: 0; display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 figure svg { flex: 1 1 30rem; max-width: 100%; height: auto; }
+div.table { max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; font-size: .9rem; }
 caption { text-align: left; font-weight: bold; padding: 0 0 .25rem; }
 th, td { border: 1px solid #bbb; padding: .2rem .5rem; text-align: left; vertical-align: top; }
@@ -110,10 +111,12 @@ fn article(item: &ItemView) -> Markup {
     }
 }
 
-/// A table with its caption, the first cell of each row its heading, numbers aligned right.
+/// A table with its caption, the first cell of each row its heading, numbers aligned right; in a region that
+/// scrolls sideways (and takes the focus, so a keyboard scrolls it) where the table is wider than the screen.
 fn table(table: &Table, caption: &str) -> Markup {
     let numeric = |cell: &str| cell.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '–');
     html! {
+        div.table role="region" aria-label=(caption) tabindex="0" {
         table {
             caption { (caption) }
             thead {
@@ -136,6 +139,7 @@ fn table(table: &Table, caption: &str) -> Markup {
                     }
                 }
             }
+        }
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use ab_glyph::{Font as _, FontRef, ScaleFont};
+use ab_glyph::{Font as _, FontRef};
 use canvass_domain::use_cases::reports::SurveyReport;
 use krilla::color::rgb;
 use krilla::geom::{PathBuilder, Point, Rect, Size};
@@ -84,8 +84,9 @@ fn faces() -> Option<&'static (FontRef<'static>, FontRef<'static>)> {
 fn measure(text: &str, size: f32, bold: bool) -> f32 {
     let Some((regular, heavy)) = faces() else { return text.chars().count() as f32 * size * 0.6 };
     let face = if bold { heavy } else { regular };
-    let scaled = face.as_scaled(size);
-    text.chars().map(|c| scaled.h_advance(face.glyph_id(c))).sum()
+    // `size` is the em, as the PDF sets it (ab_glyph's own scale is the font's height).
+    let per_unit = size / face.units_per_em().unwrap_or(2048.0);
+    text.chars().map(|c| face.h_advance_unscaled(face.glyph_id(c)) * per_unit).sum()
 }
 
 /// `text` broken into lines no wider than `width`, between words where it can, inside a word where it must.
@@ -138,7 +139,7 @@ fn heading(text: &str) -> Block {
 
 /// The blocks of a table: its head, then each row; the first column takes what the others leave.
 fn table(table: &Table, size: f32) -> Vec<Block> {
-    const PAD: f32 = 4.0;
+    const PAD: f32 = 5.0;
     let columns = table.head.len();
     if columns == 0 {
         return Vec::new();

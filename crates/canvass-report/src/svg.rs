@@ -243,7 +243,7 @@ fn legend(options: &[String]) -> Vec<(u32, u32, String)> {
 
 /// The SVG marked as one image named by the chart's title, its figures being in the table beside it.
 fn accessible(svg: &str, chart: &Chart) -> String {
-    let title = escape(&format!("Chart: {}. {}", chart.title, chart.summary));
+    let title = escape(&format!("Chart of “{}”: {}", chart.title, chart.summary));
     match svg.split_once("<svg ") {
         Some((before, after)) => match after.split_once('>') {
             Some((attributes, rest)) => {

@@ -70,7 +70,7 @@ fn every_kind_of_chart_is_an_svg_and_a_png_of_its_size() {
     for (name, chart) in charts() {
         let drawn = svg(&chart, true).expect("drawn").expect("a plot");
         assert!(drawn.contains("<svg role=\"img\""), "{name}: {drawn}");
-        assert!(drawn.contains(&format!("<title>Chart: {}. ", chart.title)), "{name}");
+        assert!(drawn.contains(&format!("<title>Chart of “{}”: ", chart.title)), "{name}");
         assert!(drawn.contains("font-family=\"DejaVu Sans\""), "{name}");
         for row in &chart.table.rows {
             if name != "matrix" {

@@ -115,7 +115,7 @@ async fn one_item_s_chart_is_an_svg_or_a_png_under_the_filters() {
     let (status, content_type, body) = fetch(&app, &format!("/surveys/{survey}/items/{happy}/chart")).await;
     assert_eq!((status, content_type.as_str()), (200, "image/svg+xml"));
     let svg = text(&body);
-    assert!(svg.contains("<svg role=\"img\"") && svg.contains("<title>Chart: Happy?. 5 answers</title>"), "{svg}");
+    assert!(svg.contains("<svg role=\"img\"") && svg.contains("<title>Chart of “Happy?”: 5 answers</title>"), "{svg}");
     assert!(svg.contains("3 (60%)") && svg.contains("2 (40%)"), "three yes and two no: {svg}");
     let narrowed = fetch(&app, &format!("/surveys/{survey}/items/{happy}/chart?where={hours}:gt:25")).await;
     let svg = text(&narrowed.2);
