@@ -272,7 +272,8 @@ const SHAPES: [&str; 2] = [shapes_statement!(all_sets!()), shapes_statement!(gro
 /// letters and digits of two characters or more, split at runs of anything else, `(\W|_)+` (the same as
 /// `[^[:alnum:]]+`, written without a colon that pgbench would read as a variable), lower-cased, as ICU's root locale reads letters in every script,
 /// whatever the database's own locale), without the stop words `$13`, counted per item; the top 25 of each item by
-/// count then word, and every word tied with the 25th.
+/// count then word in code point order (`COLLATE "C"`), as the domain ranks them. Exactly 25: ties at the 25th are
+/// cut here, since a survey's unique words (a number in every answer) would all tie at one answer and come back.
 macro_rules! words_statement {
     ($sets:expr) => {
         concat!(
@@ -291,7 +292,8 @@ words AS (
 counted AS (
     SELECT whole, key, item, word, count(*) AS n FROM words GROUP BY whole, key, item, word),
 ranked AS (
-    SELECT whole, key, item, word, n, rank() OVER (PARTITION BY whole, key, item ORDER BY n DESC) AS place
+    SELECT whole, key, item, word, n,
+           row_number() OVER (PARTITION BY whole, key, item ORDER BY n DESC, word COLLATE \"C\") AS place
     FROM counted)
 SELECT whole, key, item, word, n FROM ranked WHERE place <= 25"
         )
