@@ -167,7 +167,7 @@ impl From<Page<AnswerSet>> for AnswerSetPageResponse {
     }
 }
 
-/// Date filters of `GET /surveys/{surveyId}/answers`.
+/// Filters of `GET /surveys/{surveyId}/answers` and `answersWithData`: dates, completion and answer conditions.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct AnswerFilterQuery {
@@ -218,7 +218,7 @@ pub fn results_filter(
     Ok(filter.into_domain()?.of_sendout(sendout.map(SendoutId::new)).in_language(language.map(Language::from)))
 }
 
-/// Paging and filters of `GET /surveys/{surveyId}/answersWithData`.
+/// Paging of `GET /surveys/{surveyId}/answersWithData` (its filters are [`AnswerFilterQuery`]).
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct AnswerPageQuery {
@@ -228,21 +228,4 @@ pub struct AnswerPageQuery {
     /// Page size from 1 to 1000 (default 100).
     #[param(minimum = 1, maximum = 1000)]
     pub pagesize: Option<i64>,
-    /// Created at or after.
-    #[param(value_type = Option<DateText>)]
-    pub from: Option<ClientDate>,
-    /// Created at or before.
-    #[param(value_type = Option<DateText>)]
-    pub to: Option<ClientDate>,
-    /// Updated at or after; cannot be combined with from or to.
-    #[param(value_type = Option<DateText>)]
-    pub updated: Option<ClientDate>,
-    /// true: completed sets only (default false: no filter).
-    pub completed: Option<bool>,
-    /// Answer conditions, all of which a set must meet: `<questionItemId>:<op>:<value>`, `op` one of `eq`, `ne`,
-    /// `gt`, `lt`, `in` (values split by `|`); repeat the parameter for more (at most 20).
-    #[serde(default, rename = "where")]
-    #[param(rename = "where", style = Form, explode, max_items = 20,
-        value_type = Option<Vec<super::schemas::ConditionText>>, example = json!(["12:eq:yes", "14:gt:6"]))]
-    pub conditions: Vec<String>,
 }

@@ -13,12 +13,9 @@ use time::OffsetDateTime;
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
-use super::answer::{results_filter, AnswerFilterQuery};
 use super::answer_value::AnswerValueBody;
-use super::client_date::ClientDate;
+use super::insight::ResultsFilterQuery;
 use super::mirror::mirrored;
-use super::schemas::DateText;
-use super::sendout::LanguageBody;
 
 /// The file an export is written as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, ToSchema)]
@@ -81,42 +78,12 @@ pub struct ExportQuery {
     #[serde(rename = "backgroundData")]
     #[param(rename = "backgroundData")]
     pub background_data: Option<bool>,
-    /// Created at or after (RFC 3339 or YYYY-MM-DD).
-    #[param(value_type = Option<DateText>)]
-    pub from: Option<ClientDate>,
-    /// Created at or before (a date-only value includes that whole day).
-    #[param(value_type = Option<DateText>)]
-    pub to: Option<ClientDate>,
-    /// Updated at or after; cannot be combined with from or to.
-    #[param(value_type = Option<DateText>)]
-    pub updated: Option<ClientDate>,
-    /// true: completed sets only; false (default): no filter.
-    pub completed: Option<bool>,
-    /// Only the sets of this sendout's respondents; a sendout of another survey is a 400.
-    #[serde(rename = "sendoutId")]
-    #[param(rename = "sendoutId")]
-    pub sendout_id: Option<i64>,
-    /// Only the sets last shown (or given) in this language.
-    pub language: Option<LanguageBody>,
-    /// Answer conditions, all of which a set must meet: `<questionItemId>:<op>:<value>`, `op` one of `eq`, `ne`,
-    /// `gt`, `lt`, `in` (values split by `|`); repeat the parameter for more (at most 20).
-    #[serde(default, rename = "where")]
-    #[param(rename = "where", style = Form, explode, max_items = 20,
-        value_type = Option<Vec<super::schemas::ConditionText>>, example = json!(["12:eq:yes", "14:gt:6"]))]
-    pub conditions: Vec<String>,
 }
 
 impl ExportQuery {
     /// The checked filter, and whether background data comes with the sets.
-    pub fn selection(&mut self) -> Result<ExportSelection, Vec<FieldError>> {
-        let dates = AnswerFilterQuery {
-            from: self.from.take(),
-            to: self.to.take(),
-            updated: self.updated.take(),
-            completed: self.completed,
-            conditions: std::mem::take(&mut self.conditions),
-        };
-        let filter = results_filter(dates, self.sendout_id, self.language)?;
+    pub fn selection(&self, filter: ResultsFilterQuery) -> Result<ExportSelection, Vec<FieldError>> {
+        let filter = filter.into_domain()?;
         Ok(ExportSelection { filter, background_data: self.background_data.unwrap_or(false) })
     }
 

@@ -53,7 +53,7 @@ pub async fn list(
 /// read in chunks of about 2 MiB as the client reads on (so the server never holds a large page whole), and its
 /// connection is closed when the client reads nothing for the stream idle timeout (60 s).
 #[utoipa::path(tag = "Answers",
-    params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerPageQuery),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerPageQuery, AnswerFilterQuery),
     responses((status = 200, body = AnswerSetPageResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[get("/surveys/{surveyId}/answersWithData")]
 pub async fn page(
@@ -61,6 +61,7 @@ pub async fn page(
     caller: Authenticated,
     path: Ids<SurveyId>,
     query: QueryOf<AnswerPageQuery>,
+    filter: QueryOf<AnswerFilterQuery>,
     peer: Peer,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
@@ -71,14 +72,7 @@ pub async fn page(
         "page",
         "pagesize",
     );
-    let filter = AnswerFilterQuery {
-        from: query.from,
-        to: query.to,
-        updated: query.updated,
-        completed: query.completed,
-        conditions: query.conditions,
-    }
-    .into_domain();
+    let filter = filter.0.into_domain();
     let (paging, filter) = match (paging, filter) {
         (Ok(paging), Ok(filter)) => (paging, filter),
         (paging, filter) => {

@@ -12,6 +12,7 @@ use futures_util::StreamExt;
 
 use crate::blocking;
 use crate::dto::export::{ExportFile, ExportFormat, ExportQuery};
+use crate::dto::insight::ResultsFilterQuery;
 use crate::export::csv::CsvWriter;
 use crate::export::jsonl::JsonLines;
 use crate::export::xlsx::{self, XlsxWriter};
@@ -36,7 +37,7 @@ use crate::streamed::{Peer, Streamed};
 /// whose client reads nothing for the stream idle timeout (60 s) has its connection closed, and an XLSX export stops
 /// (its body cut short) when its temporary files would hold more than 512 MiB for the account or 2 GiB in all.
 #[utoipa::path(tag = "Answers",
-    params(("surveyId" = i64, Path, description = "A survey of the account"), ExportQuery),
+    params(("surveyId" = i64, Path, description = "A survey of the account"), ExportQuery, ResultsFilterQuery),
     responses(
         (status = 200, description = "The file, as an attachment named survey-<surveyId>-answers.<csv|xlsx|jsonl>",
             headers(("Content-Disposition" = String, description = "attachment; filename=\"survey-<surveyId>-answers.<ext>\"")),
@@ -52,12 +53,13 @@ pub async fn export(
     caller: Authenticated,
     path: Ids<SurveyId>,
     query: QueryOf<ExportQuery>,
+    filter: QueryOf<ResultsFilterQuery>,
     peer: Peer,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
     let id = survey.get();
-    let mut query = query.0;
-    let selection = query.selection().map_err(Problem::invalid)?;
+    let query = query.0;
+    let selection = query.selection(filter.0).map_err(Problem::invalid)?;
     let background_data = selection.background_data;
     let slot = state.exports.take(account).ok_or_else(|| {
         let most = state.protection.exports_per_account;
