@@ -279,22 +279,27 @@ macro_rules! words_statement {
         concat!(
             $sets,
             ",
-words AS (
-    SELECT DISTINCT s.whole, s.key, a.question_item_id AS item, a.answer_set_id AS answer, w.word",
+counted AS (
+    SELECT s.whole, s.key, a.question_item_id AS item, w.word, count(*) AS n",
             answers_of_sets!(),
             "
-    CROSS JOIN LATERAL regexp_split_to_table(
-        lower(CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' ELSE '' END COLLATE \"und-x-icu\"),
-        '(\\W|_)+') AS w(word)",
+    CROSS JOIN LATERAL (
+        SELECT DISTINCT x.word
+        FROM regexp_split_to_table(
+            lower(CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' ELSE '' END COLLATE \"und-x-icu\"),
+            '(\\W|_)+') AS x(word)
+        WHERE char_length(x.word) >= 2) AS w",
             of_the_account!(),
             "
-      AND a.question_item_id = ANY($12) AND char_length(w.word) >= 2 AND NOT (w.word = ANY($13))),
-counted AS (
-    SELECT whole, key, item, word, count(*) AS n FROM words GROUP BY whole, key, item, word),
+      AND a.question_item_id = ANY($12)
+    GROUP BY s.whole, s.key, a.question_item_id, w.word),
+kept AS (
+    SELECT c.whole, c.key, c.item, c.word, c.n FROM counted c
+    WHERE NOT EXISTS (SELECT FROM unnest($13::text[]) AS stop(word) WHERE stop.word = c.word)),
 ranked AS (
     SELECT whole, key, item, word, n,
            row_number() OVER (PARTITION BY whole, key, item ORDER BY n DESC, word COLLATE \"C\") AS place
-    FROM counted)
+    FROM kept)
 SELECT whole, key, item, word, n FROM ranked WHERE place <= 25"
         )
     };

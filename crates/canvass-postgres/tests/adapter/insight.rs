@@ -2,6 +2,7 @@
 //! survey's results (`results`), each figure computed by hand in the test.
 
 mod groups;
+mod report;
 mod results;
 mod statistics;
 
