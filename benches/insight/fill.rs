@@ -1,4 +1,4 @@
-//! The benchmark's data: one survey of two pages of five items (one of each answering type on each; the second
+//! The benchmark's data: one survey of `pages` pages of five items (one of each answering type on each; the second
 //! page also a Matrix of four rows on a five-point scale and a Ranking of three), one EMAIL
 //! sendout of `count` respondents added through the API, and `count` answer sets, one per respondent. Delivery and
 //! answering are planted in SQL, as the service would have left them over eleven days: most respondents `Sent` on
@@ -26,8 +26,8 @@ pub struct Data {
     pub items: Vec<(i64, String)>,
 }
 
-/// Two pages of one item of each answering type.
-fn survey_body() -> Value {
+/// `pages` pages (at least two) of one item of each answering type.
+fn survey_body(pages: usize) -> Value {
     let choices = |a: &str, b: &str, c: &str| {
         json!([{"value": a.to_lowercase(), "label": a}, {"value": b.to_lowercase(), "label": b},
             {"value": c.to_lowercase(), "label": c}])
@@ -49,7 +49,9 @@ fn survey_body() -> Value {
         "options": [{"value": "1"}, {"value": "2"}, {"value": "3"}, {"value": "4"}, {"value": "5"}]}),
     );
     items.push(json!({"type": "Ranking", "text": "Rank what matters", "options": choices("Price", "Speed", "Staff")}));
-    json!({"name": "Insight bench", "description": "Benchmark survey", "pages": [page(1), second]})
+    let rest = (3..=pages).map(page);
+    let pages: Vec<Value> = [page(1), second].into_iter().chain(rest).collect();
+    json!({"name": "Insight bench", "description": "Benchmark survey", "pages": pages})
 }
 
 /// The rows of the Matrix item.
@@ -76,15 +78,15 @@ fn value_sql(kind: &str, set: &str) -> String {
     }
 }
 
-/// Fills the database behind the server at `base`.
-pub fn fill(base: &str, database_url: &str, count: usize) -> Data {
+/// Fills the database behind the server at `base` with a survey of `pages` pages.
+pub fn fill(base: &str, database_url: &str, count: usize, pages: usize) -> Data {
     let store = canvass_postgres::PgStore::connect_one(database_url).unwrap();
     let create = |uow: &mut dyn UnitOfWork| accounts::create_account(uow, &SystemClock, "Bench", "b@bench.example");
     let created = store.with_uow(create).unwrap();
     let key = created.api_key.secret().to_owned();
     let account = created.account_id.get();
     let api = JsonApi::new(base, &key);
-    let survey = api.call("POST", "/surveys".into(), Some(survey_body()))["surveyId"].as_i64().unwrap();
+    let survey = api.call("POST", "/surveys".into(), Some(survey_body(pages)))["surveyId"].as_i64().unwrap();
     let tree = api.call("GET", format!("/surveys/{survey}/questions"), None);
     let items: Vec<(i64, String)> = tree["pages"]
         .as_array()

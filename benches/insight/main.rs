@@ -111,7 +111,7 @@ fn main() {
     canvass_postgres::run_migrations(&mut conn).unwrap();
     let (server, base) = serve(&binary, &database_url);
     let pid = server.0.id();
-    let data = fill::fill(&base, &database_url, count);
+    let data = fill::fill(&base, &database_url, count, 2);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // A new connection per request: pgbench's runs in between outlast the server's keep-alive.
     let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
