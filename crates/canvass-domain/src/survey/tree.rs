@@ -133,6 +133,20 @@ impl QuestionTree {
         Self { version, ..self }
     }
 
+    /// The tree of one item: its page with only that item, and no logic (none when the tree has no such item).
+    /// What one item's figures are read over, so that the store reads no other item's answers.
+    pub fn narrowed_to(&self, id: QuestionItemId) -> Self {
+        let pages = self
+            .pages
+            .iter()
+            .filter_map(|page| {
+                let item = page.items.iter().find(|item| item.id == id)?.clone();
+                Some(Page { items: vec![item], ..page.clone() })
+            })
+            .collect();
+        Self::assemble(self.survey_id, pages, Vec::new()).at_version(self.version)
+    }
+
     /// The item with this id, if it is in the tree.
     pub fn item(&self, id: QuestionItemId) -> Option<&QuestionItem> {
         self.items().find(|item| item.id == id)
@@ -236,5 +250,14 @@ mod tests {
         let orders: std::collections::HashSet<Vec<i64>> =
             (1..=20).map(|seed| order(&page(true).shown_to(seed))).collect();
         assert!(orders.len() > 15, "respondents see orders of their own: {} of 20", orders.len());
+    }
+
+    #[test]
+    fn a_tree_narrowed_to_an_item_holds_that_item_alone() {
+        let tree = QuestionTree::assemble(SurveyId::new(3), vec![page(false)], Vec::new()).at_version(4);
+        let narrowed = tree.narrowed_to(QuestionItemId::new(5));
+        assert_eq!((narrowed.survey_id, narrowed.version, narrowed.pages.len()), (SurveyId::new(3), 4, 1));
+        assert_eq!(order(&narrowed.pages[0]), [5]);
+        assert_eq!(tree.narrowed_to(QuestionItemId::new(99)).items().count(), 0, "an item it does not have");
     }
 }

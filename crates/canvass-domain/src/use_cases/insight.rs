@@ -7,7 +7,7 @@ use super::{answers, surveys};
 use crate::answer::{check_conditions, AnswerFilter};
 use crate::clock::Clock;
 use crate::error::{DomainError, Resource};
-use crate::ids::{AccountId, SendoutId, SurveyId};
+use crate::ids::{AccountId, QuestionItemId, SendoutId, SurveyId};
 use crate::insight::{
     assemble_groups, item_label, language_label, stop_words, Breakdown, SendoutStatistics, SurveyResults, TallyGroup,
     BREAKDOWN_BY, DEFAULT_MIN_GROUP_SIZE,
@@ -59,22 +59,25 @@ pub fn survey_results(
     survey: SurveyId,
     request: &ResultsRequest,
 ) -> Result<SurveyResults, DomainError> {
-    Ok(survey_and_results(uow, account, survey, request)?.1)
+    Ok(survey_and_results(uow, account, survey, request, None)?.1)
 }
 
-/// The survey and its results ([`survey_results`]).
+/// The survey and its results ([`survey_results`]), of its one item `only` when given (checked against the whole
+/// tree; an item the tree does not have gives no item).
 pub(super) fn survey_and_results(
     uow: &mut (impl AccountRepository + InsightRepository + SendoutRepository + SurveyRepository + ?Sized),
     account: AccountId,
     survey: SurveyId,
     request: &ResultsRequest,
+    only: Option<QuestionItemId>,
 ) -> Result<(Survey, SurveyResults), DomainError> {
     let filter = &request.filter;
-    let (found, tree) = surveys::get_with_tree(uow, account, survey)?;
+    let (found, whole_tree) = surveys::get_with_tree(uow, account, survey)?;
+    let tree = &whole_tree;
     answers::check_filter_sendout(uow, account, survey, filter)?;
-    check_conditions(&tree, &filter.conditions).map_err(|error| DomainError::Invalid(vec![error]))?;
+    check_conditions(tree, &filter.conditions).map_err(|error| DomainError::Invalid(vec![error]))?;
     if let Some(breakdown) = request.breakdown {
-        breakdown.check(&tree).map_err(|error| DomainError::Invalid(vec![error]))?;
+        breakdown.check(tree).map_err(|error| DomainError::Invalid(vec![error]))?;
         if let Breakdown::Label(label) = breakdown {
             if !uow.survey_has_label(account, survey, label)? {
                 let message = format!("{label} is not a background data label of a sendout of survey {survey}");
@@ -89,12 +92,14 @@ pub(super) fn survey_and_results(
             settings.min_group_size(asked).map_err(|error| DomainError::Invalid(vec![error]))?
         }
     };
-    let mut tallies = uow.result_tallies(account, &tree, filter, request.breakdown)?;
+    let narrowed = only.map(|item| whole_tree.narrowed_to(item));
+    let tree = narrowed.as_ref().unwrap_or(&whole_tree);
+    let mut tallies = uow.result_tallies(account, tree, filter, request.breakdown)?;
     if !tallies.is_empty() && tree.items().any(|item| item.kind == QuestionType::OpenText) {
         // The stop words of the survey's own language and of every language it is translated into.
         let (translated, _) = uow.page_translation(account, survey, found.language, Some(&[]))?;
         let languages: Vec<Language> = std::iter::once(found.language).chain(translated).collect();
-        let words = uow.word_tallies(account, &tree, filter, request.breakdown, &stop_words(&languages))?;
+        let words = uow.word_tallies(account, tree, filter, request.breakdown, &stop_words(&languages))?;
         for (group, word) in words {
             if let Some((_, group_tallies)) = tallies.iter_mut().find(|(found, _)| *found == group) {
                 group_tallies.words.push(word);
@@ -103,7 +108,7 @@ pub(super) fn survey_and_results(
     }
     let whole = tallies.iter().position(|(group, _)| *group == TallyGroup::Whole);
     let whole_tallies = whole.map(|at| tallies.swap_remove(at).1).unwrap_or_default();
-    let mut results = SurveyResults::assemble(&tree, whole_tallies);
+    let mut results = SurveyResults::assemble(tree, whole_tallies);
     if let Some(breakdown) = request.breakdown {
         let groups = tallies
             .into_iter()
@@ -114,14 +119,14 @@ pub(super) fn survey_and_results(
             .collect();
         let names = group_names(uow, account, survey, breakdown)?;
         let label_of = |key: &str| match breakdown {
-            Breakdown::Item(item) => item_label(&tree, item, key),
+            Breakdown::Item(item) => item_label(tree, item, key),
             Breakdown::Label(_) => Some(key.to_owned()),
             Breakdown::Language => language_label(key),
             Breakdown::Sendout => {
                 names.iter().find(|(id, _)| id.get().to_string() == key).map(|(_, name)| name.clone())
             }
         };
-        results.groups = Some(assemble_groups(&tree, breakdown, groups, &label_of, min_group_size));
+        results.groups = Some(assemble_groups(tree, breakdown, groups, &label_of, min_group_size));
     }
     Ok((found, results))
 }

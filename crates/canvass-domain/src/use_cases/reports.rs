@@ -67,7 +67,7 @@ pub fn survey_report(
     survey: SurveyId,
     request: &ResultsRequest,
 ) -> Result<SurveyReport, DomainError> {
-    let (found, results) = survey_and_results(uow, account, survey, request)?;
+    let (found, results) = survey_and_results(uow, account, survey, request, None)?;
     let funnels = uow.sendout_funnels(account, survey)?;
     let sendout_name = request
         .filter
@@ -108,7 +108,7 @@ pub fn item_chart(
     item: QuestionItemId,
     request: &ResultsRequest,
 ) -> Result<ItemChart, DomainError> {
-    let (found, results) = survey_and_results(uow, account, survey, request)?;
+    let (found, results) = survey_and_results(uow, account, survey, request, Some(item))?;
     let Some(result) = results.items.into_iter().find(|result| result.question_item_id == item) else {
         return Err(DomainError::NotFound(Resource::QuestionItem));
     };

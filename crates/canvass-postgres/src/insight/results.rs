@@ -134,7 +134,7 @@ SELECT whole, key, count(*) AS n FROM sets GROUP BY whole, key"
 /// Without and with a breakdown.
 const SETS: [&str; 2] = [sets_statement!(all_sets!()), sets_statement!(grouped_sets!())];
 
-/// Per group and answered item its answers (hashed, not sorted), and for the Numeric items `$12` the count, mean,
+/// Per group and item of the tree (`$13`) its answers (hashed, not sorted), and for the Numeric items `$12` the count, mean,
 /// median, lowest and highest of their numbers (mean, lowest and highest in `numeric`, exact; the median
 /// interpolated in `float8`). A CASE reads the JSON numbers only (a condition in WHERE would not order the cast
 /// after it, and would make the planner misjudge the rows).
@@ -148,6 +148,7 @@ answered AS (
             answers_of_sets!(),
             of_the_account!(),
             "
+      AND a.question_item_id = ANY($13)
     GROUP BY s.whole, s.key, a.question_item_id),
 numbers AS (
     SELECT s.whole, s.key, a.question_item_id AS item, count(x.number) AS numbers, avg(x.number)::float8 AS mean,
@@ -392,6 +393,8 @@ struct ValueRow {
 /// What the statements need to know of the tree: the items of each type and the choice items' options.
 #[derive(Default)]
 struct ItemsByType {
+    /// Every item of the tree.
+    all: Vec<i64>,
     numeric: Vec<i64>,
     rating: Vec<i64>,
     single_choice: Vec<i64>,
@@ -409,6 +412,7 @@ impl ItemsByType {
         let mut items = Self::default();
         for item in tree.items() {
             let id = item.id.get();
+            items.all.push(id);
             match item.kind {
                 QuestionType::Numeric => items.numeric.push(id),
                 QuestionType::Rating => items.rating.push(id),
@@ -582,7 +586,8 @@ pub(super) fn tallies(
         groups.of(row.whole, row.key).answer_sets = row.n;
     }
     let items = ItemsByType::of(tree);
-    let rows: Vec<ItemRow> = filtered(ITEMS).bind::<Array<BigInt>, _>(&items.numeric).load(conn)?;
+    let rows: Vec<ItemRow> =
+        filtered(ITEMS).bind::<Array<BigInt>, _>(&items.numeric).bind::<Array<BigInt>, _>(&items.all).load(conn)?;
     for row in rows {
         let numbers = NumericSummary {
             count: row.numbers,
