@@ -114,8 +114,8 @@ fn filters(filter: &AnswerFilter, sendout: Option<&str>, results: &SurveyResults
         let test = match condition.op {
             FilterOp::Eq => format!("is {}", values.join("")),
             FilterOp::Ne => format!("is not {}", values.join("")),
-            FilterOp::Gt => format!("is after {}", values.join("")),
-            FilterOp::Lt => format!("is before {}", values.join("")),
+            FilterOp::Gt => format!("is greater than {}", values.join("")),
+            FilterOp::Lt => format!("is less than {}", values.join("")),
             FilterOp::In => format!("is one of {}", values.join(", ")),
         };
         said.push(format!("the answer to “{item}” {test}"));
