@@ -101,6 +101,31 @@ fn label_area(labels: impl Iterator<Item = usize>) -> u32 {
     (longest * 7 + 16).clamp(40, 260)
 }
 
+/// A chart of horizontal bands on `area`, its left margin as wide as the longest of the bands' `labels` needs.
+fn banded<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, plotters::coord::Shift>,
+    labels: &[String],
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .margin_right(16)
+        .margin_top(4)
+        .x_label_area_size(AXIS - 8)
+        .y_label_area_size(label_area(labels.iter().map(|label| label.chars().count())));
+    builder
+}
+
+/// The label of a band's centre: the bands run from the top, the first label the highest.
+fn band_label(labels: &[String], value: &SegmentValue<i32>) -> String {
+    match value {
+        SegmentValue::CenterOf(at) => {
+            let from_top = labels.len() as i32 - 1 - at;
+            usize::try_from(from_top).ok().and_then(|at| labels.get(at)).cloned().unwrap_or_default()
+        }
+        _ => String::new(),
+    }
+}
+
 fn draw_bars<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     bars: &[Bar],
@@ -112,17 +137,8 @@ fn draw_bars<DB: DrawingBackend>(
     // Room right of the longest bar for its count and share.
     let end = most + (most as f64 * 0.35).ceil() as i64;
     let labels: Vec<String> = bars.iter().map(|bar| cut(&bar.label)).collect();
-    let mut chart = ChartBuilder::on(area)
-        .margin_right(16)
-        .margin_top(4)
-        .x_label_area_size(AXIS - 8)
-        .y_label_area_size(label_area(labels.iter().map(|label| label.chars().count())))
-        .build_cartesian_2d(0i64..end, (0..n - 1).into_segmented())
-        .map_err(failed)?;
-    let label_of = |value: &SegmentValue<i32>| match value {
-        SegmentValue::CenterOf(at) => labels.get((n - 1 - at) as usize).cloned().unwrap_or_default(),
-        _ => String::new(),
-    };
+    let mut chart = banded(area, &labels).build_cartesian_2d(0i64..end, (0..n - 1).into_segmented()).map_err(failed)?;
+    let label_of = |value: &SegmentValue<i32>| band_label(&labels, value);
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -176,17 +192,9 @@ fn draw_rows<DB: DrawingBackend>(
     }
     let n = rows.len().max(1) as i32;
     let labels: Vec<String> = rows.iter().map(|(label, _)| cut(label)).collect();
-    let mut chart = ChartBuilder::on(&area)
-        .margin_right(16)
-        .margin_top(4)
-        .x_label_area_size(AXIS - 8)
-        .y_label_area_size(label_area(labels.iter().map(|label| label.chars().count())))
-        .build_cartesian_2d(0f64..100f64, (0..n - 1).into_segmented())
-        .map_err(failed)?;
-    let label_of = |value: &SegmentValue<i32>| match value {
-        SegmentValue::CenterOf(at) => labels.get((n - 1 - at) as usize).cloned().unwrap_or_default(),
-        _ => String::new(),
-    };
+    let mut chart =
+        banded(&area, &labels).build_cartesian_2d(0f64..100f64, (0..n - 1).into_segmented()).map_err(failed)?;
+    let label_of = |value: &SegmentValue<i32>| band_label(&labels, value);
     chart
         .configure_mesh()
         .disable_y_mesh()
