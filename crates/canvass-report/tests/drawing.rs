@@ -96,3 +96,16 @@ fn labels_are_escaped_and_cut() {
     assert!(drawn.contains("A label much longer than any ch…"), "{drawn}");
     assert!(!drawn.contains(">How satisfied are you?\n<"), "no title drawn in a report's chart");
 }
+
+#[test]
+fn a_chart_of_a_thousand_options_is_rasterised_within_the_pixel_bound() {
+    let options = (0..1000).map(|n| option(&format!("Option {n}"), n)).collect();
+    let figures = ItemFigures::Choices { answered: 499_500, options };
+    let chart = Chart::of(&item(QuestionType::Dropdown, "Which shop?", figures), None);
+    let drawn = svg(&chart, true).expect("drawn").expect("a plot");
+    let image = png(&drawn).expect("rasterised");
+    let dimension = |at: usize| u32::from_be_bytes([image[at], image[at + 1], image[at + 2], image[at + 3]]);
+    let (width, height) = (dimension(16), dimension(20));
+    assert!(height > 10 * width, "the whole tall chart: {width}x{height}");
+    assert!((width * height) as f32 <= canvass_report::png::MAX_PIXELS, "{width}x{height}");
+}
