@@ -1,5 +1,6 @@
 //! Delivery: the messages the outbox holds, how they are rendered, the mail port, and the retry policy.
 
+mod alert_mail;
 mod blame;
 pub mod dsn;
 mod pace;
@@ -12,6 +13,7 @@ use time::{Duration, OffsetDateTime};
 use crate::distribution::DispatchType;
 use crate::ids::{AccountId, RespondentId, SendoutId};
 
+pub use alert_mail::{ClaimedAlert, SettledAlert};
 pub use blame::{blame_sms, blame_smtp, Blame, SmtpStage};
 pub use pace::{Pace, PaceGrant, PaceLimits, THROTTLE_STEP};
 pub use placeholders::{fill_html, fill_line, fill_text, unknown_placeholders, Invitation, Personal, Values};

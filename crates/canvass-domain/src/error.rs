@@ -56,6 +56,8 @@ pub enum DomainError {
 pub enum Resource {
     /// An account.
     Account,
+    /// An alert of a survey.
+    Alert,
     /// One item's answer in an answer set.
     Answer,
     /// An answer set.
@@ -109,6 +111,7 @@ impl Resource {
     pub fn noun(self) -> &'static str {
         match self {
             Self::Account => "account",
+            Self::Alert => "alert",
             Self::Answer => "answer",
             Self::AnswerSet => "answer set",
             Self::BackgroundDataDocument => "background data document",

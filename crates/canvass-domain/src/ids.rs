@@ -86,6 +86,8 @@ ids! {
     ReminderId;
     /// Id of a webhook.
     WebhookId;
+    /// Id of an alert of a survey.
+    AlertId;
 }
 
 #[cfg(test)]

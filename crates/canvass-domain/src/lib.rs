@@ -7,6 +7,7 @@
 //! and a [`ports::Clock`].
 
 pub mod account;
+pub mod alert;
 pub mod answer;
 pub mod category;
 pub mod chunks;

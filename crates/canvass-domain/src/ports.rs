@@ -20,7 +20,7 @@
 //! them and holds what spans them (`ports/store.rs`).
 //!
 //! - Repositories: `AccountRepository` (accounts, users, keys), `CategoryRepository`, `SurveyRepository` (surveys,
-//!   question trees, logic), `QuotaRepository` (quotas and their counts), `AnswerRepository` (answer sets and
+//!   question trees, logic), `QuotaRepository` (quotas and their counts), `AlertRepository` (alerts and the emails a completion writes), `AnswerRepository` (answer sets and
 //!   answers, also in chunks with their answers for exports and answer set pages, each set weighed in bytes before
 //!   it is read), `InsightRepository` (the figures
 //!   of statistics and results, aggregated by the store),
@@ -41,7 +41,7 @@
 //!   and records; see docs/webhooks.md), `ErasureRepository` (one person erased across the account's
 //!   sendouts; docs/integrations.md) and `IdempotencyRepository` (the kept answers of POSTs sent with
 //!   an `Idempotency-Key`: claim, complete, release, purge; docs/idempotency.md). `Repositories` is all
-//!   nineteen at once (with `PaceRepository`, the shared delivery pace: docs/delivery.md): what an
+//!   twenty at once (with `PaceRepository`, the shared delivery pace: docs/delivery.md): what an
 //!   adapter's unit of work implements; a use case names only the ports it uses.
 //!   Every method that reads or changes an account's data takes the caller's `AccountId`. The exceptions are
 //!   `create_account`, which makes the account; the operator and authentication look-ups that run before an
@@ -137,6 +137,7 @@ pub use crate::distribution::ports::{
 pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
 pub use crate::idempotency::ports::IdempotencyRepository;
 pub use crate::insight::ports::InsightRepository;
+pub use crate::alert::ports::AlertRepository;
 pub use crate::survey::ports::{QuotaRepository, SurveyRepository};
 pub use crate::webhook::ports::{WebhookEvents, WebhookRepository};
 pub use store::{transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};
@@ -154,6 +155,7 @@ pub trait Repositories:
     + ContactListRepository
     + SurveyRepository
     + QuotaRepository
+    + AlertRepository
     + AnswerRepository
     + SendoutRepository
     + RespondentRepository
@@ -181,6 +183,7 @@ impl<T> Repositories for T where
         + ContactListRepository
         + SurveyRepository
         + QuotaRepository
+        + AlertRepository
         + AnswerRepository
         + SendoutRepository
         + RespondentRepository

@@ -2,11 +2,13 @@
 //! input, applies the domain's rules and returns the result or a [`DomainError`](crate::DomainError).
 
 pub mod accounts;
+pub mod alerts;
 pub mod answers;
 pub mod bgdata;
 pub mod blocklist;
 pub mod bounces;
 pub mod categories;
+mod completion;
 pub mod contact_import;
 pub mod contact_lists;
 pub mod contacts;

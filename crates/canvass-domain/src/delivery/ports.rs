@@ -3,7 +3,7 @@
 //! Every method is scoped by the caller's `AccountId` unless its documentation says otherwise; the rules every
 //! adapter follows are in [`crate::ports`].
 
-use crate::delivery::{ClaimedMessage, HoldKind, Pace, Settled};
+use crate::delivery::{ClaimedAlert, ClaimedMessage, HoldKind, Pace, Settled, SettledAlert};
 use crate::distribution::TokenContext;
 use crate::ids::{AccountId, SendoutId, SurveyId};
 use crate::ports::RepoResult;
@@ -24,6 +24,20 @@ pub trait OutboxRepository {
         lease_until: OffsetDateTime,
         limit: i64,
     ) -> RepoResult<Vec<ClaimedMessage>>;
+    /// Claims up to `limit` due alert emails of any account that no live lease holds, leasing them until
+    /// `lease_until` and counting the attempt, oldest due first; the limit is shared among accounts as
+    /// [`Self::claim_due`] shares it.
+    fn claim_due_alerts(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: i64,
+    ) -> RepoResult<Vec<ClaimedAlert>>;
+    /// Records what became of a round's alert emails, with a fixed number of statements per account: Sent,
+    /// Bounced or Failed (each with its text dropped, as it holds answers), due again after a transient failure,
+    /// or held (relay or sender trouble, no attempt counted). Only emails still held under the lease they were
+    /// claimed with are recorded; returns their ids.
+    fn record_alert_round(&mut self, settled: &[SettledAlert], now: OffsetDateTime) -> RepoResult<Vec<i64>>;
     /// Records what became of a round's messages, with a fixed number of set-based statements per account
     /// whatever their count: Sent (and the respondent of an invitation), Bounced (a permanent failure with sendout and respondent,
     /// the respondent Bounced and its other queued messages Cancelled), due again, Failed (and the respondent of an

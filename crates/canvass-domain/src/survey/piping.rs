@@ -174,7 +174,7 @@ impl<'a> PipeValues<'a> {
 
     /// An answer as text: the option's label for a choice, the labels joined with `, ` for a MultipleChoice or a
     /// Ranking (in its order), `row: option` pairs for a Matrix, the value as given otherwise.
-    fn answer(&self, id: QuestionItemId) -> Option<Cow<'a, str>> {
+    pub fn answer(&self, id: QuestionItemId) -> Option<Cow<'a, str>> {
         let (item, value) = (self.items.get(&id)?, *self.answers.get(&id)?);
         let label = |value: &'a str| item.options.iter().find(|o| o.value == value).map_or(value, |o| o.label.as_str());
         Some(match value {

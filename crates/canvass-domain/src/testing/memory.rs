@@ -3,6 +3,7 @@
 //! (`memory/<area>.rs`), as the PostgreSQL adapter splits its own; what they share is here.
 
 mod accounts;
+mod alerts;
 mod answers;
 mod blocklist;
 mod categories;
@@ -39,6 +40,7 @@ use crate::webhook::{DeliveryStatus, DeliveryView, EventSubject, Webhook, Webhoo
 use crate::RepoError;
 
 pub use answers::weighed;
+pub use alerts::HeldAlertEmail;
 pub use outbox::MessageStatus;
 
 /// A stored API key: only its lookup prefix and hash, as the real store keeps it.
@@ -155,6 +157,10 @@ pub struct State {
     pub answer_sets: Vec<HeldAnswerSet>,
     /// Quotas of every survey by account, in creation order.
     pub quotas: Vec<(AccountId, crate::survey::Quota)>,
+    /// Alerts of every survey by account, in creation order.
+    pub alerts: Vec<(AccountId, crate::alert::Alert)>,
+    /// The alert outbox of every account, in the order its emails were written.
+    pub alert_emails: Vec<HeldAlertEmail>,
     /// The blocklist by account, each entry with its contact key.
     pub blocklist: Vec<(AccountId, String, BlocklistEntry)>,
     /// Permanent failures by account, in the order they were recorded.

@@ -8,11 +8,11 @@ use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId}
 use crate::language::Language;
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
-    transaction, AnswerRepository, QuotaRepository, RespondentRepository, SendoutRepository, SurveyRepository,
+    transaction, AlertRepository, AnswerRepository, QuotaRepository, RespondentRepository, SendoutRepository, SurveyRepository,
     Transactional, WebhookEvents,
 };
 use crate::survey::QuestionTree;
-use crate::webhook::{EventSubject, WebhookEvent};
+use crate::webhook::EventSubject;
 
 use super::surveys;
 
@@ -39,6 +39,7 @@ pub struct AnswerSetInput {
 pub fn record(
     uow: &mut (impl AnswerRepository
               + QuotaRepository
+              + AlertRepository
               + RespondentRepository
               + SurveyRepository
               + Transactional
@@ -70,11 +71,7 @@ pub fn record(
     }
     transaction(uow, |tx| {
         let set = tx.insert_answer_set(account, survey, respondent, &draft, now)?;
-        let set = super::quotas::settle_completion(tx, account, &tree, set, None, now)?;
-        if set.completed {
-            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
-        }
-        Ok(set)
+        super::completion::complete(tx, account, &tree, set, None, now)
     })
 }
 
@@ -86,6 +83,7 @@ pub fn record(
 pub(crate) fn save_respondent_progress(
     tx: &mut (impl AnswerRepository
               + QuotaRepository
+              + AlertRepository
               + RespondentRepository
               + crate::ports::RespondentPageRepository
               + crate::ports::TimelineRepository
@@ -109,12 +107,11 @@ pub(crate) fn save_respondent_progress(
     };
     tx.save_progress(account, set.id, next)?;
     let set = if draft.completed() {
-        super::quotas::settle_completion(tx, account, facts.0, set, Some(facts.1), now)?
+        super::completion::complete(tx, account, facts.0, set, Some(facts.1), now)?
     } else {
         set
     };
     if set.completed {
-        super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
         let completed = crate::distribution::EventKind::Completed;
         tx.record_event(account, context.respondent_id, now, completed, None)?;
     }
@@ -154,6 +151,7 @@ pub struct Replacement {
 pub fn replace(
     uow: &mut (impl AnswerRepository
               + QuotaRepository
+              + AlertRepository
               + RespondentRepository
               + SurveyRepository
               + Transactional
@@ -181,11 +179,7 @@ pub fn replace(
         if !replaced.completes() {
             return Ok(replaced.set);
         }
-        let set = super::quotas::settle_completion(tx, account, &tree, replaced.set, None, now)?;
-        if set.completed {
-            super::webhooks::emit(tx, WebhookEvent::AnswerSetCompleted, &[completed_subject(account, &set)], now)?;
-        }
-        Ok(set)
+        super::completion::complete(tx, account, &tree, replaced.set, None, now)
     })
 }
 

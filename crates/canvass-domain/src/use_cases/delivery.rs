@@ -11,8 +11,8 @@ use time::{Duration, OffsetDateTime};
 
 use crate::clock::Clock;
 use crate::delivery::{
-    Accepted, ClaimedMessage, HoldKind, LinkBase, Outcome, OutgoingMessage, PaceGrant, PaceLimits, RetryPolicy,
-    SendError, Settled, Transports,
+    Accepted, ClaimedAlert, ClaimedMessage, HoldKind, LinkBase, Outcome, OutgoingMessage, PaceGrant, PaceLimits,
+    RetryPolicy, SendError, Settled, SettledAlert, Transports,
 };
 use crate::distribution::{DispatchType, RespondentStatus};
 use crate::error::{DomainError, RepoError};
@@ -76,17 +76,24 @@ pub struct Round {
     pub retry: RetryPolicy,
     /// The pace shared with every worker on the database.
     pub pace: PaceLimits,
+    /// The sender of alert emails.
+    pub alert_sender: String,
 }
 
 impl Round {
     /// A round of `limit` messages leased for `lease`, links under `links`, the default retry policy and no pace.
+    /// Alert emails go from `alerts@` the links' host (`alerts@localhost` when it is an IP address).
     pub fn new(limit: i64, lease: Duration, links: LinkBase) -> Self {
+        let host = &links.message_domain;
+        let named = host.contains(|c: char| c.is_ascii_alphabetic()) && !host.starts_with('[');
+        let alert_sender = format!("alerts@{}", if named { host } else { "localhost" });
         Self {
             limit,
             lease,
             links,
             retry: RetryPolicy::default(),
             pace: PaceLimits { rate: None, burst: limit, daily: None },
+            alert_sender,
         }
     }
 }
@@ -97,11 +104,13 @@ impl Round {
 type FirstQuestions =
     HashMap<(AccountId, SurveyId, crate::language::Language, Option<crate::ids::RespondentId>), Option<String>>;
 
-/// A claimed round: the due reminders enqueued, the messages claimed at `at`, the TWOWAY first questions.
+/// A claimed round: the due reminders enqueued, the messages and alert emails claimed at `at`, the TWOWAY first
+/// questions.
 struct Claimed {
     at: OffsetDateTime,
     reminders_enqueued: u64,
     messages: Vec<ClaimedMessage>,
+    alerts: Vec<ClaimedAlert>,
     questions: FirstQuestions,
     /// What the shared pace granted, when it limited the round.
     paced: Option<PaceGrant>,
@@ -109,11 +118,20 @@ struct Claimed {
     per_second: f64,
 }
 
-/// A sent round: what it did, and each message's outcome to record as of the instant it was claimed.
+impl Claimed {
+    /// How many messages and alert emails it holds.
+    fn len(&self) -> usize {
+        self.messages.len() + self.alerts.len()
+    }
+}
+
+/// A sent round: what it did, and each message's and alert email's outcome to record as of the instant it was
+/// claimed.
 struct Sent {
     at: OffsetDateTime,
     report: DeliveryReport,
     settled: Vec<Settled>,
+    alerts: Vec<SettledAlert>,
     /// Whether the relay asked to slow down (`421`, `454`, an SMS 429 or 503).
     throttled: bool,
 }
@@ -180,11 +198,11 @@ pub fn deliver_all_due_observed<L: DeliveryLender + ?Sized>(
     let mut next = Some(first);
     let stopped = loop {
         let Some(current) = next.take() else { break Ok(()) };
-        if current.messages.is_empty() {
+        if current.len() == 0 {
             total.reminders_enqueued += current.reminders_enqueued;
             break Ok(());
         }
-        let claim_next = current.messages.len() as i64 >= round.limit && !stop();
+        let claim_next = current.len() as i64 >= round.limit && !stop();
         let previous = std::mem::take(&mut unrecorded);
         let (sent, (kept, claimed)) = std::thread::scope(|scope| {
             let database = scope.spawn(move || match record_all(store, &previous, round.lease) {
@@ -243,20 +261,31 @@ fn record_all<L: DeliveryLender + ?Sized>(store: &L, rounds: &[Sent], lease: Dur
 }
 
 /// Enqueues due reminders and claims a round, with one unit of work that goes back before anything is sent.
+/// Alert emails and messages share the round's limit: alert emails take up to half of it first, messages what
+/// is left, and alert emails what messages leave, so that neither kind holds the other back.
 fn claim<L: DeliveryLender + ?Sized>(store: &L, now: OffsetDateTime, round: &Round) -> Result<Claimed, DomainError> {
     store.step(|uow| {
         let reminders_enqueued = transaction(uow, |tx| Ok(tx.enqueue_due_reminders(now)?))?;
         let (paced, per_second) = take_slots(uow, now, round)?;
         let limit = paced.map_or(round.limit, |grant| grant.slots);
-        let messages = match limit {
-            0 => Vec::new(),
-            _ => transaction(uow, |tx| Ok(tx.claim_due(now, now + round.lease, limit)?))?,
+        let lease_until = now + round.lease;
+        let claim_alerts = |uow: &mut L::Unit<'_>, limit: i64| match limit {
+            0 => Ok(Vec::new()),
+            _ => transaction(uow, |tx| Ok(tx.claim_due_alerts(now, lease_until, limit)?)),
         };
+        let mut alerts = claim_alerts(uow, (limit + 1) / 2)?;
+        let messages = match limit - alerts.len() as i64 {
+            0 => Vec::new(),
+            left => transaction(uow, |tx| Ok(tx.claim_due(now, lease_until, left)?))?,
+        };
+        if alerts.len() as i64 == (limit + 1) / 2 {
+            alerts.extend(claim_alerts(uow, limit - (alerts.len() + messages.len()) as i64)?);
+        }
         if paced.is_some() {
-            give_back(uow, now, limit - messages.len() as i64, &round.pace)?;
+            give_back(uow, now, limit - (alerts.len() + messages.len()) as i64, &round.pace)?;
         }
         let questions = first_questions(uow, &messages)?;
-        Ok(Claimed { at: now, reminders_enqueued, messages, questions, paced, per_second })
+        Ok(Claimed { at: now, reminders_enqueued, messages, alerts, questions, paced, per_second })
     })
 }
 
@@ -264,25 +293,33 @@ fn claim<L: DeliveryLender + ?Sized>(store: &L, now: OffsetDateTime, round: &Rou
 fn send(transports: Transports<'_>, claimed: Claimed, round: &Round) -> Sent {
     let mut report = DeliveryReport {
         reminders_enqueued: claimed.reminders_enqueued,
-        claimed: claimed.messages.len(),
+        claimed: claimed.len(),
         pace_per_second: Some(claimed.per_second),
         ..Default::default()
     };
-    let settled = send_round(transports, claimed.messages, &claimed.questions, claimed.at, round);
+    let at = claimed.at;
+    let (settled, alerts) = send_round(transports, claimed, round);
+    let email_outcomes = || {
+        let messages = settled.iter().filter(|done| done.message.channel == DispatchType::Email);
+        messages.map(|done| &done.outcome).chain(alerts.iter().map(|done| &done.outcome))
+    };
     for done in &settled {
         report.count(done.message.channel, &done.outcome);
     }
-    let throttled =
-        settled.iter().any(|done| matches!(&done.outcome, Outcome::Held(_, hold) if hold.kind == HoldKind::Throttled));
-    report.relay_up = relay_up(&settled);
-    Sent { at: claimed.at, report, settled, throttled }
+    for done in &alerts {
+        report.count(DispatchType::Email, &done.outcome);
+    }
+    let held = |outcome: &Outcome| matches!(outcome, Outcome::Held(_, hold) if hold.kind == HoldKind::Throttled);
+    let throttled = settled.iter().any(|done| held(&done.outcome)) || alerts.iter().any(|done| held(&done.outcome));
+    report.relay_up = relay_up(email_outcomes());
+    Sent { at, report, settled, alerts, throttled }
 }
 
-/// Whether the mail relay took a session in this round: no when an email was held because the relay could not be
-/// reached or refused the session, yes when one reached the recipient stage or beyond; `None` when no email went.
-fn relay_up(settled: &[Settled]) -> Option<bool> {
-    let emails = settled.iter().filter(|done| done.message.channel == DispatchType::Email);
-    emails.fold(None, |up, done| match &done.outcome {
+/// Whether the mail relay took a session in this round, from its emails' outcomes: no when an email was held
+/// because the relay could not be reached or refused the session, yes when one reached the recipient stage or
+/// beyond; `None` when no email went.
+fn relay_up<'a>(emails: impl Iterator<Item = &'a Outcome>) -> Option<bool> {
+    emails.fold(None, |up, outcome| match outcome {
         Outcome::Held(_, hold) if hold.kind == HoldKind::Relay => Some(false),
         Outcome::Sent(_) | Outcome::Bounced(_) | Outcome::DueAgain(..) | Outcome::Failed(_) => up.or(Some(true)),
         _ => up,
@@ -302,14 +339,20 @@ pub const RECORD_RETRY_MAX_PAUSE: std::time::Duration = std::time::Duration::fro
 /// store stays away longer are they sent again, by whichever worker claims them after their lease. Any other
 /// failure is answered at once.
 fn record<L: DeliveryLender + ?Sized>(store: &L, sent: &Sent, lease: Duration) -> Result<(), DomainError> {
-    if sent.settled.is_empty() {
+    if sent.settled.is_empty() && sent.alerts.is_empty() {
         return Ok(());
     }
     let patience = std::time::Duration::try_from(lease / 2).unwrap_or_default();
     let started = std::time::Instant::now();
     let mut pause = RECORD_RETRY_FIRST_PAUSE;
     loop {
-        match store.step(|uow| transaction(uow, |tx| record_outcomes(tx, &sent.settled, sent.at)).map(drop)) {
+        let recorded = store.step(|uow| {
+            transaction(uow, |tx| {
+                record_outcomes(tx, &sent.settled, sent.at)?;
+                Ok(tx.record_alert_round(&sent.alerts, sent.at).map(drop)?)
+            })
+        });
+        match recorded {
             Err(DomainError::Repo(RepoError::Unavailable(_))) if started.elapsed() + pause <= patience => {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(RECORD_RETRY_MAX_PAUSE);
@@ -371,30 +414,34 @@ fn first_questions(
     Ok(questions)
 }
 
-/// Decides what is not sent at all, sends the rest, and pairs every message with its outcome.
-fn send_round(
-    transports: Transports<'_>,
-    claimed: Vec<ClaimedMessage>,
-    questions: &FirstQuestions,
-    now: OffsetDateTime,
-    round: &Round,
-) -> Vec<Settled> {
-    let mut settled = Vec::with_capacity(claimed.len());
-    let mut to_send = Vec::with_capacity(claimed.len());
-    for message in claimed {
+/// Decides what is not sent at all, sends the rest (alert emails with the emails), and pairs every message and
+/// alert email with its outcome.
+fn send_round(transports: Transports<'_>, claimed: Claimed, round: &Round) -> (Vec<Settled>, Vec<SettledAlert>) {
+    let now = claimed.at;
+    let mut settled = Vec::with_capacity(claimed.messages.len());
+    let mut to_send = Vec::with_capacity(claimed.messages.len());
+    for message in claimed.messages {
         match held_back(&message, now) {
             Some(status) => settled.push(Settled { message, outcome: Outcome::Cancelled(status) }),
             None => to_send.push(message),
         }
     }
-    let outgoing =
-        to_send.iter().map(|message| (message.channel, outgoing(message, questions, &round.links))).collect();
-    let results = transports.send_all(outgoing);
-    settled.extend(to_send.into_iter().zip(results).map(|(message, result)| {
-        let outcome = outcome(&message, result, now, &round.retry);
+    let mut outgoing: Vec<(DispatchType, OutgoingMessage)> = to_send
+        .iter()
+        .map(|message| (message.channel, outgoing(message, &claimed.questions, &round.links)))
+        .collect();
+    let alert_mail = claimed.alerts.iter().map(|alert| alert.render(&round.links, &round.alert_sender));
+    outgoing.extend(alert_mail.map(|mail| (DispatchType::Email, mail)));
+    let mut results = transports.send_all(outgoing).into_iter();
+    settled.extend(to_send.into_iter().zip(results.by_ref()).map(|(message, result)| {
+        let outcome = outcome((message.attempts, message.aged, message.holds), result, now, &round.retry);
         Settled { message, outcome }
     }));
-    settled
+    let alerts = claimed.alerts.into_iter().zip(results).map(|(alert, result)| {
+        let outcome = outcome((alert.attempts, alert.aged, alert.holds), result, now, &round.retry);
+        SettledAlert { alert, outcome }
+    });
+    (settled, alerts.collect())
 }
 
 /// Why a message is not sent: its contact is blocklisted, or its survey link has expired.
@@ -421,10 +468,11 @@ fn outgoing(message: &ClaimedMessage, questions: &FirstQuestions, links: &LinkBa
     outgoing
 }
 
-/// What a transport's answer makes of a message: a transient failure waits for its next try until its lifetime
+/// What a transport's answer makes of a message tried `attempts` times (this one included), with `aged` of its
+/// lifetime used and held `holds` times before: a transient failure waits for its next try until its lifetime
 /// ([`RetryPolicy`]) is used up, and relay or sender trouble holds it without using any.
 fn outcome(
-    message: &ClaimedMessage,
+    (attempts, aged, holds): (i32, Duration, i32),
     result: Result<Accepted, SendError>,
     now: OffsetDateTime,
     retry: &RetryPolicy,
@@ -433,12 +481,12 @@ fn outcome(
         Ok(Accepted(reply)) => Outcome::Sent(Accepted(truncated(reply, REASON))),
         Err(SendError::Permanent(reason)) => Outcome::Bounced(truncated(reason, REASON)),
         Err(SendError::Unsendable(error)) => Outcome::Failed(truncated(error, REASON)),
-        Err(SendError::Transient(error)) => match retry.next_try(message.attempts, message.aged) {
+        Err(SendError::Transient(error)) => match retry.next_try(attempts, aged) {
             Some(wait) => Outcome::DueAgain(now + wait, truncated(error, REASON)),
             None => Outcome::Failed(truncated(error, REASON)),
         },
         Err(SendError::Held(hold)) => {
-            let at = hold.due_again(message.holds, now);
+            let at = hold.due_again(holds, now);
             Outcome::Held(at, crate::delivery::Hold { reason: truncated(hold.reason, REASON), ..hold })
         }
     }

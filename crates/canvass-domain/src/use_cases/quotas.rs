@@ -95,39 +95,30 @@ fn checked(input: &QuotaInput, tree: &QuestionTree) -> Result<(), DomainError> {
     }
 }
 
-/// Settles the quotas of a set that has just been written completed, in the transaction that wrote it, and answers
-/// the set as it stands. The survey's quotas are read without a lock and the set's conditions tried on them: a
-/// full `endSurvey` quota it meets ends it (kept not completed, `quotaFull`); else each quota it meets that is
-/// not full counts it, in one statement that holds those quotas until the transaction ends and counts only below
-/// the limit as it stands then. A quota that filled meanwhile counts no more: when it is an `endSurvey` quota the
-/// set meets, the counts just made are taken back and the set is ended. `background` is the respondent's, when the
-/// caller has read it; else it is read here, only when a quota names a label.
-pub(crate) fn settle_completion(
-    tx: &mut (impl AnswerRepository + QuotaRepository + RespondentRepository + ?Sized),
+/// Settles the quotas of `set`, just written completed, in the transaction that wrote it (see
+/// [`super::completion::complete`]), and answers whether a full quota ended it: it is then held not completed,
+/// `quotaFull`. `quotas` are the survey's, read without a lock, and the set's `facts` are tried on them: a full
+/// `endSurvey` quota it meets ends it; else each quota it meets that is not full counts it, in one statement that
+/// holds those quotas until the transaction ends and counts only below the limit as it stands then. A quota that
+/// filled meanwhile counts no more: when it is an `endSurvey` quota the set meets, the counts just made are taken
+/// back and the set is ended.
+pub(crate) fn settle_quotas(
+    tx: &mut (impl AnswerRepository + QuotaRepository + ?Sized),
     account: AccountId,
-    tree: &QuestionTree,
-    mut set: AnswerSet,
-    background: Option<&BTreeMap<String, String>>,
+    set: &AnswerSet,
+    quotas: &[Quota],
+    facts: &KnownFacts<'_>,
     now: OffsetDateTime,
-) -> Result<AnswerSet, DomainError> {
-    let quotas = tx.survey_quotas(account, set.survey_id, false)?;
+) -> Result<bool, DomainError> {
     if quotas.is_empty() {
-        return Ok(set);
+        return Ok(false);
     }
-    let read;
-    let background = match background {
-        Some(background) => background,
-        None => {
-            read = background_of(tx, account, &set, &quotas)?;
-            &read
-        }
-    };
-    let ended = match survey::settle(&quotas, &KnownFacts::new(tree, &set.answers, background)) {
+    let ended = match survey::settle(quotas, facts) {
         Settlement::QuotaFull => true,
         Settlement::Counted(ids) if ids.is_empty() => false,
         Settlement::Counted(ids) => {
             let counted = tx.count_in_quotas(account, set.survey_id, &ids)?;
-            let filled = survey::filled_meanwhile(&quotas, &ids, &counted);
+            let filled = survey::filled_meanwhile(quotas, &ids, &counted);
             if filled {
                 tx.uncount_quotas(account, set.survey_id, &counted)?;
             }
@@ -136,25 +127,19 @@ pub(crate) fn settle_completion(
     };
     if ended {
         tx.hold_for_quota(account, set.survey_id, set.id, now)?;
-        set.completed = false;
-        set.quota_full = true;
     }
-    Ok(set)
+    Ok(ended)
 }
 
-/// The background of a set's respondent, by label name, when a quota names a label; else none.
-fn background_of(
+/// The background of a set's respondent, by label name; none for a set without a respondent.
+pub(crate) fn background_of(
     tx: &mut (impl RespondentRepository + ?Sized),
     account: AccountId,
     set: &AnswerSet,
-    quotas: &[Quota],
 ) -> Result<BTreeMap<String, String>, DomainError> {
     let (Some(respondent), Some(sendout)) = (set.respondent_id, set.sendout_id) else {
         return Ok(BTreeMap::new());
     };
-    if !survey::name_background(quotas) {
-        return Ok(BTreeMap::new());
-    }
     let invitation = tx.invitation_of(account, sendout, respondent)?;
     Ok(invitation.map(|invitation| invitation.personal.background).unwrap_or_default())
 }

@@ -304,6 +304,7 @@ fn resume(
 pub fn submit(
     uow: &mut (impl AnswerRepository
               + QuotaRepository
+              + crate::ports::AlertRepository
               + RespondentPageRepository
               + RespondentRepository
               + SurveyRepository
@@ -328,6 +329,7 @@ pub fn submit(
 fn save_page(
     tx: &mut (impl AnswerRepository
               + QuotaRepository
+              + crate::ports::AlertRepository
               + RespondentPageRepository
               + RespondentRepository
               + SurveyRepository

@@ -99,6 +99,7 @@ pub fn reply(
     uow: &mut (impl AnswerRepository
               + OutboxRepository
               + crate::ports::QuotaRepository
+              + crate::ports::AlertRepository
               + RespondentPageRepository
               + crate::ports::RespondentRepository
               + SurveyRepository

@@ -3,7 +3,7 @@
 use time::OffsetDateTime;
 
 use super::{limit_of, HeldMessage, Memory, State};
-use crate::delivery::{ClaimedMessage, Outcome, Pace, Personal, Settled};
+use crate::delivery::{ClaimedAlert, ClaimedMessage, Outcome, Pace, Personal, Settled, SettledAlert};
 use crate::distribution::{
     contact_key, invitation_in, DeliveryIssue, DispatchType, InvitationDelivery, PermanentFailure, Reminder,
     ReminderStatus, Respondent, RespondentStatus, Sendout, SendoutLogic, SendoutStatus, TokenContext,
@@ -365,6 +365,19 @@ impl OutboxRepository for Memory {
             claimed.push(held.message.clone());
         }
         Ok(claimed)
+    }
+
+    fn claim_due_alerts(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: i64,
+    ) -> RepoResult<Vec<ClaimedAlert>> {
+        Ok(self.state.claim_due_alerts(now, lease_until, limit))
+    }
+
+    fn record_alert_round(&mut self, settled: &[SettledAlert], now: OffsetDateTime) -> RepoResult<Vec<i64>> {
+        Ok(self.state.record_alert_round(settled, now))
     }
 
     fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<RecordedRound> {

@@ -5,23 +5,29 @@ use time::{Duration, OffsetDateTime};
 
 use super::{claim, record, send, Claimed, DeliveryLender, DeliveryReport, Round, Sent};
 use crate::clock::Clock;
-use crate::delivery::{HoldKind, Outcome, Pace, PaceGrant, PaceLimits, Settled, Transports};
+use crate::delivery::{HoldKind, Outcome, Pace, PaceGrant, PaceLimits, Settled, SettledAlert, Transports};
 use crate::error::DomainError;
 use crate::ports::{transaction, PaceRepository, Transactional};
 
 /// A claimed round that is not sent: every message held without an attempt counted, due again at once.
 pub(super) fn put_back(claimed: Claimed, reason: &str) -> Sent {
     let hold = crate::delivery::Hold::new(HoldKind::Throttled, reason);
+    let held = Outcome::Held(claimed.at, hold);
     let settled: Vec<Settled> = claimed
         .messages
         .into_iter()
-        .map(|message| Settled { message, outcome: Outcome::Held(claimed.at, hold.clone()) })
+        .map(|message| Settled { message, outcome: held.clone() })
         .collect();
+    let alerts: Vec<SettledAlert> =
+        claimed.alerts.into_iter().map(|alert| SettledAlert { alert, outcome: held.clone() }).collect();
     let mut report = DeliveryReport::default();
     for done in &settled {
         report.count(done.message.channel, &done.outcome);
     }
-    Sent { at: claimed.at, report, settled, throttled: false }
+    for done in &alerts {
+        report.count(crate::distribution::DispatchType::Email, &done.outcome);
+    }
+    Sent { at: claimed.at, report, settled, alerts, throttled: false }
 }
 
 /// The messages a second this worker handed over since `started`.
@@ -47,8 +53,8 @@ pub(super) fn paced_rounds<L: DeliveryLender + ?Sized>(
     let mut claimed = first;
     loop {
         let grant = claimed.paced.unwrap_or(PaceGrant { slots: round.limit, wait: None });
-        let found_all = claimed.messages.len() as i64 >= grant.slots;
-        if claimed.messages.is_empty() {
+        let found_all = claimed.len() as i64 >= grant.slots;
+        if claimed.len() == 0 {
             total.reminders_enqueued += claimed.reminders_enqueued;
         } else {
             let sent = send(transports, claimed, round);
