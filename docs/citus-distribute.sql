@@ -67,5 +67,7 @@ SELECT create_distributed_table('contact_lists', 'account_id', colocate_with => 
 SELECT create_distributed_table('contact_list_members', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('respondent_events', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('quotas', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('alerts', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('alert_emails', 'account_id', colocate_with => 'users');
 
 COMMIT;

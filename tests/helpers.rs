@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 100] = [
+pub const ENDPOINTS: [(&str, &str); 104] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -32,6 +32,10 @@ pub const ENDPOINTS: [(&str, &str); 100] = [
     ("get", "/surveys/{surveyId}/quotas/{quotaId}"),
     ("patch", "/surveys/{surveyId}/quotas/{quotaId}"),
     ("delete", "/surveys/{surveyId}/quotas/{quotaId}"),
+    ("post", "/surveys/{surveyId}/alerts"),
+    ("get", "/surveys/{surveyId}/alerts"),
+    ("get", "/surveys/{surveyId}/alerts/{alertId}"),
+    ("delete", "/surveys/{surveyId}/alerts/{alertId}"),
     ("get", "/surveys/{surveyId}/translations"),
     ("put", "/surveys/{surveyId}/translations/{language}"),
     ("get", "/surveys/{surveyId}/translations/{language}"),

@@ -6,6 +6,7 @@
 //! HTTP and why; `lane_shares` locks a table to flood the store's lane with one account's slow requests.
 
 mod accessibility;
+mod alerts;
 mod browser;
 mod chromium;
 mod delivery;

@@ -101,7 +101,12 @@ impl Alert {
 /// Whether any alert's conditions name a background label (the respondent's background is then read to decide).
 pub fn name_background(alerts: &[Alert]) -> bool {
     alerts.iter().any(|alert| {
-        alert.input.when.each().iter().any(|condition| matches!(condition.subject, crate::survey::Subject::Background(_)))
+        alert
+            .input
+            .when
+            .each()
+            .iter()
+            .any(|condition| matches!(condition.subject, crate::survey::Subject::Background(_)))
     })
 }
 

@@ -123,6 +123,7 @@
 mod store;
 
 pub use crate::account::ports::AccountRepository;
+pub use crate::alert::ports::AlertRepository;
 pub use crate::answer::ports::{AnswerRepository, RespondentPageRepository};
 pub use crate::category::ports::CategoryRepository;
 pub use crate::clock::Clock;
@@ -137,7 +138,6 @@ pub use crate::distribution::ports::{
 pub use crate::governance::ports::{Erased, ErasureRepository, GovernanceRepository, RetentionRepository};
 pub use crate::idempotency::ports::IdempotencyRepository;
 pub use crate::insight::ports::InsightRepository;
-pub use crate::alert::ports::AlertRepository;
 pub use crate::survey::ports::{QuotaRepository, SurveyRepository};
 pub use crate::webhook::ports::{WebhookEvents, WebhookRepository};
 pub use store::{transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};

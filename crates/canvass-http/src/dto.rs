@@ -3,6 +3,7 @@
 //! `answer_value`), so a body that reaches a handler holds only readable values.
 
 pub mod account;
+pub mod alert;
 pub mod answer;
 pub mod answer_value;
 pub mod bgdata;

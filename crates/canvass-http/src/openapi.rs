@@ -33,6 +33,7 @@ pub use statuses::is_keyed;
         (name = "Questions", description = "Question trees and logic"),
         (name = "Translations", description = "A survey's texts in other languages"),
         (name = "Quotas", description = "A survey's quotas: completed answer sets counted up to a limit"),
+        (name = "Alerts", description = "A survey's alerts: emails when a completed answer set meets conditions"),
         (name = "Answers", description = "Answer sets"),
         (name = "Accounts", description = "Categories and users of the account"),
         (name = "Sendouts", description = "Sendouts, their labels and reminders"),

@@ -2,6 +2,7 @@
 //! response.
 
 pub mod accounts;
+pub mod alerts;
 pub mod answers;
 pub mod api_scope;
 pub mod bgdata;
@@ -68,6 +69,10 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(quotas::get)
         .service(quotas::change)
         .service(quotas::remove)
+        .service(alerts::create)
+        .service(alerts::list)
+        .service(alerts::get)
+        .service(alerts::remove)
         .service(translations::list_translations)
         .service(translations::put_translation)
         .service(translations::get_translation)

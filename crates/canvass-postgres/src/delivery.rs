@@ -1,6 +1,7 @@
 //! The delivery ports on PostgreSQL: the outbox and its claim, a round's outcomes and the holds they start, the
 //! shared pace, and how invitations and a sendout's messages stand for the API.
 
+mod alert_emails;
 mod claim;
 mod holds;
 pub(crate) mod invitations;

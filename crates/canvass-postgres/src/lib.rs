@@ -12,6 +12,7 @@
 //! `unit_of_work`, `error`, `schema`, `named`, `keys`, `prepared`, `capture`, `migrate`.
 
 mod account;
+mod alert;
 mod answer;
 mod capture;
 mod category;

@@ -40,6 +40,41 @@ diesel::table! {
 }
 
 diesel::table! {
+    alert_emails (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        alert_id -> Int8,
+        answer_set_id -> Int8,
+        recipient -> Text,
+        subject -> Text,
+        body -> Text,
+        status -> Text,
+        due_at -> Timestamptz,
+        attempts -> Int4,
+        holds -> Int4,
+        aged_ms -> Int8,
+        lease_until -> Nullable<Timestamptz>,
+        last_error -> Nullable<Text>,
+        message_token -> Text,
+        created_at -> Timestamptz,
+        sent_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    alerts (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        survey_id -> Int8,
+        name -> Text,
+        conditions -> Jsonb,
+        recipients -> Array<Nullable<Text>>,
+        include_answers -> Bool,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     answer_sets (account_id, id) {
         account_id -> Int8,
         id -> Int8,
@@ -500,6 +535,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     account_retention_policies,
     account_settings,
     accounts,
+    alert_emails,
+    alerts,
     answer_sets,
     answers,
     api_keys,

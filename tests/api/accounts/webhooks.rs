@@ -182,6 +182,7 @@ async fn the_servers_own_worker_delivers_events() {
             smtp_url: None,
             smtp_ca_file: None,
             bounce_address: None,
+            alert_sender: None,
             concurrency: 1,
             sms_url: None,
             outbox_dir: outbox_dir.clone(),

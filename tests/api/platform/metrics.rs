@@ -164,6 +164,7 @@ fn worker(sink: &SmtpSink, outbox_dir: PathBuf) -> DeliverySettings {
         smtp_url: Some(sink.url.clone().into()),
         smtp_ca_file: None,
         bounce_address: None,
+        alert_sender: None,
         concurrency: 1,
         sms_url: None,
         outbox_dir,

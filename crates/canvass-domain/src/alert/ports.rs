@@ -32,6 +32,10 @@ pub trait AlertRepository {
         sendout: Option<SendoutId>,
     ) -> RepoResult<(String, Option<String>)>;
     /// Writes emails to the alert outbox, due at `now`, in one statement.
-    fn enqueue_alert_emails(&mut self, account: AccountId, emails: &[AlertEmail], now: OffsetDateTime)
-        -> RepoResult<()>;
+    fn enqueue_alert_emails(
+        &mut self,
+        account: AccountId,
+        emails: &[AlertEmail],
+        now: OffsetDateTime,
+    ) -> RepoResult<()>;
 }

@@ -134,7 +134,11 @@ fn each_recipient_gets_an_email_naming_survey_sendout_and_set_with_the_answers_i
          \nWhich store?\n  Oslo\n\
          \nWhat could we do better?\n  The queue\n  was long\n"
     );
-    assert_eq!(format!("{email:?}"), "AlertEmail { alert_id: AlertId(3), answer_set_id: AnswerSetId(41), .. }", "no address, no answer");
+    assert_eq!(
+        format!("{email:?}"),
+        "AlertEmail { alert_id: AlertId(3), answer_set_id: AnswerSetId(41), .. }",
+        "no address, no answer"
+    );
 }
 
 #[test]

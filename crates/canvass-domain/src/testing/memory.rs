@@ -39,8 +39,8 @@ use crate::ports::{RepoResult, Transactional};
 use crate::webhook::{DeliveryStatus, DeliveryView, EventSubject, Webhook, WebhookEvent, WebhookSecret};
 use crate::RepoError;
 
-pub use answers::weighed;
 pub use alerts::HeldAlertEmail;
+pub use answers::weighed;
 pub use outbox::MessageStatus;
 
 /// A stored API key: only its lookup prefix and hash, as the real store keeps it.

@@ -8,8 +8,8 @@ use crate::ids::{AccountId, AnswerSetId, QuestionItemId, RespondentId, SurveyId}
 use crate::language::Language;
 use crate::paging::{Page, PageRequest};
 use crate::ports::{
-    transaction, AlertRepository, AnswerRepository, QuotaRepository, RespondentRepository, SendoutRepository, SurveyRepository,
-    Transactional, WebhookEvents,
+    transaction, AlertRepository, AnswerRepository, QuotaRepository, RespondentRepository, SendoutRepository,
+    SurveyRepository, Transactional, WebhookEvents,
 };
 use crate::survey::QuestionTree;
 use crate::webhook::EventSubject;

@@ -19,12 +19,7 @@ use crate::webhook::WebhookEvent;
 /// survey's quotas and alerts are read without locks; `background` is the respondent's when the caller has read
 /// it, else it is read here only when a quota or an alert names a label. Answers the set as it stands.
 pub(crate) fn complete(
-    tx: &mut (impl AnswerRepository
-              + QuotaRepository
-              + AlertRepository
-              + RespondentRepository
-              + WebhookEvents
-              + ?Sized),
+    tx: &mut (impl AnswerRepository + QuotaRepository + AlertRepository + RespondentRepository + WebhookEvents + ?Sized),
     account: AccountId,
     tree: &QuestionTree,
     mut set: AnswerSet,

@@ -426,10 +426,8 @@ fn send_round(transports: Transports<'_>, claimed: Claimed, round: &Round) -> (V
             None => to_send.push(message),
         }
     }
-    let mut outgoing: Vec<(DispatchType, OutgoingMessage)> = to_send
-        .iter()
-        .map(|message| (message.channel, outgoing(message, &claimed.questions, &round.links)))
-        .collect();
+    let mut outgoing: Vec<(DispatchType, OutgoingMessage)> =
+        to_send.iter().map(|message| (message.channel, outgoing(message, &claimed.questions, &round.links))).collect();
     let alert_mail = claimed.alerts.iter().map(|alert| alert.render(&round.links, &round.alert_sender));
     outgoing.extend(alert_mail.map(|mail| (DispatchType::Email, mail)));
     let mut results = transports.send_all(outgoing).into_iter();

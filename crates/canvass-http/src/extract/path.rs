@@ -4,8 +4,8 @@
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
 use canvass_domain::ids::{
-    AnswerSetId, BgDocumentId, CategoryId, ContactId, ContactListId, PageId, QuestionItemId, QuotaId, RespondentId,
-    SendoutId, SurveyId, UserId, WebhookId,
+    AlertId, AnswerSetId, BgDocumentId, CategoryId, ContactId, ContactListId, PageId, QuestionItemId, QuotaId,
+    RespondentId, SendoutId, SurveyId, UserId, WebhookId,
 };
 use futures_util::future::{MapOk, TryFutureExt};
 use serde::de::DeserializeOwned;
@@ -35,6 +35,7 @@ macro_rules! id_segments {
 }
 
 id_segments!(
+    AlertId,
     AnswerSetId,
     BgDocumentId,
     CategoryId,

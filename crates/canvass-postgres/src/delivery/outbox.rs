@@ -2,7 +2,7 @@
 //! `FOR UPDATE SKIP LOCKED` under a lease (`claim.rs`), and recording a round's outcomes with a fixed number of
 //! set-based statements per account (`outcomes.rs`).
 
-use canvass_domain::delivery::{ClaimedMessage, Settled};
+use canvass_domain::delivery::{ClaimedAlert, ClaimedMessage, Settled, SettledAlert};
 use canvass_domain::distribution::{DispatchType, TokenContext};
 use canvass_domain::ids::{AccountId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::{OutboxBacklog, OutboxRepository, RecordedRound, RepoResult, SentLookup};
@@ -202,6 +202,22 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         limit: i64,
     ) -> RepoResult<Vec<ClaimedMessage>> {
         super::claim::claim_due(self.conn, now, lease_until, limit).or_repo()
+    }
+
+    fn claim_due_alerts(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: i64,
+    ) -> RepoResult<Vec<ClaimedAlert>> {
+        super::alert_emails::claim_due_alerts(self.conn, now, lease_until, limit).or_repo()
+    }
+
+    fn record_alert_round(&mut self, settled: &[SettledAlert], now: OffsetDateTime) -> RepoResult<Vec<i64>> {
+        if settled.is_empty() {
+            return Ok(Vec::new());
+        }
+        super::alert_emails::record_alert_round(self.conn, settled, now).or_repo()
     }
 
     fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<RecordedRound> {

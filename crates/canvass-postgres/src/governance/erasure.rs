@@ -1,4 +1,4 @@
-//! Erasure of one person across an account on PostgreSQL: up to eight statements, whatever the number of sendouts,
+//! Erasure of one person across an account on PostgreSQL: up to nine statements, whatever the number of sendouts,
 //! each pinned to the account. The contact is found by its key where it is a key (respondents, permanent failures)
 //! and by the domain's patterns (`ContactPatterns`, PostgreSQL regular expressions) where it is quoted in a text
 //! (relay replies, answers) or held in a kept answer (docs/decisions.md, "Erasure"). The person's answer sets are
@@ -89,6 +89,14 @@ const DELETE_ANSWER_SETS: &str = concat!(
     " RETURNING 1) SELECT count(*) AS count FROM gone"
 );
 
+/// Removes the alert emails about the person's answer sets (and their copies): those not yet sent hold their
+/// answers, and none is to tell of them any more.
+const DELETE_ALERT_EMAILS: &str = concat!(
+    "WITH gone AS (DELETE FROM alert_emails WHERE account_id = $1 AND answer_set_id IN ",
+    their_answer_sets!(),
+    " RETURNING 1) SELECT count(*) AS count FROM gone"
+);
+
 /// Keeps the person's answer sets, with no respondent.
 const DETACH_ANSWER_SETS: &str = "WITH kept AS (UPDATE answer_sets SET respondent_id = NULL WHERE account_id = $1 \
      AND respondent_id IN (SELECT id FROM respondents WHERE account_id = $1 AND contact_key = $2) RETURNING 1) \
@@ -152,6 +160,7 @@ impl ErasureRepository for PgUnitOfWork<'_> {
             self.redaction_step(REDACT_MESSAGE_REPLIES, account, contact_key, pattern)?;
             self.redaction_step(REDACT_DELIVERY_ISSUES, account, contact_key, pattern)?;
         }
+        self.erasure_step(DELETE_ALERT_EMAILS, account, contact_key)?;
         let answer_sets = if include_answers {
             self.erasure_step(DELETE_ANSWER_SETS, account, contact_key)?
         } else {

@@ -72,6 +72,10 @@ pub struct WorkerArgs {
     /// `canvass dsn`. Without it bounces go to each sendout's sender address.
     #[arg(long, env = "BOUNCE_ADDRESS")]
     pub bounce_address: Option<String>,
+    /// The sender (From) of alert emails; without it `alerts@` the host of PUBLIC_URL (`alerts@localhost` when
+    /// that is an IP address).
+    #[arg(long, env = "ALERT_SENDER", value_parser = email_address)]
+    pub alert_sender: Option<String>,
     /// SMTP sessions one worker keeps open and sends through at once.
     #[arg(long, env = "DELIVERY_CONCURRENCY", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub delivery_concurrency: u16,
@@ -336,4 +340,11 @@ mod tests {
         let refused = trusted(&["--trusted-proxies", "10.0.0.0/8,proxy.internal"]).unwrap_err().to_string();
         assert!(refused.contains("proxy.internal"), "{refused}");
     }
+}
+
+/// An email address, as a sendout's sender must be one.
+fn email_address(value: &str) -> Result<String, String> {
+    canvass_domain::distribution::check_contact(canvass_domain::distribution::DispatchType::Email, value)
+        .map(|()| value.trim().to_owned())
+        .map_err(str::to_owned)
 }

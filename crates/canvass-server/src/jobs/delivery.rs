@@ -35,6 +35,8 @@ pub struct DeliverySettings {
     pub smtp_ca_file: Option<PathBuf>,
     /// The envelope sender of every email (where bounces go); without it, each sendout's sender.
     pub bounce_address: Option<String>,
+    /// The sender of alert emails; without it the round's default (`alerts@` the host of the public URL).
+    pub alert_sender: Option<String>,
     /// SMTP sessions kept open and sent through at once.
     pub concurrency: usize,
     /// The SMS provider's HTTP endpoint (it may carry the provider's token); without it text messages are written
@@ -71,6 +73,9 @@ impl DeliverySettings {
             burst: i64::try_from(self.concurrency).unwrap_or(ROUND).clamp(1, ROUND),
             daily: self.daily_limit.map(|limit| i64::try_from(limit).unwrap_or(i64::MAX)),
         };
+        if let Some(sender) = &self.alert_sender {
+            round.alert_sender = sender.clone();
+        }
         round
     }
 }

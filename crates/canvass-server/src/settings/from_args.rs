@@ -13,6 +13,7 @@ impl WorkerArgs {
             smtp_url: self.smtp_url.clone(),
             smtp_ca_file: self.smtp_ca_file.clone(),
             bounce_address: self.bounce_address.clone(),
+            alert_sender: self.alert_sender.clone(),
             concurrency: usize::from(self.delivery_concurrency),
             sms_url: self.sms_url.clone(),
             outbox_dir: self.outbox_dir.clone(),

@@ -55,6 +55,7 @@ async fn the_servers_delivery_worker_finishes_its_round_when_the_server_stops() 
             smtp_url: Some(sink.url.clone().into()),
             smtp_ca_file: None,
             bounce_address: None,
+            alert_sender: None,
             concurrency: 1,
             sms_url: None,
             outbox_dir: outbox_dir.clone(),

@@ -107,7 +107,9 @@ impl State {
         limit: i64,
     ) -> Vec<ClaimedAlert> {
         let claimable = |held: &HeldAlertEmail| {
-            held.status == MessageStatus::Pending && held.due_at <= now && !(held.leased && held.email.lease_until > now)
+            held.status == MessageStatus::Pending
+                && held.due_at <= now
+                && !(held.leased && held.email.lease_until > now)
         };
         let mut due: Vec<usize> = (0..self.alert_emails.len()).filter(|&i| claimable(&self.alert_emails[i])).collect();
         due.sort_by_key(|&i| (self.alert_emails[i].due_at, self.alert_emails[i].email.id));

@@ -60,6 +60,10 @@ impl ErasureRepository for Memory {
             h.account_id == account
                 && (answered.contains(&h.set.id) || h.original.is_some_and(|original| answered.contains(&original)))
         };
+        let told: Vec<AnswerSetId> = state.answer_sets.iter().filter(|h| reached(h)).map(|h| h.set.id).collect();
+        state
+            .alert_emails
+            .retain(|held| !(held.email.account_id == account && told.contains(&held.email.answer_set_id)));
         let mut erased = Erased { respondents: gone.len() as u64, answer_sets: 0 };
         if include_answers {
             let before = state.answer_sets.len();

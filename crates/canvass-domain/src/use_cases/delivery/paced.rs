@@ -13,11 +13,8 @@ use crate::ports::{transaction, PaceRepository, Transactional};
 pub(super) fn put_back(claimed: Claimed, reason: &str) -> Sent {
     let hold = crate::delivery::Hold::new(HoldKind::Throttled, reason);
     let held = Outcome::Held(claimed.at, hold);
-    let settled: Vec<Settled> = claimed
-        .messages
-        .into_iter()
-        .map(|message| Settled { message, outcome: held.clone() })
-        .collect();
+    let settled: Vec<Settled> =
+        claimed.messages.into_iter().map(|message| Settled { message, outcome: held.clone() }).collect();
     let alerts: Vec<SettledAlert> =
         claimed.alerts.into_iter().map(|alert| SettledAlert { alert, outcome: held.clone() }).collect();
     let mut report = DeliveryReport::default();

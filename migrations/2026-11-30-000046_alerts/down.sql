@@ -1,0 +1,2 @@
+DROP TABLE alert_emails;
+DROP TABLE alerts;
