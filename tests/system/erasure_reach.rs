@@ -1,8 +1,8 @@
 //! Erasure reaches everything that holds the person: the address is put into every place the API and the workers
 //! can put it (respondents of two sendouts, their background data, a message sent and bounced late, one a relay
 //! held quoting the address, permanent failures, an answer that quotes it and its copies in a survey copied with
-//! its answers and in a copy of that copy, webhook deliveries about the respondent, keyed requests whose kept
-//! answers hold it), then `POST /accounts/erasure`, and every text, varchar, text array, bytea and jsonb column of
+//! its answers and in a copy of that copy, an alert email about the answer not yet sent, webhook deliveries about
+//! the respondent, keyed requests whose kept answers hold it), then `POST /accounts/erasure`, and every text, varchar, text array, bytea and jsonb column of
 //! every table (from `information_schema.columns`) is scanned for it. With `includeAnswers` the copies of the
 //! person's answer sets go with them, and their exports hold nothing of the person.
 //! A system test: it runs the delivery and webhook workers' rounds and reads the database.
@@ -138,6 +138,11 @@ async fn after_an_erasure_no_column_of_any_table_holds_the_address() {
     let diagnostic = format!("smtp; 550 5.1.1 <{}>: Recipient address rejected: User unknown", WRITTEN[2]);
     let report = postfix_dsn(header(&message, "Message-ID:"), WRITTEN[0], "failed", "5.1.1", &diagnostic);
     assert_eq!(post_dsn(&app, Some(DSN_SECRET), report).await.0, 200);
+    // An alert that includes the answers: its email about her set quotes her answer, and waits (its recipient
+    // is refused for now by the relay of the second sendout's round below).
+    let alert = json!({"name": "Any answer", "recipients": ["kari.boss@acme.example"], "includeAnswers": true,
+        "when": {"questionItemId": item, "operator": "answered"}});
+    app.post(&format!("/surveys/{survey}/alerts"), alert).await.expect(201);
     let answer = json!({"respondentId": added["respondentId"], "completed": true,
         "answers": [{"questionItemId": item, "value": format!("Write to {} please", WRITTEN[2])}]});
     app.post(&format!("/surveys/{survey}/answers"), answer).await.expect(201);
@@ -183,6 +188,7 @@ async fn after_an_erasure_no_column_of_any_table_holds_the_address() {
     // Before: the scan finds the address wherever it was put, so that the scan after cannot pass for want of it.
     let before = columns_holding(&app, WRITTEN[1]);
     for place in [
+        "alert_emails.body",
         "answers.value",
         "blocklist.contact_details",
         "contacts.email",

@@ -4,6 +4,7 @@
 mod accounts;
 mod activation;
 mod add_batch;
+mod alerts;
 mod answers;
 mod bgdata;
 mod blocklist;

@@ -266,6 +266,13 @@ pub enum SenderCommand {
     },
 }
 
+/// An email address, as a sendout's sender must be one.
+fn email_address(value: &str) -> Result<String, String> {
+    canvass_domain::distribution::check_contact(canvass_domain::distribution::DispatchType::Email, value)
+        .map(|()| value.trim().to_owned())
+        .map_err(str::to_owned)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,11 +347,4 @@ mod tests {
         let refused = trusted(&["--trusted-proxies", "10.0.0.0/8,proxy.internal"]).unwrap_err().to_string();
         assert!(refused.contains("proxy.internal"), "{refused}");
     }
-}
-
-/// An email address, as a sendout's sender must be one.
-fn email_address(value: &str) -> Result<String, String> {
-    canvass_domain::distribution::check_contact(canvass_domain::distribution::DispatchType::Email, value)
-        .map(|()| value.trim().to_owned())
-        .map_err(str::to_owned)
 }
