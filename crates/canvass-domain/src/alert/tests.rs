@@ -125,7 +125,7 @@ fn each_recipient_gets_an_email_naming_survey_sendout_and_set_with_the_answers_i
     assert_eq!(email.subject, "Alert \"Unhappy customer\": Store visits");
     assert_eq!(
         email.body,
-        "An answer set of the survey \"Store visits\" met the alert \"Unhappy customer\".\n\n\
+        "The alert \"Unhappy customer\" was met.\n\n\
          Survey: Store visits (survey 7)\n\
          Sendout: Spring visitors (sendout 5)\n\
          Answer set: 41 (completed 2026-11-02T10:05:00Z)\n\

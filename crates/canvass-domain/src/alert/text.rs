@@ -32,7 +32,7 @@ pub(super) fn written(
     let survey = one_line(origin.survey_name);
     let subject = format!("Alert \"{name}\": {survey}");
     let mut body = String::with_capacity(512);
-    let _ = writeln!(body, "An answer set of the survey \"{survey}\" met the alert \"{name}\".\n");
+    let _ = writeln!(body, "The alert \"{name}\" was met.\n");
     let _ = writeln!(body, "Survey: {survey} (survey {})", set.survey_id);
     match origin.sendout {
         Some((id, sendout)) => _ = writeln!(body, "Sendout: {} (sendout {id})", one_line(sendout)),

@@ -21,7 +21,7 @@ pub struct AlertBody {
     #[schema(value_type = ConditionsSchema)]
     pub when: serde_json::Value,
     /// Whom it tells: email addresses, no two the same.
-    #[schema(min_items = 1, max_items = 20, value_type = Vec<String>, format = Email)]
+    #[schema(min_items = 1, max_items = 20, value_type = Vec<super::schemas::EmailAddress>)]
     pub recipients: Vec<String>,
     /// Whether its emails carry the set's answers.
     #[serde(default)]
@@ -51,7 +51,7 @@ pub struct AlertResponse {
     #[schema(value_type = ConditionsSchema)]
     pub when: serde_json::Value,
     /// Whom it tells.
-    #[schema(min_items = 1, max_items = 20, value_type = Vec<String>, format = Email)]
+    #[schema(min_items = 1, max_items = 20, value_type = Vec<super::schemas::EmailAddress>)]
     pub recipients: Vec<String>,
     /// Whether its emails carry the set's answers.
     pub include_answers: bool,

@@ -235,3 +235,19 @@ impl PartialSchema for ConditionText {
 }
 
 impl ToSchema for ConditionText {}
+
+/// An email address as an alert's recipient: at most 320 characters.
+pub struct EmailAddress;
+
+impl PartialSchema for EmailAddress {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Email)))
+            .min_length(Some(3))
+            .max_length(Some(limits::CONTACT))
+            .into()
+    }
+}
+
+impl ToSchema for EmailAddress {}

@@ -245,4 +245,8 @@ async fn the_insight_example_runs_as_written() {
     // The export's lines key answers by item id; the answer sets the API returned list them.
     let jsonl = walked.stdout.lines().filter(|line| line.contains(r#""answers":{"7":"#)).count();
     assert_eq!(jsonl, 3, "the JSON Lines export of the completed sets was written and shown: {}", walked.stdout);
+    let alerts: Vec<&String> = walked.outbox.iter().filter(|m| m.contains("Subject: Alert")).collect();
+    assert_eq!(alerts.len(), 1, "one alert email, for the set completed after the alert was made");
+    assert!(alerts[0].contains("Noisy on Mondays"), "with the answers: {}", alerts[0]);
+    assert!(walked.stdout.contains("Answer set: 4 (completed"), "and shown: {}", walked.stdout);
 }
