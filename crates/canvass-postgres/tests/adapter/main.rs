@@ -3,6 +3,7 @@
 //! about what SQL the adapter sends, what it stores and what the schema allows live here, nowhere else.
 #![expect(clippy::unwrap_used)]
 
+mod alert_claims;
 mod answer_exports;
 mod citus_keys;
 mod delivery_records;
