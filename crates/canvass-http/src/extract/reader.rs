@@ -139,10 +139,11 @@ fn integral<'de, V: Visitor<'de>>(number: f64, visitor: V) -> Result<V::Value, R
     if number.fract() != 0.0 {
         return Err(de::Error::invalid_value(de::Unexpected::Float(number), &visitor));
     }
-    // Both casts are exact: the number has no fraction and lies within the type's range.
+    // Both casts are exact: the number has no fraction and lies within the type's range. -2^63 itself is refused:
+    // an integer just below `i64::MIN` (-9223372036854775809) reads as that float, and is no `i64`.
     if (0.0..U64_END).contains(&number) {
         visitor.visit_u64(number as u64)
-    } else if (-I64_END..0.0).contains(&number) {
+    } else if number > -I64_END && number < 0.0 {
         visitor.visit_i64(number as i64)
     } else {
         Err(de::Error::invalid_value(de::Unexpected::Float(number), &visitor))
@@ -430,6 +431,7 @@ mod tests {
             (json!({"days": 1, "count": -1.0}), "count"),
             (json!({"days": 1, "labels": [1e19]}), "labels[0]"),
             (json!({"days": 1, "count": 1e20}), "count"),
+            (serde_json::from_str(r#"{"days": 1, "labels": [-9223372036854775809]}"#).unwrap(), "labels[0]"),
         ] {
             let error = read_json(value.clone()).unwrap_err();
             assert_eq!(error.path().to_string(), field, "{value}");
