@@ -100,14 +100,7 @@ impl Alert {
 
 /// Whether any alert's conditions name a background label (the respondent's background is then read to decide).
 pub fn name_background(alerts: &[Alert]) -> bool {
-    alerts.iter().any(|alert| {
-        alert
-            .input
-            .when
-            .each()
-            .iter()
-            .any(|condition| matches!(condition.subject, crate::survey::Subject::Background(_)))
-    })
+    alerts.iter().any(|alert| alert.input.when.names_background())
 }
 
 /// One email an alert sends about one answer set, to one recipient, as the alert outbox keeps it until it is sent.

@@ -184,6 +184,11 @@ impl Conditions {
             Self::All(members) | Self::Any(members) => members.iter().flat_map(Conditions::each).collect(),
         }
     }
+
+    /// Whether a condition names a background label (deciding them then needs the respondent's background data).
+    pub fn names_background(&self) -> bool {
+        self.each().iter().any(|condition| matches!(condition.subject, Subject::Background(_)))
+    }
 }
 
 impl Condition {

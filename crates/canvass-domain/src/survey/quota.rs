@@ -106,9 +106,7 @@ impl QuotaPatch {
 
 /// Whether any quota's conditions name a background label (the respondent's background is then read to settle).
 pub fn name_background(quotas: &[Quota]) -> bool {
-    quotas.iter().any(|quota| {
-        quota.input.when.each().iter().any(|condition| matches!(condition.subject, super::Subject::Background(_)))
-    })
+    quotas.iter().any(|quota| quota.input.when.names_background())
 }
 
 /// A stored quota with its live count.

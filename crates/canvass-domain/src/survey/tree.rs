@@ -188,9 +188,7 @@ impl QuestionTree {
     /// Whether a working rule names a background label, so that walking the survey needs the respondent's
     /// background data.
     pub fn names_background(&self) -> bool {
-        let names = |conditions: &super::Conditions| {
-            conditions.each().iter().any(|condition| matches!(condition.subject, super::Subject::Background(_)))
-        };
+        let names = super::Conditions::names_background;
         let in_rules = self.logic.iter().any(|rule| match &rule.rule {
             RuleDraft::Conditional(rule) => names(&rule.when),
             RuleDraft::Equals(_) => false,

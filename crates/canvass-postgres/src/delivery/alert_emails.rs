@@ -127,11 +127,10 @@ pub(crate) fn claim_due_alerts(
             .load(conn)?;
         Ok(rows.into_iter().map(ClaimedAlert::from).collect())
     };
-    let count = accounts.len().max(1) as i64;
     let mut claimed = Vec::new();
     let mut filled = Vec::new();
     for (n, due) in accounts.iter().enumerate() {
-        let share = limit / count + i64::from((n as i64) < limit % count);
+        let share = super::claim::share_of(limit, accounts.len(), n);
         let got = claim(due.account_id, share)?;
         if got.len() as i64 == share {
             filled.push(due.account_id);

@@ -170,10 +170,10 @@ pub(crate) fn claim_due(
             }),
         }
     }
-    let count = accounts.len().max(1) as i64;
     let mut left = limit;
+    let count = accounts.len();
     for (n, account) in accounts.iter_mut().enumerate() {
-        account.share = limit / count + i64::from((n as i64) < limit % count);
+        account.share = share_of(limit, count, n);
         left -= account.claim(conn, now, lease_until, account.share)?;
     }
     for account in &mut accounts {
@@ -187,4 +187,11 @@ pub(crate) fn claim_due(
     let mut messages: Vec<ClaimedMessage> = accounts.into_iter().flat_map(|account| account.messages).collect();
     messages.sort_by_key(|message| message.id);
     Ok(messages)
+}
+
+/// The `n`th (from 0) of `accounts` accounts' equal share of a round of `limit`: the remainder goes one each to
+/// the first, who have waited longest.
+pub(super) fn share_of(limit: i64, accounts: usize, n: usize) -> i64 {
+    let count = accounts.max(1) as i64;
+    limit / count + i64::from((n as i64) < limit % count)
 }
