@@ -45,6 +45,20 @@ impl std::fmt::Debug for AnswerValue {
 }
 
 impl AnswerValue {
+    /// The value as JSON, as it is stored: a string, an array of strings, a number (`null` for one JSON cannot
+    /// hold), or an object of strings by row.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            Self::Text(text) => Value::String(text.clone()),
+            Self::Choices(choices) => Value::Array(choices.iter().cloned().map(Value::String).collect()),
+            Self::Number(number) => serde_json::Number::from_f64(*number).map_or(Value::Null, Value::Number),
+            Self::Rows(rows) => {
+                Value::Object(rows.iter().map(|(row, option)| (row.clone(), Value::String(option.clone()))).collect())
+            }
+        }
+    }
+
     /// Whether it answers nothing: `""`, `[]` or `{}`.
     pub fn is_empty(&self) -> bool {
         match self {

@@ -8,6 +8,7 @@ pub mod ports;
 mod report;
 mod results;
 mod statistics;
+mod tally;
 mod words;
 
 pub use breakdown::{
@@ -21,4 +22,5 @@ pub use results::{
     RankedOption, RatingCount, RatingSummary, ResultTallies, RowCounts, SurveyResults, RATINGS,
 };
 pub use statistics::{DailyActivity, SendoutFigures, SendoutStatistics, StatusCounts};
-pub use words::{stop_words, words_of, WordCount, WordTally, TOP_WORDS};
+pub use tally::{NumberCount, ValueTallies};
+pub use words::{stop_words, words_of, TextTallies, WordCount, WordTally, TOP_WORDS};

@@ -7,10 +7,8 @@ mod results;
 mod statistics;
 
 use canvass_domain::answer::AnswerFilter;
-use canvass_domain::ids::{AccountId, LabelId, QuestionItemId, SendoutId, SurveyId};
-use canvass_domain::insight::{
-    BinLayout, Breakdown, QuotedTexts, ResultTallies, SendoutFigures, SendoutFunnel, TallyGroup, WordTally,
-};
+use canvass_domain::ids::{AccountId, AnswerSetId, LabelId, QuestionItemId, SendoutId, SurveyId};
+use canvass_domain::insight::{Breakdown, ResultTallies, SendoutFigures, SendoutFunnel, TallyGroup};
 use canvass_domain::ports::{InsightRepository, RepoResult};
 use canvass_domain::survey::QuestionTree;
 use diesel::prelude::*;
@@ -26,8 +24,7 @@ impl InsightRepository for PgUnitOfWork<'_> {
         statistics::figures(self.conn, account, sendout, today).or_repo()
     }
 
-    /// At most four statements: the matching sets per group, per-item tallies, shapes, per-value counts (see
-    /// [`results`]).
+    /// Two statements: the matching sets per group, and per group, item and value its answers (see [`results`]).
     fn result_tallies(
         &mut self,
         account: AccountId,
@@ -50,43 +47,20 @@ impl InsightRepository for PgUnitOfWork<'_> {
         diesel::select(diesel::dsl::exists(found)).get_result(self.conn).or_repo()
     }
 
-    /// One statement (see [`results`]).
-    fn word_tallies(
+    /// One statement, read row by row (see [`results`]).
+    fn open_texts(
         &mut self,
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
         breakdown: Option<Breakdown>,
-        stop_words: &[String],
-    ) -> RepoResult<Vec<(TallyGroup, WordTally)>> {
-        results::words(self.conn, account, tree, filter, breakdown, stop_words).or_repo()
+        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, &str),
+    ) -> RepoResult<()> {
+        results::texts(self.conn, account, tree, filter, breakdown, visit).or_repo()
     }
 
     /// One statement (see [`report`]).
     fn sendout_funnels(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<SendoutFunnel>> {
         report::funnels(self.conn, account, survey).or_repo()
-    }
-
-    /// One statement (see [`report`]).
-    fn numeric_bins(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        filter: &AnswerFilter,
-        layouts: &[BinLayout],
-    ) -> RepoResult<Vec<(QuestionItemId, u32, i64)>> {
-        report::bins(self.conn, account, survey, filter, layouts).or_repo()
-    }
-
-    /// One statement (see [`report`]).
-    fn quoted_texts(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        filter: &AnswerFilter,
-        items: &[QuestionItemId],
-        per_item: u32,
-    ) -> RepoResult<Vec<QuotedTexts>> {
-        report::texts(self.conn, account, survey, filter, items, per_item).or_repo()
     }
 }

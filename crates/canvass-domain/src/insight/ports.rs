@@ -5,9 +5,9 @@
 
 use time::Date;
 
-use super::{BinLayout, Breakdown, QuotedTexts, ResultTallies, SendoutFigures, SendoutFunnel, TallyGroup, WordTally};
+use super::{Breakdown, ResultTallies, SendoutFigures, SendoutFunnel, TallyGroup};
 use crate::answer::AnswerFilter;
-use crate::ids::{AccountId, LabelId, QuestionItemId, SendoutId, SurveyId};
+use crate::ids::{AccountId, AnswerSetId, LabelId, QuestionItemId, SendoutId, SurveyId};
 use crate::ports::RepoResult;
 use crate::survey::QuestionTree;
 
@@ -37,39 +37,18 @@ pub trait InsightRepository {
     /// Whether the label is a background data label of a sendout of the survey.
     fn survey_has_label(&mut self, account: AccountId, survey: SurveyId, label: LabelId) -> RepoResult<bool>;
 
-    /// Per OpenText item of the tree, the words found in the most answers of the sets that pass the filter (each
-    /// answer counting a word once; words as [`super::words_of`] reads them), leaving out `stop_words` (sorted): at least the
-    /// item's top [`super::TOP_WORDS`] with their counts, in the whole and in each group of the breakdown.
-    fn word_tallies(
+    /// Each text answered to the tree's OpenText items in the answer sets of its survey that pass the filter, handed
+    /// to `visit` with its item and set: once in the whole ([`TallyGroup::Whole`]) and, with a breakdown, once more
+    /// in the set's group. In any order, and read as they come: the store does not gather them first.
+    fn open_texts(
         &mut self,
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
         breakdown: Option<Breakdown>,
-        stop_words: &[String],
-    ) -> RepoResult<Vec<(TallyGroup, WordTally)>>;
+        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, &str),
+    ) -> RepoResult<()>;
 
     /// Each sendout of the survey, in id order, with its funnel (zeros for one with no respondent).
     fn sendout_funnels(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<SendoutFunnel>>;
-
-    /// Per layout, how many numbers answered to its item in the sets of the survey that pass the filter fall in
-    /// each of its bins ([`BinLayout::bin_of`]): `(item, bin, count)`, bins without a number left out.
-    fn numeric_bins(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        filter: &AnswerFilter,
-        layouts: &[BinLayout],
-    ) -> RepoResult<Vec<(QuestionItemId, u32, i64)>>;
-
-    /// Per item (in any order), its `per_item` texts that are not empty from the latest answer sets (by id) of
-    /// the survey that pass the filter, the latest first; items without a text left out.
-    fn quoted_texts(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        filter: &AnswerFilter,
-        items: &[QuestionItemId],
-        per_item: u32,
-    ) -> RepoResult<Vec<QuotedTexts>>;
 }

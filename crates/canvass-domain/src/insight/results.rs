@@ -139,6 +139,9 @@ pub struct ResultTallies {
     pub choices: Vec<ChoiceCount>,
     /// Ratings of Rating items with how many answers gave them; a rating never given is missing.
     pub ratings: Vec<RatingCount>,
+    /// The numbers answered to Numeric items with how many answers gave each, in number order per item (what
+    /// their histograms count).
+    pub numbers: Vec<super::NumberCount>,
 }
 
 /// One option of a choice item and how many answers chose it.

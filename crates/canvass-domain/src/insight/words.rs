@@ -2,7 +2,10 @@
 //! being runs of letters and digits of two characters or more, lower-cased and not stemmed, without the stop words
 //! of the survey's languages (the ISO lists of the `stop-words` crate).
 
-use crate::ids::QuestionItemId;
+use std::collections::HashMap;
+
+use super::{QuotedTexts, TallyGroup};
+use crate::ids::{AnswerSetId, QuestionItemId};
 use crate::language::Language;
 
 /// How many words an item's top words list at most.
@@ -90,6 +93,104 @@ pub fn words_of(text: &str) -> Vec<String> {
 pub(super) fn top_words(mut tallies: Vec<WordTally>) -> Vec<WordCount> {
     tallies.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.word.cmp(&b.word)));
     tallies.into_iter().take(TOP_WORDS).map(|tally| WordCount { word: tally.word, count: tally.count }).collect()
+}
+
+/// What the texts answered to OpenText items say, counted as the store hands them over one by one: per group and
+/// item each word's answers (without the stop words), and per item of the whole its latest texts.
+///
+/// ```
+/// use canvass_domain::ids::{AnswerSetId, QuestionItemId};
+/// use canvass_domain::insight::{TallyGroup, TextTallies};
+///
+/// let item = QuestionItemId::new(1);
+/// let stop = ["the".to_owned()];
+/// let mut texts = TextTallies::new(&stop, 1);
+/// texts.add(&TallyGroup::Whole, item, AnswerSetId::new(1), "The fika, the FIKA!");
+/// texts.add(&TallyGroup::Whole, item, AnswerSetId::new(2), "fika again");
+/// let (words, quoted) = texts.finish();
+/// let counted: Vec<(&str, i64)> = words.iter().map(|(_, w)| (w.word.as_str(), w.count)).collect();
+/// assert_eq!(counted, [("fika", 2), ("again", 1)]);
+/// assert_eq!(quoted[0].texts, ["fika again"]);
+/// ```
+pub struct TextTallies<'stop> {
+    stop_words: &'stop [String],
+    quotes_per_item: usize,
+    counts: HashMap<(TallyGroup, QuestionItemId), HashMap<Box<str>, i64>>,
+    quotes: HashMap<QuestionItemId, Vec<(AnswerSetId, String)>>,
+}
+
+impl<'stop> TextTallies<'stop> {
+    /// Nothing counted; `stop_words` sorted; `quotes_per_item` texts kept per item.
+    pub fn new(stop_words: &'stop [String], quotes_per_item: u32) -> Self {
+        Self { stop_words, quotes_per_item: quotes_per_item as usize, counts: HashMap::new(), quotes: HashMap::new() }
+    }
+
+    /// Counts the text of the set `set` answered to `item`, in `group`.
+    pub fn add(&mut self, group: &TallyGroup, item: QuestionItemId, set: AnswerSetId, text: &str) {
+        let lower = text.to_lowercase();
+        let stop_words = self.stop_words;
+        let mut found: Vec<&str> = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| word.chars().nth(1).is_some())
+            .filter(|word| stop_words.binary_search_by(|stop| stop.as_str().cmp(word)).is_err())
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        if !found.is_empty() {
+            let counts = match self.counts.get_mut(&(group.clone(), item)) {
+                Some(counts) => counts,
+                None => self.counts.entry((group.clone(), item)).or_default(),
+            };
+            for word in found {
+                match counts.get_mut(word) {
+                    Some(count) => *count += 1,
+                    None => {
+                        counts.insert(word.into(), 1);
+                    }
+                }
+            }
+        }
+        if *group == TallyGroup::Whole && !text.is_empty() {
+            self.quote(item, set, text);
+        }
+    }
+
+    /// Keeps the text among the item's latest (by set) if it is one.
+    fn quote(&mut self, item: QuestionItemId, set: AnswerSetId, text: &str) {
+        let kept = self.quotes.entry(item).or_default();
+        if kept.len() == self.quotes_per_item {
+            match kept.iter().enumerate().min_by_key(|(_, (set, _))| *set) {
+                Some((at, (oldest, _))) if *oldest < set => {
+                    kept.swap_remove(at);
+                }
+                _ => return,
+            }
+        }
+        kept.push((set, text.to_owned()));
+    }
+
+    /// Per group and item its top [`TOP_WORDS`] words (most answers first, ties by word), and per item its latest
+    /// texts, the latest first (items in id order).
+    pub fn finish(self) -> (Vec<(TallyGroup, WordTally)>, Vec<QuotedTexts>) {
+        let mut words = Vec::new();
+        for ((group, item), counts) in self.counts {
+            let mut counted: Vec<(Box<str>, i64)> = counts.into_iter().collect();
+            counted.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            counted.truncate(TOP_WORDS);
+            let tallies = counted.into_iter().map(|(word, count)| WordTally { item, word: word.into(), count });
+            words.extend(tallies.map(|tally| (group.clone(), tally)));
+        }
+        let mut quoted: Vec<QuotedTexts> = self
+            .quotes
+            .into_iter()
+            .map(|(item, mut kept)| {
+                kept.sort_unstable_by_key(|(set, _)| std::cmp::Reverse(*set));
+                QuotedTexts { item, texts: kept.into_iter().map(|(_, text)| text).collect() }
+            })
+            .collect();
+        quoted.sort_unstable_by_key(|quoted| quoted.item);
+        (words, quoted)
+    }
 }
 
 #[cfg(test)]

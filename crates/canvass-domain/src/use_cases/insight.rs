@@ -9,8 +9,8 @@ use crate::clock::Clock;
 use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, QuestionItemId, SendoutId, SurveyId};
 use crate::insight::{
-    assemble_groups, item_label, language_label, stop_words, Breakdown, SendoutStatistics, SurveyResults, TallyGroup,
-    BREAKDOWN_BY, DEFAULT_MIN_GROUP_SIZE,
+    assemble_groups, item_label, language_label, stop_words, Breakdown, NumberCount, QuotedTexts, SendoutStatistics,
+    SurveyResults, TallyGroup, TextTallies, BREAKDOWN_BY, DEFAULT_MIN_GROUP_SIZE, QUOTED_TEXTS,
 };
 use crate::language::Language;
 use crate::ports::{AccountRepository, InsightRepository, SendoutRepository, SurveyRepository};
@@ -59,7 +59,19 @@ pub fn survey_results(
     survey: SurveyId,
     request: &ResultsRequest,
 ) -> Result<SurveyResults, DomainError> {
-    Ok(survey_and_results(uow, account, survey, request, None)?.1)
+    Ok(survey_and_results(uow, account, survey, request, None)?.results)
+}
+
+/// A survey's results with what a report draws beside them.
+pub(super) struct Analysed {
+    /// The survey.
+    pub survey: Survey,
+    /// Its results.
+    pub results: SurveyResults,
+    /// The numbers answered to its Numeric items in the whole, in number order per item.
+    pub numbers: Vec<NumberCount>,
+    /// The latest few texts of its OpenText items in the whole ([`QUOTED_TEXTS`] per item, items in id order).
+    pub quoted: Vec<QuotedTexts>,
 }
 
 /// The survey and its results ([`survey_results`]), of its one item `only` when given (checked against the whole
@@ -70,7 +82,7 @@ pub(super) fn survey_and_results(
     survey: SurveyId,
     request: &ResultsRequest,
     only: Option<QuestionItemId>,
-) -> Result<(Survey, SurveyResults), DomainError> {
+) -> Result<Analysed, DomainError> {
     let filter = &request.filter;
     let (found, whole_tree) = surveys::get_with_tree(uow, account, survey)?;
     let tree = &whole_tree;
@@ -95,11 +107,18 @@ pub(super) fn survey_and_results(
     let narrowed = only.map(|item| whole_tree.narrowed_to(item));
     let tree = narrowed.as_ref().unwrap_or(&whole_tree);
     let mut tallies = uow.result_tallies(account, tree, filter, request.breakdown)?;
+    let mut quoted = Vec::new();
     if !tallies.is_empty() && tree.items().any(|item| item.kind == QuestionType::OpenText) {
         // The stop words of the survey's own language and of every language it is translated into.
         let (translated, _) = uow.page_translation(account, survey, found.language, Some(&[]))?;
         let languages: Vec<Language> = std::iter::once(found.language).chain(translated).collect();
-        let words = uow.word_tallies(account, tree, filter, request.breakdown, &stop_words(&languages))?;
+        let stop = stop_words(&languages);
+        let mut texts = TextTallies::new(&stop, QUOTED_TEXTS);
+        uow.open_texts(account, tree, filter, request.breakdown, &mut |group, item, set, text| {
+            texts.add(group, item, set, text);
+        })?;
+        let (words, latest) = texts.finish();
+        quoted = latest;
         for (group, word) in words {
             if let Some((_, group_tallies)) = tallies.iter_mut().find(|(found, _)| *found == group) {
                 group_tallies.words.push(word);
@@ -107,7 +126,8 @@ pub(super) fn survey_and_results(
         }
     }
     let whole = tallies.iter().position(|(group, _)| *group == TallyGroup::Whole);
-    let whole_tallies = whole.map(|at| tallies.swap_remove(at).1).unwrap_or_default();
+    let mut whole_tallies = whole.map(|at| tallies.swap_remove(at).1).unwrap_or_default();
+    let numbers = std::mem::take(&mut whole_tallies.numbers);
     let mut results = SurveyResults::assemble(tree, whole_tallies);
     if let Some(breakdown) = request.breakdown {
         let groups = tallies
@@ -128,7 +148,7 @@ pub(super) fn survey_and_results(
         };
         results.groups = Some(assemble_groups(tree, breakdown, groups, &label_of, min_group_size));
     }
-    Ok((found, results))
+    Ok(Analysed { survey: found, results, numbers, quoted })
 }
 
 /// The survey's sendouts' names, for a breakdown by sendout (none for any other).

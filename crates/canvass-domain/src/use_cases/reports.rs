@@ -1,6 +1,7 @@
 //! A survey's report and one item's chart: its results (with the same filters and breakdown) and what only a
 //! report shows, each sendout's funnel, each Numeric item's histogram and a few of each OpenText item's texts.
-//! A few aggregate reads of the store, none per item or per group.
+//! A few aggregate reads of the store, none per item or per group: the histograms count the numbers the results
+//! read, the texts are those the top words read.
 
 use time::OffsetDateTime;
 
@@ -9,7 +10,7 @@ use crate::clock::Clock;
 use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, QuestionItemId, SurveyId};
 use crate::insight::{
-    BinLayout, Histogram, ItemFigures, ItemResult, QuotedTexts, SendoutFunnel, SurveyResults, QUOTED_TEXTS,
+    BinLayout, Histogram, ItemFigures, ItemResult, NumberCount, QuotedTexts, SendoutFunnel, SurveyResults,
 };
 use crate::ports::{AccountRepository, InsightRepository, SendoutRepository, SurveyRepository};
 use crate::survey::Survey;
@@ -67,33 +68,22 @@ pub fn survey_report(
     survey: SurveyId,
     request: &ResultsRequest,
 ) -> Result<SurveyReport, DomainError> {
-    let (found, results) = survey_and_results(uow, account, survey, request, None)?;
+    let analysed = survey_and_results(uow, account, survey, request, None)?;
     let funnels = uow.sendout_funnels(account, survey)?;
     let sendout_name = request
         .filter
         .sendout_id
         .and_then(|sendout| funnels.iter().find(|funnel| funnel.sendout == sendout))
         .map(|funnel| funnel.name.clone());
-    let histograms = histograms(uow, account, survey, request, &results.items)?;
-    let open_text: Vec<QuestionItemId> = results
-        .items
-        .iter()
-        .filter(|item| matches!(item.figures, ItemFigures::OpenText { answered, .. } if answered > 0))
-        .map(|item| item.question_item_id)
-        .collect();
-    let texts = if open_text.is_empty() {
-        Vec::new()
-    } else {
-        uow.quoted_texts(account, survey, &request.filter, &open_text, QUOTED_TEXTS)?
-    };
+    let histograms = histograms(&analysed.results.items, &analysed.numbers);
     Ok(SurveyReport {
-        survey: found,
+        survey: analysed.survey,
         request: request.clone(),
         sendout_name,
-        results,
+        results: analysed.results,
         funnels,
         histograms,
-        texts,
+        texts: analysed.quoted,
         generated_at: clock.now(),
     })
 }
@@ -108,27 +98,21 @@ pub fn item_chart(
     item: QuestionItemId,
     request: &ResultsRequest,
 ) -> Result<ItemChart, DomainError> {
-    let (found, results) = survey_and_results(uow, account, survey, request, Some(item))?;
-    let Some(result) = results.items.into_iter().find(|result| result.question_item_id == item) else {
+    let analysed = survey_and_results(uow, account, survey, request, Some(item))?;
+    let Some(result) = analysed.results.items.into_iter().find(|result| result.question_item_id == item) else {
         return Err(DomainError::NotFound(Resource::QuestionItem));
     };
     if matches!(result.figures, ItemFigures::Info | ItemFigures::Date { .. }) {
         let message = format!("item {item} is a {} item, which has no chart", result.kind.as_str());
         return Err(DomainError::invalid("questionItemId", message));
     }
-    let histogram = histograms(uow, account, survey, request, std::slice::from_ref(&result))?.pop();
-    Ok(ItemChart { survey_name: found.name, item: result, histogram })
+    let histogram = histograms(std::slice::from_ref(&result), &analysed.numbers).pop();
+    Ok(ItemChart { survey_name: analysed.survey.name, item: result, histogram })
 }
 
-/// The histograms of the Numeric items among `items` that have a number, in one read.
-fn histograms(
-    uow: &mut (impl InsightRepository + ?Sized),
-    account: AccountId,
-    survey: SurveyId,
-    request: &ResultsRequest,
-    items: &[ItemResult],
-) -> Result<Vec<Histogram>, DomainError> {
-    let layouts: Vec<BinLayout> = items
+/// The histograms of the Numeric items among `items` that have a number, from the numbers answered to them.
+fn histograms(items: &[ItemResult], numbers: &[NumberCount]) -> Vec<Histogram> {
+    items
         .iter()
         .filter_map(|item| match item.figures {
             ItemFigures::Numeric { summary, .. } => {
@@ -136,16 +120,9 @@ fn histograms(
             }
             _ => None,
         })
-        .collect();
-    if layouts.is_empty() {
-        return Ok(Vec::new());
-    }
-    let counts = uow.numeric_bins(account, survey, &request.filter, &layouts)?;
-    Ok(layouts
-        .into_iter()
         .map(|layout| {
-            let of_item = counts.iter().filter(|(item, ..)| *item == layout.item).map(|(_, bin, n)| (*bin, *n));
-            Histogram::of(layout, of_item)
+            let of_item = numbers.iter().filter(|given| given.item == layout.item);
+            Histogram::of(layout, of_item.map(|given| (layout.bin_of(given.number), given.count)))
         })
-        .collect())
+        .collect()
 }

@@ -4,7 +4,7 @@
 //! Foreign keys are checked at the end of the statement, after both writes; the CTE that writes the answers reads
 //! the set's row from the CTE that wrote it, so it runs after it.
 
-use canvass_domain::answer::{AnswerSetDraft, AnswerValue};
+use canvass_domain::answer::AnswerSetDraft;
 use canvass_domain::ids::{AccountId, AnswerSetId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::language::Language;
 use diesel::prelude::*;
@@ -63,21 +63,9 @@ stored AS (
 SELECT id, survey_id, respondent_id, sendout_id, completed, quota_full, shown_order, created_at, updated_at, language
 FROM answer_set";
 
-/// An answer's value as stored.
-pub(crate) fn value_json(value: &AnswerValue) -> Value {
-    match value {
-        AnswerValue::Text(text) => Value::String(text.clone()),
-        AnswerValue::Choices(choices) => Value::Array(choices.iter().cloned().map(Value::String).collect()),
-        AnswerValue::Number(number) => serde_json::Number::from_f64(*number).map_or(Value::Null, Value::Number),
-        AnswerValue::Rows(rows) => {
-            Value::Object(rows.iter().map(|(row, option)| (row.clone(), Value::String(option.clone()))).collect())
-        }
-    }
-}
-
 /// The draft's answers as two parallel arrays: item ids and values.
 fn answer_arrays(draft: &AnswerSetDraft) -> (Vec<i64>, Vec<Value>) {
-    draft.answers().iter().map(|answer| (answer.question_item_id.get(), value_json(&answer.value))).unzip()
+    draft.answers().iter().map(|answer| (answer.question_item_id.get(), answer.value.to_json())).unzip()
 }
 
 /// Inserts a set with its answers; returns the set's row.

@@ -112,6 +112,7 @@ fn every_item_comes_in_tree_order_with_every_option() {
             ChoiceCount { item: id(1), value: "no".into(), count: 1 },
             ChoiceCount { item: id(1), value: "maybe".into(), count: 5 },
         ],
+        numbers: vec![],
         ratings: vec![
             RatingCount { item: id(7), rating: 10, count: 1 },
             RatingCount { item: id(7), rating: 3, count: 1 },
@@ -170,6 +171,7 @@ fn numbers_without_a_count_have_no_figures_and_ratings_out_of_range_are_dropped(
         ranks: vec![],
         answer_sets: 1,
         items: vec![ItemTally { item: id(6), answered: 1, numbers: stray }],
+        numbers: vec![],
         ratings: vec![
             RatingCount { item: id(7), rating: 11, count: 4 },
             RatingCount { item: id(7), rating: -1, count: 4 },

@@ -8,12 +8,9 @@ use super::answers::passes;
 use super::Memory;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerValue};
 use crate::distribution::RespondentStatus;
-use crate::ids::{AccountId, LabelId, QuestionItemId, SendoutId, SurveyId};
-use crate::insight::{BinLayout, QuotedTexts, SendoutFigures, SendoutFunnel, StatusCounts};
-use crate::insight::{Breakdown, ResultTallies, TallyGroup, WordTally};
-use crate::insight::{
-    CellCount, ChoiceCount, DailyActivity, DateTally, ItemTally, NumericSummary, RankTally, RatingCount,
-};
+use crate::ids::{AccountId, AnswerSetId, LabelId, QuestionItemId, SendoutId, SurveyId};
+use crate::insight::{Breakdown, ResultTallies, TallyGroup, ValueTallies};
+use crate::insight::{DailyActivity, SendoutFigures, SendoutFunnel, StatusCounts};
 use crate::ports::{InsightRepository, RepoResult};
 use crate::survey::{QuestionTree, QuestionType};
 
@@ -27,103 +24,17 @@ fn median(sorted: &[f64]) -> Option<f64> {
     }
 }
 
-fn summary(mut numbers: Vec<f64>) -> NumericSummary {
-    if numbers.is_empty() {
-        return NumericSummary::default();
-    }
-    numbers.sort_by(f64::total_cmp);
-    NumericSummary {
-        count: numbers.len() as i64,
-        mean: Some(numbers.iter().sum::<f64>() / numbers.len() as f64),
-        median: median(&numbers),
-        min: numbers.first().copied(),
-        max: numbers.last().copied(),
-    }
-}
-
-/// The tallies of the tree's items over these sets, as the adapter's statements compute them.
+/// The tallies of the tree's items over these sets: each answer's value counted as the adapter's statement counts
+/// them (the texts of OpenText items without their value), read by [`ValueTallies`].
 fn tally(tree: &QuestionTree, sets: &[AnswerSet]) -> ResultTallies {
-    let mut tallies = ResultTallies { answer_sets: sets.len() as i64, ..ResultTallies::default() };
-    for item in tree.items() {
-        let answers: Vec<&AnswerValue> = sets
-            .iter()
-            .flat_map(|set| set.answers.iter())
-            .filter(|answer| answer.question_item_id == item.id)
-            .map(|answer| &answer.value)
-            .collect();
-        if answers.is_empty() {
-            continue;
-        }
-        let numbers: Vec<f64> = answers
-            .iter()
-            .filter_map(|value| if let AnswerValue::Number(n) = value { Some(*n) } else { None })
-            .collect();
-        let numeric =
-            if item.kind == QuestionType::Numeric { summary(numbers.clone()) } else { NumericSummary::default() };
-        tallies.items.push(ItemTally { item: item.id, answered: answers.len() as i64, numbers: numeric });
-        match item.kind {
-            QuestionType::Date => {
-                let mut dates: Vec<&String> = answers
-                    .iter()
-                    .filter_map(|value| if let AnswerValue::Text(text) = value { Some(text) } else { None })
-                    .filter(|text| !text.is_empty())
-                    .collect();
-                dates.sort();
-                if let (Some(earliest), Some(latest)) = (dates.first(), dates.last()) {
-                    let (earliest, latest) = ((*earliest).clone(), (*latest).clone());
-                    tallies.dates.push(DateTally { item: item.id, count: dates.len() as i64, earliest, latest });
-                }
-            }
-            QuestionType::Matrix => {
-                for value in &answers {
-                    let AnswerValue::Rows(rows) = value else { continue };
-                    for (row, option) in rows {
-                        let cell = CellCount { item: item.id, row: row.clone(), value: option.clone(), count: 1 };
-                        tallies.cells.push(cell);
-                    }
-                }
-            }
-            QuestionType::Ranking => {
-                for option in &item.options {
-                    let places: Vec<usize> = answers
-                        .iter()
-                        .filter_map(|value| match value {
-                            AnswerValue::Choices(order) => order.iter().position(|v| *v == option.value),
-                            _ => None,
-                        })
-                        .collect();
-                    tallies.ranks.push(RankTally {
-                        item: item.id,
-                        value: option.value.clone(),
-                        count: places.len() as i64,
-                        places: places.iter().map(|place| (place + 1) as f64).sum(),
-                        first_places: places.iter().filter(|place| **place == 0).count() as i64,
-                    });
-                }
-            }
-            QuestionType::SingleChoice | QuestionType::MultipleChoice | QuestionType::Dropdown => {
-                for option in &item.options {
-                    let chose = |value: &&&AnswerValue| match value {
-                        AnswerValue::Text(text) => *text == option.value,
-                        AnswerValue::Choices(choices) => choices.contains(&option.value),
-                        AnswerValue::Number(_) | AnswerValue::Rows(_) => false,
-                    };
-                    let count = answers.iter().filter(chose).count() as i64;
-                    tallies.choices.push(ChoiceCount { item: item.id, value: option.value.clone(), count });
-                }
-            }
-            QuestionType::Rating => {
-                for rating in QuestionType::RATING_MIN..=QuestionType::RATING_MAX {
-                    let count = numbers.iter().filter(|n| **n == rating as f64).count() as i64;
-                    if count > 0 {
-                        tallies.ratings.push(RatingCount { item: item.id, rating, count });
-                    }
-                }
-            }
-            _ => {}
-        }
+    let mut tallies = ValueTallies::new(tree);
+    let open_text: Vec<QuestionItemId> =
+        tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|item| item.id).collect();
+    for answer in sets.iter().flat_map(|set| set.answers.iter()) {
+        let value = (!open_text.contains(&answer.question_item_id)).then(|| answer.value.to_json());
+        tallies.add(answer.question_item_id, value.as_ref(), 1);
     }
-    tallies
+    tallies.finish(sets.len() as i64)
 }
 
 impl Memory {
@@ -255,33 +166,25 @@ impl InsightRepository for Memory {
         }))
     }
 
-    fn word_tallies(
+    fn open_texts(
         &mut self,
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
         breakdown: Option<Breakdown>,
-        stop_words: &[String],
-    ) -> RepoResult<Vec<(TallyGroup, WordTally)>> {
+        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, &str),
+    ) -> RepoResult<()> {
         let open_text: Vec<_> = tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|i| i.id).collect();
-        let mut tallies = Vec::new();
         for (group, sets) in self.grouped(account, tree, filter, breakdown) {
-            let mut counts: std::collections::BTreeMap<(crate::ids::QuestionItemId, String), i64> = Default::default();
-            for answer in sets.iter().flat_map(|set| set.answers.iter()) {
-                let AnswerValue::Text(text) = &answer.value else { continue };
-                if !open_text.contains(&answer.question_item_id) {
-                    continue;
-                }
-                for word in crate::insight::words_of(text) {
-                    if stop_words.binary_search(&word).is_err() {
-                        *counts.entry((answer.question_item_id, word)).or_default() += 1;
+            for set in &sets {
+                for answer in set.answers.iter().filter(|answer| open_text.contains(&answer.question_item_id)) {
+                    if let AnswerValue::Text(text) = &answer.value {
+                        visit(&group, answer.question_item_id, set.id, text);
                     }
                 }
             }
-            let words = counts.into_iter().map(|((item, word), count)| WordTally { item, word, count });
-            tallies.extend(words.map(|word| (group.clone(), word)));
         }
-        Ok(tallies)
+        Ok(())
     }
 
     fn sendout_funnels(&mut self, account: AccountId, survey: SurveyId) -> RepoResult<Vec<SendoutFunnel>> {
@@ -313,48 +216,5 @@ impl InsightRepository for Memory {
             }
         };
         Ok(sendouts.into_iter().map(|(_, sendout)| funnel(sendout)).collect())
-    }
-
-    fn numeric_bins(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        filter: &AnswerFilter,
-        layouts: &[BinLayout],
-    ) -> RepoResult<Vec<(QuestionItemId, u32, i64)>> {
-        let sets = self.state.sets_of(account, survey, |set| passes(set, filter));
-        let mut counts: std::collections::BTreeMap<(QuestionItemId, u32), i64> = Default::default();
-        for answer in sets.iter().flat_map(|set| set.answers.iter()) {
-            let AnswerValue::Number(number) = answer.value else { continue };
-            if let Some(layout) = layouts.iter().find(|layout| layout.item == answer.question_item_id) {
-                *counts.entry((layout.item, layout.bin_of(number))).or_default() += 1;
-            }
-        }
-        Ok(counts.into_iter().map(|((item, bin), count)| (item, bin, count)).collect())
-    }
-
-    fn quoted_texts(
-        &mut self,
-        account: AccountId,
-        survey: SurveyId,
-        filter: &AnswerFilter,
-        items: &[QuestionItemId],
-        per_item: u32,
-    ) -> RepoResult<Vec<QuotedTexts>> {
-        let mut sets = self.state.sets_of(account, survey, |set| passes(set, filter));
-        sets.reverse();
-        let quoted = items.iter().map(|item| {
-            let texts = sets
-                .iter()
-                .flat_map(|set| set.answers.iter().filter(|answer| answer.question_item_id == *item))
-                .filter_map(|answer| match &answer.value {
-                    AnswerValue::Text(text) if !text.is_empty() => Some(text.clone()),
-                    _ => None,
-                })
-                .take(per_item as usize)
-                .collect();
-            QuotedTexts { item: *item, texts }
-        });
-        Ok(quoted.filter(|quoted| !quoted.texts.is_empty()).collect())
     }
 }

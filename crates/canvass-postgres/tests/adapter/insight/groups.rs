@@ -11,7 +11,7 @@ use canvass_testdb::TestDatabase;
 use diesel::sql_types::BigInt;
 use diesel::RunQueryDsl;
 
-use super::results::{answered, items};
+use super::results::{answered, items, texts_read};
 
 /// Each group's sets and its numeric item's count and mean, keys sorted, the whole as `"*"`.
 fn summarised(groups: Vec<(TallyGroup, ResultTallies)>, numeric: QuestionItemId) -> Vec<(String, i64, Option<f64>)> {
@@ -71,7 +71,8 @@ fn each_group_is_tallied_beside_the_whole() {
         grouped(Breakdown::Label(LabelId::new(77))),
         [("*".into(), 4, Some(3.875)), ("-".into(), 3, Some(13.5 / 3.0)), ("Sales".into(), 1, Some(2.0))]
     );
-    let words = uow.word_tallies(acme, &tree, &AnswerFilter::default(), Some(Breakdown::Item(ids[0])), &[]).unwrap();
+    let by_colour = Some(Breakdown::Item(ids[0]));
+    let (words, _) = texts_read(&mut uow, acme, &tree, &AnswerFilter::default(), by_colour, &[], 1);
     let mut found: Vec<(TallyGroup, String)> = words.into_iter().map(|(group, word)| (group, word.word)).collect();
     found.sort_by_key(|(group, word)| (format!("{group:?}"), word.clone()));
     let key = |key: &str| TallyGroup::Key(Some(key.to_owned()));

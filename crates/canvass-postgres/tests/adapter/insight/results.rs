@@ -5,7 +5,10 @@
 
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
 use canvass_domain::ids::{AccountId, QuestionItemId, SendoutId, SurveyId};
-use canvass_domain::insight::{ChoiceCount, ItemTally, NumericSummary, RatingCount, ResultTallies, TallyGroup};
+use canvass_domain::insight::{
+    Breakdown, ChoiceCount, ItemTally, NumericSummary, QuotedTexts, RatingCount, ResultTallies, TallyGroup,
+    TextTallies, WordTally,
+};
 use canvass_domain::limits;
 use canvass_domain::paging::PageRequest;
 use canvass_domain::ports::{AnswerRepository, InsightRepository};
@@ -19,6 +22,22 @@ use time::OffsetDateTime;
 
 use super::{sendout, survey, Planted, NOW};
 use crate::support::{account_at, insert_with_tree};
+
+/// The words and latest texts the domain counts from the texts the adapter reads row by row, as the results do.
+pub(super) fn texts_read(
+    uow: &mut PgUnitOfWork<'_>,
+    account: AccountId,
+    tree: &QuestionTree,
+    filter: &AnswerFilter,
+    breakdown: Option<Breakdown>,
+    stop: &[String],
+    quotes: u32,
+) -> (Vec<(TallyGroup, WordTally)>, Vec<QuotedTexts>) {
+    let mut texts = TextTallies::new(stop, quotes);
+    uow.open_texts(account, tree, filter, breakdown, &mut |group, item, set, text| texts.add(group, item, set, text))
+        .unwrap();
+    texts.finish()
+}
 
 /// The tree's items: colour, tools, info, hours, recommend, comments.
 pub(super) fn items(tree: &QuestionTree) -> Vec<QuestionItemId> {
@@ -435,12 +454,8 @@ fn the_words_of_open_texts_count_once_per_answer_without_stop_words() {
     }
     let stop = canvass_domain::insight::stop_words(&[canvass_domain::language::Language::Sv]);
     let mut counted = |filter: &AnswerFilter| {
-        let mut words: Vec<(String, i64)> = uow
-            .word_tallies(acme, &tree, filter, None, &stop)
-            .unwrap()
-            .into_iter()
-            .map(|(_, w)| (w.word, w.count))
-            .collect();
+        let (read, _) = texts_read(&mut uow, acme, &tree, filter, None, &stop, 1);
+        let mut words: Vec<(String, i64)> = read.into_iter().map(|(_, w)| (w.word, w.count)).collect();
         words.sort();
         words
     };
