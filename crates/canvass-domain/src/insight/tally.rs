@@ -5,7 +5,7 @@
 //!
 //! A value that does not fit its item's type (left by an edit of the tree) counts as an answer and nothing else.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -31,6 +31,8 @@ type Places = (i64, f64, i64);
 /// or split over several counts alike.
 pub struct ValueTallies<'tree> {
     items: HashMap<QuestionItemId, &'tree QuestionItem>,
+    /// The option values of each item with options, looked up once per chosen value (an item may offer 1,000).
+    offered: HashMap<QuestionItemId, HashSet<&'tree str>>,
     answered: BTreeMap<QuestionItemId, i64>,
     numbers: BTreeMap<QuestionItemId, Vec<(f64, i64)>>,
     choices: BTreeMap<(QuestionItemId, String), i64>,
@@ -45,6 +47,9 @@ impl<'tree> ValueTallies<'tree> {
     pub fn new(tree: &'tree QuestionTree) -> Self {
         Self {
             items: tree.items().map(|item| (item.id, item)).collect(),
+            offered: (tree.items())
+                .map(|item| (item.id, item.options.iter().map(|option| option.value.as_str()).collect()))
+                .collect(),
             answered: BTreeMap::new(),
             numbers: BTreeMap::new(),
             choices: BTreeMap::new(),
@@ -61,7 +66,7 @@ impl<'tree> ValueTallies<'tree> {
         let Some(question) = self.items.get(&item) else { return };
         *self.answered.entry(item).or_default() += count;
         let Some(value) = value else { return };
-        let offers = |value: &str| question.options.iter().any(|option| option.value == value);
+        let offers = |value: &str| self.offered.get(&item).is_some_and(|offered| offered.contains(value));
         match (question.kind, value) {
             (QuestionType::Numeric, Value::Number(number)) => {
                 if let Some(number) = number.as_f64() {

@@ -4,6 +4,10 @@
 
 use std::collections::HashMap;
 
+use string_interner::backend::StringBackend;
+use string_interner::symbol::SymbolU32;
+use string_interner::{StringInterner, Symbol};
+
 use super::{QuotedTexts, TallyGroup};
 use crate::ids::{AnswerSetId, QuestionItemId};
 use crate::language::Language;
@@ -112,28 +116,47 @@ pub(super) fn top_words(mut tallies: Vec<WordTally>) -> Vec<WordCount> {
 /// assert_eq!(counted, [("fika", 2), ("again", 1)]);
 /// assert_eq!(quoted[0].texts, ["fika again"]);
 /// ```
-pub struct TextTallies<'stop> {
-    stop_words: &'stop [String],
+pub struct TextTallies {
     quotes_per_item: usize,
-    counts: HashMap<(TallyGroup, QuestionItemId), HashMap<Box<str>, i64>>,
+    /// Every distinct word once, in one buffer: a survey's answers may hold hundreds of thousands (a number in each).
+    /// The stop words come first, so a word is one when its symbol is among the first `stop_words`.
+    words: StringInterner<StringBackend<SymbolU32>>,
+    stop_words: usize,
+    /// The words of the text being read (kept to spare an allocation per text).
+    found: Vec<SymbolU32>,
+    /// Per group and item, each word's answers.
+    counts: HashMap<(TallyGroup, QuestionItemId), hashbrown::HashMap<SymbolU32, u32>>,
     quotes: HashMap<QuestionItemId, Vec<(AnswerSetId, String)>>,
 }
 
-impl<'stop> TextTallies<'stop> {
-    /// Nothing counted; `stop_words` sorted; `quotes_per_item` texts kept per item.
-    pub fn new(stop_words: &'stop [String], quotes_per_item: u32) -> Self {
-        Self { stop_words, quotes_per_item: quotes_per_item as usize, counts: HashMap::new(), quotes: HashMap::new() }
+impl TextTallies {
+    /// Nothing counted; `quotes_per_item` texts kept per item.
+    pub fn new(stop_words: &[String], quotes_per_item: u32) -> Self {
+        let mut words = StringInterner::new();
+        for word in stop_words {
+            words.get_or_intern(word);
+        }
+        Self {
+            stop_words: words.len(),
+            found: Vec::new(),
+            quotes_per_item: quotes_per_item as usize,
+            words,
+            counts: HashMap::new(),
+            quotes: HashMap::new(),
+        }
     }
 
     /// Counts the text of the set `set` answered to `item`, in `group`.
     pub fn add(&mut self, group: &TallyGroup, item: QuestionItemId, set: AnswerSetId, text: &str) {
         let lower = text.to_lowercase();
-        let stop_words = self.stop_words;
-        let mut found: Vec<&str> = lower
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|word| word.chars().nth(1).is_some())
-            .filter(|word| stop_words.binary_search_by(|stop| stop.as_str().cmp(word)).is_err())
-            .collect();
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|word| word.chars().nth(1).is_some()) {
+            let symbol = self.words.get_or_intern(word);
+            if symbol.to_usize() >= self.stop_words {
+                found.push(symbol);
+            }
+        }
         found.sort_unstable();
         found.dedup();
         if !found.is_empty() {
@@ -141,15 +164,11 @@ impl<'stop> TextTallies<'stop> {
                 Some(counts) => counts,
                 None => self.counts.entry((group.clone(), item)).or_default(),
             };
-            for word in found {
-                match counts.get_mut(word) {
-                    Some(count) => *count += 1,
-                    None => {
-                        counts.insert(word.into(), 1);
-                    }
-                }
+            for word in &found {
+                *counts.entry(*word).or_default() += 1;
             }
         }
+        self.found = found;
         if *group == TallyGroup::Whole && !text.is_empty() {
             self.quote(item, set, text);
         }
@@ -173,11 +192,21 @@ impl<'stop> TextTallies<'stop> {
     /// texts, the latest first (items in id order).
     pub fn finish(self) -> (Vec<(TallyGroup, WordTally)>, Vec<QuotedTexts>) {
         let mut words = Vec::new();
+        let text = |word: SymbolU32| self.words.resolve(word).unwrap_or_default();
         for ((group, item), counts) in self.counts {
-            let mut counted: Vec<(Box<str>, i64)> = counts.into_iter().collect();
-            counted.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            counted.truncate(TOP_WORDS);
-            let tallies = counted.into_iter().map(|(word, count)| WordTally { item, word: word.into(), count });
+            let mut counted: Vec<(SymbolU32, u32)> = counts.into_iter().collect();
+            let order =
+                |a: &(SymbolU32, u32), b: &(SymbolU32, u32)| b.1.cmp(&a.1).then_with(|| text(a.0).cmp(text(b.0)));
+            if counted.len() > TOP_WORDS {
+                counted.select_nth_unstable_by(TOP_WORDS, order);
+                counted.truncate(TOP_WORDS);
+            }
+            counted.sort_unstable_by(order);
+            let tallies = (counted.into_iter()).map(|(word, count)| WordTally {
+                item,
+                word: text(word).to_owned(),
+                count: i64::from(count),
+            });
             words.extend(tallies.map(|tally| (group.clone(), tally)));
         }
         let mut quoted: Vec<QuotedTexts> = self
@@ -210,5 +239,34 @@ mod tests {
         assert_eq!(top.len(), TOP_WORDS);
         let first: Vec<&str> = top.iter().take(3).map(|w| w.word.as_str()).collect();
         assert_eq!(first, ["apple", "zebra", "w00"]);
+    }
+
+    #[test]
+    fn text_tallies_count_per_group_and_keep_the_whole_s_latest_texts() {
+        let (item, other) = (QuestionItemId::new(1), QuestionItemId::new(2));
+        let sales = TallyGroup::Key(Some("Sales".into()));
+        let stop = vec!["and".to_owned()];
+        let mut texts = TextTallies::new(&stop, 2);
+        for (set, text) in [(3, "Fika and fika"), (1, "fika"), (7, ""), (5, "Coffee"), (4, "x coffee")] {
+            texts.add(&TallyGroup::Whole, item, AnswerSetId::new(set), text);
+        }
+        texts.add(&sales, item, AnswerSetId::new(3), "Fika and fika");
+        texts.add(&TallyGroup::Whole, other, AnswerSetId::new(2), "Tea");
+        let (mut words, quoted) = texts.finish();
+        words.sort_by(|a, b| {
+            (format!("{:?}", a.0), a.1.item, &a.1.word).cmp(&(format!("{:?}", b.0), b.1.item, &b.1.word))
+        });
+        let listed: Vec<(bool, i64, &str, i64)> = words
+            .iter()
+            .map(|(group, w)| (*group == TallyGroup::Whole, w.item.get(), w.word.as_str(), w.count))
+            .collect();
+        assert_eq!(
+            listed,
+            [(false, 1, "fika", 1), (true, 1, "coffee", 2), (true, 1, "fika", 2), (true, 2, "tea", 1)],
+            "each answer counts a word once; one letter and stop words are left out"
+        );
+        let latest: Vec<(i64, Vec<&str>)> =
+            quoted.iter().map(|q| (q.item.get(), q.texts.iter().map(String::as_str).collect())).collect();
+        assert_eq!(latest, [(1, vec!["Coffee", "x coffee"]), (2, vec!["Tea"])], "the latest two, empty texts never");
     }
 }

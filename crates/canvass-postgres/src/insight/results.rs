@@ -124,26 +124,48 @@ SELECT whole, key, count(*) AS n FROM sets GROUP BY whole, key"
 /// Without and with a breakdown.
 const SETS: [&str; 2] = [sets_statement!(all_sets!()), sets_statement!(grouped_sets!())];
 
-/// Per group, item of the tree (`$13`) and value, the answers that hold it; the values of the items `$12` (whose
-/// texts only the word counts read) as one null value. One pass over the answers: jsonb hashes and compares by value
-/// (`1` and `1.0` are one number), and [`ValueTallies`] reads the values by their items' types.
+/// Per group, item and value, the answers that hold it, of the items `$13` whose values are read; and per group
+/// the answers of the items `$12` whose values are not (OpenText, whose texts only the words read, and Info) as one
+/// null value. Each answer is read once: the two halves take different items. jsonb hashes and compares by value
+/// (`1` and `1.0` are one number); [`ValueTallies`] reads the values by their items' types.
+///
+/// `$group` is what groups the sets: nothing without a breakdown (the whole is one group, and a constant in `GROUP
+/// BY` doubles the planner's estimate of the groups, which made it sort 3 million rows on disk instead of hashing
+/// them), the set's `whole` and `key` with one.
 macro_rules! values_statement {
-    ($sets:expr) => {
+    ($sets:expr, $select:expr, $group:expr) => {
         concat!(
             $sets,
             "
-SELECT s.whole, s.key, a.question_item_id AS item,
-       CASE WHEN a.question_item_id = ANY($12) THEN NULL ELSE a.value END AS value, count(*) AS n",
+SELECT ",
+            $select,
+            ", a.question_item_id AS item, a.value, count(*) AS n",
             answers_of_sets!(),
             of_the_account!(),
             "
   AND a.question_item_id = ANY($13)
-GROUP BY s.whole, s.key, a.question_item_id, 4"
+GROUP BY ",
+            $group,
+            "a.question_item_id, a.value
+UNION ALL
+SELECT ",
+            $select,
+            ", a.question_item_id AS item, NULL::jsonb, count(*) AS n",
+            answers_of_sets!(),
+            of_the_account!(),
+            "
+  AND a.question_item_id = ANY($12)
+GROUP BY ",
+            $group,
+            "a.question_item_id"
         )
     };
 }
 /// Without and with a breakdown.
-const VALUES: [&str; 2] = [values_statement!(all_sets!()), values_statement!(grouped_sets!())];
+const VALUES: [&str; 2] = [
+    values_statement!(all_sets!(), "true AS whole, NULL::text AS key", ""),
+    values_statement!(grouped_sets!(), "s.whole, s.key", "s.whole, s.key, "),
+];
 
 /// Per group, the texts answered to the OpenText items `$12` with their sets, read row by row: the words are
 /// counted and the latest texts kept as they come ([`canvass_domain::insight::TextTallies`]), which no SQL of
@@ -215,6 +237,14 @@ fn group_of(whole: bool, key: Option<String>) -> TallyGroup {
 /// The ids of the tree's OpenText items.
 fn open_text_items(tree: &QuestionTree) -> Vec<i64> {
     tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|item| item.id.get()).collect()
+}
+
+/// The ids of the tree's items whose values the results read, and of those whose values they do not (OpenText and
+/// Info).
+fn items_by_value(tree: &QuestionTree) -> (Vec<i64>, Vec<i64>) {
+    let (without, with): (Vec<_>, Vec<_>) =
+        tree.items().partition(|item| matches!(item.kind, QuestionType::OpenText | QuestionType::Info));
+    (with.iter().map(|item| item.id.get()).collect(), without.iter().map(|item| item.id.get()).collect())
 }
 
 type Stamp = Option<OffsetDateTime>;
@@ -307,9 +337,9 @@ pub(super) fn tallies(
     if sets.is_empty() {
         return Ok(Vec::new());
     }
-    let all: Vec<i64> = tree.items().map(|item| item.id.get()).collect();
+    let (valued, counted) = items_by_value(tree);
     let rows: Vec<ValueRow> =
-        filtered(VALUES).bind::<Array<BigInt>, _>(open_text_items(tree)).bind::<Array<BigInt>, _>(&all).load(conn)?;
+        filtered(VALUES).bind::<Array<BigInt>, _>(&counted).bind::<Array<BigInt>, _>(&valued).load(conn)?;
     let mut groups: Vec<(TallyGroup, i64, ValueTallies<'_>)> =
         sets.into_iter().map(|row| (group_of(row.whole, row.key), row.n, ValueTallies::new(tree))).collect();
     for row in rows {
