@@ -54,7 +54,7 @@ impl InsightRepository for PgUnitOfWork<'_> {
         tree: &QuestionTree,
         filter: &AnswerFilter,
         breakdown: Option<Breakdown>,
-        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, &str),
+        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, Option<&str>),
     ) -> RepoResult<()> {
         results::texts(self.conn, account, tree, filter, breakdown, visit).or_repo()
     }

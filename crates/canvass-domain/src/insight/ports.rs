@@ -24,8 +24,8 @@ pub trait InsightRepository {
     /// The tallies of the tree's items over the answer sets of its survey that pass the filter (the same sets the
     /// answer lists return for it, narrowed to `filter.sendout_id` when given), all together ([`TallyGroup::Whole`])
     /// and, with a breakdown, per group of sets with the same key (its value as text; a number as its digits). A
-    /// group with no set is left out, the whole too when no set passes. The tree says which items are choice,
-    /// numeric and rating items and which options each choice item has: only those are tallied by value.
+    /// group with no set is left out, the whole too when no set passes. The answers to OpenText items are left out:
+    /// [`Self::open_texts`] hands them over. The values are read by [`super::ValueTallies`].
     fn result_tallies(
         &mut self,
         account: AccountId,
@@ -37,16 +37,17 @@ pub trait InsightRepository {
     /// Whether the label is a background data label of a sendout of the survey.
     fn survey_has_label(&mut self, account: AccountId, survey: SurveyId, label: LabelId) -> RepoResult<bool>;
 
-    /// Each text answered to the tree's OpenText items in the answer sets of its survey that pass the filter, handed
-    /// to `visit` with its item and set: once in the whole ([`TallyGroup::Whole`]) and, with a breakdown, once more
-    /// in the set's group. In any order, and read as they come: the store does not gather them first.
+    /// Each answer to the tree's OpenText items in the answer sets of its survey that pass the filter, handed to
+    /// `visit` with its item, set and text (`None` for a stored value that is not a text): once in the whole
+    /// ([`TallyGroup::Whole`]) and, with a breakdown, once more in the set's group. In any order, and read as they
+    /// come: the store does not gather them first.
     fn open_texts(
         &mut self,
         account: AccountId,
         tree: &QuestionTree,
         filter: &AnswerFilter,
         breakdown: Option<Breakdown>,
-        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, &str),
+        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, Option<&str>),
     ) -> RepoResult<()>;
 
     /// Each sendout of the survey, in id order, with its funnel (zeros for one with no respondent).

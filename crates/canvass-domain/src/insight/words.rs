@@ -99,6 +99,18 @@ pub(super) fn top_words(mut tallies: Vec<WordTally>) -> Vec<WordCount> {
     tallies.into_iter().take(TOP_WORDS).map(|tally| WordCount { word: tally.word, count: tally.count }).collect()
 }
 
+/// What [`TextTallies`] counted.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TextFigures {
+    /// Per group and item, its answers.
+    pub answered: Vec<(TallyGroup, QuestionItemId, i64)>,
+    /// Per group and item, its top words.
+    pub words: Vec<(TallyGroup, WordTally)>,
+    /// Per item of the whole, its latest texts.
+    pub quoted: Vec<QuotedTexts>,
+}
+crate::debug_without_personal_data!(TextFigures { answered });
+
 /// What the texts answered to OpenText items say, counted as the store hands them over one by one: per group and
 /// item each word's answers (without the stop words), and per item of the whole its latest texts.
 ///
@@ -109,12 +121,14 @@ pub(super) fn top_words(mut tallies: Vec<WordTally>) -> Vec<WordCount> {
 /// let item = QuestionItemId::new(1);
 /// let stop = ["the".to_owned()];
 /// let mut texts = TextTallies::new(&stop, 1);
-/// texts.add(&TallyGroup::Whole, item, AnswerSetId::new(1), "The fika, the FIKA!");
-/// texts.add(&TallyGroup::Whole, item, AnswerSetId::new(2), "fika again");
-/// let (words, quoted) = texts.finish();
-/// let counted: Vec<(&str, i64)> = words.iter().map(|(_, w)| (w.word.as_str(), w.count)).collect();
+/// texts.add(&TallyGroup::Whole, item, AnswerSetId::new(1), Some("The fika, the FIKA!"));
+/// texts.add(&TallyGroup::Whole, item, AnswerSetId::new(2), Some("fika again"));
+/// texts.add(&TallyGroup::Whole, item, AnswerSetId::new(3), None);
+/// let figures = texts.finish();
+/// let counted: Vec<(&str, i64)> = figures.words.iter().map(|(_, w)| (w.word.as_str(), w.count)).collect();
 /// assert_eq!(counted, [("fika", 2), ("again", 1)]);
-/// assert_eq!(quoted[0].texts, ["fika again"]);
+/// assert_eq!(figures.quoted[0].texts, ["fika again"]);
+/// assert_eq!(figures.answered, [(TallyGroup::Whole, item, 3)]);
 /// ```
 pub struct TextTallies {
     quotes_per_item: usize,
@@ -124,6 +138,8 @@ pub struct TextTallies {
     stop_words: usize,
     /// The words of the text being read (kept to spare an allocation per text).
     found: Vec<SymbolU32>,
+    /// Per group and item, its answers.
+    answered: HashMap<(TallyGroup, QuestionItemId), i64>,
     /// Per group and item, each word's answers.
     counts: HashMap<(TallyGroup, QuestionItemId), hashbrown::HashMap<SymbolU32, u32>>,
     quotes: HashMap<QuestionItemId, Vec<(AnswerSetId, String)>>,
@@ -141,13 +157,23 @@ impl TextTallies {
             found: Vec::new(),
             quotes_per_item: quotes_per_item as usize,
             words,
+            answered: HashMap::new(),
             counts: HashMap::new(),
             quotes: HashMap::new(),
         }
     }
 
-    /// Counts the text of the set `set` answered to `item`, in `group`.
-    pub fn add(&mut self, group: &TallyGroup, item: QuestionItemId, set: AnswerSetId, text: &str) {
+    /// Counts the answer of the set `set` to `item`, in `group`, and the words of its text (`None`: a stored value
+    /// that is not a text, an answer without words).
+    pub fn add(&mut self, group: &TallyGroup, item: QuestionItemId, set: AnswerSetId, text: Option<&str>) {
+        let key = (group.clone(), item);
+        match self.answered.get_mut(&key) {
+            Some(answered) => *answered += 1,
+            None => {
+                self.answered.insert(key, 1);
+            }
+        }
+        let Some(text) = text else { return };
         let lower = text.to_lowercase();
         let mut found = std::mem::take(&mut self.found);
         found.clear();
@@ -188,9 +214,9 @@ impl TextTallies {
         kept.push((set, text.to_owned()));
     }
 
-    /// Per group and item its top [`TOP_WORDS`] words (most answers first, ties by word), and per item its latest
-    /// texts, the latest first (items in id order).
-    pub fn finish(self) -> (Vec<(TallyGroup, WordTally)>, Vec<QuotedTexts>) {
+    /// Per group and item its answers and its top [`TOP_WORDS`] words (most answers first, ties by word), and per
+    /// item its latest texts, the latest first (items in id order).
+    pub fn finish(self) -> TextFigures {
         let mut words = Vec::new();
         let text = |word: SymbolU32| self.words.resolve(word).unwrap_or_default();
         for ((group, item), counts) in self.counts {
@@ -218,7 +244,8 @@ impl TextTallies {
             })
             .collect();
         quoted.sort_unstable_by_key(|quoted| quoted.item);
-        (words, quoted)
+        let answered = self.answered.into_iter().map(|((group, item), count)| (group, item, count)).collect();
+        TextFigures { answered, words, quoted }
     }
 }
 
@@ -248,11 +275,14 @@ mod tests {
         let stop = vec!["and".to_owned()];
         let mut texts = TextTallies::new(&stop, 2);
         for (set, text) in [(3, "Fika and fika"), (1, "fika"), (7, ""), (5, "Coffee"), (4, "x coffee")] {
-            texts.add(&TallyGroup::Whole, item, AnswerSetId::new(set), text);
+            texts.add(&TallyGroup::Whole, item, AnswerSetId::new(set), Some(text));
         }
-        texts.add(&sales, item, AnswerSetId::new(3), "Fika and fika");
-        texts.add(&TallyGroup::Whole, other, AnswerSetId::new(2), "Tea");
-        let (mut words, quoted) = texts.finish();
+        texts.add(&sales, item, AnswerSetId::new(3), Some("Fika and fika"));
+        texts.add(&TallyGroup::Whole, other, AnswerSetId::new(2), Some("Tea"));
+        texts.add(&TallyGroup::Whole, other, AnswerSetId::new(9), None);
+        let TextFigures { mut answered, mut words, quoted } = texts.finish();
+        answered.sort_by_key(|(group, item, _)| (*group == TallyGroup::Whole, *item));
+        assert_eq!(answered, [(sales.clone(), item, 1), (TallyGroup::Whole, item, 5), (TallyGroup::Whole, other, 2)]);
         words.sort_by(|a, b| {
             (format!("{:?}", a.0), a.1.item, &a.1.word).cmp(&(format!("{:?}", b.0), b.1.item, &b.1.word))
         });

@@ -9,8 +9,9 @@ use crate::clock::Clock;
 use crate::error::{DomainError, Resource};
 use crate::ids::{AccountId, QuestionItemId, SendoutId, SurveyId};
 use crate::insight::{
-    assemble_groups, item_label, language_label, stop_words, Breakdown, NumberCount, QuotedTexts, SendoutStatistics,
-    SurveyResults, TallyGroup, TextTallies, BREAKDOWN_BY, DEFAULT_MIN_GROUP_SIZE, QUOTED_TEXTS,
+    assemble_groups, item_label, language_label, stop_words, Breakdown, ItemTally, NumberCount, NumericSummary,
+    QuotedTexts, SendoutStatistics, SurveyResults, TallyGroup, TextTallies, BREAKDOWN_BY, DEFAULT_MIN_GROUP_SIZE,
+    QUOTED_TEXTS,
 };
 use crate::language::Language;
 use crate::ports::{AccountRepository, InsightRepository, SendoutRepository, SurveyRepository};
@@ -117,9 +118,14 @@ pub(super) fn survey_and_results(
         uow.open_texts(account, tree, filter, request.breakdown, &mut |group, item, set, text| {
             texts.add(group, item, set, text);
         })?;
-        let (words, latest) = texts.finish();
-        quoted = latest;
-        for (group, word) in words {
+        let figures = texts.finish();
+        quoted = figures.quoted;
+        for (group, item, answered) in figures.answered {
+            if let Some((_, group_tallies)) = tallies.iter_mut().find(|(found, _)| *found == group) {
+                group_tallies.items.push(ItemTally { item, answered, numbers: NumericSummary::default() });
+            }
+        }
+        for (group, word) in figures.words {
             if let Some((_, group_tallies)) = tallies.iter_mut().find(|(found, _)| *found == group) {
                 group_tallies.words.push(word);
             }

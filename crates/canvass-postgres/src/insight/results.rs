@@ -2,8 +2,9 @@
 //! group, item and distinct value how many answers hold it, which the domain reads by the items' types
 //! ([`ValueTallies`]: the options of choice items, ratings, dates, Matrix cells, Ranking places, the numbers of
 //! Numeric items with their median and histogram). The distinct values are few (the options of an item, its
-//! ratings, the numbers people gave), so a survey of any size returns a few thousand rows at most; the texts of
-//! OpenText items are left out of that pass (each would be its own value) and read row by row for their words.
+//! ratings, the numbers people gave), so a survey of any size returns a few thousand rows at most; the answers to
+//! OpenText items are left out of that pass (each text would be its own value) and read row by row, where they are
+//! counted and their words with them.
 //! Before, one statement per kind of figure read the same answers again (items, values, shapes, words, histograms,
 //! quoted texts): six passes where one does (docs/decisions.md, "One pass over the answers").
 //!
@@ -124,9 +125,8 @@ SELECT whole, key, count(*) AS n FROM sets GROUP BY whole, key"
 /// Without and with a breakdown.
 const SETS: [&str; 2] = [sets_statement!(all_sets!()), sets_statement!(grouped_sets!())];
 
-/// Per group, item and value, the answers that hold it, of the items `$13` whose values are read; and per group
-/// the answers of the items `$12` whose values are not (OpenText, whose texts only the words read, and Info) as one
-/// null value. Each answer is read once: the two halves take different items. jsonb hashes and compares by value
+/// Per group, item and value, the answers that hold it, of the items `$12`: every item but the OpenText ones, whose
+/// answers the texts' statement reads ([`TEXTS`]), so each answer is read once. jsonb hashes and compares by value
 /// (`1` and `1.0` are one number); [`ValueTallies`] reads the values by their items' types.
 ///
 /// `$group` is what groups the sets: nothing without a breakdown (the whole is one group, and a constant in `GROUP
@@ -143,21 +143,10 @@ SELECT ",
             answers_of_sets!(),
             of_the_account!(),
             "
-  AND a.question_item_id = ANY($13)
-GROUP BY ",
-            $group,
-            "a.question_item_id, a.value
-UNION ALL
-SELECT ",
-            $select,
-            ", a.question_item_id AS item, NULL::jsonb, count(*) AS n",
-            answers_of_sets!(),
-            of_the_account!(),
-            "
   AND a.question_item_id = ANY($12)
 GROUP BY ",
             $group,
-            "a.question_item_id"
+            "a.question_item_id, a.value"
         )
     };
 }
@@ -167,7 +156,8 @@ const VALUES: [&str; 2] = [
     values_statement!(grouped_sets!(), "s.whole, s.key", "s.whole, s.key, "),
 ];
 
-/// Per group, the texts answered to the OpenText items `$12` with their sets, read row by row: the words are
+/// Per group, the answers to the OpenText items `$12` with their sets and texts (null for a value that is not one),
+/// read row by row: the answers are counted, the words are
 /// counted and the latest texts kept as they come ([`canvass_domain::insight::TextTallies`]), which no SQL of
 /// ours does as fast (splitting and grouping millions of words took seconds in the database where counting them
 /// here takes a tenth; docs/decisions.md, "Counting words").
@@ -176,11 +166,12 @@ macro_rules! texts_statement {
         concat!(
             $sets,
             "
-SELECT s.whole, s.key, a.question_item_id AS item, s.id AS answer_set, a.value #>> '{}' AS text",
+SELECT s.whole, s.key, a.question_item_id AS item, s.id AS answer_set,
+       CASE WHEN jsonb_typeof(a.value) = 'string' THEN a.value #>> '{}' END AS text",
             answers_of_sets!(),
             of_the_account!(),
             "
-  AND a.question_item_id = ANY($12) AND jsonb_typeof(a.value) = 'string'"
+  AND a.question_item_id = ANY($12)"
         )
     };
 }
@@ -211,8 +202,8 @@ struct TextRow {
     item: i64,
     #[diesel(sql_type = BigInt)]
     answer_set: i64,
-    #[diesel(sql_type = Text)]
-    text: String,
+    #[diesel(sql_type = Nullable<Text>)]
+    text: Option<String>,
 }
 
 #[derive(QueryableByName)]
@@ -239,12 +230,9 @@ fn open_text_items(tree: &QuestionTree) -> Vec<i64> {
     tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|item| item.id.get()).collect()
 }
 
-/// The ids of the tree's items whose values the results read, and of those whose values they do not (OpenText and
-/// Info).
-fn items_by_value(tree: &QuestionTree) -> (Vec<i64>, Vec<i64>) {
-    let (without, with): (Vec<_>, Vec<_>) =
-        tree.items().partition(|item| matches!(item.kind, QuestionType::OpenText | QuestionType::Info));
-    (with.iter().map(|item| item.id.get()).collect(), without.iter().map(|item| item.id.get()).collect())
+/// The ids of the tree's items whose values the values' statement reads: all but the OpenText items.
+fn valued_items(tree: &QuestionTree) -> Vec<i64> {
+    tree.items().filter(|item| item.kind != QuestionType::OpenText).map(|item| item.id.get()).collect()
 }
 
 type Stamp = Option<OffsetDateTime>;
@@ -298,7 +286,7 @@ pub(super) fn bound(
         .bind::<Nullable<BigInt>, _>(id)
 }
 
-/// Hands each text of the tree's OpenText items in the sets that pass the filter to `visit`, row by row
+/// Hands each answer to the tree's OpenText items in the sets that pass the filter to `visit`, row by row
 /// ([`TEXTS`]): libpq gives one row at a time, so the texts are never all in memory together.
 pub(super) fn texts(
     conn: &mut PgConnection,
@@ -306,7 +294,7 @@ pub(super) fn texts(
     tree: &QuestionTree,
     filter: &AnswerFilter,
     breakdown: Option<Breakdown>,
-    visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, &str),
+    visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, Option<&str>),
 ) -> QueryResult<()> {
     let open_text = open_text_items(tree);
     if open_text.is_empty() {
@@ -317,13 +305,13 @@ pub(super) fn texts(
     for row in rows {
         let row = row?;
         let group = group_of(row.whole, row.key);
-        visit(&group, QuestionItemId::new(row.item), AnswerSetId::new(row.answer_set), &row.text);
+        visit(&group, QuestionItemId::new(row.item), AnswerSetId::new(row.answer_set), row.text.as_deref());
     }
     Ok(())
 }
 
-/// The tallies of the tree's items over the answer sets of its survey that pass the filter, in the whole and per
-/// group of the breakdown: two statements, the sets per group ([`SETS`]) and the values per group and item
+/// The tallies of the tree's items but its OpenText ones over the answer sets of its survey that pass the filter, in
+/// the whole and per group of the breakdown: two statements, the sets per group ([`SETS`]) and the values per group and item
 /// ([`VALUES`]).
 pub(super) fn tallies(
     conn: &mut PgConnection,
@@ -337,9 +325,7 @@ pub(super) fn tallies(
     if sets.is_empty() {
         return Ok(Vec::new());
     }
-    let (valued, counted) = items_by_value(tree);
-    let rows: Vec<ValueRow> =
-        filtered(VALUES).bind::<Array<BigInt>, _>(&counted).bind::<Array<BigInt>, _>(&valued).load(conn)?;
+    let rows: Vec<ValueRow> = filtered(VALUES).bind::<Array<BigInt>, _>(valued_items(tree)).load(conn)?;
     let mut groups: Vec<(TallyGroup, i64, ValueTallies<'_>)> =
         sets.into_iter().map(|row| (group_of(row.whole, row.key), row.n, ValueTallies::new(tree))).collect();
     for row in rows {

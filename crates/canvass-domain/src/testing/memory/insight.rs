@@ -24,15 +24,16 @@ fn median(sorted: &[f64]) -> Option<f64> {
     }
 }
 
-/// The tallies of the tree's items over these sets: each answer's value counted as the adapter's statement counts
-/// them (the texts of OpenText items without their value), read by [`ValueTallies`].
+/// The tallies of the tree's items but its OpenText ones over these sets: each answer's value counted as the
+/// adapter's statement counts them, read by [`ValueTallies`].
 fn tally(tree: &QuestionTree, sets: &[AnswerSet]) -> ResultTallies {
     let mut tallies = ValueTallies::new(tree);
     let open_text: Vec<QuestionItemId> =
         tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|item| item.id).collect();
     for answer in sets.iter().flat_map(|set| set.answers.iter()) {
-        let value = (!open_text.contains(&answer.question_item_id)).then(|| answer.value.to_json());
-        tallies.add(answer.question_item_id, value.as_ref(), 1);
+        if !open_text.contains(&answer.question_item_id) {
+            tallies.add(answer.question_item_id, Some(&answer.value.to_json()), 1);
+        }
     }
     tallies.finish(sets.len() as i64)
 }
@@ -172,15 +173,14 @@ impl InsightRepository for Memory {
         tree: &QuestionTree,
         filter: &AnswerFilter,
         breakdown: Option<Breakdown>,
-        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, &str),
+        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, Option<&str>),
     ) -> RepoResult<()> {
         let open_text: Vec<_> = tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|i| i.id).collect();
         for (group, sets) in self.grouped(account, tree, filter, breakdown) {
             for set in &sets {
                 for answer in set.answers.iter().filter(|answer| open_text.contains(&answer.question_item_id)) {
-                    if let AnswerValue::Text(text) = &answer.value {
-                        visit(&group, answer.question_item_id, set.id, text);
-                    }
+                    let text = if let AnswerValue::Text(text) = &answer.value { Some(text.as_str()) } else { None };
+                    visit(&group, answer.question_item_id, set.id, text);
                 }
             }
         }

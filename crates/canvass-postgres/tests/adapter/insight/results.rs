@@ -36,7 +36,8 @@ pub(super) fn texts_read(
     let mut texts = TextTallies::new(stop, quotes);
     uow.open_texts(account, tree, filter, breakdown, &mut |group, item, set, text| texts.add(group, item, set, text))
         .unwrap();
-    texts.finish()
+    let figures = texts.finish();
+    (figures.words, figures.quoted)
 }
 
 /// The tree's items: colour, tools, info, hours, recommend, comments.
@@ -187,10 +188,16 @@ fn every_answer_of_the_matching_sets_is_tallied() {
             // 4.5, -1, 10, 2: mean 15.5 / 4, median (2 + 4.5) / 2.
             tally(ids[3], 4, numbers(4, 3.875, 3.25, -1.0, 10.0)),
             tally(ids[4], 4, none),
-            tally(ids[5], 2, none),
         ],
-        "the info item has no answer; ratings are no numbers of a numeric item"
+        "the info item has no answer; ratings are no numbers of a numeric item; the texts come apart"
     );
+    let mut texts = TextTallies::new(&[], 5);
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    uow.open_texts(acme, &tree, &AnswerFilter::default(), None, &mut |group, item, set, text| {
+        texts.add(group, item, set, text);
+    })
+    .unwrap();
+    assert_eq!(texts.finish().answered, [(TallyGroup::Whole, ids[5], 2)], "two sets answered the comments");
     let choice = |item: QuestionItemId, value: &str, count| ChoiceCount { item, value: value.into(), count };
     assert_eq!(
         tallies.choices,
