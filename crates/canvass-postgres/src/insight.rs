@@ -7,7 +7,8 @@ mod results;
 mod statistics;
 
 use canvass_domain::answer::AnswerFilter;
-use canvass_domain::ids::{AccountId, AnswerSetId, LabelId, QuestionItemId, SendoutId, SurveyId};
+use canvass_domain::ids::{AccountId, LabelId, SendoutId, SurveyId};
+use canvass_domain::insight::ports::OpenTextVisit;
 use canvass_domain::insight::{Breakdown, ResultTallies, SendoutFigures, SendoutFunnel, TallyGroup};
 use canvass_domain::ports::{InsightRepository, RepoResult};
 use canvass_domain::survey::QuestionTree;
@@ -54,7 +55,7 @@ impl InsightRepository for PgUnitOfWork<'_> {
         tree: &QuestionTree,
         filter: &AnswerFilter,
         breakdown: Option<Breakdown>,
-        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, Option<&str>),
+        visit: &mut OpenTextVisit<'_>,
     ) -> RepoResult<()> {
         results::texts(self.conn, account, tree, filter, breakdown, visit).or_repo()
     }

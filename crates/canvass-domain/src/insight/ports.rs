@@ -11,6 +11,9 @@ use crate::ids::{AccountId, AnswerSetId, LabelId, QuestionItemId, SendoutId, Sur
 use crate::ports::RepoResult;
 use crate::survey::QuestionTree;
 
+/// What [`InsightRepository::open_texts`] hands each answer to: its group, item, set and text.
+pub type OpenTextVisit<'visit> = dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, Option<&str>) + 'visit;
+
 /// Statistics and results.
 pub trait InsightRepository {
     /// The figures of the sendout's statistics, its daily series running from the UTC day of its first activation
@@ -47,7 +50,7 @@ pub trait InsightRepository {
         tree: &QuestionTree,
         filter: &AnswerFilter,
         breakdown: Option<Breakdown>,
-        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, Option<&str>),
+        visit: &mut OpenTextVisit<'_>,
     ) -> RepoResult<()>;
 
     /// Each sendout of the survey, in id order, with its funnel (zeros for one with no respondent).

@@ -14,6 +14,7 @@
 
 use canvass_domain::answer::AnswerFilter;
 use canvass_domain::ids::{AccountId, AnswerSetId, QuestionItemId, SurveyId};
+use canvass_domain::insight::ports::OpenTextVisit;
 use canvass_domain::insight::{Breakdown, ResultTallies, TallyGroup, ValueTallies};
 use canvass_domain::survey::{QuestionTree, QuestionType};
 use diesel::pg::PgRowByRowLoadingMode;
@@ -294,7 +295,7 @@ pub(super) fn texts(
     tree: &QuestionTree,
     filter: &AnswerFilter,
     breakdown: Option<Breakdown>,
-    visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, Option<&str>),
+    visit: &mut OpenTextVisit<'_>,
 ) -> QueryResult<()> {
     let open_text = open_text_items(tree);
     if open_text.is_empty() {

@@ -8,7 +8,8 @@ use super::answers::passes;
 use super::Memory;
 use crate::answer::{AnswerFilter, AnswerSet, AnswerValue};
 use crate::distribution::RespondentStatus;
-use crate::ids::{AccountId, AnswerSetId, LabelId, QuestionItemId, SendoutId, SurveyId};
+use crate::ids::{AccountId, LabelId, QuestionItemId, SendoutId, SurveyId};
+use crate::insight::ports::OpenTextVisit;
 use crate::insight::{Breakdown, ResultTallies, TallyGroup, ValueTallies};
 use crate::insight::{DailyActivity, SendoutFigures, SendoutFunnel, StatusCounts};
 use crate::ports::{InsightRepository, RepoResult};
@@ -173,7 +174,7 @@ impl InsightRepository for Memory {
         tree: &QuestionTree,
         filter: &AnswerFilter,
         breakdown: Option<Breakdown>,
-        visit: &mut dyn FnMut(&TallyGroup, QuestionItemId, AnswerSetId, Option<&str>),
+        visit: &mut OpenTextVisit<'_>,
     ) -> RepoResult<()> {
         let open_text: Vec<_> = tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|i| i.id).collect();
         for (group, sets) in self.grouped(account, tree, filter, breakdown) {
