@@ -23,4 +23,4 @@ pub use results::{
 };
 pub use statistics::{DailyActivity, SendoutFigures, SendoutStatistics, StatusCounts};
 pub use tally::{NumberCount, ValueTallies};
-pub use words::{stop_words, words_of, TextFigures, TextTallies, WordCount, WordTally, TOP_WORDS};
+pub use words::{stop_words, TextFigures, TextTallies, WordCount, WordTally, TOP_WORDS};

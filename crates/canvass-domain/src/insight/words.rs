@@ -74,24 +74,6 @@ fn iso_list(language: Language) -> stop_words::LANGUAGE {
     }
 }
 
-/// The distinct words of one answer, lower-cased, in the order first found (what a store without SQL counts).
-///
-/// ```
-/// use canvass_domain::insight::words_of;
-///
-/// assert_eq!(words_of("Fika i Göteborg, FIKA! a 42"), ["fika", "göteborg", "42"]);
-/// ```
-pub fn words_of(text: &str) -> Vec<String> {
-    let lower = text.to_lowercase();
-    let mut words: Vec<String> = Vec::new();
-    for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|word| word.chars().count() >= 2) {
-        if !words.iter().any(|seen| seen == word) {
-            words.push(word.to_owned());
-        }
-    }
-    words
-}
-
 /// One item's top words from the store's tallies of its words: most answers first, ties by word, [`TOP_WORDS`] at
 /// most.
 pub(super) fn top_words(mut tallies: Vec<WordTally>) -> Vec<WordCount> {
