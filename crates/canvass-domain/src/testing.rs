@@ -38,7 +38,7 @@ pub use memory::{
 };
 pub use seed::spring_sendout;
 pub use store::MemoryStore;
-pub use surveys::{staff_survey, HoldsSurveys, Surveys};
+pub use surveys::{capitalised, question_item, staff_survey, HoldsSurveys, Surveys};
 
 use time::OffsetDateTime;
 

@@ -8,9 +8,29 @@ use crate::ids::{AccountId, PageId, QuestionItemId, RuleId, SurveyId};
 use crate::language::Language;
 use crate::ports::{RepoResult, SurveyRepository};
 use crate::survey::{
-    LogicRule, LogicRules, Page, QuestionItem, QuestionItemDraft, QuestionTree, Survey, SurveyDraft, TranslatedTexts,
-    Translation,
+    ChoiceOption, LogicRule, LogicRules, Page, QuestionItem, QuestionItemDraft, QuestionTree, QuestionType, Survey,
+    SurveyDraft, TranslatedTexts, Translation,
 };
+
+/// An item of a test's tree: `kind` on page `page`, text `item <id>`, not required, with these options.
+pub fn question_item(id: i64, page: i64, kind: QuestionType, options: Vec<ChoiceOption>) -> QuestionItem {
+    QuestionItem {
+        id: QuestionItemId::new(id),
+        page_id: PageId::new(page),
+        kind,
+        text: format!("item {id}"),
+        required: false,
+        options,
+        min_label: None,
+        max_label: None,
+        settings: Default::default(),
+    }
+}
+
+/// Options with these values, each labelled with its value in capitals (`yes` → `YES`).
+pub fn capitalised(values: &[&str]) -> Vec<ChoiceOption> {
+    values.iter().map(|value| ChoiceOption { value: (*value).into(), label: value.to_uppercase() }).collect()
+}
 
 /// Surveys by account, and their question trees.
 #[derive(Debug, Clone, Default)]

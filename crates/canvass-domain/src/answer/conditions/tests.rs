@@ -3,20 +3,11 @@
 use super::*;
 use crate::answer::AnswerValue;
 use crate::ids::{PageId, SurveyId};
-use crate::survey::{ChoiceOption, Page, QuestionItem};
+use crate::survey::{Page, QuestionItem};
+use crate::testing::{capitalised, question_item};
 
 fn item(id: i64, kind: QuestionType) -> QuestionItem {
-    QuestionItem {
-        id: QuestionItemId::new(id),
-        page_id: PageId::new(1),
-        kind,
-        text: format!("item {id}"),
-        required: false,
-        options: ["a", "b"].iter().map(|v| ChoiceOption { value: (*v).into(), label: v.to_uppercase() }).collect(),
-        min_label: None,
-        max_label: None,
-        settings: Default::default(),
-    }
+    question_item(id, 1, kind, capitalised(&["a", "b"]))
 }
 
 /// Items 1 SingleChoice, 2 MultipleChoice, 3 Numeric, 4 Rating, 5 Date, 6 OpenText, 7 Matrix, 8 Info.

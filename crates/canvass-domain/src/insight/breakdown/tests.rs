@@ -4,22 +4,14 @@ use super::*;
 use crate::ids::{PageId, SurveyId};
 use crate::insight::ItemTally;
 use crate::survey::{ChoiceOption, Page, QuestionItem};
+use crate::testing::question_item;
 
 fn item(id: i64, kind: QuestionType) -> QuestionItem {
-    QuestionItem {
-        id: QuestionItemId::new(id),
-        page_id: PageId::new(1),
-        kind,
-        text: format!("item {id}"),
-        required: false,
-        options: [("b", "Bravo"), ("a", "Alpha")]
-            .iter()
-            .map(|(value, label)| ChoiceOption { value: (*value).into(), label: (*label).into() })
-            .collect(),
-        min_label: None,
-        max_label: None,
-        settings: Default::default(),
-    }
+    let options = [("b", "Bravo"), ("a", "Alpha")]
+        .iter()
+        .map(|(value, label)| ChoiceOption { value: (*value).into(), label: (*label).into() })
+        .collect();
+    question_item(id, 1, kind, options)
 }
 
 /// Items 1 SingleChoice, 2 Rating, 3 MultipleChoice, 4 Dropdown.

@@ -4,20 +4,11 @@ use serde_json::json;
 
 use super::*;
 use crate::ids::{PageId, SurveyId};
-use crate::survey::{ChoiceOption, Page};
+use crate::survey::Page;
+use crate::testing::{capitalised, question_item};
 
 fn item(id: i64, kind: QuestionType, options: &[&str]) -> QuestionItem {
-    QuestionItem {
-        id: QuestionItemId::new(id),
-        page_id: PageId::new(1),
-        kind,
-        text: format!("item {id}"),
-        required: false,
-        options: options.iter().map(|v| ChoiceOption { value: (*v).into(), label: v.to_uppercase() }).collect(),
-        min_label: None,
-        max_label: None,
-        settings: Default::default(),
-    }
+    question_item(id, 1, kind, capitalised(options))
 }
 
 fn tree() -> QuestionTree {

@@ -9,8 +9,8 @@ use crate::answer::{Answer, AnswerCondition, AnswerFilter, AnswerSet, AnswerValu
 use crate::distribution::{DispatchType, RespondentStatus};
 use crate::ids::{AnswerSetId, LabelId, PageId, QuestionItemId, SendoutId, SurveyId};
 use crate::insight::{Breakdown, GroupKey, ItemFigures, NumericSummary, OptionCount};
-use crate::survey::{ChoiceOption, Page, QuestionItem, QuestionTree, QuestionType};
-use crate::testing::Memory;
+use crate::survey::{Page, QuestionItem, QuestionTree, QuestionType};
+use crate::testing::{capitalised, question_item, Memory};
 use crate::use_cases::insight::{self, ResultsRequest};
 use crate::AccountId;
 
@@ -29,17 +29,8 @@ const SECOND_WAVE: SendoutId = SendoutId::new(11);
 const THEIR_WAVE: SendoutId = SendoutId::new(12);
 
 fn item(id: i64, kind: QuestionType, options: &[&str]) -> QuestionItem {
-    QuestionItem {
-        id: QuestionItemId::new(id),
-        page_id: PageId::new(if id < 200 { 100 } else { 200 }),
-        kind,
-        text: format!("Question {id}"),
-        required: false,
-        options: options.iter().map(|v| ChoiceOption { value: (*v).into(), label: v.to_uppercase() }).collect(),
-        min_label: None,
-        max_label: None,
-        settings: Default::default(),
-    }
+    let page = if id < 200 { 100 } else { 200 };
+    QuestionItem { text: format!("Question {id}"), ..question_item(id, page, kind, capitalised(options)) }
 }
 
 /// Acme's survey has two pages: info 101 and multiple choice 102 (`a`, `b`, `c`); single choice 201 (`x`, `y`),
