@@ -1,6 +1,8 @@
 //! Insight: a sendout's statistics and a survey's results, each a few aggregate reads of the store (no
 //! transaction: like every read, its statements are not one snapshot).
 
+use std::collections::HashMap;
+
 use time::UtcOffset;
 
 use super::{answers, surveys};
@@ -120,14 +122,17 @@ pub(super) fn survey_and_results(
         })?;
         let figures = texts.finish();
         quoted = figures.quoted;
+        // Each group found by its key: a breakdown by a background label may have thousands.
+        let at: HashMap<TallyGroup, usize> =
+            tallies.iter().enumerate().map(|(at, (group, _))| (group.clone(), at)).collect();
         for (group, item, answered) in figures.answered {
-            if let Some((_, group_tallies)) = tallies.iter_mut().find(|(found, _)| *found == group) {
-                group_tallies.items.push(ItemTally { item, answered, numbers: NumericSummary::default() });
+            if let Some(&at) = at.get(&group) {
+                tallies[at].1.items.push(ItemTally { item, answered, numbers: NumericSummary::default() });
             }
         }
         for (group, word) in figures.words {
-            if let Some((_, group_tallies)) = tallies.iter_mut().find(|(found, _)| *found == group) {
-                group_tallies.words.push(word);
+            if let Some(&at) = at.get(&group) {
+                tallies[at].1.words.push(word);
             }
         }
     }

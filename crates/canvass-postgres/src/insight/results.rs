@@ -12,6 +12,8 @@
 //! filters not given (one statement text for every filter): `from` and `to` on `created_at`, `updated` on
 //! `updated_at`, `completed`, and the sendout.
 
+use std::collections::HashMap;
+
 use canvass_domain::answer::AnswerFilter;
 use canvass_domain::ids::{AccountId, AnswerSetId, QuestionItemId, SurveyId};
 use canvass_domain::insight::ports::OpenTextVisit;
@@ -226,14 +228,11 @@ fn group_of(whole: bool, key: Option<String>) -> TallyGroup {
     }
 }
 
-/// The ids of the tree's OpenText items.
-fn open_text_items(tree: &QuestionTree) -> Vec<i64> {
-    tree.items().filter(|item| item.kind == QuestionType::OpenText).map(|item| item.id.get()).collect()
-}
-
-/// The ids of the tree's items whose values the values' statement reads: all but the OpenText items.
-fn valued_items(tree: &QuestionTree) -> Vec<i64> {
-    tree.items().filter(|item| item.kind != QuestionType::OpenText).map(|item| item.id.get()).collect()
+/// The ids of the tree's OpenText items (`true`: what [`TEXTS`] reads) or of the others (`false`: what [`VALUES`]
+/// reads).
+fn item_ids(tree: &QuestionTree, open_text: bool) -> Vec<i64> {
+    let items = tree.items().filter(|item| (item.kind == QuestionType::OpenText) == open_text);
+    items.map(|item| item.id.get()).collect()
 }
 
 type Stamp = Option<OffsetDateTime>;
@@ -249,7 +248,7 @@ type Dated = Bound<
 type Narrowed =
     Bound<Bound<Bound<Dated, bool, Bool>, Option<i64>, Nullable<BigInt>>, Option<&'static str>, Nullable<Text>>;
 /// A statement of the filter's parameters `$1` to `$11` ([`passing_the_filter`], [`grouped_sets`]).
-pub(super) type Filtered =
+type Filtered =
     Bound<Bound<Bound<Narrowed, Value, Jsonb>, Option<&'static str>, Nullable<Text>>, Option<i64>, Nullable<BigInt>>;
 
 /// The breakdown as the statements bind it: its kind and its item or label.
@@ -265,7 +264,7 @@ fn breakdown_params(breakdown: Option<Breakdown>) -> (Option<&'static str>, Opti
 
 /// The statement of the pair (without and with a breakdown) that fits, with the filter's and the breakdown's
 /// parameters bound, for the tree's survey.
-pub(super) fn bound(
+fn bound(
     statements: [&'static str; 2],
     account: AccountId,
     survey: SurveyId,
@@ -297,7 +296,7 @@ pub(super) fn texts(
     breakdown: Option<Breakdown>,
     visit: &mut OpenTextVisit<'_>,
 ) -> QueryResult<()> {
-    let open_text = open_text_items(tree);
+    let open_text = item_ids(tree, true);
     if open_text.is_empty() {
         return Ok(());
     }
@@ -312,8 +311,8 @@ pub(super) fn texts(
 }
 
 /// The tallies of the tree's items but its OpenText ones over the answer sets of its survey that pass the filter, in
-/// the whole and per group of the breakdown: two statements, the sets per group ([`SETS`]) and the values per group and item
-/// ([`VALUES`]).
+/// the whole and per group of the breakdown: two statements, the sets per group ([`SETS`]) and the values per group
+/// and item ([`VALUES`]).
 pub(super) fn tallies(
     conn: &mut PgConnection,
     account: AccountId,
@@ -326,13 +325,15 @@ pub(super) fn tallies(
     if sets.is_empty() {
         return Ok(Vec::new());
     }
-    let rows: Vec<ValueRow> = filtered(VALUES).bind::<Array<BigInt>, _>(valued_items(tree)).load(conn)?;
+    let rows: Vec<ValueRow> = filtered(VALUES).bind::<Array<BigInt>, _>(item_ids(tree, false)).load(conn)?;
     let mut groups: Vec<(TallyGroup, i64, ValueTallies<'_>)> =
         sets.into_iter().map(|row| (group_of(row.whole, row.key), row.n, ValueTallies::new(tree))).collect();
+    // A breakdown by a background label may have thousands of groups: each row finds its own by key, not by search.
+    let at: HashMap<TallyGroup, usize> =
+        groups.iter().enumerate().map(|(at, (group, ..))| (group.clone(), at)).collect();
     for row in rows {
-        let group = group_of(row.whole, row.key);
-        if let Some((_, _, tallies)) = groups.iter_mut().find(|(found, ..)| *found == group) {
-            tallies.add(QuestionItemId::new(row.item), row.value.as_ref(), row.n);
+        if let Some(&at) = at.get(&group_of(row.whole, row.key)) {
+            groups[at].2.add(QuestionItemId::new(row.item), row.value.as_ref(), row.n);
         }
     }
     Ok(groups.into_iter().map(|(group, sets, tallies)| (group, tallies.finish(sets))).collect())
