@@ -69,5 +69,6 @@ SELECT create_distributed_table('respondent_events', 'account_id', colocate_with
 SELECT create_distributed_table('quotas', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('alerts', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('alert_emails', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('audit_events', 'account_id', colocate_with => 'users');
 
 COMMIT;

@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 104] = [
+pub const ENDPOINTS: [(&str, &str); 109] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -56,6 +56,11 @@ pub const ENDPOINTS: [(&str, &str); 104] = [
     ("get", "/accounts/categories/{categoryId}"),
     ("get", "/accounts/users"),
     ("get", "/accounts/users/{userId}"),
+    ("post", "/accounts/users"),
+    ("patch", "/accounts/users/{userId}"),
+    ("post", "/accounts/users/{userId}/keys"),
+    ("get", "/accounts/keys"),
+    ("delete", "/accounts/keys/{prefix}"),
     ("get", "/accounts/settings"),
     ("post", "/accounts/settings"),
     ("get", "/surveys/{surveyId}/sendouts"),

@@ -1,4 +1,5 @@
 //! The account: its categories and users, and the webhooks it registers.
 
 mod categories_and_users;
+mod team;
 pub(crate) mod webhooks;

@@ -1,8 +1,10 @@
 //! Accounts, their users and API keys: how a key is made, shown once, stored as a hash and checked.
 
+mod access;
 pub mod ports;
 mod settings;
 
+pub use access::{grants_table, Permission, Refusal, Role, GRANTS};
 pub use settings::{AccountSettings, MAX_MIN_GROUP_SIZE};
 
 use rand::RngCore;
@@ -31,9 +33,76 @@ pub struct User {
     /// Email address.
     pub email: String,
     /// Role within the account (`owner` for the first user).
-    pub role: String,
+    pub role: Role,
+    /// Whether the user's keys work: a deactivated user's keys answer 401.
+    pub active: bool,
     /// When the user was created.
     pub created_at: OffsetDateTime,
+}
+
+/// A user to add to an account, checked: a non-empty name and an email address.
+#[derive(Clone, PartialEq, Eq)]
+pub struct NewUser {
+    /// Display name, trimmed.
+    pub name: String,
+    /// Email address, trimmed.
+    pub email: String,
+    /// The role the user gets.
+    pub role: Role,
+}
+
+impl NewUser {
+    /// Checks the name and the email address.
+    pub fn new(name: &str, email: &str, role: Role) -> Result<Self, Vec<FieldError>> {
+        let checked = NewAccount::new(name, email)?;
+        Ok(Self { name: checked.name, email: checked.email, role })
+    }
+}
+
+/// What a change of a user sets; `None` leaves the field as it is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UserChange {
+    /// The new role.
+    pub role: Option<Role>,
+    /// Activates or deactivates the user.
+    pub active: Option<bool>,
+}
+
+/// What a new key is: its name, when it stops working, and whether it may only read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeySpec {
+    /// A name for people (`"CI export"`).
+    pub name: String,
+    /// When the key stops working.
+    pub expires_at: Option<OffsetDateTime>,
+    /// Whether the key may only read.
+    pub read_only: bool,
+}
+
+impl KeySpec {
+    /// The name the command line's keys get.
+    pub const COMMAND_LINE: &'static str = "command line";
+}
+
+/// A key of an account as listed: never the key itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRecord {
+    /// The key's stored prefix.
+    pub prefix: KeyPrefix,
+    /// Whose key it is.
+    pub user_id: UserId,
+    /// Its name.
+    pub name: String,
+    /// When it was made.
+    pub created_at: OffsetDateTime,
+    /// When a request last presented it (to within the key cache's seconds).
+    pub last_used_at: Option<OffsetDateTime>,
+    /// When it stops working.
+    pub expires_at: Option<OffsetDateTime>,
+    /// Whether it may only read.
+    pub read_only: bool,
+    /// When it was revoked.
+    pub revoked_at: Option<OffsetDateTime>,
 }
 
 /// What `canvass account create` needs: a checked account name and owner email.
@@ -191,13 +260,97 @@ pub struct StoredKey {
     pub hash: ApiKeyHash,
 }
 
-/// Who is calling: the account and user of an authenticated key. Every use case is scoped by its account.
+/// Who is calling: the account, user and role of an authenticated key, and what the key itself allows. Every use
+/// case is scoped by its account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Caller {
     /// The caller's account.
     pub account_id: AccountId,
     /// The user the key belongs to.
     pub user_id: UserId,
+    /// The user's role.
+    pub role: Role,
+    /// The key's stored prefix, which names it in the audit log and for revocation.
+    pub key: KeyPrefix,
+    /// Whether the key may only read.
+    pub read_only: bool,
+    /// When the key stops working, if it was made with an expiry.
+    pub expires_at: Option<OffsetDateTime>,
+}
+
+impl Caller {
+    /// Whether the caller may run an operation that needs `permission` and, when `changes`, changes something
+    /// (a read-only key runs none of those).
+    ///
+    /// ```
+    /// use canvass_domain::account::{Caller, Permission, Refusal, Role};
+    /// use canvass_domain::testing::caller;
+    ///
+    /// let viewer = Caller { role: Role::Viewer, ..caller(1) };
+    /// assert_eq!(viewer.may(Permission::SurveysRead, false), Ok(()));
+    /// assert_eq!(viewer.may(Permission::AnswersRead, false), Err(Refusal::RoleLacks(Permission::AnswersRead)));
+    /// let read_only = Caller { read_only: true, ..caller(1) };
+    /// assert_eq!(read_only.may(Permission::Admin, false), Ok(()));
+    /// assert_eq!(read_only.may(Permission::Admin, true), Err(Refusal::ReadOnlyKey(Permission::Admin)));
+    /// ```
+    pub fn may(&self, permission: Permission, changes: bool) -> Result<(), Refusal> {
+        if !self.role.holds(permission) {
+            return Err(Refusal::RoleLacks(permission));
+        }
+        if self.read_only && changes {
+            return Err(Refusal::ReadOnlyKey(permission));
+        }
+        Ok(())
+    }
+
+    /// Whether the key has expired at `now`.
+    pub fn expired_at(&self, now: OffsetDateTime) -> bool {
+        self.expires_at.is_some_and(|expires| expires <= now)
+    }
+
+    /// Whether the caller reads personal data (contact details, names, delivery errors): not a viewer.
+    pub fn sees_personal_data(&self) -> bool {
+        self.role.sees_personal_data()
+    }
+}
+
+/// The stored, non-secret first [`LOOKUP_PREFIX_LEN`] characters of a key (`cvs_` and 12 hex digits), which name it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyPrefix([u8; LOOKUP_PREFIX_LEN]);
+
+impl KeyPrefix {
+    /// The prefix `text` names, when it has the shape of one (`cvs_` and 12 lowercase hex digits).
+    ///
+    /// ```
+    /// use canvass_domain::account::KeyPrefix;
+    ///
+    /// assert_eq!(KeyPrefix::parse("cvs_0123456789ab").map(|p| p.to_string()), Some("cvs_0123456789ab".into()));
+    /// assert!(KeyPrefix::parse("cvs_0123456789abc").is_none());
+    /// assert!(KeyPrefix::parse("cvs_0123456789aZ").is_none());
+    /// ```
+    pub fn parse(text: &str) -> Option<Self> {
+        let hex = text.strip_prefix(KEY_PREFIX)?;
+        let shaped =
+            text.len() == LOOKUP_PREFIX_LEN && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        shaped.then(|| Self(text.as_bytes().try_into().unwrap_or([b'0'; LOOKUP_PREFIX_LEN])))
+    }
+
+    /// The prefix as text.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for KeyPrefix {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for KeyPrefix {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KeyPrefix({})", self.as_str())
+    }
 }
 
 /// What `account create` returns: the new ids and the key, shown once.
@@ -211,6 +364,8 @@ pub struct CreatedAccount {
     pub api_key: ApiKey,
 }
 
-crate::debug_without_personal_data!(User { id, account_id, role, created_at });
+crate::debug_without_personal_data!(User { id, account_id, role, active, created_at });
+
+crate::debug_without_personal_data!(NewUser { role });
 
 crate::debug_without_personal_data!(NewAccount {});

@@ -45,6 +45,9 @@ pub enum DomainError {
         /// [`ConflictKind::ItemHasAnswers`]); empty otherwise.
         values: Vec<String>,
     },
+    /// The caller's role does not allow what it asked (only an owner changes owners); the detail names why.
+    #[error("forbidden: {0}")]
+    Forbidden(String),
     /// A repository failed.
     #[error(transparent)]
     Repo(#[from] RepoError),
@@ -176,6 +179,8 @@ pub enum ConflictKind {
     ContactExists,
     /// A preview asked of a sendout that sends nothing (LOGIN, LINK).
     NoInvitation,
+    /// A change that would leave the account without an active owner.
+    LastOwner,
 }
 
 impl DomainError {

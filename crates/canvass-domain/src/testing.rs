@@ -12,7 +12,7 @@
 //!
 //! let store = MemoryStore::new();
 //! let created = store.seed_account("Acme", "owner@acme.example").unwrap();
-//! let caller = store.with_uow(|uow| accounts::authenticate(uow, created.api_key.secret())).unwrap().unwrap();
+//! let caller = store.with_uow(|uow| accounts::authenticate(uow, &At(NOW), created.api_key.secret())).unwrap().unwrap();
 //! let input = SurveyInput { name: "Staff".into(), ..SurveyInput::default() };
 //! let survey = store.with_uow(|uow| surveys::create(uow, &At(NOW), caller.account_id, input)).unwrap();
 //! assert_eq!(store.with_uow(|uow| surveys::get(uow, caller.account_id, survey.id)).unwrap().name, "Staff");
@@ -46,6 +46,18 @@ use crate::clock::Clock;
 
 /// A fixed instant, 2026-11-25 09:00 UTC.
 pub const NOW: OffsetDateTime = time::macros::datetime!(2026-11-25 09:00 UTC);
+
+/// The owner of `account` (user 1) calling with a key that may do everything and never expires.
+pub fn caller(account: i64) -> crate::account::Caller {
+    crate::account::Caller {
+        account_id: crate::ids::AccountId::new(account),
+        user_id: crate::ids::UserId::new(1),
+        role: crate::account::Role::Owner,
+        key: crate::account::KeyPrefix::parse("cvs_000000000000").unwrap_or_else(|| unreachable!()),
+        read_only: false,
+        expires_at: None,
+    }
+}
 
 /// A clock that always reads the instant it holds.
 #[derive(Debug, Clone, Copy)]

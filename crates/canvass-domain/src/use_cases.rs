@@ -31,6 +31,7 @@ pub mod retention_rules;
 pub mod senders;
 pub mod sendouts;
 pub mod surveys;
+pub mod team;
 pub mod timelines;
 pub mod translations;
 pub mod twoway;

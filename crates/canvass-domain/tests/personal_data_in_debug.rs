@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use canvass_domain::account::{NewAccount, User};
+use canvass_domain::account::{NewAccount, NewUser, Role, User};
 use canvass_domain::answer::{Answer, AnswerSet, AnswerValue};
 use canvass_domain::delivery::dsn::{RecipientStatus, StatusReport};
 use canvass_domain::delivery::{ClaimedMessage, OutgoingMessage};
@@ -192,10 +192,12 @@ fn shown() -> Vec<(&'static str, String)> {
             account_id: AccountId::new(1),
             name: "Ann".into(),
             email: ADDRESS.into(),
-            role: "owner".into(),
+            role: Role::Owner,
+            active: true,
             created_at: at,
         },
         NewAccount::new("Acme", ADDRESS).expect("a valid account"),
+        NewUser::new("Ann", ADDRESS, Role::Viewer).expect("a valid user"),
         Row { respondent_id: RespondentId::new(1), cells: background() },
         bounce.clone(),
         StatusReport { original_message_id: None, recipients: vec![bounce] },

@@ -26,6 +26,7 @@ pub mod respondent;
 pub mod schemas;
 pub mod sendout;
 pub mod survey;
+pub mod team;
 pub mod timeline;
 pub mod translation;
 pub mod webhook;

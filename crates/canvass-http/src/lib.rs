@@ -80,11 +80,13 @@ pub fn app(
         .service(routes::api_scope::api());
     let (app, document) = app.split_for_parts();
     let declared = web::Data::new(routes::fallback::DeclaredMethods::of(&document));
+    let operations = web::Data::new(middleware::permissions::Operations::of(&document));
     app.app_data(web::Data::new(ServedDocument(openapi::served(document))))
         .service(SwaggerUi::new("/docs/{_:.*}").config(Config::from(OPENAPI_PATH)))
         .service(web::redirect("/docs", "/docs/"))
         .configure(pages::configure)
         .app_data(declared)
+        .app_data(operations)
         .default_service(web::to(routes::fallback::unknown_route))
         .wrap(middleware::request::Requests)
 }

@@ -25,6 +25,9 @@ pub enum ProblemKind {
     MalformedRequest,
     /// 401: no key, an unknown or revoked one, or a wrong shared secret or metrics token.
     Unauthorized,
+    /// 403: the key's role lacks the operation's permission (named in `detail`), the key is read-only and the
+    /// operation changes something, or only an owner may do it.
+    Forbidden,
     /// 404: nothing of the caller's account at this path.
     NotFound,
     /// 405: a served path asked with a method it does not declare.
@@ -56,6 +59,8 @@ pub enum ProblemKind {
     /// 409: a move that would leave a `displayWhen` naming an item that no longer comes before it (the items in
     /// `values`).
     BreaksReferences,
+    /// 409: a change that would leave the account without an active owner.
+    LastOwner,
     /// 409: a write refused by a concurrent change: a retry is the answer (`Retry-After: 1`).
     ConcurrentChange,
     /// 409: an `Idempotency-Key` whose first request is still running.
@@ -87,6 +92,7 @@ impl ProblemKind {
         match self {
             Self::Validation | Self::MalformedJson | Self::MalformedRequest => StatusCode::BAD_REQUEST,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::Forbidden => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
@@ -102,6 +108,7 @@ impl ProblemKind {
             | Self::PageNotEmpty
             | Self::ItemHasAnswers
             | Self::BreaksReferences
+            | Self::LastOwner
             | Self::ConcurrentChange
             | Self::IdempotencyKeyInUse => StatusCode::CONFLICT,
             Self::IdempotencyAnswerErased => StatusCode::GONE,
@@ -280,6 +287,7 @@ fn conflict_kind(kind: ConflictKind) -> ProblemKind {
         ConflictKind::BreaksReferences => ProblemKind::BreaksReferences,
         ConflictKind::ItemHasAnswers => ProblemKind::ItemHasAnswers,
         ConflictKind::ContactExists => ProblemKind::Duplicate,
+        ConflictKind::LastOwner => ProblemKind::LastOwner,
     }
 }
 
@@ -295,6 +303,7 @@ impl From<DomainError> for Problem {
             DomainError::Conflict { kind, detail, values } => {
                 Self { values: values.into_boxed_slice(), ..Self::new(conflict_kind(kind), detail) }
             }
+            DomainError::Forbidden(detail) => Self::new(ProblemKind::Forbidden, detail),
             DomainError::Repo(RepoError::Unavailable(cause)) => {
                 tracing::warn!(error.message = %Chain(&*cause), "database unavailable");
                 Self::unavailable()

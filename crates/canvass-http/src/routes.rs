@@ -29,6 +29,7 @@ pub mod sendouts;
 pub mod shared_secret;
 pub mod sms;
 pub mod surveys;
+pub mod team;
 pub mod timelines;
 pub mod translations;
 pub mod webhooks;
@@ -94,8 +95,13 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(accounts::list_categories)
         .service(accounts::get_category)
         .service(accounts::create_category)
-        .service(accounts::list_users)
-        .service(accounts::get_user)
+        .service(team::list_users)
+        .service(team::create_user)
+        .service(team::get_user)
+        .service(team::change_user)
+        .service(team::create_key)
+        .service(team::list_keys)
+        .service(team::revoke_key)
         .service(accounts::get_settings)
         .service(accounts::save_settings)
         .service(erasure::erase)

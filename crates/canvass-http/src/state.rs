@@ -5,6 +5,7 @@ use std::sync::Arc;
 use canvass_domain::account::Caller;
 use canvass_domain::clock::Clock;
 use canvass_domain::ports::Store;
+use canvass_domain::AccountId;
 use moka::sync::Cache;
 
 use crate::blocking::StoreLane;
@@ -123,6 +124,23 @@ fn export_temp(protection: &Protection, metrics: &Arc<Metrics>) -> Arc<TempBytes
 }
 
 /// An empty key cache that trusts an entry for `protection.key_cache_ttl`.
+impl AppState {
+    /// Drops from the key cache every cached caller of `account` that `matches`: a revoked key, the keys of a user
+    /// deactivated or given another role, so that this server refuses or re-reads them from the next request on.
+    pub fn forget_keys(&self, account: AccountId, matches: impl Fn(&Caller) -> bool + Send + Sync + 'static) {
+        let dropped = self.keys.invalidate_entries_if(move |_, cached| {
+            cached.as_ref().is_some_and(|caller| caller.account_id == account && matches(caller))
+        });
+        if let Err(error) = dropped {
+            tracing::error!(error.message = %error, "the key cache could not drop keys");
+        }
+    }
+}
+
 fn key_cache(protection: &Protection) -> Cache<[u8; 32], Option<Caller>> {
-    Cache::builder().max_capacity(100_000).time_to_live(protection.key_cache_ttl).build()
+    Cache::builder()
+        .max_capacity(100_000)
+        .time_to_live(protection.key_cache_ttl)
+        .support_invalidation_closures()
+        .build()
 }

@@ -111,6 +111,26 @@ diesel::table! {
         key_hash -> Bytea,
         created_at -> Timestamptz,
         revoked_at -> Nullable<Timestamptz>,
+        name -> Text,
+        expires_at -> Nullable<Timestamptz>,
+        last_used_at -> Nullable<Timestamptz>,
+        read_only -> Bool,
+    }
+}
+
+diesel::table! {
+    audit_events (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        at -> Timestamptz,
+        user_id -> Int8,
+        key_prefix -> Text,
+        action -> Text,
+        target_type -> Text,
+        target_id -> Nullable<Text>,
+        client_address -> Nullable<Text>,
+        request_id -> Nullable<Text>,
+        status -> Int2,
     }
 }
 
@@ -471,6 +491,7 @@ diesel::table! {
         email -> Text,
         role -> Text,
         created_at -> Timestamptz,
+        active -> Bool,
     }
 }
 
@@ -540,6 +561,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     answer_sets,
     answers,
     api_keys,
+    audit_events,
     bg_documents,
     bg_labels,
     blocklist,

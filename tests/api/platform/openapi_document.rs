@@ -75,6 +75,39 @@ async fn every_error_response_is_problem_json() {
     }
 }
 
+/// The permissions of the domain's table, as the document names them.
+const PERMISSIONS: [&str; 8] = [
+    "surveys.read",
+    "surveys.write",
+    "distribution.read",
+    "distribution.write",
+    "answers.read",
+    "answers.write",
+    "governance",
+    "admin",
+];
+
+#[tokio::test]
+async fn every_keyed_operation_names_one_permission_of_the_table_and_no_keyless_one_does() {
+    let document = document().await;
+    let mut keyed = 0;
+    for (label, operation) in operations(&document) {
+        let permission = operation.get("x-canvass-permission");
+        if operation["security"].as_array().is_some_and(|s| !s.is_empty()) {
+            keyed += 1;
+            let named = permission.and_then(Value::as_str).unwrap_or_else(|| panic!("{label} names no permission"));
+            assert!(PERMISSIONS.contains(&named), "{label}: {named} is no permission of the table");
+            let audited = operation.get("x-canvass-audit").and_then(Value::as_str);
+            let changes = !label.starts_with("GET ") && !named.ends_with(".read");
+            assert!(!changes || audited.is_some(), "{label} changes something: the audit log records it");
+            assert!(audited.is_none_or(|action| action.split_once('.').is_some()), "{label}: <resource>.<verb>");
+        } else {
+            assert!(permission.is_none(), "{label} needs no key, so no permission");
+        }
+    }
+    assert!(keyed > 100, "{keyed} keyed operations");
+}
+
 #[tokio::test]
 async fn shared_statuses_are_listed_where_they_can_be_answered() {
     let document = document().await;
@@ -82,7 +115,7 @@ async fn shared_statuses_are_listed_where_they_can_be_answered() {
         let responses = operation["responses"].as_object().unwrap();
         let lists = |statuses: &[&str]| statuses.iter().all(|s| responses.contains_key(*s));
         if operation["security"].as_array().is_some_and(|s| !s.is_empty()) {
-            assert!(lists(&["401", "429", "503"]), "{label} is keyed: 401, 429 and 503");
+            assert!(lists(&["401", "403", "429", "503"]), "{label} is keyed: 401, 403, 429 and 503");
             assert!(responses["429"]["headers"].get("Retry-After").is_some(), "{label}: 429 has Retry-After");
         }
         if operation["requestBody"].is_object() {

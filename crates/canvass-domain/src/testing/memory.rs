@@ -25,7 +25,7 @@ mod webhooks;
 use time::OffsetDateTime;
 
 use super::{HoldsKeys, HoldsSurveys, Keys, Snapshots, Surveys};
-use crate::account::{ApiKeyHash, Caller, User};
+use crate::account::{ApiKeyHash, User};
 use crate::answer::AnswerSet;
 use crate::delivery::ClaimedMessage;
 use crate::delivery::Pace;
@@ -48,14 +48,12 @@ pub use outbox::MessageStatus;
 pub struct KeyRow {
     /// The key's id.
     pub id: KeyId,
-    /// Whose it is.
-    pub caller: Caller,
-    /// The first characters of the key, in clear.
-    pub lookup_prefix: String,
+    /// The account of its user.
+    pub account_id: crate::ids::AccountId,
     /// The key's hash.
     pub hash: ApiKeyHash,
-    /// When it was revoked.
-    pub revoked_at: Option<OffsetDateTime>,
+    /// What is listed of it: prefix, name, times, read-only.
+    pub record: crate::account::KeyRecord,
 }
 
 /// A webhook delivery written by an event or a test.

@@ -21,7 +21,7 @@ fn a_seeded_key_authenticates_and_what_it_creates_is_read_back() {
     let store = MemoryStore::new();
     let created = store.seed_account("Acme", "owner@acme.example").unwrap();
 
-    let caller = store.with_uow(|uow| accounts::authenticate(uow, created.api_key.secret())).unwrap();
+    let caller = store.with_uow(|uow| accounts::authenticate(uow, &At(NOW), created.api_key.secret())).unwrap();
     let caller = caller.expect("the seeded key authenticates");
     assert_eq!((caller.account_id, caller.user_id), (created.account_id, created.user_id));
 
@@ -64,11 +64,11 @@ fn a_revoked_or_unknown_key_authenticates_no_one() {
     let created = store.seed_account("Acme", "owner@acme.example").unwrap();
     let secret = created.api_key.secret().to_owned();
     let unknown = crate::account::ApiKey::generate();
-    assert_eq!(store.with_uow(|uow| accounts::authenticate(uow, unknown.secret())).unwrap(), None);
+    assert_eq!(store.with_uow(|uow| accounts::authenticate(uow, &At(NOW), unknown.secret())).unwrap(), None);
 
     let revoked = store.with_uow(|uow| accounts::revoke_key(uow, &At(NOW), created.api_key.lookup_prefix()));
     assert_eq!(revoked.unwrap(), 1);
-    assert_eq!(store.with_uow(|uow| accounts::authenticate(uow, &secret)).unwrap(), None);
+    assert_eq!(store.with_uow(|uow| accounts::authenticate(uow, &At(NOW), &secret)).unwrap(), None);
 }
 
 #[test]

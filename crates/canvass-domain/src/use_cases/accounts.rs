@@ -1,6 +1,8 @@
 //! Accounts, users and keys: creating accounts and keys, revoking keys, authenticating a presented key.
 
-use crate::account::{lookup_prefix_of, AccountSettings, ApiKey, Caller, CreatedAccount, NewAccount, User};
+use crate::account::{
+    lookup_prefix_of, AccountSettings, ApiKey, Caller, CreatedAccount, KeyPrefix, KeySpec, NewAccount, User,
+};
 use crate::clock::Clock;
 use crate::error::{ConflictKind, DomainError, Resource};
 use crate::ids::{AccountId, UserId};
@@ -28,40 +30,55 @@ pub fn create_account(
     Ok(CreatedAccount { account_id, user_id, api_key })
 }
 
-/// Makes a new key for a user.
+/// Makes a new key for a user, from the command line (any account's user, named [`KeySpec::COMMAND_LINE`]).
 pub fn create_key(
     uow: &mut (impl AccountRepository + ?Sized),
     clock: &dyn Clock,
     user: UserId,
 ) -> Result<ApiKey, DomainError> {
     let api_key = ApiKey::generate();
-    uow.create_key(user, &api_key, clock.now())?.ok_or(DomainError::NotFound(Resource::User))?;
+    let spec = KeySpec { name: KeySpec::COMMAND_LINE.into(), expires_at: None, read_only: false };
+    uow.create_key(user, &api_key, &spec, clock.now())?.ok_or(DomainError::NotFound(Resource::User))?;
     Ok(api_key)
 }
 
-/// Revokes the keys whose stored prefix is `prefix` (the first 16 characters of the key, `cvs_` included).
+/// Revokes the keys whose stored prefix is `prefix` (the first 16 characters of the key, `cvs_` included), from the
+/// command line: of any account.
 pub fn revoke_key(
     uow: &mut (impl AccountRepository + ?Sized),
     clock: &dyn Clock,
     prefix: &str,
 ) -> Result<u64, DomainError> {
-    match uow.revoke_keys(prefix, clock.now())? {
+    let parsed = KeyPrefix::parse(prefix).ok_or_else(|| {
+        DomainError::Invalid(vec![crate::error::FieldError::new(
+            "prefix",
+            "must be a key's first 16 characters: cvs_ and 12 hex digits",
+        )])
+    })?;
+    match uow.revoke_keys(None, &parsed, clock.now())? {
         0 => Err(DomainError::NotFound(Resource::Key)),
         revoked => Ok(revoked),
     }
 }
 
-/// Finds who a presented key belongs to; `None` for unknown, malformed or revoked keys. The hash comparison is
-/// constant-time.
+/// Finds who a presented key belongs to; `None` for unknown, malformed, revoked or expired keys and the keys of
+/// deactivated users. The hash comparison is constant-time. A key found is marked used at `now`.
 pub fn authenticate(
     uow: &mut (impl AccountRepository + ?Sized),
+    clock: &dyn Clock,
     presented: &str,
 ) -> Result<Option<Caller>, DomainError> {
-    let Some(prefix) = lookup_prefix_of(presented) else {
+    let Some(prefix) = lookup_prefix_of(presented).and_then(KeyPrefix::parse) else {
         return Ok(None);
     };
-    let keys = uow.active_keys_with_prefix(prefix)?;
-    Ok(keys.into_iter().find(|key| key.hash.matches(presented)).map(|key| key.caller))
+    let now = clock.now();
+    let keys = uow.active_keys_with_prefix(&prefix)?;
+    let found = keys.into_iter().find(|key| key.hash.matches(presented)).map(|key| key.caller);
+    let Some(caller) = found.filter(|caller| !caller.expired_at(now)) else {
+        return Ok(None);
+    };
+    uow.mark_key_used(caller.account_id, &prefix, now)?;
+    Ok(Some(caller))
 }
 
 /// The user with this email address in any account, for operators' tools such as the demo set-up.

@@ -33,6 +33,7 @@ mod seeds;
 mod senders;
 mod sendouts;
 mod surveys;
+mod team;
 mod translations;
 mod twoway;
 mod webhook_events;

@@ -1,6 +1,6 @@
-//! Bodies of the account endpoints: categories and users.
+//! Bodies of the account endpoints: categories and settings (users and keys: `team.rs`).
 
-use canvass_domain::account::{AccountSettings, User};
+use canvass_domain::account::AccountSettings;
 use canvass_domain::category::Category;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -32,35 +32,6 @@ pub struct CreateCategoryBody {
     /// Non-empty name, at most 200 characters.
     #[schema(min_length = 1, max_length = 200, pattern = "\\S")]
     pub name: String,
-}
-
-/// A user of the account.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UserResponse {
-    /// The user's id.
-    pub user_id: i64,
-    /// Name.
-    pub name: String,
-    /// Email address.
-    pub email: String,
-    /// Role within the account.
-    pub role: String,
-    /// When the user was created.
-    #[serde(with = "time::serde::rfc3339")]
-    pub created_at: OffsetDateTime,
-}
-
-impl From<User> for UserResponse {
-    fn from(user: User) -> Self {
-        Self {
-            user_id: user.id.get(),
-            name: user.name,
-            email: user.email,
-            role: user.role,
-            created_at: user.created_at,
-        }
-    }
 }
 
 /// An account's settings.

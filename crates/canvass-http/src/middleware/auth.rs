@@ -55,7 +55,7 @@ pub async fn authenticate(state: &AppState, key: Option<String>) -> Result<(Call
     let caller = match state.keys.get(&digest) {
         Some(cached) => cached,
         None => {
-            let found = blocking::run(state, move |uow, _| accounts::authenticate(uow, &key)).await?;
+            let found = blocking::run(state, move |uow, clock| accounts::authenticate(uow, clock, &key)).await?;
             state.keys.insert(digest, found);
             found
         }

@@ -11,13 +11,18 @@ use std::time::Instant;
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::web::{self, Bytes};
-use actix_web::Error;
+use actix_web::{Error, HttpMessage};
 use futures_util::future::LocalBoxFuture;
 use tracing::{Instrument, Span};
 
 use super::route::matched_route;
 use super::{headers, logging, metric_labels as labels};
 use crate::state::AppState;
+
+/// In a request's extensions: the route template it matched, with its version as the path has it
+/// (`/api/v1.3/surveys/{surveyId}`); absent for a path that matches no route.
+#[derive(Debug, Clone)]
+pub struct MatchedRoute(pub String);
 
 /// The layer: see the module documentation.
 pub struct Requests;
@@ -57,7 +62,11 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let started = Instant::now();
         // The one walk of the route map: the span, the metrics and every log line of the request share its answer.
-        let route = labels::route(matched_route(&req));
+        let matched = matched_route(&req);
+        if let Some(template) = &matched {
+            req.extensions_mut().insert(MatchedRoute(template.clone()));
+        }
+        let route = labels::route(matched);
         let method = labels::method(req.method());
         let span = logging::request_span(req.method(), &route);
         let metrics = req.app_data::<web::Data<AppState>>().map(|state| state.metrics.clone());

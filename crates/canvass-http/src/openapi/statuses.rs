@@ -52,6 +52,12 @@ fn add_to(path: &str, operation: &mut Operation) {
     };
     if keyed {
         add(401, unauthorized);
+        add(403, || {
+            problem(
+                "The key's role lacks the operation's permission (`x-canvass-permission`, named in `detail`), or \
+                 the key is read-only and the operation changes something",
+            )
+        });
         add(429, too_many_requests);
     }
     if in_path || in_query_or_header || has_body {
@@ -105,7 +111,7 @@ pub(super) fn seconds_header(description: &str) -> utoipa::openapi::Header {
 }
 
 fn unauthorized() -> Response {
-    let mut response = problem("Missing, unknown or revoked API key");
+    let mut response = problem("Missing, unknown, revoked or expired API key, or a key of a deactivated user");
     response.headers.insert(
         "WWW-Authenticate".to_owned(),
         HeaderBuilder::new()

@@ -1,14 +1,15 @@
-//! `/accounts/categories`, `/accounts/users` and `/accounts/settings`: the account's categories, users and
-//! settings.
+//! `/accounts/categories` and `/accounts/settings`: the account's categories and settings (users and keys:
+//! `team.rs`).
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use canvass_domain::ids::{CategoryId, UserId};
+use canvass_domain::account::Permission;
+use canvass_domain::ids::CategoryId;
 use canvass_domain::use_cases::{accounts, categories};
 
 use crate::blocking;
 use canvass_domain::account::AccountSettings;
 
-use crate::dto::account::{AccountSettingsBody, CategoryResponse, CreateCategoryBody, UserResponse};
+use crate::dto::account::{AccountSettingsBody, CategoryResponse, CreateCategoryBody};
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
@@ -17,7 +18,8 @@ use crate::state::AppState;
 
 /// Lists the account's categories.
 #[utoipa::path(tag = "Accounts",
-    responses((status = 200, body = Vec<CategoryResponse>), (status = 401, body = Problem)))]
+    responses((status = 200, body = Vec<CategoryResponse>), (status = 401, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysRead.name()))))]
 #[get("/accounts/categories")]
 pub async fn list_categories(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
@@ -28,7 +30,8 @@ pub async fn list_categories(state: web::Data<AppState>, caller: Authenticated) 
 /// Reads one category.
 #[utoipa::path(tag = "Accounts",
     params(("categoryId" = i64, Path, description = "A category of the account")),
-    responses((status = 200, body = CategoryResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = CategoryResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysRead.name()))))]
 #[get("/accounts/categories/{categoryId}")]
 pub async fn get_category(
     state: web::Data<AppState>,
@@ -42,7 +45,8 @@ pub async fn get_category(
 
 /// Creates a category.
 #[utoipa::path(tag = "Accounts", request_body = CreateCategoryBody,
-    responses((status = 201, body = CategoryResponse), (status = 400, body = Problem)))]
+    responses((status = 201, body = CategoryResponse), (status = 400, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("category.create"))))]
 #[post("/accounts/categories")]
 pub async fn create_category(
     state: web::Data<AppState>,
@@ -61,34 +65,10 @@ pub async fn create_category(
     .await
 }
 
-/// Lists the account's users.
-#[utoipa::path(tag = "Accounts",
-    responses((status = 200, body = Vec<UserResponse>), (status = 401, body = Problem)))]
-#[get("/accounts/users")]
-pub async fn list_users(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
-    let account = caller.account();
-    let found = blocking::run(&state, move |uow, _| accounts::list_users(uow, account)).await?;
-    Ok(HttpResponse::Ok().json(found.into_iter().map(UserResponse::from).collect::<Vec<_>>()))
-}
-
-/// Reads one user of the account.
-#[utoipa::path(tag = "Accounts",
-    params(("userId" = i64, Path, description = "A user of the account")),
-    responses((status = 200, body = UserResponse), (status = 404, body = Problem)))]
-#[get("/accounts/users/{userId}")]
-pub async fn get_user(
-    state: web::Data<AppState>,
-    caller: Authenticated,
-    path: Ids<UserId>,
-) -> Result<HttpResponse, Problem> {
-    let (account, id) = (caller.account(), path.0);
-    let user = blocking::run(&state, move |uow, _| accounts::get_user(uow, account, id)).await?;
-    Ok(HttpResponse::Ok().json(UserResponse::from(user)))
-}
-
 /// The account's settings: the floor of `minGroupSize` (1 until set).
 #[utoipa::path(tag = "Accounts",
-    responses((status = 200, body = AccountSettingsBody), (status = 401, body = Problem)))]
+    responses((status = 200, body = AccountSettingsBody), (status = 401, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Admin.name()))))]
 #[get("/accounts/settings")]
 pub async fn get_settings(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
@@ -98,7 +78,8 @@ pub async fn get_settings(state: web::Data<AppState>, caller: Authenticated) -> 
 
 /// Stores the account's settings, in place of those it had; answers them as stored.
 #[utoipa::path(tag = "Accounts", request_body = AccountSettingsBody,
-    responses((status = 200, body = AccountSettingsBody), (status = 400, body = Problem), (status = 401, body = Problem)))]
+    responses((status = 200, body = AccountSettingsBody), (status = 400, body = Problem), (status = 401, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Admin.name())), ("x-canvass-audit" = json!("settings.change"))))]
 #[post("/accounts/settings")]
 pub async fn save_settings(
     state: web::Data<AppState>,

@@ -2,6 +2,7 @@
 //! conditions.
 
 use actix_web::{delete, get, post, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::alert::AlertInput;
 use canvass_domain::ids::{AlertId, SurveyId};
 use canvass_domain::use_cases::alerts;
@@ -19,7 +20,8 @@ use crate::state::AppState;
 /// delivery. A broken field is a 400 naming its path (`recipients[2]`, `when.all[1].operator`).
 #[utoipa::path(tag = "Alerts", request_body = AlertBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 201, body = AlertResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 201, body = AlertResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersWrite.name())), ("x-canvass-audit" = json!("alert.create"))))]
 #[post("/surveys/{surveyId}/alerts")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -36,7 +38,8 @@ pub async fn create(
 /// The survey's alerts, in creation order.
 #[utoipa::path(tag = "Alerts",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = Vec<AlertResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<AlertResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name()))))]
 #[get("/surveys/{surveyId}/alerts")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -52,7 +55,8 @@ pub async fn list(
 #[utoipa::path(tag = "Alerts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("alertId" = i64, Path, description = "An alert of that survey")),
-    responses((status = 200, body = AlertResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = AlertResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name()))))]
 #[get("/surveys/{surveyId}/alerts/{alertId}")]
 pub async fn get(
     state: web::Data<AppState>,
@@ -68,7 +72,8 @@ pub async fn get(
 #[utoipa::path(tag = "Alerts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("alertId" = i64, Path, description = "An alert of that survey")),
-    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersWrite.name())), ("x-canvass-audit" = json!("alert.delete"))))]
 #[delete("/surveys/{surveyId}/alerts/{alertId}")]
 pub async fn remove(
     state: web::Data<AppState>,

@@ -1,5 +1,6 @@
 //! `/surveys/{surveyId}/answers...`: record, replace and read answer sets.
 
+use canvass_domain::account::Permission;
 use std::sync::Arc;
 
 use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
@@ -32,7 +33,8 @@ const DEFAULT_PAGE_SIZE: i64 = 100;
 /// Lists the survey's answer sets (without answers), filtered by creation or update time and completion.
 #[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerFilterQuery),
-    responses((status = 200, body = Vec<AnswerSetResponse>), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<AnswerSetResponse>), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name()))))]
 #[get("/surveys/{surveyId}/answers")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -54,7 +56,8 @@ pub async fn list(
 /// connection is closed when the client reads nothing for the stream idle timeout (60 s).
 #[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"), AnswerPageQuery, AnswerFilterQuery),
-    responses((status = 200, body = AnswerSetPageResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = AnswerSetPageResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name()))))]
 #[get("/surveys/{surveyId}/answersWithData")]
 pub async fn page(
     state: web::Data<AppState>,
@@ -106,7 +109,8 @@ pub async fn page(
 #[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("answerSetId" = i64, Path, description = "An answer set of that survey")),
-    responses((status = 200, body = AnswerSetResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = AnswerSetResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name()))))]
 #[get("/surveys/{surveyId}/answers/{answerSetId}")]
 pub async fn get(
     state: web::Data<AppState>,
@@ -122,7 +126,8 @@ pub async fn get(
 #[utoipa::path(tag = "Answers",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("respondentId" = i64, Path, description = "A respondent of a sendout of that survey")),
-    responses((status = 200, body = Vec<AnswerSetResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<AnswerSetResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name()))))]
 #[get("/surveys/{surveyId}/answers/respondent/{respondentId}")]
 pub async fn of_respondent(
     state: web::Data<AppState>,
@@ -139,7 +144,8 @@ pub async fn of_respondent(
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("answerSetId" = i64, Path, description = "An answer set of that survey"),
         ("questionItemId" = i64, Path, description = "A question item")),
-    responses((status = 200, body = AnswerBody), (status = 404, body = Problem)))]
+    responses((status = 200, body = AnswerBody), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name()))))]
 #[get("/surveys/{surveyId}/answers/{answerSetId}/questionitem/{questionItemId}")]
 pub async fn item_answer(
     state: web::Data<AppState>,
@@ -154,7 +160,8 @@ pub async fn item_answer(
 /// Records an answer set, checking each answer against its item's type.
 #[utoipa::path(tag = "Answers", request_body = AnswerSetBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 201, body = AnswerSetResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 201, body = AnswerSetResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersWrite.name())), ("x-canvass-audit" = json!("answerSet.create"))))]
 #[post("/surveys/{surveyId}/answers")]
 pub async fn record(
     state: web::Data<AppState>,
@@ -183,7 +190,8 @@ pub async fn record(
 #[utoipa::path(tag = "Answers", request_body = AnswerSetBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("answerSetId" = i64, Path, description = "An answer set of that survey")),
-    responses((status = 200, body = AnswerSetResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = AnswerSetResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersWrite.name())), ("x-canvass-audit" = json!("answerSet.replace"))))]
 #[put("/surveys/{surveyId}/answers/{answerSetId}")]
 pub async fn replace(
     state: web::Data<AppState>,

@@ -107,6 +107,22 @@ pub fn documented_path(path: &str, version: ApiVersion) -> Option<String> {
     Some(format!("{DOCUMENTED_VERSION}{rest}"))
 }
 
+/// The path the document lists an operation under for a route template as [`with_version`] writes it: every
+/// version's `/api/v1.3/surveys/{surveyId}` is the document's `/api/v1/surveys/{surveyId}`; the retention rules
+/// are listed under [`RULES_VERSION`] itself.
+pub fn documented_template(template: &str) -> String {
+    if template.starts_with(RULES_VERSION) && template[RULES_VERSION.len()..].starts_with(&RULES_SCOPE[5..]) {
+        return template.to_owned();
+    }
+    let Some(rest) = template.strip_prefix(API_PREFIX).and_then(|rest| rest.strip_prefix('/')) else {
+        return template.to_owned();
+    };
+    match rest.split_once('/') {
+        Some((_version, path)) => format!("{DOCUMENTED_VERSION}/{path}"),
+        None => template.to_owned(),
+    }
+}
+
 /// The route template `template` with its version segment written as `path` (the path it matched) has it:
 /// `/api/v1.3/surveys/{surveyId}`, as each version's own registration was named before there was one.
 pub fn with_version(template: String, path: &str) -> String {
@@ -124,6 +140,17 @@ mod tests {
     use actix_web::dev::ResourceDef;
 
     use super::*;
+
+    #[test]
+    fn every_versions_template_is_documented_under_the_first_and_the_rules_under_theirs() {
+        assert_eq!(documented_template("/api/v1.3/surveys/{surveyId}"), "/api/v1/surveys/{surveyId}");
+        assert_eq!(documented_template("/api/v1/surveys"), "/api/v1/surveys");
+        assert_eq!(documented_template("/api/v1.5/data-retention/account"), "/api/v1/data-retention/account");
+        let rules = "/api/v1.5/data-retention/rules/surveys/{surveyId}";
+        assert_eq!(documented_template(rules), rules);
+        assert_eq!(documented_template("/api/v1.5/data-retention/rules"), "/api/v1.5/data-retention/rules");
+        assert_eq!(documented_template("/metrics"), "/metrics");
+    }
 
     #[test]
     fn the_version_segment_takes_exactly_the_six_versions() {

@@ -1,6 +1,7 @@
 //! `/bgdata/bgdocuments...`: background data documents, their labels and rows.
 
 use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::{BgDocumentId, LabelId, RespondentId};
 use canvass_domain::use_cases::bgdata;
 
@@ -16,7 +17,8 @@ use crate::state::AppState;
 
 /// Lists the account's background data documents, one per sendout.
 #[utoipa::path(tag = "Background data",
-    responses((status = 200, body = Vec<BgDocumentResponse>), (status = 401, body = Problem)))]
+    responses((status = 200, body = Vec<BgDocumentResponse>), (status = 401, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/bgdata/bgdocuments")]
 pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
@@ -27,7 +29,8 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<H
 /// Reads one document.
 #[utoipa::path(tag = "Background data",
     params(("bgDocumentId" = i64, Path, description = "A document of the account")),
-    responses((status = 200, body = BgDocumentResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = BgDocumentResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/bgdata/bgdocuments/{bgDocumentId}")]
 pub async fn get(
     state: web::Data<AppState>,
@@ -42,7 +45,8 @@ pub async fn get(
 /// Lists the document's labels (its sendout's labels).
 #[utoipa::path(tag = "Background data",
     params(("bgDocumentId" = i64, Path, description = "A document of the account")),
-    responses((status = 200, body = Vec<LabelResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<LabelResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/bgdata/bgdocuments/{bgDocumentId}/labels")]
 pub async fn document_labels(
     state: web::Data<AppState>,
@@ -58,7 +62,8 @@ pub async fn document_labels(
 #[utoipa::path(tag = "Background data", request_body = RowLabelsBody,
     params(("bgDocumentId" = i64, Path, description = "A document of the account"),
         ("respondentId" = i64, Path, description = "A respondent of the document's sendout")),
-    responses((status = 200, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[post("/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}")]
 pub async fn read_row(
     state: web::Data<AppState>,
@@ -82,7 +87,8 @@ pub async fn read_row(
 #[utoipa::path(tag = "Background data", request_body = CellDataBody,
     params(("bgDocumentId" = i64, Path, description = "A document of the account"),
         ("respondentId" = i64, Path, description = "A respondent of the document's sendout")),
-    responses((status = 200, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("backgroundData.change"))))]
 #[put("/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}")]
 pub async fn edit_row(
     state: web::Data<AppState>,
@@ -100,7 +106,8 @@ pub async fn edit_row(
 #[utoipa::path(tag = "Background data", request_body = NewRowBody,
     params(("bgDocumentId" = i64, Path, description = "A document of the account")),
     responses((status = 201, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem),
-        (status = 409, body = Problem)))]
+        (status = 409, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("backgroundData.create"))))]
 #[post("/bgdata/bgdocuments/{bgDocumentId}/rows")]
 pub async fn add_row(
     state: web::Data<AppState>,
@@ -127,7 +134,8 @@ pub async fn add_row(
 #[utoipa::path(tag = "Background data", request_body = RowLabelsBody,
     params(("bgDocumentId" = i64, Path, description = "A document of the account"),
         ("respondentId" = i64, Path, description = "A respondent of the document's sendout")),
-    responses((status = 200, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = RowResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("backgroundData.delete"))))]
 #[delete("/bgdata/bgdocuments/{bgDocumentId}/rows/{respondentId}")]
 pub async fn delete_cells(
     state: web::Data<AppState>,

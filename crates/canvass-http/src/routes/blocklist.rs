@@ -1,6 +1,7 @@
 //! `/accounts/blocklist` and `/email-bounces/permanent-failures`.
 
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::distribution::{BlocklistKey, BounceFilter, NewPermanentFailure};
 use canvass_domain::paging::PageRequest;
@@ -23,7 +24,8 @@ use crate::streamed::{List, Peer};
 
 /// Lists the account's blocked and opted-out contacts.
 #[utoipa::path(tag = "Blocklist",
-    responses((status = 200, body = Vec<BlocklistResponse>), (status = 401, body = Problem)))]
+    responses((status = 200, body = Vec<BlocklistResponse>), (status = 401, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/accounts/blocklist")]
 pub async fn list(state: web::Data<AppState>, caller: Authenticated, peer: Peer) -> Result<HttpResponse, Problem> {
     let account = caller.account();
@@ -35,7 +37,8 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated, peer: Peer)
 
 /// Adds a contact; respondents with it that were not sent to yet become Blocklisted. A listed contact: 409.
 #[utoipa::path(tag = "Blocklist", request_body = BlocklistBody,
-    responses((status = 201, body = BlocklistResponse), (status = 400, body = Problem), (status = 409, body = Problem)))]
+    responses((status = 201, body = BlocklistResponse), (status = 400, body = Problem), (status = 409, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("blocklist.add"))))]
 #[post("/accounts/blocklist")]
 pub async fn add(
     state: web::Data<AppState>,
@@ -59,7 +62,8 @@ pub async fn add(
     params(("contactDetails" = String, Path, description = "The contact, URL-encoded, as adding takes it: 1 to 320 \
         characters, none a control character, not only spaces", min_length = 1, max_length = 320,
         pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]+$")),
-    responses((status = 204, description = "Removed"), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Removed"), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("blocklist.remove"))))]
 #[delete("/accounts/blocklist/{contactDetails}")]
 pub async fn remove(
     state: web::Data<AppState>,
@@ -73,7 +77,8 @@ pub async fn remove(
 
 /// One page of the account's permanent email failures, oldest first.
 #[utoipa::path(tag = "Email bounces", params(FailuresQuery),
-    responses((status = 200, body = FailuresPageResponse), (status = 400, body = Problem)))]
+    responses((status = 200, body = FailuresPageResponse), (status = 400, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/email-bounces/permanent-failures")]
 pub async fn list_failures(
     state: web::Data<AppState>,
@@ -93,7 +98,8 @@ pub async fn list_failures(
 /// Records permanent failures reported by the mail relay; repeats of an address and time are ignored, and the
 /// account's respondents with those addresses become Bounced.
 #[utoipa::path(tag = "Email bounces", request_body = FailuresBody,
-    responses((status = 200, body = RecordedResponse), (status = 400, body = Problem)))]
+    responses((status = 200, body = RecordedResponse), (status = 400, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("permanentFailure.create"))))]
 #[post("/email-bounces/permanent-failures")]
 pub async fn record_failures(
     state: web::Data<AppState>,

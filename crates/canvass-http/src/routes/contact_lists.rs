@@ -2,6 +2,7 @@
 //! added and removed), and `respondents/from-list`, which adds a whole list to a sendout.
 
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::{ContactId, ContactListId, SendoutId, SurveyId};
 use canvass_domain::use_cases::contact_lists;
 
@@ -19,7 +20,8 @@ use crate::state::AppState;
 #[utoipa::path(tag = "Contacts", request_body = CreateContactListBody,
     responses((status = 201, body = ContactListResponse),
         (status = 400, body = Problem, description = "A blank name, or one of more than 200 characters"),
-        (status = 415, body = Problem)))]
+        (status = 415, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("contactList.create"))))]
 #[post("/contact-lists")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -39,7 +41,8 @@ pub async fn create(
 }
 
 /// The account's lists, in creation order, each with its member count.
-#[utoipa::path(tag = "Contacts", responses((status = 200, body = Vec<ContactListResponse>)))]
+#[utoipa::path(tag = "Contacts", responses((status = 200, body = Vec<ContactListResponse>)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/contact-lists")]
 pub async fn all(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
@@ -49,7 +52,8 @@ pub async fn all(state: web::Data<AppState>, caller: Authenticated) -> Result<Ht
 
 /// Deletes a list; its contacts stay in the directory.
 #[utoipa::path(tag = "Contacts", params(("listId" = i64, Path, description = "A list of the account")),
-    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("contactList.delete"))))]
 #[delete("/contact-lists/{listId}")]
 pub async fn delete(
     state: web::Data<AppState>,
@@ -68,7 +72,8 @@ pub async fn delete(
         (status = 400, body = Problem, description = "No ids, or more than 10,000"),
         (status = 404, body = Problem, description = "No such list, or an id that is no contact of the account \
             (none is added)"),
-        (status = 415, body = Problem)))]
+        (status = 415, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("contactList.addMembers"))))]
 #[post("/contact-lists/{listId}/members")]
 pub async fn add_members(
     state: web::Data<AppState>,
@@ -92,7 +97,8 @@ pub async fn add_members(
 #[utoipa::path(tag = "Contacts",
     params(("listId" = i64, Path, description = "A list of the account"),
         ("contactId" = i64, Path, description = "A member of that list")),
-    responses((status = 204, description = "Removed"), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Removed"), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("contactList.removeMember"))))]
 #[delete("/contact-lists/{listId}/members/{contactId}")]
 pub async fn remove_member(
     state: web::Data<AppState>,
@@ -114,7 +120,8 @@ pub async fn remove_member(
     responses((status = 200, body = FromListResponse), (status = 400, body = Problem),
         (status = 404, body = Problem, description = "No such survey, sendout or list"),
         (status = 409, body = Problem, description = "A LINK sendout, whose respondents are its visitors"),
-        (status = 415, body = Problem)))]
+        (status = 415, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("respondent.createFromList"))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/respondents/from-list")]
 pub async fn add_to_sendout(
     state: web::Data<AppState>,

@@ -3,6 +3,7 @@
 //! deleted.
 
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::directory::ContactInput;
 use canvass_domain::ids::{ContactId, ContactListId};
 use canvass_domain::paging::PageRequest;
@@ -27,7 +28,8 @@ use crate::state::AppState;
             an E.164 number, a name too long, an attribute of another name form or too long, more than 50"),
         (status = 409, body = Problem, description = "A contact has this email address or phone number \
             (`duplicate`): `contactId` names it"),
-        (status = 415, body = Problem)))]
+        (status = 415, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("contact.create"))))]
 #[post("/contacts")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -57,7 +59,8 @@ pub async fn create(
         (status = 408, body = Problem, description = "No part of the body arrived for the body read timeout"),
         (status = 409, body = Problem, description = "Another request changed one of the contacts meanwhile; retry"),
         (status = 413, body = Problem, description = "A body of more than 64 MiB"),
-        (status = 415, body = Problem, description = "A body that is not `text/csv`")))]
+        (status = 415, body = Problem, description = "A body that is not `text/csv`")),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("contact.import"))))]
 #[post("/contacts/import")]
 pub async fn import(
     state: web::Data<AppState>,
@@ -76,7 +79,8 @@ pub async fn import(
 /// they are given.
 #[utoipa::path(tag = "Contacts", params(ContactsQuery),
     responses((status = 200, body = ContactsPageResponse), (status = 400, body = Problem),
-        (status = 404, body = Problem, description = "The account has no such list")))]
+        (status = 404, body = Problem, description = "The account has no such list")),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/contacts")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -96,7 +100,8 @@ pub async fn list(
 
 /// One contact of the directory.
 #[utoipa::path(tag = "Contacts", params(("contactId" = i64, Path, description = "A contact of the account")),
-    responses((status = 200, body = ContactResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = ContactResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/contacts/{contactId}")]
 pub async fn get(
     state: web::Data<AppState>,
@@ -116,7 +121,8 @@ pub async fn get(
         (status = 404, body = Problem),
         (status = 409, body = Problem, description = "Another contact has this email address or phone number \
             (`duplicate`): `contactId` names it"),
-        (status = 415, body = Problem)))]
+        (status = 415, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("contact.change"))))]
 #[patch("/contacts/{contactId}")]
 pub async fn patch(
     state: web::Data<AppState>,
@@ -132,7 +138,8 @@ pub async fn patch(
 
 /// Deletes a contact; the respondents made from it keep their own copy of its details.
 #[utoipa::path(tag = "Contacts", params(("contactId" = i64, Path, description = "A contact of the account")),
-    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("contact.delete"))))]
 #[delete("/contacts/{contactId}")]
 pub async fn delete(
     state: web::Data<AppState>,

@@ -1,6 +1,7 @@
 //! `/accounts/erasure`: erasing one person across the account on request.
 
 use actix_web::{post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::use_cases::erasure;
 
 use crate::blocking;
@@ -14,7 +15,8 @@ use crate::state::AppState;
 /// data, survey links and unsent messages, and the permanent failures recorded for the address. Answer sets stay
 /// without a respondent unless `includeAnswers` is true. The blocklist keeps its entry. A repeat answers zeros.
 #[utoipa::path(tag = "Accounts", request_body = ErasureBody,
-    responses((status = 200, body = ErasureResponse), (status = 400, body = Problem), (status = 401, body = Problem)))]
+    responses((status = 200, body = ErasureResponse), (status = 400, body = Problem), (status = 401, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("person.erase"))))]
 #[post("/accounts/erasure")]
 pub async fn erase(
     state: web::Data<AppState>,

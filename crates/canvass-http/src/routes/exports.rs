@@ -3,6 +3,7 @@
 
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
 use actix_web::{get, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::answer::export::ExportTable;
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::ids::{AnswerSetId, SurveyId};
@@ -46,7 +47,8 @@ use crate::streamed::{Peer, Streamed};
         (status = 400, body = Problem, description = "A bad parameter (`supportedValues` lists an enum's names), a sendout of another survey, or XLSX of a survey with more items than a sheet has columns"),
         (status = 404, body = Problem, description = "No such survey in the account"),
         (status = 429, body = Problem, description = "The account runs 4 exports already (`too-many-exports`)",
-            headers(("Retry-After" = u64, description = "Seconds to wait before another export (10)")))))]
+            headers(("Retry-After" = u64, description = "Seconds to wait before another export (10)")))),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name())), ("x-canvass-audit" = json!("answers.export"))))]
 #[get("/surveys/{surveyId}/answers/export")]
 pub async fn export(
     state: web::Data<AppState>,

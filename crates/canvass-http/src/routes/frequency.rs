@@ -1,6 +1,7 @@
 //! `/surveys/frequency` and `/surveys/{surveyId}/frequency`: survey frequency settings.
 
 use actix_web::{get, patch, put, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::governance::FrequencyLimits;
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::frequency;
@@ -45,7 +46,8 @@ async fn toggle(
 
 /// Reads the account's frequency setting; 404 before any PUT.
 #[utoipa::path(tag = "Survey frequency",
-    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/surveys/frequency")]
 pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     read(&state, caller.account(), None).await
@@ -53,7 +55,8 @@ pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> R
 
 /// Creates or replaces the account's frequency setting.
 #[utoipa::path(tag = "Survey frequency", request_body = FrequencyBody,
-    responses((status = 200, body = FrequencyResponse), (status = 400, body = Problem)))]
+    responses((status = 200, body = FrequencyResponse), (status = 400, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("frequency.change"))))]
 #[put("/surveys/frequency")]
 pub async fn put_account(
     state: web::Data<AppState>,
@@ -65,7 +68,8 @@ pub async fn put_account(
 
 /// Enables the account's frequency setting; 404 before any PUT.
 #[utoipa::path(tag = "Survey frequency",
-    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("frequency.enable"))))]
 #[patch("/surveys/frequency/enable")]
 pub async fn enable_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     toggle(&state, caller.account(), None, true).await
@@ -73,7 +77,8 @@ pub async fn enable_account(state: web::Data<AppState>, caller: Authenticated) -
 
 /// Disables the account's frequency setting; 404 before any PUT.
 #[utoipa::path(tag = "Survey frequency",
-    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("frequency.disable"))))]
 #[patch("/surveys/frequency/disable")]
 pub async fn disable_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     toggle(&state, caller.account(), None, false).await
@@ -82,7 +87,8 @@ pub async fn disable_account(state: web::Data<AppState>, caller: Authenticated) 
 /// Reads a survey's own frequency setting; 404 before any PUT.
 #[utoipa::path(tag = "Survey frequency",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/surveys/{surveyId}/frequency")]
 pub async fn get_survey(
     state: web::Data<AppState>,
@@ -95,7 +101,8 @@ pub async fn get_survey(
 /// Creates or replaces a survey's own frequency setting, which overrides the account's for that survey.
 #[utoipa::path(tag = "Survey frequency", request_body = FrequencyBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = FrequencyResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = FrequencyResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("frequency.change"))))]
 #[put("/surveys/{surveyId}/frequency")]
 pub async fn put_survey(
     state: web::Data<AppState>,
@@ -109,7 +116,8 @@ pub async fn put_survey(
 /// Enables a survey's own frequency setting; 404 before any PUT.
 #[utoipa::path(tag = "Survey frequency",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("frequency.enable"))))]
 #[patch("/surveys/{surveyId}/frequency/enable")]
 pub async fn enable_survey(
     state: web::Data<AppState>,
@@ -122,7 +130,8 @@ pub async fn enable_survey(
 /// Disables a survey's own frequency setting; 404 before any PUT.
 #[utoipa::path(tag = "Survey frequency",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = FrequencyResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("frequency.disable"))))]
 #[patch("/surveys/{surveyId}/frequency/disable")]
 pub async fn disable_survey(
     state: web::Data<AppState>,

@@ -2,6 +2,7 @@
 //! respondents did and what a survey's answer sets say, aggregated by the store.
 
 use actix_web::{get, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::insight;
 
@@ -21,7 +22,8 @@ use crate::state::AppState;
 #[utoipa::path(tag = "Insight",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = SendoutStatisticsResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = SendoutStatisticsResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/surveys/{surveyId}/sendouts/{sendoutId}/statistics")]
 pub async fn statistics(
     state: web::Data<AppState>,
@@ -40,7 +42,8 @@ pub async fn statistics(
 #[utoipa::path(tag = "Insight",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ResultsFilterQuery, BreakdownQuery),
     responses((status = 200, body = SurveyResultsResponse), (status = 400, body = Problem),
-        (status = 404, body = Problem)))]
+        (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name()))))]
 #[get("/surveys/{surveyId}/results")]
 pub async fn results(
     state: web::Data<AppState>,

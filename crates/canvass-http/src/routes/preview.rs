@@ -1,6 +1,7 @@
 //! `POST /surveys/{surveyId}/sendouts/{sendoutId}/preview`: a respondent's invitation as it would be sent.
 
 use actix_web::{post, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::delivery::LinkBase;
 use canvass_domain::ids::{RespondentId, SendoutId, SurveyId};
 use canvass_domain::use_cases::sendouts;
@@ -22,7 +23,8 @@ use crate::state::AppState;
     responses((status = 200, body = PreviewResponse), (status = 400, body = Problem),
         (status = 404, body = Problem, description = "No such survey, sendout, or respondent of the sendout"),
         (status = 409, body = Problem, description = "A LOGIN or LINK sendout, which sends no invitation"),
-        (status = 415, body = Problem)))]
+        (status = 415, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/preview")]
 pub async fn preview(
     state: web::Data<AppState>,

@@ -2,6 +2,7 @@
 //! question tree. Every change moves the survey's `updatedAt` and `treeVersion`; a refused one changes nothing.
 
 use actix_web::{delete, patch, post, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::{PageId, QuestionItemId, SurveyId};
 use canvass_domain::survey::ItemPatch;
 use canvass_domain::use_cases::questionnaire;
@@ -20,7 +21,8 @@ use crate::state::AppState;
 #[utoipa::path(tag = "Questions", request_body = NewPageBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 201, body = PageResponse), (status = 400, body = Problem), (status = 404, body = Problem),
-        (status = 409, body = Problem, description = "`concurrent-change`: another change of the tree won; retry")))]
+        (status = 409, body = Problem, description = "`concurrent-change`: another change of the tree won; retry")),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("page.create"))))]
 #[post("/surveys/{surveyId}/pages")]
 pub async fn add_page(
     state: web::Data<AppState>,
@@ -41,7 +43,8 @@ pub async fn add_page(
     responses((status = 200, body = PageResponse), (status = 400, body = Problem), (status = 404, body = Problem),
         (status = 409, body = Problem, description = "`breaks-references`: the move would leave a `displayWhen` or a \
             piped `{{answer...}}` naming an item that no longer comes before it (listed in `values`); \
-            `concurrent-change`: another change of the tree won; retry")))]
+            `concurrent-change`: another change of the tree won; retry")),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("page.change"))))]
 #[patch("/surveys/{surveyId}/pages/{pageId}")]
 pub async fn patch_page(
     state: web::Data<AppState>,
@@ -62,7 +65,8 @@ pub async fn patch_page(
         ("pageId" = i64, Path, description = "A page of that survey")),
     responses((status = 204, description = "Deleted"), (status = 404, body = Problem),
         (status = 409, body = Problem, description = "`page-not-empty`: the page holds items; \
-            `concurrent-change`: another change of the tree won")))]
+            `concurrent-change`: another change of the tree won")),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("page.delete"))))]
 #[delete("/surveys/{surveyId}/pages/{pageId}")]
 pub async fn delete_page(
     state: web::Data<AppState>,
@@ -79,7 +83,8 @@ pub async fn delete_page(
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("pageId" = i64, Path, description = "A page of that survey")),
     responses((status = 201, body = ItemResponse), (status = 400, body = Problem), (status = 404, body = Problem),
-        (status = 409, body = Problem, description = "`concurrent-change`: another change of the tree won; retry")))]
+        (status = 409, body = Problem, description = "`concurrent-change`: another change of the tree won; retry")),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("questionItem.create"))))]
 #[post("/surveys/{surveyId}/pages/{pageId}/items")]
 pub async fn add_item(
     state: web::Data<AppState>,
@@ -105,7 +110,8 @@ pub async fn add_item(
         (status = 409, body = Problem, description = "`item-has-answers`: a new type of an answered item, or \
             option values that answers hold (listed in `values`); `breaks-references`: the move would leave a \
             `displayWhen` or a piped `{{answer...}}` naming an item that no longer comes before it; \
-            `concurrent-change`: another change won")))]
+            `concurrent-change`: another change won")),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("questionItem.change"))))]
 #[patch("/surveys/{surveyId}/questions/{questionItemId}")]
 pub async fn patch_item(
     state: web::Data<AppState>,

@@ -1,6 +1,7 @@
 //! `/surveys/{surveyId}/questions` and `/logic`: the question tree, its logic rules, deleting items.
 
 use actix_web::{delete, get, put, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::{QuestionItemId, SurveyId};
 use canvass_domain::survey::rules_from_json;
 use canvass_domain::use_cases::surveys;
@@ -18,7 +19,8 @@ use crate::state::AppState;
 /// Reads the question tree: pages, items and logic rules.
 #[utoipa::path(tag = "Questions",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = QuestionTreeResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = QuestionTreeResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysRead.name()))))]
 #[get("/surveys/{surveyId}/questions")]
 pub async fn question_tree(
     state: web::Data<AppState>,
@@ -36,7 +38,8 @@ pub async fn question_tree(
 /// `{when, action: "endSurvey"}`. A broken field is a 400 naming its path (`[2].when.all[1].operator`).
 #[utoipa::path(tag = "Questions", request_body = Vec<LogicRuleBodySchema>,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = QuestionTreeResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = QuestionTreeResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("logic.change"))))]
 #[put("/surveys/{surveyId}/logic")]
 pub async fn set_logic(
     state: web::Data<AppState>,
@@ -55,7 +58,8 @@ pub async fn set_logic(
 #[utoipa::path(tag = "Questions",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("questionItemId" = i64, Path, description = "An item of that survey")),
-    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("questionItem.delete"))))]
 #[delete("/surveys/{surveyId}/questions/{questionItemId}")]
 pub async fn delete_item(
     state: web::Data<AppState>,

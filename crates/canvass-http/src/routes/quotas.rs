@@ -1,6 +1,7 @@
 //! `/surveys/{surveyId}/quotas`: a survey's quotas with their live counts.
 
 use actix_web::{delete, get, patch, post, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::{QuotaId, SurveyId};
 use canvass_domain::survey::{QuotaInput, QuotaPatch};
 use canvass_domain::use_cases::quotas;
@@ -17,7 +18,8 @@ use crate::state::AppState;
 /// limit. A broken field is a 400 naming its path (`when.all[1].operator`).
 #[utoipa::path(tag = "Quotas", request_body = QuotaBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 201, body = QuotaResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 201, body = QuotaResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("quota.create"))))]
 #[post("/surveys/{surveyId}/quotas")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -34,7 +36,8 @@ pub async fn create(
 /// The survey's quotas with their live counts, in creation order.
 #[utoipa::path(tag = "Quotas",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = Vec<QuotaResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<QuotaResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysRead.name()))))]
 #[get("/surveys/{surveyId}/quotas")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -50,7 +53,8 @@ pub async fn list(
 #[utoipa::path(tag = "Quotas",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("quotaId" = i64, Path, description = "A quota of that survey")),
-    responses((status = 200, body = QuotaResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = QuotaResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysRead.name()))))]
 #[get("/surveys/{surveyId}/quotas/{quotaId}")]
 pub async fn get(
     state: web::Data<AppState>,
@@ -66,7 +70,8 @@ pub async fn get(
 #[utoipa::path(tag = "Quotas", request_body = QuotaPatchBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("quotaId" = i64, Path, description = "A quota of that survey")),
-    responses((status = 200, body = QuotaResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = QuotaResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("quota.change"))))]
 #[patch("/surveys/{surveyId}/quotas/{quotaId}")]
 pub async fn change(
     state: web::Data<AppState>,
@@ -84,7 +89,8 @@ pub async fn change(
 #[utoipa::path(tag = "Quotas",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("quotaId" = i64, Path, description = "A quota of that survey")),
-    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("quota.delete"))))]
 #[delete("/surveys/{surveyId}/quotas/{quotaId}")]
 pub async fn remove(
     state: web::Data<AppState>,

@@ -4,6 +4,7 @@
 
 use actix_web::http::header;
 use actix_web::{get, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::{QuestionItemId, SurveyId};
 use canvass_domain::use_cases::reports;
 use canvass_report::{html, pdf, png, svg, Chart};
@@ -27,7 +28,8 @@ use crate::state::AppState;
     responses(
         (status = 200, description = "The report: one HTML document (inline SVG, no script) or an A4 PDF",
             content((ReportFile = "text/html"), (ReportFile = "application/pdf"))),
-        (status = 400, body = Problem), (status = 404, body = Problem)))]
+        (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name())), ("x-canvass-audit" = json!("survey.report"))))]
 #[get("/surveys/{surveyId}/report")]
 pub async fn report(
     state: web::Data<AppState>,
@@ -69,7 +71,8 @@ pub async fn report(
         (status = 200, description = "The chart", content((ChartFile = "image/svg+xml"), (ChartFile = "image/png"))),
         (status = 400, body = Problem,
             description = "A bad filter or format; `questionItemId` names an Info or Date item, which has no chart"),
-        (status = 404, body = Problem)))]
+        (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::AnswersRead.name()))))]
 #[get("/surveys/{surveyId}/items/{questionItemId}/chart")]
 pub async fn chart(
     state: web::Data<AppState>,

@@ -1,6 +1,7 @@
 //! `/surveys/{surveyId}/sendouts/{sendoutId}/respondents...`: adding and listing respondents.
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::ids::{RespondentId, SendoutId, SurveyId};
 use canvass_domain::ports::UnitOfWork;
@@ -19,7 +20,8 @@ use crate::streamed::{List, Peer};
 #[utoipa::path(tag = "Respondents",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = Vec<RespondentResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<RespondentResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/surveys/{surveyId}/sendouts/{sendoutId}/respondents")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -41,7 +43,8 @@ pub async fn list(
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 201, body = RespondentResponse), (status = 400, body = Problem), (status = 404, body = Problem),
-        (status = 409, description = "type ends in /blocklisted or /duplicate", body = Problem)))]
+        (status = 409, description = "type ends in /blocklisted or /duplicate", body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("respondent.create"))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/respondents")]
 pub async fn add(
     state: web::Data<AppState>,
@@ -67,7 +70,8 @@ pub async fn add(
 #[utoipa::path(tag = "Respondents", request_body = BatchBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = BatchResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = BatchResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("respondent.createBatch"))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/respondents/batch")]
 pub async fn add_batch(
     state: web::Data<AppState>,

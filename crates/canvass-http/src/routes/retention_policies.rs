@@ -1,6 +1,7 @@
 //! `/data-retention/account` and `/data-retention/surveys/{surveyId}`: retention policies.
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::retention_policies;
 
@@ -17,7 +18,8 @@ use crate::state::AppState;
 
 /// Reads the account's retention policy (all null and false before any POST).
 #[utoipa::path(tag = "Data retention",
-    responses((status = 200, body = AccountPolicyResponse), (status = 401, body = Problem)))]
+    responses((status = 200, body = AccountPolicyResponse), (status = 401, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/data-retention/account")]
 pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
@@ -27,7 +29,8 @@ pub async fn get_account(state: web::Data<AppState>, caller: Authenticated) -> R
 
 /// Sets the account's retention policy: given fields are set, `null` clears, absent fields stay.
 #[utoipa::path(tag = "Data retention", request_body = AccountPolicyBody,
-    responses((status = 200, body = AccountPolicyResponse), (status = 400, body = Problem)))]
+    responses((status = 200, body = AccountPolicyResponse), (status = 400, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionPolicy.change"))))]
 #[post("/data-retention/account")]
 pub async fn set_account(
     state: web::Data<AppState>,
@@ -52,7 +55,8 @@ pub async fn set_account(
 /// Reads a survey's retention policy.
 #[utoipa::path(tag = "Data retention",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = SurveyPolicyResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = SurveyPolicyResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/data-retention/surveys/{surveyId}")]
 pub async fn get_survey(
     state: web::Data<AppState>,
@@ -67,7 +71,8 @@ pub async fn get_survey(
 /// Sets a survey's retention policy: dates after the survey's end, positive days, labels of the account.
 #[utoipa::path(tag = "Data retention", request_body = SurveyPolicyBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = SurveyPolicyResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = SurveyPolicyResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionPolicy.change"))))]
 #[post("/data-retention/surveys/{surveyId}")]
 pub async fn set_survey(
     state: web::Data<AppState>,

@@ -2,6 +2,7 @@
 //! are relative to `/api/v1.5/data-retention/rules`, the scope `api_scope` serves them in.
 
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::governance::{RetentionAction, RuleInput, RulePatch, RuleScope};
 use canvass_domain::ids::{SendoutId, SurveyId};
 use canvass_domain::use_cases::retention_rules;
@@ -75,7 +76,8 @@ async fn remove(state: &AppState, account: AccountId, scope: RuleScope, action: 
 
 /// Sets the account-scoped rule of its action (overwrites it in place).
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RuleBody,
-    responses((status = 200, body = RuleResponse), (status = 400, body = Problem)))]
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionRule.create"))))]
 #[post("/account")]
 pub async fn set_account(
     state: web::Data<AppState>,
@@ -89,7 +91,8 @@ pub async fn set_account(
 /// Sets a survey-scoped rule.
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RuleBody,
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionRule.create"))))]
 #[post("/surveys/{surveyId}")]
 pub async fn set_survey(
     state: web::Data<AppState>,
@@ -104,7 +107,8 @@ pub async fn set_survey(
 /// Sets a sendout-scoped rule; the sendout must belong to the survey.
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RuleBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionRule.create"))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}")]
 pub async fn set_sendout(
     state: web::Data<AppState>,
@@ -119,7 +123,8 @@ pub async fn set_sendout(
 
 /// Lists every rule of the account.
 #[utoipa::path(tag = "Retention rules (v1.5)",
-    responses((status = 200, body = Vec<RuleResponse>)))]
+    responses((status = 200, body = Vec<RuleResponse>)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("")]
 pub async fn list_all(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     list(&state, caller.account(), None).await
@@ -127,7 +132,8 @@ pub async fn list_all(state: web::Data<AppState>, caller: Authenticated) -> Resu
 
 /// Lists the account-scoped rules.
 #[utoipa::path(tag = "Retention rules (v1.5)",
-    responses((status = 200, body = Vec<RuleResponse>)))]
+    responses((status = 200, body = Vec<RuleResponse>)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/account")]
 pub async fn list_account(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     list(&state, caller.account(), Some(RuleScope::Account)).await
@@ -136,7 +142,8 @@ pub async fn list_account(state: web::Data<AppState>, caller: Authenticated) -> 
 /// Lists the rules of a survey scope.
 #[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/surveys/{surveyId}")]
 pub async fn list_survey(
     state: web::Data<AppState>,
@@ -149,7 +156,8 @@ pub async fn list_survey(
 /// Lists the rules of a sendout scope.
 #[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<RuleResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/surveys/{surveyId}/sendouts/{sendoutId}")]
 pub async fn list_sendout(
     state: web::Data<AppState>,
@@ -163,7 +171,8 @@ pub async fn list_sendout(
 /// Changes the account-scoped rule of an action (days and/or status).
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RulePatchBody,
     params(("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
-    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionRule.change"))))]
 #[patch("/account/actions/{action}")]
 pub async fn update_account(
     state: web::Data<AppState>,
@@ -177,7 +186,8 @@ pub async fn update_account(
 /// Changes a survey-scoped rule.
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RulePatchBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
-    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionRule.change"))))]
 #[patch("/surveys/{surveyId}/actions/{action}")]
 pub async fn update_survey(
     state: web::Data<AppState>,
@@ -193,7 +203,8 @@ pub async fn update_survey(
 #[utoipa::path(tag = "Retention rules (v1.5)", request_body = RulePatchBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
         ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
-    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = RuleResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionRule.change"))))]
 #[patch("/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
 pub async fn update_sendout(
     state: web::Data<AppState>,
@@ -208,7 +219,8 @@ pub async fn update_sendout(
 /// Deletes the account-scoped rule of an action.
 #[utoipa::path(tag = "Retention rules (v1.5)",
     params(("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionRule.delete"))))]
 #[delete("/account/actions/{action}")]
 pub async fn delete_account(
     state: web::Data<AppState>,
@@ -221,7 +233,8 @@ pub async fn delete_account(
 /// Deletes a survey-scoped rule.
 #[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionRule.delete"))))]
 #[delete("/surveys/{surveyId}/actions/{action}")]
 pub async fn delete_survey(
     state: web::Data<AppState>,
@@ -236,7 +249,8 @@ pub async fn delete_survey(
 #[utoipa::path(tag = "Retention rules (v1.5)",
     params(("surveyId" = i64, Path, description = "A survey of the account"), ("sendoutId" = i64, Path, description = "A sendout of that survey"),
         ("action" = String, Path, description = "A RetentionRuleAction name, any case", max_length = 64, pattern = "^[Rr][Ee][Mm][Oo][Vv][Ee][Rr][Ee][Ss][Pp][Oo][Nn][Dd][Ee][Nn][Tt][Dd][Aa][Tt][Aa][Ww][Ii][Tt][Hh][Oo][Uu][Tt][Aa][Nn][Ss][Ww][Ee][Rr][Ss]$")),
-    responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Deleted"), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("retentionRule.delete"))))]
 #[delete("/surveys/{surveyId}/sendouts/{sendoutId}/actions/{action}")]
 pub async fn delete_sendout(
     state: web::Data<AppState>,

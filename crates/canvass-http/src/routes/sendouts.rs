@@ -1,6 +1,7 @@
 //! `/surveys/{surveyId}/sendouts...`: sendouts, their activation, labels and reminders.
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::clock::Clock;
 use canvass_domain::distribution::Sendout;
 use canvass_domain::ids::{SendoutId, SurveyId};
@@ -23,7 +24,8 @@ use crate::state::AppState;
 /// Lists the survey's sendouts.
 #[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = Vec<SendoutResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<SendoutResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/surveys/{surveyId}/sendouts")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -40,7 +42,8 @@ pub async fn list(
 #[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = SendoutResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = SendoutResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/surveys/{surveyId}/sendouts/{sendoutId}")]
 pub async fn get(
     state: web::Data<AppState>,
@@ -57,7 +60,8 @@ pub async fn get(
     params(("surveyId" = i64, Path, description = "A survey of the account")),
     responses((status = 201, body = SendoutResponse),
         (status = 400, body = Problem, description = "A broken body rule, naming its field; an unknown `type` or `language` lists the values taken in `supportedValues`"),
-        (status = 404, body = Problem)))]
+        (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("sendout.create"))))]
 #[post("/surveys/{surveyId}/sendouts")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -82,7 +86,8 @@ pub async fn create(
 #[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = SendoutResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = SendoutResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("sendout.activate"))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/activate")]
 pub async fn activate(
     state: web::Data<AppState>,
@@ -98,7 +103,8 @@ pub async fn activate(
 #[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = SendoutResponse), (status = 404, body = Problem), (status = 409, body = Problem)))]
+    responses((status = 200, body = SendoutResponse), (status = 404, body = Problem), (status = 409, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("sendout.deactivate"))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/deactivate")]
 pub async fn deactivate(
     state: web::Data<AppState>,
@@ -116,7 +122,8 @@ pub async fn deactivate(
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 200, body = SendoutResponse, description = "The sendout with its new `openLink`"),
         (status = 404, body = Problem),
-        (status = 409, body = Problem, description = "`no-public-link`: the sendout is not LINK")))]
+        (status = 409, body = Problem, description = "`no-public-link`: the sendout is not LINK")),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("openLink.rotate"))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/open-link/rotate")]
 pub async fn rotate_open_link(
     state: web::Data<AppState>,
@@ -147,7 +154,8 @@ where
             content((QrFile = "image/svg+xml"), (QrFile = "image/png"))),
         (status = 400, body = Problem, description = "A bad `format` (`supportedValues` lists them) or `size`"),
         (status = 404, body = Problem),
-        (status = 409, body = Problem, description = "`no-public-link`: an EMAIL, SMS or TWOWAY sendout")))]
+        (status = 409, body = Problem, description = "`no-public-link`: an EMAIL, SMS or TWOWAY sendout")),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/surveys/{surveyId}/sendouts/{sendoutId}/qr")]
 pub async fn qr(
     state: web::Data<AppState>,
@@ -171,7 +179,8 @@ pub async fn qr(
 #[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = Vec<LabelResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<LabelResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/surveys/{surveyId}/sendouts/{sendoutId}/labels")]
 pub async fn list_labels(
     state: web::Data<AppState>,
@@ -188,7 +197,8 @@ pub async fn list_labels(
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
     responses((status = 201, body = LabelResponse), (status = 400, body = Problem), (status = 404, body = Problem),
-        (status = 409, body = Problem)))]
+        (status = 409, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("label.create"))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/labels")]
 pub async fn create_label(
     state: web::Data<AppState>,
@@ -212,7 +222,8 @@ pub async fn create_label(
 #[utoipa::path(tag = "Sendouts",
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 200, body = Vec<ReminderResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<ReminderResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/surveys/{surveyId}/sendouts/{sendoutId}/reminders")]
 pub async fn list_reminders(
     state: web::Data<AppState>,
@@ -228,7 +239,8 @@ pub async fn list_reminders(
 #[utoipa::path(tag = "Sendouts", request_body = CreateReminderBody,
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey")),
-    responses((status = 201, body = ReminderResponse), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 201, body = ReminderResponse), (status = 400, body = Problem), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionWrite.name())), ("x-canvass-audit" = json!("reminder.create"))))]
 #[post("/surveys/{surveyId}/sendouts/{sendoutId}/reminders")]
 pub async fn create_reminder(
     state: web::Data<AppState>,

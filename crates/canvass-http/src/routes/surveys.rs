@@ -1,6 +1,7 @@
 //! `/surveys`: list, read, create and copy surveys.
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::SurveyId;
 use canvass_domain::use_cases::surveys;
 
@@ -14,7 +15,8 @@ use crate::state::AppState;
 
 /// Lists the account's surveys in creation order.
 #[utoipa::path(tag = "Surveys",
-    responses((status = 200, body = Vec<SurveyResponse>), (status = 401, body = Problem)))]
+    responses((status = 200, body = Vec<SurveyResponse>), (status = 401, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysRead.name()))))]
 #[get("/surveys")]
 pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
@@ -25,7 +27,8 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<H
 /// Reads one survey.
 #[utoipa::path(tag = "Surveys",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = SurveyResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = SurveyResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysRead.name()))))]
 #[get("/surveys/{surveyId}")]
 pub async fn get(
     state: web::Data<AppState>,
@@ -39,7 +42,8 @@ pub async fn get(
 
 /// Creates a survey with its pages and question items.
 #[utoipa::path(tag = "Surveys", request_body = CreateSurveyBody,
-    responses((status = 201, body = SurveyResponse), (status = 400, body = Problem), (status = 415, body = Problem)))]
+    responses((status = 201, body = SurveyResponse), (status = 400, body = Problem), (status = 415, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("survey.create"))))]
 #[post("/surveys")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -62,7 +66,8 @@ pub async fn create(
 #[utoipa::path(tag = "Surveys",
     params(("surveyId" = i64, Path, description = "The survey to copy"), CopyQuery),
     responses((status = 200, body = SurveyResponse), (status = 400, body = Problem), (status = 404, body = Problem),
-        (status = 409, description = "copylogic with broken logic", body = Problem)))]
+        (status = 409, description = "copylogic with broken logic", body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("survey.copy"))))]
 #[get("/surveys/{surveyId}/copy")]
 pub async fn copy(
     state: web::Data<AppState>,

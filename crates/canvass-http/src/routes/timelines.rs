@@ -2,6 +2,7 @@
 //! /contacts/{contactId}/events` (those of every respondent made from the contact).
 
 use actix_web::{get, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::{ContactId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::use_cases::timelines;
 
@@ -18,7 +19,8 @@ use crate::state::AppState;
     params(("surveyId" = i64, Path, description = "A survey of the account"),
         ("sendoutId" = i64, Path, description = "A sendout of that survey"),
         ("respondentId" = i64, Path, description = "A respondent of that sendout")),
-    responses((status = 200, body = Vec<EventResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<EventResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/surveys/{surveyId}/sendouts/{sendoutId}/respondents/{respondentId}/events")]
 pub async fn of_respondent(
     state: web::Data<AppState>,
@@ -35,7 +37,8 @@ pub async fn of_respondent(
 /// The timelines of every respondent made from the contact, joined in time order (its latest 5,000 events), each
 /// event naming its sendout and respondent.
 #[utoipa::path(tag = "Contacts", params(("contactId" = i64, Path, description = "A contact of the account")),
-    responses((status = 200, body = Vec<ContactEventResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<ContactEventResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::DistributionRead.name()))))]
 #[get("/contacts/{contactId}/events")]
 pub async fn of_contact(
     state: web::Data<AppState>,

@@ -3,6 +3,7 @@
 //! them.
 
 use actix_web::{delete, get, put, web, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::SurveyId;
 use canvass_domain::language::Language;
 use canvass_domain::use_cases::translations;
@@ -32,7 +33,8 @@ fn language_of(code: &str) -> Result<Language, Problem> {
         (status = 400, body = Problem, description = "The survey's own language, a code outside the twelve \
             (`supportedValues` lists them), a text too long, or a page, item, option or row the survey does not \
             hold, each named in `errors`"),
-        (status = 404, body = Problem), (status = 415, body = Problem)))]
+        (status = 404, body = Problem), (status = 415, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("translation.change"))))]
 #[put("/surveys/{surveyId}/translations/{language}")]
 pub async fn put_translation(
     state: web::Data<AppState>,
@@ -55,7 +57,8 @@ pub async fn put_translation(
         ("language" = LanguageBody, Path, description = "A language of the survey's translations")),
     responses((status = 200, body = TranslationResponse),
         (status = 400, body = Problem, description = "A code outside the twelve (`supportedValues` lists them)"),
-        (status = 404, body = Problem, description = "No such survey, or no translation into that language")))]
+        (status = 404, body = Problem, description = "No such survey, or no translation into that language")),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysRead.name()))))]
 #[get("/surveys/{surveyId}/translations/{language}")]
 pub async fn get_translation(
     state: web::Data<AppState>,
@@ -74,7 +77,8 @@ pub async fn get_translation(
         ("language" = LanguageBody, Path, description = "A language of the survey's translations")),
     responses((status = 204, description = "Deleted"),
         (status = 400, body = Problem, description = "A code outside the twelve (`supportedValues` lists them)"),
-        (status = 404, body = Problem, description = "No such survey, or no translation into that language")))]
+        (status = 404, body = Problem, description = "No such survey, or no translation into that language")),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysWrite.name())), ("x-canvass-audit" = json!("translation.delete"))))]
 #[delete("/surveys/{surveyId}/translations/{language}")]
 pub async fn delete_translation(
     state: web::Data<AppState>,
@@ -91,7 +95,8 @@ pub async fn delete_translation(
 /// lacks.
 #[utoipa::path(tag = "Translations",
     params(("surveyId" = i64, Path, description = "A survey of the account")),
-    responses((status = 200, body = Vec<TranslationSummaryResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<TranslationSummaryResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::SurveysRead.name()))))]
 #[get("/surveys/{surveyId}/translations")]
 pub async fn list_translations(
     state: web::Data<AppState>,

@@ -1,6 +1,7 @@
 //! `/webhooks`: the account's signed webhooks, their test events and their deliveries.
 
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
+use canvass_domain::account::Permission;
 use canvass_domain::ids::WebhookId;
 use canvass_domain::use_cases::webhooks::{self, WebhookInput};
 
@@ -14,7 +15,8 @@ use crate::state::AppState;
 
 /// Creates a webhook; the answer carries its signing secret, shown this once.
 #[utoipa::path(tag = "Webhooks", request_body = CreateWebhookBody,
-    responses((status = 201, body = CreatedWebhookResponse), (status = 400, body = Problem)))]
+    responses((status = 201, body = CreatedWebhookResponse), (status = 400, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("webhook.create"))))]
 #[post("/webhooks")]
 pub async fn create(
     state: web::Data<AppState>,
@@ -41,7 +43,8 @@ pub async fn create(
 
 /// The account's webhooks, in creation order (without their secrets).
 #[utoipa::path(tag = "Webhooks",
-    responses((status = 200, body = Vec<WebhookResponse>)))]
+    responses((status = 200, body = Vec<WebhookResponse>)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/webhooks")]
 pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<HttpResponse, Problem> {
     let account = caller.account();
@@ -52,7 +55,8 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated) -> Result<H
 /// One webhook of the account (without its secret).
 #[utoipa::path(tag = "Webhooks",
     params(("webhookId" = i64, Path, description = "A webhook of the account")),
-    responses((status = 200, body = WebhookResponse), (status = 404, body = Problem)))]
+    responses((status = 200, body = WebhookResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/webhooks/{webhookId}")]
 pub async fn get(
     state: web::Data<AppState>,
@@ -67,7 +71,8 @@ pub async fn get(
 /// Deletes a webhook and its deliveries, pending ones included.
 #[utoipa::path(tag = "Webhooks",
     params(("webhookId" = i64, Path, description = "A webhook of the account")),
-    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)))]
+    responses((status = 204, description = "Deleted"), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("webhook.delete"))))]
 #[delete("/webhooks/{webhookId}")]
 pub async fn remove(
     state: web::Data<AppState>,
@@ -82,7 +87,8 @@ pub async fn remove(
 /// Queues a `webhook.test` event for this webhook, whatever its events; it is delivered and signed like any other.
 #[utoipa::path(tag = "Webhooks",
     params(("webhookId" = i64, Path, description = "A webhook of the account")),
-    responses((status = 202, description = "The test event is queued for delivery"), (status = 404, body = Problem)))]
+    responses((status = 202, description = "The test event is queued for delivery"), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name())), ("x-canvass-audit" = json!("webhook.test"))))]
 #[post("/webhooks/{webhookId}/test")]
 pub async fn test(
     state: web::Data<AppState>,
@@ -103,7 +109,8 @@ pub async fn test(
 /// The webhook's newest deliveries (at most 100), newest first, with their attempts.
 #[utoipa::path(tag = "Webhooks",
     params(("webhookId" = i64, Path, description = "A webhook of the account")),
-    responses((status = 200, body = Vec<DeliveryResponse>), (status = 404, body = Problem)))]
+    responses((status = 200, body = Vec<DeliveryResponse>), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
 #[get("/webhooks/{webhookId}/deliveries")]
 pub async fn deliveries(
     state: web::Data<AppState>,

@@ -39,6 +39,7 @@ fn served<T>(outcome: &Result<T, DomainError>) -> ServedAnswer {
         Err(DomainError::NotFound(_)) => 404,
         Err(DomainError::Conflict { .. }) => 409,
         Err(DomainError::Invalid(_)) => 400,
+        Err(DomainError::Forbidden(_)) => 403,
         Err(DomainError::Repo(_)) => 500,
     };
     ServedAnswer::Keepable(KeptResponse { status, content_type: None, body: status.to_string().into_bytes() })

@@ -1,9 +1,10 @@
 //! The PostgreSQL adapter against a real database: order, tenancy, transactions, bulk copies.
 
-use canvass_domain::account::{ApiKey, NewAccount};
+use canvass_domain::account::{ApiKey, KeyPrefix, KeySpec, NewAccount, NewUser, Role, UserChange};
 use canvass_domain::answer::{Answer, AnswerFilter, AnswerSetDraft, AnswerValue};
 use canvass_domain::chunks::ChunkRequest;
 use canvass_domain::distribution::BlocklistType;
+use canvass_domain::ids::AccountId;
 use canvass_domain::ports::{transaction, AccountRepository, AnswerRepository, BlocklistRepository, SurveyRepository};
 use canvass_domain::survey::{ChoiceOption, PageDraft, QuestionItemDraft, QuestionType, SurveyDraft, SurveyInput};
 use canvass_domain::DomainError;
@@ -181,13 +182,52 @@ fn keys_are_found_by_prefix_until_revoked() {
     let new = NewAccount::new("Acme", "a@acme.example").unwrap();
     let key = ApiKey::generate();
     let (acme, user) = uow.create_account(&new, &key, NOW).unwrap();
-    let found = uow.active_keys_with_prefix(key.lookup_prefix()).unwrap();
+    let prefix = KeyPrefix::parse(key.lookup_prefix()).unwrap();
+    let found = uow.active_keys_with_prefix(&prefix).unwrap();
     assert_eq!(found.len(), 1);
     assert_eq!((found[0].caller.account_id, found[0].caller.user_id), (acme, user));
+    assert_eq!((found[0].caller.role, found[0].caller.read_only, found[0].caller.key), (Role::Owner, false, prefix));
     assert!(found[0].hash.matches(key.secret()));
-    assert_eq!(uow.revoke_keys(key.lookup_prefix(), NOW).unwrap(), 1);
-    assert!(uow.active_keys_with_prefix(key.lookup_prefix()).unwrap().is_empty());
+    assert_eq!(uow.revoke_keys(Some(AccountId::new(acme.get() + 1)), &prefix, NOW).unwrap(), 0, "not its account");
+    assert_eq!(uow.revoke_keys(Some(acme), &prefix, NOW).unwrap(), 1);
+    assert!(uow.active_keys_with_prefix(&prefix).unwrap().is_empty());
     assert_eq!(uow.find_user_by_email("A@ACME.example").unwrap().map(|u| u.id), Some(user));
+    let listed = uow.list_keys(acme).unwrap();
+    assert_eq!((listed.len(), listed[0].name.as_str(), listed[0].revoked_at), (1, "command line", Some(NOW)));
+}
+
+#[test]
+fn users_and_their_keys_carry_role_activity_expiry_and_read_only() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let new = NewAccount::new("Acme", "a@acme.example").unwrap();
+    let (acme, owner) = uow.create_account(&new, &ApiKey::generate(), NOW).unwrap();
+    let analyst = NewUser::new("Ann", "ann@acme.example", Role::Analyst).unwrap();
+    let ann = uow.create_user(acme, &analyst, NOW).unwrap().unwrap();
+    assert_eq!((ann.role, ann.active), (Role::Analyst, true));
+    let again = NewUser::new("Ann again", "ANN@acme.example", Role::Viewer).unwrap();
+    assert_eq!(uow.create_user(acme, &again, NOW).unwrap(), None, "one user per address in an account");
+
+    let key = ApiKey::generate();
+    let expires = NOW + time::Duration::days(7);
+    let spec = KeySpec { name: "exports".into(), expires_at: Some(expires), read_only: true };
+    assert_eq!(uow.create_key(ann.id, &key, &spec, NOW).unwrap(), Some(acme));
+    let prefix = KeyPrefix::parse(key.lookup_prefix()).unwrap();
+    let caller = uow.active_keys_with_prefix(&prefix).unwrap()[0].caller;
+    assert_eq!((caller.role, caller.read_only, caller.expires_at), (Role::Analyst, true, Some(expires)));
+    uow.mark_key_used(acme, &prefix, NOW).unwrap();
+    let record = uow.find_key(acme, &prefix).unwrap().unwrap();
+    assert_eq!((record.name.as_str(), record.last_used_at, record.user_id), ("exports", Some(NOW), ann.id));
+
+    assert_eq!(uow.lock_active_owners(acme).unwrap(), [owner]);
+    let off = UserChange { active: Some(false), role: Some(Role::Viewer) };
+    let changed = uow.change_user(acme, ann.id, off).unwrap().unwrap();
+    assert_eq!((changed.role, changed.active), (Role::Viewer, false));
+    assert!(uow.active_keys_with_prefix(&prefix).unwrap().is_empty(), "a deactivated user's keys are not found");
+    let other = AccountId::new(acme.get() + 1);
+    assert_eq!(uow.change_user(other, ann.id, off).unwrap(), None, "another account's user");
+    assert_eq!(uow.find_key(other, &prefix).unwrap(), None);
 }
 
 #[derive(diesel::QueryableByName)]

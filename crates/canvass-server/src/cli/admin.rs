@@ -52,7 +52,7 @@ pub(super) fn key(database_url: &str, command: KeyCommand) -> anyhow::Result<()>
         KeyCommand::Create { user } => {
             let (key, found) = with_uow(database_url, |uow| {
                 let key = accounts::create_key(uow, &SystemClock, user)?;
-                let found = accounts::authenticate(uow, key.secret())?;
+                let found = accounts::authenticate(uow, &SystemClock, key.secret())?;
                 Ok((key, found))
             })?;
             let caller = found.ok_or_else(|| anyhow!("the new key cannot be read back"))?;

@@ -79,9 +79,21 @@ impl TestApp {
 
     /// A raw request to any path (no `/api/v1` prefix), with the key, a body and a content type.
     pub async fn raw(&self, method: &str, path: &str, content_type: Option<&str>, body: Vec<u8>) -> Reply {
+        self.raw_as(&self.key, method, path, content_type, body).await
+    }
+
+    /// [`Self::raw`] with another key.
+    pub async fn raw_as(
+        &self,
+        key: &str,
+        method: &str,
+        path: &str,
+        content_type: Option<&str>,
+        body: Vec<u8>,
+    ) -> Reply {
         let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
         let mut request =
-            self.client.request(method, format!("{}{path}", self.address)).header("X-API-KEY", &self.key).body(body);
+            self.client.request(method, format!("{}{path}", self.address)).header("X-API-KEY", key).body(body);
         if let Some(content_type) = content_type {
             request = request.header("content-type", content_type);
         }

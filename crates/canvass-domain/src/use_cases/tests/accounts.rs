@@ -35,10 +35,10 @@ fn the_owners_first_key_authenticates_as_the_owner_of_the_new_account() {
     let mut memory = Memory::default();
     let created = create_account(&mut memory, &At(NOW), "Acme", "owner@acme.example").unwrap();
 
-    let caller = authenticate(&mut memory, created.api_key.secret()).unwrap().unwrap();
+    let caller = authenticate(&mut memory, &At(NOW), created.api_key.secret()).unwrap().unwrap();
     assert_eq!((caller.account_id, caller.user_id), (created.account_id, created.user_id));
     let owner = get_user(&mut memory, created.account_id, created.user_id).unwrap();
-    assert_eq!((owner.role.as_str(), owner.email.as_str()), ("owner", "owner@acme.example"));
+    assert_eq!((owner.role.name(), owner.email.as_str()), ("owner", "owner@acme.example"));
     assert_eq!(memory.transactions.committed, 1, "created in one transaction");
 }
 
@@ -48,12 +48,12 @@ fn only_a_whole_active_key_authenticates() {
     let created = create_account(&mut memory, &At(NOW), "Acme", "owner@acme.example").unwrap();
     let secret = created.api_key.secret();
 
-    assert_eq!(authenticate(&mut memory, "Bearer something").unwrap(), None, "not a key at all");
+    assert_eq!(authenticate(&mut memory, &At(NOW), "Bearer something").unwrap(), None, "not a key at all");
     let same_prefix = format!("{}{}", created.api_key.lookup_prefix(), "0".repeat(52));
-    assert_eq!(authenticate(&mut memory, &same_prefix).unwrap(), None, "the prefix alone does not do");
+    assert_eq!(authenticate(&mut memory, &At(NOW), &same_prefix).unwrap(), None, "the prefix alone does not do");
 
     assert_eq!(revoke_key(&mut memory, &At(NOW), created.api_key.lookup_prefix()).unwrap(), 1);
-    assert_eq!(authenticate(&mut memory, secret).unwrap(), None, "a revoked key");
+    assert_eq!(authenticate(&mut memory, &At(NOW), secret).unwrap(), None, "a revoked key");
     assert!(not_found(&revoke_key(&mut memory, &At(NOW), created.api_key.lookup_prefix()), "key"), "revoked once");
 }
 
@@ -64,9 +64,12 @@ fn a_users_new_key_authenticates_as_that_user_and_an_unknown_user_gets_none() {
 
     let key = create_key(&mut memory, &At(NOW), created.user_id).unwrap();
     assert_ne!(key.secret(), created.api_key.secret());
-    let caller = authenticate(&mut memory, key.secret()).unwrap().unwrap();
+    let caller = authenticate(&mut memory, &At(NOW), key.secret()).unwrap().unwrap();
     assert_eq!(caller.user_id, created.user_id);
-    assert!(authenticate(&mut memory, created.api_key.secret()).unwrap().is_some(), "the first key still works");
+    assert!(
+        authenticate(&mut memory, &At(NOW), created.api_key.secret()).unwrap().is_some(),
+        "the first key still works"
+    );
 
     assert!(not_found(&create_key(&mut memory, &At(NOW), UserId::new(99)), "user"));
     assert!(not_found(&revoke_key(&mut memory, &At(NOW), ApiKey::generate().lookup_prefix()), "key"));
