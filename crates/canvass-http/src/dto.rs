@@ -25,6 +25,7 @@ pub mod report;
 pub mod respondent;
 pub mod schemas;
 pub mod sendout;
+pub mod sight;
 pub mod survey;
 pub mod team;
 pub mod timeline;

@@ -168,3 +168,45 @@ async fn bad_input_and_another_accounts_users_and_keys_change_nothing() {
     assert_eq!(app.get("/accounts/users").await.expect(200).as_array().unwrap().len(), 1);
     assert_eq!(app.get("/accounts/keys").await.expect(200).as_array().unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn a_viewer_reads_every_contact_detail_as_null_and_no_answers() {
+    let app = spawn_app().await;
+    let (_, viewer) = member(&app, "viewer@acme.example", "viewer", json!({"name": "look"})).await;
+    let person = json!({"contactDetails": "ann@example.com", "sendMail": false});
+    let sendout = json!({"name": "Spring", "type": "LOGIN", "startDate": "2026-03-01", "endDate": "2026-03-31"});
+    let body = crate::helpers::sample_survey_body();
+    let (survey, base, _, respondent) = app.one_respondent_sendout(&app.key, body, sendout, person).await;
+    let contact =
+        app.post("/contacts", json!({"email": "bo@example.com", "firstName": "Bo", "attributes": {"team": "A"}}));
+    let contact = contact.await.expect(201)["contactId"].as_i64().unwrap();
+    app.post("/accounts/blocklist", json!({"contactDetails": "cy@example.com", "type": "Blocked"})).await.expect(201);
+
+    let respondents = format!("{base}/respondents");
+    let owner_sees = app.get(&respondents).await.expect(200);
+    assert_eq!(owner_sees[0]["contactDetails"], "ann@example.com");
+    let viewer_sees = app.call_as(&viewer, "GET", &respondents, None).await.expect(200);
+    assert_eq!(viewer_sees[0]["respondentId"], respondent["respondentId"]);
+    assert!(viewer_sees[0]["contactDetails"].is_null() && viewer_sees[0]["lastDeliveryError"].is_null());
+
+    let listed = app.call_as(&viewer, "GET", "/contacts", None).await.expect(200);
+    let one = app.call_as(&viewer, "GET", &format!("/contacts/{contact}"), None).await.expect(200);
+    for seen in [&listed["contacts"][0], &one] {
+        assert_eq!(seen["contactId"], contact);
+        assert!(["email", "phone", "firstName", "lastName"].iter().all(|field| seen[field].is_null()), "{seen}");
+        assert_eq!(seen["attributes"], json!({}));
+    }
+    assert_eq!(app.get(&format!("/contacts/{contact}")).await.expect(200)["firstName"], "Bo");
+
+    let blocked = app.call_as(&viewer, "GET", "/accounts/blocklist", None).await.expect(200);
+    assert!(blocked[0]["contactDetails"].is_null() && blocked[0]["type"] == "Blocked", "{blocked}");
+    assert_eq!(app.get("/accounts/blocklist").await.expect(200)[0]["contactDetails"], "cy@example.com");
+
+    let events = format!("{respondents}/{}/events", respondent["respondentId"]);
+    let timeline = app.call_as(&viewer, "GET", &events, None).await.expect(200);
+    assert!(timeline.as_array().unwrap().iter().all(|event| event["detail"].is_null()), "{timeline}");
+
+    let export = format!("/surveys/{survey}/answers/export");
+    forbidden(app.call_as(&viewer, "GET", &export, None).await, "answers.read");
+    forbidden(app.call_as(&viewer, "GET", &format!("/surveys/{survey}/report"), None).await, "answers.read");
+}

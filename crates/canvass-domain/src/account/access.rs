@@ -282,6 +282,13 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_shows_this_table() {
+        let readme = include_str!("../../../../README.md");
+        let section = readme.split("\n## Who may do what\n").nth(1).unwrap_or_default();
+        assert!(section.contains(&grants_table()), "README.md, \"## Who may do what\": paste grants_table()");
+    }
+
+    #[test]
     fn the_table_lists_every_permission_once_with_its_holders() {
         let table = grants_table();
         assert_eq!(table.lines().count(), 2 + Permission::ALL.len());

@@ -39,8 +39,9 @@ pub struct BlocklistBody {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BlocklistResponse {
-    /// The contact.
-    pub contact_details: String,
+    /// The contact; null for a `viewer`.
+    #[schema(required = true)]
+    pub contact_details: Option<String>,
     /// Blocked or OptedOut.
     #[serde(rename = "type")]
     pub kind: BlocklistTypeBody,
@@ -51,7 +52,7 @@ pub struct BlocklistResponse {
 
 impl From<BlocklistEntry> for BlocklistResponse {
     fn from(e: BlocklistEntry) -> Self {
-        Self { contact_details: e.contact_details, kind: e.kind.into(), created_at: e.created_at }
+        Self { contact_details: Some(e.contact_details), kind: e.kind.into(), created_at: e.created_at }
     }
 }
 
@@ -93,8 +94,9 @@ pub struct RecordedResponse {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FailureResponse {
-    /// The address that failed.
-    pub email_address: String,
+    /// The address that failed; null for a `viewer`.
+    #[schema(required = true)]
+    pub email_address: Option<String>,
     /// The sending domain.
     pub sending_domain: String,
     /// When it failed.
@@ -135,7 +137,7 @@ impl From<Page<PermanentFailure>> for FailuresPageResponse {
                 .items
                 .into_iter()
                 .map(|f| FailureResponse {
-                    email_address: f.email_address,
+                    email_address: Some(f.email_address),
                     sending_domain: f.sending_domain,
                     failed_at: f.failed_at,
                     reason: f.reason,

@@ -15,6 +15,7 @@ use crate::dto::blocklist::{
     BlocklistBody, BlocklistResponse, FailuresBody, FailuresPageResponse, FailuresQuery, RecordedResponse,
 };
 use crate::dto::client_date::instant;
+use crate::dto::sight::Sighted;
 use crate::extract::path::Ids;
 use crate::extract::{body::Body, query::QueryOf};
 use crate::middleware::auth::Authenticated;
@@ -32,7 +33,9 @@ pub async fn list(state: web::Data<AppState>, caller: Authenticated, peer: Peer)
     let read = move |uow: &mut dyn UnitOfWork, request: &ChunkRequest<BlocklistKey>| {
         blocklist::list_chunk(uow, account, request)
     };
-    List::new("blocklist entries", read, BlocklistResponse::from).respond(state, peer).await
+    let who = caller.0;
+    let write = move |entry| BlocklistResponse::from(entry).seen_by(&who);
+    List::new("blocklist entries", read, write).respond(state, peer).await
 }
 
 /// Adds a contact; respondents with it that were not sent to yet become Blocklisted. A listed contact: 409.
@@ -92,7 +95,9 @@ pub async fn list_failures(
     let from = instant(query.from, DayEdge::Start);
     let filter = BounceFilter::new(query.sending_domain, from).map_err(|error| Problem::invalid(vec![error]))?;
     let found = blocking::run(&state, move |uow, _| blocklist::page_failures(uow, account, &filter, page)).await?;
-    Ok(HttpResponse::Ok().json(FailuresPageResponse::from(found)))
+    let mut page = FailuresPageResponse::from(found);
+    page.failures = page.failures.into_iter().map(|failure| failure.seen_by(&caller.0)).collect();
+    Ok(HttpResponse::Ok().json(page))
 }
 
 /// Records permanent failures reported by the mail relay; repeats of an address and time are ignored, and the

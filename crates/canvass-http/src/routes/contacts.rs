@@ -14,6 +14,7 @@ use crate::csv_upload;
 use crate::dto::contact::{
     ContactResponse, ContactsPageResponse, ContactsQuery, CreateContactBody, ImportResponse, PatchContactBody,
 };
+use crate::dto::sight::Sighted;
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
 use crate::extract::query::QueryOf;
@@ -95,7 +96,7 @@ pub async fn list(
     let (search, list) = (query.search, query.list_id.map(ContactListId::new));
     let found =
         blocking::run(&state, move |uow, _| contacts::page(uow, account, search.as_deref(), list, page)).await?;
-    Ok(HttpResponse::Ok().json(ContactsPageResponse::from(found)))
+    Ok(HttpResponse::Ok().json(ContactsPageResponse::from(found).seen_by(&caller.0)))
 }
 
 /// One contact of the directory.
@@ -110,7 +111,7 @@ pub async fn get(
 ) -> Result<HttpResponse, Problem> {
     let (account, id) = (caller.account(), path.0);
     let contact = blocking::run(&state, move |uow, _| contacts::get(uow, account, id)).await?;
-    Ok(HttpResponse::Ok().json(ContactResponse::from(contact)))
+    Ok(HttpResponse::Ok().json(ContactResponse::from(contact).seen_by(&caller.0)))
 }
 
 /// Changes a contact: an absent field stays, null clears it, `attributes` merges (a name set to null goes).

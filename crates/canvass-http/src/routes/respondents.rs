@@ -9,6 +9,7 @@ use canvass_domain::use_cases::respondents;
 
 use crate::blocking;
 use crate::dto::respondent::{under_batch_list, BatchBody, BatchResponse, RespondentBody, RespondentResponse};
+use crate::dto::sight::Sighted;
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
@@ -34,7 +35,8 @@ pub async fn list(
         respondents::list_chunk(uow, account, survey, sendout, request)
     };
     let public_url = state.public_url.clone();
-    let write = move |respondent| RespondentResponse::new(respondent, &public_url);
+    let who = caller.0;
+    let write = move |respondent| RespondentResponse::new(respondent, &public_url).seen_by(&who);
     List::new("respondents", read, write).respond(state, peer).await
 }
 

@@ -7,6 +7,7 @@ use canvass_domain::ids::{ContactId, RespondentId, SendoutId, SurveyId};
 use canvass_domain::use_cases::timelines;
 
 use crate::blocking;
+use crate::dto::sight::Sighted;
 use crate::dto::timeline::{ContactEventResponse, EventResponse};
 use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
@@ -31,7 +32,8 @@ pub async fn of_respondent(
     let events =
         blocking::run(&state, move |uow, _| timelines::of_respondent(uow, account, survey, sendout, respondent))
             .await?;
-    Ok(HttpResponse::Ok().json(events.into_iter().map(EventResponse::from).collect::<Vec<_>>()))
+    let seen = |event| EventResponse::from(event).seen_by(&caller.0);
+    Ok(HttpResponse::Ok().json(events.into_iter().map(seen).collect::<Vec<_>>()))
 }
 
 /// The timelines of every respondent made from the contact, joined in time order (its latest 5,000 events), each
@@ -47,5 +49,6 @@ pub async fn of_contact(
 ) -> Result<HttpResponse, Problem> {
     let (account, contact) = (caller.account(), path.0);
     let events = blocking::run(&state, move |uow, _| timelines::of_contact(uow, account, contact)).await?;
-    Ok(HttpResponse::Ok().json(events.into_iter().map(ContactEventResponse::from).collect::<Vec<_>>()))
+    let seen = |event| ContactEventResponse::from(event).seen_by(&caller.0);
+    Ok(HttpResponse::Ok().json(events.into_iter().map(seen).collect::<Vec<_>>()))
 }
