@@ -40,6 +40,7 @@ fn main() {
             workers: Some(2),
             public_url: None,
             retention_interval: std::time::Duration::ZERO,
+            audit_retention_days: canvass_domain::audit::DEFAULT_RETENTION_DAYS,
         delivery: None,
         sms_inbound_secret: Some("inbound-secret".into()),
         inbound_secret: None,

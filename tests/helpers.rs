@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 109] = [
+pub const ENDPOINTS: [(&str, &str); 110] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -61,6 +61,7 @@ pub const ENDPOINTS: [(&str, &str); 109] = [
     ("post", "/accounts/users/{userId}/keys"),
     ("get", "/accounts/keys"),
     ("delete", "/accounts/keys/{prefix}"),
+    ("get", "/accounts/audit-events"),
     ("get", "/accounts/settings"),
     ("post", "/accounts/settings"),
     ("get", "/surveys/{surveyId}/sendouts"),

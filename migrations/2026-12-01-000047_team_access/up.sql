@@ -28,5 +28,5 @@ CREATE TABLE audit_events (
     status         SMALLINT    NOT NULL,
     PRIMARY KEY (account_id, id)
 );
-CREATE INDEX audit_events_newest_idx ON audit_events (account_id, at DESC, id DESC);
+-- Newest first is by id (the primary key's index); the retention timer's purge is by time, across accounts.
 CREATE INDEX audit_events_at_idx ON audit_events (at);

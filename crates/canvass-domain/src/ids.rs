@@ -88,6 +88,8 @@ ids! {
     WebhookId;
     /// Id of an alert of a survey.
     AlertId;
+    /// Id of an event of the audit log.
+    AuditEventId;
 }
 
 #[cfg(test)]

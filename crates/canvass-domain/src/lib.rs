@@ -9,6 +9,7 @@
 pub mod account;
 pub mod alert;
 pub mod answer;
+pub mod audit;
 pub mod category;
 pub mod chunks;
 pub mod clock;

@@ -125,6 +125,7 @@ mod store;
 pub use crate::account::ports::AccountRepository;
 pub use crate::alert::ports::AlertRepository;
 pub use crate::answer::ports::{AnswerRepository, RespondentPageRepository};
+pub use crate::audit::ports::AuditRepository;
 pub use crate::category::ports::CategoryRepository;
 pub use crate::clock::Clock;
 pub use crate::delivery::ports::{
@@ -150,6 +151,7 @@ pub type RepoResult<T> = Result<T, RepoError>;
 /// Every repository at once: what an adapter's unit of work implements.
 pub trait Repositories:
     AccountRepository
+    + AuditRepository
     + CategoryRepository
     + ContactRepository
     + ContactListRepository
@@ -178,6 +180,7 @@ pub trait Repositories:
 
 impl<T> Repositories for T where
     T: AccountRepository
+        + AuditRepository
         + CategoryRepository
         + ContactRepository
         + ContactListRepository

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod alerts;
 pub mod answers;
+pub mod audit;
 pub mod bgdata;
 pub mod blocklist;
 pub mod bounces;

@@ -21,14 +21,17 @@ pub use share::Share;
 
 use actix_web::web;
 use canvass_domain::clock::Clock;
-use canvass_domain::ports::{StoreExt, UnitOfWork};
+use canvass_domain::ports::{transaction, StoreExt, UnitOfWork};
+use canvass_domain::use_cases::audit;
 use canvass_domain::DomainError;
 
+use crate::audit::AuditSlot;
 use crate::problem::Problem;
 use crate::state::AppState;
 
 /// Runs `work` with a unit of work and the clock on the store's lane, in the current request's [`Share`], inside the
-/// current tracing span.
+/// current tracing span. For a request the audit log records whose event is not written yet, `work` runs in a
+/// transaction that writes the event after it succeeds (`crate::audit`).
 pub async fn run<T, F>(state: &AppState, work: F) -> Result<T, Problem>
 where
     T: Send + 'static,
@@ -36,10 +39,41 @@ where
 {
     let store = state.store.clone();
     let clock = state.clock.clone();
+    let audit = AuditSlot::current().filter(|slot| slot.pending());
     state
         .store_lane
-        .run(Share::current(), move || store.with_uow(|uow| work(uow, clock.as_ref())).map_err(Problem::from))
+        .run(Share::current(), move || {
+            store
+                .with_uow(|uow| match audit {
+                    None => work(uow, clock.as_ref()),
+                    Some(slot) => audited(uow, clock.as_ref(), &slot, work),
+                })
+                .map_err(Problem::from)
+        })
         .await
+}
+
+/// Runs `work` in a transaction that also writes the audit event of its success, and marks the event written once
+/// the transaction committed.
+fn audited<T>(
+    uow: &mut dyn UnitOfWork,
+    clock: &dyn Clock,
+    slot: &AuditSlot,
+    work: impl FnOnce(&mut dyn UnitOfWork, &dyn Clock) -> Result<T, DomainError>,
+) -> Result<T, DomainError> {
+    let mut recorded = false;
+    let value = transaction(uow, |tx| {
+        let value = work(tx, clock)?;
+        if let Some(event) = slot.success(clock.now()) {
+            audit::record(tx, slot.account(), &event)?;
+            recorded = true;
+        }
+        Ok(value)
+    })?;
+    if recorded {
+        slot.mark_written();
+    }
+    Ok(value)
 }
 
 /// Runs `work` on the blocking pool inside the current tracing span, outside the store's lane: files, and the

@@ -6,6 +6,7 @@ pub mod account;
 pub mod alert;
 pub mod answer;
 pub mod answer_value;
+pub mod audit;
 pub mod bgdata;
 pub mod blocklist;
 pub mod client_date;

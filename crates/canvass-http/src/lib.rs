@@ -7,6 +7,7 @@
 //! (every error answer), `openapi` (the document), `blocking` (the one blocking hop to the store),
 //! `client_address` (who a request came from, behind trusted proxies).
 
+pub mod audit;
 pub mod blocking;
 pub mod client_address;
 pub mod cookie_key;

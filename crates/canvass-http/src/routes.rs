@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod alerts;
 pub mod answers;
 pub mod api_scope;
+pub mod audit;
 pub mod bgdata;
 pub mod blocklist;
 pub mod contact_lists;
@@ -102,6 +103,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(team::create_key)
         .service(team::list_keys)
         .service(team::revoke_key)
+        .service(audit::events)
         .service(accounts::get_settings)
         .service(accounts::save_settings)
         .service(erasure::erase)

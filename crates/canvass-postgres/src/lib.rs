@@ -14,6 +14,7 @@
 mod account;
 mod alert;
 mod answer;
+mod audit;
 mod capture;
 mod category;
 mod delivery;

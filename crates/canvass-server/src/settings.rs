@@ -18,6 +18,8 @@ pub struct Settings {
     pub public_url: Option<String>,
     /// How often the retention job runs; zero turns it off.
     pub retention_interval: std::time::Duration,
+    /// Days the audit log keeps an event.
+    pub audit_retention_days: u32,
     /// The shared secret of `/sms/inbound`; none turns the endpoint off.
     pub sms_inbound_secret: Option<secrecy::SecretString>,
     /// The shared secret of `/inbound/dsn`; none turns the endpoint off.

@@ -77,7 +77,8 @@ impl Application {
             None => None,
         };
         if !settings.retention_interval.is_zero() {
-            crate::jobs::retention::spawn_timer(store, settings.retention_interval, metrics);
+            let audit_days = settings.audit_retention_days;
+            crate::jobs::retention::spawn_timer(store, settings.retention_interval, audit_days, metrics);
         }
         Ok(Self { port, server, workers })
     }

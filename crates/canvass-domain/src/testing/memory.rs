@@ -5,6 +5,7 @@
 mod accounts;
 mod alerts;
 mod answers;
+mod audit;
 mod blocklist;
 mod categories;
 mod contact_lists;
@@ -129,6 +130,8 @@ pub struct State {
     pub users: Vec<User>,
     /// API keys of every account.
     pub keys: Vec<KeyRow>,
+    /// The audit log: each account's events, in the order recorded.
+    pub audit: Vec<(crate::ids::AccountId, crate::audit::AuditEvent)>,
     /// Idempotency keys.
     pub idempotency: Keys,
     /// Categories by account.

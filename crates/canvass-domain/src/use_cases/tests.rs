@@ -6,6 +6,7 @@ mod activation;
 mod add_batch;
 mod alerts;
 mod answers;
+mod audit;
 mod bgdata;
 mod blocklist;
 mod bounces;

@@ -1,6 +1,7 @@
 //! The blocking hop of a handler that changes something (every POST under `/api`): the use case runs and its answer
 //! is rendered. A request that holds an Idempotency-Key claim gets its answer kept in the same transaction as its
-//! change (docs/idempotency.md); one without a key gets the plain hop, at no extra cost.
+//! change (docs/idempotency.md); an audited one is rendered in the hop too, so that its event names what it made
+//! (`crate::audit`); any other gets the plain hop, at no extra cost.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::http::header::{self, HeaderMap};
@@ -14,6 +15,7 @@ use canvass_domain::use_cases::idempotency::{self, Completion, ServedAnswer};
 use canvass_domain::DomainError;
 
 use super::run;
+use crate::audit::AuditSlot;
 use crate::middleware::idempotency::{in_use, keepable, KeyClaim, KeySettled};
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -33,8 +35,19 @@ where
     R: FnOnce(T) -> HttpResponse + Send + 'static,
 {
     let claim = req.extensions_mut().remove::<KeyClaim>();
+    let audit = AuditSlot::current().filter(|slot| slot.pending());
     let Some(KeyClaim { account, key, claimed }) = claim else {
-        return run(state, work).await.map(render);
+        let Some(slot) = audit else {
+            return run(state, work).await.map(render);
+        };
+        // Rendered in the hop, so that the audit event names what was made and the status served.
+        let served = run(state, move |uow, clock| {
+            let served = Served::parts(render(work(uow, clock)?), None);
+            slot.note_served(served.status.as_u16(), &served.body);
+            Ok(served)
+        })
+        .await?;
+        return served.into_response();
     };
     let (served, completion) = run(state, move |uow, clock| {
         idempotency::run_and_complete(
@@ -42,7 +55,13 @@ where
             account,
             &key,
             claimed,
-            |uow| Served::of(work(uow, clock).map(render)),
+            |uow| {
+                let served = Served::of(work(uow, clock).map(render));
+                if let Some(slot) = &audit {
+                    slot.note_served(served.status.as_u16(), &served.body);
+                }
+                served
+            },
             Served::answer,
         )
     })

@@ -27,6 +27,8 @@ pub struct Operation {
     pub changes: bool,
     /// What the audit log records it as, when it records it.
     pub audit: Option<String>,
+    /// The status it answers on success (the lowest 2xx it declares).
+    pub success: u16,
 }
 
 /// Every keyed operation of the document, by method and documented path.
@@ -77,7 +79,9 @@ fn read(method: &Method, declared: &Declared) -> Option<Operation> {
     let permission = permission_of(declared)?;
     let audit = declared.extensions.as_ref().and_then(|e| e.get(AUDIT)).and_then(|a| a.as_str()).map(str::to_owned);
     let reading = matches!(*method, Method::GET | Method::HEAD);
-    Some(Operation { permission, changes: permission.changes(reading), audit })
+    let success = declared.responses.responses.keys().filter_map(|status| status.parse::<u16>().ok());
+    let success = success.filter(|status| (200..300).contains(status)).min().unwrap_or(200);
+    Some(Operation { permission, changes: permission.changes(reading), audit, success })
 }
 
 /// The operations of a path item with their methods.

@@ -1,7 +1,7 @@
 //! `/surveys/{surveyId}/alerts`: a survey's alerts, which email people when a completed answer set meets their
 //! conditions.
 
-use actix_web::{delete, get, post, web, HttpResponse};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::account::Permission;
 use canvass_domain::alert::AlertInput;
 use canvass_domain::ids::{AlertId, SurveyId};
@@ -25,14 +25,20 @@ use crate::state::AppState;
 #[post("/surveys/{surveyId}/alerts")]
 pub async fn create(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: Ids<SurveyId>,
     body: Body<AlertBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
     let input = AlertInput::try_from(body.0)?;
-    let alert = blocking::run(&state, move |uow, clock| alerts::create(uow, clock, account, survey, input)).await?;
-    Ok(HttpResponse::Created().json(AlertResponse::from(alert)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| alerts::create(uow, clock, account, survey, input),
+        |alert| HttpResponse::Created().json(AlertResponse::from(alert)),
+    )
+    .await
 }
 
 /// The survey's alerts, in creation order.

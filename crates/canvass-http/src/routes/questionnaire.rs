@@ -1,7 +1,7 @@
 //! `/surveys/{surveyId}/pages` and `PATCH /surveys/{surveyId}/questions/{questionItemId}`: editing a live
 //! question tree. Every change moves the survey's `updatedAt` and `treeVersion`; a refused one changes nothing.
 
-use actix_web::{delete, patch, post, web, HttpResponse};
+use actix_web::{delete, patch, post, web, HttpRequest, HttpResponse};
 use canvass_domain::account::Permission;
 use canvass_domain::ids::{PageId, QuestionItemId, SurveyId};
 use canvass_domain::survey::ItemPatch;
@@ -26,14 +26,19 @@ use crate::state::AppState;
 #[post("/surveys/{surveyId}/pages")]
 pub async fn add_page(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: Ids<SurveyId>,
     body: Body<NewPageBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey, input) = (caller.account(), path.0, body.0.into());
-    let page =
-        blocking::run(&state, move |uow, clock| questionnaire::add_page(uow, clock, account, survey, input)).await?;
-    Ok(HttpResponse::Created().json(PageResponse::from(page)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| questionnaire::add_page(uow, clock, account, survey, input),
+        |page| HttpResponse::Created().json(PageResponse::from(page)),
+    )
+    .await
 }
 
 /// Retitles a page, moves it, or changes whether its items are shown in an order per respondent.
@@ -88,6 +93,7 @@ pub async fn delete_page(
 #[post("/surveys/{surveyId}/pages/{pageId}/items")]
 pub async fn add_item(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: Ids<(SurveyId, PageId)>,
     body: Body<ItemBody>,
@@ -95,11 +101,13 @@ pub async fn add_item(
     let (account, (survey, page)) = (caller.account(), path.0);
     let position = body.0.position;
     let draft = body.0.into_draft("").map_err(DomainError::Invalid)?;
-    let item = blocking::run(&state, move |uow, clock| {
-        questionnaire::add_item(uow, clock, account, survey, page, draft, position)
-    })
-    .await?;
-    Ok(HttpResponse::Created().json(ItemResponse::from(item)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| questionnaire::add_item(uow, clock, account, survey, page, draft, position),
+        |item| HttpResponse::Created().json(ItemResponse::from(item)),
+    )
+    .await
 }
 
 /// Changes an item (any field of it) and moves it (`pageId`, `position`); its answers stay.

@@ -1,6 +1,6 @@
 //! `/surveys/{surveyId}/quotas`: a survey's quotas with their live counts.
 
-use actix_web::{delete, get, patch, post, web, HttpResponse};
+use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 use canvass_domain::account::Permission;
 use canvass_domain::ids::{QuotaId, SurveyId};
 use canvass_domain::survey::{QuotaInput, QuotaPatch};
@@ -23,14 +23,20 @@ use crate::state::AppState;
 #[post("/surveys/{surveyId}/quotas")]
 pub async fn create(
     state: web::Data<AppState>,
+    req: HttpRequest,
     caller: Authenticated,
     path: Ids<SurveyId>,
     body: Body<QuotaBody>,
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
     let input = QuotaInput::try_from(body.0)?;
-    let quota = blocking::run(&state, move |uow, clock| quotas::create(uow, clock, account, survey, input)).await?;
-    Ok(HttpResponse::Created().json(QuotaResponse::from(quota)))
+    blocking::respond(
+        &state,
+        &req,
+        move |uow, clock| quotas::create(uow, clock, account, survey, input),
+        |quota| HttpResponse::Created().json(QuotaResponse::from(quota)),
+    )
+    .await
 }
 
 /// The survey's quotas with their live counts, in creation order.

@@ -7,6 +7,7 @@ use canvass_domain::account::{KeyPrefix, Permission};
 use canvass_domain::ids::UserId;
 use canvass_domain::use_cases::{accounts, team};
 
+use crate::audit::AuditSlot;
 use crate::blocking;
 use crate::dto::team::{ChangeUserBody, CreateKeyBody, CreateUserBody, CreatedKeyResponse, KeyResponse, UserResponse};
 use crate::extract::body::Body;
@@ -138,6 +139,7 @@ pub async fn revoke_key(
     let prefix = KeyPrefix::parse(&path.0).ok_or_else(|| {
         Problem::invalid_field("prefix", "must be a key's first 16 characters: cvs_ and 12 hex digits")
     })?;
+    AuditSlot::name_target("key", prefix.to_string());
     blocking::run(&state, move |uow, clock| team::revoke_key(uow, clock, &who, prefix)).await?;
     state.forget_keys(who.account_id, move |cached| cached.key == prefix);
     Ok(HttpResponse::NoContent().finish())

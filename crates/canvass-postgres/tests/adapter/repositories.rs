@@ -290,3 +290,52 @@ fn every_chunk_of_a_list_is_one_cached_prepared_statement() {
     // The blocklist's first chunk has no cursor, the later ones one: two statements for three chunks.
     assert_eq!(prepared_containing(&mut conn, "FROM \"blocklist\""), 2);
 }
+
+#[test]
+fn audit_events_read_newest_first_by_filter_within_their_account_and_purge_by_age() {
+    use canvass_domain::audit::{Actor, AuditCursor, AuditFilter, NewAuditEvent, Target};
+    use canvass_domain::ports::AuditRepository;
+
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let mut uow = PgUnitOfWork::new(&mut conn);
+    let (acme, other) = (AccountId::new(1), AccountId::new(2));
+    let event = |minutes: i64, action: &str, user: i64| NewAuditEvent {
+        at: NOW + time::Duration::minutes(minutes),
+        actor: Actor {
+            user_id: canvass_domain::ids::UserId::new(user),
+            key: KeyPrefix::parse("cvs_0123456789ab").unwrap(),
+        },
+        action: action.into(),
+        target: Target { kind: "survey".into(), id: Some(minutes.to_string()) },
+        client_address: Some("192.0.2.1".into()),
+        request_id: None,
+        status: 201,
+    };
+    for minute in 0..4 {
+        uow.record_audit(acme, &event(minute, if minute % 2 == 0 { "survey.create" } else { "key.revoke" }, minute))
+            .unwrap();
+    }
+    uow.record_audit(other, &event(9, "survey.create", 9)).unwrap();
+
+    let all = uow.audit_events(acme, &AuditFilter::default(), None, 10).unwrap();
+    let minutes: Vec<_> = all.iter().map(|e| e.event.target.id.clone().unwrap()).collect();
+    assert_eq!(minutes, ["3", "2", "1", "0"]);
+    assert_eq!(all[0].event, event(3, "key.revoke", 3), "read back as written");
+    let after = uow.audit_events(acme, &AuditFilter::default(), Some(AuditCursor(all[1].id)), 10).unwrap();
+    assert_eq!(after.len(), 2);
+    let creates = AuditFilter { action: Some("survey.create".into()), ..AuditFilter::default() };
+    assert_eq!(uow.audit_events(acme, &creates, None, 10).unwrap().len(), 2);
+    let of_user = AuditFilter { actor: Some(canvass_domain::ids::UserId::new(1)), ..AuditFilter::default() };
+    assert_eq!(uow.audit_events(acme, &of_user, None, 10).unwrap().len(), 1);
+    let window = AuditFilter {
+        from: Some(NOW + time::Duration::minutes(1)),
+        to: Some(NOW + time::Duration::minutes(3)),
+        ..AuditFilter::default()
+    };
+    assert_eq!(uow.audit_events(acme, &window, None, 10).unwrap().len(), 2);
+
+    assert_eq!(uow.purge_audit(NOW + time::Duration::minutes(2)).unwrap(), 2);
+    assert_eq!(uow.audit_events(acme, &AuditFilter::default(), None, 10).unwrap().len(), 2);
+    assert_eq!(uow.audit_events(other, &AuditFilter::default(), None, 10).unwrap().len(), 1);
+}

@@ -183,6 +183,9 @@ pub struct ServeArgs {
     /// How often the retention job runs in the server, e.g. `1h`, `30m`, `90s` (`0` turns it off).
     #[arg(long, env = "RETENTION_INTERVAL", default_value = "1h", value_parser = crate::jobs::retention::parse_interval)]
     pub retention_interval: std::time::Duration,
+    /// Days the audit log keeps an event; the retention job removes older ones.
+    #[arg(long, env = "AUDIT_RETENTION_DAYS", default_value = "400", value_parser = clap::value_parser!(u32).range(1..=36_600))]
+    pub audit_retention_days: u32,
     /// Requests per second one API key may make; bursts may reach ten times this (then 429).
     #[arg(long, env = "RATE_LIMIT_PER_KEY", default_value = "100")]
     pub rate_limit_per_key: std::num::NonZeroU32,

@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use canvass_domain::ports::{Store, StoreExt, UnitOfWork};
-use canvass_domain::use_cases::idempotency;
 use canvass_domain::use_cases::retention::{self, RetentionSummary};
+use canvass_domain::use_cases::{audit, idempotency};
 use canvass_domain::{Chain, DomainError};
 use canvass_metrics::Metrics;
 use serde_json::json;
@@ -86,10 +86,20 @@ pub fn purge_idempotency_keys(store: &dyn Store, now: OffsetDateTime) {
     }
 }
 
-/// Runs the engine every `interval` on the blocking pool, then purges expired idempotency keys. A run that finds
+/// Deletes every account's audit events older than `days` as of `now`, logging how many or why it could not.
+pub fn purge_audit_events(store: &dyn Store, now: OffsetDateTime, days: u32) {
+    match store.with_uow(|uow| audit::purge(uow, now, days)) {
+        Ok(0) => {}
+        Ok(purged) => tracing::info!(audit.events_purged = purged, "audit events past their retention purged"),
+        Err(error) => tracing::error!(error.message = %Chain(&error), "purging old audit events failed"),
+    }
+}
+
+/// Runs the engine every `interval` on the blocking pool, then purges expired idempotency keys and audit events
+/// older than `audit_days`. A run that finds
 /// another job holding the lock skips. Each run that ran is counted in `metrics`: `failed` when it failed, whole
 /// or for some account.
-pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration, metrics: Arc<Metrics>) {
+pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration, audit_days: u32, metrics: Arc<Metrics>) {
     actix_web::rt::spawn(async move {
         let mut ticker = actix_web::rt::time::interval(interval);
         ticker.tick().await;
@@ -100,6 +110,7 @@ pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration, metrics: Arc<Metri
                 let now = OffsetDateTime::now_utc();
                 let summary = store.with_uow(|uow| run_once(uow, now, false, false)).map_err(|e| Chain(&e).to_string());
                 purge_idempotency_keys(store.as_ref(), now);
+                purge_audit_events(store.as_ref(), now, audit_days);
                 summary
             })
             .await;

@@ -37,6 +37,7 @@ impl ServeArgs {
             workers: self.workers,
             public_url: self.delivery.public_url.clone(),
             retention_interval: self.retention_interval,
+            audit_retention_days: self.audit_retention_days,
             sms_inbound_secret: self.sms_inbound_secret,
             inbound_secret: self.inbound_secret,
             webhook_allow_private: self.delivery.webhook_allow_private,

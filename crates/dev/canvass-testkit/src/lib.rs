@@ -67,6 +67,7 @@ pub fn settings(db: &TestDatabase) -> Settings {
         workers: Some(2),
         public_url: None,
         retention_interval: Duration::ZERO,
+        audit_retention_days: canvass_domain::audit::DEFAULT_RETENTION_DAYS,
         delivery: None,
         sms_inbound_secret: Some(SMS_INBOUND_SECRET.into()),
         inbound_secret: Some(DSN_SECRET.into()),
