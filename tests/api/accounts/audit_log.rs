@@ -75,7 +75,7 @@ async fn refusals_are_recorded_with_their_status_and_change_nothing() {
 async fn keys_users_and_erasures_are_recorded_without_personal_data() {
     let app = spawn_app().await;
     let person = json!({"contactDetails": "ann@example.com", "sendMail": false});
-    let sendout = json!({"name": "Spring", "type": "LOGIN", "startDate": "2026-03-01", "endDate": "2026-03-31"});
+    let sendout = json!({"name": "Spring", "type": "LOGIN", "startDate": "2031-03-01", "endDate": "2031-03-31"});
     app.one_respondent_sendout(&app.key, sample_survey_body(), sendout, person).await;
     let user =
         app.post("/accounts/users", json!({"name": "Ann Admin", "email": "ann.admin@acme.example", "role": "admin"}));

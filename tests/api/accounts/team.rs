@@ -43,7 +43,7 @@ async fn each_role_reaches_what_the_table_grants_and_no_more() {
 
     app.call_as(&editor, "POST", "/surveys", Some(body.clone())).await.expect(201);
     app.call_as(&editor, "GET", &format!("/surveys/{survey}/copy"), None).await.expect(200);
-    let sendout = json!({"name": "Spring", "type": "EMAIL", "startDate": "2026-03-01", "endDate": "2026-03-31"});
+    let sendout = json!({"name": "Spring", "type": "EMAIL", "startDate": "2031-03-01", "endDate": "2031-03-31"});
     let path = format!("/surveys/{survey}/sendouts");
     forbidden(app.call_as(&editor, "POST", &path, Some(sendout)).await, "distribution.write");
     forbidden(app.call_as(&editor, "GET", &format!("/surveys/{survey}/results"), None).await, "answers.read");
@@ -174,7 +174,7 @@ async fn a_viewer_reads_every_contact_detail_as_null_and_no_answers() {
     let app = spawn_app().await;
     let (_, viewer) = member(&app, "viewer@acme.example", "viewer", json!({"name": "look"})).await;
     let person = json!({"contactDetails": "ann@example.com", "sendMail": false});
-    let sendout = json!({"name": "Spring", "type": "LOGIN", "startDate": "2026-03-01", "endDate": "2026-03-31"});
+    let sendout = json!({"name": "Spring", "type": "LOGIN", "startDate": "2031-03-01", "endDate": "2031-03-31"});
     let body = crate::helpers::sample_survey_body();
     let (survey, base, _, respondent) = app.one_respondent_sendout(&app.key, body, sendout, person).await;
     let contact =
