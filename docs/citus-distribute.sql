@@ -29,6 +29,8 @@ SET LOCAL citus.multi_shard_modify_mode = 'sequential';
 -- `accounts` only: Citus refuses a foreign key from a reference table to a distributed one.
 SELECT create_reference_table('accounts');
 SELECT create_reference_table('api_keys');
+-- Every retention run, read beside each account's own figures of it.
+SELECT create_reference_table('retention_runs');
 SELECT create_reference_table('sender_numbers');
 SELECT create_reference_table('login_sendouts');
 SELECT create_reference_table('delivery_pace');
@@ -70,5 +72,7 @@ SELECT create_distributed_table('quotas', 'account_id', colocate_with => 'users'
 SELECT create_distributed_table('alerts', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('alert_emails', 'account_id', colocate_with => 'users');
 SELECT create_distributed_table('audit_events', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('erasure_receipts', 'account_id', colocate_with => 'users');
+SELECT create_distributed_table('retention_run_figures', 'account_id', colocate_with => 'users');
 
 COMMIT;

@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 110] = [
+pub const ENDPOINTS: [(&str, &str); 112] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -62,6 +62,8 @@ pub const ENDPOINTS: [(&str, &str); 110] = [
     ("get", "/accounts/keys"),
     ("delete", "/accounts/keys/{prefix}"),
     ("get", "/accounts/audit-events"),
+    ("get", "/accounts/erasures/{receiptId}"),
+    ("get", "/data-retention/runs"),
     ("get", "/accounts/settings"),
     ("post", "/accounts/settings"),
     ("get", "/surveys/{surveyId}/sendouts"),

@@ -90,3 +90,11 @@ pub async fn post_dsn(app: &TestApp, secret: Option<&str>, body: String) -> (u16
     let response = request.send().await.unwrap();
     (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
 }
+
+/// An erasure's answer without its `receiptId` (which every erasure has, a number): its counts only.
+pub fn erased_counts(erased: Value) -> Value {
+    let mut counts = erased;
+    let receipt = counts.as_object_mut().and_then(|fields| fields.remove("receiptId"));
+    assert!(receipt.as_ref().is_some_and(Value::is_i64), "an erasure answers its receipt: {receipt:?}");
+    counts
+}

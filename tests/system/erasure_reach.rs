@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 
 use crate::api::accounts::webhooks::{app_allowing_private, create};
 use crate::api::exports::export;
-use crate::helpers::{deliver_on, header, post_dsn, spawn_app, TestApp, DSN_SECRET};
+use crate::helpers::{deliver_on, erased_counts, header, post_dsn, spawn_app, TestApp, DSN_SECRET};
 use crate::system::webhook_delivery::deliver as deliver_webhooks;
 
 /// The person, as their address is written in the places it reaches (each compares case-insensitively).
@@ -206,7 +206,7 @@ async fn after_an_erasure_no_column_of_any_table_holds_the_address() {
     }
 
     let erased = app.post("/accounts/erasure", json!({"contactDetails": WRITTEN[2]})).await.expect(200);
-    assert_eq!(erased, json!({"respondentsErased": 2, "answerSetsDeleted": 0}));
+    assert_eq!(erased_counts(erased), json!({"respondentsErased": 2, "answerSetsDeleted": 0}));
 
     assert_eq!(columns_holding(&app, WRITTEN[1]), KEPT_BY_CONTRACT, "only the blocklist keeps the address");
     assert_eq!(app.get("/contact-lists").await.expect(200)[0]["memberCount"], 0, "the contact left its list");
@@ -255,7 +255,11 @@ async fn with_answers_an_erasure_leaves_no_copy_of_them() {
     }
 
     let erased = app.post("/accounts/erasure", json!({"contactDetails": WRITTEN[1], "includeAnswers": true})).await;
-    assert_eq!(erased.expect(200), json!({"respondentsErased": 1, "answerSetsDeleted": 3}), "hers and two copies");
+    assert_eq!(
+        erased_counts(erased.expect(200)),
+        json!({"respondentsErased": 1, "answerSetsDeleted": 3}),
+        "hers and two copies"
+    );
 
     assert_eq!(columns_holding(&app, WRITTEN[0]), KEPT_BY_CONTRACT, "only the blocklist keeps the address");
     assert_eq!(columns_holding(&app, PHONE), Vec::<String>::new(), "the number she gave is nowhere");

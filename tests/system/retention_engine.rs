@@ -3,6 +3,7 @@
 //! A system test: the engine is run here on the store at the `now` each step needs, and the outbox read and a
 //! failing trigger planted with SQL.
 
+use canvass_domain::governance::RunTrigger;
 use canvass_domain::ports::StoreExt;
 use canvass_domain::use_cases::retention::RetentionSummary;
 use serde_json::{json, Value};
@@ -13,7 +14,10 @@ use crate::helpers::{answered, email_sendout, item_id, spawn_app, TestApp};
 const ACTION: &str = "RemoveRespondentDataWithoutAnswers";
 
 fn run(app: &TestApp, now: OffsetDateTime, dry_run: bool) -> RetentionSummary {
-    app.db.store().with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, dry_run, true)).unwrap()
+    app.db
+        .store()
+        .with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, dry_run, true, RunTrigger::Command))
+        .unwrap()
 }
 
 /// The statuses of the outbox's messages, oldest first.
@@ -155,13 +159,18 @@ async fn two_runs_never_overlap() {
     let holder = app.db.store();
     assert!(holder.with_uow(|uow| Ok(uow.lock_retention(true)?)).unwrap());
     let now = OffsetDateTime::now_utc();
-    let skipped =
-        app.db.store().with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, false)).unwrap();
+    let skipped = app
+        .db
+        .store()
+        .with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, false, RunTrigger::Command))
+        .unwrap();
     assert!(!skipped.ran, "the timer's run gives up while another run holds the lock");
 
     let store = app.db.store();
     let waiting = std::thread::spawn(move || {
-        store.with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, true)).unwrap()
+        store
+            .with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, true, RunTrigger::Command))
+            .unwrap()
     });
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert!(!waiting.is_finished(), "`retention run` waits for the running job");
@@ -215,4 +224,40 @@ async fn one_accounts_failure_does_not_stop_the_others() {
     diesel::sql_query("DROP TRIGGER refuse ON respondents").execute(&mut conn).unwrap();
     let retried = run(&app, now + Duration::days(2), false);
     assert_eq!((retried.respondents_removed, retried.failed_accounts.len()), (1, 0), "the next run catches up");
+}
+
+#[tokio::test]
+async fn every_run_that_ran_is_listed_with_what_it_removed_in_the_callers_account() {
+    let app = spawn_app().await;
+    let now = OffsetDateTime::now_utc();
+    let (survey, tree) = app.sample_survey().await;
+    answered(&app, survey, &tree, "a@example.com").await;
+    answered(&app, survey, &tree, "b@example.com").await;
+    let rule = json!({"action": ACTION, "retentionDays": 10, "status": "Active"});
+    app.v1_5("POST", "/data-retention/rules/account", Some(rule)).await.expect(200);
+    let (_, other_key) = app.new_account("Other", "owner@other.example");
+
+    run(&app, now + Duration::days(5), false);
+    run(&app, now + Duration::days(11), true);
+    run(&app, now + Duration::days(11), false);
+    let timer = |uow: &mut dyn canvass_domain::ports::UnitOfWork| {
+        canvass_server::jobs::retention::run_once(uow, now + Duration::days(12), false, true, RunTrigger::Timer)
+    };
+    app.db.store().with_uow(timer).unwrap();
+
+    let runs = app.get("/data-retention/runs").await.expect(200);
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 3, "the dry run is not kept: {runs:?}");
+    let triggers: Vec<&str> = runs.iter().map(|r| r["trigger"].as_str().unwrap()).collect();
+    assert_eq!(triggers, ["timer", "command", "command"], "newest first");
+    let removed: Vec<i64> = runs.iter().map(|r| r["respondentsRemoved"].as_i64().unwrap()).collect();
+    assert_eq!(removed, [0, 2, 0]);
+    assert!(runs[1]["startedAt"].as_str() <= runs[1]["finishedAt"].as_str() && runs[1]["failed"] == false);
+
+    let theirs = app.call_as(&other_key, "GET", "/data-retention/runs?limit=2", None).await.expect(200);
+    let theirs = theirs.as_array().unwrap();
+    assert_eq!(theirs.len(), 2);
+    assert!(theirs.iter().all(|r| r["respondentsRemoved"] == 0), "another account's figures are its own: {theirs:?}");
+    assert_eq!(app.get("/data-retention/runs?limit=0").await.fields(), ["limit"]);
+    assert_eq!(app.get("/data-retention/runs?limit=1001").await.fields(), ["limit"]);
 }

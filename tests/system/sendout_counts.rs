@@ -2,6 +2,7 @@
 //! runs of the engine, and a blocklist entry planted with SQL as a race would leave it. The counts are read over
 //! HTTP, with the readers of `api/distribution/sendout_counts.rs`, where the paths the API drives are.
 
+use canvass_domain::governance::RunTrigger;
 use canvass_domain::ports::StoreExt;
 use canvass_sinks::{SmsSink, SmtpSink};
 use diesel::RunQueryDsl;
@@ -56,7 +57,10 @@ async fn respondent_ids(app: &TestApp, base: &str) -> Vec<i64> {
 }
 
 fn run_retention(app: &TestApp, now: OffsetDateTime) {
-    app.db.store().with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, true)).unwrap();
+    app.db
+        .store()
+        .with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, true, RunTrigger::Command))
+        .unwrap();
 }
 
 #[tokio::test]

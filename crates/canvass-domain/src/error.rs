@@ -77,6 +77,8 @@ pub enum Resource {
     Contact,
     /// A list of the account's contacts.
     ContactList,
+    /// The receipt of an erasure.
+    ErasureReceipt,
     /// A survey's frequency setting.
     FrequencySetting,
     /// An API key.
@@ -123,6 +125,7 @@ impl Resource {
             Self::Category => "category",
             Self::Contact => "contact",
             Self::ContactList => "contact list",
+            Self::ErasureReceipt => "erasure receipt",
             Self::FrequencySetting => "frequency setting",
             Self::Key => "key",
             Self::Page => "page",

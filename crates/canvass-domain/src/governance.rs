@@ -5,6 +5,8 @@ mod erasure_match;
 mod frequency;
 mod policy;
 pub mod ports;
+mod receipt;
+mod retention_run;
 mod rule;
 
 pub use erasure_match::{ContactPatterns, ERASED_MARK};
@@ -12,6 +14,8 @@ pub use frequency::{effective_frequency, FrequencyField, FrequencyLimits, Freque
 pub use policy::{
     policy_deadlines, AccountPolicy, AccountPolicyInput, Deadlines, Patch, PolicyField, SurveyPolicy, SurveyPolicyInput,
 };
+pub use receipt::{ErasureReceipt, NewErasureReceipt};
+pub use retention_run::{NewRetentionRun, RetentionRun, RunFigures, RunTrigger};
 pub use rule::{
     effective_rule, RetentionAction, RetentionRule, RuleInput, RulePatch, RuleScope, RuleStatus, ScopeKind,
     MAX_RETENTION_DAYS,

@@ -90,6 +90,8 @@ ids! {
     AlertId;
     /// Id of an event of the audit log.
     AuditEventId;
+    /// Id of an erasure's receipt.
+    ErasureReceiptId;
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ pub struct AuditSlot {
 }
 
 tokio::task_local! {
-    static CURRENT: Arc<AuditSlot>;
+    static CURRENT: Option<Arc<AuditSlot>>;
 }
 
 impl AuditSlot {
@@ -63,12 +63,18 @@ impl AuditSlot {
 
     /// The slot of the request being served, if its operation is audited.
     pub fn current() -> Option<Arc<Self>> {
-        CURRENT.try_with(Arc::clone).ok()
+        CURRENT.try_with(Option::clone).ok().flatten()
     }
 
     /// Runs `work` with `self` as the current slot.
     pub async fn scope<F: std::future::Future>(self: Arc<Self>, work: F) -> F::Output {
-        CURRENT.scope(self, work).await
+        CURRENT.scope(Some(self), work).await
+    }
+
+    /// Runs `work` outside any slot: the hops of the request's middleware (an `Idempotency-Key`'s claim and its
+    /// release), which are not the request's change and must not write its event.
+    pub async fn outside<F: std::future::Future>(work: F) -> F::Output {
+        CURRENT.scope(None, work).await
     }
 
     /// Names the thing the request's path names (its last id), for the current request's event.
@@ -240,6 +246,6 @@ mod tests {
 
     /// Runs `f` with `slot` current, as a request's future would.
     fn tokio_test_scope(slot: &Arc<AuditSlot>, f: impl FnOnce()) {
-        CURRENT.sync_scope(Arc::clone(slot), f);
+        CURRENT.sync_scope(Some(Arc::clone(slot)), f);
     }
 }

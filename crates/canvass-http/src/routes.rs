@@ -26,6 +26,7 @@ pub mod reports;
 pub mod respondents;
 pub mod retention_policies;
 pub mod retention_rules;
+pub mod retention_runs;
 pub mod sendouts;
 pub mod shared_secret;
 pub mod sms;
@@ -54,6 +55,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(retention_policies::set_account)
         .service(retention_policies::get_survey)
         .service(retention_policies::set_survey)
+        .service(retention_runs::runs)
         .service(surveys::list)
         .service(surveys::create)
         .service(surveys::get)
@@ -107,6 +109,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(accounts::get_settings)
         .service(accounts::save_settings)
         .service(erasure::erase)
+        .service(erasure::receipt)
         .service(sendouts::list)
         .service(sendouts::create)
         .service(sendouts::get)

@@ -1,7 +1,9 @@
 //! Frequency settings, retention rules and retention policies on PostgreSQL.
 
 mod erasure;
+mod receipts;
 mod retention;
+mod runs;
 
 use canvass_domain::governance::{
     AccountPolicy, FrequencyLimits, FrequencySetting, RetentionAction, RetentionRule, RuleScope, RuleStatus, ScopeKind,

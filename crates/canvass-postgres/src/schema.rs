@@ -221,6 +221,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    erasure_receipts (account_id, id) {
+        account_id -> Int8,
+        id -> Int8,
+        at -> Timestamptz,
+        user_id -> Int8,
+        key_prefix -> Text,
+        include_answers -> Bool,
+        respondents_erased -> Int8,
+        answer_sets_deleted -> Int8,
+    }
+}
+
+diesel::table! {
     idempotency_keys (account_id, key) {
         account_id -> Int8,
         key -> Text,
@@ -379,6 +392,28 @@ diesel::table! {
         status -> Text,
         updated_at -> Timestamptz,
         created_order -> Int8,
+    }
+}
+
+diesel::table! {
+    retention_run_figures (account_id, run_id) {
+        account_id -> Int8,
+        run_id -> Int8,
+        respondents_removed -> Int8,
+        respondents_erased -> Int8,
+        open_text_answers_removed -> Int8,
+        answer_sets_removed -> Int8,
+        survey_respondents_removed -> Int8,
+        failed -> Bool,
+    }
+}
+
+diesel::table! {
+    retention_runs (id) {
+        id -> Int8,
+        started_at -> Timestamptz,
+        finished_at -> Timestamptz,
+        trigger -> Text,
     }
 }
 
@@ -570,6 +605,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     contact_lists,
     contacts,
     delivery_pace,
+    erasure_receipts,
     idempotency_keys,
     logic_rules,
     login_sendouts,
@@ -581,6 +617,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     respondent_events,
     respondents,
     retention_rules,
+    retention_run_figures,
+    retention_runs,
     sender_numbers,
     sendouts,
     survey_frequency_settings,

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::helpers::{answered, spawn_app, TestApp};
+use crate::helpers::{answered, erased_counts, spawn_app, TestApp};
 
 const PERSON: &str = "Kari.Nordmann@Example.com";
 
@@ -49,7 +49,7 @@ async fn the_person_goes_from_every_sendout_whatever_the_case_and_their_answers_
 
     let erased =
         app.post("/accounts/erasure", json!({"contactDetails": "KARI.nordmann@example.com"})).await.expect(200);
-    assert_eq!(erased, json!({"respondentsErased": 2, "answerSetsDeleted": 0}));
+    assert_eq!(erased_counts(erased), json!({"respondentsErased": 2, "answerSetsDeleted": 0}));
 
     assert_eq!(contacts(&app, sendouts[0]).await, [json!("ola@example.com")]);
     assert!(contacts(&app, sendouts[1]).await.is_empty());
@@ -67,7 +67,7 @@ async fn the_person_goes_from_every_sendout_whatever_the_case_and_their_answers_
     assert_eq!(failures["totalCount"], 0, "the bounce records held the address");
 
     let again = app.post("/accounts/erasure", json!({"contactDetails": PERSON})).await.expect(200);
-    assert_eq!(again, json!({"respondentsErased": 0, "answerSetsDeleted": 0}), "a repeat is harmless");
+    assert_eq!(erased_counts(again), json!({"respondentsErased": 0, "answerSetsDeleted": 0}), "a repeat is harmless");
 }
 
 #[tokio::test]
@@ -77,7 +77,7 @@ async fn with_include_answers_the_answer_sets_go_too() {
 
     let body = json!({"contactDetails": PERSON, "includeAnswers": true});
     let erased = app.post("/accounts/erasure", body.clone()).await.expect(200);
-    assert_eq!(erased, json!({"respondentsErased": 2, "answerSetsDeleted": 2}));
+    assert_eq!(erased_counts(erased), json!({"respondentsErased": 2, "answerSetsDeleted": 2}));
     for (survey, set) in sets {
         app.get(&format!("/surveys/{survey}/answers/{set}")).await.expect(404);
     }
@@ -93,7 +93,7 @@ async fn another_account_with_the_same_contact_is_untouched() {
 
     let call = |body: Value| app.call_as(&other_key, "POST", "/accounts/erasure", Some(body));
     let erased = call(json!({"contactDetails": PERSON, "includeAnswers": true})).await.expect(200);
-    assert_eq!(erased, json!({"respondentsErased": 0, "answerSetsDeleted": 0}));
+    assert_eq!(erased_counts(erased), json!({"respondentsErased": 0, "answerSetsDeleted": 0}));
     assert_eq!(contacts(&app, sendouts[0]).await.len(), 2, "the first account keeps its respondents");
     assert_eq!(contacts(&app, sendouts[1]).await.len(), 1);
 }
@@ -150,7 +150,11 @@ async fn a_keyed_request_that_added_the_person_is_not_carried_out_again_after_th
     assert_ne!(other_account, app.account_id);
 
     let erased = app.post("/accounts/erasure", json!({"contactDetails": "kari.nordmann@example.com"})).await;
-    assert_eq!(erased.expect(200), json!({"respondentsErased": 1, "answerSetsDeleted": 0}), "no field is added");
+    assert_eq!(
+        erased_counts(erased.expect(200)),
+        json!({"respondentsErased": 1, "answerSetsDeleted": 0}),
+        "no field but the receipt is added"
+    );
 
     let (status, replayed, problem) = keyed(&app, &app.key, &path, "add-kari", person.clone()).await;
     assert_eq!((status, replayed), (410, false), "{problem}");
@@ -169,4 +173,28 @@ async fn a_keyed_request_that_added_the_person_is_not_carried_out_again_after_th
     assert_eq!((status, replayed), (201, true), "a kept answer without the person is replayed");
     let (status, replayed, _) = keyed(&app, &other_key, &other_path, "add-kari", person).await;
     assert_eq!((status, replayed), (201, true), "only the erasing account's kept answers are touched");
+}
+
+#[tokio::test]
+async fn an_erasure_leaves_a_receipt_of_when_who_and_what_but_never_whom() {
+    let app = spawn_app().await;
+    two_sendouts(&app).await;
+    let erased = app.post("/accounts/erasure", json!({"contactDetails": PERSON, "includeAnswers": true}));
+    let receipt_id = erased.await.expect(200)["receiptId"].as_i64().unwrap();
+
+    let receipt = app.get(&format!("/accounts/erasures/{receipt_id}")).await.expect(200);
+    assert_eq!(receipt["receiptId"], receipt_id);
+    assert_eq!((receipt["respondentsErased"].as_i64(), receipt["answerSetsDeleted"].as_i64()), (Some(2), Some(2)));
+    assert_eq!(
+        (receipt["includeAnswers"].as_bool(), receipt["actor"]["keyPrefix"].as_str()),
+        (Some(true), Some(&app.key[..16]))
+    );
+    assert!(receipt["at"].is_string() && receipt["actor"]["userId"].is_i64());
+    assert!(!receipt.to_string().to_lowercase().contains("kari"), "the receipt names no one: {receipt}");
+
+    let (_, other_key) = app.new_account("Other", "owner@other.example");
+    let path = format!("/accounts/erasures/{receipt_id}");
+    app.call_as(&other_key, "GET", &path, None).await.problem(404, "/not-found");
+    app.get("/accounts/erasures/999999").await.problem(404, "/not-found");
+    assert_eq!(app.get("/accounts/erasures/first").await.fields(), ["path"]);
 }

@@ -5,9 +5,10 @@
 //! adapter follows are in [`crate::ports`].
 
 use crate::governance::{
-    AccountPolicy, ContactPatterns, FrequencySetting, RetentionAction, RetentionRule, RuleScope, SurveyPolicy,
+    AccountPolicy, ContactPatterns, ErasureReceipt, FrequencySetting, NewErasureReceipt, NewRetentionRun,
+    RetentionAction, RetentionRule, RetentionRun, RuleScope, SurveyPolicy,
 };
-use crate::ids::{AccountId, LabelId, SendoutId, SurveyId};
+use crate::ids::{AccountId, ErasureReceiptId, LabelId, SendoutId, SurveyId};
 use crate::ports::RepoResult;
 use time::OffsetDateTime;
 
@@ -49,6 +50,11 @@ pub trait GovernanceRepository {
 /// What the retention engine reads and removes. Removal methods work on at most `limit` rows and, with
 /// `dry_run`, change nothing and count every row they would change.
 pub trait RetentionRepository {
+    /// Keeps a run that ran, with the figures of each account it removed something in or failed for; returns its
+    /// id. Spans accounts: the engine's.
+    fn record_retention_run(&mut self, run: &NewRetentionRun) -> RepoResult<i64>;
+    /// The newest `limit` runs, each with the account's figures (zeros where it removed nothing there).
+    fn retention_runs(&mut self, account: AccountId, limit: i64) -> RepoResult<Vec<RetentionRun>>;
     /// Takes the engine's lock (session-wide): waits for it, or with `wait` false gives up at once (`false`).
     fn lock_retention(&mut self, wait: bool) -> RepoResult<bool>;
     /// Releases the engine's lock.
@@ -129,4 +135,8 @@ pub trait ErasureRepository {
         contact: &ContactPatterns,
         include_answers: bool,
     ) -> RepoResult<Erased>;
+    /// Keeps an erasure's receipt; returns its id.
+    fn record_erasure(&mut self, account: AccountId, receipt: &NewErasureReceipt) -> RepoResult<ErasureReceiptId>;
+    /// One receipt of the account.
+    fn find_erasure(&mut self, account: AccountId, id: ErasureReceiptId) -> RepoResult<Option<ErasureReceipt>>;
 }

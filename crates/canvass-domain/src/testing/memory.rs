@@ -130,6 +130,10 @@ pub struct State {
     pub users: Vec<User>,
     /// API keys of every account.
     pub keys: Vec<KeyRow>,
+    /// Retention runs that ran, in the order kept (a run's id is its place, from 1).
+    pub retention_runs: Vec<crate::governance::NewRetentionRun>,
+    /// Erasure receipts by account, in the order kept.
+    pub erasures: Vec<(crate::ids::AccountId, crate::governance::ErasureReceipt)>,
     /// The audit log: each account's events, in the order recorded.
     pub audit: Vec<(crate::ids::AccountId, crate::audit::AuditEvent)>,
     /// Idempotency keys.

@@ -1,10 +1,47 @@
 //! Erasure of one person on request: every respondent of the account with that contact, in every sendout.
 
+use crate::account::Caller;
+use crate::audit::Actor;
+use crate::clock::Clock;
 use crate::distribution::check_any_contact;
-use crate::error::DomainError;
-use crate::governance::ContactPatterns;
-use crate::ids::AccountId;
+use crate::error::{DomainError, Resource};
+use crate::governance::{ContactPatterns, ErasureReceipt, NewErasureReceipt};
+use crate::ids::{AccountId, ErasureReceiptId};
 use crate::ports::{transaction, Erased, ErasureRepository, Transactional};
+
+/// Erases the person as [`erase_person`] does and keeps a receipt of it in the same transaction: when, by whom,
+/// what was erased; never the contact.
+pub fn erase_with_receipt(
+    uow: &mut (impl ErasureRepository + Transactional + ?Sized),
+    clock: &dyn Clock,
+    caller: &Caller,
+    contact_details: &str,
+    include_answers: bool,
+) -> Result<ErasureReceipt, DomainError> {
+    let account = caller.account_id;
+    let contact = ContactPatterns::of(check_any_contact(contact_details)?);
+    transaction(uow, |tx| {
+        let erased = tx.erase_contact(account, &contact, include_answers)?;
+        let erasure = NewErasureReceipt {
+            at: clock.now(),
+            actor: Actor { user_id: caller.user_id, key: caller.key },
+            include_answers,
+            respondents_erased: erased.respondents,
+            answer_sets_deleted: erased.answer_sets,
+        };
+        let id = tx.record_erasure(account, &erasure)?;
+        Ok(ErasureReceipt { id, erasure })
+    })
+}
+
+/// One receipt of the account's erasures.
+pub fn receipt(
+    uow: &mut (impl ErasureRepository + ?Sized),
+    account: AccountId,
+    id: ErasureReceiptId,
+) -> Result<ErasureReceipt, DomainError> {
+    uow.find_erasure(account, id)?.ok_or(DomainError::NotFound(Resource::ErasureReceipt))
+}
 
 /// Erases the person with `contact_details` from every sendout of the account, in one transaction: their
 /// respondents (contact details, background data, survey links, messages) and the permanent failures recorded for
@@ -49,6 +86,14 @@ mod tests {
             self.asked.push((account, contact.key().to_owned(), include_answers));
             self.patterns.push(contact.clone());
             Ok(Erased { respondents: 2, answer_sets: u64::from(include_answers) })
+        }
+
+        fn record_erasure(&mut self, _: AccountId, _: &NewErasureReceipt) -> RepoResult<ErasureReceiptId> {
+            Ok(ErasureReceiptId::new(1))
+        }
+
+        fn find_erasure(&mut self, _: AccountId, _: ErasureReceiptId) -> RepoResult<Option<ErasureReceipt>> {
+            Ok(None)
         }
     }
 

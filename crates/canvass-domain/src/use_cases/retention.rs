@@ -41,7 +41,9 @@
 use time::OffsetDateTime;
 
 use crate::error::{Chain, DomainError, RepoError};
-use crate::governance::{effective_rule, policy_deadlines, RetentionAction};
+use crate::governance::{
+    effective_rule, policy_deadlines, NewRetentionRun, RetentionAction, RetentionRun, RunFigures, RunTrigger,
+};
 use crate::ids::AccountId;
 use crate::ports::{transaction, GovernanceRepository, RetentionRepository, Transactional};
 
@@ -68,6 +70,50 @@ pub struct RetentionSummary {
     /// Accounts whose rules or policies could not be applied, with the reason; the run went on with the others,
     /// and what was removed for them before the failure stays removed.
     pub failed_accounts: Vec<(AccountId, String)>,
+    /// Each account the run removed something in or failed for, with its figures.
+    pub per_account: Vec<(AccountId, RunFigures)>,
+}
+
+impl RetentionSummary {
+    /// The figures so far, to take the difference an account made.
+    fn figures(&self) -> RunFigures {
+        RunFigures {
+            respondents_removed: self.respondents_removed,
+            respondents_erased: self.respondents_erased,
+            open_text_answers_removed: self.open_text_answers_removed,
+            answer_sets_removed: self.answer_sets_removed,
+            survey_respondents_removed: self.survey_respondents_removed,
+            failed: false,
+        }
+    }
+}
+
+/// Keeps a run that ran and changed something or could have (not a dry run, not one that found the lock taken),
+/// with each account's figures.
+pub fn record_run(
+    uow: &mut (impl RetentionRepository + ?Sized),
+    summary: &RetentionSummary,
+    started_at: OffsetDateTime,
+    finished_at: OffsetDateTime,
+    trigger: RunTrigger,
+) -> Result<Option<i64>, DomainError> {
+    if !summary.ran || summary.dry_run {
+        return Ok(None);
+    }
+    let run = NewRetentionRun { started_at, finished_at, trigger, figures: summary.per_account.clone() };
+    Ok(Some(uow.record_retention_run(&run)?))
+}
+
+/// The newest `limit` (1 to 1000) runs with the account's figures.
+pub fn runs(
+    uow: &mut (impl RetentionRepository + ?Sized),
+    account: AccountId,
+    limit: i64,
+) -> Result<Vec<RetentionRun>, DomainError> {
+    if !(1..=1000).contains(&limit) {
+        return Err(DomainError::Invalid(vec![crate::error::FieldError::new("limit", "must be between 1 and 1000")]));
+    }
+    Ok(uow.retention_runs(account, limit)?)
 }
 
 /// Applies every rule and policy of every account as of `now`. Holds the engine's lock for the run: with `wait`
@@ -98,14 +144,30 @@ fn run_locked(
 ) -> Result<RetentionSummary, DomainError> {
     let mut summary = RetentionSummary { dry_run, ran: true, ..Default::default() };
     for account in uow.accounts_with_retention()? {
+        let before = summary.figures();
         let applied = apply_rules(uow, account, now, dry_run, progress, &mut summary)
             .and_then(|()| apply_policies(uow, account, now, dry_run, progress, &mut summary));
-        match applied {
-            Ok(()) => {}
+        let failed = match applied {
+            Ok(()) => false,
             // Without the database no account can be worked on: the run stops.
             Err(error @ DomainError::Repo(RepoError::Unavailable(_))) => return Err(error),
             // One account's failure does not keep the others' data past its time.
-            Err(error) => summary.failed_accounts.push((account, Chain(&error).to_string())),
+            Err(error) => {
+                summary.failed_accounts.push((account, Chain(&error).to_string()));
+                true
+            }
+        };
+        let after = summary.figures();
+        let made = RunFigures {
+            respondents_removed: after.respondents_removed - before.respondents_removed,
+            respondents_erased: after.respondents_erased - before.respondents_erased,
+            open_text_answers_removed: after.open_text_answers_removed - before.open_text_answers_removed,
+            answer_sets_removed: after.answer_sets_removed - before.answer_sets_removed,
+            survey_respondents_removed: after.survey_respondents_removed - before.survey_respondents_removed,
+            failed,
+        };
+        if !made.is_empty() {
+            summary.per_account.push((account, made));
         }
     }
     Ok(summary)

@@ -10,7 +10,7 @@ use canvass_domain::ids::{LabelId, SendoutId, SurveyId};
 use canvass_domain::timestamp::parse_day;
 use canvass_domain::{AccountId, FieldError};
 use serde::{Deserialize, Deserializer, Serialize};
-use time::Date;
+use time::{Date, OffsetDateTime};
 use utoipa::ToSchema;
 
 /// Reads a field that may be absent (keep), `null` (clear) or a value (set).
@@ -355,6 +355,53 @@ impl From<SurveyPolicy> for SurveyPolicyResponse {
             },
             exclude_from_retention_policies: p.exclude_from_retention_policies,
             excluded_bg_data_label_ids: p.excluded_bg_data_label_ids.into_iter().map(LabelId::get).collect(),
+        }
+    }
+}
+
+/// A retention run as the account sees it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RetentionRunResponse {
+    /// The run's id.
+    pub run_id: i64,
+    /// When it started.
+    #[serde(with = "time::serde::rfc3339")]
+    pub started_at: OffsetDateTime,
+    /// When it finished.
+    #[serde(with = "time::serde::rfc3339")]
+    pub finished_at: OffsetDateTime,
+    /// What started it: the server's `timer`, or the `command` line.
+    #[schema(value_type = String, pattern = "^(timer|command)$")]
+    pub trigger: &'static str,
+    /// Respondents removed by RemoveRespondentDataWithoutAnswers rules in the account.
+    pub respondents_removed: u64,
+    /// Respondents erased by a partial delete.
+    pub respondents_erased: u64,
+    /// Open-text answers removed by a partial delete.
+    pub open_text_answers_removed: u64,
+    /// Answer sets removed by a complete delete.
+    pub answer_sets_removed: u64,
+    /// Respondents removed by a complete delete.
+    pub survey_respondents_removed: u64,
+    /// Whether the run failed for the account (what it removed before the failure stays removed).
+    pub failed: bool,
+}
+
+impl From<canvass_domain::governance::RetentionRun> for RetentionRunResponse {
+    fn from(run: canvass_domain::governance::RetentionRun) -> Self {
+        let figures = run.figures;
+        Self {
+            run_id: run.id,
+            started_at: run.started_at,
+            finished_at: run.finished_at,
+            trigger: run.trigger.name(),
+            respondents_removed: figures.respondents_removed,
+            respondents_erased: figures.respondents_erased,
+            open_text_answers_removed: figures.open_text_answers_removed,
+            answer_sets_removed: figures.answer_sets_removed,
+            survey_respondents_removed: figures.survey_respondents_removed,
+            failed: figures.failed,
         }
     }
 }

@@ -5,8 +5,8 @@
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest};
 use canvass_domain::ids::{
-    AlertId, AnswerSetId, BgDocumentId, CategoryId, ContactId, ContactListId, PageId, QuestionItemId, QuotaId,
-    RespondentId, SendoutId, SurveyId, UserId, WebhookId,
+    AlertId, AnswerSetId, BgDocumentId, CategoryId, ContactId, ContactListId, ErasureReceiptId, PageId, QuestionItemId,
+    QuotaId, RespondentId, SendoutId, SurveyId, UserId, WebhookId,
 };
 use futures_util::future::{MapOk, TryFutureExt};
 use serde::de::DeserializeOwned;
@@ -51,6 +51,7 @@ id_segments!(
     CategoryId => "category",
     ContactId => "contact",
     ContactListId => "contactList",
+    ErasureReceiptId => "erasureReceipt",
     PageId => "page",
     QuestionItemId => "questionItem",
     QuotaId => "quota",

@@ -18,6 +18,7 @@ use canvass_domain::idempotency::{Claim, Claimed, Fingerprint, IdempotencyKey, K
 use canvass_domain::use_cases::idempotency;
 use canvass_domain::AccountId;
 
+use crate::audit::AuditSlot;
 use crate::blocking;
 use crate::csv_upload::is_csv;
 use crate::extract::body::{read_body, MAX_BODY_BYTES};
@@ -77,7 +78,9 @@ pub async fn layer(
     let account = caller.account_id;
     let claim = {
         let key = key.clone();
-        blocking::run(&state, move |uow, clock| idempotency::claim(uow, clock, account, &key, &fingerprint)).await
+        let claiming =
+            blocking::run(&state, move |uow, clock| idempotency::claim(uow, clock, account, &key, &fingerprint));
+        AuditSlot::outside(claiming).await
     };
     let claimed = match claim {
         Ok(Claim::Run(claimed)) => claimed,
@@ -144,10 +147,10 @@ async fn complete(
     claimed: Claimed,
     kept: Option<KeptResponse>,
 ) {
-    let outcome = blocking::run(state, move |uow, _| match kept {
+    let outcome = AuditSlot::outside(blocking::run(state, move |uow, _| match kept {
         Some(kept) => idempotency::complete(uow, account, &key, claimed, &kept),
         None => idempotency::release(uow, account, &key, claimed),
-    })
+    }))
     .await;
     match outcome {
         Ok(true) => {}

@@ -1,12 +1,14 @@
-//! `/accounts/erasure`: erasing one person across the account on request.
+//! `/accounts/erasure`: erasing one person across the account on request, with a receipt to show for it.
 
-use actix_web::{post, web, HttpRequest, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use canvass_domain::account::Permission;
+use canvass_domain::ids::ErasureReceiptId;
 use canvass_domain::use_cases::erasure;
 
 use crate::blocking;
-use crate::dto::erasure::{ErasureBody, ErasureResponse};
+use crate::dto::erasure::{ErasureBody, ErasureResponse, ReceiptResponse};
 use crate::extract::body::Body;
+use crate::extract::path::Ids;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -24,13 +26,28 @@ pub async fn erase(
     caller: Authenticated,
     body: Body<ErasureBody>,
 ) -> Result<HttpResponse, Problem> {
-    let account = caller.account();
-    let body = body.0;
+    let (who, body) = (caller.0, body.0);
     blocking::respond(
         &state,
         &req,
-        move |uow, _| erasure::erase_person(uow, account, &body.contact_details, body.include_answers),
-        |erased| HttpResponse::Ok().json(ErasureResponse::from(erased)),
+        move |uow, clock| erasure::erase_with_receipt(uow, clock, &who, &body.contact_details, body.include_answers),
+        |kept| HttpResponse::Ok().json(ErasureResponse::from(kept)),
     )
     .await
+}
+
+/// An erasure's receipt: when, by whom and what was erased; never whom.
+#[utoipa::path(tag = "Accounts",
+    params(("receiptId" = i64, Path, description = "The `receiptId` an erasure answered")),
+    responses((status = 200, body = ReceiptResponse), (status = 404, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
+#[get("/accounts/erasures/{receiptId}")]
+pub async fn receipt(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    path: Ids<ErasureReceiptId>,
+) -> Result<HttpResponse, Problem> {
+    let (account, id) = (caller.account(), path.0);
+    let kept = blocking::run(&state, move |uow, _| erasure::receipt(uow, account, id)).await?;
+    Ok(HttpResponse::Ok().json(ReceiptResponse::from(kept)))
 }

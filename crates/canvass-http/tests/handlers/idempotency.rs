@@ -106,7 +106,7 @@ async fn a_client_error_of_the_use_case_is_kept_in_its_hop_and_replayed() {
     let body = json!({"name": "Pulse", "categoryId": 4242});
     let (first, lends) = lends_of(&app, keyed_post(&app, "/surveys", "unknown-category").set_json(&body)).await;
     assert_eq!(first.invalid_field(), "categoryId");
-    assert_eq!(lends, 2, "kept with the use case, not in a hop of its own");
+    assert_eq!(lends, 3, "kept with the use case, not in a hop of its own; then the refusal's audit event");
     let again = app.call(keyed_post(&app, "/surveys", "unknown-category").set_json(&body)).await;
     assert_eq!((again.status, again.header("idempotent-replayed")), (first.status, "true"));
     assert_eq!(again.body, first.body);
@@ -120,7 +120,7 @@ async fn an_answer_refused_before_the_hop_is_still_kept() {
     let malformed = || keyed_post(&app, "/surveys", "malformed").insert_header(("content-type", "application/json"));
     let (first, lends) = lends_of(&app, malformed().set_payload("{\"name\":")).await;
     first.problem(ProblemKind::MalformedJson);
-    assert_eq!(lends, 2, "the claim, and the middleware keeping the answer the handler refused without the store");
+    assert_eq!(lends, 3, "the claim, the middleware keeping the refused answer, the refusal's audit event");
     let again = app.call(malformed().set_payload("{\"name\":")).await;
     assert_eq!((again.status, again.header("idempotent-replayed")), (first.status, "true"));
 }

@@ -5,8 +5,8 @@
 //! those of their respondents and the copies of those (`answer_sets.copy_of`, which names the original also for a
 //! copy of a copy), so a survey copied with its answers keeps nothing of them either.
 
-use canvass_domain::governance::{ContactPatterns, ERASED_MARK};
-use canvass_domain::ids::AccountId;
+use canvass_domain::governance::{ContactPatterns, ErasureReceipt, NewErasureReceipt, ERASED_MARK};
+use canvass_domain::ids::{AccountId, ErasureReceiptId};
 use canvass_domain::ports::{Erased, ErasureRepository, RepoResult};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
@@ -148,6 +148,14 @@ impl PgUnitOfWork<'_> {
 }
 
 impl ErasureRepository for PgUnitOfWork<'_> {
+    fn record_erasure(&mut self, account: AccountId, receipt: &NewErasureReceipt) -> RepoResult<ErasureReceiptId> {
+        self.insert_erasure_receipt(account, receipt)
+    }
+
+    fn find_erasure(&mut self, account: AccountId, id: ErasureReceiptId) -> RepoResult<Option<ErasureReceipt>> {
+        self.erasure_receipt(account, id)
+    }
+
     fn erase_contact(
         &mut self,
         account: AccountId,

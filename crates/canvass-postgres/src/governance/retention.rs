@@ -1,6 +1,6 @@
 //! The retention engine's reads and batched removals on PostgreSQL.
 
-use canvass_domain::governance::SurveyPolicy;
+use canvass_domain::governance::{NewRetentionRun, RetentionRun, SurveyPolicy};
 use canvass_domain::ids::{AccountId, LabelId, SendoutId, SurveyId};
 use canvass_domain::ports::{RepoResult, RetentionRepository};
 use diesel::prelude::*;
@@ -112,6 +112,14 @@ impl PgUnitOfWork<'_> {
 }
 
 impl RetentionRepository for PgUnitOfWork<'_> {
+    fn record_retention_run(&mut self, run: &NewRetentionRun) -> RepoResult<i64> {
+        self.insert_retention_run(run)
+    }
+
+    fn retention_runs(&mut self, account: AccountId, limit: i64) -> RepoResult<Vec<RetentionRun>> {
+        self.newest_retention_runs(account, limit)
+    }
+
     fn lock_retention(&mut self, wait: bool) -> RepoResult<bool> {
         let sql = if wait {
             format!("SELECT pg_advisory_lock({RETENTION_LOCK}) IS NOT NULL AS flag")

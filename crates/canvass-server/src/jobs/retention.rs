@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use canvass_domain::governance::RunTrigger;
 use canvass_domain::ports::{Store, StoreExt, UnitOfWork};
 use canvass_domain::use_cases::retention::{self, RetentionSummary};
 use canvass_domain::use_cases::{audit, idempotency};
@@ -31,19 +32,23 @@ pub fn parse_interval(text: &str) -> Result<Duration, String> {
 }
 
 /// Runs the engine once as of `now`; with `wait` it waits for a job another process is running. Progress goes
-/// to stderr as counts only.
+/// to stderr as counts only. A run that ran, and was no dry run, is kept with its figures per account
+/// (`GET /data-retention/runs`), started by `trigger`.
 pub fn run_once(
     uow: &mut dyn UnitOfWork,
     now: OffsetDateTime,
     dry_run: bool,
     wait: bool,
+    trigger: RunTrigger,
 ) -> Result<RetentionSummary, DomainError> {
+    let started_at = OffsetDateTime::now_utc();
     let mut progress = |what: &str, total: u64| {
         if total >= retention::BATCH as u64 {
             tracing::info!(retention.step = what, retention.rows = total, "retention progress");
         }
     };
     let summary = retention::run(uow, now, dry_run, wait, &mut progress)?;
+    retention::record_run(uow, &summary, started_at, OffsetDateTime::now_utc(), trigger)?;
     if summary.ran {
         tracing::info!(
             retention.respondents_removed = summary.respondents_removed,
@@ -108,7 +113,9 @@ pub fn spawn_timer(store: Arc<dyn Store>, interval: Duration, audit_days: u32, m
             let store = store.clone();
             let outcome = actix_web::rt::task::spawn_blocking(move || {
                 let now = OffsetDateTime::now_utc();
-                let summary = store.with_uow(|uow| run_once(uow, now, false, false)).map_err(|e| Chain(&e).to_string());
+                let summary = store
+                    .with_uow(|uow| run_once(uow, now, false, false, RunTrigger::Timer))
+                    .map_err(|e| Chain(&e).to_string());
                 purge_idempotency_keys(store.as_ref(), now);
                 purge_audit_events(store.as_ref(), now, audit_days);
                 summary

@@ -3,9 +3,9 @@
 use super::{Memory, MessageStatus};
 use crate::answer::AnswerValue;
 use crate::distribution::contact_key;
-use crate::governance::{ContactPatterns, ERASED_MARK};
+use crate::governance::{ContactPatterns, ErasureReceipt, NewErasureReceipt, ERASED_MARK};
 use crate::idempotency::KeyState;
-use crate::ids::{AccountId, AnswerSetId, RespondentId};
+use crate::ids::{AccountId, AnswerSetId, ErasureReceiptId, RespondentId};
 use crate::ports::{Erased, ErasureRepository, RepoResult};
 
 /// `text` with every quote of the contact (as `contact` finds it: in any case) replaced by [`ERASED_MARK`].
@@ -26,6 +26,17 @@ fn redact(text: &str, contact: &ContactPatterns) -> String {
 }
 
 impl ErasureRepository for Memory {
+    fn record_erasure(&mut self, account: AccountId, receipt: &NewErasureReceipt) -> RepoResult<ErasureReceiptId> {
+        let id = ErasureReceiptId::new(self.state.erasures.len() as i64 + 1);
+        self.state.erasures.push((account, ErasureReceipt { id, erasure: *receipt }));
+        Ok(id)
+    }
+
+    fn find_erasure(&mut self, account: AccountId, id: ErasureReceiptId) -> RepoResult<Option<ErasureReceipt>> {
+        let found = self.state.erasures.iter().find(|(owner, receipt)| *owner == account && receipt.id == id);
+        Ok(found.map(|(_, receipt)| *receipt))
+    }
+
     fn erase_contact(
         &mut self,
         account: AccountId,

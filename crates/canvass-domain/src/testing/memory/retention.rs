@@ -3,7 +3,7 @@
 use time::OffsetDateTime;
 
 use super::{limit_of, HeldRespondent, Memory, MessageStatus, State};
-use crate::governance::SurveyPolicy;
+use crate::governance::{NewRetentionRun, RetentionRun, SurveyPolicy};
 use crate::ids::{AccountId, LabelId, RespondentId, SendoutId, SurveyId};
 use crate::ports::{RepoResult, RetentionRepository};
 use crate::survey::QuestionType;
@@ -36,6 +36,24 @@ impl State {
 }
 
 impl RetentionRepository for Memory {
+    fn record_retention_run(&mut self, run: &NewRetentionRun) -> RepoResult<i64> {
+        self.state.retention_runs.push(run.clone());
+        Ok(self.state.retention_runs.len() as i64)
+    }
+
+    fn retention_runs(&mut self, account: AccountId, limit: i64) -> RepoResult<Vec<RetentionRun>> {
+        let runs = self.state.retention_runs.iter().enumerate().rev().take(usize::try_from(limit).unwrap_or(0));
+        Ok(runs
+            .map(|(index, run)| RetentionRun {
+                id: index as i64 + 1,
+                started_at: run.started_at,
+                finished_at: run.finished_at,
+                trigger: run.trigger,
+                figures: run.figures.iter().find(|(owner, _)| *owner == account).map(|(_, f)| *f).unwrap_or_default(),
+            })
+            .collect())
+    }
+
     fn lock_retention(&mut self, wait: bool) -> RepoResult<bool> {
         // Held by another run, it is not freed while this one waits: a wait would never end.
         let _ = wait;
