@@ -14,7 +14,7 @@ pub use fixtures::*;
 pub use worker::deliver_on;
 
 /// Every endpoint of the interface under a version prefix, as the OpenAPI document names it.
-pub const ENDPOINTS: [(&str, &str); 112] = [
+pub const ENDPOINTS: [(&str, &str); 113] = [
     ("get", "/surveys"),
     ("post", "/surveys"),
     ("get", "/surveys/{surveyId}"),
@@ -63,6 +63,7 @@ pub const ENDPOINTS: [(&str, &str); 112] = [
     ("delete", "/accounts/keys/{prefix}"),
     ("get", "/accounts/audit-events"),
     ("get", "/accounts/erasures/{receiptId}"),
+    ("get", "/accounts/persons"),
     ("get", "/data-retention/runs"),
     ("get", "/accounts/settings"),
     ("post", "/accounts/settings"),

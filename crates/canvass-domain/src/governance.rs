@@ -3,6 +3,7 @@
 
 mod erasure_match;
 mod frequency;
+mod person;
 mod policy;
 pub mod ports;
 mod receipt;
@@ -11,6 +12,7 @@ mod rule;
 
 pub use erasure_match::{ContactPatterns, ERASED_MARK};
 pub use frequency::{effective_frequency, FrequencyField, FrequencyLimits, FrequencySetting};
+pub use person::{HeldOnPerson, PendingMessages, PersonRespondent};
 pub use policy::{
     policy_deadlines, AccountPolicy, AccountPolicyInput, Deadlines, Patch, PolicyField, SurveyPolicy, SurveyPolicyInput,
 };

@@ -18,6 +18,7 @@ pub mod governance;
 pub mod insight;
 pub mod logic_schemas;
 mod mirror;
+pub mod person;
 pub mod preview;
 pub mod qr;
 pub mod questionnaire;

@@ -110,6 +110,7 @@ pub fn api(cfg: &mut ServiceConfig) {
         .service(accounts::save_settings)
         .service(erasure::erase)
         .service(erasure::receipt)
+        .service(erasure::person)
         .service(sendouts::list)
         .service(sendouts::create)
         .service(sendouts::get)

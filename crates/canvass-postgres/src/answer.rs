@@ -49,6 +49,13 @@ pub(crate) struct AnswerSetRow {
     language: Option<Named<Language>>,
 }
 
+impl AnswerSetRow {
+    /// The set's id.
+    pub(crate) fn id(&self) -> i64 {
+        self.id
+    }
+}
+
 impl From<AnswerSetRow> for AnswerSet {
     fn from(row: AnswerSetRow) -> Self {
         Self {
@@ -151,7 +158,7 @@ impl PgUnitOfWork<'_> {
     }
 
     /// Loads the answers of these sets in one query and attaches them, in question tree order.
-    fn with_answers(&mut self, account: AccountId, rows: Vec<AnswerSetRow>) -> RepoResult<Vec<AnswerSet>> {
+    pub(crate) fn with_answers(&mut self, account: AccountId, rows: Vec<AnswerSetRow>) -> RepoResult<Vec<AnswerSet>> {
         let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
         let mut by_set: HashMap<i64, Vec<Answer>> = HashMap::new();
         if !ids.is_empty() {

@@ -28,7 +28,7 @@ use crate::PgUnitOfWork;
 
 #[derive(Queryable, Selectable, QueryableByName)]
 #[diesel(table_name = contacts)]
-struct ContactRow {
+pub(crate) struct ContactRow {
     id: i64,
     email: Option<String>,
     phone: Option<String>,

@@ -2,11 +2,11 @@
 //! blocklist and permanent failures, releasing respondents on activation, sender numbers, and the counts each
 //! sendout row keeps.
 
-mod blocklist;
+pub(crate) mod blocklist;
 pub(crate) mod counts;
 pub(crate) mod localized;
 mod release;
-mod respondents;
+pub(crate) mod respondents;
 
 pub(crate) use respondents::cells_json;
 mod senders;

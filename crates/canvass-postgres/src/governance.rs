@@ -1,6 +1,7 @@
 //! Frequency settings, retention rules and retention policies on PostgreSQL.
 
 mod erasure;
+mod person;
 mod receipts;
 mod retention;
 mod runs;

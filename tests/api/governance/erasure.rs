@@ -198,3 +198,51 @@ async fn an_erasure_leaves_a_receipt_of_when_who_and_what_but_never_whom() {
     app.get("/accounts/erasures/999999").await.problem(404, "/not-found");
     assert_eq!(app.get("/accounts/erasures/first").await.fields(), ["path"]);
 }
+
+#[tokio::test]
+async fn what_is_held_on_a_person_is_one_document_and_after_an_erasure_only_the_blocklist_holds_them() {
+    let app = spawn_app().await;
+    let (sets, other_set, _) = two_sendouts(&app).await;
+    app.post("/contacts", json!({"email": "KARI.nordmann@example.com", "firstName": "Kari"})).await.expect(201);
+    app.post("/accounts/blocklist", json!({"contactDetails": PERSON, "type": "OptedOut"})).await.expect(201);
+    let failure = json!({"failures": [{"emailAddress": "kari.nordmann@example.com", "sendingDomain": "acme.example",
+        "failedAt": "2020-11-20T10:00:00Z", "reason": "550 no such user"}]});
+    app.post("/email-bounces/permanent-failures", failure).await.expect(200);
+    let copy = app.get(&format!("/surveys/{}/copy?copyanswers=true", sets[0].0)).await.expect(200);
+
+    let asked = format!("/accounts/persons?contactDetails={}", "Kari.Nordmann%40example.COM");
+    let held = app.get(&asked).await.expect(200);
+    assert_eq!(held["contactDetails"], "kari.nordmann@example.com");
+    assert_eq!(held["contacts"].as_array().unwrap().len(), 1);
+    assert_eq!(held["contacts"][0]["firstName"], "Kari");
+    let respondents = held["respondents"].as_array().unwrap();
+    assert_eq!(respondents.len(), 2, "both sendouts, whatever the case: {held}");
+    let surveys: Vec<i64> = respondents.iter().map(|r| r["surveyId"].as_i64().unwrap()).collect();
+    assert_eq!(surveys, [sets[0].0, sets[1].0]);
+    for (respondent, (_, set)) in respondents.iter().zip(&sets) {
+        assert_eq!(respondent["answerSets"][0]["answerSetId"], *set);
+        assert!(respondent["contactDetails"].as_str().unwrap().eq_ignore_ascii_case(PERSON));
+        assert!(respondent["events"].is_array());
+    }
+    assert_eq!(held["copiedAnswerSets"].as_array().unwrap().len(), 1, "the copy of the survey holds one: {copy}");
+    assert_eq!(held["blocklist"][0]["type"], "OptedOut");
+    assert_eq!(held["permanentFailures"][0]["reason"], "550 no such user");
+    assert!(held["pendingMessages"]["invitations"].is_u64());
+    assert!(!held.to_string().contains(&format!("\"answerSetId\":{}", other_set.1)), "no one else's answers");
+
+    let nobody = app.get("/accounts/persons?contactDetails=nobody%40example.com").await.expect(200);
+    for list in ["contacts", "respondents", "copiedAnswerSets", "blocklist", "permanentFailures"] {
+        assert_eq!(nobody[list], json!([]), "{list}");
+    }
+    assert_eq!(app.get("/accounts/persons?contactDetails=").await.fields(), ["contactDetails"]);
+    let (_, other_key) = app.new_account("Other", "owner@other.example");
+    let theirs = app.call_as(&other_key, "GET", &asked, None).await.expect(200);
+    assert_eq!(theirs["respondents"], json!([]), "another account holds nothing of them");
+
+    app.post("/accounts/erasure", json!({"contactDetails": PERSON, "includeAnswers": true})).await.expect(200);
+    let after = app.get(&asked).await.expect(200);
+    for list in ["contacts", "respondents", "copiedAnswerSets", "permanentFailures"] {
+        assert_eq!(after[list], json!([]), "{list} after the erasure");
+    }
+    assert_eq!(after["blocklist"].as_array().unwrap().len(), 1, "the blocklist keeps them, so they are never asked");
+}

@@ -5,7 +5,7 @@
 //! adapter follows are in [`crate::ports`].
 
 use crate::governance::{
-    AccountPolicy, ContactPatterns, ErasureReceipt, FrequencySetting, NewErasureReceipt, NewRetentionRun,
+    AccountPolicy, ContactPatterns, ErasureReceipt, FrequencySetting, HeldOnPerson, NewErasureReceipt, NewRetentionRun,
     RetentionAction, RetentionRule, RetentionRun, RuleScope, SurveyPolicy,
 };
 use crate::ids::{AccountId, ErasureReceiptId, LabelId, SendoutId, SurveyId};
@@ -135,6 +135,10 @@ pub trait ErasureRepository {
         contact: &ContactPatterns,
         include_answers: bool,
     ) -> RepoResult<Erased>;
+    /// Everything the account holds on the person whose contact key is `contact.key()` (an email address compared
+    /// case-insensitively, a phone number as written): see [`HeldOnPerson`]. Reads set-based, a statement per kind
+    /// of thing, whatever the number of sendouts.
+    fn held_on_person(&mut self, account: AccountId, contact: &ContactPatterns) -> RepoResult<HeldOnPerson>;
     /// Keeps an erasure's receipt; returns its id.
     fn record_erasure(&mut self, account: AccountId, receipt: &NewErasureReceipt) -> RepoResult<ErasureReceiptId>;
     /// One receipt of the account.

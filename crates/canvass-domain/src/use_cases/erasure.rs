@@ -5,7 +5,7 @@ use crate::audit::Actor;
 use crate::clock::Clock;
 use crate::distribution::check_any_contact;
 use crate::error::{DomainError, Resource};
-use crate::governance::{ContactPatterns, ErasureReceipt, NewErasureReceipt};
+use crate::governance::{ContactPatterns, ErasureReceipt, HeldOnPerson, NewErasureReceipt};
 use crate::ids::{AccountId, ErasureReceiptId};
 use crate::ports::{transaction, Erased, ErasureRepository, Transactional};
 
@@ -32,6 +32,16 @@ pub fn erase_with_receipt(
         let id = tx.record_erasure(account, &erasure)?;
         Ok(ErasureReceipt { id, erasure })
     })
+}
+
+/// Everything the account holds on the person with `contact_details` (a subject access request).
+pub fn held_on_person(
+    uow: &mut (impl ErasureRepository + ?Sized),
+    account: AccountId,
+    contact_details: &str,
+) -> Result<HeldOnPerson, DomainError> {
+    let contact = ContactPatterns::of(check_any_contact(contact_details)?);
+    Ok(uow.held_on_person(account, &contact)?)
 }
 
 /// One receipt of the account's erasures.
@@ -86,6 +96,10 @@ mod tests {
             self.asked.push((account, contact.key().to_owned(), include_answers));
             self.patterns.push(contact.clone());
             Ok(Erased { respondents: 2, answer_sets: u64::from(include_answers) })
+        }
+
+        fn held_on_person(&mut self, _: AccountId, _: &ContactPatterns) -> RepoResult<HeldOnPerson> {
+            Ok(HeldOnPerson::default())
         }
 
         fn record_erasure(&mut self, _: AccountId, _: &NewErasureReceipt) -> RepoResult<ErasureReceiptId> {

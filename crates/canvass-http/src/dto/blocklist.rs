@@ -133,18 +133,20 @@ impl From<Page<PermanentFailure>> for FailuresPageResponse {
             page_size: page.request.size(),
             page_count: page.page_count(),
             total_count: page.total_count,
-            failures: page
-                .items
-                .into_iter()
-                .map(|f| FailureResponse {
-                    email_address: Some(f.email_address),
-                    sending_domain: f.sending_domain,
-                    failed_at: f.failed_at,
-                    reason: f.reason,
-                    sendout_id: f.sendout_id.map(SendoutId::get),
-                    respondent_id: f.respondent_id.map(RespondentId::get),
-                })
-                .collect(),
+            failures: page.items.into_iter().map(FailureResponse::from).collect(),
+        }
+    }
+}
+
+impl From<PermanentFailure> for FailureResponse {
+    fn from(f: PermanentFailure) -> Self {
+        Self {
+            email_address: Some(f.email_address),
+            sending_domain: f.sending_domain,
+            failed_at: f.failed_at,
+            reason: f.reason,
+            sendout_id: f.sendout_id.map(SendoutId::get),
+            respondent_id: f.respondent_id.map(RespondentId::get),
         }
     }
 }

@@ -7,8 +7,10 @@ use canvass_domain::use_cases::erasure;
 
 use crate::blocking;
 use crate::dto::erasure::{ErasureBody, ErasureResponse, ReceiptResponse};
+use crate::dto::person::{PersonQuery, PersonResponse};
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
+use crate::extract::query::QueryOf;
 use crate::middleware::auth::Authenticated;
 use crate::problem::Problem;
 use crate::state::AppState;
@@ -50,4 +52,24 @@ pub async fn receipt(
     let (account, id) = (caller.account(), path.0);
     let kept = blocking::run(&state, move |uow, _| erasure::receipt(uow, account, id)).await?;
     Ok(HttpResponse::Ok().json(ReceiptResponse::from(kept)))
+}
+
+/// Everything the account holds on one person, as one document (a subject access request): the directory's
+/// contacts, the respondents made of it in every sendout with their background data, answer sets and timelines,
+/// copies of those answer sets, blocklist entries, permanent failures and the messages not yet sent. A contact
+/// the account does not hold answers empty lists.
+#[utoipa::path(tag = "Accounts", params(PersonQuery),
+    responses((status = 200, body = PersonResponse), (status = 400, body = Problem)),
+    extensions(("x-canvass-permission" = json!(Permission::Governance.name()))))]
+#[get("/accounts/persons")]
+pub async fn person(
+    state: web::Data<AppState>,
+    caller: Authenticated,
+    query: QueryOf<PersonQuery>,
+) -> Result<HttpResponse, Problem> {
+    let account = caller.account();
+    let asked = query.0.contact_details;
+    let key = canvass_domain::distribution::contact_key(&asked);
+    let held = blocking::run(&state, move |uow, _| erasure::held_on_person(uow, account, &asked)).await?;
+    Ok(HttpResponse::Ok().json(PersonResponse::new(key, held, &state.public_url)))
 }

@@ -19,24 +19,37 @@ use crate::named::Named;
 use crate::schema::{blocklist, permanent_failures, respondents};
 use crate::PgUnitOfWork;
 
-type EntryRow = (String, Named<BlocklistType>, OffsetDateTime);
+pub(crate) type EntryRow = (String, Named<BlocklistType>, OffsetDateTime);
 
-fn entry((contact_details, kind, created_at): EntryRow) -> BlocklistEntry {
+pub(crate) fn entry((contact_details, kind, created_at): EntryRow) -> BlocklistEntry {
     BlocklistEntry { contact_details, kind: kind.0, created_at }
 }
 
-const ENTRY: (blocklist::contact_details, blocklist::entry_type, blocklist::created_at) =
+pub(crate) const ENTRY: (blocklist::contact_details, blocklist::entry_type, blocklist::created_at) =
     (blocklist::contact_details, blocklist::entry_type, blocklist::created_at);
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = permanent_failures)]
-struct FailureRow {
+pub(crate) struct FailureRow {
     email_address: String,
     sending_domain: String,
     failed_at: OffsetDateTime,
     reason: String,
     sendout_id: Option<i64>,
     respondent_id: Option<i64>,
+}
+
+impl From<FailureRow> for PermanentFailure {
+    fn from(r: FailureRow) -> Self {
+        PermanentFailure {
+            email_address: r.email_address,
+            sending_domain: r.sending_domain,
+            failed_at: r.failed_at,
+            reason: r.reason,
+            sendout_id: r.sendout_id.map(SendoutId::new),
+            respondent_id: r.respondent_id.map(RespondentId::new),
+        }
+    }
 }
 
 fn failures_filtered(account: AccountId, filter: &BounceFilter) -> permanent_failures::BoxedQuery<'static, Pg> {
@@ -205,17 +218,7 @@ impl BlocklistRepository for PgUnitOfWork<'_> {
                 .load(self.conn)
                 .or_repo()?
         };
-        let items = rows
-            .into_iter()
-            .map(|r| PermanentFailure {
-                email_address: r.email_address,
-                sending_domain: r.sending_domain,
-                failed_at: r.failed_at,
-                reason: r.reason,
-                sendout_id: r.sendout_id.map(SendoutId::new),
-                respondent_id: r.respondent_id.map(RespondentId::new),
-            })
-            .collect();
+        let items = rows.into_iter().map(PermanentFailure::from).collect();
         Ok(Page { request: page, items, total_count })
     }
 }

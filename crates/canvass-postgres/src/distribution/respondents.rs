@@ -26,7 +26,7 @@ const ROWS_PER_INSERT: usize = 1000;
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = respondents)]
-struct RespondentRow {
+pub(crate) struct RespondentRow {
     id: i64,
     sendout_id: i64,
     contact_details: String,
@@ -39,6 +39,13 @@ struct RespondentRow {
     sent_at: Option<OffsetDateTime>,
     language: Option<Named<Language>>,
     contact_id: Option<i64>,
+}
+
+impl RespondentRow {
+    /// The respondent's id.
+    pub(crate) fn id(&self) -> i64 {
+        self.id
+    }
 }
 
 impl From<RespondentRow> for Respondent {

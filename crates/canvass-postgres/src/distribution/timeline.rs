@@ -76,7 +76,7 @@ pub(crate) fn record_each(
 }
 
 #[derive(QueryableByName)]
-struct EventRow {
+pub(crate) struct EventRow {
     #[diesel(sql_type = BigInt)]
     sendout_id: i64,
     #[diesel(sql_type = BigInt)]

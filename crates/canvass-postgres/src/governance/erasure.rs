@@ -5,7 +5,7 @@
 //! those of their respondents and the copies of those (`answer_sets.copy_of`, which names the original also for a
 //! copy of a copy), so a survey copied with its answers keeps nothing of them either.
 
-use canvass_domain::governance::{ContactPatterns, ErasureReceipt, NewErasureReceipt, ERASED_MARK};
+use canvass_domain::governance::{ContactPatterns, ErasureReceipt, HeldOnPerson, NewErasureReceipt, ERASED_MARK};
 use canvass_domain::ids::{AccountId, ErasureReceiptId};
 use canvass_domain::ports::{Erased, ErasureRepository, RepoResult};
 use diesel::prelude::*;
@@ -148,6 +148,10 @@ impl PgUnitOfWork<'_> {
 }
 
 impl ErasureRepository for PgUnitOfWork<'_> {
+    fn held_on_person(&mut self, account: AccountId, contact: &ContactPatterns) -> RepoResult<HeldOnPerson> {
+        self.read_held_on_person(account, contact)
+    }
+
     fn record_erasure(&mut self, account: AccountId, receipt: &NewErasureReceipt) -> RepoResult<ErasureReceiptId> {
         self.insert_erasure_receipt(account, receipt)
     }

@@ -3,7 +3,9 @@
 use super::{Memory, MessageStatus};
 use crate::answer::AnswerValue;
 use crate::distribution::contact_key;
-use crate::governance::{ContactPatterns, ErasureReceipt, NewErasureReceipt, ERASED_MARK};
+use crate::governance::{
+    ContactPatterns, ErasureReceipt, HeldOnPerson, NewErasureReceipt, PendingMessages, PersonRespondent, ERASED_MARK,
+};
 use crate::idempotency::KeyState;
 use crate::ids::{AccountId, AnswerSetId, ErasureReceiptId, RespondentId};
 use crate::ports::{Erased, ErasureRepository, RepoResult};
@@ -26,6 +28,76 @@ fn redact(text: &str, contact: &ContactPatterns) -> String {
 }
 
 impl ErasureRepository for Memory {
+    fn held_on_person(&mut self, account: AccountId, contact: &ContactPatterns) -> RepoResult<HeldOnPerson> {
+        let state = &self.state;
+        let theirs = |details: &str| contact_key(details) == contact.key();
+        let held = |c: &crate::directory::Contact| {
+            c.email.as_deref().is_some_and(theirs) || c.phone.as_deref().is_some_and(theirs)
+        };
+        let contacts = state.contacts.iter().filter(|(owner, c)| *owner == account && held(c)).map(|(_, c)| c.clone());
+        let mine = state.respondents.iter().filter(|r| r.account_id == account && theirs(&r.row.contact_details));
+        let respondents: Vec<PersonRespondent> = mine
+            .map(|r| PersonRespondent {
+                survey_id: r.survey_id,
+                respondent: r.row.clone(),
+                answer_sets: state
+                    .answer_sets
+                    .iter()
+                    .filter(|h| h.account_id == account && h.set.respondent_id == Some(r.row.id))
+                    .map(|h| h.set.clone())
+                    .collect(),
+                events: state
+                    .timeline
+                    .iter()
+                    .filter(|(owner, e)| *owner == account && e.respondent == r.row.id)
+                    .map(|(_, e)| e.clone())
+                    .collect(),
+            })
+            .collect();
+        let ids: Vec<RespondentId> = respondents.iter().map(|r| r.respondent.id).collect();
+        let sets: Vec<AnswerSetId> = respondents.iter().flat_map(|r| r.answer_sets.iter().map(|s| s.id)).collect();
+        let copied_answer_sets = state
+            .answer_sets
+            .iter()
+            .filter(|h| h.account_id == account && h.original.is_some_and(|original| sets.contains(&original)))
+            .map(|h| h.set.clone())
+            .collect();
+        let pending = |m: &&super::HeldMessage| {
+            m.message.account_id == account
+                && ids.contains(&m.message.respondent_id)
+                && m.status == MessageStatus::Pending
+        };
+        let (reminders, invitations): (Vec<_>, Vec<_>) =
+            state.outbox.iter().filter(pending).partition(|m| m.message.is_reminder);
+        let alert_emails = state.alert_emails.iter().filter(|held| {
+            held.email.account_id == account
+                && held.status == MessageStatus::Pending
+                && (sets.contains(&held.email.answer_set_id) || theirs(&held.email.recipient))
+        });
+        Ok(HeldOnPerson {
+            contacts: contacts.collect(),
+            respondents,
+            copied_answer_sets,
+            blocklist: state
+                .blocklist
+                .iter()
+                .filter(|(owner, key, _)| *owner == account && key == contact.key())
+                .map(|(_, _, entry)| entry.clone())
+                .collect(),
+            permanent_failures: state
+                .failures
+                .iter()
+                .filter(|(owner, f)| *owner == account && theirs(&f.email_address))
+                .map(|(_, f)| f.clone())
+                .collect(),
+            pending_messages: PendingMessages {
+                invitations: invitations.len() as u64,
+                reminders: reminders.len() as u64,
+                alert_emails: alert_emails.count() as u64,
+            },
+        })
+    }
+
     fn record_erasure(&mut self, account: AccountId, receipt: &NewErasureReceipt) -> RepoResult<ErasureReceiptId> {
         let id = ErasureReceiptId::new(self.state.erasures.len() as i64 + 1);
         self.state.erasures.push((account, ErasureReceipt { id, erasure: *receipt }));
