@@ -51,9 +51,14 @@ fn millis(text: &str) -> Option<f64> {
 /// Runs wrk with `connections` connections for `seconds`; fails when any response was not 2xx or any socket
 /// error happened.
 pub fn wrk(request: &Request<'_>, connections: usize, seconds: u64, dir: &Path) -> Result<Load, String> {
+    wrk_script(&lua(request), request.url, connections, seconds, dir)
+}
+
+/// Runs wrk with the Lua `script` against `url`, as [`wrk`] does.
+pub fn wrk_script(script: &str, url: &str, connections: usize, seconds: u64, dir: &Path) -> Result<Load, String> {
     std::fs::create_dir_all(dir).unwrap();
-    let script = dir.join("request.lua");
-    std::fs::write(&script, lua(request)).unwrap();
+    let file = dir.join("request.lua");
+    std::fs::write(&file, script).unwrap();
     let output = Command::new("wrk")
         .args([
             "-t",
@@ -66,7 +71,7 @@ pub fn wrk(request: &Request<'_>, connections: usize, seconds: u64, dir: &Path) 
             "--timeout",
             "10s",
         ])
-        .args(["-s", script.to_str().unwrap(), request.url])
+        .args(["-s", file.to_str().unwrap(), url])
         .output()
         .map_err(|e| format!("cannot run wrk ({e}); install it with `apt-get install wrk`"))?;
     let stdout = String::from_utf8_lossy(&output.stdout);

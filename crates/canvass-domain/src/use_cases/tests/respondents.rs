@@ -140,3 +140,24 @@ fn another_accounts_or_a_missing_sendout_is_not_found_and_nothing_is_added() {
     assert_eq!(counts(&fake, sendout), (0, 0));
     assert_eq!(fake.transactions.committed, 0);
 }
+
+#[test]
+fn what_is_held_on_a_person_gathers_its_respondents_blocklist_entry_and_pending_invitations_and_no_one_elses() {
+    let (mut fake, survey, sendout) = Memory::with_sendout(DispatchType::Email);
+    respondents::add(&mut fake, &At(NOW), ACCOUNT, survey, sendout, contact("Ann@Example.com")).unwrap();
+    respondents::add(&mut fake, &At(NOW), ACCOUNT, survey, sendout, contact("bo@example.com")).unwrap();
+    blocklist::add(&mut fake, &At(NOW), ACCOUNT, "ann@example.COM", BlocklistType::OptedOut).unwrap();
+
+    let held = crate::use_cases::erasure::held_on_person(&mut fake, ACCOUNT, "ANN@example.com").unwrap();
+    assert_eq!(held.respondents.len(), 1);
+    assert_eq!(
+        (held.respondents[0].survey_id, held.respondents[0].respondent.contact_details.as_str()),
+        (survey, "Ann@Example.com")
+    );
+    assert_eq!(held.blocklist.len(), 1);
+    assert!(held.contacts.is_empty() && held.copied_answer_sets.is_empty() && held.permanent_failures.is_empty());
+    let elsewhere =
+        crate::use_cases::erasure::held_on_person(&mut fake, AccountId::new(ACCOUNT.get() + 1), "ann@example.com");
+    assert!(elsewhere.unwrap().respondents.is_empty(), "another account holds nothing of her");
+    assert_eq!(invalid_fields(crate::use_cases::erasure::held_on_person(&mut fake, ACCOUNT, " ")).len(), 1);
+}
