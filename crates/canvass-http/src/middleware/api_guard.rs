@@ -54,7 +54,7 @@ fn audit_slot(
     operation: Option<&Operation>,
 ) -> Option<Arc<AuditSlot>> {
     let operation = operation?;
-    let action = operation.audit.clone()?;
+    let action = operation.audit.as_deref()?.to_owned();
     let trusted = &state.protection.trusted_proxies;
     let client_address = req.peer_addr().map(|peer| trusted.client_address(peer.ip(), req.headers()).to_string());
     let sent = req.headers().get(REQUEST_ID).and_then(|id| id.to_str().ok());

@@ -4,13 +4,14 @@
 //! method and the route template it matched (never by its raw path) and asks the caller's role.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use actix_web::http::Method;
 use canvass_domain::account::Permission;
 use utoipa::openapi::path::Operation as Declared;
 use utoipa::openapi::OpenApi as Document;
 
-use crate::routes::api_scope::documented_template;
+use crate::routes::api_scope::{documented_template, API_VERSIONS, DOCUMENTED_VERSION};
 
 /// The extension that names an operation's permission.
 pub const PERMISSION: &str = "x-canvass-permission";
@@ -26,26 +27,29 @@ pub struct Operation {
     /// Whether it changes something (a read-only key may not run it).
     pub changes: bool,
     /// What the audit log records it as, when it records it.
-    pub audit: Option<String>,
+    pub audit: Option<Arc<str>>,
     /// The status it answers on success (the lowest 2xx it declares).
     pub success: u16,
 }
 
-/// Every keyed operation of the document, by method and documented path.
+/// Every keyed operation of the document, by the route template a request matches (each version's spelling of
+/// it: `/api/v1.3/surveys/{surveyId}` as the request layer writes it), then by method: found without building a
+/// key per request.
 #[derive(Debug, Default)]
 pub struct Operations {
-    by_route: HashMap<(Method, String), Operation>,
+    by_route: HashMap<String, Vec<(Method, Operation)>>,
 }
 
 impl Operations {
     /// Reads the operations of `document`; one that names no permission, or an unknown one, is left out (and
     /// the document's test fails on it).
     pub fn of(document: &Document) -> Self {
-        let mut by_route = HashMap::new();
+        let mut by_route: HashMap<String, Vec<(Method, Operation)>> = HashMap::new();
         for (path, item) in &document.paths.paths {
             for (method, declared) in declared_operations(item) {
-                if let Some(operation) = read(&method, declared) {
-                    by_route.insert((method, path.clone()), operation);
+                let Some(operation) = read(&method, declared) else { continue };
+                for template in templates_of(path) {
+                    by_route.entry(template).or_default().push((method.clone(), operation.clone()));
                 }
             }
         }
@@ -54,13 +58,15 @@ impl Operations {
 
     /// The operation a request asked: its method, and the route template it matched as the request layer wrote it.
     pub fn find(&self, method: &Method, template: &str) -> Option<&Operation> {
-        let method = if method == Method::HEAD { Method::GET } else { method.clone() };
-        self.by_route.get(&(method, documented_template(template)))
+        let method = if method == Method::HEAD { &Method::GET } else { method };
+        let operations = self.by_route.get(template)?;
+        operations.iter().find(|(declared, _)| declared == method).map(|(_, operation)| operation)
     }
 
-    /// How many operations there are.
+    /// How many operations there are (each once, whatever the versions it is served under).
     pub fn len(&self) -> usize {
-        self.by_route.len()
+        let documented = |template: &&String| documented_template(template) == **template;
+        self.by_route.iter().filter(|(template, _)| documented(template)).map(|(_, methods)| methods.len()).sum()
     }
 
     /// Whether there are none.
@@ -75,9 +81,18 @@ pub fn permission_of(declared: &Declared) -> Option<Permission> {
     extensions.get(PERMISSION)?.as_str().and_then(Permission::named)
 }
 
+/// Every spelling of a documented path the request layer can write: under each API version for a path of the
+/// document's `/api/v1`, the path itself otherwise (the retention rules, under `/api/v1.5` only).
+fn templates_of(path: &str) -> Vec<String> {
+    match path.strip_prefix(DOCUMENTED_VERSION).filter(|rest| rest.starts_with('/')) {
+        Some(rest) => API_VERSIONS.iter().map(|version| format!("{version}{rest}")).collect(),
+        None => vec![path.to_owned()],
+    }
+}
+
 fn read(method: &Method, declared: &Declared) -> Option<Operation> {
     let permission = permission_of(declared)?;
-    let audit = declared.extensions.as_ref().and_then(|e| e.get(AUDIT)).and_then(|a| a.as_str()).map(str::to_owned);
+    let audit = declared.extensions.as_ref().and_then(|e| e.get(AUDIT)).and_then(|a| a.as_str()).map(Arc::from);
     let reading = matches!(*method, Method::GET | Method::HEAD);
     let success = declared.responses.responses.keys().filter_map(|status| status.parse::<u16>().ok());
     let success = success.filter(|status| (200..300).contains(status)).min().unwrap_or(200);
@@ -91,4 +106,17 @@ pub fn declared_operations(item: &utoipa::openapi::path::PathItem) -> Vec<(Metho
         .chain([(Method::DELETE, &item.delete), (Method::PATCH, &item.patch)])
         .filter_map(|(method, declared)| declared.as_ref().map(|declared| (method, declared)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_documented_path_is_found_under_every_version_and_the_rules_under_theirs_only() {
+        let every = templates_of("/api/v1/surveys/{surveyId}");
+        assert_eq!(every.len(), API_VERSIONS.len());
+        assert!(every.contains(&"/api/v1.3/surveys/{surveyId}".to_owned()));
+        assert_eq!(templates_of("/api/v1.5/data-retention/rules/account"), ["/api/v1.5/data-retention/rules/account"]);
+    }
 }
