@@ -58,6 +58,12 @@ async fn a_relay_down_for_a_quarter_of_an_hour_loses_nothing_and_the_sendout_say
     assert_eq!(held["deliveryIssue"]["kind"], "relay", "{held}");
     assert!(held["deliveryIssue"]["reply"].as_str().is_some_and(|reply| reply.contains("cannot connect")), "{held}");
     let since = held["deliveryIssue"]["since"].clone();
+    let viewer = app.key_with_role("viewer@acme.example", "viewer").await;
+    let viewer_sees = app.call_as(&viewer, "GET", &base, None).await.expect(200)["deliveryIssue"].clone();
+    assert_eq!(
+        (&viewer_sees["kind"], &viewer_sees["reply"], &viewer_sees["since"]),
+        (&json!("relay"), &Value::Null, &since)
+    );
     let respondent = app.get(&format!("{base}/respondents")).await.expect(200)[0].clone();
     assert_eq!(respondent["deliveryAttempts"], 0, "a hold is no attempt: {respondent}");
     assert!(respondent["nextAttemptAt"].is_string() && respondent["lastDeliveryError"].is_string(), "{respondent}");

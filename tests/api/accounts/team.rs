@@ -182,12 +182,22 @@ async fn a_viewer_reads_every_contact_detail_as_null_and_no_answers() {
     let contact = contact.await.expect(201)["contactId"].as_i64().unwrap();
     app.post("/accounts/blocklist", json!({"contactDetails": "cy@example.com", "type": "Blocked"})).await.expect(201);
 
+    let city = app.post(&format!("{base}/labels"), json!({"name": "City", "labelType": "Text"})).await.expect(201);
+    let city = city["labelId"].as_i64().unwrap().to_string();
     let respondents = format!("{base}/respondents");
+    let dee = json!({"contactDetails": "dee@example.com", "sendMail": false, "backgroundData": {city.clone(): "Oslo"}});
+    app.post(&respondents, dee).await.expect(201);
     let owner_sees = app.get(&respondents).await.expect(200);
-    assert_eq!(owner_sees[0]["contactDetails"], "ann@example.com");
+    assert_eq!(
+        (&owner_sees[0]["contactDetails"], &owner_sees[1]["backgroundData"][&city]),
+        (&json!("ann@example.com"), &json!("Oslo"))
+    );
     let viewer_sees = app.call_as(&viewer, "GET", &respondents, None).await.expect(200);
     assert_eq!(viewer_sees[0]["respondentId"], respondent["respondentId"]);
-    assert!(viewer_sees[0]["contactDetails"].is_null() && viewer_sees[0]["lastDeliveryError"].is_null());
+    for seen in viewer_sees.as_array().unwrap() {
+        assert!(seen["contactDetails"].is_null() && seen["lastDeliveryError"].is_null(), "{seen}");
+        assert_eq!(seen["backgroundData"], json!({}));
+    }
 
     let listed = app.call_as(&viewer, "GET", "/contacts", None).await.expect(200);
     let one = app.call_as(&viewer, "GET", &format!("/contacts/{contact}"), None).await.expect(200);

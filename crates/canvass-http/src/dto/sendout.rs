@@ -293,8 +293,9 @@ mirrored! {
 pub struct DeliveryIssueBody {
     /// Whose trouble.
     pub kind: DeliveryIssueKindBody,
-    /// The relay's last reply line (never a password), or what the limit is.
-    pub reply: String,
+    /// The relay's last reply line (never a password), or what the limit is; null for a `viewer` (a relay's reply
+    /// may name an address).
+    pub reply: Option<String>,
     /// Since when.
     #[serde(with = "time::serde::rfc3339")]
     pub since: OffsetDateTime,
@@ -302,7 +303,7 @@ pub struct DeliveryIssueBody {
 
 impl From<DeliveryIssue> for DeliveryIssueBody {
     fn from(issue: DeliveryIssue) -> Self {
-        Self { kind: issue.kind.into(), reply: issue.reply, since: issue.since }
+        Self { kind: issue.kind.into(), reply: Some(issue.reply), since: issue.since }
     }
 }
 

@@ -1,5 +1,6 @@
 //! What a caller sees of personal data: a `viewer` reads contact details, email addresses, names, attributes,
-//! delivery errors and timelines' details as null wherever they appear; every other role reads them as stored.
+//! background data, delivery errors, relays' replies and timelines' details as null (or empty) wherever they
+//! appear; every other role reads them as stored.
 
 use canvass_domain::account::Caller;
 
@@ -20,7 +21,15 @@ pub trait Sighted: Sized {
 
 impl Sighted for super::respondent::RespondentResponse {
     fn without_personal_data(self) -> Self {
-        Self { contact_details: None, last_delivery_error: None, ..self }
+        Self { contact_details: None, last_delivery_error: None, background_data: Default::default(), ..self }
+    }
+}
+
+impl Sighted for super::sendout::SendoutResponse {
+    fn without_personal_data(self) -> Self {
+        let delivery_issue =
+            self.delivery_issue.map(|issue| super::sendout::DeliveryIssueBody { reply: None, ..issue });
+        Self { delivery_issue, ..self }
     }
 }
 

@@ -14,6 +14,7 @@ use crate::dto::qr::{draw, QrFile, QrQuery};
 use crate::dto::sendout::{
     CreateLabelBody, CreateReminderBody, CreateSendoutBody, LabelResponse, ReminderResponse, SendoutResponse,
 };
+use crate::dto::sight::Sighted;
 use crate::extract::body::Body;
 use crate::extract::path::Ids;
 use crate::extract::query::QueryOf;
@@ -34,8 +35,8 @@ pub async fn list(
 ) -> Result<HttpResponse, Problem> {
     let (account, survey) = (caller.account(), path.0);
     let found = blocking::run(&state, move |uow, _| sendouts::list(uow, account, survey)).await?;
-    Ok(HttpResponse::Ok()
-        .json(found.into_iter().map(|s| SendoutResponse::new(s, &state.public_url)).collect::<Vec<_>>()))
+    let seen = |s| SendoutResponse::new(s, &state.public_url).seen_by(&caller.0);
+    Ok(HttpResponse::Ok().json(found.into_iter().map(seen).collect::<Vec<_>>()))
 }
 
 /// Reads one sendout of the survey.
@@ -52,7 +53,7 @@ pub async fn get(
 ) -> Result<HttpResponse, Problem> {
     let (account, (survey, id)) = (caller.account(), path.0);
     let sendout = blocking::run(&state, move |uow, _| sendouts::get(uow, account, survey, id)).await?;
-    Ok(HttpResponse::Ok().json(SendoutResponse::new(sendout, &state.public_url)))
+    Ok(HttpResponse::Ok().json(SendoutResponse::new(sendout, &state.public_url).seen_by(&caller.0)))
 }
 
 /// Creates a Draft sendout (and its background data document), checked by the rules of its type.

@@ -6,6 +6,14 @@ use serde_json::{json, Value};
 use crate::TestApp;
 
 impl TestApp {
+    /// Adds a user of this app's account with `role` (by `email`) and returns a key of its own.
+    pub async fn key_with_role(&self, email: &str, role: &str) -> String {
+        let user = self.post("/accounts/users", json!({"name": "A member", "email": email, "role": role})).await;
+        let id = user.expect(201)["userId"].as_i64().expect("userId");
+        let made = self.post(&format!("/accounts/users/{id}/keys"), json!({"name": role})).await.expect(201);
+        made["apiKey"].as_str().expect("apiKey").to_owned()
+    }
+
     /// Creates the sample survey of the tests and returns `(surveyId, tree)`.
     pub async fn sample_survey(&self) -> (i64, Value) {
         let survey = self.post("/surveys", sample_survey_body()).await.expect(201);
