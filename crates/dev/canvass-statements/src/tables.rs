@@ -7,9 +7,11 @@ use std::collections::BTreeSet;
 const SCHEMA: &str = include_str!("../../../canvass-postgres/src/schema.rs");
 
 /// Tables that a Citus deployment makes reference tables (docs/scaling.md): those with an `account_id` below, and
-/// `delivery_pace`, the one row of the pace all workers share, which has none. A statement on them is never sent
-/// to one shard, so it needs no account. Keep in step with docs/citus-distribute.sql.
-pub const REFERENCE_TABLES: &[&str] = &["accounts", "api_keys", "sender_numbers", "login_sendouts", "delivery_pace"];
+/// `delivery_pace`, the one row of the pace all workers share, and `retention_runs`, one row per run over every
+/// account, which have none. A statement on them is never sent to one shard, so it needs no account. Keep in step
+/// with docs/citus-distribute.sql.
+pub const REFERENCE_TABLES: &[&str] =
+    &["accounts", "api_keys", "sender_numbers", "login_sendouts", "delivery_pace", "retention_runs"];
 
 /// The account tables: distributed by `account_id` under Citus.
 pub fn account_tables() -> BTreeSet<String> {
