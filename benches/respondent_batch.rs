@@ -51,6 +51,7 @@ fn main() {
             rate_limit_per_key: std::num::NonZeroU32::new(1_000_000).unwrap(),
             ..canvass_server::Protection::default()
         },
+        limits_url: None,
         metrics_token: None,
         cookie_key: None,
         keep_alive: canvass_server::settings::DEFAULT_KEEP_ALIVE,

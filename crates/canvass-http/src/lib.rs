@@ -15,6 +15,7 @@ pub mod csv_upload;
 pub mod dto;
 pub mod export;
 pub mod extract;
+pub mod limits;
 pub mod middleware;
 pub mod openapi;
 pub mod pages;

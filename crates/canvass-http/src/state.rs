@@ -11,8 +11,7 @@ use moka::sync::Cache;
 use crate::blocking::StoreLane;
 use crate::export::slots::ExportSlots;
 use crate::export::temp_bytes::TempBytes;
-use crate::middleware::key_limits::KeyLimits;
-use crate::pages::failures::Failures;
+use crate::limits::Limits;
 use crate::protection::Protection;
 use crate::routes::metrics::backlog::BacklogCache;
 use canvass_metrics::Metrics;
@@ -39,10 +38,9 @@ pub struct AppState {
     pub public_origin: String,
     /// The limits in force.
     pub protection: Protection,
-    /// Requests counted per API key.
-    pub key_limits: Arc<KeyLimits>,
-    /// Unknown link tokens and login identifiers counted per client address.
-    pub failures: Arc<Failures>,
+    /// Requests counted per API key, unknown link tokens and login identifiers and open links' starts counted per
+    /// client: by this process, or by every process of the service through `LIMITS_URL`.
+    pub limits: Arc<Limits>,
     /// The threads that run requests' units of work, as many at once as the store has connections, fairly between
     /// accounts (`blocking/lane.rs`).
     pub store_lane: Arc<StoreLane>,
@@ -78,11 +76,7 @@ impl AppState {
             inbound_secret: None,
             webhook_allow_private: false,
             public_origin,
-            key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
-            failures: Arc::new(
-                Failures::new(protection.token_failures, protection.login_failures)
-                    .with_starts(protection.open_link_starts),
-            ),
+            limits: Arc::new(Limits::local(&protection)),
             backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
             exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
             export_temp: export_temp(&protection, &metrics),
@@ -99,15 +93,16 @@ impl AppState {
         Self { store_lane: Arc::new(StoreLane::new(connections)), ..self }
     }
 
+    /// The same state counting its limits in `shared`, for every process of the service (`LIMITS_URL`).
+    pub fn with_shared_limits(self, shared: Arc<canvass_limits::SharedLimits>) -> Self {
+        Self { limits: Arc::new(Limits::local(&self.protection).shared(shared)), ..self }
+    }
+
     /// The same state under other limits, with fresh counters, an empty key cache and no backlog reading.
     pub fn with_protection(self, protection: Protection) -> Self {
         Self {
             keys: key_cache(&protection),
-            key_limits: Arc::new(KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key())),
-            failures: Arc::new(
-                Failures::new(protection.token_failures, protection.login_failures)
-                    .with_starts(protection.open_link_starts),
-            ),
+            limits: Arc::new(Limits::local(&protection)),
             backlog: Arc::new(BacklogCache::new(protection.backlog_reading_ttl)),
             exports: Arc::new(ExportSlots::new(protection.exports_per_account)),
             export_temp: export_temp(&protection, &self.metrics),

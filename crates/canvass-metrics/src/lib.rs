@@ -49,6 +49,7 @@ pub struct Metrics {
     outbox_oldest_due_age: Gauge,
     outbox_held: IntGauge,
     relay_up: IntGauge,
+    limits_backend_up: IntGauge,
     delivery_pace: Gauge,
     delivery_messages: IntCounterVec,
     webhook_deliveries: IntCounterVec,
@@ -127,6 +128,12 @@ impl Metrics {
                  was tried yet), else 0.",
             ))
             .expect("a valid gauge"),
+            limits_backend_up: IntGauge::with_opts(opts(
+                "canvass_limits_backend_up",
+                "1 when the shared limits (LIMITS_URL, Redis) answered this process's last request to them, or are \
+                 not configured; 0 while they are unreachable (keys counted per process, unknown links answered 503).",
+            ))
+            .expect("a valid gauge"),
             delivery_pace: Gauge::with_opts(opts(
                 "canvass_delivery_pace_per_second",
                 "The messages a second the shared pace allows now (DELIVERY_RATE under a throttle's ceiling); \
@@ -182,13 +189,14 @@ impl Metrics {
             .expect("a valid gauge"),
             registry,
         };
-        let collectors: [Box<dyn Collector>; 15] = [
+        let collectors: [Box<dyn Collector>; 16] = [
             Box::new(metrics.http_requests.clone()),
             Box::new(metrics.http_duration.clone()),
             Box::new(metrics.outbox_pending.clone()),
             Box::new(metrics.outbox_oldest_due_age.clone()),
             Box::new(metrics.outbox_held.clone()),
             Box::new(metrics.relay_up.clone()),
+            Box::new(metrics.limits_backend_up.clone()),
             Box::new(metrics.delivery_pace.clone()),
             Box::new(metrics.delivery_messages.clone()),
             Box::new(metrics.webhook_deliveries.clone()),
@@ -217,8 +225,14 @@ impl Metrics {
             metrics.pool_connections.with_label_values(&[state]).set(0);
         }
         metrics.relay_up.set(1);
+        metrics.limits_backend_up.set(1);
         metrics.delivery_pace.set(f64::INFINITY);
         metrics
+    }
+
+    /// Sets whether the shared limits answered the last request to them (true without `LIMITS_URL`).
+    pub fn set_limits_backend_up(&self, up: bool) {
+        self.limits_backend_up.set(i64::from(up));
     }
 
     /// Counts one chunk a streamed body read after its first.

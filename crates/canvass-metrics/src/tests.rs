@@ -33,6 +33,7 @@ fn every_family_is_exported_with_its_type() {
         ("canvass_db_pool_connections", "gauge"),
         ("canvass_outbox_held", "gauge"),
         ("canvass_relay_up", "gauge"),
+        ("canvass_limits_backend_up", "gauge"),
         ("canvass_delivery_pace_per_second", "gauge"),
         ("canvass_webhook_deliveries_total", "counter"),
         ("canvass_streamed_chunks_total", "counter"),
@@ -45,6 +46,9 @@ fn every_family_is_exported_with_its_type() {
     assert!(text.contains("canvass_outbox_oldest_due_age_seconds 42\n"), "{text}");
     assert!(text.contains("canvass_outbox_held 2\n"), "{text}");
     assert!(text.contains("canvass_relay_up 1\n"), "no session has failed yet: {text}");
+    assert!(text.contains("canvass_limits_backend_up 1\n"), "{text}");
+    metrics.set_limits_backend_up(false);
+    assert!(metrics.render(scrape()).unwrap().contains("canvass_limits_backend_up 0\n"));
     assert!(text.contains("canvass_delivery_pace_per_second inf\n"), "nothing limits the pace: {text}");
     assert!(text.contains("canvass_db_pool_connections{state=\"in_use\"} 1\n"), "{text}");
     assert!(text.contains("canvass_db_pool_connections{state=\"idle\"} 2\n"), "{text}");

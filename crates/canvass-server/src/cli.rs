@@ -40,9 +40,15 @@ pub fn usage_error(error: &clap::Error) -> std::process::ExitCode {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     telemetry::init("info");
+    // Read before anything else `serve` and `worker` do, so that a bad one stops them at once; other commands have
+    // no limits to share.
+    let limits_url = match &cli.command {
+        Command::Serve(_) | Command::Worker(_) => limits_url(cli.limits_url.as_ref())?,
+        _ => None,
+    };
     let database_url = cli.database_url.ok_or_else(|| anyhow!("set DATABASE_URL (or --database-url)"))?;
     match cli.command {
-        Command::Serve(args) => serve::serve(database_url, cli.statement_timeout, args),
+        Command::Serve(args) => serve::serve(database_url, cli.statement_timeout, args, limits_url),
         Command::Worker(args) => worker::worker(&database_url, cli.statement_timeout, args),
         Command::Migrate => admin::migrate(&database_url),
         Command::Account(command) => admin::account(&database_url, command),
@@ -51,4 +57,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Retention(command) => retention::run(&database_url, command),
         Command::Dsn => dsn::dsn(&database_url),
     }
+}
+
+/// The parsed `LIMITS_URL`, if set; an error that names it (never its value) if it is not a Redis URL.
+fn limits_url(url: Option<&secrecy::SecretString>) -> anyhow::Result<Option<canvass_limits::LimitsUrl>> {
+    use secrecy::ExposeSecret;
+    Ok(url.map(|url| canvass_limits::LimitsUrl::parse(url.expose_secret())).transpose()?)
 }

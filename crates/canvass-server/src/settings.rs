@@ -34,6 +34,8 @@ pub struct Settings {
     pub statement_timeout: std::time::Duration,
     /// Rate limits, failed-guess windows and the body read timeout.
     pub protection: canvass_http::Protection,
+    /// Where the limits every process of the service shares are kept (`LIMITS_URL`); none keeps them per process.
+    pub limits_url: Option<canvass_limits::LimitsUrl>,
     /// The bearer token `/metrics` requires (`METRICS_TOKEN`); none serves the metrics without one.
     pub metrics_token: Option<secrecy::SecretString>,
     /// The key of the open links' cookies (`COOKIE_KEY`); none draws one for this process.

@@ -48,6 +48,9 @@ impl Application {
         if let Some(key) = &settings.cookie_key {
             state.cookie_key = key.0.clone();
         }
+        if let Some(url) = &settings.limits_url {
+            state = state.with_shared_limits(Arc::new(canvass_limits::SharedLimits::open(url)?));
+        }
         let metrics = state.metrics.clone();
         let state = web::Data::new(state);
         // TCP_NODELAY: a streamed list leaves in several writes, and with Nagle's algorithm on (actix's default

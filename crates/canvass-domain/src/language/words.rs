@@ -137,6 +137,8 @@ catalogue! {
     cross_site,
     /// Too many failed attempts from one address.
     too_many_attempts,
+    /// An attempt that could not be checked now (the shared limits are unreachable): try again shortly.
+    try_again_shortly,
     /// A TWOWAY question's choices, after its text: "Reply {choices}" ("1 = Yes, 2 = No").
     reply_choice,
     /// A TWOWAY multiple choice's choices: "Reply one or more, separated by commas: {choices}".

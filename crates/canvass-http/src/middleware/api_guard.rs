@@ -95,7 +95,7 @@ pub async fn guard(
         Ok(found) => found,
         Err(problem) => return Ok(req.into_response(problem.error_response())),
     };
-    let standing = state.key_limits.check(&digest);
+    let standing = state.limits.count_request(&digest).await;
     if standing.retry_after.is_some() {
         return Ok(req.into_response(standing.too_many_requests()));
     }

@@ -65,6 +65,14 @@ impl Standing {
     }
 }
 
+impl Standing {
+    /// Where a key stands after the shared limits' `grant`, of a burst of `burst`.
+    pub fn of_grant(grant: &canvass_limits::Grant, burst: u32) -> Self {
+        let retry_after = (!grant.allowed).then(|| ceil_seconds(grant.retry_after).max(1));
+        Self { limit: burst, remaining: grant.remaining, reset: ceil_seconds(grant.reset), retry_after }
+    }
+}
+
 /// The per-key limiter.
 pub struct KeyLimits {
     limiter: Limiter,

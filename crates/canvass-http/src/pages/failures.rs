@@ -60,6 +60,11 @@ impl Client {
             v4 => Self(v4),
         }
     }
+
+    /// The address that names the client: an IPv6 /64 with its low 64 bits cleared.
+    pub fn address(self) -> IpAddr {
+        self.0
+    }
 }
 
 /// The most the failure logs may weigh together, in bytes; the least recently used go first beyond it.
@@ -115,7 +120,9 @@ impl Failures {
         Self { starts, ..self }
     }
 
-    fn window(&self, scope: Scope) -> FailureWindow {
+    /// The window of `scope`: for starts, its `allowed` one fewer than the starts that pass (a log refuses once it
+    /// holds more than `allowed`).
+    pub fn window(&self, scope: Scope) -> FailureWindow {
         match scope {
             Scope::Tokens => self.tokens,
             Scope::Login(_) | Scope::UnknownSendouts => self.logins,

@@ -7,8 +7,8 @@
 //! carries the pages' security headers (`middleware::headers::write_page`). A refusal on a login page is
 //! in its sendout's language; one under `/r/` is in English, for a page in the link's language would tell a
 //! refused guesser which links are real.
-
-use std::time::Instant;
+//! The counts are [`crate::limits`]': this process's, or with `LIMITS_URL` the whole service's; a guess the shared
+//! counts cannot record is answered 503 ("try again shortly") rather than as an unknown credential.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -21,6 +21,7 @@ use canvass_domain::language::Language;
 use super::failures::Scope;
 use super::html;
 use super::words::{words, Words};
+use crate::limits::GuessCheck;
 use crate::middleware::headers;
 use crate::state::AppState;
 
@@ -110,6 +111,13 @@ async fn too_many(state: &AppState, scope: &Scope, wait: std::time::Duration) ->
     page
 }
 
+/// The 503 page of an unknown credential the shared limits could not count, with `Retry-After`.
+async fn unavailable(state: &AppState, scope: &Scope) -> HttpResponse {
+    let mut page = refusal(state, scope, StatusCode::SERVICE_UNAVAILABLE, |words| words.try_again_shortly).await;
+    page.headers_mut().insert(RETRY_AFTER, HeaderValue::from(crate::problem::UNAVAILABLE_RETRY_AFTER));
+    page
+}
+
 /// The middleware of `page`'s resource: see the module documentation.
 pub async fn guard(
     page: Page,
@@ -140,27 +148,32 @@ async fn check(
     let trusted = &state.protection.trusted_proxies;
     let address = req.peer_addr().map(|peer| trusted.client_address(peer.ip(), req.headers()));
     let is_attempt = is_post || scope == Scope::Tokens;
+    let mut unchecked = false;
     if let (true, Some(address)) = (is_attempt, address) {
-        let now = Instant::now();
-        let wait = refusing(scope).filter_map(|refusing| state.failures.blocked_for(address, refusing, now)).max();
-        if let Some(wait) = wait {
-            return Ok(req.into_response(too_many(&state, &scope, wait).await));
+        let scopes: Vec<Scope> = refusing(scope).collect();
+        match state.limits.guess_check(address, &scopes).await {
+            GuessCheck::Free => {}
+            GuessCheck::Wait(wait) => return Ok(req.into_response(too_many(&state, &scope, wait).await)),
+            GuessCheck::Unchecked => unchecked = true,
         }
     }
     // An open link's starts (views do not count) are limited per address and link: the one past the limit is
     // refused before it reaches the store, and each start that passes is counted.
     let starts = (page == Page::OpenLink && is_post).then(|| req.match_info().get("handle").and_then(Scope::starts_of));
     if let (Some(Some(starts)), Some(address)) = (starts, address) {
-        let now = Instant::now();
-        if let Some(wait) = state.failures.blocked_for(address, starts, now) {
+        if let Some(wait) = state.limits.start(address, starts).await {
             return Ok(req.into_response(too_many(&state, &starts, wait).await));
         }
-        state.failures.record(address, starts, None, now);
     }
     let response = next.call(req).await?;
-    if let Some(address) = address {
-        if let Some(unknown) = response.response().extensions().get::<UnknownCredential>().copied() {
-            state.failures.record(address, counted_at(scope, unknown), unknown.budget, Instant::now());
+    let unknown = response.response().extensions().get::<UnknownCredential>().copied();
+    if let (Some(address), Some(unknown)) = (address, unknown) {
+        // A guess that cannot be counted is not answered as one (the shared limits fail closed for guesses).
+        let counted =
+            !unchecked && state.limits.record_guess(address, counted_at(scope, unknown), unknown.budget).await.is_ok();
+        if !counted {
+            let page = unavailable(&state, &scope).await;
+            return Ok(response.into_response(page));
         }
     }
     Ok(response.map_into_boxed_body())

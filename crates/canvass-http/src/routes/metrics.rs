@@ -39,6 +39,7 @@ pub async fn metrics(req: HttpRequest, state: web::Data<AppState>) -> Result<Htt
         .backlog
         .get(move || store.with_uow(|uow| monitoring::outbox_backlog(uow, clock.as_ref())).map_err(Problem::from))
         .await;
+    state.metrics.set_limits_backend_up(state.limits.backend_up().unwrap_or(true));
     let text = state.metrics.render(Scrape { backlog, connections }).map_err(|error| Problem::internal(&error))?;
     Ok(HttpResponse::Ok().content_type(TEXT_FORMAT).body(text))
 }

@@ -13,6 +13,10 @@ pub struct Cli {
     /// The longest one SQL statement may run, e.g. `30s`, `2m` (`serve` and `worker`).
     #[arg(long, env = "STATEMENT_TIMEOUT", global = true, default_value = "30s", value_parser = positive_interval)]
     pub statement_timeout: std::time::Duration,
+    /// Redis URL of the limits every process of the service shares (`serve` and `worker`): redis://host:6379/0,
+    /// rediss://… for TLS. Without it each process keeps its own.
+    #[arg(long, env = "LIMITS_URL", global = true, hide_env_values = true, value_parser = secret)]
+    pub limits_url: Option<SecretString>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

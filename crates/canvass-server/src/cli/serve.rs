@@ -8,15 +8,20 @@ use serde_json::json;
 
 use super::admin::{print_json, require_migrated, with_uow};
 use super::args::ServeArgs;
-use crate::{demo, Application};
+use crate::{demo, Application, Settings};
 
 /// Serves until SIGTERM or SIGINT; with `--demo`, first makes sure the demo account exists and prints its key.
-pub(super) fn serve(database_url: String, statement_timeout: Duration, args: ServeArgs) -> anyhow::Result<()> {
+pub(super) fn serve(
+    database_url: String,
+    statement_timeout: Duration,
+    args: ServeArgs,
+    limits_url: Option<canvass_limits::LimitsUrl>,
+) -> anyhow::Result<()> {
     require_migrated(&database_url)?;
     if args.demo {
         announce_demo(&database_url, &args.bind)?;
     }
-    let settings = args.into_settings(database_url, statement_timeout);
+    let settings = Settings { limits_url, ..args.into_settings(database_url, statement_timeout) };
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(&settings)?;
         tracing::info!(http.port = app.port(), "serving");

@@ -57,6 +57,7 @@ impl ServeArgs {
                 },
                 ..canvass_http::Protection::default()
             },
+            limits_url: None,
             cookie_key: self.cookie_key,
             metrics_token: self.delivery.metrics_token,
             keep_alive: self.keep_alive,

@@ -4,8 +4,12 @@
 //!
 //! The server is named by `TEST_DATABASE_URL`, else `DATABASE_URL` (`just test` sets one). With
 //! `TEST_CITUS_WORKERS` that server is a Citus coordinator and each database is made on every node ([`citus`]).
+//! [`TestRedis`] is a private Redis for the tests of the shared limits.
 
 mod citus;
+mod redis;
+
+pub use redis::TestRedis;
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;

@@ -60,8 +60,11 @@ impl TestApp {
             "sender": "hr@acme.example", "subject": "Your view", "message": "Answer: {{surveyLink}}\nStop: {{optOutLink}}"});
         let sendout = self.post(&format!("/surveys/{survey}/sendouts"), body).await.expect(201)["sendoutId"].as_i64();
         let base = format!("/surveys/{survey}/sendouts/{}", sendout.unwrap());
-        let people: Vec<Value> = contacts.iter().map(|c| json!({"contactDetails": c, "sendMail": true})).collect();
-        self.post(&format!("{base}/respondents/batch"), json!({"surveyRespondents": people})).await.expect(200);
+        // A batch holds at most 1,000 respondents.
+        for batch in contacts.chunks(1_000) {
+            let people: Vec<Value> = batch.iter().map(|c| json!({"contactDetails": c, "sendMail": true})).collect();
+            self.post(&format!("{base}/respondents/batch"), json!({"surveyRespondents": people})).await.expect(200);
+        }
         self.post(&format!("{base}/activate"), json!({})).await.expect(200);
         base
     }

@@ -74,6 +74,7 @@ pub fn settings(db: &TestDatabase) -> Settings {
         webhook_allow_private: false,
         statement_timeout: Duration::from_secs(30),
         protection: canvass_server::Protection::default(),
+        limits_url: None,
         metrics_token: None,
         cookie_key: None,
         keep_alive: canvass_server::settings::DEFAULT_KEEP_ALIVE,

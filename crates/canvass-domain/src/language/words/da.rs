@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Der blev ikke fundet et åbent spørgeskema til dette login. Kontrollér det, og prøv igen.",
     cross_site: "Formularen blev sendt fra et andet websted og blev ikke accepteret.",
     too_many_attempts: "For mange forsøg fra dit netværk. Prøv igen senere.",
+    try_again_shortly: "Siden kan ikke åbnes lige nu. Prøv igen om et øjeblik.",
     reply_choice: "Svar {choices}",
     reply_choices: "Svar med en eller flere, adskilt af kommaer: {choices}",
     reply_scale: "Svar med et tal fra {min} til {max}",

@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Für diese Anmeldekennung wurde keine offene Umfrage gefunden. Bitte prüfen Sie sie und versuchen Sie es erneut.",
     cross_site: "Dieses Formular wurde von einer anderen Website gesendet und nicht angenommen.",
     too_many_attempts: "Zu viele Versuche aus Ihrem Netzwerk. Bitte versuchen Sie es später erneut.",
+    try_again_shortly: "Diese Seite kann gerade nicht geöffnet werden. Bitte versuchen Sie es gleich noch einmal.",
     reply_choice: "Antworten Sie {choices}",
     reply_choices: "Antworten Sie mit einer oder mehreren Nummern, durch Kommas getrennt: {choices}",
     reply_scale: "Antworten Sie mit einer Zahl von {min} bis {max}",

@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "No open survey was found for this login. Please check it and try again.",
     cross_site: "This form was sent from another site and was not accepted.",
     too_many_attempts: "Too many attempts from your network. Please try again later.",
+    try_again_shortly: "This page cannot be opened just now. Please try again in a moment.",
     reply_choice: "Reply {choices}",
     reply_choices: "Reply one or more, separated by commas: {choices}",
     reply_scale: "Reply a number from {min} to {max}",

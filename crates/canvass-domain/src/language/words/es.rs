@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "No se ha encontrado ninguna encuesta abierta para este identificador. Compruébelo e inténtelo de nuevo.",
     cross_site: "Este formulario se envió desde otro sitio y no se ha aceptado.",
     too_many_attempts: "Demasiados intentos desde su red. Inténtelo de nuevo más tarde.",
+    try_again_shortly: "Esta página no se puede abrir en este momento. Inténtelo de nuevo en unos instantes.",
     reply_choice: "Responda {choices}",
     reply_choices: "Responda uno o varios, separados por comas: {choices}",
     reply_scale: "Responda con un número del {min} al {max}",

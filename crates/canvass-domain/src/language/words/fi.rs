@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Tällä tunnuksella ei löytynyt avointa kyselyä. Tarkista tunnus ja yritä uudelleen.",
     cross_site: "Lomake lähetettiin toiselta sivustolta, eikä sitä hyväksytty.",
     too_many_attempts: "Verkostasi on tehty liian monta yritystä. Yritä myöhemmin uudelleen.",
+    try_again_shortly: "Sivua ei voi avata juuri nyt. Yritä hetken kuluttua uudelleen.",
     reply_choice: "Vastaa {choices}",
     reply_choices: "Vastaa yksi tai useampi pilkuilla erotettuna: {choices}",
     reply_scale: "Vastaa luvulla {min}–{max}",

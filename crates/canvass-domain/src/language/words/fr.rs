@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Aucune enquête ouverte n’a été trouvée pour cet identifiant. Veuillez le vérifier et réessayer.",
     cross_site: "Ce formulaire a été envoyé depuis un autre site et n’a pas été accepté.",
     too_many_attempts: "Trop de tentatives depuis votre réseau. Veuillez réessayer plus tard.",
+    try_again_shortly: "Cette page ne peut pas être ouverte pour le moment. Veuillez réessayer dans un instant.",
     reply_choice: "Répondez {choices}",
     reply_choices: "Répondez un ou plusieurs numéros, séparés par des virgules : {choices}",
     reply_scale: "Répondez par un nombre de {min} à {max}",

@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Nessun sondaggio aperto trovato per questo codice di accesso. Controllalo e riprova.",
     cross_site: "Questo modulo è stato inviato da un altro sito e non è stato accettato.",
     too_many_attempts: "Troppi tentativi dalla tua rete. Riprova più tardi.",
+    try_again_shortly: "Al momento non è possibile aprire questa pagina. Riprova tra poco.",
     reply_choice: "Rispondi {choices}",
     reply_choices: "Rispondi con uno o più numeri, separati da virgole: {choices}",
     reply_scale: "Rispondi con un numero da {min} a {max}",

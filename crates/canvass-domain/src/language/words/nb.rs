@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Fant ingen åpen undersøkelse for denne påloggingen. Kontroller den og prøv igjen.",
     cross_site: "Skjemaet ble sendt fra et annet nettsted og ble ikke godtatt.",
     too_many_attempts: "For mange forsøk fra nettverket ditt. Prøv igjen senere.",
+    try_again_shortly: "Siden kan ikke åpnes akkurat nå. Prøv igjen om et øyeblikk.",
     reply_choice: "Svar {choices}",
     reply_choices: "Svar med ett eller flere, skilt med komma: {choices}",
     reply_scale: "Svar med et tall fra {min} til {max}",

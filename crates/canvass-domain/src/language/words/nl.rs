@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Er is geen open enquête gevonden voor deze inlognaam. Controleer deze en probeer het opnieuw.",
     cross_site: "Dit formulier is vanaf een andere website verstuurd en is niet geaccepteerd.",
     too_many_attempts: "Te veel pogingen vanaf uw netwerk. Probeer het later opnieuw.",
+    try_again_shortly: "Deze pagina kan nu niet worden geopend. Probeer het zo meteen opnieuw.",
     reply_choice: "Antwoord {choices}",
     reply_choices: "Antwoord een of meer, gescheiden door komma's: {choices}",
     reply_scale: "Antwoord met een getal van {min} tot {max}",

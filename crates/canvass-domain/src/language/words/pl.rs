@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Nie znaleziono otwartej ankiety dla tego loginu. Sprawdź go i spróbuj ponownie.",
     cross_site: "Ten formularz został wysłany z innej witryny i nie został przyjęty.",
     too_many_attempts: "Zbyt wiele prób z Twojej sieci. Spróbuj ponownie później.",
+    try_again_shortly: "Tej strony nie można teraz otworzyć. Spróbuj ponownie za chwilę.",
     reply_choice: "Odpowiedz {choices}",
     reply_choices: "Odpowiedz jednym lub kilkoma numerami, oddzielonymi przecinkami: {choices}",
     reply_scale: "Odpowiedz liczbą od {min} do {max}",

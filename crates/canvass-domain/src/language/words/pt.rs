@@ -53,6 +53,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Não foi encontrado nenhum inquérito aberto para este identificador. Verifique-o e tente novamente.",
     cross_site: "Este formulário foi enviado a partir de outro site e não foi aceite.",
     too_many_attempts: "Demasiadas tentativas a partir da sua rede. Tente novamente mais tarde.",
+    try_again_shortly: "Esta página não pode ser aberta neste momento. Tente novamente dentro de instantes.",
     reply_choice: "Responda {choices}",
     reply_choices: "Responda um ou mais, separados por vírgulas: {choices}",
     reply_scale: "Responda com um número de {min} a {max}",

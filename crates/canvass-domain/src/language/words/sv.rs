@@ -54,6 +54,7 @@ pub const WORDS: Words = Words {
     login_unknown: "Ingen öppen enkät hittades för det här inloggnings-id:t. Kontrollera det och försök igen.",
     cross_site: "Formuläret skickades från en annan webbplats och godtogs inte.",
     too_many_attempts: "För många försök från ditt nätverk. Försök igen senare.",
+    try_again_shortly: "Sidan kan inte öppnas just nu. Försök igen om en stund.",
     reply_choice: "Svara {choices}",
     reply_choices: "Svara med ett eller flera, åtskilda med kommatecken: {choices}",
     reply_scale: "Svara med ett tal från {min} till {max}",
