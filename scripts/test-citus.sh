@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `just test-citus`: the black-box suite (tests/), the adapter's tests and the delivery worker tests on a real Citus cluster, a
-# coordinator and two workers started for this run and removed afterwards (scripts/citus.sh). Each test database is
+# `just test-citus`: the black-box suite (tests/), the adapter's tests, the delivery worker tests and the many-servers
+# test on a real Citus cluster, a coordinator and two workers started for this run and removed afterwards
+# (scripts/citus.sh). Each test database is
 # made on all three nodes, migrated and distributed with docs/citus-distribute.sql (crates/dev/canvass-testdb).
 # Without citus.so installed it says so in one line and exits 0: see docs/scaling.md, "Testing on a real Citus
 # cluster", for how to install it.
@@ -29,8 +30,8 @@ echo "== the adapter's tests on the coordinator"
 cargo test -p canvass-postgres --test adapter -- \
   --skip public_handles::the_migration_maps_every_login_sendout_that_exists_and_no_other \
   --skip one_statement::a_replacement_that_waited_for_another_replaces_the_whole_set || failed=1
-echo "== delivery worker tests on the coordinator"
-cargo test -p canvass-server --test binary -- workers:: pace:: || failed=1
+echo "== delivery worker and many-servers tests on the coordinator"
+cargo test -p canvass-server --test binary -- workers:: pace:: many_servers:: || failed=1
 if [ "$failed" = 1 ]; then
   echo "== errors the coordinator logged, by message (its log: $(scripts/pg-cluster.sh log "$cluster/coordinator"))"
   grep -h 'ERROR:' "$(scripts/pg-cluster.sh log "$cluster/coordinator")" | sed -E 's/^.*ERROR: +//' | sort | uniq -c \
