@@ -2,16 +2,21 @@
 //! service (`canvass-limits`): each API key's request rate, the respondent side's guesses (unknown link tokens,
 //! login identifiers, login pages) and an open link's starts, each per client (an IPv4 address or an IPv6 /64).
 //!
+//! A key's requests take their cells from Redis a few at a time: a process takes up to a hundredth of the key's
+//! burst at once (one round trip) and spends them on the key's next requests within 5 seconds, so that a busy key
+//! costs one round trip per that many requests while N processes hold back at most N hundredths of a burst.
+//!
 //! When Redis cannot be reached each limit follows its rule (docs/decisions.md, "Many servers, one service"): a
 //! key's rate and an open link's starts fall back to this process's own count (open: the service then lets
 //! through what one process lets through, times the processes); a guess fails closed, for the guard answers an
 //! unknown link 503 rather than count nothing (a known one is served: it needs no count).
 
 use std::net::IpAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use canvass_limits::{SharedLimits, Unreachable, Window};
+use moka::sync::Cache;
 
 use crate::middleware::key_limits::{KeyDigest, KeyLimits, Standing};
 use crate::pages::failures::{Client, Failures, Scope};
@@ -28,11 +33,26 @@ pub enum GuessCheck {
     Unchecked,
 }
 
+/// How long cells taken ahead stay this process's to spend.
+const AHEAD_FOR: Duration = Duration::from_secs(5);
+
+/// Keys with cells taken ahead, at most.
+const KEYS_AHEAD: u64 = 10_000;
+
+/// Cells of a key taken from Redis ahead of its requests, and where the key stood then.
+#[derive(Debug, Clone, Copy)]
+struct Ahead {
+    cells: u32,
+    remaining: u32,
+    reset: Duration,
+}
+
 /// Every counter of the limits: see the module documentation.
 pub struct Limits {
     keys: KeyLimits,
     failures: Failures,
     shared: Option<Arc<SharedLimits>>,
+    ahead: Cache<KeyDigest, Arc<Mutex<Ahead>>>,
     per_second: u32,
     burst: u32,
 }
@@ -46,6 +66,7 @@ impl Limits {
             keys: KeyLimits::new(protection.rate_limit_per_key, protection.burst_per_key()),
             failures,
             shared: None,
+            ahead: Cache::builder().max_capacity(KEYS_AHEAD).time_to_live(AHEAD_FOR).build(),
             per_second: protection.rate_limit_per_key.get(),
             burst: protection.burst_per_key().get(),
         }
@@ -63,12 +84,32 @@ impl Limits {
 
     /// Counts one request of the key with this digest and says where the key stands.
     pub async fn count_request(&self, digest: &KeyDigest) -> Standing {
-        if let Some(shared) = &self.shared {
-            if let Ok(grant) = shared.take_request(&hex::encode(digest), self.per_second, self.burst).await {
-                return Standing::of_grant(&grant, self.burst);
-            }
+        let Some(shared) = &self.shared else { return self.keys.check(digest) };
+        if let Some(standing) = self.spend_ahead(digest) {
+            return standing;
         }
-        self.keys.check(digest)
+        let wanted = (self.burst / 100).max(1);
+        match shared.take_request(&hex::encode(digest), self.per_second, self.burst, wanted).await {
+            Ok(grant) => {
+                let ahead = grant.granted.saturating_sub(1);
+                if ahead > 0 {
+                    let cells = Ahead { cells: ahead, remaining: grant.remaining, reset: grant.reset };
+                    self.ahead.insert(*digest, Arc::new(Mutex::new(cells)));
+                }
+                Standing::of_grant(&grant, ahead, self.burst)
+            }
+            Err(Unreachable) => self.keys.check(digest),
+        }
+    }
+
+    /// Spends one cell taken ahead for this key, if one is left.
+    fn spend_ahead(&self, digest: &KeyDigest) -> Option<Standing> {
+        let entry = self.ahead.get(digest)?;
+        let mut ahead = entry.lock().unwrap_or_else(PoisonError::into_inner);
+        ahead.cells = ahead.cells.checked_sub(1)?;
+        let reset = ahead.reset.as_secs() + u64::from(ahead.reset.subsec_nanos() > 0);
+        let remaining = ahead.remaining.saturating_add(ahead.cells);
+        Some(Standing { limit: self.burst, remaining, reset, retry_after: None })
     }
 
     /// Whether the client at `address` may guess at every one of `scopes` now.

@@ -45,12 +45,12 @@ impl std::fmt::Debug for LimitsUrl {
     }
 }
 
-/// Where a key stands after one request.
+/// Where a key stands after taking cells (requests) from its burst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Grant {
-    /// Whether the request was let through.
-    pub allowed: bool,
-    /// Requests left in the burst now.
+    /// Cells granted, at most those wanted; 0: the request is refused.
+    pub granted: u32,
+    /// Cells left in the burst after them.
     pub remaining: u32,
     /// Until the whole burst is available again.
     pub reset: Duration,
@@ -113,18 +113,20 @@ impl SharedLimits {
         self.up.load(Ordering::Acquire)
     }
 
-    /// Counts one request of the key named `key` (a digest, never the key) at `per_second` with bursts of `burst`.
-    pub async fn take_request(&self, key: &str, per_second: u32, burst: u32) -> Result<Grant, Unreachable> {
+    /// Takes up to `wanted` cells (at least one: the request at hand) of the key named `key` (a digest, never the
+    /// key) at `per_second` with bursts of `burst`: as many as are free, none when none is.
+    pub async fn take_request(
+        &self,
+        key: &str,
+        per_second: u32,
+        burst: u32,
+        wanted: u32,
+    ) -> Result<Grant, Unreachable> {
         let interval = 1_000_000f64 / f64::from(per_second.max(1));
         let mut call = self.gcra.key(format!("{PREFIX}key:{key}"));
-        call.arg(interval).arg(burst.max(1));
-        let (allowed, remaining, reset, retry): (u8, u32, u64, u64) = self.run(&call).await?;
-        Ok(Grant {
-            allowed: allowed == 1,
-            remaining,
-            reset: Duration::from_micros(reset),
-            retry_after: Duration::from_micros(retry),
-        })
+        call.arg(interval).arg(burst.max(1)).arg(wanted.max(1));
+        let (granted, remaining, reset, retry): (u32, u32, u64, u64) = self.run(&call).await?;
+        Ok(Grant { granted, remaining, reset: Duration::from_micros(reset), retry_after: Duration::from_micros(retry) })
     }
 
     /// The longest wait any of `windows` imposes now, or `None` when none does.

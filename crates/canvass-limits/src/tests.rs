@@ -18,19 +18,32 @@ async fn a_burst_is_counted_down_then_refused_with_a_wait_and_another_key_has_it
     let limits = SharedLimits::open(&LimitsUrl::parse(&redis.url()).unwrap()).unwrap();
     let mut grants = Vec::new();
     for _ in 0..4 {
-        grants.push(limits.take_request("a", 1, 3).await.unwrap());
+        grants.push(limits.take_request("a", 1, 3, 1).await.unwrap());
     }
     assert_eq!(
-        grants.iter().map(|grant| (grant.allowed, grant.remaining)).collect::<Vec<_>>(),
-        [(true, 2), (true, 1), (true, 0), (false, 0)]
+        grants.iter().map(|grant| (grant.granted, grant.remaining)).collect::<Vec<_>>(),
+        [(1, 2), (1, 1), (1, 0), (0, 0)]
     );
     let wait = grants[3].retry_after;
     assert!(wait > Duration::from_millis(900) && wait <= Duration::from_secs(1), "{wait:?}");
     assert!(grants[2].reset > Duration::from_millis(2900) && grants[2].reset <= Duration::from_secs(3));
-    assert_eq!(limits.take_request("b", 1, 3).await.unwrap().remaining, 2);
-    let fast = limits.take_request("c", 2_000_000_000, 1).await.unwrap();
-    assert!(fast.allowed, "a rate over a million a second still lets requests through");
+    assert_eq!(limits.take_request("b", 1, 3, 1).await.unwrap().remaining, 2);
+    let fast = limits.take_request("c", 2_000_000_000, 1, 1).await.unwrap();
+    assert_eq!(fast.granted, 1, "a rate over a million a second still lets requests through");
     assert!(limits.is_up());
+}
+
+#[tokio::test]
+async fn cells_taken_ahead_are_as_many_as_are_free_and_spent_from_the_burst() {
+    let redis = TestRedis::start();
+    let limits = SharedLimits::open(&LimitsUrl::parse(&redis.url()).unwrap()).unwrap();
+    let first = limits.take_request("k", 1, 10, 4).await.unwrap();
+    assert_eq!((first.granted, first.remaining), (4, 6));
+    let second = limits.take_request("k", 1, 10, 8).await.unwrap();
+    assert_eq!((second.granted, second.remaining), (6, 0), "only what is left");
+    let refused = limits.take_request("k", 1, 10, 8).await.unwrap();
+    assert_eq!(refused.granted, 0);
+    assert!(refused.retry_after > Duration::from_millis(900) && refused.retry_after <= Duration::from_secs(1));
 }
 
 #[tokio::test]
@@ -78,14 +91,14 @@ async fn a_start_is_refused_once_its_window_is_full_and_counts_nothing_then() {
 async fn a_redis_that_goes_away_is_unreachable_and_counts_again_when_it_is_back() {
     let mut redis = TestRedis::start();
     let limits = SharedLimits::open(&LimitsUrl::parse(&redis.url()).unwrap()).unwrap();
-    assert!(limits.take_request("k", 10, 10).await.is_ok());
+    assert!(limits.take_request("k", 10, 10, 1).await.is_ok());
     redis.stop();
-    assert_eq!(limits.take_request("k", 10, 10).await, Err(Unreachable));
+    assert_eq!(limits.take_request("k", 10, 10, 1).await, Err(Unreachable));
     assert!(!limits.is_up());
     redis.resume();
     let mut back = Err(Unreachable);
     for _ in 0..50 {
-        back = limits.take_request("k", 10, 10).await;
+        back = limits.take_request("k", 10, 10, 1).await;
         if back.is_ok() {
             break;
         }

@@ -8,4 +8,5 @@ pub(crate) mod invitations;
 pub(crate) mod outbox;
 mod outcomes;
 mod pace;
+mod queued_marks;
 pub(crate) mod sendout_delivery;

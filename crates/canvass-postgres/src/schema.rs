@@ -450,6 +450,7 @@ diesel::table! {
         max_responses -> Nullable<Int8>,
         one_response_per_browser -> Nullable<Bool>,
         messages -> Jsonb,
+        outbox_queued -> Bool,
     }
 }
 

@@ -66,10 +66,12 @@ impl Standing {
 }
 
 impl Standing {
-    /// Where a key stands after the shared limits' `grant`, of a burst of `burst`.
-    pub fn of_grant(grant: &canvass_limits::Grant, burst: u32) -> Self {
-        let retry_after = (!grant.allowed).then(|| ceil_seconds(grant.retry_after).max(1));
-        Self { limit: burst, remaining: grant.remaining, reset: ceil_seconds(grant.reset), retry_after }
+    /// Where a key stands after the shared limits' `grant` (one cell for the request at hand, the rest `ahead`
+    /// for its next requests), of a burst of `burst`.
+    pub fn of_grant(grant: &canvass_limits::Grant, ahead: u32, burst: u32) -> Self {
+        let retry_after = (grant.granted == 0).then(|| ceil_seconds(grant.retry_after).max(1));
+        let remaining = grant.remaining.saturating_add(ahead);
+        Self { limit: burst, remaining, reset: ceil_seconds(grant.reset), retry_after }
     }
 }
 

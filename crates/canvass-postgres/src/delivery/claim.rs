@@ -53,7 +53,8 @@ pub(crate) const DETAILS: &str =
 
 /// The active sending sendouts with claimable messages (Pending, due by `$1`, no live lease), the one whose
 /// oldest such message has waited longest first, at most `$2` of them. It spans accounts and takes no lock: it
-/// only says where to claim. Each sendout's oldest claimable message is the first entry of its part of
+/// only says where to claim. It reads only the sendouts marked as having queued messages (`queued_marks.rs`), so
+/// an idle poll costs the same however many sendouts are Active. Each sendout's oldest claimable message is the first entry of its part of
 /// `outbox_pending_idx` past the leased ones (the rows in flight, claimed oldest first), so this reads a few
 /// index entries per active sendout, however long the queue.
 const DUE_SENDOUTS: &str = "SELECT account_id, sendout_id FROM ( \
@@ -61,7 +62,8 @@ const DUE_SENDOUTS: &str = "SELECT account_id, sendout_id FROM ( \
                 (SELECT min(o.due_at) FROM outbox o \
                  WHERE o.account_id = s.account_id AND o.sendout_id = s.id AND o.status = 'Pending' \
                    AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1)) AS oldest \
-         FROM sendouts s WHERE s.status = 'Active' AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY')) due \
+         FROM sendouts s WHERE s.outbox_queued AND s.status = 'Active' \
+           AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY')) due \
      WHERE oldest IS NOT NULL ORDER BY oldest, account_id, sendout_id LIMIT $2";
 
 /// Claims up to `$4` of one sendout's (`$5`, of account `$1`) claimable messages, oldest due first, skipping those
@@ -157,6 +159,11 @@ pub(crate) fn claim_due(
     }
     let due: Vec<DueSendout> =
         prepared(DUE_SENDOUTS).bind::<Timestamptz, _>(now).bind::<BigInt, _>(limit).load(conn)?;
+    if due.is_empty() {
+        // Nothing due: the poll is idle, so it is the time to clear the marks of sendouts with nothing left.
+        super::queued_marks::clear_stale(conn)?;
+        return Ok(Vec::new());
+    }
     let mut accounts: Vec<AccountClaim> = Vec::new();
     for DueSendout { account_id, sendout_id } in due {
         match accounts.iter_mut().find(|claim| claim.account_id == account_id) {

@@ -29,10 +29,14 @@ const REMINDER_ACCOUNTS: &str =
     "SELECT DISTINCT account_id FROM reminders WHERE status = 'Scheduled' AND send_date <= $1 ORDER BY account_id";
 
 /// Marks one account's (`$2`) due reminders sent and queues their messages for the respondents their
-/// SendoutLogic selects; counts the messages queued.
+/// SendoutLogic selects, marking their sendouts as having queued messages (`delivery/queued_marks.rs`); counts the
+/// messages queued.
 const ENQUEUE_REMINDERS: &str = "WITH due AS ( \
          UPDATE reminders SET status = 'Sent' WHERE account_id = $2 AND status = 'Scheduled' AND send_date <= $1 \
          RETURNING account_id, id, sendout_id, sendout_logic), \
+     marked AS ( \
+         UPDATE sendouts SET outbox_queued = true WHERE account_id = $2 AND id IN (SELECT sendout_id FROM due) \
+         RETURNING id), \
      queued AS ( \
          INSERT INTO outbox (account_id, respondent_id, sendout_id, reminder_id, idempotency_key, status, due_at, created_at) \
          SELECT r.account_id, r.id, r.sendout_id, due.id, 'rem-' || due.id || '-' || r.id, 'Pending', $1, $1 \
@@ -155,7 +159,7 @@ impl PgUnitOfWork<'_> {
         sendout: SendoutId,
         now: OffsetDateTime,
     ) -> QueryResult<usize> {
-        diesel::sql_query(
+        let queued = diesel::sql_query(
             "INSERT INTO outbox (account_id, respondent_id, sendout_id, idempotency_key, status, due_at, created_at) \
              SELECT r.account_id, r.id, r.sendout_id, 'inv-' || r.account_id || '-' || r.id, 'Pending', \
                     coalesce(s.send_date, $3), $3 \
@@ -166,7 +170,11 @@ impl PgUnitOfWork<'_> {
         .bind::<BigInt, _>(account.get())
         .bind::<BigInt, _>(sendout.get())
         .bind::<Timestamptz, _>(now)
-        .execute(self.conn)
+        .execute(self.conn)?;
+        if queued > 0 {
+            super::queued_marks::mark(self.conn, account.get(), sendout.get())?;
+        }
+        Ok(queued)
     }
 }
 
@@ -278,6 +286,9 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         .bind::<Text, _>(body)
         .execute(self.conn)
         .or_repo()?;
+        if queued == 1 {
+            super::queued_marks::mark(self.conn, context.account_id.get(), context.sendout_id.get()).or_repo()?;
+        }
         Ok(queued == 1)
     }
 }

@@ -58,8 +58,8 @@ fn sendout_to(conn: &mut PgConnection, account: AccountId, survey: i64, contact:
     let sendout = id(
         conn,
         "INSERT INTO sendouts (account_id, survey_id, name, dispatch_type, status, created_at, sender, subject, \
-         message, respondent_count, pending_count) VALUES ($1, $2, 'Invite ' || $3, 'EMAIL', 'Active', now(), \
-         'hr@acme.example', 'Your view', 'Answer: {{surveyLink}}', 0, 0) RETURNING id",
+         message, respondent_count, pending_count, outbox_queued) VALUES ($1, $2, 'Invite ' || $3, 'EMAIL', 'Active', now(), \
+         'hr@acme.example', 'Your view', 'Answer: {{surveyLink}}', 0, 0, true) RETURNING id",
         survey,
     );
     let respondent = id(

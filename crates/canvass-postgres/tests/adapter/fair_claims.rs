@@ -1,7 +1,7 @@
 //! The outbox claim shares a round among the accounts with due messages: each gets its share, an account's large
 //! backlog cannot hold another's messages back, and what one account leaves unused fills the round from the others.
 //! Each account has one active EMAIL sendout whose released respondents have a due invitation in the outbox, as an
-//! activation leaves them, written here with SQL.
+//! activation leaves them (the sendout marked as having queued messages), written here with SQL.
 
 use std::collections::HashMap;
 
@@ -39,8 +39,8 @@ fn account_with_due(conn: &mut PgConnection, name: &str, count: usize) -> Accoun
     let sendout = id(
         conn,
         "INSERT INTO sendouts (account_id, survey_id, name, dispatch_type, status, created_at, sender, subject, \
-         message, respondent_count, pending_count) VALUES ($1, $2, 'Invite', 'EMAIL', 'Active', now(), \
-         'hr@acme.example', 'Your view', 'Answer: {{surveyLink}}', 0, 0) RETURNING id",
+         message, respondent_count, pending_count, outbox_queued) VALUES ($1, $2, 'Invite', 'EMAIL', 'Active', now(), \
+         'hr@acme.example', 'Your view', 'Answer: {{surveyLink}}', 0, 0, true) RETURNING id",
         survey,
     );
     for _ in 0..count {

@@ -17,6 +17,7 @@ mod keyed_requests;
 mod one_statement;
 mod pool_recovery;
 mod public_handles;
+mod queued_marks;
 mod repositories;
 mod respondent_language;
 mod support;

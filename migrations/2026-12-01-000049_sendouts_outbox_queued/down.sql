@@ -1,0 +1,2 @@
+DROP INDEX sendouts_outbox_queued_idx;
+ALTER TABLE sendouts DROP COLUMN outbox_queued;
