@@ -15,8 +15,9 @@ use super::timeline::EventResponse;
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct PersonQuery {
-    /// The person's email address (compared case-insensitively) or phone number.
-    #[param(min_length = 1, max_length = 320)]
+    /// The person's email address (compared case-insensitively) or phone number: 1 to 320 characters, none a
+    /// control character.
+    #[param(min_length = 1, max_length = 320, pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]+$")]
     pub contact_details: String,
 }
 
