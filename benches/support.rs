@@ -184,6 +184,12 @@ pub fn survey_body(name: &str) -> Value {
     json!({"name": name, "description": "Benchmark survey", "pages": pages})
 }
 
+/// The middle of `values` (the upper one of an even count), as the benches' alternating rounds report.
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
 /// A number from the environment variable `name`, or `default` when it is unset or not a number.
 pub fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)

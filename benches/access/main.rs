@@ -28,7 +28,7 @@ mod baseline;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use benches::support::{canvass_binary, env_number, serve, survey_body, JsonApi};
+use benches::support::{canvass_binary, env_number, median, serve, survey_body, JsonApi};
 use canvass_domain::clock::SystemClock;
 use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::use_cases::accounts;
@@ -52,11 +52,6 @@ function request()
 end
 "#
     )
-}
-
-fn median(mut rates: Vec<f64>) -> f64 {
-    rates.sort_by(f64::total_cmp);
-    rates[rates.len() / 2]
 }
 
 fn main() {

@@ -9,7 +9,16 @@
 
 #![expect(clippy::unwrap_used)]
 
+/// The benches' shared support (`benches/support.rs`), reached from this folder.
+#[path = ".."]
+mod benches {
+    #[expect(dead_code)]
+    pub mod support;
+}
+
 use std::time::Instant;
+
+use benches::support::{env_number, median};
 
 use canvass_domain::clock::SystemClock;
 use canvass_domain::ports::{OutboxRepository, StoreExt, UnitOfWork};
@@ -29,15 +38,6 @@ const UNMARKED_DUE_SENDOUTS: &str = "SELECT account_id, sendout_id FROM ( \
                    AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1)) AS oldest \
          FROM sendouts s WHERE s.status = 'Active' AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY')) due \
      WHERE oldest IS NOT NULL ORDER BY oldest, account_id, sendout_id LIMIT $2";
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|value| value.parse().ok()).unwrap_or(default)
-}
-
-fn median_ms(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
-}
 
 /// Adds `count` Active EMAIL sendouts of `survey` with nothing queued, then analyzes.
 fn add_sendouts(conn: &mut PgConnection, account: i64, survey: i64, count: u64) {
@@ -79,7 +79,7 @@ fn measure(conn: &mut PgConnection, polls: u64) -> (f64, f64) {
             .unwrap();
         unmarked.push(started.elapsed().as_secs_f64() * 1000.0);
     }
-    (median_ms(claims), median_ms(unmarked))
+    (median(claims), median(unmarked))
 }
 
 fn main() {

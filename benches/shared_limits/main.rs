@@ -24,18 +24,13 @@ mod load;
 
 use std::path::PathBuf;
 
-use benches::support::{canvass_binary, env_number, serve, serve_with, survey_body, JsonApi};
+use benches::support::{canvass_binary, env_number, median, serve, serve_with, survey_body, JsonApi};
 use canvass_domain::clock::SystemClock;
 use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::use_cases::accounts;
 use canvass_testdb::{TestDatabase, TestRedis};
 use load::wrk_script;
 use serde_json::json;
-
-fn median(mut rates: Vec<f64>) -> f64 {
-    rates.sort_by(f64::total_cmp);
-    rates[rates.len() / 2]
-}
 
 fn main() {
     let seconds = env_number("BENCH_SECONDS", 10);
