@@ -77,6 +77,8 @@
 //!   function that is the transaction boundary: `work` gets the same unit of work back; the transaction commits
 //!   when `work` returns `Ok` and rolls back when it returns `Err`. `UnitOfWork` is the repositories plus
 //!   `Transactional`, and is object-safe: the web layer and the jobs hand use cases a `&mut dyn UnitOfWork`.
+//!   `joined_transaction` opens one whose nested transactions join it rather than becoming savepoints
+//!   (`ports/joined.rs`): the HTTP hop that adds a request's audit event to its use case's change.
 //! - `Clock` (`clock.rs`): the current time. The server uses `SystemClock`; a test that needs a fixed instant
 //!   implements `Clock` itself. The retention engine takes its instant as an argument instead (`--now`), so tests
 //!   and operators can run it as of any time.
@@ -120,6 +122,7 @@
 //! `idempotency`, `webhook`, beside the plumbing they share),
 //! which borrows one connection for the length of one use case.
 
+mod joined;
 mod store;
 
 pub use crate::account::ports::AccountRepository;
@@ -141,7 +144,8 @@ pub use crate::idempotency::ports::IdempotencyRepository;
 pub use crate::insight::ports::InsightRepository;
 pub use crate::survey::ports::{QuotaRepository, SurveyRepository};
 pub use crate::webhook::ports::{WebhookEvents, WebhookRepository};
-pub use store::{transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};
+pub use joined::{Nesting, Step};
+pub use store::{joined_transaction, transaction, Connections, Readiness, Store, StoreExt, Transactional, UnitOfWork};
 
 use crate::error::RepoError;
 

@@ -21,7 +21,7 @@ pub use share::Share;
 
 use actix_web::web;
 use canvass_domain::clock::Clock;
-use canvass_domain::ports::{transaction, StoreExt, UnitOfWork};
+use canvass_domain::ports::{joined_transaction, transaction, StoreExt, UnitOfWork};
 use canvass_domain::use_cases::audit;
 use canvass_domain::DomainError;
 
@@ -32,7 +32,28 @@ use crate::state::AppState;
 /// Runs `work` with a unit of work and the clock on the store's lane, in the current request's [`Share`], inside the
 /// current tracing span. For a request the audit log records whose event is not written yet, `work` runs in a
 /// transaction that writes the event after it succeeds (`crate::audit`).
+///
+/// The use case's own transactions join that one (no savepoints: `joined_transaction`), since a use case that fails
+/// fails the request; a keyed request's hop, which goes on to keep a refusal, runs [`run_nesting`] with savepoints.
 pub async fn run<T, F>(state: &AppState, work: F) -> Result<T, Problem>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut dyn UnitOfWork, &dyn Clock) -> Result<T, DomainError> + Send + 'static,
+{
+    run_nesting(state, Nested::Joined, work).await
+}
+
+/// How the use case's own transactions sit in the transaction of a hop that writes an audit event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Nested {
+    /// They join it: a failure of any fails the hop.
+    Joined,
+    /// They are savepoints: the hop may go on after one failed.
+    Savepoints,
+}
+
+/// [`run`], with the use case's transactions nested as `nested` says when an audit event is written.
+async fn run_nesting<T, F>(state: &AppState, nested: Nested, work: F) -> Result<T, Problem>
 where
     T: Send + 'static,
     F: FnOnce(&mut dyn UnitOfWork, &dyn Clock) -> Result<T, DomainError> + Send + 'static,
@@ -46,7 +67,7 @@ where
             store
                 .with_uow(|uow| match audit {
                     None => work(uow, clock.as_ref()),
-                    Some(slot) => audited(uow, clock.as_ref(), &slot, work),
+                    Some(slot) => audited(uow, clock.as_ref(), &slot, nested, work),
                 })
                 .map_err(Problem::from)
         })
@@ -59,19 +80,32 @@ fn audited<T>(
     uow: &mut dyn UnitOfWork,
     clock: &dyn Clock,
     slot: &AuditSlot,
+    nested: Nested,
     work: impl FnOnce(&mut dyn UnitOfWork, &dyn Clock) -> Result<T, DomainError>,
 ) -> Result<T, DomainError> {
     let mut recorded = false;
-    let value = transaction(uow, |tx| {
-        let value = work(tx, clock)?;
-        if let Some(event) = slot.success(clock.now()) {
-            audit::record(tx, slot.account(), &event)?;
-            recorded = true;
-        }
-        Ok(value)
-    })?;
+    let value = match nested {
+        Nested::Joined => joined_transaction(uow, |tx| with_event(tx, clock, slot, work, &mut recorded))?,
+        Nested::Savepoints => transaction(uow, |tx| with_event(tx, clock, slot, work, &mut recorded))?,
+    };
     if recorded {
         slot.mark_written();
+    }
+    Ok(value)
+}
+
+/// Runs `work`, then writes the audit event of its success, if it succeeded (`recorded` then says so).
+fn with_event<T>(
+    tx: &mut dyn UnitOfWork,
+    clock: &dyn Clock,
+    slot: &AuditSlot,
+    work: impl FnOnce(&mut dyn UnitOfWork, &dyn Clock) -> Result<T, DomainError>,
+    recorded: &mut bool,
+) -> Result<T, DomainError> {
+    let value = work(tx, clock)?;
+    if let Some(event) = slot.success(clock.now()) {
+        audit::record(tx, slot.account(), &event)?;
+        *recorded = true;
     }
     Ok(value)
 }

@@ -18,6 +18,14 @@ pub trait Transactional {
     fn commit(&mut self) -> RepoResult<()>;
     /// Undoes the innermost open transaction's writes.
     fn rollback(&mut self) -> RepoResult<()>;
+
+    /// Opens a transaction that the transactions nested in it join instead of becoming savepoints (no statement
+    /// for their `begin` and `commit`); a nested `rollback` then leaves the whole transaction to roll back, and its
+    /// `commit` rolls back and fails ([`super::joined::Nesting`]). An adapter without savepoint costs keeps the
+    /// default, an ordinary transaction.
+    fn begin_joined(&mut self) -> RepoResult<()> {
+        self.begin()
+    }
 }
 
 /// Runs `work` in one transaction: committed when it returns `Ok`, rolled back when it returns `Err`.
@@ -30,6 +38,29 @@ where
     U: Transactional + ?Sized,
 {
     uow.begin()?;
+    finish(uow, work)
+}
+
+/// [`transaction`], opened joined ([`Transactional::begin_joined`]): the use cases `work` runs draw their own
+/// transactions inside it at no cost. For a caller that runs whole use cases and adds a write to them (the audit
+/// event of the request they serve); never for one that goes on after a nested transaction failed (a keyed
+/// request's kept refusal), which needs savepoints.
+pub fn joined_transaction<U, T>(
+    uow: &mut U,
+    work: impl FnOnce(&mut U) -> Result<T, DomainError>,
+) -> Result<T, DomainError>
+where
+    U: Transactional + ?Sized,
+{
+    uow.begin_joined()?;
+    finish(uow, work)
+}
+
+/// Runs `work` in the transaction just opened, and commits or rolls it back.
+fn finish<U, T>(uow: &mut U, work: impl FnOnce(&mut U) -> Result<T, DomainError>) -> Result<T, DomainError>
+where
+    U: Transactional + ?Sized,
+{
     match work(uow) {
         Ok(value) => match uow.commit() {
             Ok(()) => Ok(value),

@@ -14,7 +14,7 @@ use canvass_domain::ports::UnitOfWork;
 use canvass_domain::use_cases::idempotency::{self, Completion, ServedAnswer};
 use canvass_domain::DomainError;
 
-use super::run;
+use super::{run, run_nesting, Nested};
 use crate::audit::AuditSlot;
 use crate::middleware::idempotency::{in_use, keepable, KeyClaim, KeySettled};
 use crate::problem::Problem;
@@ -49,7 +49,7 @@ where
         .await?;
         return served.into_response();
     };
-    let (served, completion) = run(state, move |uow, clock| {
+    let (served, completion) = run_nesting(state, Nested::Savepoints, move |uow, clock| {
         idempotency::run_and_complete(
             uow,
             account,

@@ -13,6 +13,7 @@ mod erasure_patterns;
 mod fair_claims;
 mod idempotency;
 mod insight;
+mod joined_transactions;
 mod keyed_requests;
 mod one_statement;
 mod pool_recovery;
