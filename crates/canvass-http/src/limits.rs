@@ -180,9 +180,51 @@ fn window_key(scope: Scope, client: Client) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::num::NonZeroU32;
+
     use canvass_domain::ids::SendoutId;
+    use canvass_limits::LimitsUrl;
+    use canvass_testdb::TestRedis;
 
     use super::*;
+
+    /// Three processes' limits over one Redis, a key's burst of 2,000 (a hundredth, 20 cells, taken at once): the
+    /// key's requests, sent to each in turn as a round-robin proxy would, are let through about one burst in all,
+    /// not three, and the cells each process holds back cost at most their hundredths.
+    #[actix_web::test]
+    async fn a_large_burst_holds_across_processes_that_take_cells_ahead() {
+        let redis = TestRedis::start();
+        let url = LimitsUrl::parse(&redis.url()).unwrap_or_else(|error| panic!("{error:?}"));
+        let protection =
+            Protection { rate_limit_per_key: NonZeroU32::new(200).unwrap_or(NonZeroU32::MIN), ..Protection::default() };
+        let processes: Vec<Limits> = (0..3)
+            .map(|_| {
+                let shared = SharedLimits::open(&url).unwrap_or_else(|error| panic!("{error:?}"));
+                Limits::local(&protection).shared(Arc::new(shared))
+            })
+            .collect();
+        let digest = [7u8; 32];
+        let mut let_through = 0;
+        let mut refused_in_a_row = 0;
+        let started = Instant::now();
+        for request in 0..4_000 {
+            let standing = processes[request % 3].count_request(&digest).await;
+            if standing.retry_after.is_none() {
+                let_through += 1;
+                refused_in_a_row = 0;
+            } else {
+                refused_in_a_row += 1;
+                if refused_in_a_row == 3 {
+                    break;
+                }
+            }
+        }
+        // The key earns 200 cells a second while the requests run: they are part of what it may use.
+        let earned = (started.elapsed().as_secs_f64() * 200.0).ceil() as u32;
+        assert!(let_through >= 2_000 - 3 * 20, "{let_through} let through: the processes held back too much");
+        assert!(let_through <= 2_000 + earned, "{let_through} let through, {earned} earned meanwhile");
+        assert!(let_through <= 2_200 + earned, "within 10% of one burst");
+    }
 
     #[test]
     fn windows_are_named_by_scope_and_client_an_ipv6_client_by_its_64() {

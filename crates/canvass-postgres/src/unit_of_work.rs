@@ -1,11 +1,13 @@
 //! The unit of work: one connection, and the transaction boundary around a use case's writes.
 
+use canvass_domain::ids::SendoutId;
 use canvass_domain::ports::{Nesting, RepoResult, Step, Transactional};
-use canvass_domain::RepoError;
+use canvass_domain::{AccountId, RepoError};
 use diesel::connection::{AnsiTransactionManager, TransactionManager};
 use diesel::PgConnection;
 
-use crate::error::map_diesel_error;
+use crate::distribution::counts::DeferredShifts;
+use crate::error::{map_diesel_error, OrRepoError};
 use crate::TreeCache;
 
 /// The domain's repositories on one PostgreSQL connection.
@@ -17,38 +19,87 @@ pub struct PgUnitOfWork<'c> {
     pub(crate) changes_trees: bool,
     /// The nesting of a joined transaction (`Transactional::begin_joined`), when one is open.
     nesting: Nesting,
+    /// Sendout count shifts written when the transaction commits (`distribution/counts.rs`).
+    pub(crate) shifts: DeferredShifts,
 }
 
 impl<'c> PgUnitOfWork<'c> {
     /// Wraps a connection (pooled or not) for the length of one use case.
     pub fn new(conn: &'c mut PgConnection) -> Self {
-        Self { conn, trees: None, changes_trees: false, nesting: Nesting::default() }
+        Self { conn, trees: None, changes_trees: false, nesting: Nesting::default(), shifts: DeferredShifts::default() }
     }
 
     /// Wraps a connection for one use case, sharing the store's kept trees.
     pub(crate) fn sharing(conn: &'c mut PgConnection, trees: &'c TreeCache) -> Self {
-        Self { conn, trees: Some(trees), changes_trees: false, nesting: Nesting::default() }
+        Self {
+            conn,
+            trees: Some(trees),
+            changes_trees: false,
+            nesting: Nesting::default(),
+            shifts: DeferredShifts::default(),
+        }
+    }
+}
+
+impl PgUnitOfWork<'_> {
+    /// How many transactions are open on the connection: 0 outside one, 2 inside a savepoint.
+    pub(crate) fn depth(&mut self) -> u32 {
+        let status = AnsiTransactionManager::transaction_manager_status_mut(self.conn);
+        status.transaction_depth().ok().flatten().map_or(0, std::num::NonZeroU32::get)
+    }
+
+    /// Adds `n` new Pending respondents to the sendout's counts: when the transaction commits, or at once outside
+    /// one.
+    pub(crate) fn add_pending(&mut self, account: AccountId, sendout: SendoutId, n: usize) -> RepoResult<()> {
+        if self.depth() == 0 {
+            return crate::distribution::counts::add_pending(self.conn, account, sendout, n).or_repo();
+        }
+        self.shifts.add_pending(account, sendout, n);
+        Ok(())
+    }
+
+    fn open(&mut self) -> RepoResult<()> {
+        if self.depth() > 0 {
+            self.shifts.savepoint();
+        }
+        AnsiTransactionManager::begin_transaction(self.conn).map_err(map_diesel_error)
+    }
+
+    fn close(&mut self) -> RepoResult<()> {
+        if self.depth() == 1 {
+            self.shifts.write(self.conn).map_err(map_diesel_error)?;
+        } else {
+            self.shifts.release();
+        }
+        AnsiTransactionManager::commit_transaction(self.conn).map_err(map_diesel_error)
+    }
+
+    fn undo(&mut self) -> RepoResult<()> {
+        if self.depth() <= 1 {
+            self.shifts.forget();
+        } else {
+            self.shifts.rollback_savepoint();
+        }
+        AnsiTransactionManager::rollback_transaction(self.conn).map_err(map_diesel_error)
     }
 }
 
 /// diesel's transaction manager: `BEGIN`, or a savepoint inside an open transaction; inside a joined one, nothing
-/// for a nested transaction ([`Nesting`]).
+/// for a nested transaction ([`Nesting`]). The sendout count shifts held for the commit follow each step.
 impl Transactional for PgUnitOfWork<'_> {
     fn begin(&mut self) -> RepoResult<()> {
         match self.nesting.begin() {
             Step::Joined => Ok(()),
-            Step::Ordinary | Step::Undo => {
-                AnsiTransactionManager::begin_transaction(self.conn).map_err(map_diesel_error)
-            }
+            Step::Ordinary | Step::Undo => self.open(),
         }
     }
 
     fn commit(&mut self) -> RepoResult<()> {
         match self.nesting.commit() {
             Step::Joined => Ok(()),
-            Step::Ordinary => AnsiTransactionManager::commit_transaction(self.conn).map_err(map_diesel_error),
+            Step::Ordinary => self.close(),
             Step::Undo => {
-                AnsiTransactionManager::rollback_transaction(self.conn).map_err(map_diesel_error)?;
+                self.undo()?;
                 Err(RepoError::Other("a transaction nested in a joined one rolled back: nothing was written".into()))
             }
         }
@@ -57,9 +108,7 @@ impl Transactional for PgUnitOfWork<'_> {
     fn rollback(&mut self) -> RepoResult<()> {
         match self.nesting.rollback() {
             Step::Joined => Ok(()),
-            Step::Ordinary | Step::Undo => {
-                AnsiTransactionManager::rollback_transaction(self.conn).map_err(map_diesel_error)
-            }
+            Step::Ordinary | Step::Undo => self.undo(),
         }
     }
 
@@ -67,7 +116,7 @@ impl Transactional for PgUnitOfWork<'_> {
         if self.nesting.begin() == Step::Joined {
             return Ok(());
         }
-        AnsiTransactionManager::begin_transaction(self.conn).map_err(map_diesel_error)?;
+        self.open()?;
         self.nesting.open_joined();
         Ok(())
     }

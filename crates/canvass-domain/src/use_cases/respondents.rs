@@ -29,15 +29,17 @@
 //!       one for any batch), every row `Pending`. A row missing from `RETURNING` is a contact the sendout already
 //!       has (or another transaction added meanwhile); it is reported as a `duplicate` rejection. Nothing on the path
 //!       reads the sendout's other respondents, so a batch costs the same however many it already has;
-//!    7. one `UPDATE` of the sendout row adds the number of rows inserted to its stored `respondent_count` and
-//!       `pending_count` (`counts::add_pending`; relative, so two batches at once both count);
-//!    8. `COMMIT`.
+//!    7. one `INSERT` of the rows' `added` timeline events;
+//!    8. one `UPDATE` of the sendout row adds the number of rows inserted to its stored `respondent_count` and
+//!       `pending_count` (relative, so two batches at once both count), held by the adapter until the commit and
+//!       sent as the transaction's last statement (`counts::DeferredShifts`: the row it locks is every insert's);
+//!    9. `COMMIT`.
 //!
-//!    For any batch of up to 1,000 that is `BEGIN`, four `SELECT`s, one `INSERT`, one `UPDATE` and `COMMIT`.
+//!    For any batch of up to 1,000 that is `BEGIN`, four `SELECT`s, two `INSERT`s, one `UPDATE` and `COMMIT`.
 //! 4. **Response.** 200 `{added, rejected}`; each added respondent's `surveyLink` is built from
 //!    `AppState::public_url`.
 //!
-//! Concurrent batches need no lock of their own (step 3.7 holds the sendout row from their last statement to their
+//! Concurrent batches need no lock of their own (step 3.8 holds the sendout row from their last statement to their
 //! commit). Under PostgreSQL's default `READ COMMITTED`, two batches with the same contacts
 //! can both reach step 3.6; the second `INSERT` then waits on the unique key `(account_id, sendout_id, contact_key)`
 //! until the first commits, skips those rows, and reports them as duplicates, so each contact is added once.

@@ -12,7 +12,6 @@ use diesel::sql_types::{Array, BigInt, Jsonb, Nullable, Text, Timestamptz};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
-use crate::distribution::counts;
 use crate::error::OrRepoError;
 use crate::prepared::prepared;
 use crate::schema::{contact_list_members, contact_lists, contacts};
@@ -236,7 +235,7 @@ impl ContactListRepository for PgUnitOfWork<'_> {
             .load(self.conn)
             .or_repo()?;
         let added = rows.iter().filter(|row| row.reason.is_none()).count();
-        counts::add_pending(self.conn, account, sendout, added).or_repo()?;
+        self.add_pending(account, sendout, added)?;
         Ok(rows.into_iter().map(EntryRow::entry).collect())
     }
 }

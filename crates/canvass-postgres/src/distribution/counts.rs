@@ -33,6 +33,71 @@ fn shift_counts(
         .map(drop)
 }
 
+/// The count shifts of respondents added in an open transaction, written when it commits
+/// ([`crate::PgUnitOfWork`]'s `commit`): the shift holds the sendout's row until the transaction ends, and every
+/// insert into the sendout shifts it, so it is the last statement before `COMMIT` and nothing of the transaction
+/// (its events, its audit event, the answer rendered in the hop) runs while it holds the row. A transaction that
+/// adds respondents reads no count after (a count read inside it would not see them yet); one that moves them out of
+/// Pending shifts at once (`leave_pending`).
+#[derive(Debug, Default)]
+pub(crate) struct DeferredShifts {
+    /// `(account, sendout, respondents)`, in the order added.
+    shifts: Vec<(AccountId, SendoutId, i64)>,
+    /// Where each open savepoint began in `shifts`.
+    savepoints: Vec<usize>,
+}
+
+impl DeferredShifts {
+    /// Holds `n` new Pending respondents of the sendout until the commit.
+    pub(crate) fn add_pending(&mut self, account: AccountId, sendout: SendoutId, n: usize) {
+        if n > 0 {
+            self.shifts.push((account, sendout, count(n)));
+        }
+    }
+
+    /// A savepoint opened: what follows is undone with it.
+    pub(crate) fn savepoint(&mut self) {
+        self.savepoints.push(self.shifts.len());
+    }
+
+    /// The innermost savepoint released: its shifts stay for the commit.
+    pub(crate) fn release(&mut self) {
+        self.savepoints.pop();
+    }
+
+    /// The innermost savepoint rolled back: its shifts go with it.
+    pub(crate) fn rollback_savepoint(&mut self) {
+        if let Some(from) = self.savepoints.pop() {
+            self.shifts.truncate(from);
+        }
+    }
+
+    /// The transaction ended without committing: nothing to write.
+    pub(crate) fn forget(&mut self) {
+        self.shifts.clear();
+        self.savepoints.clear();
+    }
+
+    /// Writes the held shifts, one `UPDATE` per sendout, in sendout order (the order every statement that locks
+    /// several sendouts takes them in), before the transaction commits.
+    pub(crate) fn write(&mut self, conn: &mut PgConnection) -> QueryResult<()> {
+        let mut shifts = std::mem::take(&mut self.shifts);
+        self.savepoints.clear();
+        shifts.sort_by_key(|(account, sendout, _)| (account.get(), sendout.get()));
+        let mut merged: Vec<(AccountId, SendoutId, i64)> = Vec::with_capacity(shifts.len());
+        for (account, sendout, n) in shifts {
+            match merged.last_mut() {
+                Some(last) if (last.0, last.1) == (account, sendout) => last.2 += n,
+                _ => merged.push((account, sendout, n)),
+            }
+        }
+        for (account, sendout, n) in merged {
+            shift_counts(conn, account, sendout, n, n)?;
+        }
+        Ok(())
+    }
+}
+
 fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }

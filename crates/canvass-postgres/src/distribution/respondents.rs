@@ -13,7 +13,6 @@ use diesel::sql_types::{Array, BigInt, Jsonb, Nullable, Text};
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
-use super::counts;
 use crate::delivery::outbox::texts_of;
 use crate::error::OrRepoError;
 use crate::named::Named;
@@ -207,10 +206,11 @@ impl RespondentRepository for PgUnitOfWork<'_> {
                 .or_repo()?;
             inserted.extend(rows);
         }
-        // One count update per batch, by the rows actually inserted (conflicts skipped), and their `added` events.
-        counts::add_pending(self.conn, account, sendout, inserted.len()).or_repo()?;
+        // The rows' `added` events; one count update per batch by the rows actually inserted (conflicts skipped),
+        // written just before the commit (`counts::DeferredShifts`).
         let ids: Vec<i64> = inserted.iter().map(|row| row.id).collect();
         super::timeline::record_each(self.conn, account.get(), &ids, EventKind::Added, now).or_repo()?;
+        self.add_pending(account, sendout, inserted.len())?;
         inserted.sort_by_key(|r| r.id);
         Ok(inserted.into_iter().map(Respondent::from).collect())
     }
