@@ -4,8 +4,8 @@
 //! 1. The permission check (every keyed request) and the audit write (every change) against the same server
 //!    without them: the current `canvass` binary and a baseline built from `BENCH_BASELINE_COMMIT` (default
 //!    7a79f12, the last commit before roles and the audit log; or the binary `BENCH_CANVASS_BASELINE` names) serve
-//!    one database side by side, and wrk loads each in turn, `BENCH_ROUNDS` alternating rounds (default 3) of
-//!    `BENCH_SECONDS` (default 10) with `BENCH_CONNECTIONS` connections (default 32), on GET survey and on POST
+//!    one database side by side, and wrk loads each in turn, `BENCH_ROUNDS` alternating rounds (default 7) of
+//!    `BENCH_SECONDS` (default 15; shorter rounds could not tell 5% from this two-core machine's noise) with `BENCH_CONNECTIONS` connections (default 32), on GET survey and on POST
 //!    respondent (each request a new contact). Target: each median rate at least 0.95 of the baseline's.
 //! 2. `GET /accounts/persons` for a person in `BENCH_SENDOUTS` sendouts (default 50), each with an answer set:
 //!    `BENCH_PERSON_READS` reads one after another (default 200). Target: median under 50 ms.
@@ -55,9 +55,9 @@ end
 }
 
 fn main() {
-    let seconds = env_number("BENCH_SECONDS", 10);
+    let seconds = env_number("BENCH_SECONDS", 15);
     let connections = env_number("BENCH_CONNECTIONS", 32) as usize;
-    let rounds = env_number("BENCH_ROUNDS", 3).max(1) as usize;
+    let rounds = env_number("BENCH_ROUNDS", 7).max(1) as usize;
     let binary = canvass_binary();
     let baseline = baseline::binary();
     let db = TestDatabase::new();
