@@ -59,19 +59,26 @@ impl PgUnitOfWork<'_> {
     }
 
     fn open(&mut self) -> RepoResult<()> {
-        if self.depth() > 0 {
+        let nested = self.depth() > 0;
+        AnsiTransactionManager::begin_transaction(self.conn).map_err(map_diesel_error)?;
+        if nested {
             self.shifts.savepoint();
         }
-        AnsiTransactionManager::begin_transaction(self.conn).map_err(map_diesel_error)
+        Ok(())
     }
 
+    /// Commits the innermost transaction: the outermost writes its held shifts first; a savepoint's stay held
+    /// once it is released (a failed `RELEASE` leaves them to the rollback that follows).
     fn close(&mut self) -> RepoResult<()> {
-        if self.depth() == 1 {
+        let outermost = self.depth() == 1;
+        if outermost {
             self.shifts.write(self.conn).map_err(map_diesel_error)?;
-        } else {
+        }
+        AnsiTransactionManager::commit_transaction(self.conn).map_err(map_diesel_error)?;
+        if !outermost {
             self.shifts.release();
         }
-        AnsiTransactionManager::commit_transaction(self.conn).map_err(map_diesel_error)
+        Ok(())
     }
 
     fn undo(&mut self) -> RepoResult<()> {
