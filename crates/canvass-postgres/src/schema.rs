@@ -451,6 +451,8 @@ diesel::table! {
         one_response_per_browser -> Nullable<Bool>,
         messages -> Jsonb,
         outbox_queued -> Bool,
+        outbox_pending -> Int8,
+        outbox_held -> Int8,
     }
 }
 

@@ -6,7 +6,7 @@ use canvass_domain::{AccountId, RepoError};
 use diesel::connection::{AnsiTransactionManager, TransactionManager};
 use diesel::PgConnection;
 
-use crate::distribution::counts::DeferredShifts;
+use crate::distribution::counts::{DeferredShifts, OutboxTallies};
 use crate::error::{map_diesel_error, OrRepoError};
 use crate::TreeCache;
 
@@ -55,6 +55,16 @@ impl PgUnitOfWork<'_> {
             return crate::distribution::counts::add_pending(self.conn, account, sendout, n).or_repo();
         }
         self.shifts.add_pending(account, sendout, n);
+        Ok(())
+    }
+
+    /// Moves the sendouts' outbox tallies by what a statement changed: when the transaction commits, or at once
+    /// outside one.
+    pub(crate) fn add_outbox_tallies(&mut self, tallies: OutboxTallies) -> RepoResult<()> {
+        if self.depth() == 0 {
+            return crate::distribution::counts::write_outbox(self.conn, tallies).or_repo();
+        }
+        self.shifts.add_outbox(tallies);
         Ok(())
     }
 

@@ -15,7 +15,8 @@ pub trait OutboxRepository {
     /// selects (released, sent to by the service, never blocklisted, bounced or failed); returns how many.
     fn enqueue_due_reminders(&mut self, now: OffsetDateTime) -> RepoResult<u64>;
     /// Claims up to `limit` due messages of any account that no live lease holds, leasing them until
-    /// `lease_until` and counting the attempt. Concurrent workers never claim the same message. The limit is
+    /// `lease_until` and counting the attempt; a held message claimed is held no longer while it is tried (its
+    /// outcome may hold it again). Concurrent workers never claim the same message. The limit is
     /// shared fairly among the accounts with due messages (an account's backlog cannot hold another's messages
     /// back; what one account leaves unused goes to the others), and an adapter may claim account by account.
     fn claim_due(
@@ -64,9 +65,10 @@ pub trait OutboxRepository {
         now: OffsetDateTime,
     ) -> RepoResult<bool>;
     /// How many messages of every account wait to be sent, and when the longest-waiting one came due, in one
-    /// cheap statement (for monitoring). Like [`Self::claim_due`], it spans accounts and counts only what a worker
-    /// would send: Pending messages of active EMAIL, SMS and TWOWAY sendouts (claimed ones still in flight
-    /// included), not those of a deactivated sendout, which wait for its next activation.
+    /// statement whose cost does not grow with the backlog (for monitoring: an adapter keeps the counts as the
+    /// messages change rather than counting them here). Like [`Self::claim_due`], it spans accounts and counts
+    /// only what a worker would send: Pending messages of active EMAIL, SMS and TWOWAY sendouts (claimed ones
+    /// still in flight included), not those of a deactivated sendout, which wait for its next activation.
     fn backlog(&mut self, now: OffsetDateTime) -> RepoResult<OutboxBacklog>;
 }
 

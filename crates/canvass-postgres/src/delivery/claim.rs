@@ -67,7 +67,9 @@ const DUE_SENDOUTS: &str = "SELECT account_id, sendout_id FROM ( \
      WHERE oldest IS NOT NULL ORDER BY oldest, account_id, sendout_id LIMIT $2";
 
 /// Claims up to `$4` of one sendout's (`$5`, of account `$1`) claimable messages, oldest due first, skipping those
-/// another worker is claiming: leases them until `$3`, counts the attempt, and reads their details.
+/// another worker is claiming: leases them until `$3`, counts the attempt, and reads their details. A held message
+/// claimed is held no longer while it is tried (its outcome may hold it again): its hold is cleared and taken off
+/// the sendout's held tally in the same statement, which touches the sendout only when it claims one.
 ///
 /// The rows are picked in a materialized CTE, run once: a `LIMIT ... SKIP LOCKED` subquery under `IN` may be
 /// run again for each row the planner joins it to, and each run skips the rows the last one locked, so the
@@ -76,16 +78,19 @@ const DUE_SENDOUTS: &str = "SELECT account_id, sendout_id FROM ( \
 /// through its pending index, in due order.
 const CLAIM: &str = concat!(
     "WITH picked AS MATERIALIZED ( \
-         SELECT id FROM outbox \
+         SELECT id, hold_kind IS NOT NULL AS held FROM outbox \
          WHERE account_id = $1 AND sendout_id = $5 AND status = 'Pending' AND due_at <= $2 \
            AND (lease_until IS NULL OR lease_until < $2) \
            AND EXISTS (SELECT 1 FROM sendouts WHERE account_id = $1 AND id = $5 AND status = 'Active' \
                          AND dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY')) \
          ORDER BY due_at LIMIT $4 FOR UPDATE SKIP LOCKED), \
      o AS ( \
-         UPDATE outbox SET lease_until = $3, attempts = attempts + 1 \
+         UPDATE outbox SET lease_until = $3, attempts = attempts + 1, hold_kind = NULL \
          WHERE account_id = $1 AND id = ANY (ARRAY(SELECT id FROM picked)) \
-         RETURNING *) ",
+         RETURNING *), \
+     unheld AS ( \
+         UPDATE sendouts SET outbox_held = outbox_held - (SELECT count(*) FROM picked WHERE held) \
+         WHERE account_id = $1 AND id = $5 AND EXISTS (SELECT 1 FROM picked WHERE held)) ",
     details_of_o!()
 );
 

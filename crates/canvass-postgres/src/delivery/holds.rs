@@ -11,6 +11,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{Array, BigInt, Bool, Text, Timestamptz};
 use time::OffsetDateTime;
 
+use crate::distribution::counts::OutboxTallies;
 use crate::prepared::prepared;
 
 /// What a round's outcomes make of their sendouts' delivery issues: set by a hold, cleared by a hand-over.
@@ -110,16 +111,16 @@ pub(crate) fn update_sendout_issues(
 
 /// A refusal at `MAIL FROM` holds only that envelope sender's messages, and holds them together: the queued
 /// invitations of a sendout whose invitation was refused so (the sendout's sender) wait until the same time, with
-/// the same reply, instead of each being tried and refused in turn. Messages under a live lease, reminders and
-/// messages of their own text (which may have other senders) are left alone. One statement per account, only
-/// when a round has such a refusal.
+/// the same reply, instead of each being tried and refused in turn. Messages under a lease (being tried, or left by
+/// a worker that stopped: the next claim takes them), reminders and messages of their own text (which may have
+/// other senders) are left alone. One statement per account, only when a round has such a refusal; it locks the
+/// messages first, so that it knows which were not held yet, and returns how it moved their sendouts' held tallies.
 pub(crate) fn hold_senders_together(
     conn: &mut PgConnection,
     account: i64,
     settled: &[&Settled],
     recorded: &HashSet<i64>,
-    now: OffsetDateTime,
-) -> QueryResult<()> {
+) -> QueryResult<OutboxTallies> {
     let mut held: BTreeMap<i64, (OffsetDateTime, String)> = BTreeMap::new();
     for Settled { message, outcome } in settled.iter().copied() {
         if let Outcome::Held(at, hold) = outcome {
@@ -128,24 +129,41 @@ pub(crate) fn hold_senders_together(
             }
         }
     }
+    let mut tallies = OutboxTallies::default();
     if held.is_empty() {
-        return Ok(());
+        return Ok(tallies);
     }
     let sendouts: Vec<i64> = held.keys().copied().collect();
     let until: Vec<OffsetDateTime> = held.values().map(|(at, _)| *at).collect();
     let replies: Vec<&str> = held.values().map(|(_, reply)| reply.as_str()).collect();
-    prepared(
-        "UPDATE outbox o SET due_at = u.due_at, hold_kind = 'sender', last_error = u.reply \
-         FROM unnest($2::bigint[], $3::timestamptz[], $4::text[]) AS u(sendout_id, due_at, reply) \
-         WHERE o.account_id = $1 AND o.sendout_id = u.sendout_id AND o.status = 'Pending' \
-           AND o.reminder_id IS NULL AND o.body IS NULL AND o.due_at < u.due_at \
-           AND (o.lease_until IS NULL OR o.lease_until < $5)",
+    let newly_held: Vec<NewlyHeld> = prepared(
+        "WITH locked AS MATERIALIZED (SELECT o.id, o.sendout_id, o.hold_kind IS NULL AS newly FROM outbox o \
+             JOIN unnest($2::bigint[], $3::timestamptz[]) AS u(sendout_id, due_at) ON o.sendout_id = u.sendout_id \
+             WHERE o.account_id = $1 AND o.sendout_id = ANY($2) AND o.status = 'Pending' AND o.reminder_id IS NULL \
+               AND o.body IS NULL AND o.due_at < u.due_at AND o.lease_until IS NULL \
+             FOR UPDATE OF o), \
+         changed AS (UPDATE outbox o SET due_at = u.due_at, hold_kind = 'sender', last_error = u.reply \
+             FROM locked JOIN unnest($2::bigint[], $3::timestamptz[], $4::text[]) AS u(sendout_id, due_at, reply) \
+                 ON u.sendout_id = locked.sendout_id \
+             WHERE o.account_id = $1 AND o.id = locked.id) \
+         SELECT sendout_id, count(*) AS count FROM locked WHERE newly GROUP BY sendout_id",
     )
     .bind::<BigInt, _>(account)
     .bind::<Array<BigInt>, _>(&sendouts)
     .bind::<Array<Timestamptz>, _>(&until)
     .bind::<Array<Text>, _>(&replies)
-    .bind::<Timestamptz, _>(now)
-    .execute(conn)
-    .map(drop)
+    .load(conn)?;
+    for NewlyHeld { sendout_id, count } in newly_held {
+        tallies.add(account, sendout_id, 0, count);
+    }
+    Ok(tallies)
+}
+
+/// A sendout's messages a sender's hold held that were not held before.
+#[derive(QueryableByName)]
+struct NewlyHeld {
+    #[diesel(sql_type = BigInt)]
+    sendout_id: i64,
+    #[diesel(sql_type = BigInt)]
+    count: i64,
 }

@@ -16,12 +16,19 @@ use crate::named::Named;
 use crate::prepared::prepared;
 use crate::PgUnitOfWork;
 
-/// The backlog of every account: the Pending messages a worker would claim (those of active sending sendouts),
-/// read through the partial index of Pending messages, and the earliest due date among those due.
-const BACKLOG: &str = "SELECT count(*) AS pending, count(o.hold_kind) AS held, \
-         min(o.due_at) FILTER (WHERE o.due_at <= $1) AS oldest_due \
-     FROM outbox o JOIN sendouts s ON s.account_id = o.account_id AND s.id = o.sendout_id \
-     WHERE o.status = 'Pending' AND s.status = 'Active' AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY')";
+/// The backlog of every account: the Pending messages a worker would claim (those of active sending sendouts), as
+/// their sendouts' tallies count them (`distribution/counts.rs`), and the earliest due date among those due. It
+/// reads only the sendouts marked as having queued messages (`queued_marks.rs`) and, for each, the first entry of
+/// its part of `outbox_pending_idx`: a scrape costs the same however long the queue. A tally a race left below 0
+/// (a message counted twice) counts as 0 until the sendout drains and its mark's clear resets it.
+const BACKLOG: &str = "SELECT coalesce(sum(pending), 0)::bigint AS pending, coalesce(sum(held), 0)::bigint AS held, \
+         min(oldest) FILTER (WHERE oldest <= $1) AS oldest_due \
+     FROM (SELECT greatest(s.outbox_pending, 0) AS pending, \
+                  greatest(least(s.outbox_held, s.outbox_pending), 0) AS held, \
+                  (SELECT min(o.due_at) FROM outbox o \
+                   WHERE o.account_id = s.account_id AND o.sendout_id = s.id AND o.status = 'Pending') AS oldest \
+           FROM sendouts s WHERE s.outbox_queued AND s.status = 'Active' \
+             AND s.dispatch_type IN ('EMAIL', 'SMS', 'TWOWAY')) marked";
 
 /// The accounts with reminders due by `$1`: the list of due accounts that spans accounts, without locks (the
 /// reminders still Scheduled, a small table), so that each account's reminders are then enqueued on its own.
@@ -29,14 +36,11 @@ const REMINDER_ACCOUNTS: &str =
     "SELECT DISTINCT account_id FROM reminders WHERE status = 'Scheduled' AND send_date <= $1 ORDER BY account_id";
 
 /// Marks one account's (`$2`) due reminders sent and queues their messages for the respondents their
-/// SendoutLogic selects, marking their sendouts as having queued messages (`delivery/queued_marks.rs`); counts the
-/// messages queued.
+/// SendoutLogic selects, marking their sendouts as having queued messages and counting them in their tallies
+/// (`delivery/queued_marks.rs`); counts the messages queued.
 const ENQUEUE_REMINDERS: &str = "WITH due AS ( \
          UPDATE reminders SET status = 'Sent' WHERE account_id = $2 AND status = 'Scheduled' AND send_date <= $1 \
          RETURNING account_id, id, sendout_id, sendout_logic), \
-     marked AS ( \
-         UPDATE sendouts SET outbox_queued = true WHERE account_id = $2 AND id IN (SELECT sendout_id FROM due) \
-         RETURNING id), \
      queued AS ( \
          INSERT INTO outbox (account_id, respondent_id, sendout_id, reminder_id, idempotency_key, status, due_at, created_at) \
          SELECT r.account_id, r.id, r.sendout_id, due.id, 'rem-' || due.id || '-' || r.id, 'Pending', $1, $1 \
@@ -48,7 +52,11 @@ const ENQUEUE_REMINDERS: &str = "WITH due AS ( \
                    SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id)) \
              OR (due.sendout_logic = 'NotCompleted' AND NOT EXISTS ( \
                    SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id AND a.completed))) \
-         ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING 1) \
+         ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING sendout_id), \
+     marked AS ( \
+         UPDATE sendouts s SET outbox_queued = true, outbox_pending = s.outbox_pending + q.n \
+         FROM (SELECT sendout_id, count(*) AS n FROM queued GROUP BY sendout_id) q \
+         WHERE s.account_id = $2 AND s.id = q.sendout_id) \
      SELECT count(*) AS count FROM queued";
 
 #[derive(QueryableByName)]
@@ -172,7 +180,7 @@ impl PgUnitOfWork<'_> {
         .bind::<Timestamptz, _>(now)
         .execute(self.conn)?;
         if queued > 0 {
-            super::queued_marks::mark(self.conn, account.get(), sendout.get())?;
+            super::queued_marks::mark(self.conn, account.get(), sendout.get(), queued)?;
         }
         Ok(queued)
     }
@@ -229,7 +237,9 @@ impl OutboxRepository for PgUnitOfWork<'_> {
     }
 
     fn record_round(&mut self, settled: &[Settled], now: OffsetDateTime) -> RepoResult<RecordedRound> {
-        super::outcomes::record(self.conn, settled, now).or_repo()
+        let (recorded, tallies) = super::outcomes::record(self.conn, settled, now).or_repo()?;
+        self.add_outbox_tallies(tallies)?;
+        Ok(recorded)
     }
 
     fn find_sent_by_token(&mut self, message_token: &str) -> RepoResult<SentLookup> {
@@ -287,7 +297,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         .execute(self.conn)
         .or_repo()?;
         if queued == 1 {
-            super::queued_marks::mark(self.conn, context.account_id.get(), context.sendout_id.get()).or_repo()?;
+            super::queued_marks::mark(self.conn, context.account_id.get(), context.sendout_id.get(), 1).or_repo()?;
         }
         Ok(queued == 1)
     }

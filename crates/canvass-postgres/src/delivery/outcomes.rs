@@ -16,6 +16,7 @@ use serde_json::json;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
+use crate::distribution::counts::OutboxTallies;
 use crate::distribution::timeline::Events;
 use crate::prepared::prepared;
 
@@ -63,19 +64,26 @@ struct BounceRows {
 /// late bounce, still Sent) are recorded: a worker whose lease ran out, and whose messages another worker has
 /// claimed since, changes nothing. The outcomes are grouped by account and each statement runs once per account;
 /// every account's outbox rows are recorded first, then the respondents, and bounces last. Returns the ids of the
-/// outbox rows recorded.
-pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDateTime) -> QueryResult<RecordedRound> {
+/// outbox rows recorded, and how the round moved each sendout's outbox tallies (for the caller to write when its
+/// transaction commits, after every outbox row it locks: `distribution/counts.rs`).
+pub(crate) fn record(
+    conn: &mut PgConnection,
+    settled: &[Settled],
+    now: OffsetDateTime,
+) -> QueryResult<(RecordedRound, OutboxTallies)> {
     let mut by_account: BTreeMap<i64, Vec<&Settled>> = BTreeMap::new();
     for done in settled {
         by_account.entry(done.message.account_id.get()).or_default().push(done);
     }
     let mut rounds = Vec::with_capacity(by_account.len());
     let mut recorded = RecordedRound { ids: Vec::with_capacity(settled.len()), holds_started: Vec::new() };
+    let mut tallies = OutboxTallies::default();
     for (account, settled) in by_account {
         let held: HashSet<i64> = update_outbox(conn, account, &outbox_rows(&settled, now))?.into_iter().collect();
+        tally_outcomes(&mut tallies, account, &settled, &held);
         let issues = super::holds::sendout_issues(&settled, &held);
         recorded.holds_started.extend(super::holds::update_sendout_issues(conn, account, &issues, now)?);
-        super::holds::hold_senders_together(conn, account, &settled, &held, now)?;
+        tallies.extend(super::holds::hold_senders_together(conn, account, &settled, &held)?);
         rounds.push((account, respondent_rows(&settled, &held, now)));
         events_of(&settled, &held, now).record(conn, account)?;
         recorded.ids.extend(held);
@@ -84,9 +92,25 @@ pub(crate) fn record(conn: &mut PgConnection, settled: &[Settled], now: OffsetDa
         update_respondents(conn, *account, respondents)?;
     }
     for (account, (_, bounces)) in &rounds {
-        record_bounces(conn, *account, bounces, now)?;
+        tallies.extend(record_bounces(conn, *account, bounces, now)?);
     }
-    Ok(recorded)
+    Ok((recorded, tallies))
+}
+
+/// How one account's recorded outcomes move its sendouts' tallies: a message that leaves Pending is one Pending
+/// less, and one held again is one held more (its claim cleared its hold). A late bounce's message was Sent.
+fn tally_outcomes(tallies: &mut OutboxTallies, account: i64, settled: &[&Settled], recorded: &HashSet<i64>) {
+    for Settled { message, outcome } in settled.iter().copied() {
+        if !recorded.contains(&message.id) || message.lease_until.is_none() {
+            continue;
+        }
+        let (pending, held) = match outcome {
+            Outcome::Held(..) => (0, 1),
+            Outcome::DueAgain(..) => (0, 0),
+            _ => (-1, 0),
+        };
+        tallies.add(account, message.sendout_id.get(), pending, held);
+    }
 }
 
 /// The timeline events of one account's outcomes whose messages were still held: a text of its own (a TWOWAY
@@ -250,10 +274,17 @@ fn update_respondents(conn: &mut PgConnection, account: i64, rows: &RespondentRo
 }
 
 /// A bounce records a permanent failure, cancels what is still queued for the respondent (nothing more goes to
-/// an address that refuses mail) and makes the respondent Bounced: one account's bounces.
-fn record_bounces(conn: &mut PgConnection, account: i64, rows: &BounceRows, now: OffsetDateTime) -> QueryResult<()> {
+/// an address that refuses mail) and makes the respondent Bounced: one account's bounces. Returns how the
+/// cancelled messages move their sendouts' tallies.
+fn record_bounces(
+    conn: &mut PgConnection,
+    account: i64,
+    rows: &BounceRows,
+    now: OffsetDateTime,
+) -> QueryResult<OutboxTallies> {
+    let mut tallies = OutboxTallies::default();
     if rows.respondents.is_empty() {
-        return Ok(());
+        return Ok(tallies);
     }
     prepared(
         "INSERT INTO permanent_failures (account_id, email_address, email_key, sending_domain, failed_at, reason, \
@@ -272,19 +303,32 @@ fn record_bounces(conn: &mut PgConnection, account: i64, rows: &BounceRows, now:
     .bind::<Timestamptz, _>(now)
     .bind::<Array<Text>, _>(&rows.keys)
     .execute(conn)?;
-    prepared(
+    let cancelled: Vec<Cancelled> = prepared(
         "UPDATE outbox o SET status = 'Cancelled', last_error = 'Bounced', lease_until = NULL \
-         WHERE o.account_id = $1 AND o.respondent_id = ANY($2) AND o.status = 'Pending'",
+         WHERE o.account_id = $1 AND o.respondent_id = ANY($2) AND o.status = 'Pending' \
+         RETURNING o.sendout_id, o.hold_kind IS NOT NULL AS held",
     )
     .bind::<BigInt, _>(account)
     .bind::<Array<BigInt>, _>(&rows.respondents)
-    .execute(conn)?;
+    .load(conn)?;
+    for Cancelled { sendout_id, held } in cancelled {
+        tallies.add(account, sendout_id, -1, -i64::from(held));
+    }
     prepared(
         "UPDATE respondents r SET status = 'Bounced' \
          WHERE r.account_id = $1 AND r.id = ANY($2) AND r.status IN ('Scheduled', 'Sent', 'Released')",
     )
     .bind::<BigInt, _>(account)
     .bind::<Array<BigInt>, _>(&rows.respondents)
-    .execute(conn)
-    .map(drop)
+    .execute(conn)?;
+    Ok(tallies)
+}
+
+/// A Pending message a bounce cancelled: its sendout, and whether it was held.
+#[derive(QueryableByName)]
+struct Cancelled {
+    #[diesel(sql_type = BigInt)]
+    sendout_id: i64,
+    #[diesel(sql_type = Bool)]
+    held: bool,
 }

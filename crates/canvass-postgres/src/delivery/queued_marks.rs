@@ -7,14 +7,19 @@
 //! statement that starts after the lock is taken, so it sees every message whose mark was set before it. A queuer
 //! that comes after the clear waits for it and sets the mark again. So a mark is never cleared while its sendout
 //! has a Pending message committed or about to be.
+//!
+//! The mark also counts what it marks (`outbox_pending`, `outbox_held`, see `distribution/counts.rs`): a queuer
+//! adds what it queued, and the clear sets both to 0, which also undoes any drift a race left in them (a message
+//! counted twice by two transactions that both saw it Pending).
 
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
 
 use crate::prepared::prepared;
 
-/// Marks one sendout (`$2`, of account `$1`): it has Pending messages.
-const MARK: &str = "UPDATE sendouts SET outbox_queued = true WHERE account_id = $1 AND id = $2";
+/// Marks one sendout (`$2`, of account `$1`): it has `$3` more Pending messages.
+const MARK: &str = "UPDATE sendouts SET outbox_queued = true, outbox_pending = outbox_pending + $3 \
+     WHERE account_id = $1 AND id = $2";
 
 /// Marked sendouts with no Pending message left, at most `$1` of them. Spans accounts without locks, as the list
 /// of due sendouts does, and reads only the marked rows (the partial index) and one outbox index entry each.
@@ -26,9 +31,10 @@ const STALE: &str = "SELECT s.account_id, s.id AS sendout_id FROM sendouts s WHE
 /// Takes one marked sendout's row lock, unless a queuer holds it.
 const LOCK: &str = "SELECT id FROM sendouts WHERE account_id = $1 AND id = $2 AND outbox_queued FOR UPDATE SKIP LOCKED";
 
-/// Clears the mark of one locked sendout when no Pending message is left (a statement of its own, so its snapshot
-/// is taken after the lock).
-const CLEAR: &str = "UPDATE sendouts SET outbox_queued = false WHERE account_id = $1 AND id = $2 \
+/// Clears the mark of one locked sendout, and its tallies, when no Pending message is left (a statement of its own,
+/// so its snapshot is taken after the lock).
+const CLEAR: &str = "UPDATE sendouts SET outbox_queued = false, outbox_pending = 0, outbox_held = 0 \
+     WHERE account_id = $1 AND id = $2 \
        AND NOT EXISTS (SELECT 1 FROM outbox WHERE account_id = $1 AND sendout_id = $2 AND status = 'Pending')";
 
 /// Stale marks cleared per idle poll.
@@ -49,9 +55,15 @@ struct Locked {
     id: i64,
 }
 
-/// Marks `sendout` of `account` as having Pending messages; call in the transaction that queued them.
-pub(crate) fn mark(conn: &mut PgConnection, account: i64, sendout: i64) -> QueryResult<()> {
-    prepared(MARK).bind::<BigInt, _>(account).bind::<BigInt, _>(sendout).execute(conn).map(drop)
+/// Marks `sendout` of `account` as having `queued` more Pending messages; call in the transaction that queued them.
+pub(crate) fn mark(conn: &mut PgConnection, account: i64, sendout: i64, queued: usize) -> QueryResult<()> {
+    let queued = i64::try_from(queued).unwrap_or(i64::MAX);
+    prepared(MARK)
+        .bind::<BigInt, _>(account)
+        .bind::<BigInt, _>(sendout)
+        .bind::<BigInt, _>(queued)
+        .execute(conn)
+        .map(drop)
 }
 
 /// Clears the marks of sendouts with nothing left to send (on a poll that found nothing due); returns how many.

@@ -1,5 +1,7 @@
-//! The respondent counts each sendout row keeps (`respondent_count`, `pending_count`), adjusted by the statements
-//! that add respondents or move them out of Pending, so reading a sendout never counts its respondents.
+//! The counts each sendout row keeps, adjusted by the statements that change what they count, so that reading a
+//! sendout never counts its respondents and a scrape of `/metrics` never counts the outbox: `respondent_count` and
+//! `pending_count` (its respondents, and those still Pending), `outbox_pending` and `outbox_held` (its Pending
+//! messages, and those held by a delivery issue).
 //!
 //! Every change is relative (`count + n`, `count - n`): two transactions changing one sendout both count, whatever
 //! their order. Statements that touch several sendouts first lock those sendout rows in id order, as an
@@ -12,28 +14,73 @@ use diesel::sql_types::{Array, BigInt, Text};
 use crate::prepared::prepared;
 use crate::schema::{respondents, sendouts};
 
-/// Moves the sendout's stored counts by `respondents` and `pending` (negative: fewer), in one relative `UPDATE`
-/// (never read-modify-write, so concurrent writers all count); nothing to move runs no statement.
-fn shift_counts(
-    conn: &mut PgConnection,
-    account: AccountId,
-    sendout: SendoutId,
-    respondents: i64,
-    pending: i64,
-) -> QueryResult<()> {
-    if respondents == 0 && pending == 0 {
+/// How far one transaction moves one sendout's counts.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shift {
+    pub(crate) respondents: i64,
+    pub(crate) pending: i64,
+    pub(crate) outbox_pending: i64,
+    pub(crate) outbox_held: i64,
+}
+
+impl Shift {
+    /// `n` new Pending respondents.
+    fn new_pending(n: i64) -> Self {
+        Self { respondents: n, pending: n, ..Self::default() }
+    }
+
+    fn is_none(&self) -> bool {
+        *self == Self::default()
+    }
+
+    fn add(&mut self, other: Shift) {
+        self.respondents += other.respondents;
+        self.pending += other.pending;
+        self.outbox_pending += other.outbox_pending;
+        self.outbox_held += other.outbox_held;
+    }
+}
+
+/// Moves the sendout's stored counts by `shift`, in one relative `UPDATE` (never read-modify-write, so concurrent
+/// writers all count); nothing to move runs no statement.
+fn shift_counts(conn: &mut PgConnection, account: AccountId, sendout: SendoutId, shift: Shift) -> QueryResult<()> {
+    if shift.is_none() {
         return Ok(());
     }
     diesel::update(sendouts::table.filter(sendouts::account_id.eq(account.get()).and(sendouts::id.eq(sendout.get()))))
         .set((
-            sendouts::respondent_count.eq(sendouts::respondent_count + respondents),
-            sendouts::pending_count.eq(sendouts::pending_count + pending),
+            sendouts::respondent_count.eq(sendouts::respondent_count + shift.respondents),
+            sendouts::pending_count.eq(sendouts::pending_count + shift.pending),
+            sendouts::outbox_pending.eq(sendouts::outbox_pending + shift.outbox_pending),
+            sendouts::outbox_held.eq(sendouts::outbox_held + shift.outbox_held),
         ))
         .execute(conn)
         .map(drop)
 }
 
-/// The count shifts of respondents added in an open transaction, written when it commits
+/// The outbox tallies one statement moved, by sendout of one account: written with the transaction's other shifts.
+#[derive(Debug, Default)]
+pub(crate) struct OutboxTallies {
+    moved: Vec<(AccountId, SendoutId, Shift)>,
+}
+
+impl OutboxTallies {
+    /// Moves the sendout's Pending messages by `pending` and its held ones by `held`.
+    pub(crate) fn add(&mut self, account: i64, sendout: i64, pending: i64, held: i64) {
+        if pending != 0 || held != 0 {
+            let shift = Shift { outbox_pending: pending, outbox_held: held, ..Shift::default() };
+            self.moved.push((AccountId::new(account), SendoutId::new(sendout), shift));
+        }
+    }
+
+    /// Adds another statement's tallies.
+    pub(crate) fn extend(&mut self, other: OutboxTallies) {
+        self.moved.extend(other.moved);
+    }
+}
+
+/// The count shifts of respondents added, and of messages settled by a delivery round, in an open transaction,
+/// written when it commits
 /// ([`crate::PgUnitOfWork`]'s `commit`): the shift holds the sendout's row until the transaction ends, and every
 /// insert into the sendout shifts it, so it is the last statement before `COMMIT` and nothing of the transaction
 /// (its events, its audit event, the answer rendered in the hop) runs while it holds the row. A transaction that
@@ -41,8 +88,8 @@ fn shift_counts(
 /// Pending shifts at once (`leave_pending`).
 #[derive(Debug, Default)]
 pub(crate) struct DeferredShifts {
-    /// `(account, sendout, respondents)`, in the order added.
-    shifts: Vec<(AccountId, SendoutId, i64)>,
+    /// `(account, sendout, shift)`, in the order added.
+    shifts: Vec<(AccountId, SendoutId, Shift)>,
     /// Where each open savepoint began in `shifts`.
     savepoints: Vec<usize>,
 }
@@ -51,8 +98,13 @@ impl DeferredShifts {
     /// Holds `n` new Pending respondents of the sendout until the commit.
     pub(crate) fn add_pending(&mut self, account: AccountId, sendout: SendoutId, n: usize) {
         if n > 0 {
-            self.shifts.push((account, sendout, count(n)));
+            self.shifts.push((account, sendout, Shift::new_pending(count(n))));
         }
+    }
+
+    /// Holds the outbox tallies a statement moved until the commit.
+    pub(crate) fn add_outbox(&mut self, tallies: OutboxTallies) {
+        self.shifts.extend(tallies.moved);
     }
 
     /// A savepoint opened: what follows is undone with it.
@@ -81,21 +133,31 @@ impl DeferredShifts {
     /// Writes the held shifts, one `UPDATE` per sendout, in sendout order (the order every statement that locks
     /// several sendouts takes them in), before the transaction commits.
     pub(crate) fn write(&mut self, conn: &mut PgConnection) -> QueryResult<()> {
-        let mut shifts = std::mem::take(&mut self.shifts);
         self.savepoints.clear();
-        shifts.sort_by_key(|(account, sendout, _)| (account.get(), sendout.get()));
-        let mut merged: Vec<(AccountId, SendoutId, i64)> = Vec::with_capacity(shifts.len());
-        for (account, sendout, n) in shifts {
-            match merged.last_mut() {
-                Some(last) if (last.0, last.1) == (account, sendout) => last.2 += n,
-                _ => merged.push((account, sendout, n)),
-            }
-        }
-        for (account, sendout, n) in merged {
-            shift_counts(conn, account, sendout, n, n)?;
-        }
-        Ok(())
+        write_merged(conn, std::mem::take(&mut self.shifts))
     }
+}
+
+/// Writes `shifts`, one `UPDATE` per sendout, in sendout order (the order every statement that locks several
+/// sendouts takes them in).
+fn write_merged(conn: &mut PgConnection, mut shifts: Vec<(AccountId, SendoutId, Shift)>) -> QueryResult<()> {
+    shifts.sort_by_key(|(account, sendout, _)| (account.get(), sendout.get()));
+    let mut merged: Vec<(AccountId, SendoutId, Shift)> = Vec::with_capacity(shifts.len());
+    for (account, sendout, shift) in shifts {
+        match merged.last_mut() {
+            Some(last) if (last.0, last.1) == (account, sendout) => last.2.add(shift),
+            _ => merged.push((account, sendout, shift)),
+        }
+    }
+    for (account, sendout, shift) in merged {
+        shift_counts(conn, account, sendout, shift)?;
+    }
+    Ok(())
+}
+
+/// Writes a statement's outbox tallies at once (outside a transaction).
+pub(crate) fn write_outbox(conn: &mut PgConnection, tallies: OutboxTallies) -> QueryResult<()> {
+    write_merged(conn, tallies.moved)
 }
 
 fn count(n: usize) -> i64 {
@@ -109,7 +171,7 @@ pub(crate) fn add_pending(
     sendout: SendoutId,
     n: usize,
 ) -> QueryResult<()> {
-    shift_counts(conn, account, sendout, count(n), count(n))
+    shift_counts(conn, account, sendout, Shift::new_pending(count(n)))
 }
 
 /// Takes `n` respondents that left Pending (released, held back or blocklisted) off the sendout's pending count.
@@ -119,7 +181,7 @@ pub(crate) fn leave_pending(
     sendout: SendoutId,
     n: usize,
 ) -> QueryResult<()> {
-    shift_counts(conn, account, sendout, 0, -count(n))
+    shift_counts(conn, account, sendout, Shift { pending: -count(n), ..Shift::default() })
 }
 
 /// Locks, in id order, the sendouts with a Pending respondent of one of `keys`.
@@ -177,16 +239,22 @@ pub(crate) fn move_pending_contacts(
 }
 
 /// The CTEs that follow a statement's `gone` CTE, which deleted respondents (`RETURNING id, sendout_id, status`),
-/// with `$1` the account: `counted` takes them off their sendouts' stored counts and `forgotten` deletes their
+/// with `$1` the account: `counted` takes them off their sendouts' stored counts, and their Pending messages (which
+/// the delete cascades to, read here as they were before it) off the outbox tallies, and `forgotten` deletes their
 /// timeline events (`respondent_events` has no foreign key to cascade them; migration `000041`). The one text every
 /// respondent removal shares, as a literal so that both `format!` and `concat!` (for a `prepared` statement) can
 /// use it.
 macro_rules! respondents_gone {
     () => {
         "counted AS (UPDATE sendouts s SET respondent_count = s.respondent_count - g.removed, \
-             pending_count = s.pending_count - g.pending \
+             pending_count = s.pending_count - g.pending, \
+             outbox_pending = s.outbox_pending - coalesce(q.queued, 0), \
+             outbox_held = s.outbox_held - coalesce(q.held, 0) \
          FROM (SELECT sendout_id, count(*) AS removed, count(*) FILTER (WHERE status = 'Pending') AS pending \
                FROM gone GROUP BY sendout_id) AS g \
+         LEFT JOIN (SELECT o.sendout_id, count(*) AS queued, count(o.hold_kind) AS held FROM outbox o \
+               WHERE o.account_id = $1 AND o.status = 'Pending' AND o.respondent_id IN (SELECT id FROM gone) \
+               GROUP BY o.sendout_id) AS q ON q.sendout_id = g.sendout_id \
          WHERE s.account_id = $1 AND s.id = g.sendout_id), \
          forgotten AS (DELETE FROM respondent_events e USING gone WHERE e.account_id = $1 AND e.respondent_id = gone.id)"
     };

@@ -216,7 +216,13 @@ impl RetentionRepository for PgUnitOfWork<'_> {
                                         FROM jsonb_each(background_data) AS cell WHERE cell.key = ANY ($4)) \
                  WHERE account_id = $1 AND id IN ({candidates} LIMIT $9) RETURNING id), \
                  cancelled AS (UPDATE outbox o SET status = 'Cancelled', last_error = 'Erased', lease_until = NULL \
-                     FROM erased WHERE o.account_id = $1 AND o.respondent_id = erased.id AND o.status = 'Pending'), \
+                     FROM erased WHERE o.account_id = $1 AND o.respondent_id = erased.id AND o.status = 'Pending' \
+                     RETURNING o.sendout_id, o.hold_kind), \
+                 tallied AS (UPDATE sendouts s SET outbox_pending = s.outbox_pending - c.queued, \
+                     outbox_held = s.outbox_held - c.held \
+                     FROM (SELECT sendout_id, count(*) AS queued, count(hold_kind) AS held FROM cancelled \
+                           GROUP BY sendout_id) AS c \
+                     WHERE s.account_id = $1 AND s.id = c.sendout_id), \
                  forgotten AS (DELETE FROM respondent_events e USING erased \
                      WHERE e.account_id = $1 AND e.respondent_id = erased.id) \
                  SELECT count(*) AS count FROM erased"

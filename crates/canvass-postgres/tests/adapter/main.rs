@@ -5,6 +5,7 @@
 
 mod alert_claims;
 mod answer_exports;
+mod backlog_tallies;
 mod citus_keys;
 mod delivery_records;
 mod enum_columns;

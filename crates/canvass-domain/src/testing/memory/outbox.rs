@@ -359,6 +359,8 @@ impl OutboxRepository for Memory {
             let held = &mut state.outbox[index];
             held.message.attempts += 1;
             held.message.lease_until = Some(lease_until);
+            // A message being tried is held no longer (its outcome may hold it again), as on PostgreSQL.
+            held.hold_kind = None;
             held.message.aged = now - held.created_at;
             held.message.sendout_held = issue;
             held.message.blocklisted = blocked;

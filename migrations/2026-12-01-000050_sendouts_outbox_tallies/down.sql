@@ -1,0 +1,1 @@
+ALTER TABLE sendouts DROP COLUMN outbox_pending, DROP COLUMN outbox_held;
