@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use canvass_domain::clock::SystemClock;
 use canvass_domain::distribution::{DispatchType, MessageInput, RespondentInput, SendoutInput};
+use canvass_domain::ids::{AccountId, SendoutId, SurveyId};
 use canvass_domain::ports::{StoreExt, UnitOfWork};
 use canvass_domain::survey::SurveyInput;
 use canvass_domain::use_cases::{accounts, respondents, sendouts, surveys};
@@ -104,8 +105,27 @@ fn email_due_now(subject: &str, message: &str) -> SendoutInput {
     }
 }
 
-/// `db`, given one account with an activated EMAIL sendout of `count` respondents, its invitations due now.
-pub fn database_with_sendout(db: TestDatabase, count: usize) -> TestDatabase {
+/// A sendout ready to be activated: its account, survey and id.
+#[derive(Clone, Copy)]
+pub struct ReadySendout {
+    pub account: AccountId,
+    pub survey: SurveyId,
+    pub sendout: SendoutId,
+}
+
+impl ReadySendout {
+    /// Activates the sendout as `POST …/activate` does, queuing its invitations (and waking the workers).
+    pub fn activate(self, db: &TestDatabase) {
+        let activate = |uow: &mut dyn UnitOfWork| {
+            sendouts::activate(uow, &SystemClock, self.account, self.survey, self.sendout).map(drop)
+        };
+        db.store().with_uow(activate).unwrap();
+    }
+}
+
+/// `db`, given one account with an EMAIL sendout of `count` respondents, not yet activated, whose invitations are
+/// due as soon as it is.
+pub fn database_with_sendout(db: &TestDatabase, count: usize) -> ReadySendout {
     let clock = SystemClock;
     let fill = |uow: &mut dyn UnitOfWork| {
         let account = accounts::create_account(uow, &clock, "Bench", "b@bench.example")?.account_id;
@@ -124,16 +144,14 @@ pub fn database_with_sendout(db: TestDatabase, count: usize) -> TestDatabase {
                 .collect();
             respondents::add_batch(uow, &clock, account, survey.id, sendout.id, people)?;
         }
-        sendouts::activate(uow, &clock, account, survey.id, sendout.id)?;
-        Ok(())
+        Ok(ReadySendout { account, survey: survey.id, sendout: sendout.id })
     };
-    db.store().with_uow(fill).unwrap();
-    db
+    db.store().with_uow(fill).unwrap()
 }
 
-/// `db`, given one account with an activated EMAIL sendout of `count` respondents made from contacts of its
-/// directory (names and an attribute each), whose subject and message fill personal placeholders.
-pub fn database_with_personal_sendout(db: TestDatabase, count: usize) -> TestDatabase {
+/// `db`, given one account with an EMAIL sendout of `count` respondents made from contacts of its directory
+/// (names and an attribute each), whose subject and message fill personal placeholders; not yet activated.
+pub fn database_with_personal_sendout(db: &TestDatabase, count: usize) -> ReadySendout {
     use canvass_domain::directory::ContactInput;
     use canvass_domain::use_cases::{contact_lists, contacts};
     let clock = SystemClock;
@@ -160,11 +178,9 @@ pub fn database_with_personal_sendout(db: TestDatabase, count: usize) -> TestDat
             contact_lists::add_members(uow, &clock, account, list.id, chunk)?;
         }
         contact_lists::add_to_sendout(uow, &clock, account, survey.id, sendout.id, list.id)?;
-        sendouts::activate(uow, &clock, account, survey.id, sendout.id)?;
-        Ok(())
+        Ok(ReadySendout { account, survey: survey.id, sendout: sendout.id })
     };
-    db.store().with_uow(fill).unwrap();
-    db
+    db.store().with_uow(fill).unwrap()
 }
 
 /// A survey of 4 pages of 5 items of every kind, as `POST /surveys` takes it.

@@ -1,4 +1,5 @@
-//! The real `canvass worker` delivering a sendout to an SMTP sink, timed until its last invitation is sent.
+//! The real `canvass worker` delivering a sendout to an SMTP sink, timed from the activation's answer (the worker
+//! already running and idle, as in service) until its last invitation is handed over.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -8,7 +9,9 @@ use std::time::{Duration, Instant};
 use canvass_testdb::TestDatabase;
 use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 
-use super::{database_with_sendout, Killed};
+use time::OffsetDateTime;
+
+use super::{database_with_sendout, Killed, ReadySendout};
 
 /// How often the outbox is polled while the worker runs.
 const POLL: Duration = Duration::from_millis(50);
@@ -38,23 +41,49 @@ fn any_pending(conn: &mut PgConnection) -> bool {
     diesel::sql_query(query).get_result::<Any>(conn).unwrap().pending
 }
 
-/// Canvass's rates in messages/s: from spawning the worker to the last message sent (total), and from the first
-/// sent message seen to the last (steady; `None` when all were sent before the first poll saw any).
+/// Canvass's rates in messages/s: from the activation's answer to the last message handed over (its `sent_at`,
+/// the time its round's outcomes were recorded), and from the first message seen sent to the last (steady; `None`
+/// when all were sent before the first poll saw any).
 pub struct Rates {
     pub total: f64,
     pub steady: Option<f64>,
 }
 
-/// Runs the `canvass worker` binary with `sessions` SMTP sessions against the sink until all `count` invitations
-/// of a fresh sendout in `db` are `Sent`.
-pub fn canvass_worker(binary: &Path, port: u16, db: TestDatabase, count: usize, sessions: usize) -> Rates {
-    canvass_worker_on(binary, port, database_with_sendout(db, count), count, sessions)
+#[derive(QueryableByName)]
+struct LastSent {
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>)]
+    at: Option<OffsetDateTime>,
 }
 
-/// [`canvass_worker`] on a database already given its activated sendout of `count` invitations.
-pub fn canvass_worker_on(binary: &Path, port: u16, db: TestDatabase, count: usize, sessions: usize) -> Rates {
+/// Whether the worker's listener is connected and listening for activations.
+fn listening(conn: &mut PgConnection) -> bool {
+    #[derive(QueryableByName)]
+    struct Any {
+        #[diesel(sql_type = diesel::sql_types::Bool)]
+        listening: bool,
+    }
+    let query = "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() \
+                 AND query = 'LISTEN canvass_outbox') AS listening";
+    diesel::sql_query(query).get_result::<Any>(conn).unwrap().listening
+}
+
+/// Runs the `canvass worker` binary with `sessions` SMTP sessions against the sink, activates a fresh sendout of
+/// `count` invitations in `db` once the worker is idle, and waits until all are `Sent`.
+pub fn canvass_worker(binary: &Path, port: u16, db: TestDatabase, count: usize, sessions: usize) -> Rates {
+    let sendout = database_with_sendout(&db, count);
+    canvass_worker_on(binary, port, &db, sendout, count, sessions)
+}
+
+/// [`canvass_worker`] on a database already given its sendout of `count` invitations, ready to activate.
+pub fn canvass_worker_on(
+    binary: &Path,
+    port: u16,
+    db: &TestDatabase,
+    sendout: ReadySendout,
+    count: usize,
+    sessions: usize,
+) -> Rates {
     let mut conn = db.connect();
-    assert_eq!(count_outbox(&mut conn, "status = 'Pending'"), count, "activation queues every invitation");
     let outbox_dir = std::env::temp_dir().join("canvass-bench-outbox");
     let mut command = Command::new(binary);
     command
@@ -67,12 +96,24 @@ pub fn canvass_worker_on(binary: &Path, port: u16, db: TestDatabase, count: usiz
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::null());
-
-    let started = Instant::now();
     let mut worker = Killed(command.spawn().unwrap());
+    let ready_by = Instant::now() + STALL;
+    while !listening(&mut conn) {
+        assert!(Instant::now() < ready_by, "the worker never listened for activations");
+        if let Some(status) = worker.0.try_wait().unwrap() {
+            panic!("the worker exited ({status}) before it listened; run it by hand with RUST_LOG=info");
+        }
+        sleep(Duration::from_millis(20));
+    }
+    // Past its first round (on an empty outbox) and into its pause, as a worker waits for an activation.
+    sleep(Duration::from_millis(300));
+
+    sendout.activate(db);
+    let activated = OffsetDateTime::now_utc();
+    assert_eq!(count_outbox(&mut conn, "status IN ('Pending', 'Sent')"), count, "activation queues every invitation");
     let (mut first, mut last_progress, mut sent_before) = (None, Instant::now(), 0);
     let mut polls = 0_u32;
-    let finished = loop {
+    loop {
         let now = Instant::now();
         // Whether any message is still pending reads one entry of the partial index of pending messages; the
         // count reads all of them (a few milliseconds at 20,000), so it is taken only until the first message is
@@ -82,17 +123,17 @@ pub fn canvass_worker_on(binary: &Path, port: u16, db: TestDatabase, count: usiz
         polls += 1;
         if !counted {
             if !any_pending(&mut conn) {
-                break now;
+                break;
             }
             sleep(POLL);
             continue;
         }
         let sent = count - count_outbox(&mut conn, "status = 'Pending'");
         if sent > 0 && first.is_none() {
-            first = Some((now, sent));
+            first = Some((OffsetDateTime::now_utc(), sent));
         }
         if sent >= count {
-            break now;
+            break;
         }
         if sent > sent_before {
             (sent_before, last_progress) = (sent, now);
@@ -105,12 +146,13 @@ pub fn canvass_worker_on(binary: &Path, port: u16, db: TestDatabase, count: usiz
             panic!("no message sent for {STALL:?}: {sent} of {count} sent, {others} bounced, failed or cancelled");
         }
         sleep(POLL);
-    };
+    }
     drop(worker);
     assert_eq!(count_outbox(&mut conn, "status = 'Sent'"), count, "every message was sent, none failed");
-    let total = count as f64 / (finished - started).as_secs_f64();
-    let steady = first
-        .filter(|&(_, sent)| sent < count)
-        .map(|(seen, sent)| (count - sent) as f64 / (finished - seen).as_secs_f64());
+    let last = diesel::sql_query("SELECT max(sent_at) AS at FROM outbox").get_result::<LastSent>(&mut conn).unwrap();
+    let last = last.at.unwrap();
+    let seconds = |from: OffsetDateTime| (last - from).as_seconds_f64();
+    let total = count as f64 / seconds(activated);
+    let steady = first.filter(|&(_, sent)| sent < count).map(|(seen, sent)| (count - sent) as f64 / seconds(seen));
     Rates { total, steady }
 }

@@ -1,5 +1,5 @@
 //! The delivery ports on PostgreSQL: the outbox and its claim, a round's outcomes and the holds they start, the
-//! shared pace, and how invitations and a sendout's messages stand for the API.
+//! shared pace, how invitations and a sendout's messages stand for the API, and the wake-up of idle workers.
 
 mod alert_emails;
 mod claim;
@@ -10,3 +10,4 @@ mod outcomes;
 mod pace;
 mod queued_marks;
 pub(crate) mod sendout_delivery;
+pub(crate) mod wake;

@@ -36,6 +36,7 @@ mod unit_of_work;
 mod webhook;
 
 pub use capture::CAPTURE_VARIABLE;
+pub use delivery::wake::OutboxListener;
 pub use error::map_diesel_error;
 pub use migrate::{pending_migrations, run_migrations, MIGRATIONS};
 pub use pool::{connect_pool_with_timeout, PgManager, PgPool, PoolConnection, PoolError};

@@ -2,6 +2,7 @@
 //! the worker's own `/metrics`), and the retention engine's timer and single run.
 
 pub mod delivery;
+mod pause;
 pub mod retention;
 pub mod webhooks;
 pub(crate) mod worker_metrics;

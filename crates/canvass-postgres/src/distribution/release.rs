@@ -112,8 +112,8 @@ impl ReleaseRepository for PgUnitOfWork<'_> {
         let left_pending = events.len();
         events.record(self.conn, account.get()).or_repo()?;
         counts::leave_pending(self.conn, account, sendout, left_pending).or_repo()?;
-        if sends_messages {
-            self.enqueue_invitations(account, sendout, now).or_repo()?;
+        if sends_messages && self.enqueue_invitations(account, sendout, now).or_repo()? > 0 {
+            crate::delivery::wake::notify(self.conn).or_repo()?;
         }
         Ok(())
     }

@@ -14,7 +14,7 @@ use diesel::sql_types::{BigInt, Nullable, Timestamptz};
 use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::{Duration, OffsetDateTime};
 
-use crate::support::account_with_survey;
+use crate::support::{account_with_survey, sendout_with_pending};
 
 /// The scrape's statement before the tallies: it counts every Pending message of the active sending sendouts.
 const COUNTED: &str = "SELECT count(*) AS pending, count(o.hold_kind) AS held, \
@@ -30,12 +30,6 @@ struct Counted {
     held: i64,
     #[diesel(sql_type = Nullable<Timestamptz>)]
     oldest_due: Option<OffsetDateTime>,
-}
-
-#[derive(QueryableByName)]
-struct Id {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
 }
 
 #[derive(QueryableByName, Debug, PartialEq, Eq)]
@@ -66,35 +60,6 @@ fn tallies(conn: &mut PgConnection, sendout: i64) -> Tallies {
         .bind::<BigInt, _>(sendout)
         .get_result(conn)
         .unwrap()
-}
-
-/// An active EMAIL sendout of `survey` with `n` Pending respondents added a day before `now`.
-fn sendout_with_pending(conn: &mut PgConnection, account: i64, survey: i64, n: i64, now: OffsetDateTime) -> i64 {
-    let sendout = diesel::sql_query(
-        "INSERT INTO sendouts (account_id, survey_id, name, dispatch_type, status, created_at, sender, subject, \
-         message, respondent_count, pending_count) VALUES ($1, $2, 'Invite', 'EMAIL', 'Active', $4, \
-         'hr@acme.example', 'Your view', 'Answer: {{surveyLink}}', $3, $3) RETURNING id",
-    )
-    .bind::<BigInt, _>(account)
-    .bind::<BigInt, _>(survey)
-    .bind::<BigInt, _>(n)
-    .bind::<Timestamptz, _>(now)
-    .get_result::<Id>(conn)
-    .unwrap()
-    .id;
-    diesel::sql_query(
-        "INSERT INTO respondents (account_id, sendout_id, contact_details, contact_key, send_mail, background_data, \
-         status, token, added_at) \
-         SELECT $1, $2, 'p' || i || '@example.com', 'p' || i || '@example.com', true, '{}', 'Pending', \
-                'token-' || $2 || '-' || i, $4 - interval '1 day' FROM generate_series(1, $3) AS i",
-    )
-    .bind::<BigInt, _>(account)
-    .bind::<BigInt, _>(sendout)
-    .bind::<BigInt, _>(n)
-    .bind::<Timestamptz, _>(now)
-    .execute(conn)
-    .unwrap();
-    sendout
 }
 
 /// Records `outcomes` for `messages` (in order) in one transaction, as the worker does.

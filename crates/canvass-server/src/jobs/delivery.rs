@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -16,7 +16,7 @@ use canvass_domain::use_cases::delivery::{self, Round};
 use canvass_domain::Chain;
 use canvass_mail::{FileMailer, SmtpMailer};
 use canvass_metrics::Metrics;
-use canvass_postgres::PgStore;
+use canvass_postgres::{OutboxListener, PgStore};
 use canvass_sms::{FileSmsSender, HttpSmsSender};
 use secrecy::{ExposeSecret, SecretString};
 
@@ -159,17 +159,18 @@ fn rounds(
     Ok(())
 }
 
-/// Runs rounds until `stop` is set: back to back while they come back full, then again after `poll`. `wake` cuts
-/// the pause short when its sender is dropped. The round in flight when `stop` is set is sent and recorded first.
+/// Runs rounds until `stop` is set: back to back while they come back full, then again after `poll`, or as soon
+/// as the listener hears an activation. `wake` cuts the pause short when its sender is dropped. The round in flight
+/// when `stop` is set is sent and recorded first.
 fn run(worker: WorkerParts, stop: &AtomicBool, wake: &Receiver<()>) {
-    let WorkerParts { store, channels, public_url, settings, metrics } = worker;
+    let WorkerParts { store, mut listener, channels, public_url, settings, metrics } = worker;
     let shape = settings.round(&public_url);
     let stopping = || stop.load(Ordering::SeqCst);
     while !stopping() {
         if let Err(error) = rounds(&store, &channels, &shape, &stopping, metrics.as_deref()) {
             tracing::error!(error.message = %error, "delivery round failed");
         }
-        if !matches!(wake.recv_timeout(settings.poll), Err(RecvTimeoutError::Timeout)) {
+        if super::pause::pause(settings.poll, wake, &mut listener) == super::pause::Resume::Stop {
             break;
         }
     }
@@ -224,6 +225,8 @@ impl Drop for Worker {
 pub struct WorkerParts {
     /// The worker's own store.
     pub store: PgStore,
+    /// Its ear for activations, on a connection of its own.
+    pub listener: OutboxListener,
     /// Its transports.
     pub channels: Channels,
     /// Base of respondents' links.

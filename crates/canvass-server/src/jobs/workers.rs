@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use canvass_postgres::PgStore;
+use canvass_postgres::{OutboxListener, PgStore};
 
 use super::delivery::{Channels, DeliverySettings, Worker, WorkerParts};
 
@@ -12,6 +12,7 @@ use super::delivery::{Channels, DeliverySettings, Worker, WorkerParts};
 pub(crate) struct WorkerSetup {
     channels: Channels,
     delivery_store: PgStore,
+    listener: OutboxListener,
     webhook_store: PgStore,
     settings: DeliverySettings,
     public_url: String,
@@ -35,7 +36,8 @@ impl WorkerSetup {
         // The webhook worker's own connection: a round uses one at a time, and none while it is on the network.
         let webhook_store =
             PgStore::pooled(database_url, 1, statement_timeout).context("cannot connect to the database")?;
-        Ok(Self { channels, delivery_store, webhook_store, settings, public_url, webhook_allow_private })
+        let listener = OutboxListener::new(database_url);
+        Ok(Self { channels, delivery_store, listener, webhook_store, settings, public_url, webhook_allow_private })
     }
 }
 
@@ -62,6 +64,7 @@ pub(crate) fn spawn_workers(
         super::webhooks::spawn(setup.webhook_store, setup.webhook_allow_private, setup.settings.poll, metrics.clone())?;
     let delivery = super::delivery::spawn(WorkerParts {
         store: setup.delivery_store,
+        listener: setup.listener,
         channels: setup.channels,
         public_url: setup.public_url,
         settings: setup.settings,
