@@ -90,6 +90,8 @@ fn main() {
     row("smtp-source (a connection per message)", source_per_connection.map(whole));
     row("canvass worker (activation to last sent)", [whole(canvass[0].total), whole(canvass[1].total)]);
     row("canvass worker, steady (first sent to last)", [steady(&canvass[0]), steady(&canvass[1])]);
+    let first = |rates: &Rates| format!("{:.0} ms", rates.first_ms);
+    row("canvass: activation to first handed over", [first(&canvass[0]), first(&canvass[1])]);
     row("ratio canvass / smtp-source -d", [0, 1].map(|i| ratio(Some(canvass[i].total), source[i])));
     row("ratio canvass steady / smtp-source -d", [0, 1].map(|i| ratio(canvass[i].steady, source[i])));
     row("ratio canvass / smtp-source", [0, 1].map(|i| ratio(Some(canvass[i].total), source_per_connection[i])));

@@ -47,12 +47,16 @@ fn any_pending(conn: &mut PgConnection) -> bool {
 pub struct Rates {
     pub total: f64,
     pub steady: Option<f64>,
+    /// Milliseconds from the activation's answer to the first message handed over: how soon an idle worker starts.
+    pub first_ms: f64,
 }
 
 #[derive(QueryableByName)]
-struct LastSent {
+struct SentSpan {
     #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>)]
-    at: Option<OffsetDateTime>,
+    first: Option<OffsetDateTime>,
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>)]
+    last: Option<OffsetDateTime>,
 }
 
 /// Whether the worker's listener is connected and listening for activations.
@@ -149,10 +153,13 @@ pub fn canvass_worker_on(
     }
     drop(worker);
     assert_eq!(count_outbox(&mut conn, "status = 'Sent'"), count, "every message was sent, none failed");
-    let last = diesel::sql_query("SELECT max(sent_at) AS at FROM outbox").get_result::<LastSent>(&mut conn).unwrap();
-    let last = last.at.unwrap();
+    let span = diesel::sql_query("SELECT min(sent_at) AS first, max(sent_at) AS last FROM outbox")
+        .get_result::<SentSpan>(&mut conn)
+        .unwrap();
+    let last = span.last.unwrap();
+    let first_ms = (span.first.unwrap() - activated).as_seconds_f64() * 1000.0;
     let seconds = |from: OffsetDateTime| (last - from).as_seconds_f64();
     let total = count as f64 / seconds(activated);
     let steady = first.filter(|&(_, sent)| sent < count).map(|(seen, sent)| (count - sent) as f64 / seconds(seen));
-    Rates { total, steady }
+    Rates { total, steady, first_ms }
 }
