@@ -15,6 +15,9 @@ use diesel::{Connection, PgConnection, RunQueryDsl};
 const LISTEN: &str = "LISTEN canvass_outbox";
 const NOTIFY: &str = "NOTIFY canvass_outbox";
 
+/// How long one connection attempt of a listener may take, when its URL does not say.
+const CONNECT_TIMEOUT_SECONDS: u32 = 5;
+
 /// How long a listener whose connection failed waits before it connects again.
 const RECONNECT_AFTER: Duration = Duration::from_secs(5);
 
@@ -33,9 +36,11 @@ pub struct OutboxListener {
 }
 
 impl OutboxListener {
-    /// A listener on `database_url`, connected on first use.
+    /// A listener on `database_url`, connected on first use, giving up a connection attempt after
+    /// [`CONNECT_TIMEOUT_SECONDS`] unless the URL sets its own `connect_timeout` (so a database host that does not
+    /// answer never holds a stopping worker for long).
     pub fn new(database_url: &str) -> Self {
-        Self { url: database_url.to_owned(), conn: None, retry_at: None }
+        Self { url: with_connect_timeout(database_url), conn: None, retry_at: None }
     }
 
     /// Whether an activation was heard since the last call; drains every notification waiting. A connection that
@@ -85,6 +90,36 @@ impl OutboxListener {
     }
 }
 
+/// `url` with libpq's `connect_timeout` added when it has none: a URI (`postgres://…`) gains a query parameter, a
+/// key/value connection string a pair. The URL is never parsed further (it may hold a password).
+fn with_connect_timeout(url: &str) -> String {
+    if url.contains("connect_timeout") {
+        return url.to_owned();
+    }
+    let pair = format!("connect_timeout={CONNECT_TIMEOUT_SECONDS}");
+    if !url.contains("://") {
+        return format!("{url} {pair}");
+    }
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{separator}{pair}")
+}
+
 fn connection_error(error: diesel::result::Error) -> diesel::ConnectionError {
     diesel::ConnectionError::CouldntSetupConfiguration(error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_connect_timeout;
+
+    #[test]
+    fn a_connect_timeout_is_added_unless_the_url_has_one() {
+        assert_eq!(with_connect_timeout("postgres://u:p@db/canvass"), "postgres://u:p@db/canvass?connect_timeout=5");
+        assert_eq!(
+            with_connect_timeout("postgres://db/canvass?sslmode=require"),
+            "postgres://db/canvass?sslmode=require&connect_timeout=5"
+        );
+        assert_eq!(with_connect_timeout("host=db dbname=canvass"), "host=db dbname=canvass connect_timeout=5");
+        assert_eq!(with_connect_timeout("postgres://db/c?connect_timeout=2"), "postgres://db/c?connect_timeout=2");
+    }
 }
