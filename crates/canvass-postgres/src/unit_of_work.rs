@@ -58,7 +58,7 @@ impl PgUnitOfWork<'_> {
         Ok(())
     }
 
-    /// Moves the sendouts' outbox tallies by what a statement changed: when the transaction commits, or at once
+    /// Moves the sendouts' outbox tallies by what a round changed: just after the transaction commits, or at once
     /// outside one.
     pub(crate) fn add_outbox_tallies(&mut self, tallies: OutboxTallies) -> RepoResult<()> {
         if self.depth() == 0 {
@@ -77,17 +77,20 @@ impl PgUnitOfWork<'_> {
         Ok(())
     }
 
-    /// Commits the innermost transaction: the outermost writes its held shifts first; a savepoint's stay held
-    /// once it is released (a failed `RELEASE` leaves them to the rollback that follows).
+    /// Commits the innermost transaction: the outermost writes its held shifts first, and a round's outbox
+    /// tallies just after (`distribution/counts.rs` says why); a savepoint's stay held once it is released (a
+    /// failed `RELEASE` leaves them to the rollback that follows).
     fn close(&mut self) -> RepoResult<()> {
-        let outermost = self.depth() == 1;
-        if outermost {
-            self.shifts.write(self.conn).map_err(map_diesel_error)?;
-        }
-        AnsiTransactionManager::commit_transaction(self.conn).map_err(map_diesel_error)?;
-        if !outermost {
+        if self.depth() != 1 {
+            AnsiTransactionManager::commit_transaction(self.conn).map_err(map_diesel_error)?;
             self.shifts.release();
+            return Ok(());
         }
+        let after_commit = self.shifts.write(self.conn).map_err(map_diesel_error)?;
+        AnsiTransactionManager::commit_transaction(self.conn).map_err(map_diesel_error)?;
+        // What was committed stands: a tally that cannot be written now is off until its sendout drains (the
+        // worker's clear resets it), and the use case is not failed for it.
+        let _ = crate::distribution::counts::write_outbox(self.conn, after_commit);
         Ok(())
     }
 

@@ -14,6 +14,7 @@ use diesel::sql_types::{BigInt, Timestamptz};
 use time::OffsetDateTime;
 
 use super::outbox::{claimed, ClaimedRow};
+use crate::distribution::counts::OutboxTallies;
 use crate::prepared::prepared;
 
 /// The details of a message as a worker sends it, read from the outbox rows named `o` (a CTE the statement
@@ -67,9 +68,10 @@ const DUE_SENDOUTS: &str = "SELECT account_id, sendout_id FROM ( \
      WHERE oldest IS NOT NULL ORDER BY oldest, account_id, sendout_id LIMIT $2";
 
 /// Claims up to `$4` of one sendout's (`$5`, of account `$1`) claimable messages, oldest due first, skipping those
-/// another worker is claiming: leases them until `$3`, counts the attempt, and reads their details. A held message
-/// claimed is held no longer while it is tried (its outcome may hold it again): its hold is cleared and taken off
-/// the sendout's held tally in the same statement, which touches the sendout only when it claims one.
+/// another worker is claiming: leases them until `$3`, counts the attempt, and reads their details, each row with
+/// the number of the messages claimed that were held (`unheld`). A held message claimed is held no longer while it
+/// is tried (its outcome may hold it again): its hold is cleared here, and the caller takes it off the sendout's
+/// held tally once the claim has committed (as a round's tallies, `distribution/counts.rs`).
 ///
 /// The rows are picked in a materialized CTE, run once: a `LIMIT ... SKIP LOCKED` subquery under `IN` may be
 /// run again for each row the planner joins it to, and each run skips the rows the last one locked, so the
@@ -87,12 +89,20 @@ const CLAIM: &str = concat!(
      o AS ( \
          UPDATE outbox SET lease_until = $3, attempts = attempts + 1, hold_kind = NULL \
          WHERE account_id = $1 AND id = ANY (ARRAY(SELECT id FROM picked)) \
-         RETURNING *), \
-     unheld AS ( \
-         UPDATE sendouts SET outbox_held = outbox_held - (SELECT count(*) FROM picked WHERE held) \
-         WHERE account_id = $1 AND id = $5 AND EXISTS (SELECT 1 FROM picked WHERE held)) ",
-    details_of_o!()
+         RETURNING *) \
+     SELECT claimed.*, (SELECT count(*) FROM picked WHERE held) AS unheld FROM (",
+    details_of_o!(),
+    ") claimed"
 );
+
+/// A claimed message's row, and how many of its statement's messages were held.
+#[derive(QueryableByName)]
+struct ClaimRow {
+    #[diesel(embed)]
+    message: ClaimedRow,
+    #[diesel(sql_type = BigInt)]
+    unheld: i64,
+}
 
 #[derive(QueryableByName)]
 struct DueSendout {
@@ -111,6 +121,8 @@ struct AccountClaim {
     next: usize,
     share: i64,
     messages: Vec<ClaimedMessage>,
+    /// The held tallies its claims took messages off.
+    unheld: OutboxTallies,
 }
 
 impl AccountClaim {
@@ -126,7 +138,7 @@ impl AccountClaim {
         let mut taken = 0;
         while taken < want && self.next < self.sendouts.len() {
             let asked = want - taken;
-            let rows: Vec<ClaimedRow> = prepared(CLAIM)
+            let rows: Vec<ClaimRow> = prepared(CLAIM)
                 .bind::<BigInt, _>(self.account_id)
                 .bind::<Timestamptz, _>(now)
                 .bind::<Timestamptz, _>(lease_until)
@@ -135,7 +147,10 @@ impl AccountClaim {
                 .load(conn)?;
             let got = rows.len() as i64;
             taken += got;
-            self.messages.extend(rows.into_iter().map(claimed));
+            if let Some(first) = rows.first() {
+                self.unheld.add(self.account_id, self.sendouts[self.next], 0, -first.unheld);
+            }
+            self.messages.extend(rows.into_iter().map(|claim| claimed(claim.message)));
             if got < asked {
                 self.next += 1;
             }
@@ -152,22 +167,23 @@ impl AccountClaim {
 /// an equal share (the accounts waiting longest get the remainder), and what an account leaves unused goes, in
 /// the same order, to the accounts that took their whole share. An account with a large backlog cannot starve
 /// the others: every round serves every account it lists, oldest waiting first. Within an account, its sendouts
-/// are served oldest waiting first, each one's messages oldest due first. Returns the messages by id.
+/// are served oldest waiting first, each one's messages oldest due first. Returns the messages by id, and the held
+/// tallies to take the held messages claimed off once the claim commits.
 pub(crate) fn claim_due(
     conn: &mut PgConnection,
     now: OffsetDateTime,
     lease_until: OffsetDateTime,
     limit: i64,
-) -> QueryResult<Vec<ClaimedMessage>> {
+) -> QueryResult<(Vec<ClaimedMessage>, OutboxTallies)> {
     if limit <= 0 {
-        return Ok(Vec::new());
+        return Ok(Default::default());
     }
     let due: Vec<DueSendout> =
         prepared(DUE_SENDOUTS).bind::<Timestamptz, _>(now).bind::<BigInt, _>(limit).load(conn)?;
     if due.is_empty() {
         // Nothing due: the poll is idle, so it is the time to clear the marks of sendouts with nothing left.
         super::queued_marks::clear_stale(conn)?;
-        return Ok(Vec::new());
+        return Ok(Default::default());
     }
     let mut accounts: Vec<AccountClaim> = Vec::new();
     for DueSendout { account_id, sendout_id } in due {
@@ -179,6 +195,7 @@ pub(crate) fn claim_due(
                 next: 0,
                 share: 0,
                 messages: Vec::new(),
+                unheld: OutboxTallies::default(),
             }),
         }
     }
@@ -196,9 +213,14 @@ pub(crate) fn claim_due(
             left -= account.claim(conn, now, lease_until, left)?;
         }
     }
-    let mut messages: Vec<ClaimedMessage> = accounts.into_iter().flat_map(|account| account.messages).collect();
+    let mut unheld = OutboxTallies::default();
+    let mut messages: Vec<ClaimedMessage> = Vec::new();
+    for account in accounts {
+        messages.extend(account.messages);
+        unheld.extend(account.unheld);
+    }
     messages.sort_by_key(|message| message.id);
-    Ok(messages)
+    Ok((messages, unheld))
 }
 
 /// The `n`th (from 0) of `accounts` accounts' equal share of a round of `limit`: the remainder goes one each to

@@ -217,7 +217,9 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         lease_until: OffsetDateTime,
         limit: i64,
     ) -> RepoResult<Vec<ClaimedMessage>> {
-        super::claim::claim_due(self.conn, now, lease_until, limit).or_repo()
+        let (claimed, unheld) = super::claim::claim_due(self.conn, now, lease_until, limit).or_repo()?;
+        self.add_outbox_tallies(unheld)?;
+        Ok(claimed)
     }
 
     fn claim_due_alerts(

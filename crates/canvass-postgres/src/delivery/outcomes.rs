@@ -64,8 +64,8 @@ struct BounceRows {
 /// late bounce, still Sent) are recorded: a worker whose lease ran out, and whose messages another worker has
 /// claimed since, changes nothing. The outcomes are grouped by account and each statement runs once per account;
 /// every account's outbox rows are recorded first, then the respondents, and bounces last. Returns the ids of the
-/// outbox rows recorded, and how the round moved each sendout's outbox tallies (for the caller to write when its
-/// transaction commits, after every outbox row it locks: `distribution/counts.rs`).
+/// outbox rows recorded, and how the round moved each sendout's outbox tallies (for the caller to write once its
+/// transaction has committed: `distribution/counts.rs`).
 pub(crate) fn record(
     conn: &mut PgConnection,
     settled: &[Settled],

@@ -79,17 +79,24 @@ impl OutboxTallies {
     }
 }
 
-/// The count shifts of respondents added, and of messages settled by a delivery round, in an open transaction,
-/// written when it commits
-/// ([`crate::PgUnitOfWork`]'s `commit`): the shift holds the sendout's row until the transaction ends, and every
-/// insert into the sendout shifts it, so it is the last statement before `COMMIT` and nothing of the transaction
-/// (its events, its audit event, the answer rendered in the hop) runs while it holds the row. A transaction that
-/// adds respondents reads no count after (a count read inside it would not see them yet); one that moves them out of
-/// Pending shifts at once (`leave_pending`).
+/// The count shifts a transaction holds for its end: those of respondents it added, written as its last statement
+/// before `COMMIT`, and the outbox tallies of a delivery round, written just after it.
+///
+/// An added respondent's shift holds the sendout's row until the transaction ends, and every insert into the
+/// sendout shifts it, so it is the last statement before `COMMIT` and nothing of the transaction (its events, its
+/// audit event, the answer rendered in the hop) runs while it holds the row. A transaction that adds respondents
+/// reads no count after (a count read inside it would not see them yet); one that moves them out of Pending shifts
+/// at once (`leave_pending`).
+///
+/// A round's tallies wait for the commit itself: the round holds the rows of the messages it recorded, and a removal
+/// of respondents locks their sendout before it deletes them and their messages, so a round that took the sendout's
+/// row before its commit could wait on a removal that waits on it. Written after, each in a statement of its own
+/// that holds nothing else, they never wait in a cycle; a failure between the two (the connection lost) leaves a
+/// tally off until its sendout drains (`delivery/queued_marks.rs` resets it then).
 #[derive(Debug, Default)]
 pub(crate) struct DeferredShifts {
-    /// `(account, sendout, shift)`, in the order added.
-    shifts: Vec<(AccountId, SendoutId, Shift)>,
+    /// `(account, sendout, shift, after the commit)`, in the order added.
+    shifts: Vec<(AccountId, SendoutId, Shift, bool)>,
     /// Where each open savepoint began in `shifts`.
     savepoints: Vec<usize>,
 }
@@ -98,13 +105,13 @@ impl DeferredShifts {
     /// Holds `n` new Pending respondents of the sendout until the commit.
     pub(crate) fn add_pending(&mut self, account: AccountId, sendout: SendoutId, n: usize) {
         if n > 0 {
-            self.shifts.push((account, sendout, Shift::new_pending(count(n))));
+            self.shifts.push((account, sendout, Shift::new_pending(count(n)), false));
         }
     }
 
-    /// Holds the outbox tallies a statement moved until the commit.
+    /// Holds the outbox tallies a round moved until just after the commit.
     pub(crate) fn add_outbox(&mut self, tallies: OutboxTallies) {
-        self.shifts.extend(tallies.moved);
+        self.shifts.extend(tallies.moved.into_iter().map(|(account, sendout, shift)| (account, sendout, shift, true)));
     }
 
     /// A savepoint opened: what follows is undone with it.
@@ -130,11 +137,17 @@ impl DeferredShifts {
         self.savepoints.clear();
     }
 
-    /// Writes the held shifts, one `UPDATE` per sendout, in sendout order (the order every statement that locks
-    /// several sendouts takes them in), before the transaction commits.
-    pub(crate) fn write(&mut self, conn: &mut PgConnection) -> QueryResult<()> {
+    /// Writes the shifts held for before the commit, one `UPDATE` per sendout, in sendout order (the order every
+    /// statement that locks several sendouts takes them in); answers those held for after it, to write with
+    /// [`write_outbox`] once the transaction has committed.
+    pub(crate) fn write(&mut self, conn: &mut PgConnection) -> QueryResult<OutboxTallies> {
         self.savepoints.clear();
-        write_merged(conn, std::mem::take(&mut self.shifts))
+        let (after, before): (Vec<_>, Vec<_>) = std::mem::take(&mut self.shifts).into_iter().partition(|held| held.3);
+        let strip = |held: Vec<(AccountId, SendoutId, Shift, bool)>| {
+            held.into_iter().map(|(account, sendout, shift, _)| (account, sendout, shift)).collect::<Vec<_>>()
+        };
+        write_merged(conn, strip(before))?;
+        Ok(OutboxTallies { moved: strip(after) })
     }
 }
 
@@ -155,7 +168,7 @@ fn write_merged(conn: &mut PgConnection, mut shifts: Vec<(AccountId, SendoutId, 
     Ok(())
 }
 
-/// Writes a statement's outbox tallies at once (outside a transaction).
+/// Writes outbox tallies, one `UPDATE` per sendout in sendout order, each its own transaction when none is open.
 pub(crate) fn write_outbox(conn: &mut PgConnection, tallies: OutboxTallies) -> QueryResult<()> {
     write_merged(conn, tallies.moved)
 }

@@ -174,3 +174,40 @@ fn a_drifted_tally_never_reads_below_zero_and_the_clear_of_a_drained_sendout_res
     assert!(PgUnitOfWork::new(&mut conn).claim_due(now, now + Duration::minutes(5), 10).unwrap().is_empty());
     assert_eq!(tallies(&mut conn, sendout), Tallies { outbox_pending: 0, outbox_held: 0 });
 }
+
+/// A round recording a message whose respondent a removal is deleting: the removal holds the sendout's row and
+/// waits for the message's, which the round holds until its commit. The round's tallies are written after that
+/// commit, so it never waits for the sendout's row in turn, and both finish (a round that took the row before its
+/// commit would deadlock with the removal, and one of them would fail).
+#[test]
+fn a_round_and_a_removal_of_its_respondents_both_finish() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let now = OffsetDateTime::now_utc();
+    let (account, survey) = account_with_survey(&mut PgUnitOfWork::new(&mut conn), "owner@acme.example", now);
+    let sendout = sendout_with_pending(&mut conn, account.get(), survey.get(), 2, now);
+    let sendout_id = SendoutId::new(sendout);
+    PgUnitOfWork::new(&mut conn).release_pending(account, sendout_id, &[], true, now).unwrap();
+    let claimed = PgUnitOfWork::new(&mut conn).claim_due(now, now + Duration::minutes(5), 10).unwrap();
+
+    let mut round = PgUnitOfWork::new(&mut conn);
+    round.begin().unwrap();
+    let settled: Vec<Settled> = claimed.iter().cloned().map(|message| Settled { message, outcome: sent() }).collect();
+    round.record_round(&settled, now).unwrap();
+    let removal = std::thread::spawn({
+        let mut other = db.connect();
+        move || {
+            let mut uow = PgUnitOfWork::new(&mut other);
+            uow.begin().unwrap();
+            let removed = uow.remove_respondents(account, sendout_id, now, 10, false);
+            let committed = uow.commit();
+            (removed, committed)
+        }
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    round.commit().expect("the round commits while the removal waits for its messages");
+    let (removed, committed) = removal.join().unwrap();
+    assert_eq!(removed.unwrap(), 2, "the removal went on once the round committed");
+    committed.unwrap();
+    assert_eq!(assert_agree(&mut conn, now, "the round and the removal"), OutboxBacklog::default());
+}
