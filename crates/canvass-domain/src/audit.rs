@@ -83,13 +83,17 @@ pub struct AuditFilter {
 }
 
 impl AuditFilter {
-    /// Checks the filter: `to` after `from`, an action name of at most [`MAX_ACTION`] characters.
+    /// Checks the filter: `to` after `from`, an actor that can be a user (id 1 or more), an action name of at most
+    /// [`MAX_ACTION`] characters.
     pub fn checked(self) -> Result<Self, Vec<FieldError>> {
         let mut errors = Vec::new();
         if let (Some(from), Some(to)) = (self.from, self.to) {
             if to <= from {
                 errors.push(FieldError::new("to", "must be after from"));
             }
+        }
+        if self.actor.is_some_and(|actor| actor.get() < 1) {
+            errors.push(FieldError::new("actor", "must be a user's id, 1 or more"));
         }
         if self.action.as_ref().is_some_and(|action| action.is_empty() || action.chars().count() > MAX_ACTION) {
             errors.push(FieldError::new("action", format!("must hold 1 to {MAX_ACTION} characters")));
@@ -134,4 +138,22 @@ pub struct AuditPage {
     pub events: Vec<AuditEvent>,
     /// The next page's cursor.
     pub next: Option<AuditCursor>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn by(actor: i64) -> AuditFilter {
+        AuditFilter { actor: Some(UserId::new(actor)), ..AuditFilter::default() }
+    }
+
+    #[test]
+    fn an_actor_is_a_users_id_from_1() {
+        assert!(by(1).checked().is_ok());
+        for actor in [0, -3] {
+            let errors = by(actor).checked().unwrap_err();
+            assert_eq!(errors.iter().map(|error| error.field.as_str()).collect::<Vec<_>>(), ["actor"]);
+        }
+    }
 }

@@ -132,6 +132,8 @@ async fn the_log_reads_newest_first_by_page_and_filter_and_only_its_own_account(
 
     assert_eq!(app.get("/accounts/audit-events?cursor=abc").await.fields(), ["cursor"]);
     assert_eq!(app.get("/accounts/audit-events?pageSize=0").await.fields(), ["pageSize"]);
+    assert_eq!(app.get("/accounts/audit-events?actor=0").await.fields(), ["actor"], "no user has id 0");
+    assert_eq!(app.get("/accounts/audit-events?actor=-3").await.fields(), ["actor"]);
     assert_eq!(app.get("/accounts/audit-events?pageSize=1001").await.fields(), ["pageSize"]);
     assert_eq!(app.delete("/accounts/audit-events").await.status.as_u16(), 405, "nothing deletes an event");
 }
