@@ -57,11 +57,10 @@ struct Locked {
 
 /// Marks `sendout` of `account` as having `queued` more Pending messages; call in the transaction that queued them.
 pub(crate) fn mark(conn: &mut PgConnection, account: i64, sendout: i64, queued: usize) -> QueryResult<()> {
-    let queued = i64::try_from(queued).unwrap_or(i64::MAX);
     prepared(MARK)
         .bind::<BigInt, _>(account)
         .bind::<BigInt, _>(sendout)
-        .bind::<BigInt, _>(queued)
+        .bind::<BigInt, _>(crate::distribution::counts::count(queued))
         .execute(conn)
         .map(drop)
 }

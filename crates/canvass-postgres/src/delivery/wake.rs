@@ -50,20 +50,11 @@ impl OutboxListener {
         let Some(conn) = self.connection()? else {
             return Ok(false);
         };
-        let mut heard = Ok(false);
-        for notification in conn.notifications_iter() {
-            match notification {
-                Ok(_) => heard = Ok(true),
-                Err(error) => {
-                    heard = Err(error.to_string());
-                    break;
-                }
-            }
-        }
-        if heard.is_err() {
+        let heard = conn.notifications_iter().try_fold(false, |_, notification| notification.map(|_| true));
+        heard.map_err(|error| {
             self.failed();
-        }
-        heard
+            error.to_string()
+        })
     }
 
     fn failed(&mut self) {

@@ -173,7 +173,8 @@ pub(crate) fn write_outbox(conn: &mut PgConnection, tallies: OutboxTallies) -> Q
     write_merged(conn, tallies.moved)
 }
 
-fn count(n: usize) -> i64 {
+/// `n` as a count column takes it.
+pub(crate) fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
