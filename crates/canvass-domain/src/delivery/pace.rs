@@ -83,8 +83,11 @@ impl Pace {
     }
 
     /// Takes up to `want` slots at `now`: fills the bucket for the time since it was last filled, lets the ceiling
-    /// climb, starts a new day's count, and grants what the bucket and the day allow.
+    /// climb, starts a new day's count, and grants what the bucket and the day allow. A `now` older than the last
+    /// fill (a worker read its clock, then waited for the row behind another) counts as the last fill: the bucket's
+    /// time never goes back, so no span is filled twice.
     pub fn take(&mut self, now: OffsetDateTime, want: i64, limits: &PaceLimits) -> PaceGrant {
+        let now = now.max(self.refilled_at);
         self.climb(now, limits);
         if now.date() != self.day {
             self.day = now.date();
@@ -92,7 +95,7 @@ impl Pace {
             self.day_full_at = None;
         }
         let rate = self.per_second(limits);
-        let elapsed = (now - self.refilled_at).max(Duration::ZERO).as_seconds_f64();
+        let elapsed = (now - self.refilled_at).as_seconds_f64();
         self.tokens = match rate {
             Some(rate) => (self.tokens + elapsed * rate).min(limits.burst as f64),
             None => want as f64,
@@ -193,6 +196,22 @@ mod tests {
         }
         let total: i64 = grants.iter().sum();
         assert!((14 * 60..=14 * 60 + 8).contains(&total), "the rate is kept, not undershot: {total} in a minute");
+    }
+
+    #[test]
+    fn takes_arriving_out_of_their_clocks_order_grant_no_more_than_the_rate() {
+        // Workers read their clocks before they wait for the pace's row: a take can arrive with an older time than
+        // the one before it. Each such take must not set the fill back and have the next one count the time again.
+        let limits = limits(Some(100.0), 2, None);
+        let mut pace = Pace::new(NOW, &limits);
+        let mut granted = 0;
+        for step in 1..=1000 {
+            let late = NOW + Duration::milliseconds(10 * step - 9);
+            let early = NOW + Duration::milliseconds(10 * step);
+            granted += pace.take(early, 10, &limits).slots + pace.take(late, 10, &limits).slots;
+        }
+        assert!(granted <= 100 * 10 + 2, "{granted} slots in ten seconds at 100 a second");
+        assert!(granted >= 100 * 10 - 2, "the rate is kept: {granted}");
     }
 
     #[test]
