@@ -76,11 +76,18 @@ async fn a_refused_sender_holds_its_sendouts_invitations_together_and_no_other_s
 async fn a_message_refused_at_data_fails_alone_unless_the_code_names_the_recipient() {
     let app = spawn_app().await;
     let spam = SmtpSink::builder().refuse_data("spam@", "554 5.7.1 refused as spam").start();
-    let (_, base, _) = activated(&app, &["ok@example.com", "spam@example.com"], None).await;
+    let (_, base, _) = activated(&app, &["ok@example.com", "spam@example.com", "late@example.com"], None).await;
     let report = deliver_on(&app, &spam.url, &SmsSink::start("", "").url, OffsetDateTime::now_utc());
-    assert_eq!((report.sent, report.bounced, report.failed), (1, 0, 1));
-    assert_eq!(app.statuses(&base).await, ["Sent", "Failed"]);
+    assert_eq!((report.sent, report.bounced, report.failed), (2, 0, 1));
+    assert_eq!(app.statuses(&base).await, ["Sent", "Failed", "Sent"]);
     assert_eq!(permanent_failures(&app).await, 0, "the address stays usable");
+    // One session; every message after its first went with the content of the one before, refused or not, and no
+    // RSET came after the refusal (the reply to the content ended the transaction; an RSET would have landed in
+    // the next message's content).
+    let unchained = spam.received().iter().filter(|received| !received.came_with_previous).count();
+    assert!(unchained <= 1, "only the session's first message goes alone: {:?}", spam.received());
+    assert_eq!(spam.resets(), 0);
+    assert_eq!(spam.connections(), 1);
 
     let unknown = SmtpSink::builder().refuse_data("gone@", "550 5.1.1 mailbox unavailable").start();
     let (_, base, _) = activated(&app, &["gone@example.com"], None).await;

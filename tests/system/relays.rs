@@ -1,5 +1,5 @@
 //! Delivery through relays like commercial ones: STARTTLS with AUTH, TLS from the first byte, sessions reused
-//! across messages and rounds, an untrusted certificate that gets nothing, and a relay with fewer sessions than
+//! across messages and rounds, each message's commands pipelined with the previous message's content, an untrusted certificate that gets nothing, and a relay with fewer sessions than
 //! lanes. `canvass worker` processes with relays (a private CA from `SMTP_CA_FILE`, credentials refused without
 //! TLS, two workers side by side) are tested on the binary in `crates/canvass-server/tests/binary/workers.rs`.
 //! A system test: rounds run here through mailers built for each relay (`tests/helpers/worker.rs`), and the
@@ -50,6 +50,37 @@ async fn starttls_and_auth_carry_every_message_over_a_few_reused_sessions() {
     assert!(received.iter().all(|r| r.tls && r.user.as_deref() == Some(USER)), "every message over TLS after AUTH");
     assert!(received.iter().all(|r| r.mail_from == "hr@acme.example"), "without a bounce address, the sender");
     assert!(sink.connections() <= 3, "sessions are reused across messages and rounds: {}", sink.connections());
+}
+
+#[tokio::test]
+async fn a_pipelining_relay_gets_each_message_s_commands_with_the_previous_message() {
+    let app = spawn_app().await;
+    let sink = SmtpSink::start("", "");
+    let mailer = SmtpMailer::from_url(&sink.url).unwrap();
+    let invited = activated_for(&app, &contacts("chained", 5)).await;
+    assert_eq!(round(&app, &mailer).sent, 5);
+    assert_eq!(app.statuses(&invited).await, ["Sent"; 5]);
+    let mut received = sink.received();
+    received.sort_by_key(|received| received.at);
+    let chained: Vec<bool> = received.iter().map(|received| received.came_with_previous).collect();
+    // One session: the first message opens it; each later one's MAIL FROM, RCPT TO and DATA left with the content
+    // of the one before, so a message costs one exchange with the relay.
+    assert_eq!(chained, [false, true, true, true, true]);
+    assert_eq!(sink.connections(), 1);
+}
+
+#[tokio::test]
+async fn a_relay_that_closes_the_session_after_a_message_gets_the_next_one_on_a_new_session() {
+    let app = spawn_app().await;
+    // The next message's commands went with the content; the relay answered the content and closed: they were
+    // never answered, so that message is not the relay's refusal, and goes again on a fresh session.
+    let sink = SmtpSink::builder().messages_per_session(2).start();
+    let mailer = SmtpMailer::from_url(&sink.url).unwrap();
+    let invited = activated_for(&app, &contacts("limited", 5)).await;
+    let report = round(&app, &mailer);
+    assert_eq!((report.sent, report.retried), (5, 0), "{report:?}");
+    assert_eq!(app.statuses(&invited).await, ["Sent"; 5]);
+    assert_eq!((sink.count(), sink.connections()), (5, 3));
 }
 
 #[tokio::test]

@@ -24,9 +24,12 @@ use tokio::time::timeout;
 
 use crate::message::email;
 use crate::relay::{Relay, Security};
-use crate::staged::{Connection, Failure, Io, Offers, Refusal, Stream};
+use crate::staged::{Connection, Failure, Io, Offers, Outgoing, Refusal, Stream};
 use crate::tls::RelayTls;
 
+/// A session's buffers: replies are short; a message's content and the next one's commands fit in one write.
+const READ_BUFFER: usize = 8 * 1024;
+const WRITE_BUFFER: usize = 64 * 1024;
 /// How long a relay may take to accept a connection, or to answer one step of a message.
 const NETWORK_TIMEOUT: Duration = Duration::from_secs(30);
 /// A session idle for longer is checked with NOOP before it carries a message (the relay may have closed it).
@@ -35,12 +38,6 @@ const CHECK_AFTER_IDLE: Duration = Duration::from_secs(5);
 const RELAY_LIMIT_MEMORY: Duration = Duration::from_secs(60);
 /// How often a lane with nothing left to send looks whether a lane that is opening a session gave a message back.
 const WAIT_FOR_OPENING: Duration = Duration::from_millis(2);
-
-/// An email ready for the wire.
-struct Prepared {
-    envelope: Envelope,
-    bytes: Vec<u8>,
-}
 
 /// A round for the session thread, and where its outcomes go. Its messages are put on the wire by the lanes that
 /// send them, so that the first goes out at once and the rest are formatted while the relay answers.
@@ -105,14 +102,14 @@ impl SmtpMailer {
 }
 
 /// The email on the wire and its envelope: from the bounce address when there is one, else from the sender.
-fn prepare(message: &OutgoingMessage, bounce_address: Option<&Address>) -> Result<Prepared, SendError> {
+async fn prepare(message: &OutgoingMessage, bounce_address: Option<&Address>) -> Result<Outgoing, SendError> {
     let email = email(message)?;
     let envelope = match bounce_address {
         Some(sender) => Envelope::new(Some(sender.clone()), email.envelope().to().to_vec())
             .map_err(|e| SendError::Unsendable(format!("envelope: {e}")))?,
         None => email.envelope().clone(),
     };
-    Ok(Prepared { envelope, bytes: email.formatted() })
+    Outgoing::new(envelope, &email.formatted()).await.map_err(|e| SendError::Unsendable(format!("content: {e}")))
 }
 
 impl Mailer for SmtpMailer {
@@ -213,63 +210,97 @@ impl Client {
 
     /// One session's share of a round; returns the session when it is still good for the next round. A lane that
     /// cannot open a session leaves its messages to the lanes that have one (a relay may allow fewer sessions
-    /// than `DELIVERY_CONCURRENCY`); when no lane has one, the rest of the round is put off.
+    /// than `DELIVERY_CONCURRENCY`); when no lane has one, the rest of the round is put off. A lane with a session
+    /// takes the round's next message before it sends one, so that the next one's commands go with this one's
+    /// content (`staged.rs`).
     async fn lane(&self, mut session: Option<Session>, round: &Round<'_>) -> Option<Session> {
-        while let Some(index) = round.take_next(session.is_some()).await {
-            // A message this side cannot put on the wire fails whatever the relay's state.
-            let email = match prepare(&round.messages[index], round.bounce_address) {
-                Ok(email) => email,
-                Err(error) => {
-                    round.settle(index, Err(error));
-                    continue;
+        let mut carried: Option<(usize, Outgoing)> = None;
+        loop {
+            let (index, email, mut open) = match (carried.take(), session.take()) {
+                (Some((index, email)), Some(open)) => (index, email, open),
+                (carried, held) => {
+                    round.returned.borrow_mut().extend(carried.map(|(index, _)| index));
+                    let Some((index, email)) = self.next_message(round, held.is_some()).await else {
+                        return held;
+                    };
+                    if let Some(reason) = round.relay_down.borrow().clone() {
+                        round.settle(index, Err(SendError::Held(reason)));
+                        session = held;
+                        continue;
+                    }
+                    match self.lane_session(held, round, index).await {
+                        LaneSession::Open(open) => (index, email, open),
+                        LaneSession::Settled => continue,
+                        LaneSession::GaveUp => return None,
+                    }
                 }
             };
-            if let Some(reason) = round.relay_down.borrow().clone() {
-                round.settle(index, Err(SendError::Held(reason)));
-                continue;
-            }
-            let had_session = session.is_some();
-            round.opening.set(round.opening.get() + 1);
-            let ready = self.ready(session.take()).await;
-            round.opening.set(round.opening.get() - 1);
-            let mut open = match ready {
-                Ok(open) => {
-                    if !had_session {
-                        round.open.set(round.open.get() + 1);
-                        round.most_open.set(round.most_open.get().max(round.open.get()));
-                    }
-                    open
-                }
-                Err(reason) => {
-                    if had_session {
-                        round.open.set(round.open.get() - 1);
-                    }
-                    tracing::warn!(relay.host = %self.relay.host, relay.port = self.relay.port,
-                        error.message = %reason, "cannot open an SMTP session");
-                    if round.open.get() + round.opening.get() > 0 {
-                        // Other lanes have sessions: they take this message, and the relay's limit is noted.
-                        round.refused_one_more.set(true);
-                        round.returned.borrow_mut().push(index);
-                        return None;
-                    }
-                    // The session could not be opened: the relay is blamed, the message is held.
-                    round.settle(index, Err(SendError::Held(reason.clone())));
-                    round.relay_down.replace(Some(reason));
-                    continue;
-                }
-            };
-            let sent = timeout(NETWORK_TIMEOUT, open.connection.send(&email.envelope, &email.bytes)).await;
-            // A session whose connection failed is closed; one that timed out is in an unknown state.
+            let next = prepared_next(round).await;
+            let sent =
+                timeout(NETWORK_TIMEOUT, open.connection.send(&email, next.as_ref().map(|(_, next)| next))).await;
+            // A session whose connection failed is closed; one that timed out is in an unknown state. The message
+            // taken beside it goes back to the round, unsent.
             let broken = sent.is_err() || open.connection.has_broken();
-            round.settle(index, outcome(sent));
+            match sent {
+                Ok(Err(Refusal::Unanswered(_))) => round.returned.borrow_mut().push(index),
+                sent => round.settle(index, outcome(sent)),
+            }
             if broken {
                 round.open.set(round.open.get() - 1);
+                round.returned.borrow_mut().extend(next.map(|(index, _)| index));
             } else {
                 open.last_used = Instant::now();
                 session = Some(open);
+                carried = next;
             }
         }
-        session
+    }
+
+    /// The round's next message, ready for the wire; a message this side cannot put on the wire fails whatever
+    /// the relay's state.
+    async fn next_message(&self, round: &Round<'_>, has_session: bool) -> Option<(usize, Outgoing)> {
+        loop {
+            let index = round.take_next(has_session).await?;
+            match prepare(&round.messages[index], round.bounce_address).await {
+                Ok(email) => return Some((index, email)),
+                Err(error) => round.settle(index, Err(error)),
+            }
+        }
+    }
+
+    /// A session for the lane's message `index`: the lane's own if it is still good, else a new one. When none
+    /// opens, the message goes to a lane that has one, or, with none open, is held and the relay noted as down.
+    async fn lane_session(&self, held: Option<Session>, round: &Round<'_>, index: usize) -> LaneSession {
+        let had_session = held.is_some();
+        round.opening.set(round.opening.get() + 1);
+        let ready = self.ready(held).await;
+        round.opening.set(round.opening.get() - 1);
+        match ready {
+            Ok(open) => {
+                if !had_session {
+                    round.open.set(round.open.get() + 1);
+                    round.most_open.set(round.most_open.get().max(round.open.get()));
+                }
+                LaneSession::Open(open)
+            }
+            Err(reason) => {
+                if had_session {
+                    round.open.set(round.open.get() - 1);
+                }
+                tracing::warn!(relay.host = %self.relay.host, relay.port = self.relay.port,
+                    error.message = %reason, "cannot open an SMTP session");
+                if round.open.get() + round.opening.get() > 0 {
+                    // Other lanes have sessions: they take this message, and the relay's limit is noted.
+                    round.refused_one_more.set(true);
+                    round.returned.borrow_mut().push(index);
+                    return LaneSession::GaveUp;
+                }
+                // The session could not be opened: the relay is blamed, the message is held.
+                round.settle(index, Err(SendError::Held(reason.clone())));
+                round.relay_down.replace(Some(reason));
+                LaneSession::Settled
+            }
+        }
     }
 
     /// A session ready to carry a message: the one given, if it is still open, else a new one.
@@ -335,9 +366,10 @@ impl Client {
     }
 }
 
-/// A client over `stream`, buffered so that a pipelined group leaves in one write.
+/// A client over `stream`, buffered so that a pipelined group, and a message's content with the next message's
+/// commands, leave in one write.
 fn client(stream: Box<dyn Io>) -> SmtpClient<Stream> {
-    SmtpClient { stream: BufStream::new(stream), timeout: NETWORK_TIMEOUT }
+    SmtpClient { stream: BufStream::with_capacity(READ_BUFFER, WRITE_BUFFER, stream), timeout: NETWORK_TIMEOUT }
 }
 
 /// A relay's refusal while a session opens: a `421` or `454` asks to slow down; any other refusal is its own.
@@ -367,6 +399,7 @@ fn outcome(sent: Result<Result<String, Refusal>, Elapsed>) -> Result<Accepted, S
     match sent {
         Ok(Ok(reply)) => Ok(Accepted(reply)),
         Ok(Err(Refusal::Unsendable(reason))) => Err(SendError::Unsendable(reason.to_owned())),
+        Ok(Err(Refusal::Unanswered(failure))) => Err(Blame::Relay.error(failure.to_string())),
         Ok(Err(Refusal::At(stage, failure))) => {
             // A reply's own text (`5.1.1 no such user`) decides with its code; a failed connection has neither.
             let blame = match failure.code() {
@@ -377,6 +410,27 @@ fn outcome(sent: Result<Result<String, Refusal>, Elapsed>) -> Result<Accepted, S
         }
         Err(_) => Err(SendError::Transient(format!("the relay did not answer within {} s", NETWORK_TIMEOUT.as_secs()))),
     }
+}
+
+/// What a lane's attempt at a session came to.
+enum LaneSession {
+    Open(Session),
+    /// The message was settled (held: the relay is down); the lane goes on with the next.
+    Settled,
+    /// The message went to a lane with a session; this lane stops.
+    GaveUp,
+}
+
+/// The round's next message there now, ready for the wire, to go beside the one being sent; messages this side
+/// cannot put on the wire are failed on the way.
+async fn prepared_next(round: &Round<'_>) -> Option<(usize, Outgoing)> {
+    while let Some(index) = round.try_take() {
+        match prepare(&round.messages[index], round.bounce_address).await {
+            Ok(email) => return Some((index, email)),
+            Err(error) => round.settle(index, Err(error)),
+        }
+    }
+    None
 }
 
 /// A round in progress: its messages, the next one to take, and the outcomes so far.
@@ -403,12 +457,7 @@ impl Round<'_> {
     /// back.
     async fn take_next(&self, has_session: bool) -> Option<usize> {
         loop {
-            if let Some(index) = self.returned.borrow_mut().pop() {
-                return Some(index);
-            }
-            let index = self.next.get();
-            if index < self.messages.len() {
-                self.next.set(index + 1);
+            if let Some(index) = self.try_take() {
                 return Some(index);
             }
             if !has_session || self.opening.get() == 0 {
@@ -416,6 +465,18 @@ impl Round<'_> {
             }
             tokio::time::sleep(WAIT_FOR_OPENING).await;
         }
+    }
+
+    /// The next message if one is there now (without waiting for a lane that is opening a session).
+    fn try_take(&self) -> Option<usize> {
+        if let Some(index) = self.returned.borrow_mut().pop() {
+            return Some(index);
+        }
+        let index = self.next.get();
+        (index < self.messages.len()).then(|| {
+            self.next.set(index + 1);
+            index
+        })
     }
 
     fn settle(&self, index: usize, outcome: Result<Accepted, SendError>) {

@@ -1,15 +1,18 @@
 //! One message through an open SMTP session (mail-send's client): `MAIL FROM`, `RCPT TO` and `DATA` in one write
-//! when the relay offers PIPELINING (RFC 2920), else one by one, then the message. Each refusal names the stage it
-//! answered (`MAIL FROM`, `RCPT TO` or `DATA`), so it can be judged by whom it blames
-//! (`canvass_domain::delivery::blame_smtp`).
+//! when the relay offers PIPELINING (RFC 2920), else one by one, then the message. With PIPELINING the next
+//! message's commands leave in the same write as this message's content (RFC 2920 allows content to begin a
+//! group), so a message costs the relay and this side one exchange, not two; their replies are read when the next
+//! message is sent. Each refusal names the stage it answered (`MAIL FROM`, `RCPT TO` or `DATA`), so it can be
+//! judged by whom it blames (`canvass_domain::delivery::blame_smtp`).
 
 use std::fmt;
 
 use canvass_domain::delivery::SmtpStage;
 use lettre::address::Envelope;
 use mail_send::SmtpClient;
+use smtp_proto::response::parser::ResponseReceiver;
 use smtp_proto::Response;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufStream};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufStream};
 
 /// A connection to the relay, plain or TLS.
 pub(crate) trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
@@ -27,11 +30,33 @@ pub(crate) struct Offers {
     pub(crate) eight_bit_mime: bool,
 }
 
+/// A message ready for the wire: its envelope, its content as it follows `DATA` (dot-stuffed and ended with
+/// `.`), and whether the content is ASCII (else it needs 8BITMIME).
+pub(crate) struct Outgoing {
+    pub(crate) envelope: Envelope,
+    pub(crate) data: Vec<u8>,
+    pub(crate) ascii: bool,
+}
+
+impl Outgoing {
+    /// `email` (a formatted message) for `envelope`, dot-stuffed by mail-send's transparency into memory.
+    pub(crate) async fn new(envelope: Envelope, email: &[u8]) -> std::io::Result<Self> {
+        let memory = tokio::io::join(tokio::io::empty(), Vec::with_capacity(email.len() + email.len() / 64 + 8));
+        let mut memory = SmtpClient { stream: memory, timeout: std::time::Duration::MAX };
+        memory.write_message(email).await?;
+        Ok(Self { envelope, data: memory.stream.into_inner().1, ascii: email.is_ascii() })
+    }
+}
+
 /// An open session: the client, what the relay offers, and whether the session can carry another message.
 pub(crate) struct Connection {
     pub(crate) client: SmtpClient<Stream>,
     pub(crate) offers: Offers,
     broken: bool,
+    /// What the relay sent past the last reply read: a pipelined group's later replies.
+    unread: Vec<u8>,
+    /// The next message's commands sent with the last message's content, whose replies are not read yet.
+    ahead: Option<usize>,
 }
 
 /// Why the relay did not take a message at a stage: its reply, or the connection failing.
@@ -83,12 +108,15 @@ pub(crate) enum Refusal {
     Unsendable(&'static str),
     /// The relay's refusal at this stage (a reply, or the connection failing).
     At(SmtpStage, Failure),
+    /// The connection failed before the relay answered the commands sent with the previous message's content:
+    /// nothing of this message was taken, and it can go on another session.
+    Unanswered(Failure),
 }
 
 impl Connection {
     /// A session over `client` whose relay offers `offers`.
     pub(crate) fn new(client: SmtpClient<Stream>, offers: Offers) -> Self {
-        Self { client, offers, broken: false }
+        Self { client, offers, broken: false, unread: Vec::new(), ahead: None }
     }
 
     /// Whether the session failed and must not carry another message.
@@ -98,14 +126,64 @@ impl Connection {
 
     /// Whether the relay still answers (`NOOP`).
     pub(crate) async fn test_connected(&mut self) -> bool {
-        let alive = matches!(self.client.cmd(b"NOOP\r\n").await, Ok(reply) if reply.is_positive_completion());
+        let alive = self.ahead.is_none()
+            && matches!(self.command("NOOP\r\n").await, Ok(reply) if reply.is_positive_completion());
         self.broken |= !alive;
         alive
     }
 
-    /// Sends `email` to the envelope's recipients (SMTPUTF8 and 8BITMIME when needed and offered), ending the
-    /// transaction with `RSET` after a refusal; the relay's reply to the message (`250 2.0.0 Ok: queued as 4F2A`).
-    pub(crate) async fn send(&mut self, envelope: &Envelope, email: &[u8]) -> Result<String, Refusal> {
+    /// Sends `message`, SMTPUTF8 and 8BITMIME when needed and offered, ending the transaction with `RSET` after a
+    /// refused command; the relay's reply to the message (`250 2.0.0 Ok: queued as 4F2A`). When the relay
+    /// pipelines, `next`'s commands leave with the content (unless `next` cannot go to this relay): the next call
+    /// must send `next`, and reads their replies.
+    pub(crate) async fn send(&mut self, message: &Outgoing, next: Option<&Outgoing>) -> Result<String, Refusal> {
+        let (commands, replies) = match self.ahead.take() {
+            Some(count) => (count, self.read_replies(count).await.map_err(Refusal::Unanswered)?),
+            None => {
+                let commands = self.commands_for(message)?;
+                let replies = self.exchange(&commands).await;
+                (commands.len(), replies.map_err(|error| Refusal::At(SmtpStage::MailFrom, error))?)
+            }
+        };
+        let stage = |index: usize| match index {
+            0 => SmtpStage::MailFrom,
+            index if index + 1 == commands => SmtpStage::Data,
+            _ => SmtpStage::RcptTo,
+        };
+        let refused = replies.iter().enumerate().find(|(index, reply)| match stage(*index) {
+            SmtpStage::Data => reply.code != 354,
+            _ => !reply.is_positive_completion(),
+        });
+        if let Some((index, reply)) = refused {
+            let (stage, reply) = (stage(index), reply.clone());
+            if replies.len() == commands && replies.last().is_some_and(|data| data.code == 354) {
+                // The relay took DATA after refusing an earlier command of the group: end the empty message.
+                let _ = self.command(".\r\n").await;
+            }
+            self.abort().await;
+            return Err(Refusal::At(stage, Failure::Reply(reply)));
+        }
+        let chained = next.filter(|_| self.offers.pipelining).and_then(|next| self.commands_for(next).ok());
+        let reply = match self.write_content(&message.data, chained.as_deref()).await {
+            Ok(()) => self.read_reply().await,
+            Err(error) => Err(self.failed(error)),
+        };
+        // A 421 says the relay is closing the session.
+        self.broken |= reply.as_ref().is_ok_and(|reply| reply.code == 421);
+        self.ahead = chained.filter(|_| !self.broken).map(|commands| commands.len());
+        // The reply to the content ends the transaction, refused or not: no `RSET` (it would reach the relay after
+        // the next message's commands).
+        match reply {
+            Ok(reply) if reply.is_positive_completion() => Ok(format!("{} {}", reply.code, reply_text(&reply))),
+            Ok(reply) => Err(Refusal::At(SmtpStage::Data, Failure::Reply(reply))),
+            Err(failure) => Err(Refusal::At(SmtpStage::Data, failure)),
+        }
+    }
+
+    /// `message`'s commands, or why this relay cannot take it: a non-ASCII address without SMTPUTF8, non-ASCII
+    /// content without 8BITMIME.
+    fn commands_for(&self, message: &Outgoing) -> Result<Vec<String>, Refusal> {
+        let envelope = &message.envelope;
         let mut parameters = String::new();
         let non_ascii = envelope
             .from()
@@ -120,7 +198,7 @@ impl Connection {
             }
             parameters.push_str(" SMTPUTF8");
         }
-        if !email.is_ascii() {
+        if !message.ascii {
             if !self.offers.eight_bit_mime {
                 return Err(Refusal::Unsendable("the message is not ASCII and the relay offers no 8BITMIME"));
             }
@@ -130,49 +208,22 @@ impl Connection {
         let mut commands = vec![format!("MAIL FROM:<{from}>{parameters}\r\n")];
         commands.extend(envelope.to().iter().map(|to| format!("RCPT TO:<{to}>\r\n")));
         commands.push("DATA\r\n".to_owned());
-        let stage = |index: usize| match index {
-            0 => SmtpStage::MailFrom,
-            index if index + 1 == commands.len() => SmtpStage::Data,
-            _ => SmtpStage::RcptTo,
-        };
-        let replies = self.commands(&commands).await.map_err(|error| Refusal::At(SmtpStage::MailFrom, error))?;
-        let refused = replies.iter().enumerate().find(|(index, reply)| match stage(*index) {
-            SmtpStage::Data => reply.code != 354,
-            _ => !reply.is_positive_completion(),
-        });
-        if let Some((index, reply)) = refused {
-            let (stage, reply) = (stage(index), reply.clone());
-            if replies.last().is_some_and(|data| data.code == 354) {
-                // The relay took DATA after refusing an earlier command of the group: end the empty message.
-                let _ = self.client.cmd(b".\r\n").await;
-            }
-            self.abort().await;
-            return Err(Refusal::At(stage, Failure::Reply(reply)));
-        }
-        let written = self.client.write_message(email).await;
-        let reply = match written {
-            Ok(()) => self.client.read().await.map_err(|error| self.failed(&error)),
-            Err(error) => Err(self.failed(&mail_send::Error::Io(error))),
-        };
-        match reply {
-            Ok(reply) if reply.is_positive_completion() => Ok(format!("{} {}", reply.code, reply_text(&reply))),
-            Ok(reply) => {
-                self.abort().await;
-                Err(Refusal::At(SmtpStage::Data, Failure::Reply(reply)))
-            }
-            Err(failure) => Err(Refusal::At(SmtpStage::Data, failure)),
-        }
+        Ok(commands)
     }
 
     /// The replies to `commands`: all in one group when the relay offers PIPELINING, else one by one up to the
     /// first refusal.
-    async fn commands(&mut self, commands: &[String]) -> Result<Vec<Response<String>>, Failure> {
+    async fn exchange(&mut self, commands: &[String]) -> Result<Vec<Response<String>>, Failure> {
         if self.offers.pipelining {
-            return self.client.cmds(commands).await.map_err(|error| self.failed(&error));
+            for command in commands {
+                self.write(command.as_bytes()).await?;
+            }
+            self.flush().await?;
+            return self.read_replies(commands.len()).await;
         }
         let mut replies = Vec::with_capacity(commands.len());
         for command in commands {
-            let reply = self.client.cmd(command).await.map_err(|error| self.failed(&error))?;
+            let reply = self.command(command).await?;
             let refused = !reply.is_positive_completion() && reply.code != 354;
             replies.push(reply);
             if refused {
@@ -182,9 +233,71 @@ impl Connection {
         Ok(replies)
     }
 
+    /// The content, then `commands` (the next message's), in one write.
+    async fn write_content(&mut self, data: &[u8], commands: Option<&[String]>) -> Result<(), std::io::Error> {
+        self.client.stream.write_all(data).await?;
+        for command in commands.unwrap_or_default() {
+            self.client.stream.write_all(command.as_bytes()).await?;
+        }
+        self.client.stream.flush().await
+    }
+
+    /// One command and its reply.
+    async fn command(&mut self, command: &str) -> Result<Response<String>, Failure> {
+        self.write(command.as_bytes()).await?;
+        self.flush().await?;
+        self.read_reply().await
+    }
+
+    async fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        let written = self.client.stream.write_all(bytes).await;
+        written.map_err(|error| self.failed(error))
+    }
+
+    async fn flush(&mut self) -> Result<(), Failure> {
+        let flushed = self.client.stream.flush().await;
+        flushed.map_err(|error| self.failed(error))
+    }
+
+    /// The next `count` replies.
+    async fn read_replies(&mut self, count: usize) -> Result<Vec<Response<String>>, Failure> {
+        let mut replies = Vec::with_capacity(count);
+        for _ in 0..count {
+            replies.push(self.read_reply().await?);
+        }
+        Ok(replies)
+    }
+
+    /// The next reply (smtp-proto's parser), keeping what the relay sent after it for the next read.
+    async fn read_reply(&mut self) -> Result<Response<String>, Failure> {
+        let mut parser = ResponseReceiver::default();
+        loop {
+            if !self.unread.is_empty() {
+                let mut bytes = self.unread.iter();
+                match parser.parse(&mut bytes) {
+                    Ok(reply) => {
+                        let used = self.unread.len() - bytes.as_slice().len();
+                        self.unread.drain(..used);
+                        return Ok(reply);
+                    }
+                    // The parser keeps what it read so far.
+                    Err(smtp_proto::Error::NeedsMoreData { .. }) => self.unread.clear(),
+                    Err(_) => return Err(self.failed(mail_send::Error::UnparseableReply)),
+                }
+            }
+            let mut chunk = [0u8; 1024];
+            let read = match self.client.stream.read(&mut chunk).await {
+                Ok(0) => return Err(self.failed(std::io::Error::from(std::io::ErrorKind::UnexpectedEof))),
+                Ok(read) => read,
+                Err(error) => return Err(self.failed(error)),
+            };
+            self.unread.extend_from_slice(&chunk[..read]);
+        }
+    }
+
     /// Ends a refused transaction with `RSET`; a session that cannot is closed.
     async fn abort(&mut self) {
-        let reset = matches!(self.client.cmd(b"RSET\r\n").await, Ok(reply) if reply.is_positive_completion());
+        let reset = matches!(self.command("RSET\r\n").await, Ok(reply) if reply.is_positive_completion());
         if !reset {
             self.broken = true;
             let _ = self.client.stream.shutdown().await;
@@ -192,8 +305,9 @@ impl Connection {
     }
 
     /// Marks the session broken after its connection failed.
-    fn failed(&mut self, error: &mail_send::Error) -> Failure {
+    fn failed(&mut self, error: impl fmt::Display) -> Failure {
         self.broken = true;
+        self.ahead = None;
         Failure::Connection(error.to_string())
     }
 }

@@ -21,6 +21,7 @@ pub struct SmtpSink {
     port: u16,
     received: Arc<Mutex<Vec<Received>>>,
     connections: Arc<AtomicUsize>,
+    resets: Arc<AtomicUsize>,
     /// While set, every new session is greeted with this reply and closed (a relay in maintenance).
     refusing: Arc<Mutex<Option<String>>>,
 }
@@ -38,6 +39,9 @@ pub struct Received {
     pub mail_from: String,
     /// When it arrived.
     pub at: std::time::SystemTime,
+    /// Whether its `MAIL FROM` had already arrived when the session's previous message ended: the client sent it
+    /// with that message's content (RFC 2920 pipelining across messages).
+    pub came_with_previous: bool,
 }
 
 impl SmtpSink {
@@ -82,6 +86,11 @@ impl SmtpSink {
         self.received.lock().unwrap().clone()
     }
 
+    /// How many `RSET` commands the sink took so far, over all sessions.
+    pub fn resets(&self) -> usize {
+        self.resets.load(Ordering::SeqCst)
+    }
+
     /// How many connections the sink accepted so far.
     pub fn connections(&self) -> usize {
         self.connections.load(Ordering::SeqCst)
@@ -113,6 +122,8 @@ pub struct SmtpSinkBuilder {
     tls: TlsMode,
     auth: Option<(String, String)>,
     max_sessions: Option<usize>,
+    /// Closes a session once it has taken this many messages (after replying to the last one's content).
+    messages_per_session: Option<usize>,
     /// Answers `DATA` with 354 even when no recipient was taken, as a careless server does.
     data_without_recipients: bool,
 }
@@ -196,6 +207,13 @@ impl SmtpSinkBuilder {
         self
     }
 
+    /// Closes each session after it has taken `messages` messages, right after the reply to the last one's
+    /// content, whatever the client sent after it (as a relay with a per-connection message limit may).
+    pub fn messages_per_session(mut self, messages: usize) -> Self {
+        self.messages_per_session = Some(messages);
+        self
+    }
+
     /// Starts the sink on a free local port.
     pub fn start(self) -> SmtpSink {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -206,11 +224,12 @@ impl SmtpSinkBuilder {
             port,
             received: Arc::new(Mutex::new(Vec::new())),
             connections: Arc::new(AtomicUsize::new(0)),
+            resets: Arc::new(AtomicUsize::new(0)),
             refusing: Arc::new(Mutex::new(None)),
         };
         let config = Arc::new(self);
         let (kept, connections, refusing) = (sink.received.clone(), sink.connections.clone(), sink.refusing.clone());
-        let active = Arc::new(AtomicUsize::new(0));
+        let (active, resets) = (Arc::new(AtomicUsize::new(0)), sink.resets.clone());
         std::thread::spawn(move || {
             for mut stream in listener.incoming().flatten() {
                 connections.fetch_add(1, Ordering::SeqCst);
@@ -223,9 +242,9 @@ impl SmtpSinkBuilder {
                     continue;
                 }
                 active.fetch_add(1, Ordering::SeqCst);
-                let (kept, config, active) = (kept.clone(), config.clone(), active.clone());
+                let (kept, config, active, resets) = (kept.clone(), config.clone(), active.clone(), resets.clone());
                 std::thread::spawn(move || {
-                    serve(stream, &kept, &config);
+                    serve(stream, &kept, &config, &resets);
                     active.fetch_sub(1, Ordering::SeqCst);
                 });
             }
@@ -308,7 +327,7 @@ fn read_line(reader: &mut BufReader<Conn>) -> Option<String> {
     }
 }
 
-fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilder) {
+fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilder, resets: &AtomicUsize) {
     let _ = stream.set_nodelay(true);
     let conn = match &config.tls {
         TlsMode::Implicit(tls) => match Conn::handshake(stream, tls) {
@@ -331,6 +350,9 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
     let mut rcpt_to = String::new();
     // Whether a `MAIL FROM` was taken and its transaction not yet ended.
     let mut in_transaction = false;
+    // Whether the next `MAIL FROM` was in the buffer when the last message ended, and whether this transaction's was.
+    let (mut next_came_with_content, mut came_with_previous) = (false, false);
+    let mut taken = 0;
     loop {
         let Some(line) = read_line(&mut reader) else { return };
         let tls = matches!(reader.get_ref(), Conn::Tls(_));
@@ -390,6 +412,7 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
         } else if command.starts_with("MAIL") {
             rcpt_to.clear();
             in_transaction = true;
+            came_with_previous = std::mem::take(&mut next_came_with_content);
             mail_from =
                 line.split_once('<').and_then(|(_, rest)| rest.split_once('>')).map_or("", |(a, _)| a).to_owned();
             "250 ok".into()
@@ -421,6 +444,7 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
                 // The client went away in the middle of the message: like a real relay, keep nothing.
                 let Some(data) = read_line(&mut reader) else { return };
                 if data == ".\r\n" {
+                    next_came_with_content = reader.buffer().starts_with(b"MAIL");
                     break;
                 }
                 message.push_str(&data);
@@ -430,14 +454,27 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
                 Some((pattern, refusal)) if rcpt_to.contains(pattern.as_str()) => refusal.clone(),
                 _ => {
                     let at = std::time::SystemTime::now();
-                    let received = Received { message, tls, user: user.clone(), mail_from: mail_from.clone(), at };
+                    let received = Received {
+                        message,
+                        tls,
+                        user: user.clone(),
+                        mail_from: mail_from.clone(),
+                        at,
+                        came_with_previous,
+                    };
                     kept.lock().unwrap().push(received);
+                    taken += 1;
+                    if config.messages_per_session == Some(taken) {
+                        let _ = reply(&mut reader, "250 queued");
+                        return;
+                    }
                     "250 queued".into()
                 }
             };
             (in_transaction, rcpt_to) = (false, String::new());
             answer
         } else if command == "RSET" {
+            resets.fetch_add(1, Ordering::SeqCst);
             (in_transaction, rcpt_to) = (false, String::new());
             "250 ok".into()
         } else if command == "QUIT" {
