@@ -122,6 +122,21 @@ async fn a_relay_that_throttles_holds_the_message_and_halves_the_shared_pace() {
 }
 
 #[tokio::test]
+async fn a_relay_that_answers_421_and_closes_holds_that_message_as_throttled() {
+    let app = spawn_app().await;
+    // The 421 comes in a pipelined group (alone, or with the previous message's content) and the relay closes the
+    // session before the group's other replies: the 421 is still its answer.
+    let relay = SmtpSink::builder().refuse_rcpt("busy@", "421 4.7.0 Too busy, closing").start();
+    let (_, base, _) = activated(&app, &["busy@example.com", "ok@example.com"], None).await;
+    let round = Round::new(100, LEASE, LinkBase::new(PUBLIC));
+    let report = deliver(&app, &relay.url, OffsetDateTime::now_utc(), &round);
+    assert_eq!((report.sent, report.failed, report.retried), (1, 0, 1), "{report:?}");
+    let held = sendout(&app, &base).await;
+    assert_eq!(held["deliveryIssue"]["kind"], "throttled", "{held}");
+    assert_eq!(held["deliveryIssue"]["reply"].as_str().map(|reply| reply.contains("421")), Some(true), "{held}");
+}
+
+#[tokio::test]
 async fn the_daily_limit_holds_the_rest_until_the_next_utc_day() {
     let app = spawn_app().await;
     let relay = SmtpSink::start("", "");

@@ -138,11 +138,10 @@ impl Connection {
     /// must send `next`, and reads their replies.
     pub(crate) async fn send(&mut self, message: &Outgoing, next: Option<&Outgoing>) -> Result<String, Refusal> {
         let (commands, replies) = match self.ahead.take() {
-            Some(count) => (count, self.read_replies(count).await.map_err(Refusal::Unanswered)?),
+            Some(count) => (count, self.read_group(count, Refusal::Unanswered).await?),
             None => {
                 let commands = self.commands_for(message)?;
-                let replies = self.exchange(&commands).await;
-                (commands.len(), replies.map_err(|error| Refusal::At(SmtpStage::MailFrom, error))?)
+                (commands.len(), self.exchange(&commands).await?)
             }
         };
         let stage = |index: usize| match index {
@@ -213,17 +212,18 @@ impl Connection {
 
     /// The replies to `commands`: all in one group when the relay offers PIPELINING, else one by one up to the
     /// first refusal.
-    async fn exchange(&mut self, commands: &[String]) -> Result<Vec<Response<String>>, Failure> {
+    async fn exchange(&mut self, commands: &[String]) -> Result<Vec<Response<String>>, Refusal> {
+        let failed = |failure| Refusal::At(SmtpStage::MailFrom, failure);
         if self.offers.pipelining {
             for command in commands {
-                self.write(command.as_bytes()).await?;
+                self.write(command.as_bytes()).await.map_err(failed)?;
             }
-            self.flush().await?;
-            return self.read_replies(commands.len()).await;
+            self.flush().await.map_err(failed)?;
+            return self.read_group(commands.len(), failed).await;
         }
         let mut replies = Vec::with_capacity(commands.len());
         for command in commands {
-            let reply = self.command(command).await?;
+            let reply = self.command(command).await.map_err(failed)?;
             let refused = !reply.is_positive_completion() && reply.code != 354;
             replies.push(reply);
             if refused {
@@ -259,11 +259,26 @@ impl Connection {
         flushed.map_err(|error| self.failed(error))
     }
 
-    /// The next `count` replies.
-    async fn read_replies(&mut self, count: usize) -> Result<Vec<Response<String>>, Failure> {
+    /// The replies to a pipelined group of `count` commands. When the connection fails before they are all in, a
+    /// refusal among those read is the relay's answer (a `421` before it closes); without one, `unanswered` says
+    /// what the failure means.
+    async fn read_group(
+        &mut self,
+        count: usize,
+        unanswered: fn(Failure) -> Refusal,
+    ) -> Result<Vec<Response<String>>, Refusal> {
         let mut replies = Vec::with_capacity(count);
-        for _ in 0..count {
-            replies.push(self.read_reply().await?);
+        while replies.len() < count {
+            match self.read_reply().await {
+                Ok(reply) => replies.push(reply),
+                Err(failure) => {
+                    return match replies.iter().position(|reply| !reply.is_positive_completion()) {
+                        Some(0) => Err(Refusal::At(SmtpStage::MailFrom, Failure::Reply(replies.swap_remove(0)))),
+                        Some(index) => Err(Refusal::At(SmtpStage::RcptTo, Failure::Reply(replies.swap_remove(index)))),
+                        None => Err(unanswered(failure)),
+                    };
+                }
+            }
         }
         Ok(replies)
     }

@@ -483,7 +483,8 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, config: &SmtpSinkBuilde
         } else {
             "250 ok".into()
         };
-        if reply(&mut reader, &answer).is_err() {
+        // A 421 closes the session, as RFC 5321 has it.
+        if reply(&mut reader, &answer).is_err() || answer.starts_with("421") {
             return;
         }
     }
