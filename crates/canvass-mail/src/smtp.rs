@@ -210,9 +210,9 @@ impl Client {
 
     /// One session's share of a round; returns the session when it is still good for the next round. A lane that
     /// cannot open a session leaves its messages to the lanes that have one (a relay may allow fewer sessions
-    /// than `DELIVERY_CONCURRENCY`); when no lane has one, the rest of the round is put off. A lane with a session
-    /// takes the round's next message before it sends one, so that the next one's commands go with this one's
-    /// content (`staged.rs`).
+    /// than `DELIVERY_CONCURRENCY`); when no lane has one, the rest of the round is put off. A lane whose session
+    /// pipelines takes the round's next message before it sends one, so that the next one's commands go with this
+    /// one's content (`staged.rs`).
     async fn lane(&self, mut session: Option<Session>, round: &Round<'_>) -> Option<Session> {
         let mut carried: Option<(usize, Outgoing)> = None;
         loop {
@@ -235,7 +235,9 @@ impl Client {
                     }
                 }
             };
-            let next = prepared_next(round).await;
+            // Without PIPELINING the next message's commands cannot go with this one's content: it stays in the
+            // round, free for whichever lane comes first.
+            let next = if open.connection.offers.pipelining { prepared_next(round).await } else { None };
             let sent =
                 timeout(NETWORK_TIMEOUT, open.connection.send(&email, next.as_ref().map(|(_, next)| next))).await;
             // A session whose connection failed is closed; one that timed out is in an unknown state. The message
