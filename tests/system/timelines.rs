@@ -3,11 +3,15 @@
 //! its reply), read in order per respondent and joined per contact; another account's answer 404, and an erasure
 //! takes a person's events with it. A system test: a round runs to an SMTP sink.
 
-use canvass_sinks::{SmsSink, SmtpSink};
+use canvass_domain::governance::RunTrigger;
+use canvass_domain::ports::StoreExt;
+use canvass_sinks::{postfix_dsn, SmsSink, SmtpSink};
 use serde_json::{json, Value};
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
-use crate::helpers::{deliver_on, item_id, page_id, spawn_app, TestApp};
+use crate::helpers::{
+    deliver_on, email_sendout, header, item_id, page_id, post_dsn, spawn_app, TestApp, DSN_SECRET, USER_UNKNOWN,
+};
 use crate::system::invitation_languages::round_to;
 
 fn types(events: &Value) -> Vec<&str> {
@@ -108,6 +112,66 @@ async fn a_text_message_sent_keeps_the_providers_answer() {
     assert_eq!(types(&timeline), ["added", "released", "sent"]);
     assert_eq!(timeline[2]["detail"]["channel"], "SMS");
     assert!(timeline[2]["detail"]["reply"].as_str().unwrap().starts_with("SMS endpoint answered 2"), "{timeline}");
+}
+
+#[tokio::test]
+async fn a_sent_message_is_its_own_event_through_reminders_a_late_bounce_and_erasure() {
+    let app = spawn_app().await;
+    let end = OffsetDateTime::now_utc() + Duration::days(1);
+    let mut survey = crate::helpers::sample_survey_body();
+    survey["endDate"] = json!(end.format(&time::format_description::well_known::Rfc3339).unwrap());
+    let survey = app.post("/surveys", survey).await.expect(201)["surveyId"].as_i64().unwrap();
+    let mut sendout = email_sendout();
+    sendout["sendDate"] = json!("2020-01-01T08:00:00Z");
+    let sendout =
+        app.post(&format!("/surveys/{survey}/sendouts"), sendout).await.expect(201)["sendoutId"].as_i64().unwrap();
+    let base = format!("/surveys/{survey}/sendouts/{sendout}");
+    let people = json!({"surveyRespondents": [{"contactDetails": "kept@example.com", "sendMail": true},
+        {"contactDetails": "gone@example.com", "sendMail": true}]});
+    app.post(&format!("{base}/respondents/batch"), people).await.expect(200);
+    app.post(&format!("{base}/activate"), json!({})).await.expect(200);
+    let sink = SmtpSink::start("", "");
+    let deliver = || deliver_on(&app, &sink.url, &SmsSink::start("", "").url, OffsetDateTime::now_utc());
+    assert_eq!(deliver().sent, 2);
+    let invitation_to_gone = sink
+        .messages()
+        .iter()
+        .find(|message| header(message, "To:").contains("gone@"))
+        .map(|message| header(message, "Message-ID:").to_owned())
+        .unwrap();
+    let reminder = json!({"sendoutLogic": "NotCompleted", "sendDate": "2020-02-01", "sender": "hr@acme.example",
+        "subject": "Reminder", "message": "Please: {{surveyLink}}"});
+    app.post(&format!("{base}/reminders"), reminder).await.expect(201);
+    assert_eq!(deliver().sent, 2, "the reminders");
+    let failed = postfix_dsn(&invitation_to_gone, "gone@example.com", "failed", "5.1.1", USER_UNKNOWN);
+    assert_eq!(post_dsn(&app, Some(DSN_SECRET), failed).await.0, 200);
+
+    let people = respondents(&app, &base).await;
+    let events = |respondent: &Value| format!("{base}/respondents/{}/events", respondent["respondentId"]);
+    let kept = app.get(&events(&people[0])).await.expect(200);
+    assert_eq!(types(&kept), ["added", "released", "sent", "reminderSent"]);
+    assert_eq!(kept[3]["detail"]["channel"], "EMAIL");
+    assert!(kept[3]["detail"]["reply"].as_str().unwrap().starts_with("250 "), "the relay's reply: {kept}");
+    assert!(kept[2]["at"].as_str() < kept[3]["at"].as_str(), "{kept}");
+    let gone = app.get(&events(&people[1])).await.expect(200);
+    assert_eq!(types(&gone), ["added", "released", "sent", "reminderSent", "bounced"], "a late bounce keeps its send");
+    let ids: Vec<i64> = people.iter().map(|person| person["respondentId"].as_i64().unwrap()).collect();
+    assert_eq!(events_stored(&app, &ids), 5, "two added, two released and a bounce: a sent message is no row");
+
+    // Retention erases the respondents' contact details, and their timelines with them, sent messages included.
+    app.post("/data-retention/account", json!({"partialDeleteAfterDays": 1, "completeDeleteAfterDays": 100}))
+        .await
+        .expect(200);
+    let erased = app
+        .db
+        .store()
+        .with_uow(|uow| {
+            canvass_server::jobs::retention::run_once(uow, end + Duration::days(2), false, true, RunTrigger::Command)
+        })
+        .unwrap();
+    assert_eq!(erased.respondents_erased, 2);
+    assert_eq!(app.get(&events(&people[0])).await.expect(200), json!([]));
+    assert_eq!(app.get(&events(&people[1])).await.expect(200), json!([]));
 }
 
 /// How many timeline events are stored for the respondents, read with SQL: a respondent removed has no events left.

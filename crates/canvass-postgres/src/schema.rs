@@ -286,6 +286,7 @@ diesel::table! {
         holds -> Int4,
         aged_ms -> Int8,
         hold_kind -> Nullable<Text>,
+        accepted_reply -> Nullable<Text>,
     }
 }
 

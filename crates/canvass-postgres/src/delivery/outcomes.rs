@@ -35,6 +35,8 @@ struct OutboxRows {
     hold_kinds: Vec<Option<&'static str>>,
     /// Milliseconds of its lifetime this outcome uses: the wait before its next try after a transient failure.
     aged_ms: Vec<i64>,
+    /// The reply that accepted a sent message: its `sent` or `reminderSent` timeline event (`timeline.rs`).
+    accepted: Vec<Option<String>>,
 }
 
 /// Respondents whose status follows from their message (bounces apart).
@@ -114,7 +116,8 @@ fn tally_outcomes(tallies: &mut OutboxTallies, account: i64, settled: &[&Settled
 }
 
 /// The timeline events of one account's outcomes whose messages were still held: a text of its own (a TWOWAY
-/// question) makes none.
+/// question) makes none, and a sent message is its own event (its outbox row keeps the reply that accepted it,
+/// read as a `sent` or `reminderSent` event: `timeline.rs`).
 fn events_of(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTime) -> Events {
     let mut events = Events::default();
     let next = |at: &OffsetDateTime| at.format(&Rfc3339).ok();
@@ -123,12 +126,7 @@ fn events_of(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTime) -> 
             continue;
         }
         let (kind, detail) = match outcome {
-            Outcome::Sent(Accepted(reply)) if message.is_reminder => {
-                (EventKind::ReminderSent, Some(json!({"channel": message.channel.as_str(), "reply": reply})))
-            }
-            Outcome::Sent(Accepted(reply)) => {
-                (EventKind::Sent, Some(json!({"channel": message.channel.as_str(), "reply": reply})))
-            }
+            Outcome::Sent(_) => continue,
             Outcome::DueAgain(at, reply) => {
                 (EventKind::Deferred, Some(json!({"reply": reply, "nextAttemptAt": next(at)})))
             }
@@ -192,6 +190,10 @@ fn outbox_rows(settled: &[&Settled], now: OffsetDateTime) -> OutboxRows {
             Outcome::Held(at, hold) => ("Pending", Some(hold.reason.clone()), None, Some(*at)),
             Outcome::Cancelled(status) => ("Cancelled", Some(status.as_str().to_owned()), None, None),
         };
+        rows.accepted.push(match outcome {
+            Outcome::Sent(Accepted(reply)) => Some(reply.clone()),
+            _ => None,
+        });
         rows.ids.push(message.id);
         rows.leases.push(message.lease_until);
         rows.statuses.push(status);
@@ -230,10 +232,11 @@ fn update_outbox(conn: &mut PgConnection, account: i64, rows: &OutboxRows) -> Qu
     let held: Vec<Held> = prepared(
         "UPDATE outbox o SET status = u.status, last_error = u.error, sent_at = coalesce(u.sent_at, o.sent_at), \
              due_at = coalesce(u.due_at, o.due_at), lease_until = NULL, attempts = o.attempts - u.held, \
-             holds = o.holds + u.held, hold_kind = u.hold_kind, aged_ms = o.aged_ms + u.aged_ms \
+             holds = o.holds + u.held, hold_kind = u.hold_kind, aged_ms = o.aged_ms + u.aged_ms, \
+             accepted_reply = coalesce(u.accepted, o.accepted_reply) \
          FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], \
-                     $8::int[], $9::text[], $10::bigint[]) \
-             AS u(id, lease_until, status, error, sent_at, due_at, held, hold_kind, aged_ms) \
+                     $8::int[], $9::text[], $10::bigint[], $11::text[]) \
+             AS u(id, lease_until, status, error, sent_at, due_at, held, hold_kind, aged_ms, accepted) \
          WHERE o.account_id = $1 AND o.id = ANY($2) AND o.id = u.id \
            AND CASE WHEN u.lease_until IS NULL THEN o.status = 'Sent' \
                     ELSE o.status = 'Pending' AND o.lease_until = u.lease_until END \
@@ -249,6 +252,7 @@ fn update_outbox(conn: &mut PgConnection, account: i64, rows: &OutboxRows) -> Qu
     .bind::<Array<Integer>, _>(&rows.held)
     .bind::<Array<Nullable<Text>>, _>(&rows.hold_kinds)
     .bind::<Array<BigInt>, _>(&rows.aged_ms)
+    .bind::<Array<Nullable<Text>>, _>(&rows.accepted)
     .load(conn)?;
     Ok(held.into_iter().map(|row| row.id).collect())
 }

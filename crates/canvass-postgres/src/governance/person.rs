@@ -18,7 +18,7 @@ use crate::answer::AnswerSetRow;
 use crate::directory::ContactRow;
 use crate::distribution::blocklist::{entry, EntryRow, FailureRow, ENTRY};
 use crate::distribution::respondents::RespondentRow;
-use crate::distribution::timeline::EventRow;
+use crate::distribution::timeline::{sent_events, EventRow};
 use crate::error::OrRepoError;
 use crate::prepared::prepared;
 use crate::schema::{answer_sets, blocklist, contacts, permanent_failures, respondents, sendouts};
@@ -44,10 +44,17 @@ const PENDING: &str = "SELECT \
      (SELECT count(*) FROM alert_emails WHERE account_id = $1 AND status = 'Pending' \
          AND (answer_set_id = ANY($3) OR lower(recipient) = $4)) AS alert_emails";
 
-/// The timelines of their respondents (`$2`), each event with its respondent's sendout, oldest first.
-const EVENTS: &str = "SELECT r.sendout_id, e.respondent_id, e.at, e.kind, e.detail FROM respondent_events e \
-     JOIN respondents r ON r.account_id = e.account_id AND r.id = e.respondent_id \
-     WHERE e.account_id = $1 AND e.respondent_id = ANY($2) ORDER BY e.id";
+/// The timelines of their respondents (`$2`), each event with its respondent's sendout, oldest first; their sent
+/// messages are events of their own (`sent_events!`).
+const EVENTS: &str = concat!(
+    "SELECT sendout_id, respondent_id, at, kind, detail FROM ( \
+         SELECT r.sendout_id, e.respondent_id, e.at, e.kind, e.detail, false AS derived, e.id \
+         FROM respondent_events e JOIN respondents r ON r.account_id = e.account_id AND r.id = e.respondent_id \
+         WHERE e.account_id = $1 AND e.respondent_id = ANY($2) \
+         UNION ALL ",
+    sent_events!(),
+    " AND o.respondent_id = ANY($2)) AS timeline ORDER BY at, derived, id"
+);
 
 fn count(rows: i64) -> u64 {
     u64::try_from(rows).unwrap_or_default()

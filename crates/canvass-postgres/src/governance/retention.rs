@@ -224,7 +224,9 @@ impl RetentionRepository for PgUnitOfWork<'_> {
                            GROUP BY sendout_id) AS c \
                      WHERE s.account_id = $1 AND s.id = c.sendout_id), \
                  forgotten AS (DELETE FROM respondent_events e USING erased \
-                     WHERE e.account_id = $1 AND e.respondent_id = erased.id) \
+                     WHERE e.account_id = $1 AND e.respondent_id = erased.id), \
+                 unsent AS (UPDATE outbox o SET accepted_reply = NULL FROM erased \
+                     WHERE o.account_id = $1 AND o.respondent_id = erased.id AND o.accepted_reply IS NOT NULL) \
                  SELECT count(*) AS count FROM erased"
             )
         };
