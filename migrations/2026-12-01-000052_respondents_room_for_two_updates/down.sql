@@ -1,0 +1,1 @@
+ALTER TABLE respondents SET (fillfactor = 70);
