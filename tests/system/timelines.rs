@@ -157,6 +157,8 @@ async fn a_sent_message_is_its_own_event_through_reminders_a_late_bounce_and_era
     assert_eq!(types(&gone), ["added", "released", "sent", "reminderSent", "bounced"], "a late bounce keeps its send");
     let ids: Vec<i64> = people.iter().map(|person| person["respondentId"].as_i64().unwrap()).collect();
     assert_eq!(events_stored(&app, &ids), 5, "two added, two released and a bounce: a sent message is no row");
+    let held = app.get("/accounts/persons?contactDetails=kept%40example.com").await.expect(200);
+    assert_eq!(types(&held["respondents"][0]["events"]), ["added", "released", "sent", "reminderSent"], "{held}");
 
     // Retention erases the respondents' contact details, and their timelines with them, sent messages included.
     app.post("/data-retention/account", json!({"partialDeleteAfterDays": 1, "completeDeleteAfterDays": 100}))
