@@ -5,6 +5,13 @@ use serde_json::{json, Value};
 
 use super::{item_id, TestApp};
 
+/// Creates the sample survey with its end date at `end`; returns its id (retention's deadlines count from it).
+pub async fn survey_ending(app: &TestApp, end: time::OffsetDateTime) -> i64 {
+    let mut body = super::sample_survey_body();
+    body["endDate"] = json!(end.format(&time::format_description::well_known::Rfc3339).unwrap());
+    app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap()
+}
+
 /// A valid EMAIL sendout body.
 pub fn email_sendout() -> Value {
     json!({"name": "Invite", "type": "EMAIL", "sendDate": "2099-12-01T08:00:00Z", "sender": "hr@acme.example",

@@ -4,6 +4,7 @@
 
 use canvass_domain::governance::RunTrigger;
 use canvass_domain::ports::StoreExt;
+use canvass_domain::use_cases::retention::RetentionSummary;
 use canvass_sinks::{SmsSink, SmtpSink};
 use diesel::RunQueryDsl;
 use serde_json::json;
@@ -56,11 +57,12 @@ async fn respondent_ids(app: &TestApp, base: &str) -> Vec<i64> {
     people.as_array().unwrap().iter().map(|person| person["respondentId"].as_i64().unwrap()).collect()
 }
 
-fn run_retention(app: &TestApp, now: OffsetDateTime) {
+/// Runs the retention engine once at `now`, as the CLI's command does; what it did.
+pub(crate) fn run_retention(app: &TestApp, now: OffsetDateTime) -> RetentionSummary {
     app.db
         .store()
         .with_uow(|uow| canvass_server::jobs::retention::run_once(uow, now, false, true, RunTrigger::Command))
-        .unwrap();
+        .unwrap()
 }
 
 #[tokio::test]
@@ -96,9 +98,7 @@ async fn a_retention_rule_takes_removed_respondents_off_their_sendout() {
 async fn retention_policies_erase_without_changing_the_counts_then_delete_to_zero() {
     let app = spawn_app().await;
     let end = OffsetDateTime::now_utc() + Duration::days(1);
-    let mut body = crate::helpers::sample_survey_body();
-    body["endDate"] = json!(end.format(&time::format_description::well_known::Rfc3339).unwrap());
-    let survey = app.post("/surveys", body).await.expect(201)["surveyId"].as_i64().unwrap();
+    let survey = crate::helpers::survey_ending(&app, end).await;
     let mut bases = Vec::new();
     for size in [2, 3] {
         let sendout = app.post(&format!("/surveys/{survey}/sendouts"), email_sendout()).await.expect(201);

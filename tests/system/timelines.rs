@@ -3,8 +3,6 @@
 //! its reply), read in order per respondent and joined per contact; another account's answer 404, and an erasure
 //! takes a person's events with it. A system test: a round runs to an SMTP sink.
 
-use canvass_domain::governance::RunTrigger;
-use canvass_domain::ports::StoreExt;
 use canvass_sinks::{postfix_dsn, SmsSink, SmtpSink};
 use serde_json::{json, Value};
 use time::{Duration, OffsetDateTime};
@@ -13,6 +11,7 @@ use crate::helpers::{
     deliver_on, email_sendout, header, item_id, page_id, post_dsn, spawn_app, TestApp, DSN_SECRET, USER_UNKNOWN,
 };
 use crate::system::invitation_languages::round_to;
+use crate::system::sendout_counts::run_retention;
 
 fn types(events: &Value) -> Vec<&str> {
     events.as_array().unwrap().iter().map(|event| event["type"].as_str().unwrap()).collect()
@@ -118,9 +117,7 @@ async fn a_text_message_sent_keeps_the_providers_answer() {
 async fn a_sent_message_is_its_own_event_through_reminders_a_late_bounce_and_erasure() {
     let app = spawn_app().await;
     let end = OffsetDateTime::now_utc() + Duration::days(1);
-    let mut survey = crate::helpers::sample_survey_body();
-    survey["endDate"] = json!(end.format(&time::format_description::well_known::Rfc3339).unwrap());
-    let survey = app.post("/surveys", survey).await.expect(201)["surveyId"].as_i64().unwrap();
+    let survey = crate::helpers::survey_ending(&app, end).await;
     let mut sendout = email_sendout();
     sendout["sendDate"] = json!("2020-01-01T08:00:00Z");
     let sendout =
@@ -164,13 +161,7 @@ async fn a_sent_message_is_its_own_event_through_reminders_a_late_bounce_and_era
     app.post("/data-retention/account", json!({"partialDeleteAfterDays": 1, "completeDeleteAfterDays": 100}))
         .await
         .expect(200);
-    let erased = app
-        .db
-        .store()
-        .with_uow(|uow| {
-            canvass_server::jobs::retention::run_once(uow, end + Duration::days(2), false, true, RunTrigger::Command)
-        })
-        .unwrap();
+    let erased = run_retention(&app, end + Duration::days(2));
     assert_eq!(erased.respondents_erased, 2);
     assert_eq!(app.get(&events(&people[0])).await.expect(200), json!([]));
     assert_eq!(app.get(&events(&people[1])).await.expect(200), json!([]));
