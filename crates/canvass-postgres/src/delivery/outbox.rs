@@ -52,7 +52,7 @@ const ENQUEUE_REMINDERS: &str = "WITH due AS ( \
                    SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id)) \
              OR (due.sendout_logic = 'NotCompleted' AND NOT EXISTS ( \
                    SELECT 1 FROM answer_sets a WHERE a.account_id = r.account_id AND a.respondent_id = r.id AND a.completed))) \
-         ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING sendout_id), \
+         ON CONFLICT (account_id, respondent_id, idempotency_key) DO NOTHING RETURNING sendout_id), \
      marked AS ( \
          UPDATE sendouts s SET outbox_queued = true, outbox_pending = s.outbox_pending + q.n \
          FROM (SELECT sendout_id, count(*) AS n FROM queued GROUP BY sendout_id) q \
@@ -173,7 +173,7 @@ impl PgUnitOfWork<'_> {
                     coalesce(s.send_date, $3), $3 \
              FROM respondents r JOIN sendouts s ON s.account_id = r.account_id AND s.id = r.sendout_id \
              WHERE r.account_id = $1 AND r.sendout_id = $2 AND r.status = 'Scheduled' AND r.released_at = $3 \
-             ON CONFLICT (account_id, idempotency_key) DO NOTHING",
+             ON CONFLICT (account_id, respondent_id, idempotency_key) DO NOTHING",
         )
         .bind::<BigInt, _>(account.get())
         .bind::<BigInt, _>(sendout.get())
@@ -288,7 +288,7 @@ impl OutboxRepository for PgUnitOfWork<'_> {
         let queued = diesel::sql_query(
             "INSERT INTO outbox (account_id, respondent_id, sendout_id, reminder_id, idempotency_key, status, due_at, \
                  created_at, body) VALUES ($1, $2, $3, NULL, $4, 'Pending', $5, $5, $6) \
-             ON CONFLICT (account_id, idempotency_key) DO NOTHING",
+             ON CONFLICT (account_id, respondent_id, idempotency_key) DO NOTHING",
         )
         .bind::<BigInt, _>(context.account_id.get())
         .bind::<BigInt, _>(context.respondent_id.get())

@@ -17,6 +17,7 @@ mod insight;
 mod joined_transactions;
 mod keyed_requests;
 mod one_statement;
+mod outbox_keys;
 mod outbox_wake;
 mod pool_recovery;
 mod public_handles;

@@ -98,6 +98,6 @@ fn the_reminders_enqueue_passes() {
                    b.account_id = r.account_id AND b.contact_key = r.contact_key) AND (due.sendout_logic = 'All' OR \
                    (due.sendout_logic = 'NotResponded' AND NOT EXISTS (SELECT 1 FROM answer_sets a WHERE \
                    a.account_id = r.account_id AND a.respondent_id = r.id))) ON CONFLICT (account_id, \
-                   idempotency_key) DO NOTHING RETURNING 1) SELECT count(*) AS count FROM queued";
+                   respondent_id, idempotency_key) DO NOTHING RETURNING 1) SELECT count(*) AS count FROM queued";
     assert_eq!(findings(enqueue), vec![]);
 }
