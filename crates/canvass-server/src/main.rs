@@ -2,11 +2,6 @@
 
 use clap::Parser;
 
-/// mimalloc for every allocation of the process: the worker's rounds and the API's requests allocate many small,
-/// short-lived values, which it serves from per-thread pages without glibc's locking and consolidation.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> std::process::ExitCode {
     let cli = match canvass_server::cli::Cli::try_parse() {
         Ok(cli) => cli,
