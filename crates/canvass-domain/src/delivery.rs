@@ -7,6 +7,8 @@ mod pace;
 pub(crate) mod placeholders;
 pub mod ports;
 mod render;
+#[cfg(test)]
+mod transports_tests;
 
 use time::{Duration, OffsetDateTime};
 
@@ -318,8 +320,9 @@ pub trait Mailer: Send + Sync {
     fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError>;
 
     /// Sends a round of emails, each with its own outcome in the same order. A transport that can send several at
-    /// once (over several sessions) does so; by default they go one after another.
-    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<Accepted, SendError>> {
+    /// once (over several sessions) does so; by default they go one after another. The round is handed over, so
+    /// that a transport that sends from a thread of its own takes the messages without copying them.
+    fn send_all(&self, messages: Vec<OutgoingMessage>) -> Vec<Result<Accepted, SendError>> {
         messages.iter().map(|message| self.send(message)).collect()
     }
 }
@@ -331,7 +334,7 @@ pub trait SmsSender: Send + Sync {
     fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError>;
 
     /// Sends a round of text messages, each with its own outcome in the same order; by default one after another.
-    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<Accepted, SendError>> {
+    fn send_all(&self, messages: Vec<OutgoingMessage>) -> Vec<Result<Accepted, SendError>> {
         messages.iter().map(|message| self.send(message)).collect()
     }
 }
@@ -350,9 +353,11 @@ impl Transports<'_> {
     /// together. LOGIN and LINK send nothing, so a message of theirs fails transiently. Outcomes keep the order of `messages`.
     pub fn send_all(&self, messages: Vec<(DispatchType, OutgoingMessage)>) -> Vec<Result<Accepted, SendError>> {
         let mut outcomes = Vec::with_capacity(messages.len());
+        let mut channels = Vec::with_capacity(messages.len());
         let (mut emails, mut texts) = (Group::default(), Group::default());
         for (position, (channel, message)) in messages.into_iter().enumerate() {
-            outcomes.push(Err(SendError::Transient(format!("no transport for {} messages", channel.as_str()))));
+            outcomes.push(None);
+            channels.push(channel);
             match channel {
                 DispatchType::Email => emails.add(position, message),
                 DispatchType::Sms | DispatchType::TwoWay => texts.add(position, message),
@@ -361,7 +366,13 @@ impl Transports<'_> {
         }
         emails.send(|group| self.email.send_all(group), &mut outcomes);
         texts.send(|group| self.sms.send_all(group), &mut outcomes);
+        let untransported =
+            |channel: DispatchType| SendError::Transient(format!("no transport for {} messages", channel.as_str()));
         outcomes
+            .into_iter()
+            .zip(channels)
+            .map(|(outcome, channel)| outcome.unwrap_or_else(|| Err(untransported(channel))))
+            .collect()
     }
 }
 
@@ -378,17 +389,18 @@ impl Group {
         self.messages.push(message);
     }
 
-    /// Hands the group to its transport and puts each outcome in its place.
+    /// Hands the group to its transport and puts each outcome in its place; a message its transport gave no
+    /// outcome for keeps none.
     fn send(
         self,
-        transport: impl FnOnce(&[OutgoingMessage]) -> Vec<Result<Accepted, SendError>>,
-        outcomes: &mut [Result<Accepted, SendError>],
+        transport: impl FnOnce(Vec<OutgoingMessage>) -> Vec<Result<Accepted, SendError>>,
+        outcomes: &mut [Option<Result<Accepted, SendError>>],
     ) {
         if self.messages.is_empty() {
             return;
         }
-        for (position, outcome) in self.positions.into_iter().zip(transport(&self.messages)) {
-            outcomes[position] = outcome;
+        for (position, outcome) in self.positions.into_iter().zip(transport(self.messages)) {
+            outcomes[position] = Some(outcome);
         }
     }
 }

@@ -29,7 +29,7 @@ impl FileMailer {
 
 impl Mailer for FileMailer {
     fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
-        let id = self.transport.send(&email(message)?).map_err(|e| SendError::Transient(e.to_string()))?;
+        let id = self.transport.send(&email(message.clone())?).map_err(|e| SendError::Transient(e.to_string()))?;
         Ok(Accepted(format!("written to {id}.eml")))
     }
 }

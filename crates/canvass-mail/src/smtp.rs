@@ -40,7 +40,8 @@ const RELAY_LIMIT_MEMORY: Duration = Duration::from_secs(60);
 const WAIT_FOR_OPENING: Duration = Duration::from_millis(2);
 
 /// A round for the session thread, and where its outcomes go. Its messages are put on the wire by the lanes that
-/// send them, so that the first goes out at once and the rest are formatted while the relay answers.
+/// send them, so that the first goes out at once and the rest are formatted while the relay answers; the round is
+/// the thread's own, so each message's texts go into its email without a copy.
 struct Job {
     messages: Vec<OutgoingMessage>,
     bounce_address: Option<Address>,
@@ -102,7 +103,7 @@ impl SmtpMailer {
 }
 
 /// The email on the wire and its envelope: from the bounce address when there is one, else from the sender.
-async fn prepare(message: &OutgoingMessage, bounce_address: Option<&Address>) -> Result<Outgoing, SendError> {
+async fn prepare(message: OutgoingMessage, bounce_address: Option<&Address>) -> Result<Outgoing, SendError> {
     let email = email(message)?;
     let envelope = match bounce_address {
         Some(sender) => Envelope::new(Some(sender.clone()), email.envelope().to().to_vec())
@@ -114,18 +115,19 @@ async fn prepare(message: &OutgoingMessage, bounce_address: Option<&Address>) ->
 
 impl Mailer for SmtpMailer {
     fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
-        self.send_all(std::slice::from_ref(message)).pop().unwrap_or_else(|| Err(stopped()))
+        self.send_all(vec![message.clone()]).pop().unwrap_or_else(|| Err(stopped()))
     }
 
-    fn send_all(&self, messages: &[OutgoingMessage]) -> Vec<Result<Accepted, SendError>> {
-        if messages.is_empty() {
+    fn send_all(&self, messages: Vec<OutgoingMessage>) -> Vec<Result<Accepted, SendError>> {
+        let count = messages.len();
+        if count == 0 {
             return Vec::new();
         }
         let (reply, replied) = mpsc::channel();
-        let job = Job { messages: messages.to_vec(), bounce_address: self.bounce_address.clone(), reply };
+        let job = Job { messages, bounce_address: self.bounce_address.clone(), reply };
         match self.jobs.send(job).ok().and_then(|()| replied.recv().ok()) {
             Some(outcomes) => outcomes,
-            None => messages.iter().map(|_| Err(stopped())).collect(),
+            None => (0..count).map(|_| Err(stopped())).collect(),
         }
     }
 }
@@ -170,7 +172,7 @@ impl Client {
         };
         let mut idle = Vec::new();
         while let Ok(job) = jobs.recv() {
-            let outcomes = runtime.block_on(self.send_round(&mut idle, &job.messages, job.bounce_address.as_ref()));
+            let outcomes = runtime.block_on(self.send_round(&mut idle, job.messages, job.bounce_address.as_ref()));
             let _ = job.reply.send(outcomes);
         }
     }
@@ -179,7 +181,7 @@ impl Client {
     async fn send_round(
         &self,
         idle: &mut Vec<Session>,
-        messages: &[OutgoingMessage],
+        messages: Vec<OutgoingMessage>,
         bounce_address: Option<&Address>,
     ) -> Vec<Result<Accepted, SendError>> {
         let cap = match self.accepted.get() {
@@ -189,10 +191,10 @@ impl Client {
         let lanes = self.lanes.min(cap).min(messages.len());
         let sessions: Vec<Option<Session>> = (0..lanes).map(|_| idle.pop()).collect();
         let round = Round {
-            messages,
+            outcomes: RefCell::new(vec![None; messages.len()]),
+            messages: RefCell::new(messages.into_iter().map(Some).collect()),
             bounce_address,
             next: Cell::new(0),
-            outcomes: RefCell::new(vec![None; messages.len()]),
             open: Cell::new(sessions.iter().flatten().count()),
             opening: Cell::new(0),
             most_open: Cell::new(sessions.iter().flatten().count()),
@@ -219,7 +221,7 @@ impl Client {
             let (index, email, mut open) = match (carried.take(), session.take()) {
                 (Some((index, email)), Some(open)) => (index, email, open),
                 (carried, held) => {
-                    round.returned.borrow_mut().extend(carried.map(|(index, _)| index));
+                    round.returned.borrow_mut().extend(carried);
                     let Some((index, email)) = self.next_message(round, held.is_some()).await else {
                         return held;
                     };
@@ -231,7 +233,10 @@ impl Client {
                     match self.lane_session(held, round, index).await {
                         LaneSession::Open(open) => (index, email, open),
                         LaneSession::Settled => continue,
-                        LaneSession::GaveUp => return None,
+                        LaneSession::GaveUp => {
+                            round.returned.borrow_mut().push((index, email));
+                            return None;
+                        }
                     }
                 }
             };
@@ -244,12 +249,12 @@ impl Client {
             // taken beside it goes back to the round, unsent.
             let broken = sent.is_err() || open.connection.has_broken();
             match sent {
-                Ok(Err(Refusal::Unanswered(_))) => round.returned.borrow_mut().push(index),
+                Ok(Err(Refusal::Unanswered(_))) => round.returned.borrow_mut().push((index, email)),
                 sent => round.settle(index, outcome(sent)),
             }
             if broken {
                 round.open.set(round.open.get() - 1);
-                round.returned.borrow_mut().extend(next.map(|(index, _)| index));
+                round.returned.borrow_mut().extend(next);
             } else {
                 open.last_used = Instant::now();
                 session = Some(open);
@@ -262,16 +267,16 @@ impl Client {
     /// the relay's state.
     async fn next_message(&self, round: &Round<'_>, has_session: bool) -> Option<(usize, Outgoing)> {
         loop {
-            let index = round.take_next(has_session).await?;
-            match prepare(&round.messages[index], round.bounce_address).await {
-                Ok(email) => return Some((index, email)),
-                Err(error) => round.settle(index, Err(error)),
+            let taken = round.take_next(has_session).await?;
+            if let Some(ready) = round.ready(taken).await {
+                return Some(ready);
             }
         }
     }
 
     /// A session for the lane's message `index`: the lane's own if it is still good, else a new one. When none
-    /// opens, the message goes to a lane that has one, or, with none open, is held and the relay noted as down.
+    /// opens, the message goes to a lane that has one (the caller gives it back to the round), or, with none open,
+    /// is held and the relay noted as down.
     async fn lane_session(&self, held: Option<Session>, round: &Round<'_>, index: usize) -> LaneSession {
         let had_session = held.is_some();
         round.opening.set(round.opening.get() + 1);
@@ -294,7 +299,6 @@ impl Client {
                 if round.open.get() + round.opening.get() > 0 {
                     // Other lanes have sessions: they take this message, and the relay's limit is noted.
                     round.refused_one_more.set(true);
-                    round.returned.borrow_mut().push(index);
                     return LaneSession::GaveUp;
                 }
                 // The session could not be opened: the relay is blamed, the message is held.
@@ -419,25 +423,31 @@ enum LaneSession {
     Open(Session),
     /// The message was settled (held: the relay is down); the lane goes on with the next.
     Settled,
-    /// The message went to a lane with a session; this lane stops.
+    /// The message goes to a lane with a session; this lane stops.
     GaveUp,
 }
 
 /// The round's next message there now, ready for the wire, to go beside the one being sent; messages this side
 /// cannot put on the wire are failed on the way.
 async fn prepared_next(round: &Round<'_>) -> Option<(usize, Outgoing)> {
-    while let Some(index) = round.try_take() {
-        match prepare(&round.messages[index], round.bounce_address).await {
-            Ok(email) => return Some((index, email)),
-            Err(error) => round.settle(index, Err(error)),
+    while let Some(taken) = round.try_take() {
+        if let Some(ready) = round.ready(taken).await {
+            return Some(ready);
         }
     }
     None
 }
 
-/// A round in progress: its messages, the next one to take, and the outcomes so far.
+/// A message a lane takes from the round: one given back by another lane, ready for the wire, or the next one,
+/// still to be formatted.
+enum Taken {
+    Ready(usize, Outgoing),
+    Fresh(usize, OutgoingMessage),
+}
+
+/// A round in progress: its messages not taken yet, the next one to take, and the outcomes so far.
 struct Round<'a> {
-    messages: &'a [OutgoingMessage],
+    messages: RefCell<Vec<Option<OutgoingMessage>>>,
     bounce_address: Option<&'a Address>,
     next: Cell<usize>,
     outcomes: RefCell<Vec<Option<Result<Accepted, SendError>>>>,
@@ -447,8 +457,8 @@ struct Round<'a> {
     /// The most sessions open at once, and whether the relay refused one more while some were open.
     most_open: Cell<usize>,
     refused_one_more: Cell<bool>,
-    /// Messages given back by a lane that could not open a session.
-    returned: RefCell<Vec<usize>>,
+    /// Messages given back, ready for the wire, by a lane that could not open a session or lost its own.
+    returned: RefCell<Vec<(usize, Outgoing)>>,
     /// Set when no lane could open a session: the rest of the round is put off instead of trying each message.
     relay_down: RefCell<Option<Hold>>,
 }
@@ -457,7 +467,7 @@ impl Round<'_> {
     /// The next message to send: one given back by a lane that could not open a session, else the next in
     /// order. A lane with a session waits while another is still opening one, as that one may give its message
     /// back.
-    async fn take_next(&self, has_session: bool) -> Option<usize> {
+    async fn take_next(&self, has_session: bool) -> Option<Taken> {
         loop {
             if let Some(index) = self.try_take() {
                 return Some(index);
@@ -470,15 +480,29 @@ impl Round<'_> {
     }
 
     /// The next message if one is there now (without waiting for a lane that is opening a session).
-    fn try_take(&self) -> Option<usize> {
-        if let Some(index) = self.returned.borrow_mut().pop() {
-            return Some(index);
+    fn try_take(&self) -> Option<Taken> {
+        if let Some((index, email)) = self.returned.borrow_mut().pop() {
+            return Some(Taken::Ready(index, email));
         }
         let index = self.next.get();
-        (index < self.messages.len()).then(|| {
-            self.next.set(index + 1);
-            index
-        })
+        let message = self.messages.borrow_mut().get_mut(index)?.take()?;
+        self.next.set(index + 1);
+        Some(Taken::Fresh(index, message))
+    }
+
+    /// A message taken, ready for the wire; one this side cannot put on the wire is failed instead, whatever the
+    /// relay's state.
+    async fn ready(&self, taken: Taken) -> Option<(usize, Outgoing)> {
+        match taken {
+            Taken::Ready(index, email) => Some((index, email)),
+            Taken::Fresh(index, message) => match prepare(message, self.bounce_address).await {
+                Ok(email) => Some((index, email)),
+                Err(error) => {
+                    self.settle(index, Err(error));
+                    None
+                }
+            },
+        }
     }
 
     fn settle(&self, index: usize, outcome: Result<Accepted, SendError>) {
