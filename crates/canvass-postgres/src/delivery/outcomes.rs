@@ -1,9 +1,10 @@
-//! A delivery round's outcomes, recorded per account with at most five set-based statements each whatever the
-//! round's size, every one pinned to its account (`account_id = $1`): the outbox rows (only those still held under
-//! the claim's lease), the respondents, and for bounces the permanent failures, the bounced respondents' queued
-//! messages and their status. The outbox and respondent updates name their rows' ids twice, joined to the
-//! round's arrays and as `id = ANY($2)`, so that they reach them by primary key whatever the statistics say (a
-//! sendout activated a moment ago is not in them yet).
+//! A delivery round's outcomes, recorded per account with a few set-based statements each whatever the round's
+//! size, every one pinned to its account (`account_id = $1`): the outbox rows (only those still held under the
+//! claim's lease), the respondents (one statement for each status the round gives them, four at most: most rounds
+//! make every respondent Sent), and for bounces the permanent failures, the bounced respondents' queued messages and
+//! their status. The outbox update names its rows' ids twice, joined to the round's arrays and as `id = ANY($2)`,
+//! and each respondent update names them as `id = ANY($2)`, so that they reach them by primary key whatever the
+//! statistics say (a sendout activated a moment ago is not in them yet).
 
 use canvass_domain::delivery::{Accepted, Outcome, Settled};
 use canvass_domain::distribution::{contact_key, reply_code, EventKind, RespondentStatus};
@@ -39,14 +40,16 @@ struct OutboxRows {
     accepted: Vec<Option<String>>,
 }
 
-/// Respondents whose status follows from their message (bounces apart).
-#[derive(Default)]
-struct RespondentRows {
-    ids: Vec<i64>,
-    statuses: Vec<&'static str>,
-    sent_at: Vec<Option<OffsetDateTime>>,
-    /// Sent and Failed settle only a Scheduled respondent; Blocklisted and Expired also one Sent or Released.
-    from_scheduled_only: Vec<bool>,
+/// Respondents whose status follows from their message (bounces apart), by the change it makes.
+type RespondentRows = BTreeMap<RespondentChange, Vec<i64>>;
+
+/// What a message's outcome makes of its respondent: a status, when it was sent (Sent alone), and whether it settles
+/// only a Scheduled respondent (Sent and Failed) or also one Sent or Released (Blocklisted and Expired).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct RespondentChange {
+    status: &'static str,
+    sent_at: Option<OffsetDateTime>,
+    from_scheduled_only: bool,
 }
 
 /// The bounced messages' respondents, addresses and reasons.
@@ -170,10 +173,8 @@ fn respondent_rows(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTim
             _ => None,
         };
         if let Some((status, sent_at, from_scheduled_only)) = respondent {
-            respondents.ids.push(message.respondent_id.get());
-            respondents.statuses.push(status.as_str());
-            respondents.sent_at.push(sent_at);
-            respondents.from_scheduled_only.push(from_scheduled_only);
+            let change = RespondentChange { status: status.as_str(), sent_at, from_scheduled_only };
+            respondents.entry(change).or_default().push(message.respondent_id.get());
         }
     }
     (respondents, bounces)
@@ -257,24 +258,23 @@ fn update_outbox(conn: &mut PgConnection, account: i64, rows: &OutboxRows) -> Qu
     Ok(held.into_iter().map(|row| row.id).collect())
 }
 
+/// Gives one account's respondents the statuses their messages' outcomes make, one statement for each change:
+/// scalar values and the ids as an array, which costs a quarter less a row than joining the round's arrays.
 fn update_respondents(conn: &mut PgConnection, account: i64, rows: &RespondentRows) -> QueryResult<()> {
-    if rows.ids.is_empty() {
-        return Ok(());
+    for (change, ids) in rows {
+        prepared(
+            "UPDATE respondents r SET status = $3, sent_at = coalesce($4, r.sent_at) \
+             WHERE r.account_id = $1 AND r.id = ANY($2) \
+               AND (r.status = 'Scheduled' OR (NOT $5 AND r.status IN ('Sent', 'Released')))",
+        )
+        .bind::<BigInt, _>(account)
+        .bind::<Array<BigInt>, _>(ids)
+        .bind::<Text, _>(change.status)
+        .bind::<Nullable<Timestamptz>, _>(change.sent_at)
+        .bind::<Bool, _>(change.from_scheduled_only)
+        .execute(conn)?;
     }
-    prepared(
-        "UPDATE respondents r SET status = u.status, sent_at = coalesce(u.sent_at, r.sent_at) \
-         FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::bool[]) \
-             AS u(id, status, sent_at, from_scheduled_only) \
-         WHERE r.account_id = $1 AND r.id = ANY($2) AND r.id = u.id \
-           AND (r.status = 'Scheduled' OR (NOT u.from_scheduled_only AND r.status IN ('Sent', 'Released')))",
-    )
-    .bind::<BigInt, _>(account)
-    .bind::<Array<BigInt>, _>(&rows.ids)
-    .bind::<Array<Text>, _>(&rows.statuses)
-    .bind::<Array<Nullable<Timestamptz>>, _>(&rows.sent_at)
-    .bind::<Array<Bool>, _>(&rows.from_scheduled_only)
-    .execute(conn)
-    .map(drop)
+    Ok(())
 }
 
 /// A bounce records a permanent failure, cancels what is still queued for the respondent (nothing more goes to

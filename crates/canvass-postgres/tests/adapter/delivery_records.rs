@@ -1,11 +1,12 @@
 //! Delivery records that lose nothing: one address refused for two sendouts of one account in one round is two
 //! permanent failures (migration `2020-11-27-144100_permanent_failures_per_respondent`), while the same failure
 //! recorded again is still one; a webhook round leaves each delivery the reason of its last failure and each
-//! webhook its last attempt's time and its consecutive failures, and a worker whose lease ran out changes neither.
+//! webhook its last attempt's time and its consecutive failures, and a worker whose lease ran out changes neither;
+//! each outcome of a round gives its respondent the status it makes, and only from the statuses it may.
 
 use canvass_domain::account::{ApiKey, NewAccount};
 use canvass_domain::delivery::{Outcome, Settled};
-use canvass_domain::distribution::NewPermanentFailure;
+use canvass_domain::distribution::{NewPermanentFailure, RespondentStatus};
 use canvass_domain::ids::AccountId;
 use canvass_domain::ports::{
     AccountRepository, BlocklistRepository, OutboxRepository, SurveyRepository, WebhookRepository,
@@ -14,7 +15,7 @@ use canvass_domain::survey::{SurveyDraft, SurveyInput};
 use canvass_domain::webhook::{AttemptRecord, AttemptResult, WebhookDraft, WebhookEvent, WebhookSecret};
 use canvass_postgres::PgUnitOfWork;
 use canvass_testdb::TestDatabase;
-use diesel::sql_types::{BigInt, Nullable, Text};
+use diesel::sql_types::{BigInt, Bool, Nullable, Text};
 use diesel::{PgConnection, QueryableByName, RunQueryDsl};
 use time::{Duration, OffsetDateTime};
 
@@ -133,6 +134,70 @@ fn one_address_refused_for_two_sendouts_in_one_round_is_two_failures_and_the_sam
     assert_eq!(uow.record_failures(account, std::slice::from_ref(&posted)).unwrap(), 1, "a third: no sendout");
     assert_eq!(uow.record_failures(account, &[posted]).unwrap(), 0, "the same posted failure again");
     assert_eq!(failures(&mut conn).len(), 3);
+}
+
+#[derive(QueryableByName, Debug, PartialEq, Eq)]
+struct RespondentRow {
+    #[diesel(sql_type = Text)]
+    status: String,
+    #[diesel(sql_type = Bool)]
+    sent: bool,
+}
+
+#[test]
+fn each_outcome_gives_its_respondent_its_status_and_only_from_the_statuses_it_may() {
+    let db = TestDatabase::new();
+    let mut conn = db.connect();
+    let now = OffsetDateTime::now_utc();
+    let (account, survey) = new_account(&mut conn, now);
+    // Each respondent's status before the round, and its message's outcome.
+    let cases = [
+        ("sent@example.com", "Scheduled", Outcome::Sent(canvass_domain::delivery::Accepted("250 ok".into()))),
+        ("failed@example.com", "Scheduled", Outcome::Failed("no route".into())),
+        ("blocked@example.com", "Sent", Outcome::Cancelled(RespondentStatus::Blocklisted)),
+        ("late@example.com", "Released", Outcome::Cancelled(RespondentStatus::Expired)),
+        ("bounced@example.com", "Bounced", Outcome::Sent(canvass_domain::delivery::Accepted("250 ok".into()))),
+    ];
+    let mut respondents = Vec::new();
+    for (contact, status, _) in &cases {
+        let (_, respondent) = sendout_to(&mut conn, account, survey, contact);
+        diesel::sql_query("UPDATE respondents SET status = $2 WHERE id = $1")
+            .bind::<BigInt, _>(respondent)
+            .bind::<Text, _>(*status)
+            .execute(&mut conn)
+            .unwrap();
+        respondents.push(respondent);
+    }
+
+    let claimed = PgUnitOfWork::new(&mut conn).claim_due(now, now + Duration::minutes(5), 10).unwrap();
+    assert_eq!(claimed.len(), cases.len());
+    let outcome_of = |respondent: i64| {
+        let at = respondents.iter().position(|id| *id == respondent).unwrap();
+        cases[at].2.clone()
+    };
+    let settled: Vec<Settled> = claimed
+        .into_iter()
+        .map(|message| Settled { outcome: outcome_of(message.respondent_id.get()), message })
+        .collect();
+    let recorded = PgUnitOfWork::new(&mut conn).record_round(&settled, now).unwrap();
+    assert_eq!(recorded.ids.len(), cases.len());
+
+    let after: Vec<RespondentRow> =
+        diesel::sql_query("SELECT status, sent_at IS NOT NULL AS sent FROM respondents ORDER BY id")
+            .load(&mut conn)
+            .unwrap();
+    let row = |status: &str, sent: bool| RespondentRow { status: status.into(), sent };
+    assert_eq!(
+        after,
+        [
+            row("Sent", true),
+            row("Failed", false),
+            row("Blocklisted", false),
+            row("Expired", false),
+            row("Bounced", false),
+        ],
+        "Sent and Failed settle a Scheduled respondent only; Blocklisted and Expired also a Sent or Released one"
+    );
 }
 
 #[test]
