@@ -192,9 +192,8 @@ impl Client {
         let sessions: Vec<Option<Session>> = (0..lanes).map(|_| idle.pop()).collect();
         let round = Round {
             outcomes: RefCell::new(vec![None; messages.len()]),
-            messages: RefCell::new(messages.into_iter().map(Some).collect()),
+            messages: RefCell::new(messages.into_iter().enumerate()),
             bounce_address,
-            next: Cell::new(0),
             open: Cell::new(sessions.iter().flatten().count()),
             opening: Cell::new(0),
             most_open: Cell::new(sessions.iter().flatten().count()),
@@ -445,11 +444,10 @@ enum Taken {
     Fresh(usize, OutgoingMessage),
 }
 
-/// A round in progress: its messages not taken yet, the next one to take, and the outcomes so far.
+/// A round in progress: its messages not taken yet, each with its place in the round, and the outcomes so far.
 struct Round<'a> {
-    messages: RefCell<Vec<Option<OutgoingMessage>>>,
+    messages: RefCell<std::iter::Enumerate<std::vec::IntoIter<OutgoingMessage>>>,
     bounce_address: Option<&'a Address>,
-    next: Cell<usize>,
     outcomes: RefCell<Vec<Option<Result<Accepted, SendError>>>>,
     /// Lanes holding an open session, and lanes opening one now.
     open: Cell<usize>,
@@ -484,9 +482,7 @@ impl Round<'_> {
         if let Some((index, email)) = self.returned.borrow_mut().pop() {
             return Some(Taken::Ready(index, email));
         }
-        let index = self.next.get();
-        let message = self.messages.borrow_mut().get_mut(index)?.take()?;
-        self.next.set(index + 1);
+        let (index, message) = self.messages.borrow_mut().next()?;
         Some(Taken::Fresh(index, message))
     }
 
