@@ -28,7 +28,7 @@ refuse() { # crate dependency...
 refuse canvass-domain diesel actix-web tokio
 refuse canvass-http canvass-postgres diesel r2d2 pq-sys
 # Mail is sent by the server's workers only; the HTTP crate reads notifications with canvass-dsn.
-refuse canvass-http canvass-mail lettre mail-send
+refuse canvass-http canvass-mail lettre mail-send mail-builder
 
 echo "== the API and security tests speak HTTP only (docs/ARCHITECTURE.md, \"Testing\")"
 # What needs the domain, the adapter or SQL goes to crates/canvass-postgres/tests or tests/system; the operator's

@@ -29,7 +29,9 @@ impl FileMailer {
 
 impl Mailer for FileMailer {
     fn send(&self, message: &OutgoingMessage) -> Result<Accepted, SendError> {
-        let id = self.transport.send(&email(message.clone())?).map_err(|e| SendError::Transient(e.to_string()))?;
+        let email = email(message.clone())?;
+        let id = self.transport.send_raw(&email.envelope, &email.content);
+        let id = id.map_err(|e| SendError::Transient(e.to_string()))?;
         Ok(Accepted(format!("written to {id}.eml")))
     }
 }

@@ -1,6 +1,6 @@
-//! The mail adapter: implements the domain's [`Mailer`](canvass_domain::delivery::Mailer) port with lettre over
-//! SMTP to a relay (`SMTP_URL`: plain, STARTTLS or TLS, with AUTH), or into `.eml` files for development. The
-//! delivery status notifications that relays send back are read by `canvass-dsn`.
+//! The mail adapter: implements the domain's [`Mailer`](canvass_domain::delivery::Mailer) port over SMTP to a relay
+//! (`SMTP_URL`: plain, STARTTLS or TLS, with AUTH; mail-send's sessions, messages built by mail-builder), or into
+//! `.eml` files for development. The delivery status notifications that relays send back are read by `canvass-dsn`.
 
 mod file;
 mod message;

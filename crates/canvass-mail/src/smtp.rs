@@ -106,11 +106,11 @@ impl SmtpMailer {
 async fn prepare(message: OutgoingMessage, bounce_address: Option<&Address>) -> Result<Outgoing, SendError> {
     let email = email(message)?;
     let envelope = match bounce_address {
-        Some(sender) => Envelope::new(Some(sender.clone()), email.envelope().to().to_vec())
+        Some(sender) => Envelope::new(Some(sender.clone()), email.envelope.to().to_vec())
             .map_err(|e| SendError::Unsendable(format!("envelope: {e}")))?,
-        None => email.envelope().clone(),
+        None => email.envelope,
     };
-    Outgoing::new(envelope, &email.formatted()).await.map_err(|e| SendError::Unsendable(format!("content: {e}")))
+    Outgoing::new(envelope, &email.content).await.map_err(|e| SendError::Unsendable(format!("content: {e}")))
 }
 
 impl Mailer for SmtpMailer {
