@@ -67,7 +67,7 @@ pub(crate) fn scan<'a, P>(
         if rest.is_empty() {
             return None;
         }
-        let Some(open) = rest.find("{{") else {
+        let Some(open) = find_twice(rest, '{') else {
             return Some(Piece::Text(std::mem::take(&mut rest)));
         };
         if open > 0 {
@@ -75,7 +75,7 @@ pub(crate) fn scan<'a, P>(
             rest = after;
             return Some(Piece::Text(text));
         }
-        let Some(close) = rest[2..].find("}}") else {
+        let Some(close) = find_twice(&rest[2..], '}') else {
             return Some(Piece::Text(std::mem::take(&mut rest)));
         };
         let (whole, after) = rest.split_at(close + 4);
@@ -83,6 +83,20 @@ pub(crate) fn scan<'a, P>(
         let inner = &whole[2..whole.len() - 2];
         Some(read(inner).map_or(Piece::Unknown(whole), |(found, default)| Piece::Slot(found, default)))
     })
+}
+
+/// Where `brace` first stands twice in a row in `text`: a search for the one character (a byte search), then a look
+/// at the next, which costs less on a short text than setting up a search for the pair.
+fn find_twice(text: &str, brace: char) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = text[from..].find(brace) {
+        let at = from + found;
+        if text[at + 1..].starts_with(brace) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// The placeholders of `template` that are none of the known ones, as written, each once.
@@ -146,7 +160,7 @@ impl<'a> Values<'a> {
 
 /// The text with each line break made a space.
 pub(crate) fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains(['\r', '\n']) {
+    if text.bytes().any(|byte| byte == b'\r' || byte == b'\n') {
         text.replace(['\r', '\n'], " ").into()
     } else {
         text.into()
@@ -176,7 +190,7 @@ impl Personal {
 /// assert_eq!(fill_text("Dear {{firstName|friend}} {{lastName}}: {{surveyLink}}", values), "Dear Anna : https://x/r/t");
 /// ```
 pub fn fill_text(template: &str, values: Values<'_>) -> String {
-    let mut out = String::with_capacity(template.len() + 64);
+    let mut out = String::with_capacity(template.len() + values.survey_link.len() + values.opt_out_link.len() + 64);
     for piece in pieces(template) {
         match piece {
             Piece::Text(text) | Piece::Unknown(text) => out.push_str(text),
@@ -186,22 +200,38 @@ pub fn fill_text(template: &str, values: Values<'_>) -> String {
     out
 }
 
+/// The start of the HTML part, before the message.
+const HTML_START: &str = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n<p>";
+/// The end of the HTML part, after the message.
+const HTML_END: &str = "</p>\n</body></html>\n";
+
 /// The template filled in as an HTML document: the user's text and every value escaped, line breaks kept, each
-/// link an anchor.
+/// link an anchor. Written into one string, each piece escaped into it.
 pub fn fill_html(template: &str, values: Values<'_>) -> String {
-    let mut body = String::with_capacity(template.len() * 2);
-    let escaped =
-        |body: &mut String, text: &str| body.push_str(&html_escape::encode_text(text).replace('\n', "<br>\n"));
+    let links = values.survey_link.len() + values.opt_out_link.len();
+    let mut html = String::with_capacity(HTML_START.len() + template.len() * 2 + links * 2 + 64 + HTML_END.len());
+    html.push_str(HTML_START);
     for piece in pieces(template) {
         match piece {
-            Piece::Text(text) | Piece::Unknown(text) => escaped(&mut body, text),
+            Piece::Text(text) | Piece::Unknown(text) => escaped(&mut html, text),
             Piece::Slot(link @ (Placeholder::SurveyLink | Placeholder::OptOutLink), default) => {
-                anchor(&mut body, &values.of(link, default));
+                anchor(&mut html, &values.of(link, default));
             }
-            Piece::Slot(placeholder, default) => escaped(&mut body, &values.of(placeholder, default)),
+            Piece::Slot(placeholder, default) => escaped(&mut html, &values.of(placeholder, default)),
         }
     }
-    format!("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n<p>{body}</p>\n</body></html>\n")
+    html.push_str(HTML_END);
+    html
+}
+
+/// `text` escaped into `html`, each line break kept as `<br>` and a new line.
+fn escaped(html: &mut String, text: &str) {
+    for (index, line) in text.split('\n').enumerate() {
+        if index > 0 {
+            html.push_str("<br>\n");
+        }
+        html_escape::encode_text_to_string(line, html);
+    }
 }
 
 /// The subject filled in: one line, whatever the values hold.
@@ -233,9 +263,13 @@ impl Invitation {
     }
 }
 
+/// `link` as an anchor whose text is the link.
 fn anchor(html: &mut String, link: &str) {
-    let text = html_escape::encode_text(link);
-    html.push_str(&format!("<a href=\"{}\">{text}</a>", html_escape::encode_double_quoted_attribute(link)));
+    html.push_str("<a href=\"");
+    html_escape::encode_double_quoted_attribute_to_string(link, html);
+    html.push_str("\">");
+    html_escape::encode_text_to_string(link, html);
+    html.push_str("</a>");
 }
 
 #[cfg(test)]
@@ -259,6 +293,19 @@ mod tests {
         assert_eq!(fill_text(template, values(&personal)), "there Berg gold - Oslo .");
         assert_eq!(fill_text("{{ {{x}} {{firstName", values(&personal)), "{{ {{x}} {{firstName", "left as written");
         assert_eq!(fill_text("", values(&personal)), "");
+        assert_eq!(fill_text("a{b{{lastName}}}} {x}", values(&personal)), "a{bBerg}} {x}", "single braces are text");
+    }
+
+    #[test]
+    fn the_html_part_is_the_text_escaped_with_its_line_breaks_and_its_links_as_anchors() {
+        let anna = Personal { first_name: Some("Anna & Bo".into()), ..Personal::default() };
+        let html = fill_html("Hi {{firstName}},\n<answer> {{surveyLink}}\n\n{{optOutLink}} {{x}}", values(&anna));
+        let body = "Hi Anna &amp; Bo,<br>\n&lt;answer&gt; <a href=\"https://x/r/t\">https://x/r/t</a><br>\n<br>\n\
+                    <a href=\"https://x/r/t/opt-out\">https://x/r/t/opt-out</a> {{x}}";
+        let document = format!(
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n<p>{body}</p>\n</body></html>\n"
+        );
+        assert_eq!(html, document);
     }
 
     #[test]

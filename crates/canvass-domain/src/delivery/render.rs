@@ -41,14 +41,14 @@ impl LinkBase {
 
     /// The respondent's survey link and opt-out link for a link token.
     pub fn links(&self, token: &str) -> (String, String) {
-        let survey = format!("{}/r/{token}", self.public_url);
-        let opt_out = format!("{survey}/opt-out");
+        let survey = [self.public_url.as_str(), "/r/", token].concat();
+        let opt_out = [survey.as_str(), "/opt-out"].concat();
         (survey, opt_out)
     }
 
     /// The Message-ID for a message token: `<token@domain>`.
     pub fn message_id(&self, message_token: &str) -> String {
-        format!("<{message_token}@{}>", self.message_domain)
+        ["<", message_token, "@", self.message_domain.as_str(), ">"].concat()
     }
 }
 
