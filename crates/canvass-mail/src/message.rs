@@ -55,7 +55,7 @@ fn mailbox(text: &str) -> Result<(Option<String>, Address), lettre::address::Add
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use mail_parser::MimeHeaders;
 

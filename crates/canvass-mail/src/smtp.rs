@@ -103,14 +103,14 @@ impl SmtpMailer {
 }
 
 /// The email on the wire and its envelope: from the bounce address when there is one, else from the sender.
-async fn prepare(message: OutgoingMessage, bounce_address: Option<&Address>) -> Result<Outgoing, SendError> {
+fn prepare(message: OutgoingMessage, bounce_address: Option<&Address>) -> Result<Outgoing, SendError> {
     let email = email(message)?;
     let envelope = match bounce_address {
         Some(sender) => Envelope::new(Some(sender.clone()), email.envelope.to().to_vec())
             .map_err(|e| SendError::Unsendable(format!("envelope: {e}")))?,
         None => email.envelope,
     };
-    Outgoing::new(envelope, &email.content).await.map_err(|e| SendError::Unsendable(format!("content: {e}")))
+    Ok(Outgoing::new(envelope, &email.content))
 }
 
 impl Mailer for SmtpMailer {
@@ -241,7 +241,7 @@ impl Client {
             };
             // Without PIPELINING the next message's commands cannot go with this one's content: it stays in the
             // round, free for whichever lane comes first.
-            let next = if open.connection.offers.pipelining { prepared_next(round).await } else { None };
+            let next = if open.connection.offers.pipelining { prepared_next(round) } else { None };
             let sent =
                 timeout(NETWORK_TIMEOUT, open.connection.send(&email, next.as_ref().map(|(_, next)| next))).await;
             // A session whose connection failed is closed; one that timed out is in an unknown state. The message
@@ -267,7 +267,7 @@ impl Client {
     async fn next_message(&self, round: &Round<'_>, has_session: bool) -> Option<(usize, Outgoing)> {
         loop {
             let taken = round.take_next(has_session).await?;
-            if let Some(ready) = round.ready(taken).await {
+            if let Some(ready) = round.ready(taken) {
                 return Some(ready);
             }
         }
@@ -428,9 +428,9 @@ enum LaneSession {
 
 /// The round's next message there now, ready for the wire, to go beside the one being sent; messages this side
 /// cannot put on the wire are failed on the way.
-async fn prepared_next(round: &Round<'_>) -> Option<(usize, Outgoing)> {
+fn prepared_next(round: &Round<'_>) -> Option<(usize, Outgoing)> {
     while let Some(taken) = round.try_take() {
-        if let Some(ready) = round.ready(taken).await {
+        if let Some(ready) = round.ready(taken) {
             return Some(ready);
         }
     }
@@ -488,10 +488,10 @@ impl Round<'_> {
 
     /// A message taken, ready for the wire; one this side cannot put on the wire is failed instead, whatever the
     /// relay's state.
-    async fn ready(&self, taken: Taken) -> Option<(usize, Outgoing)> {
+    fn ready(&self, taken: Taken) -> Option<(usize, Outgoing)> {
         match taken {
             Taken::Ready(index, email) => Some((index, email)),
-            Taken::Fresh(index, message) => match prepare(message, self.bounce_address).await {
+            Taken::Fresh(index, message) => match prepare(message, self.bounce_address) {
                 Ok(email) => Some((index, email)),
                 Err(error) => {
                     self.settle(index, Err(error));
