@@ -9,7 +9,7 @@ mod fixtures;
 mod worker;
 
 pub use canvass_testkit::{header, item_id, page_id, sample_survey_body, spawn_app, spawn_app_with, TestApp};
-pub use canvass_testkit::{DSN_SECRET, PUBLIC};
+pub use canvass_testkit::{html_part, recipient, sender, subject, text_part, DSN_SECRET, PUBLIC};
 pub use fixtures::*;
 pub use worker::deliver_on;
 

@@ -8,7 +8,7 @@ use canvass_sinks::{SmsSink, SmtpSink};
 use serde_json::{json, Value};
 use time::{Duration, OffsetDateTime};
 
-use crate::helpers::{deliver_on, header, item_id, spawn_app, TestApp};
+use crate::helpers::{deliver_on, item_id, recipient, sender, spawn_app, subject, text_part, TestApp};
 
 /// "Store visits": a Rating and an OpenText item; returns its id and tree.
 async fn survey(app: &TestApp) -> (i64, Value) {
@@ -34,11 +34,6 @@ async fn answer(app: &TestApp, survey: i64, tree: &Value, score: i64, text: &str
     app.post(&format!("/surveys/{survey}/answers"), body).await.expect(201);
 }
 
-/// The body of a message the sink took: what follows its headers.
-fn body(message: &str) -> String {
-    message.split_once("\r\n\r\n").map_or(message, |(_, body)| body).replace("=\r\n", "")
-}
-
 #[tokio::test]
 async fn a_completed_set_that_meets_an_alert_emails_each_recipient_once() {
     let app = spawn_app().await;
@@ -55,16 +50,16 @@ async fn a_completed_set_that_meets_an_alert_emails_each_recipient_once() {
     let round = deliver_on(&app, &relay.url, &sms.url, now);
     assert_eq!((round.claimed, round.sent), (3, 3), "{round:?}");
     let messages = relay.messages();
-    let mut to: Vec<&str> = messages.iter().map(|m| header(m, "To:")).collect();
+    let mut to: Vec<String> = messages.iter().map(|m| recipient(m)).collect();
     to.sort_unstable();
     assert_eq!(to, ["analyst@store.example", "manager@store.example", "owner@store.example"]);
     for message in &messages {
-        assert_eq!(header(message, "Subject:"), "Alert \"Unhappy customer\": Store visits", "{message}");
-        assert_eq!(header(message, "From:"), "alerts@survey.example", "{message}");
-        let text = body(message);
+        assert_eq!(subject(message), "Alert \"Unhappy customer\": Store visits", "{message}");
+        assert_eq!(sender(message), "alerts@survey.example", "{message}");
+        let text = text_part(message);
         assert!(text.contains("Sendout: none (recorded through the API)"), "{text}");
         let answers = text.contains("What could we do better?\r\n  The queue was long");
-        assert_eq!(answers, header(message, "To:") != "analyst@store.example", "answers only where included: {text}");
+        assert_eq!(answers, recipient(message) != "analyst@store.example", "answers only where included: {text}");
         assert!(!text.contains("All good") && !text.contains("Still answering"), "{text}");
     }
     let again = deliver_on(&app, &relay.url, &sms.url, now + Duration::hours(1));
@@ -89,7 +84,7 @@ async fn an_alert_email_waits_out_relay_trouble_and_a_refused_recipient_bounces(
     let relay = SmtpSink::builder().refuse_rcpt("gone", "550 5.1.1 <gone@store.example>: User unknown").start();
     let later = deliver_on(&app, &relay.url, &sms.url, now + Duration::minutes(10));
     assert_eq!((later.claimed, later.sent, later.bounced), (2, 1, 1), "{later:?}");
-    assert_eq!(header(&relay.messages()[0], "To:"), "manager@store.example");
+    assert_eq!(recipient(&relay.messages()[0]), "manager@store.example");
     let after = deliver_on(&app, &relay.url, &sms.url, now + Duration::hours(2));
     assert_eq!(after.claimed, 0, "a bounced alert email is not tried again");
 }

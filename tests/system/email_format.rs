@@ -14,7 +14,7 @@ use canvass_mail::SmtpMailer;
 use canvass_sinks::{SmsSink, SmtpSink};
 use canvass_sms::HttpSmsSender;
 
-use crate::helpers::{header, spawn_app, TestApp, PUBLIC};
+use crate::helpers::{header, html_part, spawn_app, text_part, TestApp, PUBLIC};
 
 fn round_to(app: &TestApp, sink: &SmtpSink, now: OffsetDateTime) -> usize {
     let (mailer, sms) = (SmtpMailer::from_url(&sink.url).unwrap(), HttpSmsSender::new(&SmsSink::start("", "").url));
@@ -34,14 +34,6 @@ async fn invitation(app: &TestApp, message: &str, contact: &str) -> (String, Val
     (base, person.expect(201))
 }
 
-/// The decoded text of a message's part with this content type (quoted-printable soft breaks and `=3D` undone).
-fn part(message: &str, content_type: &str) -> String {
-    let start = message.find(&format!("Content-Type: {content_type}")).unwrap_or_else(|| panic!("{message}"));
-    let body = &message[start..];
-    let body = &body[body.find("\r\n\r\n").unwrap() + 4..];
-    body[..body.find("\r\n--").unwrap_or(body.len())].replace("=\r\n", "").replace("=3D", "=")
-}
-
 #[tokio::test]
 async fn an_invitation_is_text_and_escaped_html_with_one_click_unsubscribe() {
     let app = spawn_app().await;
@@ -54,7 +46,7 @@ async fn an_invitation_is_text_and_escaped_html_with_one_click_unsubscribe() {
     let opt_out = format!("{link}/opt-out");
 
     assert!(header(raw, "Content-Type:").starts_with("multipart/alternative"), "{raw}");
-    let (text, html) = (part(raw, "text/plain"), part(raw, "text/html"));
+    let (text, html) = (text_part(raw), html_part(raw));
     assert!(text.contains("Dear <b>team</b> & friends,") && text.contains(&link) && text.contains(&opt_out), "{text}");
     assert!(html.contains("Dear &lt;b&gt;team&lt;/b&gt; &amp; friends,"), "user text is escaped: {html}");
     assert!(!html.contains("<b>"), "{html}");

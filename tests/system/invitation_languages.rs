@@ -11,45 +11,17 @@ use canvass_mail::SmtpMailer;
 use canvass_sinks::{SmsSink, SmtpSink};
 use canvass_sms::HttpSmsSender;
 
-use crate::helpers::{header, spawn_app, TestApp, PUBLIC};
+use crate::helpers::{recipient, spawn_app, subject, text_part, TestApp, PUBLIC};
 
 pub(crate) fn round_to(app: &TestApp, sink: &SmtpSink) -> usize {
     let (mailer, sms) = (SmtpMailer::from_url(&sink.url).unwrap(), HttpSmsSender::new(&SmsSink::start("", "").url));
     app.deliver_round(Transports { email: &mailer, sms: &sms }, OffsetDateTime::now_utc(), PUBLIC, 100).sent
 }
 
-/// A message's subject, its RFC 2047 encoded words (`=?utf-8?b?...?=`, as lettre writes non-ASCII) decoded.
-pub(crate) fn subject(raw: &str) -> String {
-    use base64::Engine;
-    let words = header(raw, "Subject:").split_whitespace().map(|word| {
-        let lower = word.to_ascii_lowercase();
-        match lower.strip_prefix("=?utf-8?b?").and_then(|rest| rest.strip_suffix("?=")) {
-            Some(_) => {
-                let encoded = &word["=?utf-8?b?".len()..word.len() - 2];
-                let bytes = base64::engine::general_purpose::STANDARD.decode(encoded).unwrap();
-                (String::from_utf8(bytes).unwrap(), true)
-            }
-            None => (word.to_owned(), false),
-        }
-    });
-    let mut text = String::new();
-    let mut last_encoded = false;
-    for (word, encoded) in words {
-        let between_encoded_words = encoded && last_encoded;
-        if !text.is_empty() && !between_encoded_words {
-            text.push(' ');
-        }
-        text.push_str(&word);
-        last_encoded = encoded;
-    }
-    text
-}
-
 /// Each message's recipient and subject, by recipient, from message `from` on.
 fn subjects(sink: &SmtpSink, from: usize) -> Vec<(String, String)> {
     let messages = sink.messages();
-    let mut seen: Vec<(String, String)> =
-        messages[from..].iter().map(|raw| (header(raw, "To:").to_owned(), subject(raw))).collect();
+    let mut seen: Vec<(String, String)> = messages[from..].iter().map(|raw| (recipient(raw), subject(raw))).collect();
     seen.sort();
     seen
 }
@@ -79,8 +51,8 @@ async fn each_respondent_gets_the_invitation_and_reminder_of_its_language_and_th
     let to = |who: &str, subject: &str| (format!("{who}@example.com"), subject.to_owned());
     assert_eq!(round_to(&app, &sink), 2);
     assert_eq!(subjects(&sink, 0), [to("anna", "Din åsikt"), to("bob", "Your view")]);
-    let anna = sink.messages().into_iter().find(|raw| header(raw, "To:").contains("anna")).unwrap();
-    assert!(anna.contains("Svara: "), "the Swedish message: {anna}");
+    let anna = sink.messages().into_iter().find(|raw| recipient(raw).contains("anna")).unwrap();
+    assert!(text_part(&anna).starts_with("Svara: "), "the Swedish message: {anna}");
 
     // Made once the invitations are sent: a reminder goes to those sent to.
     let reminder = json!({"sendoutLogic": "All", "sendDate": "2020-01-02T08:00:00Z", "sender": "hr@acme.example",

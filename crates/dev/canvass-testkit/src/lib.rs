@@ -6,6 +6,7 @@
 
 mod calls;
 mod fixtures;
+mod mail;
 mod operator;
 mod reply;
 mod worker;
@@ -18,6 +19,7 @@ use canvass_testdb::TestDatabase;
 use tokio::sync::oneshot;
 
 pub use fixtures::{contacts, header, item_id, page_id, sample_survey_body};
+pub use mail::{html_part, recipient, sender, subject, text_part};
 pub use reply::Reply;
 
 /// The secret of the test server's `/inbound/dsn`.
