@@ -467,8 +467,8 @@ impl Round<'_> {
     /// back.
     async fn take_next(&self, has_session: bool) -> Option<Taken> {
         loop {
-            if let Some(index) = self.try_take() {
-                return Some(index);
+            if let Some(taken) = self.try_take() {
+                return Some(taken);
             }
             if !has_session || self.opening.get() == 0 {
                 return None;

@@ -43,13 +43,19 @@ struct OutboxRows {
 /// Respondents whose status follows from their message (bounces apart), by the change it makes.
 type RespondentRows = BTreeMap<RespondentChange, Vec<i64>>;
 
-/// What a message's outcome makes of its respondent: a status, when it was sent (Sent alone), and whether it settles
-/// only a Scheduled respondent (Sent and Failed) or also one Sent or Released (Blocklisted and Expired).
+/// What a message's outcome makes of its respondent: a status, and when it was sent (Sent alone).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct RespondentChange {
     status: &'static str,
     sent_at: Option<OffsetDateTime>,
-    from_scheduled_only: bool,
+}
+
+impl RespondentChange {
+    /// Whether it settles only a Scheduled respondent (Sent and Failed), or also one Sent or Released (Blocklisted
+    /// and Expired, the statuses a message is cancelled for).
+    fn settles_scheduled_only(&self) -> bool {
+        [RespondentStatus::Sent.as_str(), RespondentStatus::Failed.as_str()].contains(&self.status)
+    }
 }
 
 /// The bounced messages' respondents, addresses and reasons.
@@ -156,10 +162,10 @@ fn respondent_rows(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTim
             continue;
         }
         let respondent = match outcome {
-            Outcome::Sent(_) if message.is_invitation() => Some((RespondentStatus::Sent, Some(now), true)),
-            Outcome::Failed(_) if message.is_invitation() => Some((RespondentStatus::Failed, None, true)),
+            Outcome::Sent(_) if message.is_invitation() => Some((RespondentStatus::Sent, Some(now))),
+            Outcome::Failed(_) if message.is_invitation() => Some((RespondentStatus::Failed, None)),
             Outcome::Cancelled(status) if message.is_invitation() || *status == RespondentStatus::Blocklisted => {
-                Some((*status, None, false))
+                Some((*status, None))
             }
             Outcome::Bounced(reason) => {
                 bounces.respondents.push(message.respondent_id.get());
@@ -172,8 +178,8 @@ fn respondent_rows(settled: &[&Settled], held: &HashSet<i64>, now: OffsetDateTim
             }
             _ => None,
         };
-        if let Some((status, sent_at, from_scheduled_only)) = respondent {
-            let change = RespondentChange { status: status.as_str(), sent_at, from_scheduled_only };
+        if let Some((status, sent_at)) = respondent {
+            let change = RespondentChange { status: status.as_str(), sent_at };
             respondents.entry(change).or_default().push(message.respondent_id.get());
         }
     }
@@ -271,7 +277,7 @@ fn update_respondents(conn: &mut PgConnection, account: i64, rows: &RespondentRo
         .bind::<Array<BigInt>, _>(ids)
         .bind::<Text, _>(change.status)
         .bind::<Nullable<Timestamptz>, _>(change.sent_at)
-        .bind::<Bool, _>(change.from_scheduled_only)
+        .bind::<Bool, _>(change.settles_scheduled_only())
         .execute(conn)?;
     }
     Ok(())
